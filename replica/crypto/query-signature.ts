@@ -1,0 +1,77 @@
+// Ed25519 node keys and the node signatures on query responses that agents verify against the
+// node keys published under /subnet/<subnet id>/node.
+import { ed25519 } from '@noble/curves/ed25519';
+import { Ed25519PublicKey, hashOfMap, IC_RESPONSE_DOMAIN_SEPARATOR } from '@dfinity/agent';
+import { Principal } from '@dfinity/principal';
+import { randomBytes } from 'node:crypto';
+import { concatBytes, toHex } from '../bytes';
+
+export interface NodeKeyPair {
+    /** 32-byte Ed25519 seed. */
+    secretKey: Uint8Array;
+    /** 44-byte DER (RFC 8410) public key, as published in the state tree. */
+    publicKeyDer: Uint8Array;
+    /** Self-authenticating principal of publicKeyDer. */
+    nodeId: Principal;
+}
+
+export type QueryResponseBody =
+    | { status: 'replied'; reply: { arg: Uint8Array } }
+    | { status: 'rejected'; reject_code: number; reject_message: string; error_code?: string };
+
+/** One entry of the response's `signatures` list; `identity` is the node id's bytes. */
+export interface NodeSignature {
+    timestamp: bigint;
+    signature: Uint8Array;
+    identity: Uint8Array;
+}
+
+/** Derives a node key from a 32-byte seed (random when omitted); persist the seed to keep it. */
+export function generateNodeKey(seed?: Uint8Array): NodeKeyPair {
+    const secretKey = seed ?? new Uint8Array(randomBytes(32));
+    if (secretKey.length !== 32) throw new Error('Ed25519 node key seed must be 32 bytes');
+    const publicKeyDer = new Uint8Array(Ed25519PublicKey.fromRaw(ed25519.getPublicKey(secretKey)).toDer());
+    return { secretKey, publicKeyDer, nodeId: Principal.selfAuthenticating(publicKeyDer) };
+}
+
+/** The representation-independent hash the node signs: the response's fields plus timestamp and request id. */
+function responseHash(response: QueryResponseBody, requestId: Uint8Array, timestamp: bigint): Uint8Array {
+    if (response.status === 'replied') {
+        return hashOfMap({ status: response.status, reply: response.reply, timestamp, request_id: requestId });
+    }
+    return hashOfMap({
+        status: response.status,
+        reject_code: response.reject_code,
+        reject_message: response.reject_message,
+        // hashOfMap skips undefined fields, matching a response that omits error_code.
+        error_code: response.error_code,
+        timestamp,
+        request_id: requestId,
+    });
+}
+
+/** Signs a query response for request `requestId` at replica time `timestampNs`. */
+export function signQueryResponse(
+    nodeSecretKey: Uint8Array,
+    response: QueryResponseBody,
+    requestId: Uint8Array,
+    timestampNs: bigint,
+): NodeSignature {
+    const hash = responseHash(response, requestId, timestampNs);
+    const message = concatBytes([IC_RESPONSE_DOMAIN_SEPARATOR, hash]);
+    return { timestamp: timestampNs, signature: ed25519.sign(message, nodeSecretKey), identity: nodeIdBytes(nodeSecretKey) };
+}
+
+/** A replica has one node key; remembering its id saves a scalar multiplication per query. */
+const nodeIds = new Map<string, Uint8Array>();
+
+function nodeIdBytes(nodeSecretKey: Uint8Array): Uint8Array {
+    const cacheKey = toHex(nodeSecretKey);
+    let id = nodeIds.get(cacheKey);
+    if (!id) {
+        id = generateNodeKey(nodeSecretKey).nodeId.toUint8Array();
+        if (nodeIds.size >= 4) nodeIds.clear();
+        nodeIds.set(cacheKey, id);
+    }
+    return id;
+}
