@@ -155,10 +155,19 @@ function linesForPublicKey(publicKey: Uint8Array): mcl.PrecomputedG2 | undefined
 }
 
 /**
- * Verifies a signature; same shape as the agent's `blsVerify` option. Checks
- * e(H(m), pk) · e(sig, -G2) = 1 with both Miller loops sharing one final exponentiation.
+ * Verifies a signature; same shape as the agent's `blsVerify` option, so it can be passed to
+ * an actor as is (it initialises the library on first use, then answers synchronously).
  */
-export function blsVerify(publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array): boolean {
+export function blsVerify(publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array): boolean | Promise<boolean> {
+    if (!engine) return initBls().then(() => blsVerifySync(publicKey, signature, message));
+    return blsVerifySync(publicKey, signature, message);
+}
+
+/**
+ * Checks e(H(m), pk) · e(sig, -G2) = 1 with both Miller loops sharing one final
+ * exponentiation; needs initBls() to have finished.
+ */
+export function blsVerifySync(publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array): boolean {
     const { negG2Lines } = ready();
     if (publicKey.length !== BLS_PUBLIC_KEY_LENGTH || signature.length !== BLS_SIGNATURE_LENGTH) return false;
     const pkLines = linesForPublicKey(publicKey);

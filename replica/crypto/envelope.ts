@@ -263,7 +263,10 @@ function authenticate(envelope: unknown, context: EnvelopeContext): Authenticate
         throw badRequest('Invalid content: cannot compute the request id of the content');
     }
     checkCanisterId(content, context.effectiveCanisterId);
-    checkExpiry(content.ingress_expiry, context.nowNs);
+    // The spec lets anonymous reads (query, read_state) through with any expiry: that is how an
+    // agent whose clock differs from the replica's learns the replica's time (syncTime).
+    const anonymousRead = content.sender.isAnonymous() && content.request_type !== 'call';
+    if (!anonymousRead) checkExpiry(content.ingress_expiry, context.nowNs);
 
     const { sender_pubkey: pubkey, sender_sig: sig, sender_delegation: delegations } = envelope;
     if (content.sender.isAnonymous()) {

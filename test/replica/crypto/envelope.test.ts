@@ -158,6 +158,16 @@ describe('envelope authentication', () => {
         expect(await at(NOW)).toMatchObject({ ok: true });
     });
 
+    test('lets anonymous reads through with any expiry (how agents sync their clock), but not anonymous calls', async () => {
+        const anonymous = new AnonymousIdentity();
+        const far = NOW + 30n * 24n * 3600n * SECOND;
+        const read = { request_type: 'read_state', paths: [[new TextEncoder().encode('time')]], sender: Principal.anonymous(), ingress_expiry: far };
+        expect(check(await envelopeFor(anonymous, read))).toMatchObject({ ok: true });
+        const query = callContent(Principal.anonymous(), { request_type: 'query', ingress_expiry: far });
+        expect(authenticateEnvelope(await envelopeFor(anonymous, query), { nowNs: NOW, effectiveCanisterId: CANISTER, expectedRequestType: 'query' })).toMatchObject({ ok: true });
+        expectRejected(check(await envelopeFor(anonymous, callContent(Principal.anonymous(), { ingress_expiry: far }))), 400, /^Invalid request expiry: /);
+    });
+
     test('rejects expired delegations and canisters outside the delegation targets', async () => {
         const expired = await delegated({ expiresAt: new Date(Date.now() - 60_000) });
         expectRejected(check(await envelopeFor(expired.identity, callContent(expired.identity.getPrincipal()))), 400, /^Invalid delegation expiry/);

@@ -19,8 +19,8 @@ const WASM = join(__dirname, '..', 'canisters', '.azle', 'probe', 'probe.wasm');
 
 const BUDGET = 300_000_000_000n;
 
-// The probe canister's init takes one text argument.
-const INIT_ARG = new Uint8Array(IDL.encode([IDL.Text], ['probe']));
+// The probe canister's init takes an optional text argument.
+const INIT_ARG = new Uint8Array(IDL.encode([IDL.Opt(IDL.Text)], [['probe']]));
 
 /**
  * Stub ic0 imports: every function returns 0 of its result type; trap and debug_print read

@@ -1,0 +1,200 @@
+// One instantiated canister module: runs an entry point under the instruction limit and
+// reports how it ended; the caller then commits or rolls back heap and globals.
+import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
+
+import {
+    CHUNK_SHIFT,
+    COUNTER_EXPORT,
+    MEMORY_EXPORT,
+    PAGES_EXPORT,
+    RESERVED_BYTES,
+    TABLE_EXPORT,
+    globalExportName,
+    instrument,
+} from '../wasm/instrument';
+import { createHeap, type Heap, type Span, WASM_PAGE } from './heap';
+import type { StableMemory } from './stable-memory';
+import { CanisterTrap, ContractViolation, createSystemApi, type ExecutionContext } from './system-api';
+
+/** A canister module ready to instantiate: instrumented and compiled once. */
+export interface CanisterModule {
+    readonly module: WebAssembly.Module;
+    /** sha256 of the module as installed (what the IC reports as module_hash). */
+    readonly hash: Uint8Array;
+    /** Names of the exported functions, e.g. `canister_update put`. */
+    readonly methods: ReadonlySet<string>;
+}
+
+export interface ModuleCache {
+    get(key: string): Uint8Array | undefined;
+    set(key: string, value: Uint8Array): void;
+}
+
+export function compileModule(installed: Uint8Array, cache?: ModuleCache): CanisterModule {
+    const hash = createHash('sha256').update(installed).digest();
+    const wasm = new Uint8Array(installed[0] === 0x1f && installed[1] === 0x8b ? gunzipSync(installed) : installed);
+    if (!WebAssembly.validate(wasm as Uint8Array<ArrayBuffer>)) throw new Error('Wasm module is invalid');
+    const key = createHash('sha256').update(wasm).digest('hex');
+    let instrumented: Uint8Array | undefined = cache?.get(key);
+    if (instrumented === undefined) {
+        instrumented = instrument(wasm);
+        cache?.set(key, instrumented);
+    }
+    const module = new WebAssembly.Module(instrumented as Uint8Array<ArrayBuffer>);
+    const methods = new Set(
+        WebAssembly.Module.exports(module)
+            .filter((e) => e.kind === 'function')
+            .map((e) => e.name),
+    );
+    return { module, hash: new Uint8Array(hash), methods };
+}
+
+/** How an execution ended. */
+export type Outcome =
+    | { ok: true; instructions: bigint }
+    | { ok: false; instructions: bigint; error: ExecutionError };
+
+export interface ExecutionError {
+    code: string; // the IC's error code, e.g. IC0503
+    message: string;
+}
+
+export type EntryPoint = { export: string } | { table: number; env: number };
+
+export interface Instance {
+    readonly heap: Heap;
+    run(entry: EntryPoint, ctx: ExecutionContext): Outcome;
+    /** Keeps the heap and globals as the last run left them; returns changed heap spans. */
+    commit(): Span[];
+    rollback(): void;
+    pages(): number;
+    globals(): bigint[] | number[];
+    /** Restores a persisted heap image with its globals. */
+    restore(image: Uint8Array, pages: number, globals: Array<number | bigint>): void;
+}
+
+export function instantiate(mod: CanisterModule, stable: () => StableMemory): Instance {
+    let ctx: ExecutionContext | undefined;
+    let exportsRef: WebAssembly.Exports | undefined;
+    let counter!: WebAssembly.Global;
+    let heap!: Heap;
+
+    const context = (): ExecutionContext => {
+        if (ctx === undefined) throw new ContractViolation('system API called outside an execution');
+        return ctx;
+    };
+    const imports = createSystemApi({
+        context,
+        memory: () => heap.view(),
+        markDirty(start, end) {
+            if (end <= start) return;
+            const mem = new Uint8Array(heap.memory.buffer);
+            mem.fill(1, start >>> CHUNK_SHIFT, ((end - 1) >>> CHUNK_SHIFT) + 1);
+        },
+        stable,
+        charge(n) {
+            counter.value = (counter.value as bigint) - n;
+            if ((counter.value as bigint) < 0n) throw new OutOfInstructions();
+        },
+        used: () => context().limit - (counter.value as bigint),
+    });
+    const instance = new WebAssembly.Instance(mod.module, { ic0: imports as WebAssembly.ModuleImports });
+    exportsRef = instance.exports;
+    counter = exportsRef[COUNTER_EXPORT] as WebAssembly.Global;
+    const memory = exportsRef[MEMORY_EXPORT] as WebAssembly.Memory;
+    const pagesGlobal = exportsRef[PAGES_EXPORT] as WebAssembly.Global;
+    const table = exportsRef[TABLE_EXPORT] as WebAssembly.Table | undefined;
+    // Mutable globals of the original module (e.g. the stack pointer), in index order.
+    const globals = WebAssembly.Module.exports(mod.module)
+        .filter((e) => e.kind === 'global')
+        .map((e) => /^__ic_global_(\d+)$/.exec(e.name))
+        .filter((m): m is RegExpExecArray => m !== null)
+        .map((m) => Number(m[1]))
+        .sort((a, b) => a - b)
+        .map((i) => exportsRef![globalExportName(i)] as WebAssembly.Global);
+    heap = createHeap(memory, pagesGlobal.value as number);
+
+    let savedGlobals = globals.map((g) => g.value as number | bigint);
+    let savedPages = pagesGlobal.value as number;
+
+    function call(entry: EntryPoint): void {
+        if ('export' in entry) {
+            const fn = exportsRef![entry.export];
+            if (typeof fn !== 'function') throw new Error(`no export ${entry.export}`);
+            (fn as () => void)();
+        } else {
+            const fn = table?.get(entry.table) as ((env: number) => void) | null | undefined;
+            if (typeof fn !== 'function') throw new ContractViolation(`callback ${entry.table} is not a function`);
+            fn(entry.env);
+        }
+    }
+
+    return {
+        heap,
+        run(entry, execution) {
+            ctx = execution;
+            counter.value = execution.limit;
+            let error: ExecutionError | undefined;
+            try {
+                call(entry);
+            } catch (e) {
+                error = classify(e, counter.value as bigint, execution.limit);
+            } finally {
+                ctx = undefined;
+            }
+            const left = counter.value as bigint;
+            const instructions = left < 0n ? execution.limit : execution.limit - left;
+            // Only function entries and loop headers check the counter, so code can finish
+            // slightly past the limit: that is still over the limit.
+            if (error === undefined && left < 0n) error = classify(new OutOfInstructions(), left, execution.limit);
+            return error === undefined ? { ok: true, instructions } : { ok: false, instructions, error };
+        },
+        commit() {
+            savedGlobals = globals.map((g) => g.value as number | bigint);
+            savedPages = pagesGlobal.value as number;
+            return heap.commit(savedPages);
+        },
+        rollback() {
+            heap.rollback();
+            globals.forEach((g, i) => (g.value = savedGlobals[i]));
+            pagesGlobal.value = savedPages;
+        },
+        pages: () => pagesGlobal.value as number,
+        globals: () => globals.map((g) => g.value) as bigint[] | number[],
+        restore(image, pages, values) {
+            heap.load(image, pages);
+            pagesGlobal.value = pages;
+            globals.forEach((g, i) => (g.value = values[i]));
+            savedGlobals = globals.map((g) => g.value as number | bigint);
+            savedPages = pages;
+        },
+    };
+}
+
+class OutOfInstructions extends Error {}
+
+function classify(e: unknown, counter: bigint, limit: bigint): ExecutionError {
+    if (e instanceof OutOfInstructions || counter < 0n) {
+        return {
+            code: 'IC0522',
+            message: `Canister exceeded the limit of ${limit} instructions for single message execution.`,
+        };
+    }
+    if (e instanceof ContractViolation) {
+        return { code: 'IC0504', message: `Canister violated contract: ${e.message}` };
+    }
+    if (e instanceof CanisterTrap) {
+        return { code: 'IC0503', message: `Canister called \`ic0.trap\` with message: '${e.message}'` };
+    }
+    if (e instanceof WebAssembly.RuntimeError) {
+        const reason = /out of bounds/.test(e.message) ? 'heap out of bounds' : e.message;
+        return { code: 'IC0502', message: `Canister trapped: ${reason}` };
+    }
+    if (e instanceof RangeError && /call stack/i.test(e.message)) {
+        return { code: 'IC0502', message: 'Canister trapped: stack overflow' };
+    }
+    return { code: 'IC0502', message: `Canister trapped: ${e instanceof Error ? e.message : String(e)}` };
+}
+
+export { RESERVED_BYTES, WASM_PAGE };

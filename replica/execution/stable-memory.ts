@@ -1,0 +1,142 @@
+// Holds one canister's stable memory as sparse 64 KiB pages, with a pre-image journal so
+// that the writes of a transaction (one message, or a whole upgrade) can be undone.
+import type { Span } from './heap';
+
+export const STABLE_PAGE = 65536;
+const CHUNK = 4096;
+const CHUNKS_PER_PAGE = STABLE_PAGE / CHUNK;
+
+export interface StableMemory {
+    size(): bigint; // in 64 KiB pages
+    grow(pages: bigint): bigint; // old size, or -1n when over the limit
+    read(offset: bigint, length: number, into: Uint8Array): void;
+    write(offset: bigint, data: Uint8Array): void;
+    /** Makes the writes since the last commit/rollback permanent; returns the changed spans. */
+    commit(): Span[];
+    rollback(): void;
+    /** Every non-zero page, for checkpoints. */
+    pages(): IterableIterator<[number, Uint8Array]>;
+    /** Applies a persisted range (restore from disk). */
+    apply(offset: number, data: Uint8Array, sizePages: bigint): void;
+}
+
+export class StableMemoryError extends Error {}
+
+export function createStableMemory(maxPages: bigint): StableMemory {
+    const store = new Map<number, Uint8Array>();
+    let sizePages = 0n;
+    // Pre-images of the chunks written in the open transaction (null: the page did not exist).
+    let journal = new Map<number, Uint8Array | null>();
+    let sizeBefore = 0n;
+
+    function check(offset: bigint, length: number): void {
+        if (offset < 0n || offset + BigInt(length) > sizePages * BigInt(STABLE_PAGE)) {
+            throw new StableMemoryError('stable memory out of bounds');
+        }
+    }
+
+    function remember(chunk: number): void {
+        if (journal.has(chunk)) return;
+        const page = store.get(Math.floor(chunk / CHUNKS_PER_PAGE));
+        const at = (chunk % CHUNKS_PER_PAGE) * CHUNK;
+        journal.set(chunk, page === undefined ? null : page.slice(at, at + CHUNK));
+    }
+
+    return {
+        size: () => sizePages,
+        grow(pages) {
+            if (pages < 0n || sizePages + pages > maxPages) return -1n;
+            const old = sizePages;
+            sizePages += pages;
+            return old;
+        },
+        read(offset, length, into) {
+            check(offset, length);
+            let pos = Number(offset);
+            let done = 0;
+            while (done < length) {
+                const pageNo = Math.floor(pos / STABLE_PAGE);
+                const at = pos % STABLE_PAGE;
+                const n = Math.min(length - done, STABLE_PAGE - at);
+                const page = store.get(pageNo);
+                if (page === undefined) into.fill(0, done, done + n);
+                else into.set(page.subarray(at, at + n), done);
+                done += n;
+                pos += n;
+            }
+        },
+        write(offset, data) {
+            check(offset, data.length);
+            let pos = Number(offset);
+            let done = 0;
+            while (done < data.length) {
+                const pageNo = Math.floor(pos / STABLE_PAGE);
+                const at = pos % STABLE_PAGE;
+                const n = Math.min(data.length - done, STABLE_PAGE - at);
+                const firstChunk = Math.floor(pos / CHUNK);
+                const lastChunk = Math.floor((pos + n - 1) / CHUNK);
+                for (let c = firstChunk; c <= lastChunk; c++) remember(c);
+                let page = store.get(pageNo);
+                if (page === undefined) {
+                    page = new Uint8Array(STABLE_PAGE);
+                    store.set(pageNo, page);
+                }
+                page.set(data.subarray(done, done + n), at);
+                done += n;
+                pos += n;
+            }
+        },
+        commit() {
+            const chunks = [...journal.keys()].sort((a, b) => a - b);
+            journal = new Map();
+            sizeBefore = sizePages;
+            const spans: Span[] = [];
+            for (const c of chunks) {
+                const last = spans[spans.length - 1];
+                if (last !== undefined && last[1] === c * CHUNK) last[1] += CHUNK;
+                else spans.push([c * CHUNK, (c + 1) * CHUNK]);
+            }
+            return spans;
+        },
+        rollback() {
+            for (const [chunk, before] of journal) {
+                const pageNo = Math.floor(chunk / CHUNKS_PER_PAGE);
+                const page = store.get(pageNo);
+                if (page === undefined) continue;
+                const at = (chunk % CHUNKS_PER_PAGE) * CHUNK;
+                if (before === null) page.fill(0, at, at + CHUNK);
+                else page.set(before, at);
+            }
+            journal = new Map();
+            sizePages = sizeBefore;
+        },
+        pages: () => store.entries(),
+        apply(offset, data, size) {
+            let pos = offset;
+            let done = 0;
+            while (done < data.length) {
+                const pageNo = Math.floor(pos / STABLE_PAGE);
+                const at = pos % STABLE_PAGE;
+                const n = Math.min(data.length - done, STABLE_PAGE - at);
+                let page = store.get(pageNo);
+                if (page === undefined) {
+                    page = new Uint8Array(STABLE_PAGE);
+                    store.set(pageNo, page);
+                }
+                page.set(data.subarray(done, done + n), at);
+                done += n;
+                pos += n;
+            }
+            sizePages = size;
+            sizeBefore = size;
+        },
+    };
+}
+
+/** Reads a committed span's bytes (for the write-ahead log). */
+export function readSpan(memory: StableMemory, [start, end]: Span): Uint8Array {
+    const out = new Uint8Array(end - start);
+    const limit = Number(memory.size()) * STABLE_PAGE;
+    if (start < limit) memory.read(BigInt(start), Math.min(end, limit) - start, out);
+    return out;
+}

@@ -1,0 +1,267 @@
+// The replica's HTTP front: the IC HTTP interface (/api/v2, /api/v3) that @dfinity/agent
+// speaks, the HTTP-gateway path that turns plain GETs into http_request calls, and (in test
+// mode, loopback only) time control.
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { decode as cborDecode, encode as cborEncode } from '@dfinity/cbor';
+import { Principal } from '@dfinity/principal';
+
+import { fromHex, toHex } from '../bytes';
+import type { Certifier } from '../certification';
+import { authenticateEnvelope, type CanisterCallContent, type ReadStateContent, type RequestType } from '../crypto/envelope';
+import { effectiveCanisterId } from '../management';
+import { MANAGEMENT, type IngressStatus, type Reject, type Reply, type Subnet } from '../subnet';
+import { serveHttpGateway } from './gateway';
+
+export interface HttpServerOptions {
+    port: number;
+    host: string;
+    testMode: boolean;
+    subnet: Subnet;
+    certifier: Certifier;
+    submit(requestId: string, sender: Uint8Array, canisterId: string, method: string, arg: Uint8Array, expiry: bigint): void;
+    waitFor(requestId: string, timeoutMs: number): Promise<IngressStatus | undefined>;
+    freshen(): void;
+    time(): bigint;
+    advance(ms: number): Promise<void>;
+    inspect(canisterId: string, method: string, arg: Uint8Array, sender: Uint8Array): Reject | undefined;
+    runHttpUpdate(canisterId: string, arg: Uint8Array): Promise<Reply>;
+}
+
+export interface HttpServer {
+    url: string;
+    port: number;
+    close(): Promise<void>;
+}
+
+/** The IC accepts ingress messages up to 2 MiB; the envelope adds a little. */
+export const MAX_BODY_BYTES = 2 * 1024 * 1024 + 64 * 1024;
+const SYNC_CALL_WAIT_MS = 10_000;
+
+class HttpError extends Error {
+    constructor(readonly status: number, message: string) {
+        super(message);
+    }
+}
+
+export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer> {
+    const server = http.createServer((req, res) => {
+        handle(req, res).catch((e: unknown) => {
+            const status = e instanceof HttpError ? e.status : 500;
+            if (!(e instanceof HttpError)) console.error('replica http:', e);
+            if (!res.headersSent) {
+                res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'access-control-allow-origin': '*' });
+            }
+            res.end(e instanceof Error ? e.message : String(e));
+        });
+    });
+    server.keepAliveTimeout = 60_000;
+
+    async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+        const url = new URL(req.url ?? '/', 'http://localhost');
+        const api = /^\/api\/(v2|v3)\/(canister|subnet)\/([^/]+)\/(call|query|read_state)$/.exec(url.pathname);
+        if (req.method === 'OPTIONS') {
+            res.writeHead(204, {
+                'access-control-allow-origin': '*',
+                'access-control-allow-methods': 'GET, POST, PUT, DELETE, OPTIONS',
+                'access-control-allow-headers': '*',
+                'access-control-max-age': '600',
+            });
+            res.end();
+            return;
+        }
+        if (url.pathname === '/api/v2/status' && req.method === 'GET') {
+            return cbor(res, 200, {
+                ic_api_version: '0.18.0', impl_source: 'game-leaderboard/replica', impl_version: '1.0.0',
+                replica_health_status: 'healthy', root_key: o.certifier.rootKeyDer, certified_height: 0,
+            });
+        }
+        if (api !== null) {
+            if (req.method !== 'POST') throw new HttpError(405, 'Method not allowed');
+            const [, version, kind, id, endpoint] = api;
+            const body = await readBody(req, MAX_BODY_BYTES);
+            let envelope: unknown;
+            try {
+                envelope = cborDecode(body);
+            } catch (e) {
+                throw new HttpError(400, `Could not parse body as CBOR: ${(e as Error).message}`);
+            }
+            if (kind === 'subnet') {
+                if (endpoint !== 'read_state' || version !== 'v2') throw new HttpError(404, 'Not found');
+                return readState(res, envelope, undefined);
+            }
+            let effective: Principal;
+            try {
+                effective = Principal.fromText(id);
+            } catch {
+                throw new HttpError(400, `Invalid effective canister id: ${id}`);
+            }
+            if (endpoint === 'call') return call(res, envelope, effective, version === 'v3');
+            if (endpoint === 'query' && version === 'v2') return query(res, envelope, effective);
+            if (endpoint === 'read_state' && version === 'v2') return readState(res, envelope, effective);
+            throw new HttpError(404, 'Not found');
+        }
+        if (url.pathname === '/_/time' && o.testMode && isLoopback(req)) {
+            if (req.method === 'POST') {
+                const body = JSON.parse(new TextDecoder().decode(await readBody(req, 4096)) || '{}') as { advanceMs?: number };
+                if (typeof body.advanceMs !== 'number' || !(body.advanceMs >= 0)) throw new HttpError(400, 'advanceMs must be a non-negative number');
+                await o.advance(body.advanceMs);
+            }
+            res.writeHead(200, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ timeNs: o.time().toString() }));
+            return;
+        }
+        if (url.pathname === '/_/executions' && o.testMode && isLoopback(req)) {
+            res.writeHead(200, { 'content-type': 'application/json' });
+            res.end(JSON.stringify(o.subnet.executions.slice(-100).map((e) => ({ ...e, instructions: e.instructions.toString() }))));
+            return;
+        }
+        if (url.pathname.startsWith('/api/')) throw new HttpError(404, 'Not found');
+        return serveHttpGateway(req, res, url, {
+            subnet: o.subnet,
+            readBody: (limit) => readBody(req, limit),
+            runUpdate: o.runHttpUpdate,
+        });
+    }
+
+    function authenticated<T extends RequestType>(envelope: unknown, effective: Principal | undefined, requestType: T) {
+        const result = authenticateEnvelope(envelope, { nowNs: o.time(), effectiveCanisterId: effective, expectedRequestType: requestType });
+        if (!result.ok) throw new HttpError(result.httpStatus, result.message);
+        return {
+            requestId: result.requestId,
+            sender: result.sender,
+            content: result.content as T extends 'read_state' ? ReadStateContent : CanisterCallContent,
+        };
+    }
+
+    function checkTarget(canisterId: Principal, method: string, arg: Uint8Array, effective: Principal): void {
+        const target = canisterId.toText() === MANAGEMENT.toText() ? effectiveCanisterId(method, arg) : canisterId;
+        if (target !== undefined && target.toText() !== effective.toText()) {
+            throw new HttpError(400, `Specified CanisterId ${canisterId.toText()} does not match effective canister id in URL ${effective.toText()}`);
+        }
+    }
+
+    async function call(res: http.ServerResponse, envelope: unknown, effective: Principal, sync: boolean): Promise<void> {
+        const { requestId, sender, content } = authenticated(envelope, effective, 'call');
+        const canisterId = content.canister_id;
+        const method = content.method_name;
+        const arg = content.arg;
+        checkTarget(canisterId, method, arg, effective);
+        const id = toHex(requestId);
+        if (canisterId.toText() !== MANAGEMENT.toText() && !o.subnet.ingress.has(id)) {
+            const rejected = o.inspect(canisterId.toText(), method, arg, sender.toUint8Array());
+            if (rejected !== undefined) {
+                if (sync) {
+                    return cbor(res, 200, { status: 'non_replicated_rejection', reject_code: rejected.code, reject_message: rejected.message, error_code: rejected.errorCode ?? 'IC0406' });
+                }
+                throw new HttpError(400, rejected.message);
+            }
+        }
+        o.submit(id, sender.toUint8Array(), canisterId.toText(), method, arg, content.ingress_expiry);
+        if (!sync) {
+            res.writeHead(202, { 'access-control-allow-origin': '*' });
+            res.end();
+            return;
+        }
+        const status = await o.waitFor(id, SYNC_CALL_WAIT_MS);
+        if (status === undefined) {
+            res.writeHead(202, { 'access-control-allow-origin': '*' });
+            res.end();
+            return;
+        }
+        const certificate = o.certifier.certificate([['time'], ['request_status', requestId]]);
+        return cbor(res, 200, { status: 'replied', certificate });
+    }
+
+    async function query(res: http.ServerResponse, envelope: unknown, effective: Principal): Promise<void> {
+        const { requestId, sender, content } = authenticated(envelope, effective, 'query');
+        const canisterId = content.canister_id;
+        checkTarget(canisterId, content.method_name, content.arg, effective);
+        o.freshen();
+        const dataCertificate = o.certifier.certificate([['time'], ['canister', canisterId.toUint8Array(), 'certified_data']]);
+        const reply = o.subnet.query(canisterId.toText(), content.method_name, content.arg, sender.toUint8Array(), dataCertificate);
+        const timestamp = o.time();
+        const response = 'reply' in reply
+            ? { status: 'replied' as const, reply: { arg: reply.reply } }
+            : { status: 'rejected' as const, reject_code: reply.reject.code, reject_message: reply.reject.message, error_code: reply.reject.errorCode ?? 'IC0503' };
+        const signature = o.certifier.signQuery(response, requestId, timestamp);
+        return cbor(res, 200, { ...response, signatures: [signature] });
+    }
+
+    async function readState(res: http.ServerResponse, envelope: unknown, effective: Principal | undefined): Promise<void> {
+        const { sender, content } = authenticated(envelope, effective, 'read_state');
+        const paths = content.paths;
+        for (const p of paths) {
+            const first = new TextDecoder().decode(p[0] ?? new Uint8Array());
+            if (first === 'time' || first === 'subnet') continue;
+            if (first === 'request_status') {
+                const status = p[1] === undefined ? undefined : o.subnet.ingress.get(toHex(p[1]));
+                if (status !== undefined && toHex(status.sender) !== toHex(sender.toUint8Array())) {
+                    throw new HttpError(403, 'Request IDs must be for requests signed by the caller.');
+                }
+                continue;
+            }
+            if (first === 'canister') {
+                if (effective === undefined || p[1] === undefined || Principal.fromUint8Array(p[1]).toText() !== effective.toText()) {
+                    throw new HttpError(400, 'Effective canister id in URL does not match the canister in the requested paths.');
+                }
+                continue;
+            }
+            throw new HttpError(404, `Invalid path requested: ${first}`);
+        }
+        o.freshen();
+        return cbor(res, 200, { certificate: o.certifier.certificate(paths) });
+    }
+
+    await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(o.port, o.host, () => resolve());
+    });
+    const port = (server.address() as AddressInfo).port;
+    return {
+        url: `http://${o.host}:${port}`,
+        port,
+        close: () => new Promise((resolve) => {
+            server.close(() => resolve());
+            server.closeAllConnections();
+        }),
+    };
+}
+
+function cbor(res: http.ServerResponse, status: number, value: unknown): void {
+    const body = cborEncode(value as Parameters<typeof cborEncode>[0]);
+    res.writeHead(status, { 'content-type': 'application/cbor', 'access-control-allow-origin': '*', 'content-length': body.length });
+    res.end(body);
+}
+
+export function readBody(req: http.IncomingMessage, limit: number): Promise<Uint8Array> {
+    return new Promise((resolve, reject) => {
+        const declared = Number(req.headers['content-length'] ?? 0);
+        if (declared > limit) {
+            req.resume();
+            reject(new HttpError(413, `Request body of ${declared} bytes exceeds the limit of ${limit} bytes`));
+            return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        req.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > limit) {
+                reject(new HttpError(413, `Request body exceeds the limit of ${limit} bytes`));
+                req.destroy();
+                return;
+            }
+            chunks.push(chunk);
+        });
+        req.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
+        req.on('error', reject);
+    });
+}
+
+function isLoopback(req: http.IncomingMessage): boolean {
+    const address = req.socket.remoteAddress ?? '';
+    return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
+}
+
+export { HttpError, fromHex };

@@ -1,0 +1,200 @@
+// The management canister (aaaaa-aa): the subset of its Candid interface a local replica
+// needs (create, install, settings, start/stop, status, delete, raw_rand), with its checks.
+import { IDL } from '@dfinity/candid';
+import { Principal } from '@dfinity/principal';
+
+import { bytesEqual } from './bytes';
+import { RejectCode, SubnetError, type Canister, type Reply, type Subnet } from './subnet';
+
+const settings = IDL.Record({
+    controllers: IDL.Opt(IDL.Vec(IDL.Principal)),
+    compute_allocation: IDL.Opt(IDL.Nat),
+    memory_allocation: IDL.Opt(IDL.Nat),
+    freezing_threshold: IDL.Opt(IDL.Nat),
+    reserved_cycles_limit: IDL.Opt(IDL.Nat),
+    wasm_memory_limit: IDL.Opt(IDL.Nat),
+});
+const canisterIdRecord = IDL.Record({ canister_id: IDL.Principal });
+const installMode = IDL.Variant({
+    install: IDL.Null,
+    reinstall: IDL.Null,
+    upgrade: IDL.Opt(IDL.Record({ skip_pre_upgrade: IDL.Opt(IDL.Bool) })),
+});
+
+const methods = {
+    raw_rand: { arg: [], ret: [IDL.Vec(IDL.Nat8)] },
+    create_canister: {
+        arg: [IDL.Record({ settings: IDL.Opt(settings), sender_canister_version: IDL.Opt(IDL.Nat64) })],
+        ret: [canisterIdRecord],
+    },
+    provisional_create_canister_with_cycles: {
+        arg: [IDL.Record({ amount: IDL.Opt(IDL.Nat), settings: IDL.Opt(settings), specified_id: IDL.Opt(IDL.Principal) })],
+        ret: [canisterIdRecord],
+    },
+    install_code: {
+        arg: [IDL.Record({ mode: installMode, canister_id: IDL.Principal, wasm_module: IDL.Vec(IDL.Nat8), arg: IDL.Vec(IDL.Nat8) })],
+        ret: [],
+    },
+    uninstall_code: { arg: [canisterIdRecord], ret: [] },
+    update_settings: { arg: [IDL.Record({ canister_id: IDL.Principal, settings })], ret: [] },
+    start_canister: { arg: [canisterIdRecord], ret: [] },
+    stop_canister: { arg: [canisterIdRecord], ret: [] },
+    delete_canister: { arg: [canisterIdRecord], ret: [] },
+    deposit_cycles: { arg: [canisterIdRecord], ret: [] },
+    provisional_top_up_canister: { arg: [IDL.Record({ canister_id: IDL.Principal, amount: IDL.Nat })], ret: [] },
+    canister_status: {
+        arg: [canisterIdRecord],
+        ret: [IDL.Record({
+            status: IDL.Variant({ running: IDL.Null, stopping: IDL.Null, stopped: IDL.Null }),
+            settings: IDL.Record({
+                controllers: IDL.Vec(IDL.Principal), compute_allocation: IDL.Nat, memory_allocation: IDL.Nat,
+                freezing_threshold: IDL.Nat, reserved_cycles_limit: IDL.Nat, wasm_memory_limit: IDL.Nat,
+            }),
+            module_hash: IDL.Opt(IDL.Vec(IDL.Nat8)),
+            memory_size: IDL.Nat,
+            cycles: IDL.Nat,
+            reserved_cycles: IDL.Nat,
+            idle_cycles_burned_per_day: IDL.Nat,
+        })],
+    },
+} satisfies Record<string, { arg: IDL.Type[]; ret: IDL.Type[] }>;
+
+type Method = keyof typeof methods;
+
+/** Methods users may call by ingress; the rest are for canisters only. */
+const INGRESS_METHODS = new Set<string>([
+    'provisional_create_canister_with_cycles', 'install_code', 'uninstall_code', 'update_settings', 'start_canister',
+    'stop_canister', 'delete_canister', 'canister_status', 'provisional_top_up_canister',
+]);
+
+export interface ManagementCall {
+    caller: Uint8Array;
+    method: string;
+    arg: Uint8Array;
+    cycles: bigint;
+    /** Set for ingress calls. */
+    ingress: boolean;
+    random: (n: number) => Uint8Array;
+}
+
+/** The canister a management call is about (the IC's "effective canister id"). */
+export function effectiveCanisterId(method: string, arg: Uint8Array): Principal | undefined {
+    const m = methods[method as Method];
+    if (m === undefined || method === 'raw_rand' || method.includes('create_canister')) return undefined;
+    try {
+        const [decoded] = IDL.decode(m.arg, arg) as unknown as [{ canister_id: Principal }];
+        return decoded.canister_id;
+    } catch {
+        return undefined;
+    }
+}
+
+export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
+    const m = methods[call.method as Method];
+    if (m === undefined) throw new SubnetError(RejectCode.DestinationInvalid, `Management canister has no method '${call.method}'`, 'IC0536');
+    if (call.ingress && !INGRESS_METHODS.has(call.method)) {
+        throw new SubnetError(RejectCode.CanisterReject, `Only canisters can call ic00 method ${call.method}`, 'IC0406');
+    }
+    let args: unknown[];
+    try {
+        args = IDL.decode(m.arg, call.arg);
+    } catch (e) {
+        throw new SubnetError(RejectCode.CanisterError, `Error decoding candid for ic00 method ${call.method}: ${(e as Error).message}`, 'IC0503');
+    }
+    const reply = (values: unknown[]): Reply => ({ reply: new Uint8Array(IDL.encode(m.ret, values)) });
+    const arg = args[0] as Record<string, unknown>;
+    const caller = call.caller;
+    const target = (): Canister => {
+        const id = (arg.canister_id as Principal).toText();
+        const canister = subnet.canisters.get(id);
+        if (canister === undefined) throw new SubnetError(RejectCode.DestinationInvalid, `Canister ${id} not found`, 'IC0301');
+        if (!canister.system.controllers.some((c) => bytesEqual(c, caller))) {
+            throw new SubnetError(RejectCode.CanisterError, `Only controllers of canister ${id} can call ic00 method ${call.method}`, 'IC0512');
+        }
+        return canister;
+    };
+
+    switch (call.method as Method) {
+        case 'raw_rand':
+            return reply([call.random(32)]);
+        case 'create_canister':
+        case 'provisional_create_canister_with_cycles': {
+            const s = (arg.settings as Array<Record<string, unknown>>)[0];
+            const controllers = s !== undefined && (s.controllers as Principal[][]).length > 0
+                ? (s.controllers as Principal[][])[0].map((p) => p.toUint8Array())
+                : [caller];
+            const specified = (arg.specified_id as Principal[] | undefined)?.[0];
+            const canister = subnet.createCanister(controllers, specified);
+            const amount = (arg.amount as bigint[] | undefined)?.[0];
+            if (amount !== undefined) canister.system.cycles = amount;
+            return reply([{ canister_id: canister.id }]);
+        }
+        case 'install_code': {
+            const canister = target();
+            const mode = arg.mode as Record<string, unknown>;
+            const kind = 'install' in mode ? 'install' : 'reinstall' in mode ? 'reinstall' : 'upgrade';
+            const upgradeOpts = kind === 'upgrade' ? (mode.upgrade as Array<{ skip_pre_upgrade: boolean[] }>)[0] : undefined;
+            const wasm = new Uint8Array(arg.wasm_module as number[] | Uint8Array);
+            const module = subnet.compile(wasm);
+            subnet.installCode(canister, kind, module, new Uint8Array(arg.arg as number[] | Uint8Array), caller, upgradeOpts?.skip_pre_upgrade[0] === true);
+            return reply([]);
+        }
+        case 'uninstall_code':
+            subnet.uninstall(target());
+            return reply([]);
+        case 'update_settings': {
+            const canister = target();
+            const controllers = (arg.settings as { controllers: Principal[][] }).controllers[0];
+            if (controllers !== undefined) {
+                if (controllers.length > 10) throw new SubnetError(RejectCode.CanisterError, 'A canister may have at most 10 controllers', 'IC0503');
+                canister.system.controllers = controllers.map((p) => p.toUint8Array());
+            }
+            canister.system.version += 1n;
+            subnet.changes.system.add(canister.text);
+            return reply([]);
+        }
+        case 'start_canister':
+        case 'stop_canister': {
+            const canister = target();
+            canister.system.status = call.method === 'start_canister' ? 'running' : 'stopped';
+            canister.system.version += 1n;
+            subnet.changes.system.add(canister.text);
+            return reply([]);
+        }
+        case 'delete_canister': {
+            const canister = target();
+            if (canister.system.status !== 'stopped') {
+                throw new SubnetError(RejectCode.CanisterError, `Canister ${canister.text} must be stopped before it is deleted.`, 'IC0510');
+            }
+            subnet.deleteCanister(canister);
+            return reply([]);
+        }
+        case 'deposit_cycles':
+        case 'provisional_top_up_canister': {
+            const id = (arg.canister_id as Principal).toText();
+            const canister = subnet.canisters.get(id);
+            if (canister === undefined) throw new SubnetError(RejectCode.DestinationInvalid, `Canister ${id} not found`, 'IC0301');
+            canister.system.cycles += call.method === 'deposit_cycles' ? call.cycles : (arg.amount as bigint);
+            subnet.changes.system.add(canister.text);
+            return reply([]);
+        }
+        case 'canister_status': {
+            const canister = target();
+            const sys = canister.system;
+            const heap = canister.instance ? BigInt(canister.instance.pages()) * 65536n : 0n;
+            return reply([{
+                status: { [sys.status]: null },
+                settings: {
+                    controllers: sys.controllers.map((c) => Principal.fromUint8Array(c)), compute_allocation: 0n,
+                    memory_allocation: 0n, freezing_threshold: 2_592_000n, reserved_cycles_limit: 5_000_000_000_000n,
+                    wasm_memory_limit: 3n * 1024n ** 3n,
+                },
+                module_hash: sys.moduleHash ? [sys.moduleHash] : [],
+                memory_size: heap + canister.stable.size() * 65536n,
+                cycles: sys.cycles,
+                reserved_cycles: 0n,
+                idle_cycles_burned_per_day: 0n,
+            }]);
+        }
+    }
+}

@@ -1,0 +1,398 @@
+// The local replica: one subnet of canisters with durable state, rounds of execution,
+// certification, a clock tests can move, and the IC HTTP interface on loopback.
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { Principal } from '@dfinity/principal';
+
+import { toHex } from './bytes';
+import { createCertifier, type Certifier } from './certification';
+import { createClock, type Clock } from './clock';
+import { initBls } from './crypto/bls';
+import { STABLE_PAGE, readSpan } from './execution/stable-memory';
+import type { Span } from './execution/heap';
+import { instantiate } from './execution/instance';
+import { startHttpServer, type HttpServer } from './http/server';
+import { callManagement } from './management';
+import { openStore, type CanisterDelta, type CanisterImage, type CanisterMeta, type RoundRecord, type Store } from './persistence';
+import {
+    MANAGEMENT, MAX_STABLE_PAGES, Subnet, SubnetError, newChanges, rejectOf,
+    type Canister, type ExecutionRecord, type IngressStatus, type Reply, type RoundChanges,
+} from './subnet';
+
+export interface ReplicaOptions {
+    /** Where state lives; created if missing. */
+    dataDir: string;
+    /** HTTP port on 127.0.0.1; 0 picks a free one. Omit to run without HTTP. */
+    port?: number;
+    host?: string;
+    /** Enables the loopback time-control endpoint and allows a custom start time. */
+    testMode?: boolean;
+    /** Start the clock here (ns since epoch) on a fresh data directory (test mode). */
+    startTime?: bigint;
+    /** fsync the log after every round (survives power loss, not only process kills). */
+    fsync?: boolean;
+    /** Canister debug output (console.log inside canisters). */
+    log?: (canister: string, message: string) => void;
+    /** Checkpoint once the log is this large (bytes). */
+    checkpointBytes?: number;
+}
+
+export interface Replica {
+    readonly url: string;
+    readonly port: number;
+    readonly rootKey: Uint8Array; // DER
+    readonly subnet: Subnet;
+    readonly certifier: Certifier;
+    time(): bigint;
+    /** Moves the clock forward and runs what became due (timers). */
+    advanceTime(ms: number): Promise<void>;
+    setTime(ns: bigint): Promise<void>;
+    /** Runs a round now. */
+    tick(): Promise<void>;
+    createCanister(controllers?: Principal[], specifiedId?: Principal): Principal;
+    installCode(canisterId: Principal, wasm: Uint8Array, options?: { mode?: 'install' | 'reinstall' | 'upgrade'; arg?: Uint8Array; caller?: Principal }): Promise<bigint>;
+    /** Submits an update call as `caller` and waits for its result (in-process, no signature). */
+    update(canisterId: Principal, method: string, arg: Uint8Array, caller?: Principal): Promise<Reply>;
+    query(canisterId: Principal, method: string, arg: Uint8Array, caller?: Principal): Reply;
+    /** Named values kept with the state (e.g. canister ids by name). */
+    getExtra(key: string): unknown;
+    setExtra(key: string, value: unknown): void;
+    /** The most recent executions with their metered instructions. */
+    executions(): readonly ExecutionRecord[];
+    checkpoint(): void;
+    stop(): Promise<void>;
+}
+
+export const ANONYMOUS = Principal.anonymous();
+/** The principal the replica's own operator uses for in-process administration. */
+export const OPERATOR = Principal.fromUint8Array(new Uint8Array([0x0a, 0x6c, 0x6f, 0x63, 0x61, 0x6c, 0x01])); // "local" operator
+const STATUS_TTL = 5n * 60n * 1_000_000_000n;
+/** An empty Candid argument list, what dfx sends when no argument is given. */
+const EMPTY_ARGS = new Uint8Array([0x44, 0x49, 0x44, 0x4c, 0, 0]);
+const CANISTER_RANGE: [bigint, bigint] = [0x100000n, 0x1fffffn];
+
+export async function startReplica(options: ReplicaOptions): Promise<Replica> {
+    await initBls();
+    fs.mkdirSync(options.dataDir, { recursive: true });
+    const keys = loadKeys(options.dataDir);
+    const store = openStore(options.dataDir, { fsync: options.fsync ?? false });
+    const checkpointBytes = options.checkpointBytes ?? 256 * 1024 * 1024;
+    let extra: Record<string, unknown> = {};
+
+    const subnet: Subnet = new Subnet({
+        moduleCache: store.moduleCache,
+        saveModule: (hash, wasm) => store.putModule(hash, wasm),
+        log: options.log ?? ((canister, message) => console.log(`[canister ${canister}] ${message}`)),
+        canisterRange: CANISTER_RANGE,
+        management: ({ caller, method, arg, cycles }) =>
+            callManagement(subnet, { caller: caller.bytes, method, arg, cycles, ingress: false, random: (n) => new Uint8Array(randomBytes(n)) }),
+    });
+    // Stable spans written since the last checkpoint, per canister.
+    const stableSinceCheckpoint = new Map<string, Span[] | 'all'>();
+
+    const loaded = store.load(MAX_STABLE_PAGES);
+    if (loaded !== undefined) {
+        subnet.time = loaded.time;
+        subnet.nextCanisterIndex = loaded.nextCanisterIndex;
+        subnet.queue.push(...loaded.queue);
+        for (const [id, status] of loaded.statuses) subnet.ingress.set(id, status);
+        extra = loaded.extra;
+        for (const { meta, heap, stable } of loaded.canisters.values()) {
+            const id = Principal.fromText(meta.id);
+            const canister: Canister = { id, text: meta.id, bytes: id.toUint8Array(), system: meta.system, stable };
+            if (meta.moduleHash !== undefined) {
+                canister.module = subnet.compile(store.getModule(meta.moduleHash));
+                canister.instance = instantiate(canister.module, () => canister.stable);
+                canister.instance.restore(heap, meta.pages, meta.globals);
+            }
+            subnet.canisters.set(meta.id, canister);
+        }
+    }
+    subnet.changes = newChanges();
+
+    const clock: Clock = createClock({
+        start: loaded === undefined && options.testMode ? options.startTime : undefined,
+        notBefore: loaded?.time,
+    });
+    const certifier = createCertifier({ blsSeed: keys.bls, nodeSeed: keys.node, canisterRange: CANISTER_RANGE });
+    subnet.time = clock.next();
+    certifier.rebuild(subnet);
+
+    // ---- rounds ---------------------------------------------------------------------------
+
+    const waiters = new Map<string, Array<(status: IngressStatus) => void>>();
+    let roundScheduled = false;
+    let timer: NodeJS.Timeout | undefined;
+    let stopped = false;
+    let lastRound = 0;
+
+    function round(): void {
+        roundScheduled = false;
+        subnet.time = clock.next();
+        subnet.run();
+        const changes = subnet.changes;
+        subnet.changes = newChanges();
+        const pruned = pruneStatuses();
+        persist(changes, pruned);
+        certifier.update(subnet, changes, pruned);
+        lastRound = Date.now();
+        for (const id of changes.statuses) {
+            const status = subnet.ingress.get(id);
+            if (status === undefined || !isFinal(status)) continue;
+            const list = waiters.get(id);
+            waiters.delete(id);
+            list?.forEach((resolve) => resolve(status));
+        }
+        if (store.logSize() > checkpointBytes) checkpoint();
+        armTimer();
+    }
+
+    function scheduleRound(): void {
+        if (roundScheduled || stopped) return;
+        roundScheduled = true;
+        setImmediate(() => {
+            if (!stopped) safely(round);
+        });
+    }
+
+    function armTimer(): void {
+        if (timer !== undefined) clearTimeout(timer);
+        timer = undefined;
+        const next = subnet.nextTimer();
+        if (next === undefined || stopped) return;
+        const delayMs = Number((next - clock.peek()) / 1_000_000n);
+        timer = setTimeout(scheduleRound, Math.max(0, Math.min(delayMs, 1000)));
+        timer.unref();
+    }
+
+    function safely(fn: () => void): void {
+        try {
+            fn();
+        } catch (e) {
+            // A failure here is a replica bug or a disk error: state on disk is still consistent
+            // (the log holds only whole rounds), so stop rather than diverge from it.
+            console.error('replica: fatal error in round, stopping:', e);
+            stopped = true;
+            void shutdown();
+        }
+    }
+
+    function pruneStatuses(): string[] {
+        const pruned: string[] = [];
+        for (const [id, status] of subnet.ingress) {
+            if (isFinal(status) && status.at + STATUS_TTL < subnet.time && status.expiry < subnet.time) {
+                subnet.ingress.delete(id);
+                pruned.push(id);
+            }
+        }
+        return pruned;
+    }
+
+    function persist(changes: RoundChanges, pruned: string[]): void {
+        const touched = new Set([...changes.heap.keys(), ...changes.stable.keys(), ...changes.freshHeap, ...changes.freshStable, ...changes.system, ...changes.created]);
+        const canisters: CanisterDelta[] = [];
+        for (const id of touched) {
+            const canister = subnet.canisters.get(id);
+            if (canister === undefined) continue;
+            const heapReset = changes.freshHeap.has(id);
+            const stableReset = changes.freshStable.has(id);
+            const committed = canister.instance?.heap.committed() ?? new Uint8Array();
+            const heap: Array<[number, Uint8Array]> = heapReset
+                ? [[0, committed]]
+                : (changes.heap.get(id) ?? []).map(([s, e]) => [s, committed.slice(s, e)]);
+            let stable: Array<[number, Uint8Array]>;
+            if (stableReset) {
+                stable = [...canister.stable.pages()].map(([n, page]) => [n * STABLE_PAGE, page]);
+                stableSinceCheckpoint.set(id, 'all');
+            } else {
+                const spans = changes.stable.get(id) ?? [];
+                stable = spans.map((span) => [span[0], readSpan(canister.stable, span)]);
+                const known = stableSinceCheckpoint.get(id);
+                if (known !== 'all' && spans.length > 0) stableSinceCheckpoint.set(id, [...(known ?? []), ...spans]);
+            }
+            if (changes.created.has(id) && !stableSinceCheckpoint.has(id)) stableSinceCheckpoint.set(id, 'all');
+            canisters.push({ ...metaOf(canister), heapReset, heap, stableReset, stable });
+        }
+        const statuses: Array<[string, IngressStatus | null]> = [
+            ...[...changes.statuses].filter((id) => subnet.ingress.has(id)).map((id): [string, IngressStatus] => [id, subnet.ingress.get(id)!]),
+            ...pruned.map((id): [string, null] => [id, null]),
+        ];
+        const record: RoundRecord = {
+            time: subnet.time, nextCanisterIndex: subnet.nextCanisterIndex, queue: subnet.queue, statuses,
+            canisters, deleted: [...changes.deleted], extra,
+        };
+        store.append(record);
+    }
+
+    function checkpoint(): void {
+        const images: CanisterImage[] = [...subnet.canisters.values()].map((c) => ({
+            meta: metaOf(c),
+            heap: c.instance?.heap.committed() ?? new Uint8Array(),
+            stable: c.stable,
+            stableChanged: stableSinceCheckpoint.get(c.text) ?? [],
+        }));
+        store.checkpoint({ time: subnet.time, nextCanisterIndex: subnet.nextCanisterIndex, queue: subnet.queue, canisters: [], extra }, subnet.ingress, images);
+        stableSinceCheckpoint.clear();
+    }
+
+    /** Runs `fn` (which changes state outside a message) as its own persisted, certified round. */
+    function transaction<T>(fn: () => T): T {
+        subnet.time = clock.next();
+        const result = fn();
+        round();
+        return result;
+    }
+
+    // ---- ingress, queries, read_state --------------------------------------------------------
+
+    function submit(requestId: string, sender: Uint8Array, canisterId: string, method: string, arg: Uint8Array, expiry: bigint): void {
+        if (subnet.ingress.has(requestId)) return; // duplicates are ignored, as on the IC
+        if (canisterId === MANAGEMENT.toText()) {
+            // Management calls from users run as their own subnet message.
+            subnet.changes.statuses.add(requestId);
+            let reply: Reply;
+            try {
+                reply = callManagement(subnet, { caller: sender, method, arg, cycles: 0n, ingress: true, random: (n) => new Uint8Array(randomBytes(n)) });
+            } catch (e) {
+                reply = e instanceof SubnetError ? rejectOf(e.code, e.message, e.errorCode) : rejectOf(5, String(e), 'IC0503');
+            }
+            const base = { expiry, at: subnet.time, sender };
+            subnet.ingress.set(requestId, 'reply' in reply
+                ? { ...base, status: 'replied', reply: reply.reply }
+                : { ...base, status: 'rejected', reject: reply.reject });
+        } else {
+            subnet.submitIngress(requestId, sender, canisterId, method, arg, expiry);
+        }
+        scheduleRound();
+    }
+
+    function waitFor(requestId: string, timeoutMs: number): Promise<IngressStatus | undefined> {
+        const status = subnet.ingress.get(requestId);
+        if (status !== undefined && isFinal(status)) return Promise.resolve(status);
+        return new Promise((resolve) => {
+            const t = setTimeout(() => {
+                const list = waiters.get(requestId);
+                const i = list?.indexOf(done) ?? -1;
+                if (list && i >= 0) list.splice(i, 1);
+                resolve(undefined);
+            }, timeoutMs);
+            const done = (s: IngressStatus): void => {
+                clearTimeout(t);
+                resolve(s);
+            };
+            const list = waiters.get(requestId) ?? [];
+            list.push(done);
+            waiters.set(requestId, list);
+        });
+    }
+
+    /** Certificates older than a second are refreshed before they are handed out. */
+    function freshen(): void {
+        if (Date.now() - lastRound > 1000) round();
+    }
+
+    const http: HttpServer | undefined = options.port === undefined ? undefined : await startHttpServer({
+        port: options.port,
+        host: options.host ?? '127.0.0.1',
+        testMode: options.testMode ?? false,
+        subnet,
+        certifier,
+        submit,
+        waitFor,
+        freshen,
+        time: () => subnet.time,
+        advance: async (ms) => api.advanceTime(ms),
+        inspect: (canisterId, method, arg, sender) => subnet.inspect(canisterId, method, arg, sender),
+        runHttpUpdate: async (canisterId, arg) => runUpdate(Principal.fromText(canisterId), 'http_request_update', arg, ANONYMOUS),
+    });
+
+    async function runUpdate(canisterId: Principal, method: string, arg: Uint8Array, caller: Principal): Promise<Reply> {
+        const requestId = toHex(randomBytes(32));
+        submit(requestId, caller.toUint8Array(), canisterId.toText(), method, arg, subnet.time + STATUS_TTL);
+        const status = await waitFor(requestId, 3_600_000);
+        if (status === undefined) return rejectOf(2, 'timed out', 'IC0000');
+        return status.status === 'replied' ? { reply: status.reply ?? new Uint8Array() } : { reject: status.reject ?? { code: 5, message: 'unknown' } };
+    }
+
+    async function shutdown(): Promise<void> {
+        stopped = true;
+        if (timer !== undefined) clearTimeout(timer);
+        await http?.close();
+        try {
+            checkpoint();
+        } finally {
+            store.close();
+        }
+    }
+
+    const api: Replica = {
+        url: http?.url ?? '',
+        port: http?.port ?? 0,
+        rootKey: certifier.rootKeyDer,
+        subnet,
+        certifier,
+        time: () => subnet.time,
+        async advanceTime(ms) {
+            clock.advance(BigInt(Math.round(ms * 1e6)));
+            round();
+        },
+        async setTime(ns) {
+            clock.set(ns);
+            round();
+        },
+        async tick() {
+            round();
+        },
+        createCanister(controllers = [OPERATOR], specifiedId) {
+            return transaction(() => subnet.createCanister(controllers.map((p) => p.toUint8Array()), specifiedId).id);
+        },
+        async installCode(canisterId, wasm, o = {}) {
+            const canister = subnet.canisters.get(canisterId.toText());
+            if (canister === undefined) throw new Error(`Canister ${canisterId.toText()} not found`);
+            const module = subnet.compile(wasm);
+            return transaction(() => subnet.installCode(canister, o.mode ?? 'install', module, o.arg ?? EMPTY_ARGS, (o.caller ?? OPERATOR).toUint8Array()));
+        },
+        update: (canisterId, method, arg, caller = ANONYMOUS) => runUpdate(canisterId, method, arg, caller),
+        query: (canisterId, method, arg, caller = ANONYMOUS) => subnet.query(canisterId.toText(), method, arg, caller.toUint8Array()),
+        getExtra: (key) => extra[key],
+        setExtra(key, value) {
+            extra = { ...extra, [key]: value };
+            transaction(() => undefined);
+        },
+        executions: () => subnet.executions,
+        checkpoint,
+        stop: shutdown,
+    };
+    // Work left over from before a restart (queued messages, due timers) resumes now.
+    safely(round);
+    return api;
+}
+
+function metaOf(canister: Canister): CanisterMeta {
+    return {
+        id: canister.text,
+        system: canister.system,
+        moduleHash: canister.system.moduleHash === undefined ? undefined : toHex(canister.system.moduleHash),
+        pages: canister.instance?.pages() ?? 0,
+        globals: canister.instance?.globals() ?? [],
+        stableSize: canister.stable.size(),
+    };
+}
+
+export function isFinal(status: IngressStatus): boolean {
+    return status.status === 'replied' || status.status === 'rejected' || status.status === 'done';
+}
+
+/** The replica's long-lived secrets: the root (BLS) key seed and the node (Ed25519) key seed. */
+function loadKeys(dir: string): { bls: Uint8Array; node: Uint8Array } {
+    const file = path.join(dir, 'keys.json');
+    if (!fs.existsSync(file)) {
+        const keys = { bls: randomBytes(32).toString('hex'), node: randomBytes(32).toString('hex') };
+        fs.writeFileSync(`${file}.tmp`, JSON.stringify(keys), { mode: 0o600 });
+        fs.renameSync(`${file}.tmp`, file);
+    }
+    const keys = JSON.parse(fs.readFileSync(file, 'utf8')) as { bls: string; node: string };
+    return { bls: new Uint8Array(Buffer.from(keys.bls, 'hex')), node: new Uint8Array(Buffer.from(keys.node, 'hex')) };
+}

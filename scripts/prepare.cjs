@@ -1,0 +1,23 @@
+// Makes a fresh clone runnable with no other step: installs the locked dependencies when
+// they are missing or stale, then builds the canister when its sources changed.
+'use strict';
+const { createHash } = require('node:crypto');
+const { execSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const stampFile = path.join(root, 'node_modules', '.installed-lock.sha256');
+const lockHash = createHash('sha256').update(fs.readFileSync(path.join(root, 'package-lock.json'))).digest('hex');
+
+if (!fs.existsSync(stampFile) || fs.readFileSync(stampFile, 'utf8') !== lockHash) {
+    console.log('Installing dependencies (npm ci)...');
+    execSync('npm ci --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
+    fs.writeFileSync(stampFile, lockHash);
+}
+
+if (!process.argv.includes('--install-only')) {
+    const { buildCanister } = require('./canister-build.cjs');
+    const dfx = JSON.parse(fs.readFileSync(path.join(root, 'dfx.json'), 'utf8'));
+    for (const name of Object.keys(dfx.canisters)) buildCanister(root, name);
+}
