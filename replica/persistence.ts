@@ -298,11 +298,15 @@ function readStableImage(file: string, stable: StableMemory, sizePages: bigint):
     const fd = fs.openSync(file, 'r');
     try {
         const length = Math.min(fs.fstatSync(fd).size, Number(sizePages) * STABLE_PAGE);
-        const page = new Uint8Array(STABLE_PAGE);
-        for (let at = 0; at < length; at += STABLE_PAGE) {
-            const n = fs.readSync(fd, page, 0, Math.min(STABLE_PAGE, length - at), at);
-            // Keep the in-memory copy sparse: all-zero pages are not stored.
-            if (page.subarray(0, n).some((b) => b !== 0)) stable.apply(at, page.subarray(0, n), sizePages);
+        const block = Buffer.allocUnsafe(16 * STABLE_PAGE);
+        const zero = Buffer.alloc(STABLE_PAGE);
+        for (let at = 0; at < length; at += block.length) {
+            const n = fs.readSync(fd, block, 0, Math.min(block.length, length - at), at);
+            for (let p = 0; p < n; p += STABLE_PAGE) {
+                const page = block.subarray(p, Math.min(p + STABLE_PAGE, n));
+                // Keep the in-memory copy sparse: all-zero pages are not stored.
+                if (page.compare(zero, 0, page.length) !== 0) stable.apply(at + p, page, sizePages);
+            }
         }
     } finally {
         fs.closeSync(fd);
@@ -351,7 +355,7 @@ function lock(dir: string): () => void {
         } catch (e) {
             if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
             const pid = Number(fs.readFileSync(file, 'utf8'));
-            if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
+            if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
                 throw new Error(`The data directory ${dir} is in use by process ${pid}.`);
             }
             fs.rmSync(file, { force: true });

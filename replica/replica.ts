@@ -134,7 +134,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
         subnet.run();
         const changes = subnet.changes;
         subnet.changes = newChanges();
-        const pruned = pruneStatuses();
+        const pruned = pruneStatuses(changes.statuses);
         persist(changes, pruned);
         certifier.update(subnet, changes, pruned);
         lastRound = Date.now();
@@ -179,13 +179,29 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
         }
     }
 
-    function pruneStatuses(): string[] {
+    // Final statuses in the order they became final: the oldest are pruned first.
+    let finalOrder: string[] = [...subnet.ingress].filter(([, s]) => isFinal(s)).sort(([, a], [, b]) => (a.at < b.at ? -1 : 1)).map(([id]) => id);
+    let finalHead = 0;
+
+    /** Forgets final statuses older than the ingress window, oldest first (O(pruned)). */
+    function pruneStatuses(changed: Set<string>): string[] {
+        for (const id of changed) {
+            const status = subnet.ingress.get(id);
+            if (status !== undefined && isFinal(status)) finalOrder.push(id);
+        }
         const pruned: string[] = [];
-        for (const [id, status] of subnet.ingress) {
-            if (isFinal(status) && status.at + STATUS_TTL < subnet.time && status.expiry < subnet.time) {
-                subnet.ingress.delete(id);
-                pruned.push(id);
-            }
+        while (finalHead < finalOrder.length) {
+            const id = finalOrder[finalHead];
+            const status = subnet.ingress.get(id);
+            if (status !== undefined && !(status.at + STATUS_TTL < subnet.time && status.expiry < subnet.time)) break;
+            finalHead++;
+            if (status === undefined) continue;
+            subnet.ingress.delete(id);
+            pruned.push(id);
+        }
+        if (finalHead > 4096 && finalHead * 2 > finalOrder.length) {
+            finalOrder = finalOrder.slice(finalHead);
+            finalHead = 0;
         }
         return pruned;
     }

@@ -302,7 +302,7 @@ export class Subnet {
     }
 
     /** Runs a query method in non-replicated mode against committed state; changes are discarded. */
-    query(receiver: string, method: string, arg: Uint8Array, caller: Uint8Array, dataCertificate?: Uint8Array): Reply {
+    query(receiver: string, method: string, arg: Uint8Array, caller: Uint8Array, dataCertificate?: () => Uint8Array): Reply {
         const canister = this.canisters.get(receiver);
         if (canister === undefined) return rejectOf(RejectCode.DestinationInvalid, `Canister ${receiver} not found`, 'IC0301');
         if (canister.instance === undefined || canister.module === undefined) {
@@ -591,7 +591,7 @@ export class Subnet {
 
     private context(canister: Canister, kind: ContextKind, o: {
         caller: Uint8Array; limit: bigint; arg?: Uint8Array; reject?: { code: number; message: string }; methodName?: string;
-        canRespond?: boolean; cyclesAvailable?: bigint; cyclesRefunded?: bigint; callContext?: CallContext; dataCertificate?: Uint8Array;
+        canRespond?: boolean; cyclesAvailable?: bigint; cyclesRefunded?: bigint; callContext?: CallContext; dataCertificate?: () => Uint8Array;
     }): ExecutionContext {
         const sys = canister.system;
         return {

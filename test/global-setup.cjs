@@ -10,3 +10,5 @@ module.exports = async function globalSetup() {
         for (const name of Object.keys(dfx.canisters)) buildCanister(dfxRoot, name);
     }
 };
+
+if (require.main === module) module.exports();

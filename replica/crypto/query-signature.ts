@@ -3,7 +3,7 @@
 import { ed25519 } from '@noble/curves/ed25519';
 import { Ed25519PublicKey, hashOfMap, IC_RESPONSE_DOMAIN_SEPARATOR } from '@dfinity/agent';
 import { Principal } from '@dfinity/principal';
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { concatBytes, toHex } from '../bytes';
 
 export interface NodeKeyPair {
@@ -59,19 +59,26 @@ export function signQueryResponse(
 ): NodeSignature {
     const hash = responseHash(response, requestId, timestampNs);
     const message = concatBytes([IC_RESPONSE_DOMAIN_SEPARATOR, hash]);
-    return { timestamp: timestampNs, signature: ed25519.sign(message, nodeSecretKey), identity: nodeIdBytes(nodeSecretKey) };
+    const node = nodeOf(nodeSecretKey);
+    return { timestamp: timestampNs, signature: new Uint8Array(sign(null, message, node.key)), identity: node.id };
 }
 
-/** A replica has one node key; remembering its id saves a scalar multiplication per query. */
-const nodeIds = new Map<string, Uint8Array>();
+// PKCS#8 wrapping of a raw Ed25519 seed, so Node's native signer (~20x faster than JS) can use it.
+const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
-function nodeIdBytes(nodeSecretKey: Uint8Array): Uint8Array {
+/** A replica has one node key; remembering its id and native key saves work on every query. */
+const nodes = new Map<string, { id: Uint8Array; key: KeyObject }>();
+
+function nodeOf(nodeSecretKey: Uint8Array): { id: Uint8Array; key: KeyObject } {
     const cacheKey = toHex(nodeSecretKey);
-    let id = nodeIds.get(cacheKey);
-    if (!id) {
-        id = generateNodeKey(nodeSecretKey).nodeId.toUint8Array();
-        if (nodeIds.size >= 4) nodeIds.clear();
-        nodeIds.set(cacheKey, id);
+    let node = nodes.get(cacheKey);
+    if (!node) {
+        node = {
+            id: generateNodeKey(nodeSecretKey).nodeId.toUint8Array(),
+            key: createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, nodeSecretKey]), format: 'der', type: 'pkcs8' }),
+        };
+        if (nodes.size >= 4) nodes.clear();
+        nodes.set(cacheKey, node);
     }
-    return id;
+    return node;
 }

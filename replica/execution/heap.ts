@@ -1,6 +1,7 @@
 // Keeps one canister's wasm heap transactional: a committed shadow copy plus the
 // instrumented module's dirty-chunk bytemap give O(dirty) commit and rollback.
 import * as layout from '../wasm/instrument';
+import { createShadow } from './shadow';
 
 export const WASM_PAGE = 65536;
 // Local copies: imported bindings are getters under some loaders, and these run in loops.
@@ -28,7 +29,8 @@ export interface Heap {
 }
 
 export function createHeap(memory: WebAssembly.Memory, initialPages: number): Heap {
-    let shadow = new Uint8Array(initialPages * WASM_PAGE);
+    const committed = createShadow(initialPages * WASM_PAGE);
+    let shadow = committed.bytes();
     let bytes = new Uint8Array(memory.buffer);
     const live = (): Uint8Array => {
         if (bytes.buffer !== memory.buffer) bytes = new Uint8Array(memory.buffer);
@@ -76,20 +78,11 @@ export function createHeap(memory: WebAssembly.Memory, initialPages: number): He
         committed: () => shadow,
         view: () => live().subarray(RESERVED_BYTES),
         commit(pages) {
-            const size = pages * WASM_PAGE;
-            if (size > shadow.length) {
-                const grown = new Uint8Array(size);
-                grown.set(shadow);
-                shadow = grown;
-            }
-            const mem = live();
+            committed.resize(pages * WASM_PAGE);
+            shadow = committed.bytes();
             // Dirty chunks are coarse (a call marks ~150 of them but changes a few KB): keep
             // only the 64-byte blocks that really differ, so the log stays small.
-            const changed = changedBlocks(ranges(takeDirtyChunks(), shadow.length), mem, shadow);
-            for (const [start, end] of changed) {
-                shadow.set(mem.subarray(RESERVED_BYTES + start, RESERVED_BYTES + end), start);
-            }
-            return changed;
+            return committed.commit(live().subarray(RESERVED_BYTES), ranges(takeDirtyChunks(), shadow.length));
         },
         rollback() {
             const mem = live();
@@ -110,36 +103,10 @@ export function createHeap(memory: WebAssembly.Memory, initialPages: number): He
             mem.fill(0, RESERVED_BYTES);
             mem.set(image.subarray(0, size), RESERVED_BYTES);
             clearMarks(mem);
-            shadow = new Uint8Array(size);
-            shadow.set(image.subarray(0, size));
+            committed.load(image.subarray(0, size));
+            shadow = committed.bytes();
         },
     };
-}
-
-const BLOCK = 64;
-
-/** The 64-byte blocks inside `spans` where live memory differs from the shadow, merged. */
-function changedBlocks(spans: Span[], mem: Uint8Array, shadow: Uint8Array): Span[] {
-    const live = new Int32Array(mem.buffer, RESERVED_BYTES, (mem.length - RESERVED_BYTES) >>> 2);
-    const old = new Int32Array(shadow.buffer, shadow.byteOffset, shadow.length >>> 2);
-    const out: Span[] = [];
-    for (const [start, end] of spans) {
-        for (let block = start; block < end; block += BLOCK) {
-            const blockEnd = Math.min(block + BLOCK, end);
-            let differs = false;
-            for (let w = block >>> 2; w < blockEnd >>> 2; w++) {
-                if (live[w] !== old[w]) {
-                    differs = true;
-                    break;
-                }
-            }
-            if (!differs) continue;
-            const last = out[out.length - 1];
-            if (last !== undefined && last[1] >= block) last[1] = Math.max(last[1], blockEnd);
-            else out.push([block, blockEnd]);
-        }
-    }
-    return out;
 }
 
 function clearMarks(mem: Uint8Array): void {

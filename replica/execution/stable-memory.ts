@@ -42,6 +42,23 @@ export function createStableMemory(maxPages: bigint): StableMemory {
         journal.set(chunk, page === undefined ? null : page.slice(at, at + CHUNK));
     }
 
+    /** Copies `data` into the pages at `pos`, creating pages as needed. */
+    function put(pos: number, data: Uint8Array): void {
+        for (let done = 0; done < data.length; ) {
+            const pageNo = Math.floor(pos / STABLE_PAGE);
+            const at = pos % STABLE_PAGE;
+            const n = Math.min(data.length - done, STABLE_PAGE - at);
+            let page = store.get(pageNo);
+            if (page === undefined) {
+                page = new Uint8Array(STABLE_PAGE);
+                store.set(pageNo, page);
+            }
+            page.set(data.subarray(done, done + n), at);
+            done += n;
+            pos += n;
+        }
+    }
+
     return {
         size: () => sizePages,
         grow(pages) {
@@ -67,24 +84,9 @@ export function createStableMemory(maxPages: bigint): StableMemory {
         },
         write(offset, data) {
             check(offset, data.length);
-            let pos = Number(offset);
-            let done = 0;
-            while (done < data.length) {
-                const pageNo = Math.floor(pos / STABLE_PAGE);
-                const at = pos % STABLE_PAGE;
-                const n = Math.min(data.length - done, STABLE_PAGE - at);
-                const firstChunk = Math.floor(pos / CHUNK);
-                const lastChunk = Math.floor((pos + n - 1) / CHUNK);
-                for (let c = firstChunk; c <= lastChunk; c++) remember(c);
-                let page = store.get(pageNo);
-                if (page === undefined) {
-                    page = new Uint8Array(STABLE_PAGE);
-                    store.set(pageNo, page);
-                }
-                page.set(data.subarray(done, done + n), at);
-                done += n;
-                pos += n;
-            }
+            const first = Number(offset);
+            for (let c = Math.floor(first / CHUNK); c <= Math.floor((first + data.length - 1) / CHUNK); c++) remember(c);
+            put(first, data);
         },
         commit() {
             const chunks = [...journal.keys()].sort((a, b) => a - b);
@@ -112,21 +114,7 @@ export function createStableMemory(maxPages: bigint): StableMemory {
         },
         pages: () => store.entries(),
         apply(offset, data, size) {
-            let pos = offset;
-            let done = 0;
-            while (done < data.length) {
-                const pageNo = Math.floor(pos / STABLE_PAGE);
-                const at = pos % STABLE_PAGE;
-                const n = Math.min(data.length - done, STABLE_PAGE - at);
-                let page = store.get(pageNo);
-                if (page === undefined) {
-                    page = new Uint8Array(STABLE_PAGE);
-                    store.set(pageNo, page);
-                }
-                page.set(data.subarray(done, done + n), at);
-                done += n;
-                pos += n;
-            }
+            put(offset, data);
             sizePages = size;
             sizeBefore = size;
         },

@@ -59,7 +59,8 @@ export interface ExecutionContext {
     globalTimerChanged: boolean;
     canisterVersion: bigint;
     controllers: Uint8Array[];
-    dataCertificate?: Uint8Array;
+    /** The certificate a non-replicated query may read (built on first use: it costs a signature). */
+    dataCertificate?: () => Uint8Array;
     accepted: boolean;
     /** Instructions of this call context before this execution (performance_counter 1). */
     callContextInstructions: bigint;
@@ -342,15 +343,10 @@ export function createSystemApi(h: SystemApiHooks): Record<string, (...args: nev
             ctx.certifiedData = slice(src >>> 0, size >>> 0);
         },
         data_certificate_present: (): number => (enter('data_certificate_present', ALL).dataCertificate ? 1 : 0),
-        data_certificate_size: (): number => {
-            const ctx = enter('data_certificate_size', ['NRQ']);
-            if (!ctx.dataCertificate) throw new CanisterTrap('ic0.data_certificate_size: no certificate available');
-            return ctx.dataCertificate.length;
-        },
+        data_certificate_size: (): number => certificateOf(enter('data_certificate_size', ['NRQ'])).length,
         data_certificate_copy: (dst: number, offset: number, size: number): void => {
             const ctx = enter('data_certificate_copy', ['NRQ'], size >>> 0);
-            if (!ctx.dataCertificate) throw new CanisterTrap('ic0.data_certificate_copy: no certificate available');
-            copyOut('data_certificate_copy', ctx.dataCertificate, dst, offset, size);
+            copyOut('data_certificate_copy', certificateOf(ctx), dst, offset, size);
         },
         time: (): bigint => enter('time', ALL).time,
         global_timer_set: (timestamp: bigint): bigint => {
@@ -386,6 +382,13 @@ export function createSystemApi(h: SystemApiHooks): Record<string, (...args: nev
             throw new CanisterTrap(new TextDecoder().decode(mem.subarray(start, Math.min(start + (size >>> 0), mem.length))));
         },
     };
+
+    let certificate: { ctx: ExecutionContext; bytes: Uint8Array } | undefined;
+    function certificateOf(ctx: ExecutionContext): Uint8Array {
+        if (ctx.dataCertificate === undefined) throw new ContractViolation('ic0.data_certificate: no certificate available');
+        if (certificate?.ctx !== ctx) certificate = { ctx, bytes: ctx.dataCertificate() };
+        return certificate.bytes;
+    }
 
     function readStable(dst: number, offset: bigint, size: number): void {
         const mem = h.memory();

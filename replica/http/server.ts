@@ -179,7 +179,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
         const canisterId = content.canister_id;
         checkTarget(canisterId, content.method_name, content.arg, effective);
         o.freshen();
-        const dataCertificate = o.certifier.certificate([['time'], ['canister', canisterId.toUint8Array(), 'certified_data']]);
+        const dataCertificate = (): Uint8Array => o.certifier.certificate([['canister', canisterId.toUint8Array(), 'certified_data']]);
         const reply = o.subnet.query(canisterId.toText(), content.method_name, content.arg, sender.toUint8Array(), dataCertificate);
         const timestamp = o.time();
         const response = 'reply' in reply

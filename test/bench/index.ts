@@ -1,0 +1,17 @@
+// `npm run bench`: runs every benchmark and prints its tables. Exits 0; asserts nothing.
+import { initBls } from '../../replica/crypto/bls';
+import { benchReplica } from './replica.bench';
+
+async function main(): Promise<void> {
+    await initBls();
+    console.log(`Benchmarks on ${require('node:os').cpus().length} cores, Node ${process.version}`);
+    await benchReplica();
+}
+
+main().then(
+    () => process.exit(0),
+    (e: unknown) => {
+        console.error(e);
+        process.exit(1);
+    },
+);
