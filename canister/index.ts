@@ -1,9 +1,291 @@
-import { IDL, query } from 'azle';
+// The leaderboard canister: Candid methods that take and return one JSON `text`, the
+// authorization of write methods (registered gateways and controllers), upgrade hooks that
+// keep the heap tables, the period/session timer, and direct board reads over http_request.
+import {
+    IDL, init, isController, msgArgData, msgCaller, msgReply, postUpgrade, preUpgrade, query, setTimerInterval, time, trap, update,
+} from 'azle';
 
-// Placeholder until the leaderboard canister lands: proves the build pipeline end to end.
+import { bytesToText, textToBytes } from './codecs';
+import { HttpRequest, HttpResponse, serveHttp } from './http';
+import * as games from './service/games';
+import * as players from './service/players';
+import * as reads from './service/reads';
+import { rolloverAll } from './service/rollover';
+import * as scores from './service/scores';
+import * as sessions from './service/sessions';
+import { Fail, loadGames, writeSnapshot, type Ctx } from './service/state';
+import { stableStore } from './stable-store';
+
+const ctx: Ctx = {
+    store: stableStore(),
+    env: {
+        now: () => Number(time()),
+        // Azle seeds this CSPRNG from the management canister's raw_rand after init/upgrade.
+        random: (n) => crypto.getRandomValues(new Uint8Array(n)),
+    },
+    games: new Map(),
+    stats: new Map(),
+    dirtyStats: new Set(),
+};
+
+const InitArg = IDL.Opt(IDL.Text);
+const TICK_SECONDS = 30;
+
+/** Principals (text) allowed to call write methods, besides controllers. */
+let gateways = new Set<string>();
+
+function configure(arg: [] | [string]): void {
+    const [json] = arg;
+    if (json !== undefined) {
+        const config = JSON.parse(json) as { gateways?: unknown };
+        if (config.gateways !== undefined) {
+            if (!Array.isArray(config.gateways) || !config.gateways.every((g) => typeof g === 'string')) {
+                trap('init argument: gateways must be a list of principal texts');
+            }
+            ctx.store.meta.set('gateways', config.gateways);
+        }
+    }
+    gateways = new Set((ctx.store.meta.get('gateways') as string[] | undefined) ?? []);
+    setTimerInterval(TICK_SECONDS, () => {
+        rolloverAll(ctx);
+        sessions.sweepSessions(ctx);
+    });
+}
+
+type Access = 'public' | 'gateway' | 'controller';
+
+let lastCaller: Uint8Array | undefined;
+let lastAllowed = false;
+
+function authorized(access: Access): boolean {
+    if (access === 'public') return true;
+    const caller = msgCaller();
+    const bytes = caller.toUint8Array();
+    if (access === 'gateway' && lastCaller !== undefined && sameBytes(bytes, lastCaller)) return lastAllowed;
+    const allowed = isController(caller) || (access === 'gateway' && gateways.has(caller.toText()));
+    if (access === 'gateway') {
+        lastCaller = bytes;
+        lastAllowed = allowed;
+    }
+    return allowed;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+}
+
+/**
+ * Runs one JSON method: reads the request, checks the caller, replies `{"ok": ...}` or
+ * `{"err": {status, message}}`. Anything else thrown is a bug: it traps, and the IC rolls the
+ * whole message back.
+ */
+function handle(access: Access, fn: (req: any) => unknown): void {
+    let reply: unknown;
+    try {
+        if (!authorized(access)) throw new Fail(403, 'This method is only for registered gateways and controllers');
+        let req: unknown;
+        try {
+            req = JSON.parse(bytesToText(msgArgData()));
+        } catch {
+            throw new Fail(400, 'The argument must be one Candid text holding JSON');
+        }
+        if (req === null || typeof req !== 'object') throw new Fail(400, 'The request must be a JSON object');
+        reply = { ok: fn(req) ?? null };
+    } catch (e) {
+        if (!(e instanceof Fail)) throw e;
+        reply = { err: { status: e.status, message: e.message } };
+    }
+    msgReply(textToBytes(JSON.stringify(reply)));
+}
+
+const JSON_METHOD: [IDL.Type[], IDL.Type, { manual: true }] = [[IDL.Text], IDL.Text, { manual: true }];
+
 export default class {
-    @query([], IDL.Text)
-    version(): string {
-        return '1.8.0';
+    @init([InitArg])
+    init(arg: [] | [string]): void {
+        configure(arg);
+        loadGames(ctx);
+    }
+
+    @preUpgrade
+    preUpgrade(): void {
+        writeSnapshot(ctx);
+    }
+
+    @postUpgrade([InitArg])
+    postUpgrade(arg: [] | [string]): void {
+        configure(arg);
+        loadGames(ctx);
+    }
+
+    // ---- game API (gateways) ---------------------------------------------------------------
+
+    @update(...JSON_METHOD)
+    submit_scores(): void {
+        handle('gateway', (req: { submits: unknown }) => scores.submitBatch(ctx, req.submits));
+    }
+
+    @update(...JSON_METHOD)
+    unlock_achievements(): void {
+        handle('gateway', (req) => players.unlockAchievements(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    set_nickname(): void {
+        handle('gateway', (req) => players.setNickname(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    start_play_session(): void {
+        handle('gateway', (req) => sessions.startSession(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    end_play_session(): void {
+        handle('gateway', (req) => sessions.endSession(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
+    resolve_key(): void {
+        handle('gateway', (req: { apiKey: unknown }) => games.resolveKey(ctx, req.apiKey));
+    }
+
+    // ---- developers (dashboard, admin CLI) -------------------------------------------------------
+
+    @update(...JSON_METHOD)
+    admin_register_game(): void {
+        handle('gateway', (req) => games.registerGame(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    admin_update_game(): void {
+        handle('gateway', (req) => games.updateGame(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    admin_rotate_key(): void {
+        handle('gateway', (req: { gameId: string }) => ({ apiKey: games.rotateKey(ctx, req.gameId) }));
+    }
+
+    @update(...JSON_METHOD)
+    admin_set_time_validation(): void {
+        handle('gateway', (req) => games.setTimeValidation(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    admin_set_caps(): void {
+        handle('gateway', (req) => games.setCaps(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    admin_create_board(): void {
+        handle('gateway', (req) => games.createBoard(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    admin_update_board(): void {
+        handle('gateway', (req) => games.updateBoard(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    admin_delete_board(): void {
+        handle('gateway', (req) => games.deleteBoard(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    admin_set_allowance(): void {
+        handle('gateway', (req) => games.setAllowance(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
+    admin_list_games(): void {
+        handle('gateway', (req: { developerId?: string }) => games.listGames(ctx, req.developerId));
+    }
+
+    @query(...JSON_METHOD)
+    admin_suspicion_log(): void {
+        handle('gateway', (req) => scores.suspicionLog(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    admin_set_gateways(): void {
+        handle('controller', (req: { gateways: unknown }) => {
+            if (!Array.isArray(req.gateways) || !req.gateways.every((g) => typeof g === 'string')) {
+                throw new Fail(400, 'gateways must be a list of principal texts');
+            }
+            ctx.store.meta.set('gateways', req.gateways);
+            gateways = new Set(req.gateways as string[]);
+            lastCaller = undefined;
+            return { gateways: req.gateways };
+        });
+    }
+
+    // ---- public reads --------------------------------------------------------------------------
+
+    @query(...JSON_METHOD)
+    leaderboard(): void {
+        handle('public', (req) => reads.leaderboard(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
+    list_boards(): void {
+        handle('public', (req) => reads.listBoards(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
+    read_board(): void {
+        handle('public', (req) => reads.readBoard(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
+    board_rank(): void {
+        handle('public', (req) => reads.boardRank(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
+    player_rank(): void {
+        handle('public', (req) => reads.playerRank(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
+    around(): void {
+        handle('public', (req) => reads.around(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
+    list_archives(): void {
+        handle('public', (req) => reads.listArchives(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
+    read_archive(): void {
+        handle('public', (req) => reads.readArchive(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
+    profile(): void {
+        handle('public', (req) => players.profile(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
+    game_info(): void {
+        handle('public', (req) => reads.gameInfo(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
+    game_stats(): void {
+        handle('public', (req) => reads.gameStats(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
+    platform_stats(): void {
+        handle('public', () => reads.platformStats(ctx));
+    }
+
+    @query([HttpRequest], HttpResponse, { manual: true })
+    http_request(): void {
+        serveHttp(ctx);
     }
 }

@@ -52,7 +52,7 @@ export interface Replica {
     /** Runs a round now. */
     tick(): Promise<void>;
     createCanister(controllers?: Principal[], specifiedId?: Principal): Principal;
-    installCode(canisterId: Principal, wasm: Uint8Array, options?: { mode?: 'install' | 'reinstall' | 'upgrade'; arg?: Uint8Array; caller?: Principal }): Promise<bigint>;
+    installCode(canisterId: Principal, wasm: Uint8Array, options?: { mode?: 'install' | 'reinstall' | 'upgrade'; arg?: Uint8Array; caller?: Principal; skipPreUpgrade?: boolean }): Promise<bigint>;
     /** Submits an update call as `caller` and waits for its result (in-process, no signature). */
     update(canisterId: Principal, method: string, arg: Uint8Array, caller?: Principal): Promise<Reply>;
     query(canisterId: Principal, method: string, arg: Uint8Array, caller?: Principal): Reply;
@@ -368,7 +368,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
             const canister = subnet.canisters.get(canisterId.toText());
             if (canister === undefined) throw new Error(`Canister ${canisterId.toText()} not found`);
             const module = subnet.compile(wasm);
-            return transaction(() => subnet.installCode(canister, o.mode ?? 'install', module, o.arg ?? EMPTY_ARGS, (o.caller ?? OPERATOR).toUint8Array()));
+            return transaction(() => subnet.installCode(canister, o.mode ?? 'install', module, o.arg ?? EMPTY_ARGS, (o.caller ?? OPERATOR).toUint8Array(), o.skipPreUpgrade));
         },
         update: (canisterId, method, arg, caller = ANONYMOUS) => runUpdate(canisterId, method, arg, caller),
         query: (canisterId, method, arg, caller = ANONYMOUS) => subnet.query(canisterId.toText(), method, arg, caller.toUint8Array()),

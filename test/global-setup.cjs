@@ -1,11 +1,12 @@
-// Builds the test canisters once per test run (cached by their inputs), so suites can load their wasm.
+// Builds the canister and the test canisters once per test run (cached by their inputs), so
+// suites can load their wasm.
 'use strict';
 const path = require('node:path');
 const fs = require('node:fs');
 const { buildCanister } = require('../scripts/canister-build.cjs');
 
 module.exports = async function globalSetup() {
-    for (const dfxRoot of [path.join(__dirname, 'replica', 'canisters')]) {
+    for (const dfxRoot of [path.join(__dirname, '..'), path.join(__dirname, 'replica', 'canisters')]) {
         const dfx = JSON.parse(fs.readFileSync(path.join(dfxRoot, 'dfx.json'), 'utf8'));
         for (const name of Object.keys(dfx.canisters)) buildCanister(dfxRoot, name);
     }

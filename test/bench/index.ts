@@ -1,11 +1,13 @@
 // `npm run bench`: runs every benchmark and prints its tables. Exits 0; asserts nothing.
 import { initBls } from '../../replica/crypto/bls';
+import { benchCanister } from './canister.bench';
 import { benchReplica } from './replica.bench';
 
 async function main(): Promise<void> {
     await initBls();
     console.log(`Benchmarks on ${require('node:os').cpus().length} cores, Node ${process.version}`);
     await benchReplica();
+    await benchCanister();
 }
 
 main().then(

@@ -1,0 +1,72 @@
+// Server-side checks of a submit against the game's anti-cheat settings: play-session
+// tokens when time validation is on (single-use, bound to player and game, expiring), the
+// minimum play time, the maximum score per second, and the caps. Rule failures carry a
+// reason for the developer's suspicion log; players only see the generic message.
+import type { Caps, TimeValidation } from '../api';
+
+export const RULES_MESSAGE = 'Score rejected by game validation rules';
+export const STREAK_RULES_MESSAGE = 'Streak rejected by game validation rules';
+export const SESSION_REQUIRED_MESSAGE =
+    'This game requires starting a session before submitting scores: time validation is on, so call /play-sessions/start and send its token as playSessionToken.';
+
+export interface PlaySession {
+    token: string;
+    gameId: string;
+    playerId: string;
+    startedAt: number;
+    expiresAt: number;
+    used: boolean;
+}
+
+export type Verdict =
+    | { ok: true }
+    | { ok: false; kind: 'session'; message: string }
+    | { ok: false; kind: 'rules'; message: string; reason: string };
+
+export interface CheckedSubmit {
+    gameId: string;
+    playerId: string;
+    score: number;
+    streak: number;
+    playSessionToken?: string;
+}
+
+const sessionProblem = (message: string): Verdict => ({ ok: false, kind: 'session', message });
+
+export function checkSubmit(
+    settings: { timeValidation: TimeValidation; caps: Caps },
+    submit: CheckedSubmit,
+    session: PlaySession | undefined,
+    now: number,
+): Verdict {
+    const tv = settings.timeValidation;
+    if (tv.enabled) {
+        if (submit.playSessionToken === undefined || submit.playSessionToken === '') {
+            return sessionProblem(SESSION_REQUIRED_MESSAGE);
+        }
+        if (session === undefined) return sessionProblem('Invalid play session token: start a play session first.');
+        if (session.gameId !== submit.gameId || session.playerId !== submit.playerId) {
+            return sessionProblem('This play session token belongs to another player or game.');
+        }
+        if (session.used) return sessionProblem('This play session token was already used: start a new play session.');
+        if (now >= session.expiresAt) return sessionProblem('This play session has expired: start a new play session.');
+        const seconds = (now - session.startedAt) / 1e9;
+        if (seconds < tv.minPlaySeconds) {
+            return { ok: false, kind: 'rules', message: RULES_MESSAGE, reason: `play lasted ${seconds.toFixed(1)} s, the minimum is ${tv.minPlaySeconds} s` };
+        }
+        if (tv.maxScorePerSecond > 0 && submit.score > Math.max(seconds, 1) * tv.maxScorePerSecond) {
+            return {
+                ok: false, kind: 'rules', message: RULES_MESSAGE,
+                reason: `score ${submit.score} in ${seconds.toFixed(1)} s is more than ${tv.maxScorePerSecond} per second`,
+            };
+        }
+    }
+    const caps = settings.caps;
+    if (caps.maxScore !== undefined && submit.score > caps.maxScore) {
+        return { ok: false, kind: 'rules', message: RULES_MESSAGE, reason: `score ${submit.score} is above the cap of ${caps.maxScore}` };
+    }
+    if (caps.maxStreak !== undefined && submit.streak > caps.maxStreak) {
+        return { ok: false, kind: 'rules', message: STREAK_RULES_MESSAGE, reason: `streak ${submit.streak} is above the cap of ${caps.maxStreak}` };
+    }
+    return { ok: true };
+}

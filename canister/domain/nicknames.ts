@@ -1,0 +1,19 @@
+// Nickname rules beyond validation: the case-insensitive uniqueness key, numeric suffixes for
+// taken names (rule N2) and the Player_<number> defaults.
+
+export const MAX_NICKNAME = 16;
+
+/** Names are unique across the service regardless of case. */
+export function nameKey(nickname: string): string {
+    return nickname.toLowerCase();
+}
+
+/** `<name>_<n>`, cutting the name so that the result stays within 16 characters. */
+export function suffixed(nickname: string, n: number): string {
+    const suffix = `_${n}`;
+    return nickname.slice(0, MAX_NICKNAME - suffix.length) + suffix;
+}
+
+export function defaultNickname(n: number): string {
+    return `Player_${n}`;
+}

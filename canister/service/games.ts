@@ -1,0 +1,240 @@
+// Developers' side of games: registration with API keys and the standard boards, settings
+// (time validation, caps), extra boards, key rotation, allowances, and key lookup.
+import type { BoardConfig, Caps, KeyInfo, Period, SortBy, TimeValidation } from '../api';
+import { periodStart } from '../domain/periods';
+import { FANOUT_BOARDS, checkBoardId, checkCount, checkGameId, gameOfApiKey } from '../domain/validate';
+import type { BoardRecord, DeveloperRecord, GameRecord } from './records';
+import { Fail, boardRanks, emptyGameState, flushStats, gameOf, newBoardTable, saveGame, updateStats, type Ctx } from './state';
+
+export const DEFAULT_ALLOWANCE = 3;
+export const MAX_BOARDS = 100;
+const DEFAULT_TIME_VALIDATION: TimeValidation = { enabled: false, minPlaySeconds: 0, maxScorePerSecond: 0, sessionLifetimeSeconds: 1800 };
+
+function text(field: string, value: unknown, min: number, max: number): string {
+    if (typeof value !== 'string' || value.length < min || value.length > max) {
+        throw new Fail(400, `${field} must be ${min}-${max} characters`);
+    }
+    return value;
+}
+
+function optionalText(field: string, value: unknown, max: number, fallback: string): string {
+    return value === undefined || value === null ? fallback : text(field, value, 0, max);
+}
+
+/** `key_<gameId>_<32 random digits>`: the digits make it unguessable (CSPRNG after raw_rand). */
+function newApiKey(ctx: Ctx, gameId: string): string {
+    const bytes = ctx.env.random(32);
+    let digits = '';
+    for (let i = 0; i < 32; i++) digits += String(bytes[i] % 10);
+    return `key_${gameId}_${digits}`;
+}
+
+function board(id: string, name: string, period: Period, now: number, extra: Partial<BoardConfig> = {}): BoardRecord {
+    const config: BoardConfig = {
+        scoreboardId: id, name, description: '', period, sortBy: 'score', targeted: false, isActive: true, createdAt: now, ...extra,
+    };
+    return { ...config, periodStart: periodStart({ period: config.period, days: config.days, anchor: now }, now), archives: [] };
+}
+
+export function developerOf(ctx: Ctx, developerId: string): DeveloperRecord {
+    return ctx.store.developers.get(developerId) ?? { developerId, allowance: DEFAULT_ALLOWANCE, gameIds: [] };
+}
+
+export function registerGame(ctx: Ctx, req: { developerId: unknown; gameId: unknown; name: unknown; description?: unknown }): { game: GameRecord; apiKey: string } {
+    const developerId = text('developerId', req.developerId, 1, 200);
+    const idError = checkGameId(req.gameId);
+    if (idError) throw new Fail(400, idError);
+    const gameId = req.gameId as string;
+    const name = text('name', req.name, 1, 100);
+    const description = optionalText('description', req.description, 500, '');
+    if (ctx.store.games.get(gameId) !== undefined) throw new Fail(409, `Game ID '${gameId}' is already taken.`);
+    const developer = developerOf(ctx, developerId);
+    if (developer.gameIds.length >= developer.allowance) {
+        throw new Fail(403, `Game limit reached: this account may register ${developer.allowance} games. Request more from the dashboard.`);
+    }
+    const now = ctx.env.now();
+    const apiKey = newApiKey(ctx, gameId);
+    const record: GameRecord = {
+        gameId, name, description, developerId, isActive: true, createdAt: now, timeValidation: { ...DEFAULT_TIME_VALIDATION }, caps: {},
+        apiKey, suspicionSeq: 0,
+        boards: [board('all-time', 'All-time', 'allTime', now), board('weekly', 'Weekly', 'weekly', now), board('daily', 'Daily', 'daily', now)],
+    };
+    ctx.store.games.set(gameId, record);
+    ctx.store.apiKeys.set(apiKey, gameId);
+    ctx.store.developers.set(developerId, { ...developer, gameIds: [...developer.gameIds, gameId] });
+    updateStats(ctx, gameId, (s) => s);
+    flushStats(ctx);
+    ctx.games.set(gameId, emptyGameState(record));
+    return { game: record, apiKey };
+}
+
+/** The game of an API key; 401 for unknown or revoked keys, as the contract says. */
+export function resolveKey(ctx: Ctx, apiKey: unknown): KeyInfo {
+    if (typeof apiKey !== 'string' || gameOfApiKey(apiKey) === undefined) throw new Fail(401, 'Invalid API key');
+    const gameId = ctx.store.apiKeys.get(apiKey);
+    const game = gameId === undefined ? undefined : ctx.games.get(gameId);
+    if (game === undefined || game.record.apiKey !== apiKey) throw new Fail(401, 'Invalid API key');
+    return { gameId: game.record.gameId, isActive: game.record.isActive };
+}
+
+export function rotateKey(ctx: Ctx, gameId: string): string {
+    const game = gameOf(ctx, gameId);
+    ctx.store.apiKeys.delete(game.record.apiKey);
+    game.record.apiKey = newApiKey(ctx, gameId);
+    ctx.store.apiKeys.set(game.record.apiKey, gameId);
+    saveGame(ctx, game);
+    return game.record.apiKey;
+}
+
+export function updateGame(ctx: Ctx, req: { gameId: string; name?: unknown; description?: unknown; isActive?: unknown }): GameRecord {
+    const game = gameOf(ctx, req.gameId);
+    if (req.name !== undefined) game.record.name = text('name', req.name, 1, 100);
+    if (req.description !== undefined) game.record.description = text('description', req.description, 0, 500);
+    if (req.isActive !== undefined) {
+        if (typeof req.isActive !== 'boolean') throw new Fail(400, 'isActive must be true or false');
+        game.record.isActive = req.isActive;
+    }
+    saveGame(ctx, game);
+    return game.record;
+}
+
+function seconds(field: string, value: unknown, min: number, max: number): number {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+        throw new Fail(400, `${field} must be a number from ${min} to ${max}`);
+    }
+    return value;
+}
+
+export function setTimeValidation(ctx: Ctx, req: { gameId: string; enabled?: unknown; minPlaySeconds?: unknown; maxScorePerSecond?: unknown; sessionLifetimeSeconds?: unknown }): TimeValidation {
+    const game = gameOf(ctx, req.gameId);
+    const tv = { ...game.record.timeValidation };
+    if (req.enabled !== undefined) {
+        if (typeof req.enabled !== 'boolean') throw new Fail(400, 'enabled must be true or false');
+        tv.enabled = req.enabled;
+    }
+    if (req.minPlaySeconds !== undefined) tv.minPlaySeconds = seconds('minPlaySeconds', req.minPlaySeconds, 0, 86_400);
+    if (req.maxScorePerSecond !== undefined) tv.maxScorePerSecond = seconds('maxScorePerSecond', req.maxScorePerSecond, 0, Number.MAX_SAFE_INTEGER);
+    if (req.sessionLifetimeSeconds !== undefined) tv.sessionLifetimeSeconds = seconds('sessionLifetimeSeconds', req.sessionLifetimeSeconds, 60, 86_400);
+    game.record.timeValidation = tv;
+    saveGame(ctx, game);
+    return tv;
+}
+
+/** Sets or clears (null) the caps; fields left out stay as they are. */
+export function setCaps(ctx: Ctx, req: { gameId: string; maxScore?: unknown; maxStreak?: unknown }): Caps {
+    const game = gameOf(ctx, req.gameId);
+    const caps = { ...game.record.caps };
+    for (const field of ['maxScore', 'maxStreak'] as const) {
+        const value = req[field];
+        if (value === undefined) continue;
+        if (value === null) delete caps[field];
+        else {
+            const error = checkCount(field, value);
+            if (error) throw new Fail(400, error);
+            caps[field] = value as number;
+        }
+    }
+    game.record.caps = caps;
+    saveGame(ctx, game);
+    return caps;
+}
+
+export interface CreateBoardRequest {
+    gameId: string;
+    scoreboardId: unknown;
+    type: unknown;
+    name?: unknown;
+    description?: unknown;
+    /** custom boards: reset every N days (0 = never); targeted boards may also take a period. */
+    days?: unknown;
+    period?: unknown;
+    sortBy?: unknown;
+}
+
+export function createBoard(ctx: Ctx, req: CreateBoardRequest): BoardRecord {
+    const game = gameOf(ctx, req.gameId);
+    const idError = checkBoardId(req.scoreboardId);
+    if (idError) throw new Fail(400, idError);
+    const id = req.scoreboardId as string;
+    if ((FANOUT_BOARDS as readonly string[]).includes(id)) throw new Fail(400, `'${id}' is a standard board and cannot be created.`);
+    if (game.record.boards.some((b) => b.scoreboardId === id)) throw new Fail(409, `Scoreboard '${id}' already exists for this game.`);
+    if (game.record.boards.length >= MAX_BOARDS) throw new Fail(403, `A game may have at most ${MAX_BOARDS} boards.`);
+    const sortBy: SortBy = req.sortBy === undefined ? 'score' : req.sortBy === 'score' || req.sortBy === 'streak' ? req.sortBy : fail('sortBy must be score or streak');
+    const name = optionalText('name', req.name, 100, id);
+    const description = optionalText('description', req.description, 500, '');
+    let period: Period;
+    let days: number | undefined;
+    let targeted = false;
+    switch (req.type) {
+        case 'monthly':
+            period = 'monthly';
+            break;
+        case 'custom':
+            period = 'custom';
+            days = Math.floor(seconds('days', req.days ?? 0, 0, 3650));
+            break;
+        case 'targeted': {
+            targeted = true;
+            const allowed: Period[] = ['allTime', 'daily', 'weekly', 'monthly', 'custom'];
+            period = req.period === undefined ? 'allTime' : allowed.includes(req.period as Period) ? (req.period as Period) : fail('period must be allTime, daily, weekly, monthly or custom');
+            if (period === 'custom') days = Math.floor(seconds('days', req.days ?? 0, 0, 3650));
+            break;
+        }
+        default:
+            throw new Fail(400, 'type must be targeted, monthly or custom');
+    }
+    const now = ctx.env.now();
+    const record = board(id, name, period, now, { description, sortBy, targeted, days });
+    game.record.boards.push(record);
+    game.boards.set(id, newBoardTable(record));
+    saveGame(ctx, game);
+    return record;
+}
+
+export function updateBoard(ctx: Ctx, req: { gameId: string; scoreboardId: string; name?: unknown; description?: unknown; isActive?: unknown }): BoardRecord {
+    const game = gameOf(ctx, req.gameId);
+    const record = game.record.boards.find((b) => b.scoreboardId === req.scoreboardId);
+    if (record === undefined) throw new Fail(404, `Scoreboard '${req.scoreboardId}' not found for this game.`);
+    if (req.name !== undefined) record.name = text('name', req.name, 1, 100);
+    if (req.description !== undefined) record.description = text('description', req.description, 0, 500);
+    if (req.isActive !== undefined) {
+        if (typeof req.isActive !== 'boolean') throw new Fail(400, 'isActive must be true or false');
+        record.isActive = req.isActive;
+    }
+    saveGame(ctx, game);
+    return record;
+}
+
+/** Removes an extra board with its archives (the standard boards stay). */
+export function deleteBoard(ctx: Ctx, req: { gameId: string; scoreboardId: string }): void {
+    const game = gameOf(ctx, req.gameId);
+    const record = game.record.boards.find((b) => b.scoreboardId === req.scoreboardId);
+    if (record === undefined) throw new Fail(404, `Scoreboard '${req.scoreboardId}' not found for this game.`);
+    if ((FANOUT_BOARDS as readonly string[]).includes(record.scoreboardId)) throw new Fail(400, 'The standard boards cannot be deleted.');
+    for (const start of record.archives) ctx.store.archives.delete(`${game.record.gameId}/${record.scoreboardId}/${start}`);
+    game.record.boards = game.record.boards.filter((b) => b !== record);
+    game.boards.delete(record.scoreboardId);
+    saveGame(ctx, game);
+}
+
+export function setAllowance(ctx: Ctx, req: { developerId: unknown; allowance: unknown }): DeveloperRecord {
+    const developerId = text('developerId', req.developerId, 1, 200);
+    const error = checkCount('allowance', req.allowance);
+    if (error || (req.allowance as number) > 10_000) throw new Fail(400, 'allowance must be an integer from 0 to 10000');
+    const developer = { ...developerOf(ctx, developerId), allowance: req.allowance as number };
+    ctx.store.developers.set(developerId, developer);
+    return developer;
+}
+
+export function listGames(ctx: Ctx, developerId?: string): GameRecord[] {
+    if (developerId !== undefined) {
+        return developerOf(ctx, developerId).gameIds.map((id) => ctx.games.get(id)?.record).filter((r): r is GameRecord => r !== undefined);
+    }
+    return [...ctx.games.values()].map((g) => g.record);
+}
+
+function fail(message: string): never {
+    throw new Fail(400, message);
+}
+
+export { boardRanks };

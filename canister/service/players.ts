@@ -1,0 +1,155 @@
+// Players: profiles (created by their first submit), service-wide unique nicknames with the
+// Player_<number> defaults and suffixing (rules N1-N4), achievements and profile reads.
+import type { AchievementReply, NicknameReply, Profile } from '../api';
+import { defaultNickname, nameKey, suffixed } from '../domain/nicknames';
+import { checkAchievementId, checkNickname, checkPlayerId } from '../domain/validate';
+import type { PlayerRecord } from './records';
+import { playerKey } from './store';
+import { Fail, gameOf, statsOf, updateStats, type Ctx, type GameState } from './state';
+import { setPlayer } from './tables';
+
+export const MAX_ACHIEVEMENTS_PER_CALL = 100;
+export const MAX_ACHIEVEMENTS_PER_PLAYER = 1000;
+
+export function playerOf(ctx: Ctx, gameId: string, playerId: string): PlayerRecord | undefined {
+    return ctx.store.players.get(playerKey(gameId, playerId));
+}
+
+export function requirePlayerId(playerId: unknown): string {
+    const error = checkPlayerId(playerId);
+    if (error) throw new Fail(400, error);
+    return playerId as string;
+}
+
+/** Whether `nickname` is free for the owner `owner` (their own current name counts as free). */
+export function nicknameFree(ctx: Ctx, nickname: string, owner: string): boolean {
+    const holder = ctx.store.nicknames.get(nameKey(nickname));
+    return holder === undefined || holder === owner;
+}
+
+function claim(ctx: Ctx, nickname: string, owner: string, previous?: string): void {
+    if (previous !== undefined && nameKey(previous) !== nameKey(nickname)) ctx.store.nicknames.delete(nameKey(previous));
+    ctx.store.nicknames.set(nameKey(nickname), owner);
+}
+
+/** A fresh Player_<n> that nobody holds (users may pick names of that shape too). */
+function allocateDefault(ctx: Ctx): string {
+    let n = (ctx.store.meta.get('nextDefaultName') as number | undefined) ?? 1;
+    while (ctx.store.nicknames.get(nameKey(defaultNickname(n))) !== undefined) n++;
+    ctx.store.meta.set('nextDefaultName', n + 1);
+    return defaultNickname(n);
+}
+
+/**
+ * A new profile for the player (their first submit): the chosen nickname when it is free,
+ * else Player_<n> (rule N1); counted as a player of the game.
+ */
+export function createPlayer(ctx: Ctx, game: GameState, playerId: string, nickname: string | undefined, authType: string): PlayerRecord {
+    const gameId = game.record.gameId;
+    const owner = playerKey(gameId, playerId);
+    const chosen = nickname !== undefined && nicknameFree(ctx, nickname, owner);
+    const name = chosen ? nickname! : allocateDefault(ctx);
+    claim(ctx, name, owner);
+    const slot = statsOf(ctx, gameId).players;
+    updateStats(ctx, gameId, (s) => ({ ...s, players: s.players + 1 }));
+    ctx.store.slots.set(`${gameId}/${slot}`, playerId);
+    const now = ctx.env.now();
+    const player: PlayerRecord = {
+        slot, nickname: name, defaultName: !chosen, authType, created: now, playCount: 0, lastPlayed: now, boards: {}, pace: {},
+    };
+    setPlayer(game.players, slot, name, authType);
+    return player;
+}
+
+/** Rule N1 on an existing profile: a free name renames; a taken one is silently ignored. */
+export function renameIfFree(ctx: Ctx, game: GameState, playerId: string, player: PlayerRecord, nickname: string): boolean {
+    const owner = playerKey(game.record.gameId, playerId);
+    if (nickname === player.nickname || !nicknameFree(ctx, nickname, owner)) return false;
+    claim(ctx, nickname, owner, player.nickname);
+    player.nickname = nickname;
+    player.defaultName = false;
+    setPlayer(game.players, player.slot, nickname, player.authType);
+    return true;
+}
+
+/**
+ * Rule N2 (PUT .../nickname): a taken name gets the first free numeric suffix; the reply says
+ * which name was applied. The player must have a profile.
+ */
+export function setNickname(ctx: Ctx, req: { gameId: string; playerId: unknown; nickname: unknown }): NicknameReply {
+    const game = gameOf(ctx, req.gameId);
+    const playerId = requirePlayerId(req.playerId);
+    const error = checkNickname(req.nickname);
+    if (error) throw new Fail(400, error);
+    const wanted = req.nickname as string;
+    const player = playerOf(ctx, req.gameId, playerId);
+    if (player === undefined) throw new Fail(404, 'Player not found');
+    const owner = playerKey(req.gameId, playerId);
+    let applied = wanted;
+    for (let n = 1; !nicknameFree(ctx, applied, owner); n++) applied = suffixed(wanted, n);
+    if (applied !== player.nickname) {
+        claim(ctx, applied, owner, player.nickname);
+        player.nickname = applied;
+        player.defaultName = false;
+        ctx.store.players.set(owner, player);
+        setPlayer(game.players, player.slot, applied, player.authType);
+    }
+    return {
+        nickname: applied,
+        message: applied === wanted ? `Nickname set to ${applied}.` : `'${wanted}' is taken; your nickname is now ${applied}.`,
+    };
+}
+
+export function profile(ctx: Ctx, req: { gameId: string; playerId: unknown }): Profile {
+    gameOf(ctx, req.gameId);
+    const playerId = requirePlayerId(req.playerId);
+    const player = playerOf(ctx, req.gameId, playerId);
+    if (player === undefined) throw new Fail(404, 'Player not found');
+    return {
+        nickname: player.nickname,
+        created: player.created,
+        gameProfile: {
+            score: player.best?.score ?? 0,
+            streak: player.best?.streak ?? 0,
+            achievements: ctx.store.achievements.get(playerKey(req.gameId, playerId)) ?? [],
+            playCount: player.playCount,
+            lastPlayed: player.lastPlayed,
+        },
+    };
+}
+
+/**
+ * Unlocks achievements (idempotent; re-sending an unlocked id succeeds). Anonymous players'
+ * achievements are kept server-side even before their first submit.
+ */
+export function unlockAchievements(ctx: Ctx, req: { gameId: string; playerId: unknown; achievementIds: unknown }): AchievementReply {
+    const game = gameOf(ctx, req.gameId);
+    if (!game.record.isActive) throw new Fail(403, 'This game is deactivated');
+    const playerId = requirePlayerId(req.playerId);
+    const ids = req.achievementIds;
+    if (!Array.isArray(ids) || ids.length === 0) throw new Fail(400, 'achievementIds must be a non-empty list');
+    if (ids.length > MAX_ACHIEVEMENTS_PER_CALL) throw new Fail(400, `At most ${MAX_ACHIEVEMENTS_PER_CALL} achievements per request`);
+    for (const id of ids) {
+        const error = checkAchievementId(id);
+        if (error) throw new Fail(400, error);
+    }
+    const key = playerKey(req.gameId, playerId);
+    const unlocked = ctx.store.achievements.get(key) ?? [];
+    const have = new Set(unlocked);
+    const results: AchievementReply['results'] = [];
+    let added = 0;
+    for (const id of ids as string[]) {
+        if (have.has(id)) {
+            results.push({ achievementId: id, success: true, message: 'Already unlocked' });
+        } else if (have.size >= MAX_ACHIEVEMENTS_PER_PLAYER) {
+            results.push({ achievementId: id, success: false, message: `A player may unlock at most ${MAX_ACHIEVEMENTS_PER_PLAYER} achievements` });
+        } else {
+            have.add(id);
+            unlocked.push(id);
+            added++;
+            results.push({ achievementId: id, success: true, message: 'Unlocked' });
+        }
+    }
+    if (added > 0) ctx.store.achievements.set(key, unlocked);
+    return { unlocked: added, total: unlocked.length, results };
+}

@@ -1,0 +1,207 @@
+// Public reads, all from the heap tables (never scanning a board): the global leaderboard,
+// board lists and boards, ranks, the window around a player, archives, game metadata and
+// stats. A board whose period has ended reads as the new, empty period even before the
+// rollover has been written.
+import type { BoardEntry, BoardSummary, LeaderboardEntry, SortBy } from '../api';
+import { parseArchiveId } from '../domain/periods';
+import { checkBoardId } from '../domain/validate';
+import { playerOf, requirePlayerId } from './players';
+import type { BoardRecord } from './records';
+import { ARCHIVE_ENTRIES, archiveKey } from './rollover';
+import { Fail, currentPeriod, gameOf, statsOf, type Ctx, type GameState } from './state';
+import { authTypeOf, entryCount, entryOf, nicknameOf, rankIndex, type BoardTable } from './tables';
+
+export const MAX_LIMIT = 1000;
+
+export function clampLimit(limit: unknown, fallback: number): number {
+    if (limit === undefined || limit === null) return fallback;
+    const n = typeof limit === 'number' ? limit : Number(limit);
+    if (!Number.isFinite(n)) return fallback;
+    return Math.max(1, Math.min(MAX_LIMIT, Math.floor(n)));
+}
+
+function boardOf(game: GameState, boardId: unknown): BoardRecord {
+    const error = checkBoardId(boardId);
+    if (error) throw new Fail(400, error);
+    const board = game.record.boards.find((b) => b.scoreboardId === boardId);
+    if (board === undefined) throw new Fail(404, `Scoreboard '${String(boardId)}' not found for this game.`);
+    return board;
+}
+
+/** The board's table for the current period, or undefined when that period has no entries yet. */
+function liveTable(ctx: Ctx, game: GameState, board: BoardRecord): BoardTable | undefined {
+    if (board.scoreboardId === 'all-time') return game.global;
+    const table = game.boards.get(board.scoreboardId);
+    if (table === undefined || table.period !== currentPeriod(board, ctx.env.now())) return undefined;
+    return table;
+}
+
+function entriesOf(game: GameState, table: BoardTable | undefined, sortBy: SortBy, start: number, count: number): BoardEntry[] {
+    if (table === undefined) return [];
+    return rankIndex(table, sortBy).range(start, count).map((id, i) => ({
+        rank: start + i,
+        nickname: nicknameOf(game.players, table.slot[id]),
+        score: table.score[id],
+        streak: table.streak[id],
+        authType: authTypeOf(game.players, table.slot[id]),
+        submittedAt: table.submittedAt[id],
+    }));
+}
+
+/** GET /leaderboard: the game's players by best score or best streak. */
+export function leaderboard(ctx: Ctx, req: { gameId: string; sort?: unknown; limit?: unknown }): { leaderboard: LeaderboardEntry[]; total: number } {
+    const game = gameOf(ctx, req.gameId);
+    const sort = sortOf(req.sort);
+    const entries = entriesOf(game, game.global, sort, 1, clampLimit(req.limit, 100));
+    return {
+        leaderboard: entries.map(({ rank, nickname, score, streak, authType }) => ({ rank, nickname, score, streak, authType })),
+        total: rankIndex(game.global, sort).size(),
+    };
+}
+
+function sortOf(sort: unknown): SortBy {
+    if (sort === undefined || sort === null || sort === 'score') return 'score';
+    if (sort === 'streak') return 'streak';
+    throw new Fail(400, 'sort must be score or streak');
+}
+
+export function summary(ctx: Ctx, game: GameState, board: BoardRecord): BoardSummary {
+    const { periodStart: _periodStart, archives: _archives, ...config } = board;
+    const table = liveTable(ctx, game, board);
+    return { ...config, entryCount: table === undefined ? 0 : entryCount(table), lastReset: currentPeriod(board, ctx.env.now()) };
+}
+
+export function listBoards(ctx: Ctx, req: { gameId: string }): { gameId: string; scoreboards: Array<Omit<BoardSummary, 'createdAt' | 'days'>> } {
+    const game = gameOf(ctx, req.gameId);
+    return {
+        gameId: game.record.gameId,
+        scoreboards: game.record.boards.map((b) => {
+            const { scoreboardId, name, description, period, sortBy, targeted, entryCount: n, lastReset, isActive } = summary(ctx, game, b);
+            return { scoreboardId, name, description, period, sortBy, targeted, entryCount: n, lastReset, isActive };
+        }),
+    };
+}
+
+export function readBoard(ctx: Ctx, req: { gameId: string; boardId: unknown; limit?: unknown }) {
+    const game = gameOf(ctx, req.gameId);
+    const board = boardOf(game, req.boardId);
+    const table = liveTable(ctx, game, board);
+    return {
+        scoreboardId: board.scoreboardId,
+        config: { name: board.name, description: board.description, period: board.period, sortBy: board.sortBy, lastReset: currentPeriod(board, ctx.env.now()) },
+        entries: entriesOf(game, table, board.sortBy, 1, clampLimit(req.limit, 100)),
+        totalEntries: table === undefined ? 0 : entryCount(table),
+    };
+}
+
+/** A player's rank on a board: `found: false` (with the board size) when they have no entry this period. */
+export function boardRank(ctx: Ctx, req: { gameId: string; boardId: unknown; playerId: unknown }) {
+    const game = gameOf(ctx, req.gameId);
+    const board = boardOf(game, req.boardId);
+    const playerId = requirePlayerId(req.playerId);
+    const table = liveTable(ctx, game, board);
+    const totalPlayers = table === undefined ? 0 : entryCount(table);
+    const player = playerOf(ctx, req.gameId, playerId);
+    const id = player === undefined || table === undefined ? undefined : entryOf(table, player.slot);
+    const rank = id === undefined ? undefined : rankIndex(table!, board.sortBy).rank(id);
+    if (rank === undefined || id === undefined) {
+        return { found: false as const, message: 'No entry on this scoreboard for this period yet.', totalPlayers };
+    }
+    return { found: true as const, rank, score: table!.score[id], streak: table!.streak[id], totalPlayers };
+}
+
+/** GET /players/{id}/rank: rank on the global board by best score or streak. */
+export function playerRank(ctx: Ctx, req: { gameId: string; playerId: unknown; sort?: unknown }) {
+    const game = gameOf(ctx, req.gameId);
+    const playerId = requirePlayerId(req.playerId);
+    const sort = sortOf(req.sort);
+    const player = playerOf(ctx, req.gameId, playerId);
+    const id = player === undefined ? undefined : entryOf(game.global, player.slot);
+    const rank = id === undefined ? undefined : rankIndex(game.global, sort).rank(id);
+    if (player === undefined || id === undefined || rank === undefined) throw new Fail(404, 'Player not found');
+    return { rank, score: game.global.score[id], streak: game.global.streak[id], totalPlayers: rankIndex(game.global, sort).size() };
+}
+
+/** The entries just above and below a player on a board. */
+export function around(ctx: Ctx, req: { gameId: string; boardId: unknown; playerId: unknown; before?: unknown; after?: unknown }) {
+    const game = gameOf(ctx, req.gameId);
+    const board = boardOf(game, req.boardId);
+    const playerId = requirePlayerId(req.playerId);
+    const table = liveTable(ctx, game, board);
+    const player = playerOf(ctx, req.gameId, playerId);
+    const id = player === undefined || table === undefined ? undefined : entryOf(table, player.slot);
+    const rank = id === undefined ? undefined : rankIndex(table!, board.sortBy).rank(id);
+    if (rank === undefined) throw new Fail(404, 'Player has no entry on this scoreboard');
+    const before = Math.min(clampLimit(req.before, 5), 100);
+    const after = Math.min(clampLimit(req.after, 5), 100);
+    const start = Math.max(1, rank - before);
+    return { rank, entries: entriesOf(game, table, board.sortBy, start, rank - start + 1 + after) };
+}
+
+export function listArchives(ctx: Ctx, req: { gameId: string; boardId: unknown }) {
+    const game = gameOf(ctx, req.gameId);
+    const board = boardOf(game, req.boardId);
+    const archives = [...board.archives].reverse().map((start) => {
+        const a = ctx.store.archives.get(archiveKey(game.record.gameId, board.scoreboardId, start));
+        return {
+            archiveId: `${game.record.gameId}:${board.scoreboardId}:${start}`,
+            periodStart: start,
+            periodEnd: a?.periodEnd ?? start,
+            entryCount: a?.entryCount ?? 0,
+            topPlayer: a?.entries[0]?.nickname ?? null,
+            topScore: a?.entries[0] === undefined ? null : board.sortBy === 'streak' ? a.entries[0].streak : a.entries[0].score,
+        };
+    });
+    return { gameId: game.record.gameId, scoreboardId: board.scoreboardId, archives };
+}
+
+/** One archived period: the latest of a board, or by archive id. */
+export function readArchive(ctx: Ctx, req: { gameId: string; boardId?: unknown; archiveId?: unknown; limit?: unknown }) {
+    const game = gameOf(ctx, req.gameId);
+    let boardId: string;
+    let start: number;
+    if (req.archiveId !== undefined) {
+        const parsed = typeof req.archiveId === 'string' ? parseArchiveId(req.archiveId) : undefined;
+        if (parsed === undefined || parsed.gameId !== game.record.gameId) throw new Fail(404, 'Archive not found');
+        boardId = parsed.boardId;
+        start = parsed.periodStart;
+    } else {
+        const board = boardOf(game, req.boardId);
+        const latest = board.archives[board.archives.length - 1];
+        if (latest === undefined) throw new Fail(404, 'This scoreboard has no archived periods yet');
+        boardId = board.scoreboardId;
+        start = latest;
+    }
+    const archive = ctx.store.archives.get(archiveKey(game.record.gameId, boardId, start));
+    if (archive === undefined) throw new Fail(404, 'Archive not found');
+    const limit = Math.min(clampLimit(req.limit, 100), ARCHIVE_ENTRIES);
+    return {
+        archiveId: `${game.record.gameId}:${boardId}:${start}`,
+        config: { name: archive.name, period: archive.period, sortBy: archive.sortBy, periodStart: archive.periodStart, periodEnd: archive.periodEnd },
+        entries: archive.entries.slice(0, limit).map((e, i) => ({ rank: i + 1, ...e })),
+        totalEntries: archive.entryCount,
+    };
+}
+
+/** GET /game: public metadata. */
+export function gameInfo(ctx: Ctx, req: { gameId: string }) {
+    const game = gameOf(ctx, req.gameId);
+    const stats = statsOf(ctx, req.gameId);
+    return {
+        gameId: game.record.gameId, name: game.record.name, description: game.record.description,
+        totalPlayers: stats.players, totalPlays: stats.plays, isActive: game.record.isActive,
+        timeValidationEnabled: game.record.timeValidation.enabled,
+        scoreboards: game.record.boards.map((b) => ({ scoreboardId: b.scoreboardId, name: b.name, period: b.period })),
+    };
+}
+
+export function gameStats(ctx: Ctx, req: { gameId: string }) {
+    gameOf(ctx, req.gameId);
+    const stats = statsOf(ctx, req.gameId);
+    return { gameId: req.gameId, totalPlayers: stats.players, totalPlays: stats.plays, submissions: { total: stats.submissions, today: stats.today } };
+}
+
+export function platformStats(ctx: Ctx) {
+    const stats = statsOf(ctx, '*');
+    return { total: stats.submissions, today: stats.today, date: new Date(stats.day).toISOString().slice(0, 10) };
+}

@@ -1,0 +1,51 @@
+// Period rollover of timed boards: when a board's period has ended, its ranking is archived
+// (top entries and size) and a new, empty period starts; old archives beyond the retention
+// are dropped.
+import { RETENTION, periodEnd } from '../domain/periods';
+import type { ArchiveRecord, BoardRecord } from './records';
+import { currentPeriod, newBoardTable, ruleOf, saveGame, type Ctx, type GameState } from './state';
+import { authTypeOf, entryCount, nicknameOf, rankIndex } from './tables';
+
+/** Entries kept per archive: the most a read may ask for. */
+export const ARCHIVE_ENTRIES = 1000;
+
+export const archiveKey = (gameId: string, boardId: string, start: number): string => `${gameId}/${boardId}/${start}`;
+
+/** Rolls the board over if its period ended; returns whether it did. */
+export function rollover(ctx: Ctx, game: GameState, board: BoardRecord): boolean {
+    if (board.scoreboardId === 'all-time') return false;
+    const now = ctx.env.now();
+    const current = currentPeriod(board, now);
+    if (current === board.periodStart) return false;
+    const table = game.boards.get(board.scoreboardId);
+    if (table !== undefined && entryCount(table) > 0) {
+        const index = rankIndex(table, board.sortBy);
+        const ids = index.range(1, ARCHIVE_ENTRIES);
+        const archive: ArchiveRecord = {
+            gameId: game.record.gameId, scoreboardId: board.scoreboardId, name: board.name, period: board.period, sortBy: board.sortBy,
+            periodStart: board.periodStart, periodEnd: periodEnd(ruleOf(board), board.periodStart), entryCount: index.size(),
+            entries: ids.map((id) => ({
+                nickname: nicknameOf(game.players, table.slot[id]), score: table.score[id], streak: table.streak[id],
+                authType: authTypeOf(game.players, table.slot[id]), submittedAt: table.submittedAt[id],
+            })),
+        };
+        ctx.store.archives.set(archiveKey(game.record.gameId, board.scoreboardId, board.periodStart), archive);
+        board.archives.push(board.periodStart);
+        const keep = RETENTION[board.period];
+        while (board.archives.length > keep) {
+            const dropped = board.archives.shift()!;
+            ctx.store.archives.delete(archiveKey(game.record.gameId, board.scoreboardId, dropped));
+        }
+    }
+    board.periodStart = current;
+    game.boards.set(board.scoreboardId, newBoardTable(board, current));
+    saveGame(ctx, game);
+    return true;
+}
+
+/** Rolls over every board whose period ended (the timer runs this; submits do it per game). */
+export function rolloverAll(ctx: Ctx): number {
+    let rolled = 0;
+    for (const game of ctx.games.values()) for (const board of game.record.boards) if (rollover(ctx, game, board)) rolled++;
+    return rolled;
+}

@@ -1,0 +1,149 @@
+// The score pipeline (POST /scores): validation, time validation and caps (failures go to
+// the suspicion log, players see a generic message), the 2 s rate limit with retries, rule N1
+// for nicknames, profile creation, fan-out or targeted writes with independent maxima, play
+// counting. A rejected submit changes nothing; a batch is a list of independent submits.
+import type { ApiError, Result, SubmitReply, SubmitRequest, SuspicionEntry } from '../api';
+import { checkSubmit } from '../domain/anti-cheat';
+import { improve } from '../domain/bests';
+import { RATE_LIMIT_MESSAGE, RATE_WINDOW_NS, countsAsPlay, pace } from '../domain/throttle';
+import { checkCount, checkNickname, isFanout } from '../domain/validate';
+import { createPlayer, playerOf, renameIfFree, requirePlayerId } from './players';
+import type { BoardRecord, PlayerRecord } from './records';
+import { rollover } from './rollover';
+import { consumeSession, sessionOf } from './sessions';
+import { playerKey } from './store';
+import { Fail, flushStats, gameOf, saveGame, updateStats, type Ctx, type GameState } from './state';
+import { putEntry } from './tables';
+
+export const MAX_BATCH = 200;
+export const SUSPICION_KEEP = 1000;
+/** A player of an anonymous (API-key) request. */
+export const AUTH_EXTERNAL = 'external';
+
+export function submitBatch(ctx: Ctx, submits: unknown): Array<Result<SubmitReply>> {
+    if (!Array.isArray(submits)) throw new Fail(400, 'submits must be a list');
+    if (submits.length > MAX_BATCH) throw new Fail(400, `At most ${MAX_BATCH} submits per call`);
+    const results = submits.map((s): Result<SubmitReply> => {
+        try {
+            return { ok: submitOne(ctx, s as SubmitRequest) };
+        } catch (e) {
+            if (e instanceof Fail) return { err: { status: e.status, message: e.message } as ApiError };
+            throw e;
+        }
+    });
+    // Counters change with every submit: they are written once per batch.
+    flushStats(ctx);
+    return results;
+}
+
+function submitOne(ctx: Ctx, req: SubmitRequest): SubmitReply {
+    if (req === null || typeof req !== 'object') throw new Fail(400, 'Each submit must be an object');
+    const game = gameOf(ctx, req.gameId);
+    if (!game.record.isActive) throw new Fail(403, 'This game is deactivated');
+    const playerId = requirePlayerId(req.playerId);
+    for (const field of ['score', 'streak'] as const) {
+        const error = checkCount(field, req[field]);
+        if (error) throw new Fail(400, error);
+    }
+    if (req.nickname !== undefined) {
+        const error = checkNickname(req.nickname);
+        if (error) throw new Fail(400, error);
+    }
+    if (req.playSessionToken !== undefined && typeof req.playSessionToken !== 'string') throw new Fail(400, 'playSessionToken must be a string');
+
+    // Which boards: a targeted one (S2-S4), or the fan-out set (S1).
+    let target: BoardRecord | undefined;
+    if (req.scoreboardId !== undefined) {
+        if (typeof req.scoreboardId !== 'string') throw new Fail(400, 'scoreboardId must be a string');
+        if (isFanout(req.scoreboardId)) {
+            throw new Fail(400, `'${req.scoreboardId}' is a standard board: submit without scoreboardId to update it.`);
+        }
+        target = game.record.boards.find((b) => b.scoreboardId === req.scoreboardId && b.targeted && b.isActive);
+        if (target === undefined) throw new Fail(404, `Scoreboard '${req.scoreboardId}' not found for this game.`);
+    }
+
+    const now = ctx.env.now();
+    const session = sessionOf(ctx, req.playSessionToken);
+    const verdict = checkSubmit(game.record, { ...req, playerId }, session, now);
+    if (!verdict.ok) {
+        if (verdict.kind === 'rules') {
+            logSuspicion(ctx, game, { at: now, playerId, scoreboardId: target?.scoreboardId, score: req.score, streak: req.streak, reason: verdict.reason });
+        }
+        throw new Fail(400, verdict.message);
+    }
+
+    const key = playerKey(req.gameId, playerId);
+    const existing = playerOf(ctx, req.gameId, playerId);
+    const paceKey = target?.scoreboardId ?? '*';
+    const step = pace(existing?.pace[paceKey], req, now);
+    if (step.kind === 'retry') return { message: step.message };
+    if (step.kind === 'limited') throw new Fail(400, RATE_LIMIT_MESSAGE);
+
+    // Accepted: from here on nothing fails on user input.
+    const created = existing === undefined;
+    const player = existing ?? createPlayer(ctx, game, playerId, req.nickname, AUTH_EXTERNAL);
+    if (!created && req.nickname !== undefined) renameIfFree(ctx, game, playerId, player, req.nickname);
+    const boards = target !== undefined ? [target] : game.record.boards.filter((b) => !b.targeted && b.isActive);
+    let improved = false;
+    for (const board of boards) {
+        rollover(ctx, game, board);
+        improved = writeEntry(game, player, board, req.score, req.streak, now) || improved;
+    }
+    const counted = countsAsPlay(player.lastPlayAt, now);
+    if (counted) {
+        player.playCount += 1;
+        player.lastPlayAt = now;
+    }
+    player.lastPlayed = now;
+    const message = created
+        ? `Score submitted. Welcome, ${player.nickname}!`
+        : improved
+          ? 'Score submitted: new personal best!'
+          : 'Score submitted.';
+    for (const [k, last] of Object.entries(player.pace)) if (now - last.at >= RATE_WINDOW_NS) delete player.pace[k];
+    player.pace[paceKey] = { at: now, score: req.score, streak: req.streak, nickname: req.nickname, message };
+    if (session !== undefined && game.record.timeValidation.enabled) consumeSession(ctx, session);
+    ctx.store.players.set(key, player);
+    updateStats(ctx, req.gameId, (s) => ({ ...s, plays: s.plays + (counted ? 1 : 0), submissions: s.submissions + 1, today: s.today + 1 }));
+    updateStats(ctx, '*', (s) => ({ ...s, submissions: s.submissions + 1, today: s.today + 1 }));
+    return { message };
+}
+
+/** Applies a submit to one board of the player; returns whether a best rose. */
+function writeEntry(game: GameState, player: PlayerRecord, board: BoardRecord, score: number, streak: number, now: number): boolean {
+    if (board.scoreboardId === 'all-time') {
+        const { best, scoreImproved, streakImproved } = improve(player.best, score, streak, now);
+        if (player.best !== undefined && !scoreImproved && !streakImproved) return false;
+        player.best = best;
+        player.bestAt = now;
+        putEntry(game.global, player.slot, best, now);
+        return true;
+    }
+    const table = game.boards.get(board.scoreboardId);
+    const old = player.boards[board.scoreboardId];
+    const current = old !== undefined && old.period === board.periodStart ? old : undefined;
+    const { best, scoreImproved, streakImproved } = improve(current, score, streak, now);
+    if (current !== undefined && !scoreImproved && !streakImproved) return false;
+    player.boards[board.scoreboardId] = { ...best, period: board.periodStart, submittedAt: now };
+    if (table !== undefined) putEntry(table, player.slot, best, now);
+    return current !== undefined;
+}
+
+function logSuspicion(ctx: Ctx, game: GameState, entry: SuspicionEntry): void {
+    const seq = game.record.suspicionSeq;
+    ctx.store.suspicion.set(`${game.record.gameId}/${seq % SUSPICION_KEEP}`, entry);
+    game.record.suspicionSeq = seq + 1;
+    saveGame(ctx, game);
+}
+
+/** The newest suspicion-log entries first. */
+export function suspicionLog(ctx: Ctx, req: { gameId: string; limit?: unknown }): SuspicionEntry[] {
+    const game = gameOf(ctx, req.gameId);
+    const limit = typeof req.limit === 'number' ? Math.max(1, Math.min(SUSPICION_KEEP, Math.floor(req.limit))) : 100;
+    const out: SuspicionEntry[] = [];
+    for (let seq = game.record.suspicionSeq - 1; seq >= 0 && out.length < limit && seq >= game.record.suspicionSeq - SUSPICION_KEEP; seq--) {
+        const entry = ctx.store.suspicion.get(`${game.record.gameId}/${seq % SUSPICION_KEEP}`);
+        if (entry !== undefined) out.push(entry);
+    }
+    return out;
+}

@@ -1,0 +1,83 @@
+// Play sessions for time validation: tokens from the CSPRNG, at most 3 active per player per
+// game, single-use, expiring after the game's session lifetime; ending is idempotent and
+// expired sessions are swept away so the state stays bounded.
+import type { PlaySession } from '../domain/anti-cheat';
+import { requirePlayerId } from './players';
+import { playerKey } from './store';
+import { Fail, gameOf, type Ctx } from './state';
+
+export const MAX_ACTIVE_SESSIONS = 3;
+const TOO_MANY = 'Too many active play sessions. End or wait for current play sessions to expire.';
+
+const expiryKey = (expiresAt: number, token: string): string => `${String(expiresAt).padStart(20, '0')}/${token}`;
+
+function newToken(ctx: Ctx): string {
+    let hex = '';
+    for (const b of ctx.env.random(16)) hex += (b < 16 ? '0' : '') + b.toString(16);
+    return `ps_${hex}`;
+}
+
+export function startSession(ctx: Ctx, req: { gameId: string; playerId: unknown }): { ok: string; message: string } {
+    const game = gameOf(ctx, req.gameId);
+    if (!game.record.isActive) throw new Fail(403, 'This game is deactivated');
+    const playerId = requirePlayerId(req.playerId);
+    const now = ctx.env.now();
+    const key = playerKey(req.gameId, playerId);
+    const active = (ctx.store.activeSessions.get(key)?.tokens ?? []).filter((t) => t.expiresAt > now);
+    if (active.length >= MAX_ACTIVE_SESSIONS) throw new Fail(400, TOO_MANY);
+    const token = newToken(ctx);
+    const expiresAt = now + game.record.timeValidation.sessionLifetimeSeconds * 1e9;
+    const session: PlaySession = { token, gameId: req.gameId, playerId, startedAt: now, expiresAt, used: false };
+    ctx.store.sessions.set(token, session);
+    ctx.store.sessionExpiry.set(expiryKey(expiresAt, token), '');
+    ctx.store.activeSessions.set(key, { tokens: [...active, { token, expiresAt }] });
+    return { ok: token, message: 'Play session started.' };
+}
+
+/** Frees the player's capacity; unknown or already-ended tokens are 404 (clients ignore it). */
+export function endSession(ctx: Ctx, req: { gameId: string; playSessionToken: unknown }): { message: string } {
+    const token = req.playSessionToken;
+    if (typeof token !== 'string' || token.length === 0 || token.length > 100) throw new Fail(400, 'playSessionToken must be a string');
+    const session = ctx.store.sessions.get(token);
+    if (session === undefined || session.gameId !== req.gameId) throw new Fail(404, 'Play session not found');
+    const key = playerKey(session.gameId, session.playerId);
+    const active = ctx.store.activeSessions.get(key)?.tokens ?? [];
+    if (!active.some((t) => t.token === token)) throw new Fail(404, 'Play session already ended');
+    release(ctx, session);
+    return { message: 'Play session ended.' };
+}
+
+export function sessionOf(ctx: Ctx, token: string | undefined): PlaySession | undefined {
+    return token === undefined || token.length > 100 ? undefined : ctx.store.sessions.get(token);
+}
+
+/** Marks a session used by a submit: it can serve no other submit and no longer counts as active. */
+export function consumeSession(ctx: Ctx, session: PlaySession): void {
+    ctx.store.sessions.set(session.token, { ...session, used: true });
+    release(ctx, session);
+}
+
+function release(ctx: Ctx, session: PlaySession): void {
+    const key = playerKey(session.gameId, session.playerId);
+    const rest = (ctx.store.activeSessions.get(key)?.tokens ?? []).filter((t) => t.token !== session.token);
+    if (rest.length === 0) ctx.store.activeSessions.delete(key);
+    else ctx.store.activeSessions.set(key, { tokens: rest });
+}
+
+/** Drops sessions that expired (oldest first, at most `limit`); returns how many. */
+export function sweepSessions(ctx: Ctx, limit = 500): number {
+    const now = ctx.env.now();
+    let swept = 0;
+    for (const [key] of ctx.store.sessionExpiry.first(limit)) {
+        const [at, token] = key.split('/');
+        if (Number(at) > now) break;
+        const session = ctx.store.sessions.get(token);
+        if (session !== undefined) {
+            release(ctx, session);
+            ctx.store.sessions.delete(token);
+        }
+        ctx.store.sessionExpiry.delete(key);
+        swept++;
+    }
+    return swept;
+}

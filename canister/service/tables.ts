@@ -1,0 +1,269 @@
+// The heap side of a game, in typed arrays so that reads never touch stable memory and an
+// upgrade restores it from raw bytes: who plays (nickname and auth type per slot) and each
+// board's current period with its rank indexes.
+import type { SortBy } from '../api';
+import type { Best } from '../domain/bests';
+import { createRankIndex, restoreRankIndex, type RankIndex } from '../domain/rank-index';
+
+const NICK = 16;
+const AUTH_TYPES = ['external', 'google', 'apple', 'oidc', 'local'];
+
+// ---- players -------------------------------------------------------------------------------
+
+export interface PlayerTable {
+    count: number;
+    nick: Uint8Array; // NICK bytes per slot (nicknames are ASCII)
+    nickLen: Uint8Array;
+    auth: Uint8Array; // index into AUTH_TYPES
+}
+
+export function createPlayerTable(capacity = 16): PlayerTable {
+    return { count: 0, nick: new Uint8Array(capacity * NICK), nickLen: new Uint8Array(capacity), auth: new Uint8Array(capacity) };
+}
+
+export function setPlayer(t: PlayerTable, slot: number, nickname: string, authType: string): void {
+    if (slot >= t.nickLen.length) {
+        const capacity = Math.max(slot + 1, t.nickLen.length * 2);
+        t.nick = grow(t.nick, capacity * NICK);
+        t.nickLen = grow(t.nickLen, capacity);
+        t.auth = grow(t.auth, capacity);
+    }
+    const at = slot * NICK;
+    const n = Math.min(nickname.length, NICK);
+    for (let i = 0; i < n; i++) t.nick[at + i] = nickname.charCodeAt(i);
+    t.nickLen[slot] = n;
+    const code = AUTH_TYPES.indexOf(authType);
+    t.auth[slot] = code < 0 ? 0 : code;
+    if (slot >= t.count) t.count = slot + 1;
+}
+
+export function nicknameOf(t: PlayerTable, slot: number): string {
+    const at = slot * NICK;
+    return String.fromCharCode.apply(null, t.nick.subarray(at, at + t.nickLen[slot]) as unknown as number[]);
+}
+
+export function authTypeOf(t: PlayerTable, slot: number): string {
+    return AUTH_TYPES[t.auth[slot]] ?? 'external';
+}
+
+// ---- an int -> int hash map in typed arrays (slot -> entry id) ------------------------------------
+
+export interface IntMap {
+    keys: Int32Array; // key + 1; 0 = empty, -1 = deleted
+    values: Int32Array;
+    size: number;
+    used: number; // occupied or deleted cells
+}
+
+export function createIntMap(capacity = 16): IntMap {
+    let cells = 16;
+    while (cells < capacity * 2) cells *= 2;
+    return { keys: new Int32Array(cells), values: new Int32Array(cells), size: 0, used: 0 };
+}
+
+function cellOf(m: IntMap, key: number): number {
+    const mask = m.keys.length - 1;
+    let i = Math.imul(key + 1, 0x9e3779b1) & mask;
+    for (;;) {
+        const k = m.keys[i];
+        if (k === 0 || k === key + 1) return i;
+        i = (i + 1) & mask;
+    }
+}
+
+export function intMapGet(m: IntMap, key: number): number | undefined {
+    const i = cellOf(m, key);
+    return m.keys[i] === key + 1 ? m.values[i] : undefined;
+}
+
+export function intMapSet(m: IntMap, key: number, value: number): void {
+    if ((m.used + 1) * 2 > m.keys.length) rehash(m, m.size * 2 > m.keys.length / 2 ? m.keys.length * 2 : m.keys.length);
+    const i = cellOf(m, key);
+    if (m.keys[i] !== key + 1) {
+        m.keys[i] = key + 1;
+        m.size++;
+        m.used++;
+    }
+    m.values[i] = value;
+}
+
+export function intMapDelete(m: IntMap, key: number): void {
+    const i = cellOf(m, key);
+    if (m.keys[i] !== key + 1) return;
+    m.keys[i] = -1;
+    m.size--;
+}
+
+function rehash(m: IntMap, cells: number): void {
+    const { keys, values } = m;
+    m.keys = new Int32Array(cells);
+    m.values = new Int32Array(cells);
+    m.size = 0;
+    m.used = 0;
+    for (let i = 0; i < keys.length; i++) if (keys[i] > 0) intMapSet(m, keys[i] - 1, values[i]);
+}
+
+// ---- boards --------------------------------------------------------------------------------------
+
+/** One board's current period: an entry per player (by slot) with bests, ranked by the sort field(s). */
+export interface BoardTable {
+    period: number;
+    count: number;
+    bySlot: IntMap;
+    slot: Int32Array;
+    score: Float64Array;
+    scoreAt: Float64Array;
+    streak: Float64Array;
+    streakAt: Float64Array;
+    submittedAt: Float64Array;
+    byScore?: RankIndex;
+    byStreak?: RankIndex;
+}
+
+/** `ranks`: which fields get a rank index (the board's sort field; the global board has both). */
+export function createBoardTable(period: number, ranks: SortBy[], capacity = 16): BoardTable {
+    return {
+        period, count: 0, bySlot: createIntMap(capacity),
+        slot: new Int32Array(capacity), score: new Float64Array(capacity), scoreAt: new Float64Array(capacity),
+        streak: new Float64Array(capacity), streakAt: new Float64Array(capacity), submittedAt: new Float64Array(capacity),
+        byScore: ranks.includes('score') ? createRankIndex('desc') : undefined,
+        byStreak: ranks.includes('streak') ? createRankIndex('desc') : undefined,
+    };
+}
+
+export function entryOf(b: BoardTable, slot: number): number | undefined {
+    return intMapGet(b.bySlot, slot);
+}
+
+/** Stores a player's bests on the board and re-ranks them. */
+export function putEntry(b: BoardTable, slot: number, best: Best, submittedAt: number): void {
+    let id = intMapGet(b.bySlot, slot);
+    if (id === undefined) {
+        id = b.count++;
+        if (id >= b.slot.length) {
+            const capacity = b.slot.length * 2;
+            b.slot = grow(b.slot, capacity);
+            b.score = grow(b.score, capacity);
+            b.scoreAt = grow(b.scoreAt, capacity);
+            b.streak = grow(b.streak, capacity);
+            b.streakAt = grow(b.streakAt, capacity);
+            b.submittedAt = grow(b.submittedAt, capacity);
+        }
+        b.slot[id] = slot;
+        intMapSet(b.bySlot, slot, id);
+    }
+    const scoreChanged = b.score[id] !== best.score || b.scoreAt[id] !== best.scoreAt || !b.byScore?.has(id);
+    const streakChanged = b.streak[id] !== best.streak || b.streakAt[id] !== best.streakAt || !b.byStreak?.has(id);
+    b.score[id] = best.score;
+    b.scoreAt[id] = best.scoreAt;
+    b.streak[id] = best.streak;
+    b.streakAt[id] = best.streakAt;
+    b.submittedAt[id] = submittedAt;
+    if (b.byScore && scoreChanged) b.byScore.set(id, best.score, best.scoreAt, slot);
+    if (b.byStreak && streakChanged) b.byStreak.set(id, best.streak, best.streakAt, slot);
+}
+
+/** Takes a player off the board (account merges retire the anonymous player). */
+export function removeEntry(b: BoardTable, slot: number): void {
+    const id = intMapGet(b.bySlot, slot);
+    if (id === undefined) return;
+    b.byScore?.remove(id);
+    b.byStreak?.remove(id);
+    intMapDelete(b.bySlot, slot);
+}
+
+export function rankIndex(b: BoardTable, sortBy: SortBy): RankIndex {
+    const index = sortBy === 'score' ? b.byScore : b.byStreak;
+    if (index === undefined) throw new Error(`board has no ${sortBy} ranking`);
+    return index;
+}
+
+/** Number of players ranked on the board. */
+export function entryCount(b: BoardTable): number {
+    return b.byScore?.size() ?? b.byStreak?.size() ?? 0;
+}
+
+// ---- snapshots ---------------------------------------------------------------------------------
+
+const CHUNK = 1 << 20;
+
+/** The bytes of typed arrays, cut into chunks of at most 1 MiB (one stable-map value each). */
+export function arraysToChunks(arrays: ArrayBufferView[]): Uint8Array[] {
+    const out: Uint8Array[] = [];
+    for (const a of arrays) {
+        const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+        if (bytes.length === 0) out.push(new Uint8Array(0));
+        for (let at = 0; at < bytes.length; at += CHUNK) out.push(bytes.slice(at, Math.min(at + CHUNK, bytes.length)));
+    }
+    return out;
+}
+
+/** Rebuilds typed arrays of the given byte lengths from chunks made by arraysToChunks. */
+export function chunksToBytes(chunks: Uint8Array[], lengths: number[]): Uint8Array[] {
+    const out: Uint8Array[] = [];
+    let c = 0;
+    for (const length of lengths) {
+        const bytes = new Uint8Array(length);
+        if (length === 0) c++;
+        for (let at = 0; at < length; c++) {
+            const chunk = chunks[c];
+            if (chunk === undefined) throw new Error('snapshot is missing chunks');
+            bytes.set(chunk, at);
+            at += chunk.length;
+        }
+        out.push(bytes);
+    }
+    if (c !== chunks.length) throw new Error('snapshot has unexpected chunks');
+    return out;
+}
+
+export interface TableImage {
+    meta: unknown;
+    chunks: Uint8Array[];
+}
+
+export function playerTableImage(t: PlayerTable): TableImage {
+    const arrays = [t.nick, t.nickLen, t.auth];
+    return { meta: { count: t.count, lengths: arrays.map((a) => a.byteLength) }, chunks: arraysToChunks(arrays) };
+}
+
+export function restorePlayerTable(image: TableImage): PlayerTable {
+    const meta = image.meta as { count: number; lengths: number[] };
+    const [nick, nickLen, auth] = chunksToBytes(image.chunks, meta.lengths);
+    return { count: meta.count, nick, nickLen, auth };
+}
+
+export function boardTableImage(b: BoardTable): TableImage {
+    const arrays = [b.bySlot.keys, b.bySlot.values, b.slot, b.score, b.scoreAt, b.streak, b.streakAt, b.submittedAt];
+    const score = b.byScore?.toChunks() ?? [];
+    const streak = b.byStreak?.toChunks() ?? [];
+    return {
+        meta: {
+            period: b.period, count: b.count, size: b.bySlot.size, used: b.bySlot.used,
+            lengths: arrays.map((a) => a.byteLength), scoreChunks: b.byScore ? score.length : -1, streakChunks: b.byStreak ? streak.length : -1,
+        },
+        chunks: [...arraysToChunks(arrays), ...score, ...streak],
+    };
+}
+
+export function restoreBoardTable(image: TableImage): BoardTable {
+    const meta = image.meta as { period: number; count: number; size: number; used: number; lengths: number[]; scoreChunks: number; streakChunks: number };
+    const ownChunks = image.chunks.length - Math.max(0, meta.scoreChunks) - Math.max(0, meta.streakChunks);
+    const [keys, values, slot, score, scoreAt, streak, streakAt, submittedAt] = chunksToBytes(image.chunks.slice(0, ownChunks), meta.lengths);
+    const i32 = (b: Uint8Array): Int32Array => new Int32Array(b.buffer, b.byteOffset, b.byteLength / 4);
+    const f64 = (b: Uint8Array): Float64Array => new Float64Array(b.buffer, b.byteOffset, b.byteLength / 8);
+    const rest = image.chunks.slice(ownChunks);
+    return {
+        period: meta.period, count: meta.count,
+        bySlot: { keys: i32(keys), values: i32(values), size: meta.size, used: meta.used },
+        slot: i32(slot), score: f64(score), scoreAt: f64(scoreAt), streak: f64(streak), streakAt: f64(streakAt), submittedAt: f64(submittedAt),
+        byScore: meta.scoreChunks >= 0 ? restoreRankIndex(rest.slice(0, meta.scoreChunks)) : undefined,
+        byStreak: meta.streakChunks >= 0 ? restoreRankIndex(rest.slice(Math.max(0, meta.scoreChunks))) : undefined,
+    };
+}
+
+function grow<T extends Uint8Array | Int32Array | Float64Array>(a: T, length: number): T {
+    const next = new (a.constructor as new (n: number) => T)(length);
+    next.set(a);
+    return next;
+}

@@ -1,0 +1,42 @@
+// The service's Store on stable B-tree maps: everything here survives upgrades.
+import { StableBTreeMap } from 'azle';
+
+import { bytesCodec, jsonCodec, textCodec } from './codecs';
+import type { KV, Store } from './service/store';
+
+interface Codec<V> {
+    toBytes(value: V): Uint8Array;
+    fromBytes(bytes: Uint8Array): V;
+}
+
+function stableKv<V>(memoryId: number, codec: Codec<V>): KV<V> {
+    const map = new StableBTreeMap<string, V>(memoryId, textCodec, codec);
+    return {
+        get: (key) => map.get(key),
+        set: (key, value) => void map.insert(key, value),
+        delete: (key) => void map.remove(key),
+        first: (count) => map.items(0, count),
+        size: () => Number(map.len()),
+    };
+}
+
+/** Memory ids are part of the stable layout: never renumber them. */
+export function stableStore(): Store {
+    return {
+        meta: stableKv(0, jsonCodec),
+        games: stableKv(1, jsonCodec),
+        apiKeys: stableKv(2, textCodec),
+        developers: stableKv(3, jsonCodec),
+        players: stableKv(4, jsonCodec),
+        slots: stableKv(5, textCodec),
+        nicknames: stableKv(6, textCodec),
+        achievements: stableKv(7, jsonCodec),
+        archives: stableKv(8, jsonCodec),
+        sessions: stableKv(9, jsonCodec),
+        activeSessions: stableKv(10, jsonCodec),
+        sessionExpiry: stableKv(11, textCodec),
+        suspicion: stableKv(12, jsonCodec),
+        stats: stableKv(13, jsonCodec),
+        snapshot: stableKv(14, bytesCodec),
+    };
+}

@@ -1,0 +1,91 @@
+// Canister cost benchmarks: metered instructions (cycles on the IC) of the operations that
+// matter, on games of 1,000 and 100,000 players (BENCH_PLAYERS=1000,100000,1000000 to choose),
+// including an upgrade. Prints a table; asserts nothing.
+import { IDL } from '@dfinity/candid';
+import type { Principal } from '@dfinity/principal';
+
+import { OPERATOR, startReplica, type Replica } from '../../replica/replica';
+import { initArg, leaderboardWasm } from '../support/canister';
+import { tempDir } from '../support/replica';
+import { table } from './stats';
+
+const json = (req: unknown): Uint8Array => new Uint8Array(IDL.encode([IDL.Text], [JSON.stringify(req)]));
+
+interface Measured {
+    instructions: bigint;
+    reply: any;
+}
+
+async function call(r: Replica, id: Principal, method: string, req: unknown, isQuery = false): Promise<Measured> {
+    const reply = isQuery ? r.query(id, method, json(req), OPERATOR) : await r.update(id, method, json(req), OPERATOR);
+    if (!('reply' in reply)) throw new Error(`${method}: ${reply.reject.message}`);
+    const runs = r.executions().filter((e) => e.method.endsWith(` ${method}`));
+    const parsed = JSON.parse(IDL.decode([IDL.Text], reply.reply)[0] as string);
+    if ('err' in parsed) throw new Error(`${method}: ${parsed.err.message}`);
+    return { instructions: runs[runs.length - 1].instructions, reply: parsed.ok };
+}
+
+function httpRequest(r: Replica, id: Principal, url: string): bigint {
+    const Req = IDL.Record({ method: IDL.Text, url: IDL.Text, headers: IDL.Vec(IDL.Tuple(IDL.Text, IDL.Text)), body: IDL.Vec(IDL.Nat8), certificate_version: IDL.Opt(IDL.Nat16) });
+    r.query(id, 'http_request', new Uint8Array(IDL.encode([Req], [{ method: 'GET', url, headers: [['accept', 'application/json']], body: new Uint8Array(), certificate_version: [] }])), OPERATOR);
+    const runs = r.executions().filter((e) => e.method.endsWith(' http_request'));
+    return runs[runs.length - 1].instructions;
+}
+
+/** Fills a game with `players` players, 200 submits per call (deterministic pseudo-random scores). */
+async function populate(r: Replica, id: Principal, gameId: string, players: number): Promise<void> {
+    for (let from = 0; from < players; from += 200) {
+        const submits = [];
+        for (let i = from; i < Math.min(players, from + 200); i++) {
+            submits.push({ gameId, playerId: `dev_1700000000_${i.toString(16).padStart(8, '0')}`, score: (i * 2654435761) % 1_000_003, streak: i % 50 });
+        }
+        await call(r, id, 'submit_scores', { submits });
+    }
+}
+
+export async function benchCanister(): Promise<void> {
+    const sizes = (process.env.BENCH_PLAYERS ?? '1000,100000').split(',').map(Number);
+    const rows: Array<Array<string | number>> = [];
+    const results = new Map<number, Map<string, bigint>>();
+    for (const players of sizes) {
+        const t0 = Date.now();
+        const r = await startReplica({ dataDir: tempDir('bench-canister'), log: () => undefined, checkpointBytes: 64 * 1024 * 1024 });
+        const id = r.createCanister();
+        await r.installCode(id, leaderboardWasm(), { arg: initArg([]) });
+        const m = new Map<string, bigint>();
+        for (const [gameId, extra] of [['three', false], ['four', true]] as const) {
+            await call(r, id, 'admin_register_game', { developerId: `dev-${gameId}`, gameId: `g-${gameId}`, name: gameId });
+            if (extra) await call(r, id, 'admin_create_board', { gameId: `g-${gameId}`, scoreboardId: 'month', type: 'monthly' });
+            await populate(r, id, `g-${gameId}`, players);
+        }
+        const g = 'g-three';
+        const p = (i: number): string => `dev_1700000000_${i.toString(16).padStart(8, '0')}`;
+        m.set('submit, new player (fan-out to 3 boards)', (await call(r, id, 'submit_scores', { submits: [{ gameId: g, playerId: 'newcomer', score: 500_000, streak: 3 }] })).instructions);
+        m.set('submit, existing player, new best (fan-out to 3)', (await call(r, id, 'submit_scores', { submits: [{ gameId: g, playerId: p(7), score: 2_000_000, streak: 60 }] })).instructions);
+        m.set('submit, existing player, no new best (fan-out to 3)', (await call(r, id, 'submit_scores', { submits: [{ gameId: g, playerId: p(8), score: 0, streak: 0 }] })).instructions);
+        m.set('submit, existing player, new best (fan-out to 4)', (await call(r, id, 'submit_scores', { submits: [{ gameId: 'g-four', playerId: p(7), score: 2_000_000, streak: 60 }] })).instructions);
+        const batch = Array.from({ length: 100 }, (_, i) => ({ gameId: g, playerId: p((i * 7919) % players), score: 1_500_000 + i, streak: 1 }));
+        const batchCost = (await call(r, id, 'submit_scores', { submits: batch })).instructions;
+        m.set('batch of 100 submits (one call)', batchCost);
+        m.set('  per submit in the batch', batchCost / 100n);
+        m.set('top-100 board read (read_board)', (await call(r, id, 'read_board', { gameId: g, boardId: 'all-time', limit: 100 }, true)).instructions);
+        m.set('top-100 global leaderboard', (await call(r, id, 'leaderboard', { gameId: g, sort: 'score', limit: 100 }, true)).instructions);
+        m.set('top-100 over http_request', httpRequest(r, id, `/games/${g}/scoreboards/weekly?limit=100`));
+        m.set("a player's rank (player_rank)", (await call(r, id, 'player_rank', { gameId: g, playerId: p(players >> 1) }, true)).instructions);
+        m.set("a player's rank on a board (board_rank)", (await call(r, id, 'board_rank', { gameId: g, boardId: 'daily', playerId: p(players >> 1) }, true)).instructions);
+        m.set('profile read', (await call(r, id, 'profile', { gameId: g, playerId: p(players >> 1) }, true)).instructions);
+        await r.installCode(id, leaderboardWasm(), { mode: 'upgrade', arg: initArg([]) });
+        const pre = r.executions().filter((e) => e.method === 'canister_pre_upgrade').pop()!.instructions;
+        const post = r.executions().filter((e) => e.method === 'canister_post_upgrade').pop()!.instructions;
+        m.set(`upgrade: pre_upgrade (snapshot of ${2 * players} players)`, pre);
+        m.set('upgrade: post_upgrade (Azle start ~1 B + restore)', post);
+        const check = await call(r, id, 'leaderboard', { gameId: g, limit: 1 }, true);
+        if (check.reply.total !== players + 1) throw new Error(`after upgrade: ${check.reply.total} players`);
+        results.set(players, m);
+        await r.stop();
+        console.log(`(${players.toLocaleString()} players per game measured in ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    }
+    const names = [...results.values().next().value!.keys()];
+    for (const name of names) rows.push([name, ...sizes.map((n) => Number(results.get(n)!.get(name)!))]);
+    table('Canister: metered instructions per call (cycles on the IC are proportional)', ['operation', ...sizes.map((n) => `${n.toLocaleString('en-US')} players`)], rows);
+}

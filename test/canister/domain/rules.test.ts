@@ -1,0 +1,90 @@
+// Nickname rules and suffixes, independent maxima, the rate limit with retries, play dedupe,
+// input validation.
+import { improve, mergeBests } from '../../../canister/domain/bests';
+import { defaultNickname, nameKey, suffixed } from '../../../canister/domain/nicknames';
+import { PLAY_DEDUPE_NS, RATE_WINDOW_NS, countsAsPlay, pace } from '../../../canister/domain/throttle';
+import { checkCount, checkGameId, checkNickname, checkPlayerId, gameOfApiKey } from '../../../canister/domain/validate';
+
+describe('nicknames', () => {
+    test('validation uses the contract wording (N3)', () => {
+        expect(checkNickname('ab')).toBe('Nickname must be at least 3 characters');
+        expect(checkNickname('a'.repeat(17))).toBe('Nickname must be 16 characters or less');
+        expect(checkNickname('bad name')).toBe('Nickname can only contain letters, numbers, and underscores');
+        expect(checkNickname('Ünïcode')).toBe('Nickname can only contain letters, numbers, and underscores');
+        expect(checkNickname('Good_Name_16char')).toBeUndefined();
+        expect(checkNickname(42)).toBeDefined();
+    });
+
+    test('uniqueness is case-insensitive and suffixes keep names within 16 characters (N2)', () => {
+        expect(nameKey('Alice')).toBe(nameKey('aLiCe'));
+        expect(suffixed('Alice', 1)).toBe('Alice_1');
+        expect(suffixed('Sixteen_Chars_XY', 1)).toBe('Sixteen_Chars__1');
+        expect(suffixed('Sixteen_Chars_XY', 12)).toBe('Sixteen_Chars_12');
+        expect(checkNickname(suffixed('Sixteen_Chars_XY', 123))).toBeUndefined();
+        expect(defaultNickname(42)).toBe('Player_42');
+    });
+});
+
+describe('bests', () => {
+    test('score and streak are independent maxima, each with the time it was reached', () => {
+        const first = improve(undefined, 100, 5, 1);
+        expect(first.best).toEqual({ score: 100, scoreAt: 1, streak: 5, streakAt: 1 });
+        const higherScoreLowerStreak = improve(first.best, 150, 2, 2);
+        expect(higherScoreLowerStreak).toEqual({ best: { score: 150, scoreAt: 2, streak: 5, streakAt: 1 }, scoreImproved: true, streakImproved: false });
+        const lower = improve(higherScoreLowerStreak.best, 10, 1, 3);
+        expect(lower.best).toEqual(higherScoreLowerStreak.best);
+        expect(lower.scoreImproved || lower.streakImproved).toBe(false);
+        // Equal is not better: the earlier time stays.
+        expect(improve(lower.best, 150, 5, 4).best.scoreAt).toBe(2);
+    });
+
+    test('merging takes per-field maxima and the earlier time on ties', () => {
+        const a = { score: 100, scoreAt: 5, streak: 1, streakAt: 5 };
+        const b = { score: 100, scoreAt: 3, streak: 9, streakAt: 7 };
+        expect(mergeBests(a, b)).toEqual({ score: 100, scoreAt: 3, streak: 9, streakAt: 7 });
+        expect(mergeBests(undefined, b)).toBe(b);
+    });
+});
+
+describe('pacing', () => {
+    const last = { at: 1_000, score: 10, streak: 1, nickname: undefined, message: 'Score submitted.' };
+
+    test('a different submit inside 2 s is limited; after 2 s it is fresh', () => {
+        expect(pace(last, { score: 11, streak: 1 }, 1_000 + RATE_WINDOW_NS - 1)).toEqual({ kind: 'limited' });
+        expect(pace(last, { score: 11, streak: 1 }, 1_000 + RATE_WINDOW_NS)).toEqual({ kind: 'fresh' });
+        expect(pace(undefined, { score: 11, streak: 1 }, 0)).toEqual({ kind: 'fresh' });
+    });
+
+    test('an exact repeat inside the window is a retry with the same answer', () => {
+        expect(pace(last, { score: 10, streak: 1 }, 2_000)).toEqual({ kind: 'retry', message: 'Score submitted.' });
+        expect(pace(last, { score: 10, streak: 1, nickname: 'Bob' }, 2_000)).toEqual({ kind: 'limited' });
+    });
+
+    test('plays within a few seconds count once; well-spaced ones count', () => {
+        expect(countsAsPlay(undefined, 5)).toBe(true);
+        expect(countsAsPlay(1_000, 1_000 + PLAY_DEDUPE_NS - 1)).toBe(false);
+        expect(countsAsPlay(1_000, 1_000 + PLAY_DEDUPE_NS)).toBe(true);
+    });
+});
+
+describe('validation', () => {
+    test('game ids, player ids and API keys', () => {
+        expect(checkGameId('my-game')).toBeUndefined();
+        expect(checkGameId('My-Game')).toBeDefined();
+        expect(checkGameId('ab')).toBeDefined();
+        expect(checkPlayerId('dev_17000000000001_abcdef12')).toBeUndefined();
+        expect(checkPlayerId('has space')).toBeDefined();
+        expect(checkPlayerId('x'.repeat(101))).toBeDefined();
+        expect(gameOfApiKey('key_my-game_12345678901234567890')).toBe('my-game');
+        expect(gameOfApiKey('key_my-game_12')).toBeUndefined();
+    });
+
+    test('scores are non-negative integers up to 2^53 - 1', () => {
+        expect(checkCount('score', 0)).toBeUndefined();
+        expect(checkCount('score', Number.MAX_SAFE_INTEGER)).toBeUndefined();
+        expect(checkCount('score', Number.MAX_SAFE_INTEGER + 1)).toMatch(/score/);
+        expect(checkCount('score', -1)).toMatch(/score/);
+        expect(checkCount('score', 1.5)).toMatch(/score/);
+        expect(checkCount('streak', '5')).toMatch(/streak/);
+    });
+});

@@ -1,0 +1,43 @@
+// A service context on plain Maps with a clock the test moves (native tests of the rules).
+import { randomBytes } from 'node:crypto';
+
+import { registerGame } from '../../../canister/service/games';
+import { memoryStore } from '../../../canister/service/store';
+import { Fail, type Ctx } from '../../../canister/service/state';
+
+export const S = 1_000_000_000;
+
+export interface Harness extends Ctx {
+    time: number;
+    advance(seconds: number): void;
+}
+
+export function harness(startIso = '2026-03-04T12:00:00Z'): Harness {
+    const h: Harness = {
+        store: memoryStore(),
+        games: new Map(),
+        stats: new Map(),
+        dirtyStats: new Set(),
+        time: Date.parse(startIso) * 1e6,
+        env: { now: () => h.time, random: (n) => new Uint8Array(randomBytes(n)) },
+        advance(seconds) {
+            h.time += seconds * S;
+        },
+    };
+    return h;
+}
+
+export function withGame(h: Harness, gameId = 'my-game'): string {
+    return registerGame(h, { developerId: 'dev-1', gameId, name: 'My Game' }).apiKey;
+}
+
+/** The error a call throws: `{ status, message }`. */
+export function failure(fn: () => unknown): { status: number; message: string } {
+    try {
+        fn();
+    } catch (e) {
+        if (e instanceof Fail) return { status: e.status, message: e.message };
+        throw e;
+    }
+    throw new Error('expected the call to fail');
+}

@@ -1,0 +1,63 @@
+// The leaderboard canister on a test replica, with a gateway identity registered at install
+// and a JSON client for its methods.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { Actor, type HttpAgent, type Identity } from '@dfinity/agent';
+import { IDL } from '@dfinity/candid';
+import { Ed25519KeyIdentity } from '@dfinity/identity';
+import type { Principal } from '@dfinity/principal';
+
+import { idlFactory, type LeaderboardActor, type Method, type Reply } from '../../canister/interface';
+import { blsVerify } from '../../replica/crypto/bls';
+import type { Replica, ReplicaOptions } from '../../replica/replica';
+import { agentFor, startTestReplica } from './replica';
+
+export const LEADERBOARD_WASM = path.join(__dirname, '..', '..', '.azle', 'leaderboard', 'leaderboard.wasm');
+
+export function leaderboardWasm(): Uint8Array {
+    return new Uint8Array(fs.readFileSync(LEADERBOARD_WASM));
+}
+
+export function initArg(gateways: Principal[]): Uint8Array {
+    return new Uint8Array(IDL.encode([IDL.Opt(IDL.Text)], [[JSON.stringify({ gateways: gateways.map((g) => g.toText()) })]]));
+}
+
+export interface TestCanister {
+    replica: Replica;
+    canisterId: Principal;
+    gateway: Identity;
+    agent: HttpAgent;
+    /** Calls a method as the gateway (or `as`); returns the parsed JSON reply. */
+    call<T = any>(method: Method, request: unknown, as?: Identity): Promise<Reply<T>>;
+    /** The `ok` value of a call; throws with the error message otherwise. */
+    ok<T = any>(method: Method, request: unknown): Promise<T>;
+}
+
+export async function startLeaderboard(options: Partial<ReplicaOptions> = {}): Promise<TestCanister> {
+    const replica = await startTestReplica(options);
+    const gateway = Ed25519KeyIdentity.generate();
+    const canisterId = replica.createCanister();
+    await replica.installCode(canisterId, leaderboardWasm(), { arg: initArg([gateway.getPrincipal()]) });
+    const agent = await agentFor(replica, gateway);
+    const actors = new Map<Identity, LeaderboardActor>();
+    const actorOf = async (identity: Identity): Promise<LeaderboardActor> => {
+        let actor = actors.get(identity);
+        if (actor === undefined) {
+            const a = identity === gateway ? agent : await agentFor(replica, identity);
+            actor = Actor.createActor(idlFactory, { agent: a, canisterId, blsVerify }) as unknown as LeaderboardActor;
+            actors.set(identity, actor);
+        }
+        return actor;
+    };
+    const call = async <T>(method: Method, request: unknown, as: Identity = gateway): Promise<Reply<T>> =>
+        JSON.parse(await (await actorOf(as))[method](JSON.stringify(request))) as Reply<T>;
+    return {
+        replica, canisterId, gateway, agent, call,
+        async ok<T>(method: Method, request: unknown) {
+            const reply = await call<T>(method, request);
+            if ('err' in reply) throw new Error(`${method}: ${reply.err.status} ${reply.err.message}`);
+            return reply.ok;
+        },
+    };
+}
