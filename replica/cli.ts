@@ -116,7 +116,9 @@ async function main(): Promise<void> {
     process.on('SIGTERM', stop);
 }
 
-main().catch((e: unknown) => {
-    console.error(e instanceof Error ? e.message : e);
-    process.exit(1);
-});
+if (require.main === module) {
+    main().catch((e: unknown) => {
+        console.error(e instanceof Error ? e.message : e);
+        process.exit(1);
+    });
+}

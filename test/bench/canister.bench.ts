@@ -77,7 +77,7 @@ export async function benchCanister(): Promise<void> {
         await r.installCode(id, leaderboardWasm(), { mode: 'upgrade', arg: initArg([]) });
         const pre = r.executions().filter((e) => e.method === 'canister_pre_upgrade').pop()!.instructions;
         const post = r.executions().filter((e) => e.method === 'canister_post_upgrade').pop()!.instructions;
-        m.set(`upgrade: pre_upgrade (snapshot of ${2 * players} players)`, pre);
+        m.set("upgrade: pre_upgrade (snapshot of both games)", pre);
         m.set('upgrade: post_upgrade (Azle start ~1 B + restore)', post);
         const check = await call(r, id, 'leaderboard', { gameId: g, limit: 1 }, true);
         if (check.reply.total !== players + 1) throw new Error(`after upgrade: ${check.reply.total} players`);

@@ -1,0 +1,152 @@
+// `npm run admin -- <command>`: operator commands against the canister, as the gateway's
+// identity: the running embedded service (DATA_DIR/service.json) or a production canister
+// (IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM). Each command prints one JSON line.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { Principal } from '@dfinity/principal';
+
+import type { Method } from '../canister/interface';
+import { connectCanister, type CanisterClient } from './canister';
+import { readConfig } from './config';
+import { ApiFailure } from './errors';
+import { loadIdentity } from './identity';
+
+export const HELP = `Usage: npm run admin -- <command> [options]
+
+  create-game <gameId> [--name <name>] [--description <text>] [--developer <id>]
+  list-games [--developer <id>]
+  create-board <gameId> <boardId> --type targeted|monthly|custom [--days N] [--sort score|streak] [--name <name>]
+  set-time-validation <gameId> on|off [--min-seconds N] [--max-score-per-second N] [--session-lifetime N]
+  set-caps <gameId> [--max-score N|none] [--max-streak N|none]
+  rotate-key <gameId>
+  set-allowance <developerId> <games>
+  deactivate-game <gameId> | activate-game <gameId>
+  suspicion-log <gameId> [--limit N]
+
+Targets the service started by npm start (DATA_DIR, default ./data), or a production
+canister when IC_HOST, CANISTER_ID and GATEWAY_IDENTITY_PEM are set.
+`;
+
+const OPERATOR = 'operator';
+
+async function connect(): Promise<CanisterClient> {
+    const config = readConfig();
+    if (config.icHost !== undefined) {
+        if (config.canisterId === undefined || config.identityPem === undefined) throw new Error('IC_HOST needs CANISTER_ID and GATEWAY_IDENTITY_PEM');
+        return connectCanister({ host: config.icHost, canisterId: Principal.fromText(config.canisterId), identity: loadIdentity(config.identityPem), fetchRootKey: !/\b(ic0\.app|icp0\.io|icp-api\.io)\b/.test(config.icHost) });
+    }
+    const serviceFile = path.join(config.dataDir, 'service.json');
+    if (!fs.existsSync(serviceFile)) throw new Error(`No service found in ${config.dataDir}: start it with npm start (or set IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM)`);
+    const service = JSON.parse(fs.readFileSync(serviceFile, 'utf8')) as { icHost: string; canisterId: string };
+    return connectCanister({
+        host: service.icHost, canisterId: Principal.fromText(service.canisterId),
+        identity: loadIdentity(path.join(config.dataDir, 'gateway-identity.pem')), fetchRootKey: true,
+    });
+}
+
+function number(name: string, value: string | undefined): number | undefined {
+    if (value === undefined) return undefined;
+    const n = Number(value);
+    if (!Number.isFinite(n)) throw new Error(`--${name} must be a number`);
+    return n;
+}
+
+function cap(name: string, value: string | undefined): number | null | undefined {
+    return value === 'none' ? null : number(name, value);
+}
+
+export async function runAdmin(argv: string[], print: (line: string) => void = console.log): Promise<void> {
+    const { values, positionals } = parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: {
+            name: { type: 'string' }, description: { type: 'string' }, developer: { type: 'string' }, type: { type: 'string' },
+            days: { type: 'string' }, sort: { type: 'string' }, 'min-seconds': { type: 'string' }, 'max-score-per-second': { type: 'string' },
+            'session-lifetime': { type: 'string' }, 'max-score': { type: 'string' }, 'max-streak': { type: 'string' }, limit: { type: 'string' },
+        },
+    });
+    const [command, ...args] = positionals;
+    const need = (n: number, usage: string): void => {
+        if (args.length < n) throw new Error(`Usage: npm run admin -- ${usage}`);
+    };
+    if (command === undefined || command === 'help') {
+        print(HELP);
+        return;
+    }
+    const canister = await connect();
+    const ok = <T>(method: Method, request: unknown): Promise<T> => canister.ok<T>(method, request);
+    let result: unknown;
+    switch (command) {
+        case 'create-game': {
+            need(1, 'create-game <gameId> [--name <name>]');
+            const developerId = values.developer ?? OPERATOR;
+            const request = { developerId, gameId: args[0], name: values.name ?? args[0], description: values.description ?? '' };
+            let created: { apiKey: string };
+            try {
+                created = await ok('admin_register_game', request);
+            } catch (e) {
+                // The 3-games default is for dashboard accounts, not for the operator's scripts.
+                if (!(e instanceof ApiFailure && e.status === 403 && developerId === OPERATOR)) throw e;
+                const games = await ok<unknown[]>('admin_list_games', { developerId });
+                await ok('admin_set_allowance', { developerId, allowance: games.length + 100 });
+                created = await ok('admin_register_game', request);
+            }
+            result = { gameId: args[0], apiKey: created.apiKey };
+            break;
+        }
+        case 'list-games': {
+            const games = await ok<Array<Record<string, unknown>>>('admin_list_games', values.developer === undefined ? {} : { developerId: values.developer });
+            result = games.map(({ gameId, name, developerId, apiKey, isActive, timeValidation, caps }) => ({ gameId, name, developerId, apiKey, isActive, timeValidation, caps }));
+            break;
+        }
+        case 'create-board':
+            need(2, 'create-board <gameId> <boardId> --type targeted|monthly|custom');
+            result = await ok('admin_create_board', { gameId: args[0], scoreboardId: args[1], type: values.type, days: number('days', values.days), sortBy: values.sort, name: values.name });
+            break;
+        case 'set-time-validation':
+            need(2, 'set-time-validation <gameId> on|off');
+            if (args[1] !== 'on' && args[1] !== 'off') throw new Error('set-time-validation expects on or off');
+            result = await ok('admin_set_time_validation', {
+                gameId: args[0], enabled: args[1] === 'on', minPlaySeconds: number('min-seconds', values['min-seconds']),
+                maxScorePerSecond: number('max-score-per-second', values['max-score-per-second']),
+                sessionLifetimeSeconds: number('session-lifetime', values['session-lifetime']),
+            });
+            break;
+        case 'set-caps':
+            need(1, 'set-caps <gameId> [--max-score N|none] [--max-streak N|none]');
+            result = await ok('admin_set_caps', { gameId: args[0], maxScore: cap('max-score', values['max-score']), maxStreak: cap('max-streak', values['max-streak']) });
+            break;
+        case 'rotate-key':
+            need(1, 'rotate-key <gameId>');
+            result = await ok('admin_rotate_key', { gameId: args[0] });
+            break;
+        case 'set-allowance':
+            need(2, 'set-allowance <developerId> <games>');
+            result = await ok('admin_set_allowance', { developerId: args[0], allowance: Number(args[1]) });
+            break;
+        case 'deactivate-game':
+        case 'activate-game':
+            need(1, `${command} <gameId>`);
+            result = await ok('admin_update_game', { gameId: args[0], isActive: command === 'activate-game' });
+            break;
+        case 'suspicion-log':
+            need(1, 'suspicion-log <gameId> [--limit N]');
+            result = await ok('admin_suspicion_log', { gameId: args[0], limit: number('limit', values.limit) });
+            break;
+        default:
+            throw new Error(`Unknown command '${command}'. Run npm run admin -- help`);
+    }
+    print(JSON.stringify(result));
+}
+
+if (require.main === module) {
+    runAdmin(process.argv.slice(2)).then(
+        () => process.exit(0),
+        (e: unknown) => {
+            console.error(`admin: ${e instanceof Error ? e.message : String(e)}`);
+            process.exit(1);
+        },
+    );
+}

@@ -1,0 +1,68 @@
+// Credentials from headers only (never query strings): the API key names the game
+// (key_<gameId>_<digits>); X-Game-ID is optional and must agree with it. The key is checked
+// with the canister and remembered for a minute.
+import type { Request } from 'express';
+
+import type { KeyInfo } from '../canister/api';
+import { ttlCache } from './cache';
+import type { CanisterClient } from './canister';
+import { ApiFailure } from './errors';
+
+const KEY_SHAPE = /^key_([a-z0-9-]{3,50})_[0-9]+$/;
+
+export interface Credentials {
+    apiKey?: string;
+    gameId?: string;
+    session?: string;
+}
+
+export function credentials(req: Request): Credentials {
+    const header = (name: string): string | undefined => {
+        const value = req.get(name)?.trim();
+        return value === undefined || value === '' ? undefined : value;
+    };
+    return { apiKey: header('X-API-Key'), gameId: header('X-Game-ID'), session: header('X-Session-Token') };
+}
+
+export interface KeyResolver {
+    /** The game of the request's API key, or a 400/401/403 ApiFailure. */
+    gameOf(req: Request): Promise<string>;
+}
+
+export function keyResolver(canister: CanisterClient, ttlMs = 60_000): KeyResolver {
+    const known = ttlCache<KeyInfo | 'invalid'>(ttlMs);
+    async function lookup(apiKey: string): Promise<KeyInfo | 'invalid'> {
+        const cached = known.get(apiKey);
+        if (cached !== undefined) return cached;
+        const reply = await canister.call<KeyInfo>('resolve_key', { apiKey });
+        const info = 'ok' in reply ? reply.ok : 'invalid';
+        known.set(apiKey, info, info === 'invalid' ? 10_000 : ttlMs);
+        return info;
+    }
+    return {
+        async gameOf(req) {
+            const { apiKey, gameId, session } = credentials(req);
+            if (apiKey === undefined) {
+                // Sign-in (device codes) is not offered yet: any session token is unknown, i.e. dead.
+                if (session !== undefined) throw new ApiFailure(401, 'Invalid or expired session');
+                throw new ApiFailure(401, 'Missing API key');
+            }
+            const embedded = KEY_SHAPE.exec(apiKey)?.[1];
+            if (embedded === undefined) throw new ApiFailure(401, 'Invalid API key');
+            if (gameId !== undefined && gameId !== embedded) {
+                throw new ApiFailure(400, `X-Game-ID '${gameId}' does not match the game of the API key ('${embedded}')`);
+            }
+            const info = await lookup(apiKey);
+            if (info === 'invalid') throw new ApiFailure(401, 'Invalid API key');
+            if (!info.isActive) throw new ApiFailure(403, 'This game is deactivated');
+            return info.gameId;
+        },
+    };
+}
+
+/** A game named in a body or path must be the key's game. */
+export function sameGame(keyGame: string, named: string | undefined, where: string): void {
+    if (named !== undefined && named !== keyGame) {
+        throw new ApiFailure(400, `${where} '${named}' does not match the game of the API key ('${keyGame}')`);
+    }
+}

@@ -1,0 +1,124 @@
+// `npm start`: the whole service on this machine with nothing to configure. Starts the local
+// replica with its data directory, installs or upgrades the canister, registers this
+// gateway's identity with it, creates a demo game on first start, serves the API, and stops
+// cleanly on Ctrl-C. With IC_HOST set it runs only the gateway, against that host.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { Principal } from '@dfinity/principal';
+
+import type { GameConfig } from '../canister/api';
+import { deploy } from '../replica/cli';
+import { startReplica, type Replica } from '../replica/replica';
+import { connectCanister, type CanisterClient } from './canister';
+import { readConfig, type Config } from './config';
+import { ensureIdentity, loadIdentity } from './identity';
+import { serveGateway, type RunningGateway } from './serve';
+import { initArgFor, leaderboardWasmPath } from './wasm';
+
+export const DEMO_GAME = 'demo-game';
+
+export interface EmbeddedService {
+    gateway: RunningGateway;
+    replica?: Replica;
+    canister: CanisterClient;
+    canisterUrl?: string;
+    demo?: { gameId: string; apiKey: string };
+    stop(): Promise<void>;
+}
+
+/** Writes where the service runs, for the admin CLI on this machine. */
+function writeServiceFile(config: Config, host: string, canisterId: string): void {
+    fs.writeFileSync(path.join(config.dataDir, 'service.json'), `${JSON.stringify({ icHost: host, canisterId }, null, 2)}\n`);
+}
+
+async function demoGame(canister: CanisterClient, replica: Replica): Promise<{ gameId: string; apiKey: string } | undefined> {
+    if (replica.getExtra('demoGameCreated') !== true) {
+        const created = await canister.call<{ apiKey: string }>('admin_register_game', {
+            developerId: 'demo', gameId: DEMO_GAME, name: 'Demo Game', description: 'Created by npm start on first run',
+        });
+        replica.setExtra('demoGameCreated', true);
+        if ('ok' in created) return { gameId: DEMO_GAME, apiKey: created.ok.apiKey };
+    }
+    const games = await canister.call<Array<GameConfig & { apiKey: string }>>('admin_list_games', { developerId: 'demo' });
+    const game = 'ok' in games ? games.ok.find((g) => g.gameId === DEMO_GAME) : undefined;
+    return game === undefined ? undefined : { gameId: game.gameId, apiKey: game.apiKey };
+}
+
+export async function startEmbedded(config: Config, log: (line: string) => void = () => undefined): Promise<EmbeddedService> {
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    if (config.icHost !== undefined) {
+        if (config.canisterId === undefined || config.identityPem === undefined) {
+            throw new Error('With IC_HOST set, CANISTER_ID and GATEWAY_IDENTITY_PEM are required too');
+        }
+        const canister = await connectCanister({
+            host: config.icHost, canisterId: Principal.fromText(config.canisterId), identity: loadIdentity(config.identityPem),
+            fetchRootKey: !/\b(ic0\.app|icp0\.io|icp-api\.io)\b/.test(config.icHost),
+        });
+        const gateway = await serveGateway({ canister, port: config.port, readCacheTtlSeconds: config.readCacheTtlSeconds });
+        return { gateway, canister, stop: () => gateway.close() };
+    }
+    const identity = ensureIdentity(path.join(config.dataDir, 'gateway-identity.pem'));
+    const replica = await startReplica({ dataDir: path.join(config.dataDir, 'replica'), port: config.replicaPort, log: (id, message) => log(`[canister ${id}] ${message}`) });
+    try {
+        const [installed] = await deploy(replica, [{ name: 'leaderboard', wasm: new Uint8Array(fs.readFileSync(leaderboardWasmPath())), arg: initArgFor([identity.getPrincipal()]) }]);
+        const canisterId = Principal.fromText(installed.id);
+        const canister = await connectCanister({ host: replica.url, canisterId, identity, fetchRootKey: true });
+        const demo = await demoGame(canister, replica);
+        writeServiceFile(config, replica.url, installed.id);
+        const gateway = await serveGateway({ canister, port: config.port, readCacheTtlSeconds: config.readCacheTtlSeconds });
+        return {
+            gateway, replica, canister, demo, canisterUrl: `${replica.url}/?canisterId=${installed.id}`,
+            async stop() {
+                await gateway.close();
+                await replica.stop();
+            },
+        };
+    } catch (e) {
+        await replica.stop();
+        throw e;
+    }
+}
+
+function banner(s: EmbeddedService, config: Config): string {
+    const base = s.gateway.url.replace('127.0.0.1', 'localhost');
+    const lines = ['', 'Game leaderboard service is running.', '', `  API base URL:   ${base}`];
+    if (s.replica !== undefined) {
+        const id = s.canister.canisterId.toText();
+        lines.push(`  Canister URL:   ${s.replica.url}/?canisterId=${id}`);
+        lines.push(`                  (direct board reads, e.g. ${s.replica.url}/games/${DEMO_GAME}/scoreboards/all-time?canisterId=${id})`);
+    }
+    if (s.demo !== undefined) {
+        lines.push(`  Demo game ID:   ${s.demo.gameId}`, `  Demo API key:   ${s.demo.apiKey}`, '', 'Try it:');
+        lines.push(`  curl -X POST ${base}/scores -H 'Content-Type: application/json' -H 'X-API-Key: ${s.demo.apiKey}' \\`);
+        lines.push(`       -d '{"playerId":"dev_1700000000_a1b2c3d4","gameId":"${s.demo.gameId}","score":1200,"streak":4}'`);
+        lines.push(`  curl '${base}/leaderboard?sort=score&limit=10' -H 'X-API-Key: ${s.demo.apiKey}'`);
+    }
+    lines.push('', `Data is kept in ${config.dataDir} (delete it to start over). Admin: npm run admin -- help. Ctrl-C stops.`, '');
+    return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+    const config = readConfig();
+    const service = await startEmbedded(config, process.env.CANISTER_LOGS ? console.log : undefined);
+    console.log(banner(service, config));
+    let stopping = false;
+    const stop = (): void => {
+        if (stopping) return;
+        stopping = true;
+        console.log('Stopping...');
+        service.stop().then(() => process.exit(0), (e: unknown) => {
+            console.error(e);
+            process.exit(1);
+        });
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+}
+
+if (require.main === module) {
+    main().catch((e: unknown) => {
+        console.error(`npm start failed: ${e instanceof Error ? e.message : String(e)}`);
+        process.exit(1);
+    });
+}

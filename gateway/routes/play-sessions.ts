@@ -1,0 +1,27 @@
+// Play sessions for time validation: start (at most 3 active per player) and end (idempotent;
+// unknown or ended tokens are 404, which clients ignore).
+import { Router } from 'express';
+import { z } from 'zod';
+
+import { sameGame } from '../auth';
+import { handle, type RouteContext } from '../context';
+import { optional, parse, playerId } from '../validation';
+
+const StartBody = z.object({ playerId, gameId: optional(z.string({ error: 'must be a string' })) });
+const EndBody = z.object({ playSessionToken: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(200, { error: 'is too long' }) });
+
+export function playSessionRoutes(ctx: RouteContext): Router {
+    const router = Router();
+    router.post('/play-sessions/start', handle(async (req) => {
+        const gameId = await ctx.keys.gameOf(req);
+        const body = parse(StartBody, req.body);
+        sameGame(gameId, body.gameId, 'gameId');
+        return ctx.canister.ok('start_play_session', { gameId, playerId: body.playerId });
+    }));
+    router.post('/play-sessions/end', handle(async (req) => {
+        const gameId = await ctx.keys.gameOf(req);
+        const { playSessionToken } = parse(EndBody, req.body);
+        return ctx.canister.ok('end_play_session', { gameId, playSessionToken });
+    }));
+    return router;
+}

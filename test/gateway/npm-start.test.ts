@@ -1,0 +1,69 @@
+// `npm start` as a new user runs it: a child process on free ports with a fresh data
+// directory prints the demo key; a submit and a leaderboard read work with it; Ctrl-C stops
+// it cleanly; starting again finds the data.
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+
+import { tempDir } from '../support/replica';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+interface Started {
+    child: ChildProcess;
+    output: () => string;
+    url: string;
+    apiKey: string;
+    exited: Promise<number | null>;
+}
+
+function npmStart(dataDir: string): Promise<Started> {
+    const child = spawn('npm', ['start'], {
+        cwd: ROOT,
+        env: { ...process.env, PORT: '0', REPLICA_PORT: '0', DATA_DIR: dataDir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+    });
+    let output = '';
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    return new Promise((resolve, reject) => {
+        const onData = (chunk: Buffer): void => {
+            output += chunk.toString();
+            const url = /API base URL:\s+(\S+)/.exec(output)?.[1];
+            const apiKey = /Demo API key:\s+(\S+)/.exec(output)?.[1];
+            if (url !== undefined && apiKey !== undefined && output.includes('Ctrl-C stops')) resolve({ child, output: () => output, url, apiKey, exited });
+        };
+        child.stdout!.on('data', onData);
+        child.stderr!.on('data', onData);
+        void exited.then((code) => reject(new Error(`npm start exited with ${String(code)}:\n${output}`)));
+    });
+}
+
+/** Ctrl-C: SIGINT to the whole process group, as a terminal sends it. */
+async function stop(s: Started): Promise<void> {
+    process.kill(-s.child.pid!, 'SIGINT');
+    await s.exited;
+    expect(s.output()).toMatch(/Stopping/);
+    expect(s.output()).not.toMatch(/failed|Error/);
+}
+
+test('npm start: fresh data directory, demo game, submit, read, Ctrl-C, restart with the data kept', async () => {
+    const dataDir = tempDir('npm-start');
+    const first = await npmStart(dataDir);
+    expect(first.output()).toMatch(/Demo game ID:\s+demo-game/);
+    expect(first.output()).toMatch(/curl -X POST/);
+    const headers = { 'X-API-Key': first.apiKey, 'Content-Type': 'application/json' };
+    const submit = await fetch(`${first.url}/scores`, { method: 'POST', headers, body: JSON.stringify({ playerId: 'dev_1700000000_a1b2c3d4', gameId: 'demo-game', score: 4321, streak: 5 }) });
+    expect(await submit.json()).toEqual({ ok: true, data: { message: expect.any(String) } });
+    const board = await (await fetch(`${first.url}/leaderboard?limit=10`, { headers })).json();
+    expect(board.data.leaderboard[0]).toMatchObject({ rank: 1, score: 4321, streak: 5 });
+    await stop(first);
+
+    const second = await npmStart(dataDir);
+    try {
+        expect(second.apiKey).toBe(first.apiKey);
+        const again = await (await fetch(`${second.url}/leaderboard?limit=10`, { headers: { 'X-API-Key': second.apiKey } })).json();
+        expect(again.data).toEqual({ leaderboard: [expect.objectContaining({ rank: 1, score: 4321, streak: 5 })], total: 1 });
+    } finally {
+        await stop(second);
+    }
+}, 180_000);

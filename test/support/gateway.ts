@@ -1,0 +1,74 @@
+// The whole service for a test: replica, canister, and the gateway in front of it, on free
+// ports, with games registered through the canister's admin methods.
+import { Principal } from '@dfinity/principal';
+
+import { connectCanister, type CanisterClient } from '../../gateway/canister';
+import { ensureIdentity } from '../../gateway/identity';
+import { serveGateway, type RunningGateway } from '../../gateway/serve';
+import { initArgFor } from '../../gateway/wasm';
+import type { Replica, ReplicaOptions } from '../../replica/replica';
+import { leaderboardWasm } from './canister';
+import { startTestReplica, tempDir } from './replica';
+
+export interface TestService {
+    replica: Replica;
+    canister: CanisterClient;
+    gateway: RunningGateway;
+    /** The direct canister read URL base: `${canisterUrl}/games/...?canisterId=...` is added by `direct`. */
+    canisterId: Principal;
+    /** Registers a game and returns its API key. */
+    game(gameId: string, setup?: (client: CanisterClient) => Promise<void>): Promise<string>;
+    /** A request to the gateway. */
+    request(method: string, path: string, options?: { headers?: Record<string, string>; body?: unknown; raw?: string }): Promise<TestResponse>;
+    /** A GET to the canister's own HTTP path (the {canister_url}). */
+    direct(path: string): Promise<TestResponse>;
+    stop(): Promise<void>;
+}
+
+export interface TestResponse {
+    status: number;
+    headers: Headers;
+    body: any;
+    text: string;
+}
+
+async function asResponse(res: Response): Promise<TestResponse> {
+    const text = await res.text();
+    let body: unknown;
+    try {
+        body = JSON.parse(text);
+    } catch {
+        body = undefined;
+    }
+    return { status: res.status, headers: res.headers, body, text };
+}
+
+export async function startService(options: { readCacheTtlSeconds?: number; replica?: Partial<ReplicaOptions> } = {}): Promise<TestService> {
+    const replica = await startTestReplica(options.replica);
+    const identity = ensureIdentity(`${tempDir('gateway-identity')}/identity.pem`);
+    const canisterId = replica.createCanister();
+    await replica.installCode(canisterId, leaderboardWasm(), { arg: initArgFor([identity.getPrincipal()]) });
+    const canister = await connectCanister({ host: replica.url, canisterId, identity, fetchRootKey: true });
+    const gateway = await serveGateway({ canister, port: 0, host: '127.0.0.1', readCacheTtlSeconds: options.readCacheTtlSeconds ?? 0 });
+    return {
+        replica, canister, gateway, canisterId,
+        async game(gameId, setup) {
+            const { apiKey } = await canister.ok<{ apiKey: string }>('admin_register_game', { developerId: `dev-${gameId}`, gameId, name: `Game ${gameId}` });
+            await setup?.(canister);
+            return apiKey;
+        },
+        async request(method, path, o = {}) {
+            const body = o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
+            const headers: Record<string, string> = { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...o.headers };
+            return asResponse(await fetch(`${gateway.url}${path}`, { method, headers, body }));
+        },
+        async direct(path) {
+            const sep = path.includes('?') ? '&' : '?';
+            return asResponse(await fetch(`${replica.url}${path}${sep}canisterId=${canisterId.toText()}`));
+        },
+        async stop() {
+            await gateway.close();
+            await replica.stop();
+        },
+    };
+}
