@@ -26,6 +26,7 @@ export const API_VERSION = '1.8.0';
 const URL_FIELD = '5_843_823 = "';
 const METHOD_FIELD = '156_956_385 = "';
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
+const INTEGER = /^-?[0-9]+$/;
 
 /** The text value of a field in printed Candid, unescaped (URLs and methods are ASCII). */
 function field(printed: string, marker: string): string {
@@ -66,8 +67,20 @@ function query(search: string): Map<string, string> {
 }
 
 /** Routes one GET to a read; the same `data` the gateway returns for the same path. */
+/** The gateway's rules for `?limit=`, so both hosts answer alike: an integer, clamped later. */
+function limitOf(params: Map<string, string>): number | undefined {
+    const value = params.get('limit');
+    if (value === undefined || value === '') return undefined;
+    if (!INTEGER.test(value)) throw new Fail(400, 'Invalid limit: must be an integer');
+    return Number(value);
+}
+
+function checkId(value: string | undefined, name: string): void {
+    if (value !== undefined && !ID.test(value)) throw new Fail(400, `Invalid ${name} in path: must match ^[A-Za-z0-9_-]{1,64}$`);
+}
+
 function route(ctx: Ctx, segments: string[], params: Map<string, string>): unknown {
-    const limit = params.get('limit');
+    const limit = limitOf(params);
     if (segments[0] === 'archives' && segments.length === 2) {
         const gameId = segments[1].split(':')[0];
         return reads.readArchive(ctx, { gameId, archiveId: segments[1], limit });
@@ -75,9 +88,8 @@ function route(ctx: Ctx, segments: string[], params: Map<string, string>): unkno
     if (segments[0] !== 'games' || segments[2] !== 'scoreboards' || segments.length < 3) return undefined;
     const gameId = segments[1];
     const boardId = segments[3];
-    for (const id of [gameId, boardId]) {
-        if (id !== undefined && !ID.test(id)) throw new Fail(400, `Invalid ID in path: ${id}`);
-    }
+    checkId(gameId, 'gameId');
+    checkId(boardId, 'scoreboardId');
     switch (segments.length) {
         case 3:
             return reads.listBoards(ctx, { gameId });

@@ -7,7 +7,7 @@ import { keyResolver } from './auth';
 import { batcher, type BatcherOptions } from './batcher';
 import { ttlCache } from './cache';
 import type { CanisterClient } from './canister';
-import type { RouteContext } from './context';
+import { MAX_BODY, type RouteContext } from './context';
 import { ApiFailure, sendError } from './errors';
 import { achievementRoutes } from './routes/achievements';
 import { gameRoutes } from './routes/game';
@@ -27,7 +27,7 @@ export interface GatewayOptions {
     batch?: BatcherOptions;
 }
 
-export const MAX_BODY = '64kb';
+
 
 const CORS = {
     'Access-Control-Allow-Origin': '*',
@@ -58,8 +58,6 @@ export function createApp(o: GatewayOptions): express.Express {
         }
         next();
     });
-    // Bodies are JSON whatever the Content-Type says (not every engine sets it).
-    app.use(express.json({ limit: MAX_BODY, type: () => true, strict: false }));
     for (const routes of [scoreRoutes, leaderboardRoutes, scoreboardRoutes, playerRoutes, playSessionRoutes, achievementRoutes, gameRoutes, platformRoutes]) {
         app.use(routes(ctx));
     }
@@ -71,6 +69,8 @@ export function createApp(o: GatewayOptions): express.Express {
         if (type === 'entity.parse.failed') return sendError(res, new ApiFailure(400, 'Invalid JSON body'));
         if (type === 'entity.too.large') return sendError(res, new ApiFailure(413, `Request body is larger than ${MAX_BODY}`));
         if (type !== undefined) return sendError(res, new ApiFailure(400, 'Invalid request body'));
+        // Express marks input it cannot decode (e.g. bad %-encoding in the path) with status 400.
+        if ((error as { status?: number }).status === 400) return sendError(res, new ApiFailure(400, 'Invalid request: malformed URL encoding'));
         sendError(res, error);
     });
     return app;

@@ -23,6 +23,8 @@ export interface CanisterOptions {
     identity: Identity;
     /** Local replicas publish their own root key; the IC's is built into the agent. */
     fetchRootKey: boolean;
+    /** Where failures to reach the canister are reported (default: stderr). */
+    log?: (message: string) => void;
 }
 
 const QUERY = new Set<string>(['resolve_key', 'admin_list_games', 'admin_suspicion_log', 'leaderboard', 'list_boards', 'read_board', 'board_rank', 'player_rank', 'around', 'list_archives', 'read_archive', 'profile', 'game_info', 'game_stats', 'platform_stats']);
@@ -65,7 +67,7 @@ export async function connectCanister(o: CanisterOptions): Promise<CanisterClien
         try {
             text = await invoke(method, request);
         } catch (error) {
-            console.error(`gateway: canister ${QUERY.has(method) ? 'query' : 'call'} ${method} failed:`, error instanceof Error ? error.message.split('\n')[0] : error);
+            (o.log ?? console.error)(`gateway: canister ${QUERY.has(method) ? 'query' : 'call'} ${method} failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
             throw new ApiFailure(503, UNAVAILABLE);
         }
         return JSON.parse(text) as Reply<T>;

@@ -1,6 +1,6 @@
 // What route handlers share: the canister, key resolution, the read cache, the submit batcher,
 // and the wrapper that turns a handler's value or failure into the response envelope.
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 
 import type { SubmitReply, SubmitRequest } from '../canister/api';
 import type { Reply } from '../canister/interface';
@@ -8,6 +8,11 @@ import type { KeyResolver } from './auth';
 import type { TtlCache } from './cache';
 import type { CanisterClient } from './canister';
 import { sendData, sendError } from './errors';
+
+export const MAX_BODY = '64kb';
+
+/** Routes that take a body parse it as JSON whatever the Content-Type says (not every engine sets it). */
+export const jsonBody = express.json({ limit: MAX_BODY, type: () => true, strict: false });
 
 export interface RouteContext {
     canister: CanisterClient;

@@ -18,6 +18,13 @@ export async function serveGateway(o: { canister: CanisterClient; port: number; 
         s.once('error', reject);
     });
     server.keepAliveTimeout = 65_000;
+    // Requests Node rejects before Express sees them (oversized headers, garbage) still get JSON.
+    server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+        if (!socket.writable) return;
+        const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+        const body = JSON.stringify({ ok: false, error: tooLarge ? 'Request headers are too large' : 'Bad request' });
+        socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nContent-Type: application/json\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    });
     const port = (server.address() as AddressInfo).port;
     return {
         url: `http://127.0.0.1:${port}`,

@@ -118,7 +118,8 @@ export function playerRank(ctx: Ctx, req: { gameId: string; playerId: unknown; s
     const player = playerOf(ctx, req.gameId, playerId);
     const id = player === undefined ? undefined : entryOf(game.global, player.slot);
     const rank = id === undefined ? undefined : rankIndex(game.global, sort).rank(id);
-    if (player === undefined || id === undefined || rank === undefined) throw new Fail(404, 'Player not found');
+    if (player === undefined) throw new Fail(404, 'Player not found');
+    if (id === undefined || rank === undefined) throw new Fail(404, 'Player has no score on the global leaderboard yet (only targeted boards)');
     return { rank, score: game.global.score[id], streak: game.global.streak[id], totalPlayers: rankIndex(game.global, sort).size() };
 }
 

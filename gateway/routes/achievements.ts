@@ -4,7 +4,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 
 import { sameGame } from '../auth';
-import { handle, type RouteContext } from '../context';
+import { handle, jsonBody, type RouteContext } from '../context';
 import { ApiFailure } from '../errors';
 import { optional, parse, playerId } from '../validation';
 
@@ -18,7 +18,7 @@ const AchievementBody = z.object({
 
 export function achievementRoutes(ctx: RouteContext): Router {
     const router = Router();
-    router.post('/achievements', handle(async (req) => {
+    router.post('/achievements', jsonBody, handle(async (req) => {
         const gameId = await ctx.keys.gameOf(req);
         const body = parse(AchievementBody, req.body);
         sameGame(gameId, body.gameId, 'gameId');

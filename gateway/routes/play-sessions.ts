@@ -4,7 +4,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 
 import { sameGame } from '../auth';
-import { handle, type RouteContext } from '../context';
+import { handle, jsonBody, type RouteContext } from '../context';
 import { optional, parse, playerId } from '../validation';
 
 const StartBody = z.object({ playerId, gameId: optional(z.string({ error: 'must be a string' })) });
@@ -12,13 +12,13 @@ const EndBody = z.object({ playSessionToken: z.string({ error: 'must be a string
 
 export function playSessionRoutes(ctx: RouteContext): Router {
     const router = Router();
-    router.post('/play-sessions/start', handle(async (req) => {
+    router.post('/play-sessions/start', jsonBody, handle(async (req) => {
         const gameId = await ctx.keys.gameOf(req);
         const body = parse(StartBody, req.body);
         sameGame(gameId, body.gameId, 'gameId');
         return ctx.canister.ok('start_play_session', { gameId, playerId: body.playerId });
     }));
-    router.post('/play-sessions/end', handle(async (req) => {
+    router.post('/play-sessions/end', jsonBody, handle(async (req) => {
         const gameId = await ctx.keys.gameOf(req);
         const { playSessionToken } = parse(EndBody, req.body);
         return ctx.canister.ok('end_play_session', { gameId, playSessionToken });

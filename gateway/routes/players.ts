@@ -2,7 +2,7 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 
-import { handle, type RouteContext } from '../context';
+import { handle, jsonBody, type RouteContext } from '../context';
 import { PLAYER_ID, checkPathId, parse, sortParam } from '../validation';
 
 const NicknameBody = z.object({ nickname: z.string({ error: 'must be a string' }) });
@@ -19,7 +19,7 @@ export function playerRoutes(ctx: RouteContext): Router {
         const gameId = await ctx.keys.gameOf(req);
         return ctx.canister.ok('player_rank', { gameId, playerId: playerOf(req), sort: sortParam(req.query.sort) });
     }));
-    router.put('/players/:playerId/nickname', handle(async (req) => {
+    router.put('/players/:playerId/nickname', jsonBody, handle(async (req) => {
         const gameId = await ctx.keys.gameOf(req);
         const playerId = playerOf(req);
         const { nickname } = parse(NicknameBody, req.body);

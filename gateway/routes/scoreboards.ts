@@ -35,6 +35,14 @@ export function scoreboardRoutes(ctx: RouteContext): Router {
         const { gameId, boardId } = await target(req);
         return cachedRead(ctx, `archives/${gameId}/${boardId}`, () => ctx.canister.ok('list_archives', { gameId, boardId }));
     }));
+    // decisions.md: archives are also read by id alone (the id names game and board).
+    router.get('/archives/:archiveId', handle(async (req) => {
+        const archiveId = String(req.params.archiveId);
+        const gameId = await ctx.keys.gameOf(req);
+        sameGame(gameId, archiveId.split(':')[0], 'Archive game');
+        const limit = limitParam(req.query.limit);
+        return cachedRead(ctx, `archive/${archiveId}/${limit}`, () => ctx.canister.ok('read_archive', { gameId, archiveId, limit }));
+    }));
     router.get('/games/:gameId/scoreboards/:boardId/archives/:archive', handle(async (req) => {
         const { gameId, boardId } = await target(req);
         const limit = limitParam(req.query.limit);

@@ -3,7 +3,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 
 import { sameGame } from '../auth';
-import { handle, type RouteContext } from '../context';
+import { handle, jsonBody, type RouteContext } from '../context';
 import { ApiFailure, type Status } from '../errors';
 import { count, optional, parse, pathId, playerId } from '../validation';
 
@@ -19,7 +19,7 @@ const SubmitBody = z.object({
 
 export function scoreRoutes(ctx: RouteContext): Router {
     const router = Router();
-    router.post('/scores', handle(async (req) => {
+    router.post('/scores', jsonBody, handle(async (req) => {
         const gameId = await ctx.keys.gameOf(req);
         const body = parse(SubmitBody, req.body);
         sameGame(gameId, body.gameId, 'gameId');

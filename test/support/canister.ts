@@ -1,27 +1,22 @@
 // The leaderboard canister on a test replica, with a gateway identity registered at install
 // and a JSON client for its methods.
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 
 import { Actor, type HttpAgent, type Identity } from '@dfinity/agent';
-import { IDL } from '@dfinity/candid';
 import { Ed25519KeyIdentity } from '@dfinity/identity';
 import type { Principal } from '@dfinity/principal';
 
+import { initArgFor, leaderboardWasmPath } from '../../gateway/wasm';
 import { idlFactory, type LeaderboardActor, type Method, type Reply } from '../../canister/interface';
 import { blsVerify } from '../../replica/crypto/bls';
 import type { Replica, ReplicaOptions } from '../../replica/replica';
 import { agentFor, startTestReplica } from './replica';
 
-export const LEADERBOARD_WASM = path.join(__dirname, '..', '..', '.azle', 'leaderboard', 'leaderboard.wasm');
-
 export function leaderboardWasm(): Uint8Array {
-    return new Uint8Array(fs.readFileSync(LEADERBOARD_WASM));
+    return new Uint8Array(fs.readFileSync(leaderboardWasmPath()));
 }
 
-export function initArg(gateways: Principal[]): Uint8Array {
-    return new Uint8Array(IDL.encode([IDL.Opt(IDL.Text)], [[JSON.stringify({ gateways: gateways.map((g) => g.toText()) })]]));
-}
+export { initArgFor as initArg };
 
 export interface TestCanister {
     replica: Replica;
@@ -38,7 +33,7 @@ export async function startLeaderboard(options: Partial<ReplicaOptions> = {}): P
     const replica = await startTestReplica(options);
     const gateway = Ed25519KeyIdentity.generate();
     const canisterId = replica.createCanister();
-    await replica.installCode(canisterId, leaderboardWasm(), { arg: initArg([gateway.getPrincipal()]) });
+    await replica.installCode(canisterId, leaderboardWasm(), { arg: initArgFor([gateway.getPrincipal()]) });
     const agent = await agentFor(replica, gateway);
     const actors = new Map<Identity, LeaderboardActor>();
     const actorOf = async (identity: Identity): Promise<LeaderboardActor> => {

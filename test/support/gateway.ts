@@ -48,7 +48,7 @@ export async function startService(options: { readCacheTtlSeconds?: number; repl
     const identity = ensureIdentity(`${tempDir('gateway-identity')}/identity.pem`);
     const canisterId = replica.createCanister();
     await replica.installCode(canisterId, leaderboardWasm(), { arg: initArgFor([identity.getPrincipal()]) });
-    const canister = await connectCanister({ host: replica.url, canisterId, identity, fetchRootKey: true });
+    const canister = await connectCanister({ host: replica.url, canisterId, identity, fetchRootKey: true, log: () => undefined });
     const gateway = await serveGateway({ canister, port: 0, host: '127.0.0.1', readCacheTtlSeconds: options.readCacheTtlSeconds ?? 0 });
     return {
         replica, canister, gateway, canisterId,
