@@ -150,3 +150,25 @@ describe('bad input', () => {
         await expect(alice.readState(id, { paths: [[new TextEncoder().encode('request_status'), requestId]] })).resolves.toBeDefined();
     });
 });
+
+describe('time control', () => {
+    test('in test mode, POST /_/time on loopback moves the clock (timers follow)', async () => {
+        const before = replica.time();
+        const res = await fetch(`${replica.url}/_/time`, { method: 'POST', body: JSON.stringify({ advanceMs: 3_600_000 }) });
+        expect(res.status).toBe(200);
+        const { timeNs } = (await res.json()) as { timeNs: string };
+        expect(BigInt(timeNs)).toBeGreaterThanOrEqual(before + 3_600_000_000_000n);
+        expect((await fetch(`${replica.url}/_/time`, { method: 'POST', body: '{"advanceMs": -5}' })).status).toBe(400);
+    });
+
+    test('outside test mode there is no time control', async () => {
+        const { startTestReplica: start } = await import('../support/replica');
+        const plain = await start({ testMode: false });
+        try {
+            const res = await fetch(`${plain.url}/_/time`, { method: 'POST', body: JSON.stringify({ advanceMs: 1000 }) });
+            expect(res.status).not.toBe(200);
+        } finally {
+            await plain.stop();
+        }
+    });
+});

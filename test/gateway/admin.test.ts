@@ -1,0 +1,79 @@
+// The admin CLI against the running embedded service (same data directory) and, with the
+// production variables, against a canister the gateway does not host; the gateway's
+// production mode (IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM) serves the same API.
+import * as path from 'node:path';
+
+import { runAdmin } from '../../gateway/admin';
+import { readConfig } from '../../gateway/config';
+import { startEmbedded, type EmbeddedService } from '../../gateway/embedded';
+import { tempDir } from '../support/replica';
+
+let service: EmbeddedService;
+let dataDir: string;
+const saved = { ...process.env };
+
+async function admin(...args: string[]): Promise<any> {
+    const lines: string[] = [];
+    await runAdmin(args, (line) => lines.push(line));
+    return JSON.parse(lines[lines.length - 1]);
+}
+
+beforeAll(async () => {
+    dataDir = tempDir('admin');
+    service = await startEmbedded(readConfig({ PORT: '0', REPLICA_PORT: '0', DATA_DIR: dataDir }));
+    process.env.DATA_DIR = dataDir;
+});
+afterAll(async () => {
+    process.env = saved;
+    await service.stop();
+});
+
+test('create-game prints the game and a working API key; settings and boards apply', async () => {
+    const created = await admin('create-game', 'cli-game', '--name', 'CLI Game');
+    expect(created).toEqual({ gameId: 'cli-game', apiKey: expect.stringMatching(/^key_cli-game_\d+$/) });
+    expect(await admin('create-board', 'cli-game', 'level-1', '--type', 'targeted', '--sort', 'streak')).toMatchObject({ scoreboardId: 'level-1', targeted: true, sortBy: 'streak' });
+    expect(await admin('set-caps', 'cli-game', '--max-score', '500')).toEqual({ maxScore: 500 });
+    expect(await admin('set-time-validation', 'cli-game', 'on', '--min-seconds', '0')).toMatchObject({ enabled: true });
+    expect(await admin('set-time-validation', 'cli-game', 'off')).toMatchObject({ enabled: false });
+    const games = await admin('list-games');
+    expect(games.map((g: { gameId: string }) => g.gameId)).toEqual(expect.arrayContaining(['demo-game', 'cli-game']));
+    const headers = { 'X-API-Key': created.apiKey, 'Content-Type': 'application/json' };
+    const over = await fetch(`${service.gateway.url}/scores`, { method: 'POST', headers, body: JSON.stringify({ playerId: 'p1', gameId: 'cli-game', score: 501, streak: 0 }) });
+    expect(await over.json()).toEqual({ ok: false, error: 'Score rejected by game validation rules' });
+    const log = await admin('suspicion-log', 'cli-game');
+    expect(log[0]).toMatchObject({ playerId: 'p1', score: 501, reason: expect.stringMatching(/cap of 500/) });
+});
+
+test('the operator is not held to the 3-games default; rotate-key stops the old key', async () => {
+    for (const id of ['op-1', 'op-2', 'op-3', 'op-4']) await admin('create-game', id);
+    const old = (await admin('list-games')).find((g: { gameId: string }) => g.gameId === 'op-4').apiKey;
+    const { apiKey } = await admin('rotate-key', 'op-4');
+    expect(apiKey).not.toBe(old);
+    const res = await fetch(`${service.gateway.url}/game`, { headers: { 'X-API-Key': old } });
+    expect(res.status).toBe(401);
+});
+
+test('bad commands and bad input fail with a message, and change nothing', async () => {
+    await expect(admin('create-board', 'cli-game', 'x', '--type', 'weird')).rejects.toThrow(/type must be targeted, monthly or custom/);
+    await expect(admin('nope')).rejects.toThrow(/Unknown command/);
+    await expect(admin('create-game', 'Bad Id')).rejects.toThrow(/Game ID/);
+});
+
+test('production mode: the CLI and a second gateway reach the canister by IC_HOST, CANISTER_ID and the PEM', async () => {
+    const production = {
+        IC_HOST: service.replica!.url,
+        CANISTER_ID: service.canister.canisterId.toText(),
+        GATEWAY_IDENTITY_PEM: path.join(dataDir, 'gateway-identity.pem'),
+    };
+    Object.assign(process.env, production, { DATA_DIR: tempDir('elsewhere') });
+    const created = await admin('create-game', 'prod-game');
+    const gateway = await startEmbedded(readConfig({ ...production, PORT: '0', DATA_DIR: tempDir('gw') }));
+    try {
+        const res = await fetch(`${gateway.gateway.url}/game`, { headers: { 'X-API-Key': created.apiKey } });
+        expect(await res.json()).toMatchObject({ ok: true, data: { gameId: 'prod-game' } });
+    } finally {
+        await gateway.stop();
+        process.env.DATA_DIR = dataDir;
+        for (const key of Object.keys(production)) delete process.env[key];
+    }
+});
