@@ -4,7 +4,7 @@
 import { Actor, HttpAgent, type Identity } from '@dfinity/agent';
 import type { Principal } from '@dfinity/principal';
 
-import { idlFactory, type LeaderboardActor, type QueryMethod, type Reply, type UpdateMethod } from '../canister/interface';
+import { QUERY_METHODS, idlFactory, type LeaderboardActor, type QueryMethod, type Reply, type UpdateMethod } from '../canister/interface';
 import { blsVerify } from '../replica/crypto/bls';
 import { ApiFailure, UNAVAILABLE, type Status } from './errors';
 
@@ -27,7 +27,7 @@ export interface CanisterOptions {
     log?: (message: string) => void;
 }
 
-const QUERY = new Set<string>(['resolve_key', 'admin_list_games', 'admin_suspicion_log', 'leaderboard', 'list_boards', 'read_board', 'board_rank', 'player_rank', 'around', 'list_archives', 'read_archive', 'profile', 'game_info', 'game_stats', 'platform_stats']);
+const QUERY = new Set<string>(QUERY_METHODS);
 
 /** Errors that mean the agent's clock and the replica's disagree: sync and try again. */
 function isClockError(error: unknown): boolean {

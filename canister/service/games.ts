@@ -4,7 +4,7 @@ import type { BoardConfig, Caps, KeyInfo, Period, SortBy, TimeValidation } from 
 import { periodStart } from '../domain/periods';
 import { FANOUT_BOARDS, checkBoardId, checkCount, checkGameId, gameOfApiKey } from '../domain/validate';
 import type { BoardRecord, DeveloperRecord, GameRecord } from './records';
-import { Fail, boardRanks, emptyGameState, flushStats, gameOf, newBoardTable, saveGame, updateStats, type Ctx } from './state';
+import { Fail, emptyGameState, flushStats, gameOf, newBoardTable, saveGame, updateStats, type Ctx } from './state';
 
 export const DEFAULT_ALLOWANCE = 3;
 export const MAX_BOARDS = 100;
@@ -237,4 +237,3 @@ function fail(message: string): never {
     throw new Fail(400, message);
 }
 
-export { boardRanks };

@@ -8,12 +8,11 @@ import {
     COUNTER_EXPORT,
     MEMORY_EXPORT,
     PAGES_EXPORT,
-    RESERVED_BYTES,
     TABLE_EXPORT,
     globalExportName,
     instrument,
 } from '../wasm/instrument';
-import { createHeap, type Heap, type Span, WASM_PAGE } from './heap';
+import { createHeap, type Heap, type Span } from './heap';
 import type { StableMemory } from './stable-memory';
 import { CanisterTrap, ContractViolation, createSystemApi, type ExecutionContext } from './system-api';
 
@@ -197,4 +196,3 @@ function classify(e: unknown, counter: bigint, limit: bigint): ExecutionError {
     return { code: 'IC0502', message: `Canister trapped: ${e instanceof Error ? e.message : String(e)}` };
 }
 
-export { RESERVED_BYTES, WASM_PAGE };

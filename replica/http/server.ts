@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { decode as cborDecode, encode as cborEncode } from '@dfinity/cbor';
 import { Principal } from '@dfinity/principal';
 
-import { fromHex, toHex } from '../bytes';
+import { toHex } from '../bytes';
 import type { Certifier } from '../certification';
 import { authenticateEnvelope, type CanisterCallContent, type ReadStateContent, type RequestType } from '../crypto/envelope';
 import { effectiveCanisterId } from '../management';
@@ -264,4 +264,4 @@ function isLoopback(req: http.IncomingMessage): boolean {
     return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
 }
 
-export { HttpError, fromHex };
+export { HttpError };
