@@ -15,7 +15,14 @@ export const archiveKey = (gameId: string, boardId: string, start: number): stri
 export function rollover(ctx: Ctx, game: GameState, board: BoardRecord): boolean {
     if (board.scoreboardId === 'all-time') return false;
     const now = ctx.env.now();
+    let end = game.periodEnds.get(board.scoreboardId);
+    if (end === undefined) {
+        end = periodEnd(ruleOf(board), board.periodStart);
+        game.periodEnds.set(board.scoreboardId, end);
+    }
+    if (now < end) return false;
     const current = currentPeriod(board, now);
+    game.periodEnds.set(board.scoreboardId, periodEnd(ruleOf(board), current));
     if (current === board.periodStart) return false;
     const table = game.boards.get(board.scoreboardId);
     if (table !== undefined && entryCount(table) > 0) {

@@ -68,16 +68,22 @@ function release(ctx: Ctx, session: PlaySession): void {
 export function sweepSessions(ctx: Ctx, limit = 500): number {
     const now = ctx.env.now();
     let swept = 0;
-    for (const [key] of ctx.store.sessionExpiry.first(limit)) {
-        const [at, token] = key.split('/');
-        if (Number(at) > now) break;
-        const session = ctx.store.sessions.get(token);
-        if (session !== undefined) {
-            release(ctx, session);
-            ctx.store.sessions.delete(token);
+    // The queue is in expiry order and usually nothing is due: look at the head first.
+    const head = ctx.store.sessionExpiry.first(1)[0];
+    if (head === undefined || Number(head[0].split('/')[0]) > now) return 0;
+    for (;;) {
+        const batch = ctx.store.sessionExpiry.first(25);
+        for (const [key] of batch) {
+            const [at, token] = key.split('/');
+            if (Number(at) > now || swept >= limit) return swept;
+            const session = ctx.store.sessions.get(token);
+            if (session !== undefined) {
+                release(ctx, session);
+                ctx.store.sessions.delete(token);
+            }
+            ctx.store.sessionExpiry.delete(key);
+            swept++;
         }
-        ctx.store.sessionExpiry.delete(key);
-        swept++;
+        if (batch.length < 25) return swept;
     }
-    return swept;
 }

@@ -25,6 +25,8 @@ export interface GameState {
     global: BoardTable;
     /** Every other board's current period. */
     boards: Map<string, BoardTable>;
+    /** When each board's current period ends (ns), so the rollover check is one comparison. */
+    periodEnds: Map<string, number>;
 }
 
 export interface Ctx {
@@ -59,7 +61,7 @@ export function newBoardTable(board: BoardRecord, period = board.periodStart): B
 export function emptyGameState(record: GameRecord): GameState {
     const boards = new Map<string, BoardTable>();
     for (const b of record.boards) if (b.scoreboardId !== 'all-time') boards.set(b.scoreboardId, newBoardTable(b));
-    return { record, players: createPlayerTable(), global: createBoardTable(0, ['score', 'streak']), boards };
+    return { record, players: createPlayerTable(), global: createBoardTable(0, ['score', 'streak']), boards, periodEnds: new Map() };
 }
 
 export function gameOf(ctx: Ctx, gameId: string): GameState {
