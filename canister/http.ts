@@ -3,6 +3,7 @@
 // request and response go through Azle's native Candid text codec, not JavaScript Candid.
 import { IDL, candidDecode, candidEncode, msgArgData, msgReply } from 'azle';
 
+import { stringify } from './domain/json';
 import * as reads from './service/reads';
 import { Fail, type Ctx } from './service/state';
 
@@ -47,7 +48,7 @@ function reply(status: number, body: unknown): void {
         ['x-api-version', API_VERSION],
     ];
     const headerText = headers.map(([k, v]) => `record { "${k}"; "${v}" }`).join('; ');
-    msgReply(candidEncode(`(record { status_code = ${status} : nat16; headers = vec { ${headerText} }; body = blob ${JSON.stringify(JSON.stringify(body))}; upgrade = null })`));
+    msgReply(candidEncode(`(record { status_code = ${status} : nat16; headers = vec { ${headerText} }; body = blob ${JSON.stringify(stringify(body))}; upgrade = null })`));
 }
 
 function query(search: string): Map<string, string> {

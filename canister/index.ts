@@ -6,6 +6,7 @@ import {
 } from 'azle';
 
 import { bytesToText, textToBytes } from './codecs';
+import { stringify } from './domain/json';
 import { HttpRequest, HttpResponse, serveHttp } from './http';
 import * as games from './service/games';
 import * as players from './service/players';
@@ -19,7 +20,8 @@ import { stableStore } from './stable-store';
 const ctx: Ctx = {
     store: stableStore(),
     env: {
-        now: () => Number(time()),
+        // µs: exact in a double (ns is not), and cheap to print; replies convert to ns.
+        now: () => Number(time() / 1000n),
         // Azle seeds this CSPRNG from the management canister's raw_rand after init/upgrade.
         random: (n) => crypto.getRandomValues(new Uint8Array(n)),
     },
@@ -97,7 +99,7 @@ function handle(access: Access, fn: (req: any) => unknown): void {
         if (!(e instanceof Fail)) throw e;
         reply = { err: { status: e.status, message: e.message } };
     }
-    msgReply(textToBytes(JSON.stringify(reply)));
+    msgReply(textToBytes(stringify(reply)));
 }
 
 const JSON_METHOD: [IDL.Type[], IDL.Type, { manual: true }] = [[IDL.Text], IDL.Text, { manual: true }];
@@ -156,12 +158,15 @@ export default class {
 
     @update(...JSON_METHOD)
     admin_register_game(): void {
-        handle('gateway', (req) => games.registerGame(ctx, req));
+        handle('gateway', (req) => {
+            const { game, apiKey } = games.registerGame(ctx, req);
+            return { game: games.gameView(game), apiKey };
+        });
     }
 
     @update(...JSON_METHOD)
     admin_update_game(): void {
-        handle('gateway', (req) => games.updateGame(ctx, req));
+        handle('gateway', (req) => games.gameView(games.updateGame(ctx, req)));
     }
 
     @update(...JSON_METHOD)
@@ -181,12 +186,12 @@ export default class {
 
     @update(...JSON_METHOD)
     admin_create_board(): void {
-        handle('gateway', (req) => games.createBoard(ctx, req));
+        handle('gateway', (req) => games.boardView(games.createBoard(ctx, req)));
     }
 
     @update(...JSON_METHOD)
     admin_update_board(): void {
-        handle('gateway', (req) => games.updateBoard(ctx, req));
+        handle('gateway', (req) => games.boardView(games.updateBoard(ctx, req)));
     }
 
     @update(...JSON_METHOD)
@@ -201,7 +206,7 @@ export default class {
 
     @query(...JSON_METHOD)
     admin_list_games(): void {
-        handle('gateway', (req: { developerId?: string }) => games.listGames(ctx, req.developerId));
+        handle('gateway', (req: { developerId?: string }) => games.listGames(ctx, req.developerId).map(games.gameView));
     }
 
     @query(...JSON_METHOD)

@@ -50,7 +50,7 @@ export function checkSubmit(
         }
         if (session.used) return sessionProblem('This play session token was already used: start a new play session.');
         if (now >= session.expiresAt) return sessionProblem('This play session has expired: start a new play session.');
-        const seconds = (now - session.startedAt) / 1e9;
+        const seconds = (now - session.startedAt) / 1e6;
         if (seconds < tv.minPlaySeconds) {
             return { ok: false, kind: 'rules', message: RULES_MESSAGE, reason: `play lasted ${seconds.toFixed(1)} s, the minimum is ${tv.minPlaySeconds} s` };
         }

@@ -2,8 +2,9 @@
 // repeat inside the window is a retry and gets the same answer), and repeat plays within a
 // few seconds count once.
 
-export const RATE_WINDOW_NS = 2_000_000_000;
-export const PLAY_DEDUPE_NS = 5_000_000_000;
+/** Windows in µs, like every time in the canister. */
+export const RATE_WINDOW_US = 2_000_000;
+export const PLAY_DEDUPE_US = 5_000_000;
 export const RATE_LIMIT_MESSAGE = 'Please wait 2 seconds between submissions.';
 
 /** The last accepted submit to one board, kept for the rate limit and retries. */
@@ -18,7 +19,7 @@ export interface LastSubmit {
 export type Pace = { kind: 'fresh' } | { kind: 'retry'; message: string } | { kind: 'limited' };
 
 export function pace(last: LastSubmit | undefined, submit: { score: number; streak: number; nickname?: string }, now: number): Pace {
-    if (last === undefined || now - last.at >= RATE_WINDOW_NS) return { kind: 'fresh' };
+    if (last === undefined || now - last.at >= RATE_WINDOW_US) return { kind: 'fresh' };
     if (last.score === submit.score && last.streak === submit.streak && last.nickname === submit.nickname) {
         return { kind: 'retry', message: last.message };
     }
@@ -27,5 +28,5 @@ export function pace(last: LastSubmit | undefined, submit: { score: number; stre
 
 /** Whether a submit counts as a new play, given when the last counted play happened. */
 export function countsAsPlay(lastPlayAt: number | undefined, now: number): boolean {
-    return lastPlayAt === undefined || now - lastPlayAt >= PLAY_DEDUPE_NS;
+    return lastPlayAt === undefined || now - lastPlayAt >= PLAY_DEDUPE_US;
 }

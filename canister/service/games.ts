@@ -1,6 +1,7 @@
 // Developers' side of games: registration with API keys and the standard boards, settings
 // (time validation, caps), extra boards, key rotation, allowances, and key lookup.
 import type { BoardConfig, Caps, KeyInfo, Period, SortBy, TimeValidation } from '../api';
+import { ns } from '../domain/json';
 import { periodStart } from '../domain/periods';
 import { FANOUT_BOARDS, checkBoardId, checkCount, checkGameId, gameOfApiKey } from '../domain/validate';
 import type { BoardRecord, DeveloperRecord, GameRecord } from './records';
@@ -10,10 +11,14 @@ export const DEFAULT_ALLOWANCE = 3;
 export const MAX_BOARDS = 100;
 const DEFAULT_TIME_VALIDATION: TimeValidation = { enabled: false, minPlaySeconds: 0, maxScorePerSecond: 0, sessionLifetimeSeconds: 1800 };
 
+// Control characters (and lone surrogates) have no place in names, and replies rely on it.
+const UNPRINTABLE = /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 function text(field: string, value: unknown, min: number, max: number): string {
     if (typeof value !== 'string' || value.length < min || value.length > max) {
         throw new Fail(400, `${field} must be ${min}-${max} characters`);
     }
+    if (UNPRINTABLE.test(value)) throw new Fail(400, `${field} must not contain control characters`);
     return value;
 }
 
@@ -34,6 +39,15 @@ function board(id: string, name: string, period: Period, now: number, extra: Par
         scoreboardId: id, name, description: '', period, sortBy: 'score', targeted: false, isActive: true, createdAt: now, ...extra,
     };
     return { ...config, periodStart: periodStart({ period: config.period, days: config.days, anchor: now }, now), archives: [] };
+}
+
+/** A game record as the admin methods show it: times in ns like every reply. */
+export function gameView(record: GameRecord) {
+    return { ...record, createdAt: ns(record.createdAt), boards: record.boards.map(boardView) };
+}
+
+export function boardView(board: BoardRecord) {
+    return { ...board, createdAt: ns(board.createdAt), periodStart: ns(board.periodStart), archives: board.archives.map(ns) };
 }
 
 export function developerOf(ctx: Ctx, developerId: string): DeveloperRecord {

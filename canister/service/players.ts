@@ -1,6 +1,7 @@
 // Players: profiles (created by their first submit), service-wide unique nicknames with the
 // Player_<number> defaults and suffixing (rules N1-N4), achievements and profile reads.
 import type { AchievementReply, NicknameReply, Profile } from '../api';
+import { ns } from '../domain/json';
 import { defaultNickname, nameKey, suffixed } from '../domain/nicknames';
 import { checkAchievementId, checkNickname, checkPlayerId } from '../domain/validate';
 import type { PlayerRecord } from './records';
@@ -107,13 +108,13 @@ export function profile(ctx: Ctx, req: { gameId: string; playerId: unknown }): P
     if (player === undefined) throw new Fail(404, 'Player not found');
     return {
         nickname: player.nickname,
-        created: player.created,
+        created: ns(player.created),
         gameProfile: {
             score: player.best?.score ?? 0,
             streak: player.best?.streak ?? 0,
             achievements: ctx.store.achievements.get(playerKey(req.gameId, playerId)) ?? [],
             playCount: player.playCount,
-            lastPlayed: player.lastPlayed,
+            lastPlayed: ns(player.lastPlayed),
         },
     };
 }

@@ -3,7 +3,8 @@
 // stats. A board whose period has ended reads as the new, empty period even before the
 // rollover has been written.
 import type { BoardEntry, BoardSummary, LeaderboardEntry, SortBy } from '../api';
-import { parseArchiveId } from '../domain/periods';
+import { ns } from '../domain/json';
+import { archiveId, parseArchiveId } from '../domain/periods';
 import { checkBoardId } from '../domain/validate';
 import { playerOf, requirePlayerId } from './players';
 import type { BoardRecord } from './records';
@@ -44,7 +45,7 @@ function entriesOf(game: GameState, table: BoardTable | undefined, sortBy: SortB
         score: table.score[id],
         streak: table.streak[id],
         authType: authTypeOf(game.players, table.slot[id]),
-        submittedAt: table.submittedAt[id],
+        submittedAt: ns(table.submittedAt[id]),
     }));
 }
 
@@ -68,7 +69,7 @@ function sortOf(sort: unknown): SortBy {
 export function summary(ctx: Ctx, game: GameState, board: BoardRecord): BoardSummary {
     const { periodStart: _periodStart, archives: _archives, ...config } = board;
     const table = liveTable(ctx, game, board);
-    return { ...config, entryCount: table === undefined ? 0 : entryCount(table), lastReset: currentPeriod(board, ctx.env.now()) };
+    return { ...config, createdAt: ns(config.createdAt), entryCount: table === undefined ? 0 : entryCount(table), lastReset: ns(currentPeriod(board, ctx.env.now())) };
 }
 
 export function listBoards(ctx: Ctx, req: { gameId: string }): { gameId: string; scoreboards: Array<Omit<BoardSummary, 'createdAt' | 'days'>> } {
@@ -88,7 +89,7 @@ export function readBoard(ctx: Ctx, req: { gameId: string; boardId: unknown; lim
     const table = liveTable(ctx, game, board);
     return {
         scoreboardId: board.scoreboardId,
-        config: { name: board.name, description: board.description, period: board.period, sortBy: board.sortBy, lastReset: currentPeriod(board, ctx.env.now()) },
+        config: { name: board.name, description: board.description, period: board.period, sortBy: board.sortBy, lastReset: ns(currentPeriod(board, ctx.env.now())) },
         entries: entriesOf(game, table, board.sortBy, 1, clampLimit(req.limit, 100)),
         totalEntries: table === undefined ? 0 : entryCount(table),
     };
@@ -145,9 +146,9 @@ export function listArchives(ctx: Ctx, req: { gameId: string; boardId: unknown }
     const archives = [...board.archives].reverse().map((start) => {
         const a = ctx.store.archives.get(archiveKey(game.record.gameId, board.scoreboardId, start));
         return {
-            archiveId: `${game.record.gameId}:${board.scoreboardId}:${start}`,
-            periodStart: start,
-            periodEnd: a?.periodEnd ?? start,
+            archiveId: archiveId(game.record.gameId, board.scoreboardId, start),
+            periodStart: ns(start),
+            periodEnd: ns(a?.periodEnd ?? start),
             entryCount: a?.entryCount ?? 0,
             topPlayer: a?.entries[0]?.nickname ?? null,
             topScore: a?.entries[0] === undefined ? null : board.sortBy === 'streak' ? a.entries[0].streak : a.entries[0].score,
@@ -177,9 +178,9 @@ export function readArchive(ctx: Ctx, req: { gameId: string; boardId?: unknown; 
     if (archive === undefined) throw new Fail(404, 'Archive not found');
     const limit = Math.min(clampLimit(req.limit, 100), ARCHIVE_ENTRIES);
     return {
-        archiveId: `${game.record.gameId}:${boardId}:${start}`,
-        config: { name: archive.name, period: archive.period, sortBy: archive.sortBy, periodStart: archive.periodStart, periodEnd: archive.periodEnd },
-        entries: archive.entries.slice(0, limit).map((e, i) => ({ rank: i + 1, ...e })),
+        archiveId: archiveId(game.record.gameId, boardId, start),
+        config: { name: archive.name, period: archive.period, sortBy: archive.sortBy, periodStart: ns(archive.periodStart), periodEnd: ns(archive.periodEnd) },
+        entries: archive.entries.slice(0, limit).map((e, i) => ({ rank: i + 1, ...e, submittedAt: ns(e.submittedAt) })),
         totalEntries: archive.entryCount,
     };
 }

@@ -4,8 +4,9 @@
 // counting. A rejected submit changes nothing; a batch is a list of independent submits.
 import type { ApiError, Result, SubmitReply, SubmitRequest, SuspicionEntry } from '../api';
 import { checkSubmit } from '../domain/anti-cheat';
+import { ns } from '../domain/json';
 import { improve } from '../domain/bests';
-import { RATE_LIMIT_MESSAGE, RATE_WINDOW_NS, countsAsPlay, pace } from '../domain/throttle';
+import { RATE_LIMIT_MESSAGE, RATE_WINDOW_US, countsAsPlay, pace } from '../domain/throttle';
 import { checkCount, checkNickname, isFanout } from '../domain/validate';
 import { createPlayer, playerOf, renameIfFree, requirePlayerId } from './players';
 import type { BoardRecord, PlayerRecord } from './records';
@@ -100,7 +101,7 @@ function submitOne(ctx: Ctx, req: SubmitRequest): SubmitReply {
         : improved
           ? 'Score submitted: new personal best!'
           : 'Score submitted.';
-    for (const [k, last] of Object.entries(player.pace)) if (now - last.at >= RATE_WINDOW_NS) delete player.pace[k];
+    for (const [k, last] of Object.entries(player.pace)) if (now - last.at >= RATE_WINDOW_US) delete player.pace[k];
     player.pace[paceKey] = { at: now, score: req.score, streak: req.streak, nickname: req.nickname, message };
     if (session !== undefined && game.record.timeValidation.enabled) consumeSession(ctx, session);
     ctx.store.players.set(key, player);
@@ -143,7 +144,7 @@ export function suspicionLog(ctx: Ctx, req: { gameId: string; limit?: unknown })
     const out: SuspicionEntry[] = [];
     for (let seq = game.record.suspicionSeq - 1; seq >= 0 && out.length < limit && seq >= game.record.suspicionSeq - SUSPICION_KEEP; seq--) {
         const entry = ctx.store.suspicion.get(`${game.record.gameId}/${seq % SUSPICION_KEEP}`);
-        if (entry !== undefined) out.push(entry);
+        if (entry !== undefined) out.push({ ...entry, at: ns(entry.at) });
     }
     return out;
 }

@@ -26,7 +26,7 @@ export function startSession(ctx: Ctx, req: { gameId: string; playerId: unknown 
     const active = (ctx.store.activeSessions.get(key)?.tokens ?? []).filter((t) => t.expiresAt > now);
     if (active.length >= MAX_ACTIVE_SESSIONS) throw new Fail(400, TOO_MANY);
     const token = newToken(ctx);
-    const expiresAt = now + game.record.timeValidation.sessionLifetimeSeconds * 1e9;
+    const expiresAt = now + game.record.timeValidation.sessionLifetimeSeconds * 1e6;
     const session: PlaySession = { token, gameId: req.gameId, playerId, startedAt: now, expiresAt, used: false };
     ctx.store.sessions.set(token, session);
     ctx.store.sessionExpiry.set(expiryKey(expiresAt, token), '');

@@ -11,7 +11,7 @@ import {
 } from './tables';
 
 export interface Env {
-    /** Current time, ns since the epoch. */
+    /** Current time, µs since the epoch (exact in a double; replies show ns). */
     now(): number;
     /** Random bytes from a CSPRNG (seeded by the IC's raw_rand in the canister). */
     random(n: number): Uint8Array;
@@ -76,7 +76,7 @@ export function saveGame(ctx: Ctx, game: GameState): void {
 
 /** A game's counters ('*' for the platform), with `today` starting over each UTC day. */
 export function statsOf(ctx: Ctx, key: string): Stats {
-    const day = Math.floor(ctx.env.now() / 86_400_000_000_000) * 86_400_000;
+    const day = Math.floor(ctx.env.now() / 86_400_000_000) * 86_400_000;
     let stats = ctx.stats.get(key);
     if (stats === undefined) {
         stats = ctx.store.stats.get(key) ?? { players: 0, plays: 0, submissions: 0, today: 0, day };

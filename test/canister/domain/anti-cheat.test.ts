@@ -2,7 +2,7 @@
 // expiring), minimum play time, score per second, caps; generic messages with reasons.
 import { RULES_MESSAGE, STREAK_RULES_MESSAGE, checkSubmit, type PlaySession } from '../../../canister/domain/anti-cheat';
 
-const S = 1e9;
+const S = 1e6; // µs
 const on = { timeValidation: { enabled: true, minPlaySeconds: 10, maxScorePerSecond: 100, sessionLifetimeSeconds: 1800 }, caps: {} };
 const off = { timeValidation: { ...on.timeValidation, enabled: false }, caps: { maxScore: 5000, maxStreak: 50 } };
 const session: PlaySession = { token: 'ps_1', gameId: 'g', playerId: 'p', startedAt: 0, expiresAt: 1800 * S, used: false };

@@ -1,58 +1,60 @@
 // UTC periods: boundaries across month, year and leap-year edges; custom periods from their anchor.
 import { archiveId, parseArchiveId, periodEnd, periodStart, type PeriodRule } from '../../../canister/domain/periods';
 
-const ns = (iso: string): number => Date.parse(iso) * 1e6;
-const iso = (n: number): string => new Date(n / 1e6).toISOString();
+const us = (iso: string): number => Date.parse(iso) * 1e3;
+const iso = (n: number): string => new Date(n / 1e3).toISOString();
 const rule = (period: PeriodRule['period'], extra: Partial<PeriodRule> = {}): PeriodRule => ({ period, anchor: 0, ...extra });
 
 test('daily periods start at 00:00 UTC and end at the next midnight', () => {
-    expect(iso(periodStart(rule('daily'), ns('2026-03-01T23:59:59.999Z')))).toBe('2026-03-01T00:00:00.000Z');
-    expect(iso(periodStart(rule('daily'), ns('2026-03-02T00:00:00.000Z')))).toBe('2026-03-02T00:00:00.000Z');
-    expect(iso(periodEnd(rule('daily'), ns('2026-12-31T00:00:00Z')))).toBe('2027-01-01T00:00:00.000Z');
-    expect(iso(periodEnd(rule('daily'), ns('2028-02-28T00:00:00Z')))).toBe('2028-02-29T00:00:00.000Z');
+    expect(iso(periodStart(rule('daily'), us('2026-03-01T23:59:59.999Z')))).toBe('2026-03-01T00:00:00.000Z');
+    expect(iso(periodStart(rule('daily'), us('2026-03-02T00:00:00.000Z')))).toBe('2026-03-02T00:00:00.000Z');
+    expect(iso(periodEnd(rule('daily'), us('2026-12-31T00:00:00Z')))).toBe('2027-01-01T00:00:00.000Z');
+    expect(iso(periodEnd(rule('daily'), us('2028-02-28T00:00:00Z')))).toBe('2028-02-29T00:00:00.000Z');
 });
 
 test('weekly periods start on Monday 00:00 UTC, also across a year boundary', () => {
     // 2026-01-01 is a Thursday: its week started Monday 2025-12-29.
-    expect(iso(periodStart(rule('weekly'), ns('2026-01-01T12:00:00Z')))).toBe('2025-12-29T00:00:00.000Z');
+    expect(iso(periodStart(rule('weekly'), us('2026-01-01T12:00:00Z')))).toBe('2025-12-29T00:00:00.000Z');
     // A Sunday belongs to the week that started the Monday before.
-    expect(iso(periodStart(rule('weekly'), ns('2026-03-08T23:00:00Z')))).toBe('2026-03-02T00:00:00.000Z');
-    expect(iso(periodStart(rule('weekly'), ns('2026-03-09T00:00:00Z')))).toBe('2026-03-09T00:00:00.000Z');
-    expect(iso(periodEnd(rule('weekly'), ns('2025-12-29T00:00:00Z')))).toBe('2026-01-05T00:00:00.000Z');
+    expect(iso(periodStart(rule('weekly'), us('2026-03-08T23:00:00Z')))).toBe('2026-03-02T00:00:00.000Z');
+    expect(iso(periodStart(rule('weekly'), us('2026-03-09T00:00:00Z')))).toBe('2026-03-09T00:00:00.000Z');
+    expect(iso(periodEnd(rule('weekly'), us('2025-12-29T00:00:00Z')))).toBe('2026-01-05T00:00:00.000Z');
 });
 
 test('monthly periods start on the 1st, with February in leap and common years', () => {
-    expect(iso(periodStart(rule('monthly'), ns('2028-02-29T18:00:00Z')))).toBe('2028-02-01T00:00:00.000Z');
-    expect(iso(periodEnd(rule('monthly'), ns('2028-02-01T00:00:00Z')))).toBe('2028-03-01T00:00:00.000Z');
-    expect(iso(periodEnd(rule('monthly'), ns('2027-02-01T00:00:00Z')))).toBe('2027-03-01T00:00:00.000Z');
-    expect(iso(periodEnd(rule('monthly'), ns('2026-12-01T00:00:00Z')))).toBe('2027-01-01T00:00:00.000Z');
+    expect(iso(periodStart(rule('monthly'), us('2028-02-29T18:00:00Z')))).toBe('2028-02-01T00:00:00.000Z');
+    expect(iso(periodEnd(rule('monthly'), us('2028-02-01T00:00:00Z')))).toBe('2028-03-01T00:00:00.000Z');
+    expect(iso(periodEnd(rule('monthly'), us('2027-02-01T00:00:00Z')))).toBe('2027-03-01T00:00:00.000Z');
+    expect(iso(periodEnd(rule('monthly'), us('2026-12-01T00:00:00Z')))).toBe('2027-01-01T00:00:00.000Z');
 });
 
 test('custom periods count N days from the board creation; 0 days never resets', () => {
-    const anchor = ns('2026-03-01T10:00:00Z');
+    const anchor = us('2026-03-01T10:00:00Z');
     const threeDays = rule('custom', { days: 3, anchor });
-    expect(iso(periodStart(threeDays, ns('2026-03-03T09:00:00Z')))).toBe('2026-03-01T10:00:00.000Z');
-    expect(iso(periodStart(threeDays, ns('2026-03-04T10:00:00Z')))).toBe('2026-03-04T10:00:00.000Z');
-    expect(iso(periodEnd(threeDays, ns('2026-03-04T10:00:00Z')))).toBe('2026-03-07T10:00:00.000Z');
+    expect(iso(periodStart(threeDays, us('2026-03-03T09:00:00Z')))).toBe('2026-03-01T10:00:00.000Z');
+    expect(iso(periodStart(threeDays, us('2026-03-04T10:00:00Z')))).toBe('2026-03-04T10:00:00.000Z');
+    expect(iso(periodEnd(threeDays, us('2026-03-04T10:00:00Z')))).toBe('2026-03-07T10:00:00.000Z');
     const never = rule('custom', { days: 0, anchor });
-    expect(periodStart(never, ns('2030-01-01T00:00:00Z'))).toBe(anchor);
+    expect(periodStart(never, us('2030-01-01T00:00:00Z'))).toBe(anchor);
     expect(periodEnd(never, anchor)).toBe(Infinity);
 });
 
 test('all-time boards have one period that never ends', () => {
-    expect(periodStart(rule('allTime'), ns('2026-03-01T00:00:00Z'))).toBe(0);
+    expect(periodStart(rule('allTime'), us('2026-03-01T00:00:00Z'))).toBe(0);
     expect(periodEnd(rule('allTime'), 0)).toBe(Infinity);
 });
 
-test('period starts in ns are exact integers', () => {
-    const start = periodStart(rule('daily'), ns('2026-03-01T12:34:56.789Z'));
+test('period starts in µs are exact integers', () => {
+    const start = periodStart(rule('daily'), us('2026-03-01T12:34:56.789Z'));
     expect(Number.isInteger(start)).toBe(true);
-    expect(BigInt(start)).toBe(BigInt(Date.parse('2026-03-01T00:00:00Z')) * 1_000_000n);
+    expect(BigInt(start)).toBe(BigInt(Date.parse('2026-03-01T00:00:00Z')) * 1_000n);
 });
 
 test('archive ids round-trip and reject other shapes', () => {
-    const id = archiveId('my-game', 'weekly', 1772323200000000000);
-    expect(parseArchiveId(id)).toEqual({ gameId: 'my-game', boardId: 'weekly', periodStart: 1772323200000000000 });
+    const id = archiveId('my-game', 'weekly', 1772323200000000);
+    expect(id).toBe('my-game:weekly:1772323200000000000');
+    expect(parseArchiveId(id)).toEqual({ gameId: 'my-game', boardId: 'weekly', periodStart: 1772323200000000 });
+    expect(parseArchiveId('my-game:weekly:1772323200000000001')).toBeUndefined();
     expect(parseArchiveId('nope')).toBeUndefined();
     expect(parseArchiveId('Bad Game:weekly:1')).toBeUndefined();
 });

@@ -2,7 +2,7 @@
 // input validation.
 import { improve, mergeBests } from '../../../canister/domain/bests';
 import { defaultNickname, nameKey, suffixed } from '../../../canister/domain/nicknames';
-import { PLAY_DEDUPE_NS, RATE_WINDOW_NS, countsAsPlay, pace } from '../../../canister/domain/throttle';
+import { PLAY_DEDUPE_US, RATE_WINDOW_US, countsAsPlay, pace } from '../../../canister/domain/throttle';
 import { checkCount, checkGameId, checkNickname, checkPlayerId, gameOfApiKey } from '../../../canister/domain/validate';
 
 describe('nicknames', () => {
@@ -50,8 +50,8 @@ describe('pacing', () => {
     const last = { at: 1_000, score: 10, streak: 1, nickname: undefined, message: 'Score submitted.' };
 
     test('a different submit inside 2 s is limited; after 2 s it is fresh', () => {
-        expect(pace(last, { score: 11, streak: 1 }, 1_000 + RATE_WINDOW_NS - 1)).toEqual({ kind: 'limited' });
-        expect(pace(last, { score: 11, streak: 1 }, 1_000 + RATE_WINDOW_NS)).toEqual({ kind: 'fresh' });
+        expect(pace(last, { score: 11, streak: 1 }, 1_000 + RATE_WINDOW_US - 1)).toEqual({ kind: 'limited' });
+        expect(pace(last, { score: 11, streak: 1 }, 1_000 + RATE_WINDOW_US)).toEqual({ kind: 'fresh' });
         expect(pace(undefined, { score: 11, streak: 1 }, 0)).toEqual({ kind: 'fresh' });
     });
 
@@ -62,8 +62,8 @@ describe('pacing', () => {
 
     test('plays within a few seconds count once; well-spaced ones count', () => {
         expect(countsAsPlay(undefined, 5)).toBe(true);
-        expect(countsAsPlay(1_000, 1_000 + PLAY_DEDUPE_NS - 1)).toBe(false);
-        expect(countsAsPlay(1_000, 1_000 + PLAY_DEDUPE_NS)).toBe(true);
+        expect(countsAsPlay(1_000, 1_000 + PLAY_DEDUPE_US - 1)).toBe(false);
+        expect(countsAsPlay(1_000, 1_000 + PLAY_DEDUPE_US)).toBe(true);
     });
 });
 

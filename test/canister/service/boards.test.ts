@@ -5,7 +5,7 @@ import { createBoard } from '../../../canister/service/games';
 import { around, boardRank, listArchives, listBoards, playerRank, readArchive, readBoard } from '../../../canister/service/reads';
 import { rolloverAll } from '../../../canister/service/rollover';
 import { submitBatch } from '../../../canister/service/scores';
-import { failure, harness, withGame, type Harness } from './harness';
+import { failure, harness, present, withGame, type Harness } from './harness';
 
 const G = 'my-game';
 const DAY = 86_400;
@@ -21,7 +21,7 @@ test('at midnight UTC the daily board reads empty even before anyone submits; al
     submit(h, 'p1', 10);
     h.advance(120);
     expect(readBoard(h, { gameId: G, boardId: 'daily' })).toMatchObject({ entries: [], totalEntries: 0 });
-    expect(readBoard(h, { gameId: G, boardId: 'daily' }).config.lastReset).toBe(Date.parse('2026-03-05T00:00:00Z') * 1e6);
+    expect(present(readBoard(h, { gameId: G, boardId: 'daily' })).config.lastReset).toBe(Date.parse('2026-03-05T00:00:00Z') * 1e6);
     expect(readBoard(h, { gameId: G, boardId: 'weekly' }).totalEntries).toBe(1);
     expect(readBoard(h, { gameId: G, boardId: 'all-time' }).totalEntries).toBe(1);
 });
@@ -32,7 +32,7 @@ test('rollover archives the finished period with its top entries; the archive re
     for (let i = 0; i < 5; i++) submit(h, `p${i}`, 100 * i);
     h.advance(DAY);
     expect(rolloverAll(h)).toBe(1);
-    const list = listArchives(h, { gameId: G, boardId: 'daily' });
+    const list = present(listArchives(h, { gameId: G, boardId: 'daily' }));
     const start = Date.parse('2026-03-04T00:00:00Z') * 1e6;
     expect(list.archives).toEqual([{
         archiveId: `${G}:daily:${start}`, periodStart: start, periodEnd: start + DAY * 1e9, entryCount: 5, topPlayer: 'Player_5', topScore: 400,
@@ -85,7 +85,7 @@ test('custom boards reset every N days from creation; monthly boards fan out too
     expect(readBoard(h, { gameId: G, boardId: 'three-day' }).totalEntries).toBe(1);
     h.advance(DAY);
     expect(readBoard(h, { gameId: G, boardId: 'three-day' }).totalEntries).toBe(0);
-    expect(listBoards(h, { gameId: G }).scoreboards.find((b) => b.scoreboardId === 'three-day')!.lastReset).toBe(Date.parse('2026-03-07T12:00:00Z') * 1e6);
+    expect(present(listBoards(h, { gameId: G })).scoreboards.find((b) => b.scoreboardId === 'three-day')!.lastReset).toBe(Date.parse('2026-03-07T12:00:00Z') * 1e6);
 });
 
 test('ranks and the window around a player', () => {

@@ -19,6 +19,13 @@ test('registration creates all-time, weekly and daily boards and a key_<gameId>_
     expect(gameInfo(h, { gameId: 'space-race' })).toMatchObject({ timeValidationEnabled: false, totalPlayers: 0, isActive: true });
 });
 
+test('names reject control characters and broken Unicode', () => {
+    const h = harness();
+    expect(failure(() => registerGame(h, { developerId: 'd', gameId: 'ctl-game', name: 'bad\u0001name' }))).toEqual({ status: 400, message: 'name must not contain control characters' });
+    expect(failure(() => registerGame(h, { developerId: 'd', gameId: 'ctl-game', name: 'half \ud800' })).status).toBe(400);
+    expect(registerGame(h, { developerId: 'd', gameId: 'ctl-game', name: 'Ünïcödé 🎮' }).game.name).toBe('Ünïcödé 🎮');
+});
+
 test('game ids follow the 3-50 [a-z0-9-] rule and are unique', () => {
     const h = harness();
     for (const bad of ['ab', 'Upper', 'has_underscore', 'x'.repeat(51)]) {

@@ -1,11 +1,13 @@
 // A service context on plain Maps with a clock the test moves (native tests of the rules).
 import { randomBytes } from 'node:crypto';
 
+import { stringify } from '../../../canister/domain/json';
 import { registerGame } from '../../../canister/service/games';
 import { memoryStore } from '../../../canister/service/store';
 import { Fail, type Ctx } from '../../../canister/service/state';
 
-export const S = 1_000_000_000;
+/** One second in the canister's time unit (µs). */
+export const S = 1_000_000;
 
 export interface Harness extends Ctx {
     time: number;
@@ -18,7 +20,7 @@ export function harness(startIso = '2026-03-04T12:00:00Z'): Harness {
         games: new Map(),
         stats: new Map(),
         dirtyStats: new Set(),
-        time: Date.parse(startIso) * 1e6,
+        time: Date.parse(startIso) * 1e3,
         env: { now: () => h.time, random: (n) => new Uint8Array(randomBytes(n)) },
         advance(seconds) {
             h.time += seconds * S;
@@ -29,6 +31,11 @@ export function harness(startIso = '2026-03-04T12:00:00Z'): Harness {
 
 export function withGame(h: Harness, gameId = 'my-game'): string {
     return registerGame(h, { developerId: 'dev-1', gameId, name: 'My Game' }).apiKey;
+}
+
+/** A reply as a client sees it: JSON text and back (times become integer nanoseconds). */
+export function present<T>(value: T): T {
+    return JSON.parse(stringify(value)) as T;
 }
 
 /** The error a call throws: `{ status, message }`. */
