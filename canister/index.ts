@@ -2,7 +2,7 @@
 // authorization of write methods (registered gateways and controllers), upgrade hooks that
 // keep the heap tables, the period/session timer, and direct board reads over http_request.
 import {
-    IDL, init, isController, msgArgData, msgCaller, msgReply, postUpgrade, preUpgrade, query, setTimerInterval, time, trap, update,
+    IDL, init, isController, msgArgData, msgCaller, msgReply, postUpgrade, preUpgrade, query, setTimer, setTimerInterval, time, trap, update,
 } from 'azle';
 
 import { bytesToText, textToBytes } from './codecs';
@@ -14,7 +14,7 @@ import * as reads from './service/reads';
 import { rolloverAll } from './service/rollover';
 import * as scores from './service/scores';
 import * as sessions from './service/sessions';
-import { Fail, loadGames, writeSnapshot, type Ctx } from './service/state';
+import { Fail, loadGames, rebuildSome, writeSnapshot, type Ctx } from './service/state';
 import { stableStore } from './stable-store';
 
 const ctx: Ctx = {
@@ -28,10 +28,23 @@ const ctx: Ctx = {
     games: new Map(),
     stats: new Map(),
     dirtyStats: new Set(),
+    rebuilding: new Map(),
 };
 
 const InitArg = IDL.Opt(IDL.Text);
 const TICK_SECONDS = 30;
+// Without a snapshot, post_upgrade reads this many players (~1 M instructions each, well
+// inside the 300 B install limit); timers read the rest, this many per message.
+const REBUILD_IN_UPGRADE = 150_000;
+const REBUILD_PER_TIMER = 25_000;
+
+function continueRebuild(): void {
+    if (ctx.rebuilding.size === 0) return;
+    setTimer(0, () => {
+        rebuildSome(ctx, REBUILD_PER_TIMER);
+        continueRebuild();
+    });
+}
 
 /** Principals (text) allowed to call write methods, besides controllers. */
 let gateways = new Set<string>();
@@ -119,7 +132,8 @@ export default class {
     @postUpgrade([InitArg])
     postUpgrade(arg: [] | [string]): void {
         configure(arg);
-        loadGames(ctx);
+        loadGames(ctx, REBUILD_IN_UPGRADE);
+        continueRebuild();
     }
 
     // ---- game API (gateways) ---------------------------------------------------------------

@@ -147,6 +147,8 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
         }
         if (store.logSize() > checkpointBytes) checkpoint();
         armTimer();
+        // A round stops after a bounded number of messages; the rest goes in the next one.
+        if (subnet.queue.length > 0) scheduleRound();
     }
 
     function scheduleRound(): void {

@@ -3,7 +3,7 @@
 import { createBoard } from '../../../canister/service/games';
 import { leaderboard, readBoard } from '../../../canister/service/reads';
 import { submitBatch } from '../../../canister/service/scores';
-import { loadGames, writeSnapshot } from '../../../canister/service/state';
+import { loadGames, rebuildSome, writeSnapshot } from '../../../canister/service/state';
 import { harness, withGame } from './harness';
 
 function populated() {
@@ -52,6 +52,26 @@ test('without a snapshot (pre_upgrade skipped) the tables are rebuilt from the r
     h.advance(10);
     submitBatch(h, [{ gameId: 'game-b', playerId: 'q0', score: 10_000, streak: 1 }]);
     expect(leaderboard(h, { gameId: 'game-b', limit: 1 }).leaderboard[0].score).toBe(10_000);
+});
+
+test('a large rebuild goes in steps: the service answers meanwhile and ends with the same boards', () => {
+    const h = populated();
+    const before = view(h);
+    h.games.clear();
+    expect(loadGames(h, 100)).toBe('records');
+    expect(h.rebuilding.size).toBeGreaterThan(0);
+    expect(leaderboard(h, { gameId: 'game-a', limit: 1000 }).total).toBeLessThan(before.a.total);
+    // A submit during the rebuild is indexed at once; the rebuild indexes that player again, harmlessly.
+    h.advance(10);
+    submitBatch(h, [{ gameId: 'game-b', playerId: 'q299', score: 1_000_000, streak: 1 }]);
+    let steps = 0;
+    while (!rebuildSome(h, 100)) steps++;
+    expect(steps).toBeGreaterThan(3);
+    const after = view(h);
+    expect(after.a).toEqual(before.a);
+    expect(after.level).toEqual(before.level);
+    expect(after.b.entries[0]).toMatchObject({ score: 1_000_000 });
+    expect(after.b.totalEntries).toBe(before.b.totalEntries);
 });
 
 test('a snapshot that does not match the games (a game was added after it) is not used', () => {
