@@ -8,8 +8,7 @@ import * as path from 'node:path';
 import { Principal } from '@dfinity/principal';
 
 import type { GameConfig } from '../canister/api';
-import { deploy } from '../replica/cli';
-import { startReplica, type Replica } from '../replica/replica';
+import { startReplicaThread, type ReplicaThread } from '../replica/threaded';
 import { connectCanister, type CanisterClient } from './canister';
 import { readConfig, type Config } from './config';
 import { ensureIdentity, loadIdentity } from './identity';
@@ -20,7 +19,8 @@ export const DEMO_GAME = 'demo-game';
 
 export interface EmbeddedService {
     gateway: RunningGateway;
-    replica?: Replica;
+    /** The local replica's URL (the embedded default only). */
+    replicaUrl?: string;
     canister: CanisterClient;
     canisterUrl?: string;
     demo?: { gameId: string; apiKey: string };
@@ -32,7 +32,7 @@ function writeServiceFile(config: Config, host: string, canisterId: string): voi
     fs.writeFileSync(path.join(config.dataDir, 'service.json'), `${JSON.stringify({ icHost: host, canisterId }, null, 2)}\n`);
 }
 
-async function demoGame(canister: CanisterClient, replica: Replica): Promise<{ gameId: string; apiKey: string } | undefined> {
+async function demoGame(canister: CanisterClient, replica: ReplicaThread): Promise<{ gameId: string; apiKey: string } | undefined> {
     if (replica.getExtra('demoGameCreated') !== true) {
         const created = await canister.call<{ apiKey: string }>('admin_register_game', {
             developerId: 'demo', gameId: DEMO_GAME, name: 'Demo Game', description: 'Created by npm start on first run',
@@ -59,16 +59,20 @@ export async function startEmbedded(config: Config, log: (line: string) => void 
         return { gateway, canister, stop: () => gateway.close() };
     }
     const identity = ensureIdentity(path.join(config.dataDir, 'gateway-identity.pem'));
-    const replica = await startReplica({ dataDir: path.join(config.dataDir, 'replica'), port: config.replicaPort, log: (id, message) => log(`[canister ${id}] ${message}`) });
+    // The replica gets its own thread: canister execution never blocks the API's event loop.
+    const replica = await startReplicaThread({
+        options: { dataDir: path.join(config.dataDir, 'replica'), port: config.replicaPort },
+        canisters: [{ name: 'leaderboard', wasmPath: leaderboardWasmPath(), arg: initArgFor([identity.getPrincipal()]) }],
+    }, (id, message) => log(`[canister ${id}] ${message}`));
     try {
-        const [installed] = await deploy(replica, [{ name: 'leaderboard', wasm: new Uint8Array(fs.readFileSync(leaderboardWasmPath())), arg: initArgFor([identity.getPrincipal()]) }]);
+        const [installed] = replica.canisters;
         const canisterId = Principal.fromText(installed.id);
         const canister = await connectCanister({ host: replica.url, canisterId, identity, fetchRootKey: true });
         const demo = await demoGame(canister, replica);
         writeServiceFile(config, replica.url, installed.id);
         const gateway = await serveGateway({ canister, port: config.port, readCacheTtlSeconds: config.readCacheTtlSeconds });
         return {
-            gateway, replica, canister, demo, canisterUrl: `${replica.url}/?canisterId=${installed.id}`,
+            gateway, replicaUrl: replica.url, canister, demo, canisterUrl: `${replica.url}/?canisterId=${installed.id}`,
             async stop() {
                 await gateway.close();
                 await replica.stop();
@@ -83,10 +87,10 @@ export async function startEmbedded(config: Config, log: (line: string) => void 
 function banner(s: EmbeddedService, config: Config): string {
     const base = s.gateway.url.replace('127.0.0.1', 'localhost');
     const lines = ['', 'Game leaderboard service is running.', '', `  API base URL:   ${base}`];
-    if (s.replica !== undefined) {
+    if (s.replicaUrl !== undefined) {
         const id = s.canister.canisterId.toText();
-        lines.push(`  Canister URL:   ${s.replica.url}/?canisterId=${id}`);
-        lines.push(`                  (direct board reads, e.g. ${s.replica.url}/games/${DEMO_GAME}/scoreboards/all-time?canisterId=${id})`);
+        lines.push(`  Canister URL:   ${s.replicaUrl}/?canisterId=${id}`);
+        lines.push(`                  (direct board reads, e.g. ${s.replicaUrl}/games/${DEMO_GAME}/scoreboards/all-time?canisterId=${id})`);
     }
     if (s.demo !== undefined) {
         lines.push(`  Demo game ID:   ${s.demo.gameId}`, `  Demo API key:   ${s.demo.apiKey}`, '', 'Try it:');

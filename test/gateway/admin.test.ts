@@ -61,7 +61,7 @@ test('bad commands and bad input fail with a message, and change nothing', async
 
 test('production mode: the CLI and a second gateway reach the canister by IC_HOST, CANISTER_ID and the PEM', async () => {
     const production = {
-        IC_HOST: service.replica!.url,
+        IC_HOST: service.replicaUrl!,
         CANISTER_ID: service.canister.canisterId.toText(),
         GATEWAY_IDENTITY_PEM: path.join(dataDir, 'gateway-identity.pem'),
     };
