@@ -2,11 +2,13 @@
 import { initBls } from '../../replica/crypto/bls';
 import { benchCanister } from './canister.bench';
 import { benchReplica } from './replica.bench';
+import { benchService } from './service.bench';
 
 async function main(): Promise<void> {
     await initBls();
     console.log(`Benchmarks on ${require('node:os').cpus().length} cores, Node ${process.version}`);
     await benchReplica();
+    await benchService();
     await benchCanister();
 }
 
