@@ -23,11 +23,21 @@ export interface CanisterOptions {
     identity: Identity;
     /** Local replicas publish their own root key; the IC's is built into the agent. */
     fetchRootKey: boolean;
+    /**
+     * Verify the replica's signatures: the BLS certificate of every update reply and the node
+     * signature of every query reply (default). `npm start` turns it off for the replica it runs
+     * in its own process: those signatures would guard nothing there, and checking them costs
+     * ~9 ms (certificate) and ~4 ms (query) of the API's CPU per call on these machines.
+     */
+    verifyReplies?: boolean;
     /** Where failures to reach the canister are reported (default: stderr). */
     log?: (message: string) => void;
 }
 
 const QUERY = new Set<string>(QUERY_METHODS);
+
+/** The certificate check for a replica in this process (its structure and time are still checked). */
+const trustCertificate = (): boolean => true;
 
 /** Errors that mean the agent's clock and the replica's disagree: sync and try again. */
 function isClockError(error: unknown): boolean {
@@ -36,7 +46,7 @@ function isClockError(error: unknown): boolean {
 }
 
 export async function connectCanister(o: CanisterOptions): Promise<CanisterClient> {
-    const agent = HttpAgent.createSync({ host: o.host, identity: o.identity, retryTimes: 1, shouldSyncTime: false });
+    const agent = HttpAgent.createSync({ host: o.host, identity: o.identity, retryTimes: 1, shouldSyncTime: false, verifyQuerySignatures: o.verifyReplies ?? true });
     let ready: Promise<void> | undefined;
     const prepare = (): Promise<void> => {
         ready ??= (async () => {
@@ -48,7 +58,7 @@ export async function connectCanister(o: CanisterOptions): Promise<CanisterClien
         });
         return ready;
     };
-    const actor = Actor.createActor(idlFactory, { agent, canisterId: o.canisterId, blsVerify }) as unknown as LeaderboardActor;
+    const actor = Actor.createActor(idlFactory, { agent, canisterId: o.canisterId, blsVerify: o.verifyReplies === false ? trustCertificate : blsVerify }) as unknown as LeaderboardActor;
 
     async function invoke(method: QueryMethod | UpdateMethod, request: unknown): Promise<string> {
         const json = JSON.stringify(request);
