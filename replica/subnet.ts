@@ -46,14 +46,11 @@ export interface CallContext {
     discard: boolean;
 }
 
-export interface Callback {
+/** An outgoing call awaiting its response: the canister's closures and the cycles it sent. */
+export interface Callback extends Pick<OutgoingCall, 'reply' | 'reject' | 'cleanup' | 'cycles'> {
     id: number;
     callContext: number;
     callee: string;
-    reply: { fun: number; env: number };
-    reject: { fun: number; env: number };
-    cleanup?: { fun: number; env: number };
-    cycles: bigint;
 }
 
 /** A canister's state outside its memories. */

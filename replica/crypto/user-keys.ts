@@ -5,7 +5,7 @@ import { secp256k1 } from '@noble/curves/secp256k1';
 import { p256 } from '@noble/curves/p256';
 import { sha256 } from '@noble/hashes/sha256';
 import { BLS12_381_G2_OID, DER_COSE_OID, ED25519_OID, SECP256K1_OID, unwrapDER, wrapDER } from '@dfinity/agent';
-import { bytesEqual } from '../bytes';
+import { bytesEqual, toHex } from '../bytes';
 
 export type UserKeyScheme = 'ed25519' | 'ecdsa-secp256k1' | 'ecdsa-p256';
 
@@ -73,7 +73,7 @@ export function parseUserPublicKey(der: Uint8Array): ParsedUserKey {
 const ed25519Keys = new Map<string, KeyObject>();
 
 function ed25519Key(raw: Uint8Array): KeyObject {
-    const hex = Buffer.from(raw).toString('hex');
+    const hex = toHex(raw);
     let key = ed25519Keys.get(hex);
     if (key === undefined) {
         if (ed25519Keys.size >= 1024) ed25519Keys.clear();

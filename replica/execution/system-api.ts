@@ -23,14 +23,20 @@ export const MAX_CALL_ARG_BYTES = 2 * 1024 * 1024;
 
 export type Response = { reply: Uint8Array } | { reject: { code: number; message: string } };
 
+/** A callback as the canister names it: a table index and an environment word. */
+export interface WasmClosure {
+    fun: number;
+    env: number;
+}
+
 export interface OutgoingCall {
     callee: Uint8Array;
     method: string;
     arg: Uint8Array;
     cycles: bigint;
-    reply: { fun: number; env: number };
-    reject: { fun: number; env: number };
-    cleanup?: { fun: number; env: number };
+    reply: WasmClosure;
+    reject: WasmClosure;
+    cleanup?: WasmClosure;
     timeoutSeconds?: number;
 }
 
