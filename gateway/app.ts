@@ -25,9 +25,9 @@ export interface GatewayOptions {
     /** How long board reads are cached (R2: about 30 s); 0 turns the cache off. */
     readCacheTtlSeconds: number;
     batch?: BatcherOptions;
+    /** The clock of the caches (ms); tests pass their own so that no test waits for real time. */
+    clock?: () => number;
 }
-
-
 
 const CORS = {
     'Access-Control-Allow-Origin': '*',
@@ -43,8 +43,8 @@ export function createApp(o: GatewayOptions): express.Express {
     );
     const ctx: RouteContext = {
         canister: o.canister,
-        keys: keyResolver(o.canister),
-        reads: ttlCache(o.readCacheTtlSeconds * 1000),
+        keys: keyResolver(o.canister, undefined, o.clock),
+        reads: ttlCache(o.readCacheTtlSeconds * 1000, undefined, o.clock),
         submit,
     };
     const app = express();

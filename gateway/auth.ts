@@ -29,8 +29,8 @@ export interface KeyResolver {
     gameOf(req: Request): Promise<string>;
 }
 
-export function keyResolver(canister: CanisterClient, ttlMs = 60_000): KeyResolver {
-    const known = ttlCache<KeyInfo | 'invalid'>(ttlMs);
+export function keyResolver(canister: CanisterClient, ttlMs = 60_000, clock?: () => number): KeyResolver {
+    const known = ttlCache<KeyInfo | 'invalid'>(ttlMs, undefined, clock);
     async function lookup(apiKey: string): Promise<KeyInfo | 'invalid'> {
         const cached = known.get(apiKey);
         if (cached !== undefined) return cached;

@@ -2,8 +2,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { createApp } from './app';
-import type { CanisterClient } from './canister';
+import { createApp, type GatewayOptions } from './app';
 
 export interface RunningGateway {
     url: string;
@@ -11,8 +10,8 @@ export interface RunningGateway {
     close(): Promise<void>;
 }
 
-export async function serveGateway(o: { canister: CanisterClient; port: number; host?: string; readCacheTtlSeconds: number }): Promise<RunningGateway> {
-    const app = createApp({ canister: o.canister, readCacheTtlSeconds: o.readCacheTtlSeconds });
+export async function serveGateway(o: GatewayOptions & { port: number; host?: string }): Promise<RunningGateway> {
+    const app = createApp(o);
     const server: Server = await new Promise((resolve, reject) => {
         const s = app.listen(o.port, o.host ?? '0.0.0.0', () => resolve(s));
         s.once('error', reject);

@@ -43,13 +43,13 @@ async function asResponse(res: Response): Promise<TestResponse> {
     return { status: res.status, headers: res.headers, body, text };
 }
 
-export async function startService(options: { readCacheTtlSeconds?: number; replica?: Partial<ReplicaOptions> } = {}): Promise<TestService> {
+export async function startService(options: { readCacheTtlSeconds?: number; replica?: Partial<ReplicaOptions>; clock?: () => number } = {}): Promise<TestService> {
     const replica = await startTestReplica(options.replica);
     const identity = ensureIdentity(`${tempDir('gateway-identity')}/identity.pem`);
     const canisterId = replica.createCanister();
     await replica.installCode(canisterId, leaderboardWasm(), { arg: initArgFor([identity.getPrincipal()]) });
     const canister = await connectCanister({ host: replica.url, canisterId, identity, fetchRootKey: true, log: () => undefined });
-    const gateway = await serveGateway({ canister, port: 0, host: '127.0.0.1', readCacheTtlSeconds: options.readCacheTtlSeconds ?? 0 });
+    const gateway = await serveGateway({ canister, port: 0, host: '127.0.0.1', readCacheTtlSeconds: options.readCacheTtlSeconds ?? 0, clock: options.clock });
     return {
         replica, canister, gateway, canisterId,
         async game(gameId, setup) {
