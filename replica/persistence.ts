@@ -9,6 +9,7 @@ import { crc32 } from 'node:zlib';
 import type { ModuleCache } from './execution/instance';
 import type { Span } from './execution/heap';
 import { createStableMemory, STABLE_PAGE, type StableMemory } from './execution/stable-memory';
+import { lockDataDir } from './lock';
 import type { IngressStatus, Message, SystemState } from './subnet';
 
 /** A canister's persisted state outside its memories. */
@@ -100,7 +101,7 @@ export function openStore(dir: string, options: { fsync: boolean }): Store {
     fs.mkdirSync(path.join(dir, 'canisters'), { recursive: true });
     fs.mkdirSync(path.join(dir, 'modules'), { recursive: true });
     fs.mkdirSync(path.join(dir, 'cache'), { recursive: true });
-    const releaseLock = lock(dir);
+    const releaseLock = lockDataDir(dir);
     const checkpointPath = path.join(dir, 'checkpoint.bin');
     const walPath = (generation: number): string => path.join(dir, `wal-${generation}.log`);
     const canisterDir = (id: string): string => path.join(dir, 'canisters', id);
@@ -341,34 +342,4 @@ function writeStableImage(file: string, stable: StableMemory, changed: Span[] | 
 function writeAll(fd: number, data: Uint8Array): void {
     let at = 0;
     while (at < data.length) at += fs.writeSync(fd, data, at, data.length - at);
-}
-
-/** One replica per data directory: a second one would corrupt the log. */
-function lock(dir: string): () => void {
-    const file = path.join(dir, 'LOCK');
-    for (let attempt = 0; attempt < 2; attempt++) {
-        try {
-            const fd = fs.openSync(file, 'wx');
-            fs.writeSync(fd, String(process.pid));
-            fs.closeSync(fd);
-            return () => fs.rmSync(file, { force: true });
-        } catch (e) {
-            if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-            const pid = Number(fs.readFileSync(file, 'utf8'));
-            if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
-                throw new Error(`The data directory ${dir} is in use by process ${pid}.`);
-            }
-            fs.rmSync(file, { force: true });
-        }
-    }
-    throw new Error(`Could not lock ${dir}`);
-}
-
-function alive(pid: number): boolean {
-    try {
-        process.kill(pid, 0);
-        return true;
-    } catch (e) {
-        return (e as NodeJS.ErrnoException).code === 'EPERM';
-    }
 }
