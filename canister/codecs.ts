@@ -3,6 +3,8 @@
 // the native path costs well under 1 K.
 import { candidDecode, candidEncode } from 'azle';
 
+import { parseRustString } from './rust-string';
+
 /** A string as the bytes of a Candid `text` value. */
 export function textToBytes(text: string): Uint8Array {
     // JSON string literals are valid Candid text literals for the characters JSON.stringify
@@ -10,10 +12,15 @@ export function textToBytes(text: string): Uint8Array {
     return candidEncode(`(${JSON.stringify(text)})`);
 }
 
-/** Back from textToBytes (or from any Candid message holding one text value). */
+/**
+ * Back from textToBytes (or from any Candid message holding one text value), exactly: any
+ * valid UTF-8 round-trips. The native decoder prints the text as a Rust string literal: the
+ * JSON escapes plus `\'`, `\0` and `\u{hex}` (for every character Rust deems unprintable:
+ * U+200B, U+00AD, U+FEFF, U+0085, U+2028, ...), which become JSON escapes here.
+ */
 export function bytesToText(bytes: Uint8Array): string {
     const printed = candidDecode(bytes);
-    return JSON.parse(printed.slice(printed.indexOf('"'), printed.lastIndexOf('"') + 1)) as string;
+    return parseRustString(printed.slice(printed.indexOf('"'), printed.lastIndexOf('"') + 1));
 }
 
 export const textCodec = { toBytes: textToBytes, fromBytes: bytesToText };

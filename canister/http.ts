@@ -4,6 +4,7 @@
 import { IDL, candidDecode, candidEncode, msgArgData, msgReply } from 'azle';
 
 import { stringify } from './domain/json';
+import { parseRustString } from './rust-string';
 import * as reads from './service/reads';
 import { Fail, type Ctx } from './service/state';
 
@@ -29,13 +30,13 @@ const METHOD_FIELD = '156_956_385 = "';
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 const INTEGER = /^-?[0-9]+$/;
 
-/** The text value of a field in printed Candid, unescaped (URLs and methods are ASCII). */
+/** The text value of a field in printed Candid, unescaped. */
 function field(printed: string, marker: string): string {
     const start = printed.indexOf(marker);
     if (start < 0) return '';
     let end = start + marker.length;
     while (end < printed.length && printed[end] !== '"') end += printed[end] === '\\' ? 2 : 1;
-    return JSON.parse(printed.slice(start + marker.length - 1, end + 1)) as string;
+    return parseRustString(printed.slice(start + marker.length - 1, end + 1));
 }
 
 function reply(status: number, body: unknown): void {
