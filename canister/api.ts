@@ -74,7 +74,12 @@ export interface PlayerRef {
     playerId: string;
 }
 
-export interface SubmitRequest extends PlayerRef {
+/** A player write: the canister checks the key against the game in the same call. */
+export interface PlayerWrite extends PlayerRef {
+    apiKey: string;
+}
+
+export interface SubmitRequest extends PlayerWrite {
     score: number;
     streak: number;
     /** Present only when the player just chose a name (rule N1). */
@@ -87,7 +92,7 @@ export interface SubmitReply {
     message: string;
 }
 
-export interface AchievementRequest extends PlayerRef {
+export interface AchievementRequest extends PlayerWrite {
     achievementIds: string[];
 }
 
@@ -126,10 +131,19 @@ export interface Profile {
     };
 }
 
+/**
+ * One suspicious (player, board) in the log: repeated rejections of the same player on the same
+ * board are one entry with a count, moved to the front, so one player cannot flood the log.
+ */
 export interface SuspicionEntry {
+    /** The latest rejection. */
     at: number;
+    /** The first rejection this entry counts. */
+    firstAt: number;
+    count: number;
     playerId: string;
     scoreboardId?: string;
+    /** Values and reason of the latest rejection. */
     score: number;
     streak: number;
     reason: string;

@@ -2,6 +2,7 @@
 import { StableBTreeMap } from 'azle';
 
 import { bytesCodec, jsonCodec, textCodec } from './codecs';
+import { revivePlayer, type PlayerRecord } from './service/records';
 import type { KV, Store } from './service/store';
 
 interface Codec<V> {
@@ -32,7 +33,7 @@ export function stableStore(): Store {
         games: stableKv(1, jsonCodec),
         apiKeys: stableKv(2, textCodec),
         developers: stableKv(3, jsonCodec),
-        players: stableKv(4, jsonCodec),
+        players: stableKv<PlayerRecord>(4, { toBytes: jsonCodec.toBytes, fromBytes: (bytes) => revivePlayer(jsonCodec.fromBytes(bytes) as PlayerRecord) }),
         slots: stableKv(5, textCodec),
         nicknames: stableKv(6, textCodec),
         achievements: stableKv(7, jsonCodec),
@@ -43,5 +44,6 @@ export function stableStore(): Store {
         suspicion: stableKv(12, jsonCodec),
         stats: stableKv(13, jsonCodec),
         snapshot: stableKv(14, bytesCodec),
+        suspects: stableKv(15, jsonCodec),
     };
 }

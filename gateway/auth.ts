@@ -1,6 +1,8 @@
 // Credentials from headers only (never query strings): the API key names the game
 // (key_<gameId>_<digits>); X-Game-ID is optional and must agree with it. The key is checked
-// with the canister and remembered for a minute.
+// with the canister and remembered for a few seconds (KEY_TTL_MS): reads may trail a rotation
+// or deactivation by that much; writes never do, as they carry the key to the canister, which
+// checks it again in the same call.
 import type { Request } from 'express';
 
 import type { KeyInfo } from '../canister/api';
@@ -24,40 +26,50 @@ export function credentials(req: Request): Credentials {
     return { apiKey: header('X-API-Key'), gameId: header('X-Game-ID'), session: header('X-Session-Token') };
 }
 
+/** A request's API key and the game it belongs to. */
+export interface KeyAccess {
+    gameId: string;
+    apiKey: string;
+}
+
 export interface KeyResolver {
     /** The game of the request's API key, or a 400/401/403 ApiFailure. */
     gameOf(req: Request): Promise<string>;
+    /** The key and its game, for writes: the canister checks the key again in the same call. */
+    resolve(req: Request): Promise<KeyAccess>;
 }
 
-export function keyResolver(canister: CanisterClient, ttlMs = 60_000, clock?: () => number): KeyResolver {
+/** How long a key lookup is trusted for reads (writes are checked by the canister anyway). */
+export const KEY_TTL_MS = 5_000;
+
+export function keyResolver(canister: CanisterClient, ttlMs = KEY_TTL_MS, clock?: () => number): KeyResolver {
     const known = ttlCache<KeyInfo | 'invalid'>(ttlMs, undefined, clock);
     async function lookup(apiKey: string): Promise<KeyInfo | 'invalid'> {
         const cached = known.get(apiKey);
         if (cached !== undefined) return cached;
         const reply = await canister.call<KeyInfo>('resolve_key', { apiKey });
         const info = 'ok' in reply ? reply.ok : 'invalid';
-        known.set(apiKey, info, info === 'invalid' ? 10_000 : ttlMs);
+        known.set(apiKey, info, ttlMs);
         return info;
     }
-    return {
-        async gameOf(req) {
-            const { apiKey, gameId, session } = credentials(req);
-            if (apiKey === undefined) {
-                // Sign-in (device codes) is not offered yet: any session token is unknown, i.e. dead.
-                if (session !== undefined) throw new ApiFailure(401, 'Invalid or expired session');
-                throw new ApiFailure(401, 'Missing API key');
-            }
-            const embedded = KEY_SHAPE.exec(apiKey)?.[1];
-            if (embedded === undefined) throw new ApiFailure(401, 'Invalid API key');
-            if (gameId !== undefined && gameId !== embedded) {
-                throw new ApiFailure(400, `X-Game-ID '${gameId}' does not match the game of the API key ('${embedded}')`);
-            }
-            const info = await lookup(apiKey);
-            if (info === 'invalid') throw new ApiFailure(401, 'Invalid API key');
-            if (!info.isActive) throw new ApiFailure(403, 'This game is deactivated');
-            return info.gameId;
-        },
-    };
+    async function resolve(req: Request): Promise<KeyAccess> {
+        const { apiKey, gameId, session } = credentials(req);
+        if (apiKey === undefined) {
+            // Sign-in (device codes) is not offered yet: any session token is unknown, i.e. dead.
+            if (session !== undefined) throw new ApiFailure(401, 'Invalid or expired session');
+            throw new ApiFailure(401, 'Missing API key');
+        }
+        const embedded = KEY_SHAPE.exec(apiKey)?.[1];
+        if (embedded === undefined) throw new ApiFailure(401, 'Invalid API key');
+        if (gameId !== undefined && gameId !== embedded) {
+            throw new ApiFailure(400, `X-Game-ID '${gameId}' does not match the game of the API key ('${embedded}')`);
+        }
+        const info = await lookup(apiKey);
+        if (info === 'invalid') throw new ApiFailure(401, 'Invalid API key');
+        if (!info.isActive) throw new ApiFailure(403, 'This game is deactivated');
+        return { gameId: info.gameId, apiKey };
+    }
+    return { resolve, gameOf: async (req) => (await resolve(req)).gameId };
 }
 
 /** A game named in a body or path must be the key's game. */

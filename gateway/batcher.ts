@@ -1,15 +1,22 @@
 // Coalesces concurrent score submits into one canister update call: at most `maxBatch`
-// submits, gathered for at most `maxWaitMs`, one call in flight at a time so that a player's
-// submits keep their order; every request still gets its own answer.
+// submits and `maxBytes` of JSON (the IC refuses messages over 2 MiB, and one oversized call
+// would fail every submit in it), gathered for at most `maxWaitMs`, one call in flight at a
+// time so that a player's submits keep their order; every request still gets its own answer.
 import type { Reply } from '../canister/interface';
 
 export interface BatcherOptions {
     maxBatch: number;
     maxWaitMs: number;
+    /** Bytes of JSON per call at most (a request larger than this alone goes alone). */
+    maxBytes?: number;
 }
+
+/** Well under the IC's 2 MiB ingress message limit, leaving room for the envelope. */
+export const DEFAULT_MAX_BATCH_BYTES = 1024 * 1024;
 
 interface Waiting<Q, A> {
     request: Q;
+    bytes: number;
     resolve: (reply: Reply<A>) => void;
     reject: (error: unknown) => void;
 }
@@ -23,7 +30,14 @@ export function batcher<Q, A>(send: (requests: Q[]) => Promise<Array<Reply<A>>>,
         timer = undefined;
         if (inFlight || queue.length === 0) return;
         inFlight = true;
-        const batch = queue.splice(0, o.maxBatch);
+        const maxBytes = o.maxBytes ?? DEFAULT_MAX_BATCH_BYTES;
+        let count = 0;
+        let bytes = 0;
+        while (count < queue.length && count < o.maxBatch && (count === 0 || bytes + queue[count].bytes <= maxBytes)) {
+            bytes += queue[count].bytes;
+            count++;
+        }
+        const batch = queue.splice(0, count);
         try {
             const replies = await send(batch.map((w) => w.request));
             batch.forEach((w, i) => w.resolve(replies[i] ?? { err: { status: 503, message: 'No reply for this submit' } }));
@@ -42,7 +56,7 @@ export function batcher<Q, A>(send: (requests: Q[]) => Promise<Array<Reply<A>>>,
 
     return (request) =>
         new Promise((resolve, reject) => {
-            queue.push({ request, resolve, reject });
+            queue.push({ request, bytes: Buffer.byteLength(JSON.stringify(request)), resolve, reject });
             schedule(queue.length >= o.maxBatch ? 0 : o.maxWaitMs);
         });
 }

@@ -1,6 +1,6 @@
 // Submit pacing: at most one accepted submit per player per board every 2 seconds (an exact
-// repeat inside the window is a retry and gets the same answer), and repeat plays within a
-// few seconds count once.
+// repeat inside the window is a retry and gets the same answer), and every accepted submit is
+// a play except an exact repeat of the last one within a few seconds.
 
 /** Windows in µs, like every time in the canister. */
 export const RATE_WINDOW_US = 2_000_000;
@@ -26,7 +26,15 @@ export function pace(last: LastSubmit | undefined, submit: { score: number; stre
     return { kind: 'limited' };
 }
 
-/** Whether a submit counts as a new play, given when the last counted play happened. */
-export function countsAsPlay(lastPlayAt: number | undefined, now: number): boolean {
-    return lastPlayAt === undefined || now - lastPlayAt >= PLAY_DEDUPE_US;
+/**
+ * Whether an accepted submit counts as a new play: all do, except an exact repeat (same score
+ * and streak on the same board key) of the last accepted submit within PLAY_DEDUPE_US (S5).
+ */
+export function countsAsPlay(last: LastSubmit | undefined, submit: { score: number; streak: number }, now: number): boolean {
+    return last === undefined || now - last.at >= PLAY_DEDUPE_US || last.score !== submit.score || last.streak !== submit.streak;
+}
+
+/** Whether a kept LastSubmit still matters (for the rate limit, retries or repeat plays). */
+export function stillPacing(last: LastSubmit, now: number): boolean {
+    return now - last.at < PLAY_DEDUPE_US;
 }

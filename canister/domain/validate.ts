@@ -7,6 +7,8 @@ export const PLAYER_ID = /^[A-Za-z0-9_-]{1,100}$/;
 export const ACHIEVEMENT_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 export const API_KEY = /^key_([a-z0-9-]{3,50})_([0-9]{16,40})$/;
 export const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+/** Play-session tokens are `ps_` + 32 hex digits; a longer one is unknown without a lookup. */
+export const MAX_PLAY_SESSION_TOKEN = 100;
 
 export const FANOUT_BOARDS = ['all-time', 'weekly', 'daily'] as const;
 

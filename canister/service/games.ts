@@ -5,7 +5,7 @@ import { ns } from '../domain/json';
 import { periodStart } from '../domain/periods';
 import { FANOUT_BOARDS, checkBoardId, checkCount, checkGameId, gameOfApiKey } from '../domain/validate';
 import type { BoardRecord, DeveloperRecord, GameRecord } from './records';
-import { Fail, emptyGameState, flushStats, gameOf, newBoardTable, saveGame, updateStats, type Ctx } from './state';
+import { Fail, emptyGameState, flushStats, gameOf, newBoardTable, saveGame, updateStats, type Ctx, type GameState } from './state';
 
 export const DEFAULT_ALLOWANCE = 3;
 export const MAX_BOARDS = 100;
@@ -89,6 +89,18 @@ export function resolveKey(ctx: Ctx, apiKey: unknown): KeyInfo {
     const game = gameId === undefined ? undefined : ctx.games.get(gameId);
     if (game === undefined || game.record.apiKey !== apiKey) throw new Fail(401, 'Invalid API key');
     return { gameId: game.record.gameId, isActive: game.record.isActive };
+}
+
+/**
+ * The game a player write acts on, with its API key checked in the same call: only the game's
+ * current key passes (a rotated one fails at once, whatever a gateway cached: 401), and only
+ * while the game is active (403).
+ */
+export function gameForWrite(ctx: Ctx, gameId: unknown, apiKey: unknown): GameState {
+    const game = typeof gameId === 'string' ? ctx.games.get(gameId) : undefined;
+    if (game === undefined || typeof apiKey !== 'string' || game.record.apiKey !== apiKey) throw new Fail(401, 'Invalid API key');
+    if (!game.record.isActive) throw new Fail(403, 'This game is deactivated');
+    return game;
 }
 
 export function rotateKey(ctx: Ctx, gameId: string): string {
@@ -198,7 +210,10 @@ export function createBoard(ctx: Ctx, req: CreateBoardRequest): BoardRecord {
             throw new Fail(400, 'type must be targeted, monthly or custom');
     }
     const now = ctx.env.now();
+    const serial = (game.record.boardSerial ?? 0) + 1;
+    game.record.boardSerial = serial;
     const record = board(id, name, period, now, { description, sortBy, targeted, days });
+    record.serial = serial;
     game.record.boards.push(record);
     game.boards.set(id, newBoardTable(record));
     saveGame(ctx, game);
@@ -219,7 +234,11 @@ export function updateBoard(ctx: Ctx, req: { gameId: string; scoreboardId: strin
     return record;
 }
 
-/** Removes an extra board with its archives (the standard boards stay). */
+/**
+ * Removes an extra board with its archives (the standard boards stay). Players' entries on it
+ * are dead from here on everywhere (reads, submits, rebuilds): they carry the board's serial,
+ * which a board created later under the same id never has; submits drop them as they go.
+ */
 export function deleteBoard(ctx: Ctx, req: { gameId: string; scoreboardId: string }): void {
     const game = gameOf(ctx, req.gameId);
     const record = game.record.boards.find((b) => b.scoreboardId === req.scoreboardId);
@@ -228,6 +247,7 @@ export function deleteBoard(ctx: Ctx, req: { gameId: string; scoreboardId: strin
     for (const start of record.archives) ctx.store.archives.delete(`${game.record.gameId}/${record.scoreboardId}/${start}`);
     game.record.boards = game.record.boards.filter((b) => b !== record);
     game.boards.delete(record.scoreboardId);
+    game.periodEnds.delete(record.scoreboardId);
     saveGame(ctx, game);
 }
 

@@ -4,7 +4,8 @@ import type { AchievementReply, NicknameReply, Profile } from '../api';
 import { ns } from '../domain/json';
 import { defaultNickname, nameKey, suffixed } from '../domain/nicknames';
 import { checkAchievementId, checkNickname, checkPlayerId } from '../domain/validate';
-import type { PlayerRecord } from './records';
+import { gameForWrite } from './games';
+import { dict, type PlayerRecord } from './records';
 import { playerKey } from './store';
 import { Fail, gameOf, statsOf, updateStats, type Ctx, type GameState } from './state';
 import { setPlayer } from './tables';
@@ -56,7 +57,7 @@ export function createPlayer(ctx: Ctx, game: GameState, playerId: string, nickna
     ctx.store.slots.set(`${gameId}/${slot}`, playerId);
     const now = ctx.env.now();
     const player: PlayerRecord = {
-        slot, nickname: name, defaultName: !chosen, authType, created: now, playCount: 0, lastPlayed: now, boards: {}, pace: {},
+        slot, nickname: name, defaultName: !chosen, authType, created: now, playCount: 0, lastPlayed: now, boards: dict(), pace: dict(),
     };
     setPlayer(game.players, slot, name, authType);
     return player;
@@ -77,8 +78,8 @@ export function renameIfFree(ctx: Ctx, game: GameState, playerId: string, player
  * Rule N2 (PUT .../nickname): a taken name gets the first free numeric suffix; the reply says
  * which name was applied. The player must have a profile.
  */
-export function setNickname(ctx: Ctx, req: { gameId: string; playerId: unknown; nickname: unknown }): NicknameReply {
-    const game = gameOf(ctx, req.gameId);
+export function setNickname(ctx: Ctx, req: { apiKey: unknown; gameId: string; playerId: unknown; nickname: unknown }): NicknameReply {
+    const game = gameForWrite(ctx, req.gameId, req.apiKey);
     const playerId = requirePlayerId(req.playerId);
     const error = checkNickname(req.nickname);
     if (error) throw new Fail(400, error);
@@ -123,9 +124,8 @@ export function profile(ctx: Ctx, req: { gameId: string; playerId: unknown }): P
  * Unlocks achievements (idempotent; re-sending an unlocked id succeeds). Anonymous players'
  * achievements are kept server-side even before their first submit.
  */
-export function unlockAchievements(ctx: Ctx, req: { gameId: string; playerId: unknown; achievementIds: unknown }): AchievementReply {
-    const game = gameOf(ctx, req.gameId);
-    if (!game.record.isActive) throw new Fail(403, 'This game is deactivated');
+export function unlockAchievements(ctx: Ctx, req: { apiKey: unknown; gameId: string; playerId: unknown; achievementIds: unknown }): AchievementReply {
+    gameForWrite(ctx, req.gameId, req.apiKey);
     const playerId = requirePlayerId(req.playerId);
     const ids = req.achievementIds;
     if (!Array.isArray(ids) || ids.length === 0) throw new Fail(400, 'achievementIds must be a non-empty list');

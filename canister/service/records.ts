@@ -4,11 +4,29 @@ import type { PlaySession } from '../domain/anti-cheat';
 import type { Best } from '../domain/bests';
 import type { LastSubmit } from '../domain/throttle';
 
+/**
+ * A map keyed by user input (board ids): an object without a prototype, so that ids such as
+ * `__proto__`, `constructor` or `toString` are ordinary keys. Records read from stable memory
+ * get theirs back from `revivePlayer`.
+ */
+export type Dict<V> = { [key: string]: V | undefined };
+
+export function dict<V>(from?: { [key: string]: V | undefined }): Dict<V> {
+    const out = Object.create(null) as Dict<V>;
+    if (from !== undefined) for (const key of Object.keys(from)) out[key] = from[key];
+    return out;
+}
+
 export interface BoardRecord extends BoardConfig {
     /** Start (ns) of the period its entries belong to; 0 for boards that never reset. */
     periodStart: number;
     /** Period starts of the kept archives, oldest first. */
     archives: number[];
+    /**
+     * Which creation of this board id (unique in the game; absent = 0 for the standard boards
+     * and boards made before serials): entries of a deleted board never count for a new one.
+     */
+    serial?: number;
 }
 
 export interface GameRecord extends GameConfig {
@@ -16,6 +34,8 @@ export interface GameRecord extends GameConfig {
     boards: BoardRecord[];
     /** Next sequence number of the suspicion log. */
     suspicionSeq: number;
+    /** The last board serial handed out. */
+    boardSerial?: number;
 }
 
 export interface DeveloperRecord {
@@ -28,6 +48,8 @@ export interface DeveloperRecord {
 export interface EntryRecord extends Best {
     period: number;
     submittedAt: number;
+    /** The serial of the board it was written to (absent = 0). */
+    serial?: number;
 }
 
 export interface PlayerRecord {
@@ -42,11 +64,25 @@ export interface PlayerRecord {
     bestAt?: number;
     playCount: number;
     lastPlayed: number;
-    lastPlayAt?: number;
     /** Entries on the other boards (timed fan-out boards and targeted boards), by board id. */
-    boards: Record<string, EntryRecord>;
-    /** Last accepted submit per board key ('*' = the fan-out boards), for the 2 s rate limit. */
-    pace: Record<string, LastSubmit>;
+    boards: Dict<EntryRecord>;
+    /**
+     * Last accepted submit per board key ('*' = the fan-out boards), for the 2 s rate limit,
+     * retries and repeat plays; kept for the play de-duplication window.
+     */
+    pace: Dict<LastSubmit>;
+}
+
+/** A player record as parsed from JSON, with its maps keyed by user input made safe. */
+export function revivePlayer(parsed: PlayerRecord): PlayerRecord {
+    parsed.boards = dict(parsed.boards);
+    parsed.pace = dict(parsed.pace);
+    return parsed;
+}
+
+/** Whether a player's entry belongs to this board's current period (and not to a deleted namesake). */
+export function isCurrentEntry(entry: EntryRecord | undefined, board: BoardRecord): entry is EntryRecord {
+    return entry !== undefined && entry.period === board.periodStart && (entry.serial ?? 0) === (board.serial ?? 0);
 }
 
 export interface ArchiveRecord {
@@ -72,6 +108,12 @@ export interface Stats {
 }
 
 /** A player's active play-session tokens with their expiry, for the per-player cap. */
+/** Where a player's latest suspicion-log entry for one board key is, for pacing and aggregation. */
+export interface SuspectRecord {
+    seq: number;
+    at: number;
+}
+
 export interface ActiveSessions {
     tokens: Array<{ token: string; expiresAt: number }>;
 }

@@ -1,15 +1,17 @@
-// The score pipeline (POST /scores): validation, time validation and caps (failures go to
-// the suspicion log, players see a generic message), the 2 s rate limit with retries, rule N1
-// for nicknames, profile creation, fan-out or targeted writes with independent maxima, play
-// counting. A rejected submit changes nothing; a batch is a list of independent submits.
+// The score pipeline (POST /scores): the API key checked in the same call, validation, the 2 s
+// rate limit with retries (before anything else), time validation and caps (failures go to
+// the paced, per-player suspicion log; players see a generic message), rule N1 for nicknames,
+// profile creation, fan-out or targeted writes with independent maxima, play counting. A
+// rejected submit changes no player data; a batch is a list of independent submits.
 import type { ApiError, Result, SubmitReply, SubmitRequest, SuspicionEntry } from '../api';
 import { checkSubmit } from '../domain/anti-cheat';
 import { ns } from '../domain/json';
 import { improve } from '../domain/bests';
-import { RATE_LIMIT_MESSAGE, RATE_WINDOW_US, countsAsPlay, pace } from '../domain/throttle';
+import { RATE_LIMIT_MESSAGE, RATE_WINDOW_US, countsAsPlay, pace, stillPacing } from '../domain/throttle';
 import { checkCount, checkNickname, isFanout } from '../domain/validate';
 import { createPlayer, playerOf, renameIfFree, requirePlayerId } from './players';
-import type { BoardRecord, PlayerRecord } from './records';
+import { gameForWrite } from './games';
+import { isCurrentEntry, type BoardRecord, type PlayerRecord } from './records';
 import { rollover } from './rollover';
 import { consumeSession, sessionOf } from './sessions';
 import { playerKey } from './store';
@@ -39,8 +41,7 @@ export function submitBatch(ctx: Ctx, submits: unknown): Array<Result<SubmitRepl
 
 function submitOne(ctx: Ctx, req: SubmitRequest): SubmitReply {
     if (req === null || typeof req !== 'object') throw new Fail(400, 'Each submit must be an object');
-    const game = gameOf(ctx, req.gameId);
-    if (!game.record.isActive) throw new Fail(403, 'This game is deactivated');
+    const game = gameForWrite(ctx, req.gameId, req.apiKey);
     const playerId = requirePlayerId(req.playerId);
     for (const field of ['score', 'streak'] as const) {
         const error = checkCount(field, req[field]);
@@ -63,22 +64,25 @@ function submitOne(ctx: Ctx, req: SubmitRequest): SubmitReply {
         if (target === undefined) throw new Fail(404, `Scoreboard '${req.scoreboardId}' not found for this game.`);
     }
 
+    // Pacing comes first: an exact retry gets its answer again (its token was used by the
+    // original), and anything else inside the window is refused before any other check.
     const now = ctx.env.now();
+    const existing = playerOf(ctx, req.gameId, playerId);
+    const paceKey = target?.scoreboardId ?? '*';
+    const last = existing?.pace[paceKey];
+    const step = pace(last, req, now);
+    if (step.kind === 'retry') return { message: step.message };
+    if (step.kind === 'limited') throw new Fail(400, RATE_LIMIT_MESSAGE);
+
     const session = sessionOf(ctx, req.playSessionToken);
     const verdict = checkSubmit(game.record, { ...req, playerId }, session, now);
     if (!verdict.ok) {
         if (verdict.kind === 'rules') {
-            logSuspicion(ctx, game, { at: now, playerId, scoreboardId: target?.scoreboardId, score: req.score, streak: req.streak, reason: verdict.reason });
+            const logged = logSuspicion(ctx, game, paceKey, { playerId, scoreboardId: target?.scoreboardId, score: req.score, streak: req.streak, reason: verdict.reason });
+            if (!logged) throw new Fail(400, RATE_LIMIT_MESSAGE);
         }
         throw new Fail(400, verdict.message);
     }
-
-    const key = playerKey(req.gameId, playerId);
-    const existing = playerOf(ctx, req.gameId, playerId);
-    const paceKey = target?.scoreboardId ?? '*';
-    const step = pace(existing?.pace[paceKey], req, now);
-    if (step.kind === 'retry') return { message: step.message };
-    if (step.kind === 'limited') throw new Fail(400, RATE_LIMIT_MESSAGE);
 
     // Accepted: from here on nothing fails on user input.
     const created = existing === undefined;
@@ -90,24 +94,30 @@ function submitOne(ctx: Ctx, req: SubmitRequest): SubmitReply {
         rollover(ctx, game, board);
         improved = writeEntry(game, player, board, req.score, req.streak, now) || improved;
     }
-    const counted = countsAsPlay(player.lastPlayAt, now);
-    if (counted) {
-        player.playCount += 1;
-        player.lastPlayAt = now;
-    }
+    const counted = countsAsPlay(last, req, now);
+    if (counted) player.playCount += 1;
     player.lastPlayed = now;
     const message = created
         ? `Score submitted. Welcome, ${player.nickname}!`
         : improved
           ? 'Score submitted: new personal best!'
           : 'Score submitted.';
-    for (const [k, last] of Object.entries(player.pace)) if (now - last.at >= RATE_WINDOW_US) delete player.pace[k];
+    for (const k of Object.keys(player.pace)) if (!stillPacing(player.pace[k]!, now)) delete player.pace[k];
     player.pace[paceKey] = { at: now, score: req.score, streak: req.streak, nickname: req.nickname, message };
+    dropDeadEntries(game, player);
     if (session !== undefined && game.record.timeValidation.enabled) consumeSession(ctx, session);
-    ctx.store.players.set(key, player);
+    ctx.store.players.set(playerKey(req.gameId, playerId), player);
     updateStats(ctx, req.gameId, (s) => ({ ...s, plays: s.plays + (counted ? 1 : 0), submissions: s.submissions + 1, today: s.today + 1 }));
     updateStats(ctx, '*', (s) => ({ ...s, submissions: s.submissions + 1, today: s.today + 1 }));
     return { message };
+}
+
+/** Forgets entries on boards that were deleted (or deleted and created again since). */
+function dropDeadEntries(game: GameState, player: PlayerRecord): void {
+    for (const id of Object.keys(player.boards)) {
+        const board = game.record.boards.find((b) => b.scoreboardId === id);
+        if (board === undefined || (board.serial ?? 0) !== (player.boards[id]!.serial ?? 0)) delete player.boards[id];
+    }
 }
 
 /** Applies a submit to one board of the player; returns whether a best rose. */
@@ -122,20 +132,52 @@ function writeEntry(game: GameState, player: PlayerRecord, board: BoardRecord, s
     }
     const table = game.boards.get(board.scoreboardId);
     const old = player.boards[board.scoreboardId];
-    const current = old !== undefined && old.period === board.periodStart ? old : undefined;
+    const current = isCurrentEntry(old, board) ? old : undefined;
     const { best, scoreImproved, streakImproved } = improve(current, score, streak, now);
     if (current !== undefined && !scoreImproved && !streakImproved) return false;
-    player.boards[board.scoreboardId] = { ...best, period: board.periodStart, submittedAt: now };
+    player.boards[board.scoreboardId] = { ...best, period: board.periodStart, submittedAt: now, serial: board.serial };
     if (table !== undefined) putEntry(table, player.slot, best, now);
     return current !== undefined;
 }
 
-function logSuspicion(ctx: Ctx, game: GameState, entry: SuspicionEntry): void {
+/**
+ * Records a rejected submit in the game's suspicion log (a ring of SUSPICION_KEEP entries).
+ * Rejections are paced like submits: one per player and board key per 2 s (false: not logged,
+ * the caller answers with the rate-limit message). A player's repeated rejections on one board
+ * key are one entry with a count, moved to the front, so one player holds at most one entry
+ * per board key and cannot push the others out.
+ */
+function logSuspicion(ctx: Ctx, game: GameState, paceKey: string, rejected: Omit<SuspicionEntry, 'at' | 'firstAt' | 'count'>): boolean {
+    const now = ctx.env.now();
+    const gameId = game.record.gameId;
+    const suspectKey = `${gameId}/${rejected.playerId}/${paceKey}`;
+    const known = ctx.store.suspects.get(suspectKey);
+    if (known !== undefined && now - known.at < RATE_WINDOW_US) return false;
+    let count = 1;
+    let firstAt = now;
+    if (known !== undefined) {
+        const previous = ctx.store.suspicion.get(slotKey(gameId, known.seq));
+        if (previous !== undefined) {
+            count = previous.count + 1;
+            firstAt = previous.firstAt;
+            ctx.store.suspicion.delete(slotKey(gameId, known.seq));
+        }
+    }
     const seq = game.record.suspicionSeq;
-    ctx.store.suspicion.set(`${game.record.gameId}/${seq % SUSPICION_KEEP}`, entry);
+    // The slot's current occupant leaves the log: its player's pointer goes with it.
+    const evicted = ctx.store.suspicion.get(slotKey(gameId, seq));
+    if (evicted !== undefined) {
+        const evictedKey = `${gameId}/${evicted.playerId}/${evicted.scoreboardId ?? '*'}`;
+        if (ctx.store.suspects.get(evictedKey)?.seq === seq - SUSPICION_KEEP) ctx.store.suspects.delete(evictedKey);
+    }
+    ctx.store.suspicion.set(slotKey(gameId, seq), { ...rejected, at: now, firstAt, count });
+    ctx.store.suspects.set(suspectKey, { seq, at: now });
     game.record.suspicionSeq = seq + 1;
     saveGame(ctx, game);
+    return true;
 }
+
+const slotKey = (gameId: string, seq: number): string => `${gameId}/${seq % SUSPICION_KEEP}`;
 
 /** The newest suspicion-log entries first. */
 export function suspicionLog(ctx: Ctx, req: { gameId: string; limit?: unknown }): SuspicionEntry[] {
@@ -143,8 +185,8 @@ export function suspicionLog(ctx: Ctx, req: { gameId: string; limit?: unknown })
     const limit = typeof req.limit === 'number' ? Math.max(1, Math.min(SUSPICION_KEEP, Math.floor(req.limit))) : 100;
     const out: SuspicionEntry[] = [];
     for (let seq = game.record.suspicionSeq - 1; seq >= 0 && out.length < limit && seq >= game.record.suspicionSeq - SUSPICION_KEEP; seq--) {
-        const entry = ctx.store.suspicion.get(`${game.record.gameId}/${seq % SUSPICION_KEEP}`);
-        if (entry !== undefined) out.push({ ...entry, at: ns(entry.at) });
+        const entry = ctx.store.suspicion.get(slotKey(game.record.gameId, seq));
+        if (entry !== undefined) out.push({ ...entry, at: ns(entry.at), firstAt: ns(entry.firstAt ?? entry.at), count: entry.count ?? 1 });
     }
     return out;
 }

@@ -4,7 +4,9 @@
 import type { PlaySession } from '../domain/anti-cheat';
 import { requirePlayerId } from './players';
 import { playerKey } from './store';
-import { Fail, gameOf, type Ctx } from './state';
+import { MAX_PLAY_SESSION_TOKEN } from '../domain/validate';
+import { gameForWrite } from './games';
+import { Fail, type Ctx } from './state';
 
 export const MAX_ACTIVE_SESSIONS = 3;
 const TOO_MANY = 'Too many active play sessions. End or wait for current play sessions to expire.';
@@ -17,9 +19,8 @@ function newToken(ctx: Ctx): string {
     return `ps_${hex}`;
 }
 
-export function startSession(ctx: Ctx, req: { gameId: string; playerId: unknown }): { ok: string; message: string } {
-    const game = gameOf(ctx, req.gameId);
-    if (!game.record.isActive) throw new Fail(403, 'This game is deactivated');
+export function startSession(ctx: Ctx, req: { apiKey: unknown; gameId: string; playerId: unknown }): { ok: string; message: string } {
+    const game = gameForWrite(ctx, req.gameId, req.apiKey);
     const playerId = requirePlayerId(req.playerId);
     const now = ctx.env.now();
     const key = playerKey(req.gameId, playerId);
@@ -35,9 +36,10 @@ export function startSession(ctx: Ctx, req: { gameId: string; playerId: unknown 
 }
 
 /** Frees the player's capacity; unknown or already-ended tokens are 404 (clients ignore it). */
-export function endSession(ctx: Ctx, req: { gameId: string; playSessionToken: unknown }): { message: string } {
+export function endSession(ctx: Ctx, req: { apiKey: unknown; gameId: string; playSessionToken: unknown }): { message: string } {
+    gameForWrite(ctx, req.gameId, req.apiKey);
     const token = req.playSessionToken;
-    if (typeof token !== 'string' || token.length === 0 || token.length > 100) throw new Fail(400, 'playSessionToken must be a string');
+    if (typeof token !== 'string' || token.length === 0 || token.length > MAX_PLAY_SESSION_TOKEN) throw new Fail(400, 'playSessionToken must be a string');
     const session = ctx.store.sessions.get(token);
     if (session === undefined || session.gameId !== req.gameId) throw new Fail(404, 'Play session not found');
     const key = playerKey(session.gameId, session.playerId);
@@ -48,7 +50,7 @@ export function endSession(ctx: Ctx, req: { gameId: string; playSessionToken: un
 }
 
 export function sessionOf(ctx: Ctx, token: string | undefined): PlaySession | undefined {
-    return token === undefined || token.length > 100 ? undefined : ctx.store.sessions.get(token);
+    return token === undefined || token.length > MAX_PLAY_SESSION_TOKEN ? undefined : ctx.store.sessions.get(token);
 }
 
 /** Marks a session used by a submit: it can serve no other submit and no longer counts as active. */

@@ -3,7 +3,7 @@
 // restored after it.
 import type { SortBy } from '../api';
 import { periodStart, type PeriodRule } from '../domain/periods';
-import type { BoardRecord, GameRecord, PlayerRecord, Stats } from './records';
+import { isCurrentEntry, type BoardRecord, type GameRecord, type PlayerRecord, type Stats } from './records';
 import { playerKey, type Store } from './store';
 import {
     boardTableImage, createBoardTable, createPlayerTable, playerTableImage, putEntry, restoreBoardTable, restorePlayerTable,
@@ -148,9 +148,13 @@ export function rebuildSome(ctx: Ctx, maxPlayers: number): boolean {
 export function indexPlayer(game: GameState, player: PlayerRecord): void {
     setPlayer(game.players, player.slot, player.nickname, player.authType);
     if (player.best !== undefined) putEntry(game.global, player.slot, player.best, player.bestAt ?? player.best.scoreAt);
-    for (const [boardId, entry] of Object.entries(player.boards)) {
+    for (const boardId of Object.keys(player.boards)) {
+        const entry = player.boards[boardId]!;
+        const board = game.record.boards.find((b) => b.scoreboardId === boardId);
         const table = game.boards.get(boardId);
-        if (table !== undefined && table.period === entry.period) putEntry(table, player.slot, entry, entry.submittedAt);
+        if (board !== undefined && table !== undefined && isCurrentEntry(entry, { ...board, periodStart: table.period })) {
+            putEntry(table, player.slot, entry, entry.submittedAt);
+        }
     }
 }
 

@@ -1,7 +1,8 @@
 // The storage the service needs, as key-value maps with string keys; the canister backs them
 // with stable B-tree maps (canister/stable-store.ts), tests with plain Maps.
+import { revivePlayer } from './records';
 import type {
-    ActiveSessions, ArchiveRecord, DeveloperRecord, GameRecord, PlayerRecord, PlaySession, Stats, SuspicionEntry,
+    ActiveSessions, ArchiveRecord, DeveloperRecord, GameRecord, PlayerRecord, PlaySession, Stats, SuspectRecord, SuspicionEntry,
 } from './records';
 
 export interface KV<V> {
@@ -38,6 +39,8 @@ export interface Store {
     sessionExpiry: KV<string>;
     /** `<gameId>/<seq % SUSPICION_KEEP>` -> suspicion entry. */
     suspicion: KV<SuspicionEntry>;
+    /** `<gameId>/<playerId>/<board key>` -> their entry in the suspicion log (only while it is there). */
+    suspects: KV<SuspectRecord>;
     /** Game id (or '*' for the platform) -> counters. */
     stats: KV<Stats>;
     /** Heap snapshot written before an upgrade: `<part>` -> bytes. */
@@ -46,9 +49,26 @@ export interface Store {
 
 export const playerKey = (gameId: string, playerId: string): string => `${gameId}/${playerId}`;
 
-/** A Store in plain Maps (native tests and tools). */
+/**
+ * A Store in plain Maps (native tests and tools). Values are kept as JSON text, as the stable
+ * store keeps them, so that a record changed but never written back, or a key that only works
+ * before serialization (such as `__proto__`), behaves here as it does in the canister.
+ */
 export function memoryStore(): Store {
-    const kv = <V>(): KV<V> => {
+    const json = <V>(revive: (parsed: V) => V = (v) => v): KV<V> => {
+        const text = plain<string>();
+        return {
+            get: (k) => {
+                const t = text.get(k);
+                return t === undefined ? undefined : revive(JSON.parse(t) as V);
+            },
+            set: (k, v) => text.set(k, JSON.stringify(v)),
+            delete: (k) => text.delete(k),
+            first: (count) => text.first(count).map(([k, t]) => [k, revive(JSON.parse(t) as V)]),
+            size: () => text.size(),
+        };
+    };
+    const plain = <V>(): KV<V> => {
         const map = new Map<string, V>();
         return {
             get: (k) => map.get(k),
@@ -59,8 +79,8 @@ export function memoryStore(): Store {
         };
     };
     return {
-        meta: kv(), games: kv(), apiKeys: kv(), developers: kv(), players: kv(), slots: kv(), nicknames: kv(),
-        achievements: kv(), archives: kv(), sessions: kv(), activeSessions: kv(), sessionExpiry: kv(),
-        suspicion: kv(), stats: kv(), snapshot: kv(),
+        meta: json(), games: json(), apiKeys: plain(), developers: json(), players: json(revivePlayer), slots: plain(), nicknames: plain(),
+        achievements: json(), archives: json(), sessions: json(), activeSessions: json(), sessionExpiry: plain(),
+        suspicion: json(), suspects: json(), stats: json(), snapshot: plain(),
     };
 }

@@ -19,12 +19,12 @@ const AchievementBody = z.object({
 export function achievementRoutes(ctx: RouteContext): Router {
     const router = Router();
     router.post('/achievements', jsonBody, handle(async (req) => {
-        const gameId = await ctx.keys.gameOf(req);
+        const { gameId, apiKey } = await ctx.keys.resolve(req);
         const body = parse(AchievementBody, req.body);
         sameGame(gameId, body.gameId, 'gameId');
         const ids = body.achievementIds ?? (body.achievementId === undefined ? undefined : [body.achievementId]);
         if (ids === undefined) throw new ApiFailure(400, 'Invalid achievementId: send achievementId or achievementIds');
-        return ctx.canister.ok('unlock_achievements', { gameId, playerId: body.playerId, achievementIds: ids });
+        return ctx.canister.ok('unlock_achievements', { apiKey, gameId, playerId: body.playerId, achievementIds: ids });
     }));
     return router;
 }

@@ -20,10 +20,10 @@ export function playerRoutes(ctx: RouteContext): Router {
         return ctx.canister.ok('player_rank', { gameId, playerId: playerOf(req), sort: sortParam(req.query.sort) });
     }));
     router.put('/players/:playerId/nickname', jsonBody, handle(async (req) => {
-        const gameId = await ctx.keys.gameOf(req);
+        const { gameId, apiKey } = await ctx.keys.resolve(req);
         const playerId = playerOf(req);
         const { nickname } = parse(NicknameBody, req.body);
-        return ctx.canister.ok('set_nickname', { gameId, playerId, nickname });
+        return ctx.canister.ok('set_nickname', { apiKey, gameId, playerId, nickname });
     }));
     return router;
 }

@@ -5,18 +5,19 @@ import { startLeaderboard, type TestCanister } from '../support/canister';
 import { advance } from '../support/replica';
 
 let c: TestCanister;
+let apiKey: string;
 
 beforeAll(async () => {
     c = await startLeaderboard({ startTime: BigInt(Date.parse('2026-03-04T23:50:00Z')) * 1_000_000n });
-    await c.ok('admin_register_game', { developerId: 'dev-1', gameId: 'daily-game', name: 'Daily' });
+    ({ apiKey } = await c.ok('admin_register_game', { developerId: 'dev-1', gameId: 'daily-game', name: 'Daily' }));
 });
 afterAll(() => c.replica.stop());
 
 test('the timer archives yesterday at midnight; today starts empty; the week goes on', async () => {
     await c.ok('submit_scores', {
         submits: [
-            { gameId: 'daily-game', playerId: 'p1', score: 500, streak: 5 },
-            { gameId: 'daily-game', playerId: 'p2', score: 700, streak: 2 },
+            { apiKey, gameId: 'daily-game', playerId: 'p1', score: 500, streak: 5 },
+            { apiKey, gameId: 'daily-game', playerId: 'p2', score: 700, streak: 2 },
         ],
     });
     expect((await c.ok('read_board', { gameId: 'daily-game', boardId: 'daily' })).totalEntries).toBe(2);

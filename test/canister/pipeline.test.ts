@@ -16,9 +16,9 @@ test('register, submit, read: the whole pipeline through Candid', async () => {
     expect(await c.ok('resolve_key', { apiKey })).toEqual({ gameId: 'space-race', isActive: true });
     const results = await c.ok('submit_scores', {
         submits: [
-            { gameId: 'space-race', playerId: 'dev_1700000000_aaaaaaaa', score: 120, streak: 4, nickname: 'Comet' },
-            { gameId: 'space-race', playerId: 'dev_1700000000_bbbbbbbb', score: 300, streak: 1 },
-            { gameId: 'space-race', playerId: 'dev_1700000000_cccccccc', score: -5, streak: 1 },
+            { apiKey, gameId: 'space-race', playerId: 'dev_1700000000_aaaaaaaa', score: 120, streak: 4, nickname: 'Comet' },
+            { apiKey, gameId: 'space-race', playerId: 'dev_1700000000_bbbbbbbb', score: 300, streak: 1 },
+            { apiKey, gameId: 'space-race', playerId: 'dev_1700000000_cccccccc', score: -5, streak: 1 },
         ],
     });
     expect(results[0]).toEqual({ ok: { message: expect.stringContaining('Comet') } });

@@ -3,6 +3,7 @@
 import { startLeaderboard, leaderboardWasm, initArg, type TestCanister } from '../support/canister';
 
 let c: TestCanister;
+let apiKey: string;
 
 async function view(c: TestCanister) {
     return {
@@ -20,16 +21,16 @@ async function view(c: TestCanister) {
 
 beforeAll(async () => {
     c = await startLeaderboard();
-    await c.ok('admin_register_game', { developerId: 'dev-1', gameId: 'up-game', name: 'Upgrades' });
+    ({ apiKey } = await c.ok('admin_register_game', { developerId: 'dev-1', gameId: 'up-game', name: 'Upgrades' }));
     await c.ok('admin_create_board', { gameId: 'up-game', scoreboardId: 'level-1', type: 'targeted', sortBy: 'streak' });
     await c.ok('admin_set_caps', { gameId: 'up-game', maxScore: 100_000 });
     const submits = [];
     for (let i = 0; i < 150; i++) {
-        submits.push({ gameId: 'up-game', playerId: `p${i}`, score: (i * 7919) % 1000, streak: i % 13, nickname: i % 5 === 0 ? `Pilot_${i}` : undefined });
-        submits.push({ gameId: 'up-game', playerId: `p${i}`, score: i, streak: (i * 31) % 19, scoreboardId: 'level-1' });
+        submits.push({ apiKey, gameId: 'up-game', playerId: `p${i}`, score: (i * 7919) % 1000, streak: i % 13, nickname: i % 5 === 0 ? `Pilot_${i}` : undefined });
+        submits.push({ apiKey, gameId: 'up-game', playerId: `p${i}`, score: i, streak: (i * 31) % 19, scoreboardId: 'level-1' });
     }
     for (let i = 0; i < submits.length; i += 100) await c.ok('submit_scores', { submits: submits.slice(i, i + 100) });
-    await c.ok('unlock_achievements', { gameId: 'up-game', playerId: 'p7', achievementIds: ['a', 'b'] });
+    await c.ok('unlock_achievements', { apiKey, gameId: 'up-game', playerId: 'p7', achievementIds: ['a', 'b'] });
 });
 afterAll(() => c.replica.stop());
 
@@ -39,7 +40,7 @@ test('an upgrade keeps every record and index (snapshot path)', async () => {
     expect(c.replica.executions().some((e) => e.method === 'canister_pre_upgrade' && e.error === undefined)).toBe(true);
     expect(await view(c)).toEqual(before);
     // The key still works and submits carry on.
-    const [result] = await c.ok('submit_scores', { submits: [{ gameId: 'up-game', playerId: 'p7', score: 99_999, streak: 0 }] });
+    const [result] = await c.ok('submit_scores', { submits: [{ apiKey, gameId: 'up-game', playerId: 'p7', score: 99_999, streak: 0 }] });
     expect(result).toMatchObject({ ok: {} });
     expect((await c.ok('player_rank', { gameId: 'up-game', playerId: 'p7' })).rank).toBe(1);
 });

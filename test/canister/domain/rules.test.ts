@@ -60,10 +60,13 @@ describe('pacing', () => {
         expect(pace(last, { score: 10, streak: 1, nickname: 'Bob' }, 2_000)).toEqual({ kind: 'limited' });
     });
 
-    test('plays within a few seconds count once; well-spaced ones count', () => {
-        expect(countsAsPlay(undefined, 5)).toBe(true);
-        expect(countsAsPlay(1_000, 1_000 + PLAY_DEDUPE_US - 1)).toBe(false);
-        expect(countsAsPlay(1_000, 1_000 + PLAY_DEDUPE_US)).toBe(true);
+    test('every accepted submit is a play, except an exact repeat within a few seconds (S5)', () => {
+        const first = { at: 1_000, score: 10, streak: 1, message: 'Score submitted.' };
+        expect(countsAsPlay(undefined, { score: 10, streak: 1 }, 5)).toBe(true);
+        expect(countsAsPlay(first, { score: 10, streak: 1 }, 1_000 + PLAY_DEDUPE_US - 1)).toBe(false);
+        expect(countsAsPlay(first, { score: 10, streak: 1 }, 1_000 + PLAY_DEDUPE_US)).toBe(true);
+        expect(countsAsPlay(first, { score: 11, streak: 1 }, 1_000 + RATE_WINDOW_US + 100_000)).toBe(true);
+        expect(countsAsPlay(first, { score: 10, streak: 2 }, 1_000 + RATE_WINDOW_US)).toBe(true);
     });
 });
 

@@ -34,6 +34,11 @@ export function withGame(h: Harness, gameId = 'my-game'): string {
     return registerGame(h, { developerId: 'dev-1', gameId, name: 'My Game' }).apiKey;
 }
 
+/** The current API key of a game (player writes carry it). */
+export function key(h: Harness, gameId: string): string {
+    return h.games.get(gameId)?.record.apiKey ?? 'key_unknown-game_0000000000000000';
+}
+
 /** A reply as a client sees it: JSON text and back (times become integer nanoseconds). */
 export function present<T>(value: T): T {
     return JSON.parse(stringify(value)) as T;

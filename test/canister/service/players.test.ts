@@ -2,10 +2,10 @@
 // never collide, achievements.
 import { profile, setNickname, unlockAchievements } from '../../../canister/service/players';
 import { submitBatch } from '../../../canister/service/scores';
-import { failure, harness, withGame } from './harness';
+import { failure, harness, withGame, key } from './harness';
 
 const submit = (h: ReturnType<typeof harness>, gameId: string, playerId: string, extra: Record<string, unknown> = {}) =>
-    submitBatch(h, [{ gameId, playerId, score: 1, streak: 0, ...extra }]);
+    submitBatch(h, [{ apiKey: key(h, gameId), gameId, playerId, score: 1, streak: 0, ...extra }]);
 
 test('a taken name gets the first free numeric suffix and the reply names it (N2), across games', () => {
     const h = harness();
@@ -14,13 +14,13 @@ test('a taken name gets the first free numeric suffix and the reply names it (N2
     submit(h, 'game-a', 'p1', { nickname: 'Star' });
     submit(h, 'game-b', 'p2');
     submit(h, 'game-b', 'p3');
-    expect(setNickname(h, { gameId: 'game-b', playerId: 'p2', nickname: 'star' })).toEqual({ nickname: 'star_1', message: expect.stringMatching(/taken/) });
-    expect(setNickname(h, { gameId: 'game-b', playerId: 'p3', nickname: 'Star' }).nickname).toBe('Star_2');
+    expect(setNickname(h, { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'p2', nickname: 'star' })).toEqual({ nickname: 'star_1', message: expect.stringMatching(/taken/) });
+    expect(setNickname(h, { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'p3', nickname: 'Star' }).nickname).toBe('Star_2');
     // Your own name is not taken by you.
-    expect(setNickname(h, { gameId: 'game-b', playerId: 'p3', nickname: 'STAR_2' }).nickname).toBe('STAR_2');
+    expect(setNickname(h, { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'p3', nickname: 'STAR_2' }).nickname).toBe('STAR_2');
     expect(profile(h, { gameId: 'game-b', playerId: 'p3' }).nickname).toBe('STAR_2');
-    expect(failure(() => setNickname(h, { gameId: 'game-b', playerId: 'p3', nickname: 'no' }))).toEqual({ status: 400, message: 'Nickname must be at least 3 characters' });
-    expect(failure(() => setNickname(h, { gameId: 'game-b', playerId: 'ghost', nickname: 'Ghost' })).status).toBe(404);
+    expect(failure(() => setNickname(h, { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'p3', nickname: 'no' }))).toEqual({ status: 400, message: 'Nickname must be at least 3 characters' });
+    expect(failure(() => setNickname(h, { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'ghost', nickname: 'Ghost' })).status).toBe(404);
 });
 
 test('Player_<n> defaults skip names someone already chose', () => {
@@ -36,7 +36,7 @@ test('a renamed player frees the old name', () => {
     const h = harness();
     withGame(h);
     submit(h, 'my-game', 'p1', { nickname: 'First' });
-    setNickname(h, { gameId: 'my-game', playerId: 'p1', nickname: 'Second' });
+    setNickname(h, { apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: 'p1', nickname: 'Second' });
     submit(h, 'my-game', 'p2', { nickname: 'First' });
     expect(profile(h, { gameId: 'my-game', playerId: 'p2' }).nickname).toBe('First');
 });
@@ -44,14 +44,14 @@ test('a renamed player frees the old name', () => {
 test('achievements: single and batch unlocks are idempotent, ids validated, at most 100 per call', () => {
     const h = harness();
     withGame(h);
-    expect(unlockAchievements(h, { gameId: 'my-game', playerId: 'p1', achievementIds: ['first_win'] })).toEqual({
+    expect(unlockAchievements(h, { apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: 'p1', achievementIds: ['first_win'] })).toEqual({
         unlocked: 1, total: 1, results: [{ achievementId: 'first_win', success: true, message: 'Unlocked' }],
     });
-    const again = unlockAchievements(h, { gameId: 'my-game', playerId: 'p1', achievementIds: ['first_win', 'speed:run'] });
+    const again = unlockAchievements(h, { apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: 'p1', achievementIds: ['first_win', 'speed:run'] });
     expect(again).toMatchObject({ unlocked: 1, total: 2 });
     expect(again.results[0]).toEqual({ achievementId: 'first_win', success: true, message: 'Already unlocked' });
-    expect(failure(() => unlockAchievements(h, { gameId: 'my-game', playerId: 'p1', achievementIds: ['bad id'] })).status).toBe(400);
-    expect(failure(() => unlockAchievements(h, { gameId: 'my-game', playerId: 'p1', achievementIds: Array.from({ length: 101 }, (_, i) => `a${i}`) })).status).toBe(400);
+    expect(failure(() => unlockAchievements(h, { apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: 'p1', achievementIds: ['bad id'] })).status).toBe(400);
+    expect(failure(() => unlockAchievements(h, { apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: 'p1', achievementIds: Array.from({ length: 101 }, (_, i) => `a${i}`) })).status).toBe(400);
     // Kept before the first submit, and shown on the profile once it exists.
     submit(h, 'my-game', 'p1');
     expect(profile(h, { gameId: 'my-game', playerId: 'p1' }).gameProfile.achievements).toEqual(['first_win', 'speed:run']);

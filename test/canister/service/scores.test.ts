@@ -6,12 +6,12 @@ import { leaderboard, readBoard } from '../../../canister/service/reads';
 import { submitBatch, suspicionLog } from '../../../canister/service/scores';
 import { startSession } from '../../../canister/service/sessions';
 import { gameStats } from '../../../canister/service/reads';
-import { harness, withGame, type Harness } from './harness';
+import { harness, withGame, type Harness, key } from './harness';
 
 const G = 'my-game';
 
 function submit(h: Harness, s: Record<string, unknown>) {
-    const [result] = submitBatch(h, [{ gameId: G, ...s }]);
+    const [result] = submitBatch(h, [{ apiKey: key(h, G), gameId: G, ...s }]);
     return result;
 }
 
@@ -55,10 +55,10 @@ test('a targeted submit writes only that board and counts a play; the profile ag
     expect(submit(h, { playerId: 'p1', score: 500, streak: 9, scoreboardId: 'level-1' })).toMatchObject({ ok: {} });
     expect(readBoard(h, { gameId: G, boardId: 'level-1' }).entries[0]).toMatchObject({ score: 500, streak: 9 });
     expect(readBoard(h, { gameId: G, boardId: 'weekly' }).entries[0]).toMatchObject({ score: 10 });
-    expect(profile(h, { gameId: G, playerId: 'p1' }).gameProfile).toMatchObject({ score: 10, streak: 1, playCount: 1 });
+    expect(profile(h, { gameId: G, playerId: 'p1' }).gameProfile).toMatchObject({ score: 10, streak: 1, playCount: 2 });
     h.advance(10);
     submit(h, { playerId: 'p1', score: 501, streak: 9, scoreboardId: 'level-1' });
-    expect(profile(h, { gameId: G, playerId: 'p1' }).gameProfile.playCount).toBe(2);
+    expect(profile(h, { gameId: G, playerId: 'p1' }).gameProfile.playCount).toBe(3);
 });
 
 test('standard boards cannot be targeted and missing boards are named in the error (S3, S4); nothing is created', () => {
@@ -106,21 +106,30 @@ test('2 s rate limit per player per board; an exact repeat is a retry that chang
     expect(submit(h, { playerId: 'p1', score: 10, streak: 1 })).toEqual(first);
     expect(submit(h, { playerId: 'p1', score: 11, streak: 1 })).toEqual({ err: { status: 400, message: 'Please wait 2 seconds between submissions.' } });
     expect(submit(h, { playerId: 'p1', score: 11, streak: 1, scoreboardId: 'level-1' })).toMatchObject({ ok: {} });
-    expect(profile(h, { gameId: G, playerId: 'p1' }).gameProfile).toMatchObject({ score: 10, playCount: 1 });
+    // The retry and the limited submit counted no play; the targeted one did.
+    expect(profile(h, { gameId: G, playerId: 'p1' }).gameProfile).toMatchObject({ score: 10, playCount: 2 });
     h.advance(1);
     expect(submit(h, { playerId: 'p1', score: 11, streak: 1 })).toMatchObject({ ok: {} });
 });
 
-test('well-spaced duplicates count as plays; repeats within a few seconds do not (S5)', () => {
+test('every accepted submit is a play, except an exact repeat within a few seconds (S5)', () => {
     const h = harness();
     withGame(h);
+    const plays = (): number => profile(h, { gameId: G, playerId: 'p1' }).gameProfile.playCount;
     submit(h, { playerId: 'p1', score: 10, streak: 1 });
     h.advance(3);
-    submit(h, { playerId: 'p1', score: 10, streak: 1 });
-    h.advance(10);
-    submit(h, { playerId: 'p1', score: 10, streak: 1 });
-    expect(profile(h, { gameId: G, playerId: 'p1' }).gameProfile.playCount).toBe(2);
-    expect(gameStats(h, { gameId: G })).toMatchObject({ totalPlayers: 1, totalPlays: 2, submissions: { total: 3, today: 3 } });
+    submit(h, { playerId: 'p1', score: 10, streak: 1 }); // the same submit 3 s later: a repeat
+    expect(plays()).toBe(1);
+    h.advance(12);
+    submit(h, { playerId: 'p1', score: 10, streak: 1 }); // the same submit 12 s later: a new play
+    expect(plays()).toBe(2);
+    h.advance(2.1);
+    submit(h, { playerId: 'p1', score: 7, streak: 1 }); // a different submit 2.1 s later: a play
+    expect(plays()).toBe(3);
+    h.advance(2.1);
+    submit(h, { playerId: 'p1', score: 7, streak: 2 });
+    expect(plays()).toBe(4);
+    expect(gameStats(h, { gameId: G })).toMatchObject({ totalPlayers: 1, totalPlays: 4, submissions: { total: 5, today: 5 } });
 });
 
 test('caps reject with the generic message, log the reason for the developer, and change nothing (S6)', () => {
@@ -128,10 +137,13 @@ test('caps reject with the generic message, log the reason for the developer, an
     withGame(h);
     setCaps(h, { gameId: G, maxScore: 1000, maxStreak: 10 });
     expect(submit(h, { playerId: 'p1', score: 1001, streak: 0 })).toEqual({ err: { status: 400, message: 'Score rejected by game validation rules' } });
-    expect(submit(h, { playerId: 'p1', score: 1, streak: 11 })).toEqual({ err: { status: 400, message: 'Streak rejected by game validation rules' } });
+    expect(submit(h, { playerId: 'p2', score: 1, streak: 11 })).toEqual({ err: { status: 400, message: 'Streak rejected by game validation rules' } });
     expect(() => profile(h, { gameId: G, playerId: 'p1' })).toThrow('Player not found');
     const log = suspicionLog(h, { gameId: G });
-    expect(log.map((e) => e.reason)).toEqual(['streak 11 is above the cap of 10', 'score 1001 is above the cap of 1000']);
+    expect(log.map((e) => [e.playerId, e.reason, e.count])).toEqual([
+        ['p2', 'streak 11 is above the cap of 10', 1],
+        ['p1', 'score 1001 is above the cap of 1000', 1],
+    ]);
     expect(submit(h, { playerId: 'p1', score: 1000, streak: 10 })).toMatchObject({ ok: {} });
 });
 
@@ -140,7 +152,7 @@ test('time validation: token required, single-use, bound to the player, with min
     withGame(h);
     setTimeValidation(h, { gameId: G, enabled: true, minPlaySeconds: 30, maxScorePerSecond: 10 });
     expect(submit(h, { playerId: 'p1', score: 100, streak: 0 })).toMatchObject({ err: { status: 400, message: expect.stringMatching(/requires starting a session/) } });
-    const { ok: token } = startSession(h, { gameId: G, playerId: 'p1' });
+    const { ok: token } = startSession(h, { apiKey: key(h, G), gameId: G, playerId: 'p1' });
     h.advance(5);
     expect(submit(h, { playerId: 'p1', score: 10, streak: 0, playSessionToken: token })).toEqual({ err: { status: 400, message: 'Score rejected by game validation rules' } });
     expect(submit(h, { playerId: 'p2', score: 10, streak: 0, playSessionToken: token })).toMatchObject({ err: { message: expect.stringMatching(/play session/) } });
@@ -149,9 +161,9 @@ test('time validation: token required, single-use, bound to the player, with min
     expect(submit(h, { playerId: 'p1', score: 100, streak: 0, playSessionToken: token })).toMatchObject({ ok: {} });
     h.advance(3);
     expect(submit(h, { playerId: 'p1', score: 101, streak: 0, playSessionToken: token })).toMatchObject({ err: { message: expect.stringMatching(/play session/) } });
-    expect(suspicionLog(h, { gameId: G }).map((e) => e.reason)).toEqual([
-        expect.stringMatching(/per second/),
-        expect.stringMatching(/minimum is 30 s/),
+    // One player, one board key: one entry with the latest reason and a count.
+    expect(suspicionLog(h, { gameId: G })).toEqual([
+        expect.objectContaining({ playerId: 'p1', count: 2, score: 900, reason: expect.stringMatching(/per second/) }),
     ]);
 });
 
@@ -159,11 +171,11 @@ test('a batch is a list of independent submits: one failure does not stop the ot
     const h = harness();
     withGame(h);
     const results = submitBatch(h, [
-        { gameId: G, playerId: 'a', score: 1, streak: 0 },
-        { gameId: G, playerId: 'b', score: -1, streak: 0 },
-        { gameId: 'no-such-game', playerId: 'c', score: 1, streak: 0 },
-        { gameId: G, playerId: 'd', score: 2, streak: 0 },
+        { apiKey: key(h, G), gameId: G, playerId: 'a', score: 1, streak: 0 },
+        { apiKey: key(h, G), gameId: G, playerId: 'b', score: -1, streak: 0 },
+        { apiKey: key(h, 'no-such-game'), gameId: 'no-such-game', playerId: 'c', score: 1, streak: 0 },
+        { apiKey: key(h, G), gameId: G, playerId: 'd', score: 2, streak: 0 },
     ]);
-    expect(results.map((r) => ('ok' in r ? 'ok' : r.err.status))).toEqual(['ok', 400, 404, 'ok']);
+    expect(results.map((r) => ('ok' in r ? 'ok' : r.err.status))).toEqual(['ok', 400, 401, 'ok']);
     expect(leaderboard(h, { gameId: G }).total).toBe(2);
 });
