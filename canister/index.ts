@@ -5,6 +5,7 @@ import {
     IDL, init, isController, msgArgData, msgCaller, msgReply, postUpgrade, preUpgrade, query, setTimer, setTimerInterval, time, trap, update,
 } from 'azle';
 
+import { METHODS, type Access, type Method, type ReplyOf, type RequestOf, type Result } from '../contract/canister';
 import { bytesToText, textToBytes } from './codecs';
 import { stringify } from './domain/json';
 import { HttpRequest, HttpResponse, serveHttp } from './http';
@@ -14,7 +15,10 @@ import * as reads from './service/reads';
 import { rolloverAll } from './service/rollover';
 import * as scores from './service/scores';
 import * as sessions from './service/sessions';
-import { Fail, loadGames, rebuildSome, writeSnapshot, type Ctx } from './service/state';
+import type { Ctx, Untrusted } from './service/context';
+import { Fail } from './service/fail';
+import { writeSnapshot } from './service/snapshot';
+import { loadGames, rebuildSome } from './service/startup';
 import { stableStore } from './stable-store';
 
 const ctx: Ctx = {
@@ -67,8 +71,6 @@ function configure(arg: [] | [string]): void {
     });
 }
 
-type Access = 'public' | 'gateway' | 'controller';
-
 let lastCaller: Uint8Array | undefined;
 let lastAllowed = false;
 
@@ -92,22 +94,22 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /**
- * Runs one JSON method: reads the request, checks the caller, replies `{"ok": ...}` or
- * `{"err": {status, message}}`. Anything else thrown is a bug: it traps, and the IC rolls the
- * whole message back.
+ * Runs one method of the contract's table: checks the caller against the method's declared
+ * access, reads the JSON request, replies `{"ok": ...}` or `{"err": {status, message}}`.
+ * Anything thrown but a Fail is a bug: it traps, and the IC rolls the whole message back.
  */
-function handle(access: Access, fn: (req: any) => unknown): void {
-    let reply: unknown;
+function handle<M extends Method>(method: M, fn: (req: Untrusted<RequestOf<M>>) => ReplyOf<M>): void {
+    let reply: Result<ReplyOf<M>>;
     try {
-        if (!authorized(access)) throw new Fail(403, 'This method is only for registered gateways and controllers');
+        if (!authorized(METHODS[method].access)) throw new Fail(403, 'This method is only for registered gateways and controllers');
         let req: unknown;
         try {
             req = JSON.parse(bytesToText(msgArgData()));
         } catch {
             throw new Fail(400, 'The argument must be one Candid text holding JSON');
         }
-        if (req === null || typeof req !== 'object') throw new Fail(400, 'The request must be a JSON object');
-        reply = { ok: fn(req) ?? null };
+        if (req === null || typeof req !== 'object' || Array.isArray(req)) throw new Fail(400, 'The request must be a JSON object');
+        reply = { ok: fn(req as Untrusted<RequestOf<M>>) };
     } catch (e) {
         if (!(e instanceof Fail)) throw e;
         reply = { err: { status: e.status, message: e.message } };
@@ -140,39 +142,39 @@ export default class {
 
     @update(...JSON_METHOD)
     submit_scores(): void {
-        handle('gateway', (req: { submits: unknown }) => scores.submitBatch(ctx, req.submits));
+        handle('submit_scores', (req) => scores.submitBatch(ctx, req));
     }
 
     @update(...JSON_METHOD)
     unlock_achievements(): void {
-        handle('gateway', (req) => players.unlockAchievements(ctx, req));
+        handle('unlock_achievements', (req) => players.unlockAchievements(ctx, req));
     }
 
     @update(...JSON_METHOD)
     set_nickname(): void {
-        handle('gateway', (req) => players.setNickname(ctx, req));
+        handle('set_nickname', (req) => players.setNickname(ctx, req));
     }
 
     @update(...JSON_METHOD)
     start_play_session(): void {
-        handle('gateway', (req) => sessions.startSession(ctx, req));
+        handle('start_play_session', (req) => sessions.startSession(ctx, req));
     }
 
     @update(...JSON_METHOD)
     end_play_session(): void {
-        handle('gateway', (req) => sessions.endSession(ctx, req));
+        handle('end_play_session', (req) => sessions.endSession(ctx, req));
     }
 
     @query(...JSON_METHOD)
     resolve_key(): void {
-        handle('gateway', (req: { apiKey: unknown }) => games.resolveKey(ctx, req.apiKey));
+        handle('resolve_key', (req) => games.resolveKey(ctx, req.apiKey));
     }
 
     // ---- developers (dashboard, admin CLI) -------------------------------------------------------
 
     @update(...JSON_METHOD)
     admin_register_game(): void {
-        handle('gateway', (req) => {
+        handle('admin_register_game', (req) => {
             const { game, apiKey } = games.registerGame(ctx, req);
             return { game: games.gameView(game), apiKey };
         });
@@ -180,64 +182,64 @@ export default class {
 
     @update(...JSON_METHOD)
     admin_update_game(): void {
-        handle('gateway', (req) => games.gameView(games.updateGame(ctx, req)));
+        handle('admin_update_game', (req) => games.gameView(games.updateGame(ctx, req)));
     }
 
     @update(...JSON_METHOD)
     admin_rotate_key(): void {
-        handle('gateway', (req: { gameId: string }) => ({ apiKey: games.rotateKey(ctx, req.gameId) }));
+        handle('admin_rotate_key', (req) => ({ apiKey: games.rotateKey(ctx, req) }));
     }
 
     @update(...JSON_METHOD)
     admin_set_time_validation(): void {
-        handle('gateway', (req) => games.setTimeValidation(ctx, req));
+        handle('admin_set_time_validation', (req) => games.setTimeValidation(ctx, req));
     }
 
     @update(...JSON_METHOD)
     admin_set_caps(): void {
-        handle('gateway', (req) => games.setCaps(ctx, req));
+        handle('admin_set_caps', (req) => games.setCaps(ctx, req));
     }
 
     @update(...JSON_METHOD)
     admin_create_board(): void {
-        handle('gateway', (req) => games.boardView(games.createBoard(ctx, req)));
+        handle('admin_create_board', (req) => games.boardView(games.createBoard(ctx, req)));
     }
 
     @update(...JSON_METHOD)
     admin_update_board(): void {
-        handle('gateway', (req) => games.boardView(games.updateBoard(ctx, req)));
+        handle('admin_update_board', (req) => games.boardView(games.updateBoard(ctx, req)));
     }
 
     @update(...JSON_METHOD)
     admin_delete_board(): void {
-        handle('gateway', (req) => games.deleteBoard(ctx, req));
+        handle('admin_delete_board', (req) => games.deleteBoard(ctx, req));
     }
 
     @update(...JSON_METHOD)
     admin_set_allowance(): void {
-        handle('gateway', (req) => games.setAllowance(ctx, req));
+        handle('admin_set_allowance', (req) => games.setAllowance(ctx, req));
     }
 
     @query(...JSON_METHOD)
     admin_list_games(): void {
-        handle('gateway', (req: { developerId?: string }) => games.listGames(ctx, req.developerId).map(games.gameView));
+        handle('admin_list_games', (req) => games.listGames(ctx, req).map(games.gameView));
     }
 
     @query(...JSON_METHOD)
     admin_suspicion_log(): void {
-        handle('gateway', (req) => scores.suspicionLog(ctx, req));
+        handle('admin_suspicion_log', (req) => scores.suspicionLog(ctx, req));
     }
 
     @update(...JSON_METHOD)
     admin_set_gateways(): void {
-        handle('controller', (req: { gateways: unknown }) => {
+        handle('admin_set_gateways', (req) => {
             if (!Array.isArray(req.gateways) || !req.gateways.every((g) => typeof g === 'string')) {
-                throw new Fail(400, 'gateways must be a list of principal texts');
+                throw new Fail(400, 'Invalid gateways: must be a list of principal texts');
             }
             ctx.store.meta.set('gateways', req.gateways);
             gateways = new Set(req.gateways as string[]);
             lastCaller = undefined;
-            return { gateways: req.gateways };
+            return { gateways: req.gateways as string[] };
         });
     }
 
@@ -245,62 +247,62 @@ export default class {
 
     @query(...JSON_METHOD)
     leaderboard(): void {
-        handle('public', (req) => reads.leaderboard(ctx, req));
+        handle('leaderboard', (req) => reads.leaderboard(ctx, req));
     }
 
     @query(...JSON_METHOD)
     list_boards(): void {
-        handle('public', (req) => reads.listBoards(ctx, req));
+        handle('list_boards', (req) => reads.listBoards(ctx, req));
     }
 
     @query(...JSON_METHOD)
     read_board(): void {
-        handle('public', (req) => reads.readBoard(ctx, req));
+        handle('read_board', (req) => reads.readBoard(ctx, req));
     }
 
     @query(...JSON_METHOD)
     board_rank(): void {
-        handle('public', (req) => reads.boardRank(ctx, req));
+        handle('board_rank', (req) => reads.boardRank(ctx, req));
     }
 
     @query(...JSON_METHOD)
     player_rank(): void {
-        handle('public', (req) => reads.playerRank(ctx, req));
+        handle('player_rank', (req) => reads.playerRank(ctx, req));
     }
 
     @query(...JSON_METHOD)
     around(): void {
-        handle('public', (req) => reads.around(ctx, req));
+        handle('around', (req) => reads.around(ctx, req));
     }
 
     @query(...JSON_METHOD)
     list_archives(): void {
-        handle('public', (req) => reads.listArchives(ctx, req));
+        handle('list_archives', (req) => reads.listArchives(ctx, req));
     }
 
     @query(...JSON_METHOD)
     read_archive(): void {
-        handle('public', (req) => reads.readArchive(ctx, req));
+        handle('read_archive', (req) => reads.readArchive(ctx, req));
     }
 
     @query(...JSON_METHOD)
     profile(): void {
-        handle('public', (req) => players.profile(ctx, req));
+        handle('profile', (req) => players.profile(ctx, req));
     }
 
     @query(...JSON_METHOD)
     game_info(): void {
-        handle('public', (req) => reads.gameInfo(ctx, req));
+        handle('game_info', (req) => reads.gameInfo(ctx, req));
     }
 
     @query(...JSON_METHOD)
     game_stats(): void {
-        handle('public', (req) => reads.gameStats(ctx, req));
+        handle('game_stats', (req) => reads.gameStats(ctx, req));
     }
 
     @query(...JSON_METHOD)
     platform_stats(): void {
-        handle('public', () => reads.platformStats(ctx));
+        handle('platform_stats', () => reads.platformStats(ctx));
     }
 
     @query([HttpRequest], HttpResponse, { manual: true })

@@ -1,17 +1,12 @@
 // `npm run admin -- <command>`: operator commands against the canister, as the gateway's
-// identity: the running embedded service (DATA_DIR/service.json) or a production canister
+// identity: the local stack running on DATA_DIR (npm start) or a production canister
 // (IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM). Each command prints one JSON line.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { Principal } from '@dfinity/principal';
-
-import type { Method } from '../canister/interface';
-import { connectCanister, type CanisterClient } from './canister';
-import { readConfig } from './config';
+import type { Method, ReplyOf, RequestOf } from '../contract/canister';
+import type { CanisterClient } from './canister';
+import { readConfig, resolveCanister } from './config';
 import { ApiFailure } from './errors';
-import { loadIdentity } from './identity';
 
 export const HELP = `Usage: npm run admin -- <command> [options]
 
@@ -30,21 +25,6 @@ canister when IC_HOST, CANISTER_ID and GATEWAY_IDENTITY_PEM are set.
 `;
 
 const OPERATOR = 'operator';
-
-async function connect(): Promise<CanisterClient> {
-    const config = readConfig();
-    if (config.icHost !== undefined) {
-        if (config.canisterId === undefined || config.identityPem === undefined) throw new Error('IC_HOST needs CANISTER_ID and GATEWAY_IDENTITY_PEM');
-        return connectCanister({ host: config.icHost, canisterId: Principal.fromText(config.canisterId), identity: loadIdentity(config.identityPem), fetchRootKey: !/\b(ic0\.app|icp0\.io|icp-api\.io)\b/.test(config.icHost) });
-    }
-    const serviceFile = path.join(config.dataDir, 'service.json');
-    if (!fs.existsSync(serviceFile)) throw new Error(`No service found in ${config.dataDir}: start it with npm start (or set IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM)`);
-    const service = JSON.parse(fs.readFileSync(serviceFile, 'utf8')) as { icHost: string; canisterId: string };
-    return connectCanister({
-        host: service.icHost, canisterId: Principal.fromText(service.canisterId),
-        identity: loadIdentity(path.join(config.dataDir, 'gateway-identity.pem')), fetchRootKey: true,
-    });
-}
 
 function number(name: string, value: string | undefined): number | undefined {
     if (value === undefined) return undefined;
@@ -75,21 +55,22 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
         print(HELP);
         return;
     }
-    const canister = await connect();
-    const ok = <T>(method: Method, request: unknown): Promise<T> => canister.ok<T>(method, request);
+    const canister: CanisterClient = await resolveCanister(readConfig());
+    // Arguments come from the command line as they are; the canister checks every field.
+    const ok = <M extends Method>(method: M, request: unknown): Promise<ReplyOf<M>> => canister.ok(method, request as RequestOf<M>);
     let result: unknown;
     switch (command) {
         case 'create-game': {
             need(1, 'create-game <gameId> [--name <name>]');
             const developerId = values.developer ?? OPERATOR;
             const request = { developerId, gameId: args[0], name: values.name ?? args[0], description: values.description ?? '' };
-            let created: { apiKey: string };
+            let created: ReplyOf<'admin_register_game'>;
             try {
                 created = await ok('admin_register_game', request);
             } catch (e) {
                 // The 3-games default is for dashboard accounts, not for the operator's scripts.
                 if (!(e instanceof ApiFailure && e.status === 403 && developerId === OPERATOR)) throw e;
-                const games = await ok<unknown[]>('admin_list_games', { developerId });
+                const games = await ok('admin_list_games', { developerId });
                 await ok('admin_set_allowance', { developerId, allowance: games.length + 100 });
                 created = await ok('admin_register_game', request);
             }
@@ -97,7 +78,7 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             break;
         }
         case 'list-games': {
-            const games = await ok<Array<Record<string, unknown>>>('admin_list_games', values.developer === undefined ? {} : { developerId: values.developer });
+            const games = await ok('admin_list_games', values.developer === undefined ? {} : { developerId: values.developer });
             result = games.map(({ gameId, name, developerId, apiKey, isActive, timeValidation, caps }) => ({ gameId, name, developerId, apiKey, isActive, timeValidation, caps }));
             break;
         }

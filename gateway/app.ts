@@ -1,24 +1,18 @@
 // The HTTP/JSON API ({base_url}) as an Express app: CORS and the API version on every
-// response, JSON bodies up to 64 KB, one router per resource, and the contract's answers for
+// response, the routes of gateway/routes, the API reference, and the contract's answers for
 // everything else (unknown endpoints, bad JSON, oversized bodies, preflight).
 import express, { type NextFunction, type Request, type Response } from 'express';
 
+import { API_HEADERS } from '../contract/http';
+import { unknownEndpoint } from '../contract/messages';
 import { keyResolver } from './auth';
 import { batcher, type BatcherOptions } from './batcher';
 import { ttlCache } from './cache';
 import type { CanisterClient } from './canister';
-import { MAX_BODY, type RouteContext } from './context';
+import { docsPage, openApiDocument } from './docs';
 import { ApiFailure, sendError } from './errors';
-import { achievementRoutes } from './routes/achievements';
-import { gameRoutes } from './routes/game';
-import { leaderboardRoutes } from './routes/leaderboard';
-import { playSessionRoutes } from './routes/play-sessions';
-import { playerRoutes } from './routes/players';
-import { API_VERSION, platformRoutes } from './routes/platform';
-import { scoreboardRoutes } from './routes/scoreboards';
-import { scoreRoutes } from './routes/scores';
-import type { SubmitReply, SubmitRequest } from '../canister/api';
-import type { Reply } from '../canister/interface';
+import { MAX_BODY, expressPath, serve, type RouteContext } from './route';
+import { ROUTES } from './routes';
 
 export interface GatewayOptions {
     canister: CanisterClient;
@@ -29,40 +23,31 @@ export interface GatewayOptions {
     clock?: () => number;
 }
 
-const CORS = {
-    'Access-Control-Allow-Origin': '*',
-    'Access-Control-Allow-Headers': 'Content-Type, X-API-Key, X-Game-ID, X-Session-Token, Authorization',
-    'Access-Control-Allow-Methods': 'GET, POST, PUT, DELETE, OPTIONS',
-    'X-API-Version': API_VERSION,
-};
-
 export function createApp(o: GatewayOptions): express.Express {
-    const submit = batcher<SubmitRequest, SubmitReply>(
-        async (submits) => o.canister.ok<Array<Reply<SubmitReply>>>('submit_scores', { submits }),
-        o.batch ?? { maxBatch: 100, maxWaitMs: 2 },
-    );
     const ctx: RouteContext = {
         canister: o.canister,
         keys: keyResolver(o.canister, undefined, o.clock),
         reads: ttlCache(o.readCacheTtlSeconds * 1000, undefined, o.clock),
-        submit,
+        submit: batcher(async (submits) => o.canister.ok('submit_scores', { submits }), o.batch ?? { maxBatch: 100, maxWaitMs: 2 }),
     };
     const app = express();
     app.disable('x-powered-by');
     app.set('etag', false);
     app.use((req: Request, res: Response, next: NextFunction) => {
-        res.set(CORS);
+        res.set(API_HEADERS);
         if (req.method === 'OPTIONS') {
             res.status(200).json({});
             return;
         }
         next();
     });
-    for (const routes of [scoreRoutes, leaderboardRoutes, scoreboardRoutes, playerRoutes, playSessionRoutes, achievementRoutes, gameRoutes, platformRoutes]) {
-        app.use(routes(ctx));
-    }
+    for (const r of ROUTES) app[r.method](expressPath(r.path), ...serve(ctx, r));
+    const reference = openApiDocument(ROUTES);
+    app.get('/openapi.json', (_req, res) => void res.json(reference));
+    const page = docsPage(reference);
+    app.get('/docs', (_req, res) => void res.type('html').send(page));
     app.use((req: Request, res: Response) => {
-        res.status(404).json({ ok: false, error: `Unknown endpoint: ${req.method} ${req.path}` });
+        res.status(404).json({ ok: false, error: unknownEndpoint(req.method, req.path) });
     });
     app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
         const type = (error as { type?: string }).type;

@@ -5,12 +5,12 @@
 // checks it again in the same call.
 import type { Request } from 'express';
 
-import type { KeyInfo } from '../canister/api';
+import type { KeyInfo } from '../contract/canister';
+import { MESSAGES } from '../contract/messages';
+import { API_KEY } from '../contract/rules';
 import { ttlCache } from './cache';
 import type { CanisterClient } from './canister';
 import { ApiFailure } from './errors';
-
-const KEY_SHAPE = /^key_([a-z0-9-]{3,50})_[0-9]+$/;
 
 export interface Credentials {
     apiKey?: string;
@@ -33,9 +33,7 @@ export interface KeyAccess {
 }
 
 export interface KeyResolver {
-    /** The game of the request's API key, or a 400/401/403 ApiFailure. */
-    gameOf(req: Request): Promise<string>;
-    /** The key and its game, for writes: the canister checks the key again in the same call. */
+    /** The request's key and its game, or a 400/401/403 ApiFailure; writes carry the key on to the canister. */
     resolve(req: Request): Promise<KeyAccess>;
 }
 
@@ -47,7 +45,7 @@ export function keyResolver(canister: CanisterClient, ttlMs = KEY_TTL_MS, clock?
     async function lookup(apiKey: string): Promise<KeyInfo | 'invalid'> {
         const cached = known.get(apiKey);
         if (cached !== undefined) return cached;
-        const reply = await canister.call<KeyInfo>('resolve_key', { apiKey });
+        const reply = await canister.call('resolve_key', { apiKey });
         const info = 'ok' in reply ? reply.ok : 'invalid';
         known.set(apiKey, info, ttlMs);
         return info;
@@ -56,25 +54,18 @@ export function keyResolver(canister: CanisterClient, ttlMs = KEY_TTL_MS, clock?
         const { apiKey, gameId, session } = credentials(req);
         if (apiKey === undefined) {
             // Sign-in (device codes) is not offered yet: any session token is unknown, i.e. dead.
-            if (session !== undefined) throw new ApiFailure(401, 'Invalid or expired session');
-            throw new ApiFailure(401, 'Missing API key');
+            if (session !== undefined) throw new ApiFailure(401, MESSAGES.deadSession);
+            throw new ApiFailure(401, MESSAGES.missingApiKey);
         }
-        const embedded = KEY_SHAPE.exec(apiKey)?.[1];
-        if (embedded === undefined) throw new ApiFailure(401, 'Invalid API key');
+        const embedded = API_KEY.exec(apiKey)?.[1];
+        if (embedded === undefined) throw new ApiFailure(401, MESSAGES.invalidApiKey);
         if (gameId !== undefined && gameId !== embedded) {
             throw new ApiFailure(400, `X-Game-ID '${gameId}' does not match the game of the API key ('${embedded}')`);
         }
         const info = await lookup(apiKey);
-        if (info === 'invalid') throw new ApiFailure(401, 'Invalid API key');
-        if (!info.isActive) throw new ApiFailure(403, 'This game is deactivated');
+        if (info === 'invalid') throw new ApiFailure(401, MESSAGES.invalidApiKey);
+        if (!info.isActive) throw new ApiFailure(403, MESSAGES.gameDeactivated);
         return { gameId: info.gameId, apiKey };
     }
-    return { resolve, gameOf: async (req) => (await resolve(req)).gameId };
-}
-
-/** A game named in a body or path must be the key's game. */
-export function sameGame(keyGame: string, named: string | undefined, where: string): void {
-    if (named !== undefined && named !== keyGame) {
-        throw new ApiFailure(400, `${where} '${named}' does not match the game of the API key ('${keyGame}')`);
-    }
+    return { resolve };
 }

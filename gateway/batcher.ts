@@ -2,7 +2,7 @@
 // submits and `maxBytes` of JSON (the IC refuses messages over 2 MiB, and one oversized call
 // would fail every submit in it), gathered for at most `maxWaitMs`, one call in flight at a
 // time so that a player's submits keep their order; every request still gets its own answer.
-import type { Reply } from '../canister/interface';
+import type { Result } from '../contract/canister';
 
 export interface BatcherOptions {
     maxBatch: number;
@@ -17,11 +17,11 @@ export const DEFAULT_MAX_BATCH_BYTES = 1024 * 1024;
 interface Waiting<Q, A> {
     request: Q;
     bytes: number;
-    resolve: (reply: Reply<A>) => void;
+    resolve: (reply: Result<A>) => void;
     reject: (error: unknown) => void;
 }
 
-export function batcher<Q, A>(send: (requests: Q[]) => Promise<Array<Reply<A>>>, o: BatcherOptions): (request: Q) => Promise<Reply<A>> {
+export function batcher<Q, A>(send: (requests: Q[]) => Promise<Array<Result<A>>>, o: BatcherOptions): (request: Q) => Promise<Result<A>> {
     const queue: Array<Waiting<Q, A>> = [];
     let inFlight = false;
     let timer: NodeJS.Timeout | undefined;

@@ -4,15 +4,16 @@
 import { Actor, HttpAgent, type Identity } from '@dfinity/agent';
 import type { Principal } from '@dfinity/principal';
 
-import { QUERY_METHODS, idlFactory, type LeaderboardActor, type QueryMethod, type Reply, type UpdateMethod } from '../canister/interface';
-import { blsVerify } from '../replica/crypto/bls';
-import { ApiFailure, UNAVAILABLE, type Status } from './errors';
+import { idlFactory, isQuery, type LeaderboardActor, type Method, type ReplyOf, type RequestOf, type Result } from '../contract/canister';
+import { MESSAGES } from '../contract/messages';
+import { blsVerify } from './bls';
+import { ApiFailure } from './errors';
 
 export interface CanisterClient {
     /** The JSON reply of a method, `{ok}` or `{err}` as the canister sent it. */
-    call<T>(method: QueryMethod | UpdateMethod, request: unknown): Promise<Reply<T>>;
+    call<M extends Method>(method: M, request: RequestOf<M>): Promise<Result<ReplyOf<M>>>;
     /** The `ok` value; an `{err}` reply becomes an ApiFailure with the canister's status and message. */
-    ok<T>(method: QueryMethod | UpdateMethod, request: unknown): Promise<T>;
+    ok<M extends Method>(method: M, request: RequestOf<M>): Promise<ReplyOf<M>>;
     readonly canisterId: Principal;
     readonly agent: HttpAgent;
 }
@@ -33,8 +34,6 @@ export interface CanisterOptions {
     /** Where failures to reach the canister are reported (default: stderr). */
     log?: (message: string) => void;
 }
-
-const QUERY = new Set<string>(QUERY_METHODS);
 
 /** The certificate check for a replica in this process (its structure and time are still checked). */
 const trustCertificate = (): boolean => true;
@@ -60,7 +59,7 @@ export async function connectCanister(o: CanisterOptions): Promise<CanisterClien
     };
     const actor = Actor.createActor(idlFactory, { agent, canisterId: o.canisterId, blsVerify: o.verifyReplies === false ? trustCertificate : blsVerify }) as unknown as LeaderboardActor;
 
-    async function invoke(method: QueryMethod | UpdateMethod, request: unknown): Promise<string> {
+    async function invoke(method: Method, request: unknown): Promise<string> {
         const json = JSON.stringify(request);
         try {
             await prepare();
@@ -72,24 +71,24 @@ export async function connectCanister(o: CanisterOptions): Promise<CanisterClien
         }
     }
 
-    async function call<T>(method: QueryMethod | UpdateMethod, request: unknown): Promise<Reply<T>> {
+    async function call<M extends Method>(method: M, request: RequestOf<M>): Promise<Result<ReplyOf<M>>> {
         let text: string;
         try {
             text = await invoke(method, request);
         } catch (error) {
-            (o.log ?? console.error)(`gateway: canister ${QUERY.has(method) ? 'query' : 'call'} ${method} failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
-            throw new ApiFailure(503, UNAVAILABLE);
+            (o.log ?? console.error)(`gateway: canister ${isQuery(method) ? 'query' : 'call'} ${method} failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+            throw new ApiFailure(503, MESSAGES.unavailable);
         }
-        return JSON.parse(text) as Reply<T>;
+        return JSON.parse(text) as Result<ReplyOf<M>>;
     }
 
     return {
         canisterId: o.canisterId,
         agent,
         call,
-        async ok<T>(method: QueryMethod | UpdateMethod, request: unknown): Promise<T> {
-            const reply = await call<T>(method, request);
-            if ('err' in reply) throw new ApiFailure(reply.err.status as Status, reply.err.message);
+        async ok<M extends Method>(method: M, request: RequestOf<M>): Promise<ReplyOf<M>> {
+            const reply = await call(method, request);
+            if ('err' in reply) throw new ApiFailure(reply.err.status, reply.err.message);
             return reply.ok;
         },
     };

@@ -10,11 +10,6 @@ export class ApiFailure extends Error {
     }
 }
 
-export const fail = (status: Status, message: string): never => {
-    throw new ApiFailure(status, message);
-};
-
-export const UNAVAILABLE = 'The leaderboard service is temporarily unavailable. Try again shortly.';
 
 export function sendError(res: Response, error: unknown): void {
     const failure = error instanceof ApiFailure ? error : new ApiFailure(500, 'Internal error');

@@ -23,7 +23,10 @@ function listFiles(dir) {
 function inputsHash(dfxRoot, name, main) {
     const hash = createHash('sha256');
     const sourceDir = path.dirname(path.join(dfxRoot, main));
-    for (const file of listFiles(sourceDir)) {
+    // The canister bundles the shared contract module too (when there is one beside it).
+    const contractDir = path.join(dfxRoot, 'contract');
+    const dirs = [sourceDir, ...(fs.existsSync(contractDir) ? [contractDir] : [])];
+    for (const file of dirs.flatMap(listFiles)) {
         hash.update(path.relative(root, file));
         hash.update(fs.readFileSync(file));
     }

@@ -2,12 +2,11 @@
 // tokens when time validation is on (single-use, bound to player and game, expiring), the
 // minimum play time, the maximum score per second, and the caps. Rule failures carry a
 // reason for the developer's suspicion log; players only see the generic message.
-import type { Caps, TimeValidation } from '../api';
+import type { Caps, TimeValidation } from '../../contract/canister';
+import { MESSAGES } from '../../contract/messages';
 
-export const RULES_MESSAGE = 'Score rejected by game validation rules';
-export const STREAK_RULES_MESSAGE = 'Streak rejected by game validation rules';
-export const SESSION_REQUIRED_MESSAGE =
-    'This game requires starting a session before submitting scores: time validation is on, so call /play-sessions/start and send its token as playSessionToken.';
+const RULES_MESSAGE = MESSAGES.scoreRules;
+const STREAK_RULES_MESSAGE = MESSAGES.streakRules;
 
 export interface PlaySession {
     token: string;
@@ -42,7 +41,7 @@ export function checkSubmit(
     const tv = settings.timeValidation;
     if (tv.enabled) {
         if (submit.playSessionToken === undefined || submit.playSessionToken === '') {
-            return sessionProblem(SESSION_REQUIRED_MESSAGE);
+            return sessionProblem(MESSAGES.sessionRequired);
         }
         if (session === undefined) return sessionProblem('Invalid play session token: start a play session first.');
         if (session.gameId !== submit.gameId || session.playerId !== submit.playerId) {

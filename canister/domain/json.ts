@@ -4,16 +4,21 @@
 // double anyway. So a reply marks each time with `ns(us)` and `stringify` writes it as the
 // decimal µs followed by "000".
 
+import type { Nanoseconds } from '../../contract/schemas';
+
 const MARK = '\u0001';
 const MARKED = '"\\u0001';
 
-/** A time (µs) that the reply shows as integer nanoseconds. Typed as a number: that is what clients see. */
-export function ns(us: number): number {
+/**
+ * A time (µs) that the reply shows as integer nanoseconds. Until `stringify` writes it, the
+ * value is a marked string: nothing in the canister reads it, so it carries the wire type.
+ */
+export function ns(us: number): Nanoseconds {
     // Periods that never end have no end time.
-    if (!Number.isFinite(us)) return null as unknown as number;
+    if (!Number.isFinite(us)) return null as unknown as Nanoseconds;
     // 0 stays 0 (the all-time board's period start): "0000" would not be JSON.
-    if (us === 0) return 0;
-    return `${MARK}${us}` as unknown as number;
+    if (us === 0) return 0 as Nanoseconds;
+    return `${MARK}${us}` as unknown as Nanoseconds;
 }
 
 /** JSON text of a reply, with every `ns(...)` written as an integer of nanoseconds. */

@@ -1,6 +1,6 @@
 // UTC board periods: when the current period of a board started, when it ends, and how
 // many finished periods are kept as archives. Times are µs since the epoch.
-import type { Period } from '../api';
+import type { Period } from '../../contract/schemas';
 
 export const US_PER_MS = 1000;
 export const DAY_MS = 86_400_000;

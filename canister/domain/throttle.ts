@@ -5,7 +5,6 @@
 /** Windows in µs, like every time in the canister. */
 export const RATE_WINDOW_US = 2_000_000;
 export const PLAY_DEDUPE_US = 5_000_000;
-export const RATE_LIMIT_MESSAGE = 'Please wait 2 seconds between submissions.';
 
 /** The last accepted submit to one board, kept for the rate limit and retries. */
 export interface LastSubmit {

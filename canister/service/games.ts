@@ -1,11 +1,16 @@
 // Developers' side of games: registration with API keys and the standard boards, settings
 // (time validation, caps), extra boards, key rotation, allowances, and key lookup.
-import type { BoardConfig, Caps, KeyInfo, Period, SortBy, TimeValidation } from '../api';
+import type { BoardConfig, BoardView, Caps, GameView, KeyInfo, RequestOf, TimeValidation } from '../../contract/canister';
+import { MESSAGES, boardNotFound } from '../../contract/messages';
+import { FANOUT_BOARDS, checkBoardId, checkCount, checkGameId, gameOfApiKey, invalid, isFanout } from '../../contract/rules';
+import type { Period, SortBy } from '../../contract/schemas';
 import { ns } from '../domain/json';
 import { periodStart } from '../domain/periods';
-import { FANOUT_BOARDS, checkBoardId, checkCount, checkGameId, gameOfApiKey } from '../domain/validate';
+import type { Ctx, GameState, Untrusted } from './context';
+import { Fail } from './fail';
+import { emptyGameState, newBoardTable, requireGame, saveGame } from './game-state';
 import type { BoardRecord, DeveloperRecord, GameRecord } from './records';
-import { Fail, emptyGameState, flushStats, gameOf, newBoardTable, saveGame, updateStats, type Ctx, type GameState } from './state';
+import { flushStats, updateStats } from './stats';
 
 export const DEFAULT_ALLOWANCE = 3;
 export const MAX_BOARDS = 100;
@@ -16,9 +21,9 @@ const UNPRINTABLE = /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?
 
 function text(field: string, value: unknown, min: number, max: number): string {
     if (typeof value !== 'string' || value.length < min || value.length > max) {
-        throw new Fail(400, `${field} must be ${min}-${max} characters`);
+        throw new Fail(400, invalid(field, `must be ${min}-${max} characters`));
     }
-    if (UNPRINTABLE.test(value)) throw new Fail(400, `${field} must not contain control characters`);
+    if (UNPRINTABLE.test(value)) throw new Fail(400, invalid(field, 'must not contain control characters'));
     return value;
 }
 
@@ -35,18 +40,17 @@ function newApiKey(ctx: Ctx, gameId: string): string {
 }
 
 function board(id: string, name: string, period: Period, now: number, extra: Partial<BoardConfig> = {}): BoardRecord {
-    const config: BoardConfig = {
-        scoreboardId: id, name, description: '', period, sortBy: 'score', targeted: false, isActive: true, createdAt: now, ...extra,
-    };
-    return { ...config, periodStart: periodStart({ period: config.period, days: config.days, anchor: now }, now), archives: [] };
+    const config: BoardConfig = { scoreboardId: id, name, description: '', period, sortBy: 'score', targeted: false, isActive: true, ...extra };
+    return { ...config, createdAt: now, periodStart: periodStart({ period: config.period, days: config.days, anchor: now }, now), archives: [] };
 }
 
-/** A game record as the admin methods show it: times in ns like every reply. */
-export function gameView(record: GameRecord) {
-    return { ...record, createdAt: ns(record.createdAt), boards: record.boards.map(boardView) };
+/** A game record as the developer methods show it: times in ns like every reply. */
+export function gameView(record: GameRecord): GameView {
+    const { suspicionSeq: _seq, boardSerial: _serial, ...shown } = record;
+    return { ...shown, createdAt: ns(record.createdAt), boards: record.boards.map(boardView) };
 }
 
-export function boardView(board: BoardRecord) {
+export function boardView(board: BoardRecord): BoardView {
     return { ...board, createdAt: ns(board.createdAt), periodStart: ns(board.periodStart), archives: board.archives.map(ns) };
 }
 
@@ -54,7 +58,7 @@ export function developerOf(ctx: Ctx, developerId: string): DeveloperRecord {
     return ctx.store.developers.get(developerId) ?? { developerId, allowance: DEFAULT_ALLOWANCE, gameIds: [] };
 }
 
-export function registerGame(ctx: Ctx, req: { developerId: unknown; gameId: unknown; name: unknown; description?: unknown }): { game: GameRecord; apiKey: string } {
+export function registerGame(ctx: Ctx, req: Untrusted<RequestOf<'admin_register_game'>>): { game: GameRecord; apiKey: string } {
     const developerId = text('developerId', req.developerId, 1, 200);
     const idError = checkGameId(req.gameId);
     if (idError) throw new Fail(400, idError);
@@ -84,10 +88,10 @@ export function registerGame(ctx: Ctx, req: { developerId: unknown; gameId: unkn
 
 /** The game of an API key; 401 for unknown or revoked keys, as the contract says. */
 export function resolveKey(ctx: Ctx, apiKey: unknown): KeyInfo {
-    if (typeof apiKey !== 'string' || gameOfApiKey(apiKey) === undefined) throw new Fail(401, 'Invalid API key');
+    if (typeof apiKey !== 'string' || gameOfApiKey(apiKey) === undefined) throw new Fail(401, MESSAGES.invalidApiKey);
     const gameId = ctx.store.apiKeys.get(apiKey);
     const game = gameId === undefined ? undefined : ctx.games.get(gameId);
-    if (game === undefined || game.record.apiKey !== apiKey) throw new Fail(401, 'Invalid API key');
+    if (game === undefined || game.record.apiKey !== apiKey) throw new Fail(401, MESSAGES.invalidApiKey);
     return { gameId: game.record.gameId, isActive: game.record.isActive };
 }
 
@@ -98,13 +102,14 @@ export function resolveKey(ctx: Ctx, apiKey: unknown): KeyInfo {
  */
 export function gameForWrite(ctx: Ctx, gameId: unknown, apiKey: unknown): GameState {
     const game = typeof gameId === 'string' ? ctx.games.get(gameId) : undefined;
-    if (game === undefined || typeof apiKey !== 'string' || game.record.apiKey !== apiKey) throw new Fail(401, 'Invalid API key');
-    if (!game.record.isActive) throw new Fail(403, 'This game is deactivated');
+    if (game === undefined || typeof apiKey !== 'string' || game.record.apiKey !== apiKey) throw new Fail(401, MESSAGES.invalidApiKey);
+    if (!game.record.isActive) throw new Fail(403, MESSAGES.gameDeactivated);
     return game;
 }
 
-export function rotateKey(ctx: Ctx, gameId: string): string {
-    const game = gameOf(ctx, gameId);
+export function rotateKey(ctx: Ctx, req: Untrusted<RequestOf<'admin_rotate_key'>>): string {
+    const game = requireGame(ctx, req.gameId);
+    const gameId = game.record.gameId;
     ctx.store.apiKeys.delete(game.record.apiKey);
     game.record.apiKey = newApiKey(ctx, gameId);
     ctx.store.apiKeys.set(game.record.apiKey, gameId);
@@ -112,13 +117,12 @@ export function rotateKey(ctx: Ctx, gameId: string): string {
     return game.record.apiKey;
 }
 
-export function updateGame(ctx: Ctx, req: { gameId: string; name?: unknown; description?: unknown; isActive?: unknown }): GameRecord {
-    const game = gameOf(ctx, req.gameId);
+export function updateGame(ctx: Ctx, req: Untrusted<RequestOf<'admin_update_game'>>): GameRecord {
+    const game = requireGame(ctx, req.gameId);
     if (req.name !== undefined) game.record.name = text('name', req.name, 1, 100);
     if (req.description !== undefined) game.record.description = text('description', req.description, 0, 500);
     if (req.isActive !== undefined) {
-        if (typeof req.isActive !== 'boolean') throw new Fail(400, 'isActive must be true or false');
-        game.record.isActive = req.isActive;
+        game.record.isActive = boolean('isActive', req.isActive);
     }
     saveGame(ctx, game);
     return game.record;
@@ -126,18 +130,20 @@ export function updateGame(ctx: Ctx, req: { gameId: string; name?: unknown; desc
 
 function seconds(field: string, value: unknown, min: number, max: number): number {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
-        throw new Fail(400, `${field} must be a number from ${min} to ${max}`);
+        throw new Fail(400, invalid(field, `must be a number from ${min} to ${max}`));
     }
     return value;
 }
 
-export function setTimeValidation(ctx: Ctx, req: { gameId: string; enabled?: unknown; minPlaySeconds?: unknown; maxScorePerSecond?: unknown; sessionLifetimeSeconds?: unknown }): TimeValidation {
-    const game = gameOf(ctx, req.gameId);
+function boolean(field: string, value: unknown): boolean {
+    if (typeof value !== 'boolean') throw new Fail(400, invalid(field, 'must be true or false'));
+    return value;
+}
+
+export function setTimeValidation(ctx: Ctx, req: Untrusted<RequestOf<'admin_set_time_validation'>>): TimeValidation {
+    const game = requireGame(ctx, req.gameId);
     const tv = { ...game.record.timeValidation };
-    if (req.enabled !== undefined) {
-        if (typeof req.enabled !== 'boolean') throw new Fail(400, 'enabled must be true or false');
-        tv.enabled = req.enabled;
-    }
+    if (req.enabled !== undefined) tv.enabled = boolean('enabled', req.enabled);
     if (req.minPlaySeconds !== undefined) tv.minPlaySeconds = seconds('minPlaySeconds', req.minPlaySeconds, 0, 86_400);
     if (req.maxScorePerSecond !== undefined) tv.maxScorePerSecond = seconds('maxScorePerSecond', req.maxScorePerSecond, 0, Number.MAX_SAFE_INTEGER);
     if (req.sessionLifetimeSeconds !== undefined) tv.sessionLifetimeSeconds = seconds('sessionLifetimeSeconds', req.sessionLifetimeSeconds, 60, 86_400);
@@ -147,8 +153,8 @@ export function setTimeValidation(ctx: Ctx, req: { gameId: string; enabled?: unk
 }
 
 /** Sets or clears (null) the caps; fields left out stay as they are. */
-export function setCaps(ctx: Ctx, req: { gameId: string; maxScore?: unknown; maxStreak?: unknown }): Caps {
-    const game = gameOf(ctx, req.gameId);
+export function setCaps(ctx: Ctx, req: Untrusted<RequestOf<'admin_set_caps'>>): Caps {
+    const game = requireGame(ctx, req.gameId);
     const caps = { ...game.record.caps };
     for (const field of ['maxScore', 'maxStreak'] as const) {
         const value = req[field];
@@ -165,27 +171,15 @@ export function setCaps(ctx: Ctx, req: { gameId: string; maxScore?: unknown; max
     return caps;
 }
 
-export interface CreateBoardRequest {
-    gameId: string;
-    scoreboardId: unknown;
-    type: unknown;
-    name?: unknown;
-    description?: unknown;
-    /** custom boards: reset every N days (0 = never); targeted boards may also take a period. */
-    days?: unknown;
-    period?: unknown;
-    sortBy?: unknown;
-}
-
-export function createBoard(ctx: Ctx, req: CreateBoardRequest): BoardRecord {
-    const game = gameOf(ctx, req.gameId);
+export function createBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_create_board'>>): BoardRecord {
+    const game = requireGame(ctx, req.gameId);
     const idError = checkBoardId(req.scoreboardId);
     if (idError) throw new Fail(400, idError);
     const id = req.scoreboardId as string;
-    if ((FANOUT_BOARDS as readonly string[]).includes(id)) throw new Fail(400, `'${id}' is a standard board and cannot be created.`);
+    if (isFanout(id)) throw new Fail(400, `'${id}' is a standard board and cannot be created.`);
     if (game.record.boards.some((b) => b.scoreboardId === id)) throw new Fail(409, `Scoreboard '${id}' already exists for this game.`);
     if (game.record.boards.length >= MAX_BOARDS) throw new Fail(403, `A game may have at most ${MAX_BOARDS} boards.`);
-    const sortBy: SortBy = req.sortBy === undefined ? 'score' : req.sortBy === 'score' || req.sortBy === 'streak' ? req.sortBy : fail('sortBy must be score or streak');
+    const sortBy: SortBy = req.sortBy === undefined ? 'score' : req.sortBy === 'score' || req.sortBy === 'streak' ? req.sortBy : fail(invalid('sortBy', 'must be score or streak'));
     const name = optionalText('name', req.name, 100, id);
     const description = optionalText('description', req.description, 500, '');
     let period: Period;
@@ -202,12 +196,12 @@ export function createBoard(ctx: Ctx, req: CreateBoardRequest): BoardRecord {
         case 'targeted': {
             targeted = true;
             const allowed: Period[] = ['allTime', 'daily', 'weekly', 'monthly', 'custom'];
-            period = req.period === undefined ? 'allTime' : allowed.includes(req.period as Period) ? (req.period as Period) : fail('period must be allTime, daily, weekly, monthly or custom');
+            period = req.period === undefined ? 'allTime' : allowed.includes(req.period as Period) ? (req.period as Period) : fail(invalid('period', 'must be allTime, daily, weekly, monthly or custom'));
             if (period === 'custom') days = Math.floor(seconds('days', req.days ?? 0, 0, 3650));
             break;
         }
         default:
-            throw new Fail(400, 'type must be targeted, monthly or custom');
+            throw new Fail(400, invalid('type', 'must be targeted, monthly or custom'));
     }
     const now = ctx.env.now();
     const serial = (game.record.boardSerial ?? 0) + 1;
@@ -220,16 +214,18 @@ export function createBoard(ctx: Ctx, req: CreateBoardRequest): BoardRecord {
     return record;
 }
 
-export function updateBoard(ctx: Ctx, req: { gameId: string; scoreboardId: string; name?: unknown; description?: unknown; isActive?: unknown }): BoardRecord {
-    const game = gameOf(ctx, req.gameId);
-    const record = game.record.boards.find((b) => b.scoreboardId === req.scoreboardId);
-    if (record === undefined) throw new Fail(404, `Scoreboard '${req.scoreboardId}' not found for this game.`);
+function boardOf(game: GameState, boardId: unknown): BoardRecord {
+    const record = game.record.boards.find((b) => b.scoreboardId === boardId);
+    if (record === undefined) throw new Fail(404, boardNotFound(String(boardId)));
+    return record;
+}
+
+export function updateBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_update_board'>>): BoardRecord {
+    const game = requireGame(ctx, req.gameId);
+    const record = boardOf(game, req.scoreboardId);
     if (req.name !== undefined) record.name = text('name', req.name, 1, 100);
     if (req.description !== undefined) record.description = text('description', req.description, 0, 500);
-    if (req.isActive !== undefined) {
-        if (typeof req.isActive !== 'boolean') throw new Fail(400, 'isActive must be true or false');
-        record.isActive = req.isActive;
-    }
+    if (req.isActive !== undefined) record.isActive = boolean('isActive', req.isActive);
     saveGame(ctx, game);
     return record;
 }
@@ -239,29 +235,31 @@ export function updateBoard(ctx: Ctx, req: { gameId: string; scoreboardId: strin
  * are dead from here on everywhere (reads, submits, rebuilds): they carry the board's serial,
  * which a board created later under the same id never has; submits drop them as they go.
  */
-export function deleteBoard(ctx: Ctx, req: { gameId: string; scoreboardId: string }): void {
-    const game = gameOf(ctx, req.gameId);
-    const record = game.record.boards.find((b) => b.scoreboardId === req.scoreboardId);
-    if (record === undefined) throw new Fail(404, `Scoreboard '${req.scoreboardId}' not found for this game.`);
-    if ((FANOUT_BOARDS as readonly string[]).includes(record.scoreboardId)) throw new Fail(400, 'The standard boards cannot be deleted.');
+export function deleteBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_delete_board'>>): null {
+    const game = requireGame(ctx, req.gameId);
+    const record = boardOf(game, req.scoreboardId);
+    if (isFanout(record.scoreboardId)) throw new Fail(400, 'The standard boards cannot be deleted.');
     for (const start of record.archives) ctx.store.archives.delete(`${game.record.gameId}/${record.scoreboardId}/${start}`);
     game.record.boards = game.record.boards.filter((b) => b !== record);
     game.boards.delete(record.scoreboardId);
     game.periodEnds.delete(record.scoreboardId);
     saveGame(ctx, game);
+    return null;
 }
 
-export function setAllowance(ctx: Ctx, req: { developerId: unknown; allowance: unknown }): DeveloperRecord {
+export function setAllowance(ctx: Ctx, req: Untrusted<RequestOf<'admin_set_allowance'>>): DeveloperRecord {
     const developerId = text('developerId', req.developerId, 1, 200);
     const error = checkCount('allowance', req.allowance);
-    if (error || (req.allowance as number) > 10_000) throw new Fail(400, 'allowance must be an integer from 0 to 10000');
+    if (error || (req.allowance as number) > 10_000) throw new Fail(400, invalid('allowance', 'must be an integer from 0 to 10000'));
     const developer = { ...developerOf(ctx, developerId), allowance: req.allowance as number };
     ctx.store.developers.set(developerId, developer);
     return developer;
 }
 
-export function listGames(ctx: Ctx, developerId?: string): GameRecord[] {
+export function listGames(ctx: Ctx, req: Untrusted<RequestOf<'admin_list_games'>>): GameRecord[] {
+    const developerId = req.developerId;
     if (developerId !== undefined) {
+        if (typeof developerId !== 'string') throw new Fail(400, invalid('developerId', 'must be a string'));
         return developerOf(ctx, developerId).gameIds.map((id) => ctx.games.get(id)?.record).filter((r): r is GameRecord => r !== undefined);
     }
     return [...ctx.games.values()].map((g) => g.record);

@@ -1,19 +1,23 @@
 // Players: profiles (created by their first submit), service-wide unique nicknames with the
 // Player_<number> defaults and suffixing (rules N1-N4), achievements and profile reads.
-import type { AchievementReply, NicknameReply, Profile } from '../api';
+import type { RequestOf } from '../../contract/canister';
+import { MESSAGES } from '../../contract/messages';
+import type { AchievementReply, NicknameReply, Profile } from '../../contract/schemas';
 import { ns } from '../domain/json';
 import { defaultNickname, nameKey, suffixed } from '../domain/nicknames';
-import { checkAchievementId, checkNickname, checkPlayerId } from '../domain/validate';
+import { MAX_ACHIEVEMENTS_PER_CALL, checkAchievementId, checkNickname, checkPlayerId, invalid } from '../../contract/rules';
 import { gameForWrite } from './games';
 import { dict, type PlayerRecord } from './records';
 import { playerKey } from './store';
-import { Fail, gameOf, statsOf, updateStats, type Ctx, type GameState } from './state';
+import type { Ctx, GameState, Untrusted } from './context';
+import { Fail } from './fail';
+import { requireGame } from './game-state';
+import { statsOf, updateStats } from './stats';
 import { setPlayer } from './tables';
 
-export const MAX_ACHIEVEMENTS_PER_CALL = 100;
 export const MAX_ACHIEVEMENTS_PER_PLAYER = 1000;
 
-export function playerOf(ctx: Ctx, gameId: string, playerId: string): PlayerRecord | undefined {
+export function findPlayer(ctx: Ctx, gameId: string, playerId: string): PlayerRecord | undefined {
     return ctx.store.players.get(playerKey(gameId, playerId));
 }
 
@@ -78,15 +82,16 @@ export function renameIfFree(ctx: Ctx, game: GameState, playerId: string, player
  * Rule N2 (PUT .../nickname): a taken name gets the first free numeric suffix; the reply says
  * which name was applied. The player must have a profile.
  */
-export function setNickname(ctx: Ctx, req: { apiKey: unknown; gameId: string; playerId: unknown; nickname: unknown }): NicknameReply {
+export function setNickname(ctx: Ctx, req: Untrusted<RequestOf<'set_nickname'>>): NicknameReply {
     const game = gameForWrite(ctx, req.gameId, req.apiKey);
     const playerId = requirePlayerId(req.playerId);
     const error = checkNickname(req.nickname);
     if (error) throw new Fail(400, error);
     const wanted = req.nickname as string;
-    const player = playerOf(ctx, req.gameId, playerId);
-    if (player === undefined) throw new Fail(404, 'Player not found');
-    const owner = playerKey(req.gameId, playerId);
+    const gameId = game.record.gameId;
+    const player = findPlayer(ctx, gameId, playerId);
+    if (player === undefined) throw new Fail(404, MESSAGES.playerNotFound);
+    const owner = playerKey(gameId, playerId);
     let applied = wanted;
     for (let n = 1; !nicknameFree(ctx, applied, owner); n++) applied = suffixed(wanted, n);
     if (applied !== player.nickname) {
@@ -102,18 +107,18 @@ export function setNickname(ctx: Ctx, req: { apiKey: unknown; gameId: string; pl
     };
 }
 
-export function profile(ctx: Ctx, req: { gameId: string; playerId: unknown }): Profile {
-    gameOf(ctx, req.gameId);
+export function profile(ctx: Ctx, req: Untrusted<RequestOf<'profile'>>): Profile {
+    const gameId = requireGame(ctx, req.gameId).record.gameId;
     const playerId = requirePlayerId(req.playerId);
-    const player = playerOf(ctx, req.gameId, playerId);
-    if (player === undefined) throw new Fail(404, 'Player not found');
+    const player = findPlayer(ctx, gameId, playerId);
+    if (player === undefined) throw new Fail(404, MESSAGES.playerNotFound);
     return {
         nickname: player.nickname,
         created: ns(player.created),
         gameProfile: {
             score: player.best?.score ?? 0,
             streak: player.best?.streak ?? 0,
-            achievements: ctx.store.achievements.get(playerKey(req.gameId, playerId)) ?? [],
+            achievements: ctx.store.achievements.get(playerKey(gameId, playerId)) ?? [],
             playCount: player.playCount,
             lastPlayed: ns(player.lastPlayed),
         },
@@ -124,17 +129,17 @@ export function profile(ctx: Ctx, req: { gameId: string; playerId: unknown }): P
  * Unlocks achievements (idempotent; re-sending an unlocked id succeeds). Anonymous players'
  * achievements are kept server-side even before their first submit.
  */
-export function unlockAchievements(ctx: Ctx, req: { apiKey: unknown; gameId: string; playerId: unknown; achievementIds: unknown }): AchievementReply {
-    gameForWrite(ctx, req.gameId, req.apiKey);
+export function unlockAchievements(ctx: Ctx, req: Untrusted<RequestOf<'unlock_achievements'>>): AchievementReply {
+    const gameId = gameForWrite(ctx, req.gameId, req.apiKey).record.gameId;
     const playerId = requirePlayerId(req.playerId);
     const ids = req.achievementIds;
-    if (!Array.isArray(ids) || ids.length === 0) throw new Fail(400, 'achievementIds must be a non-empty list');
-    if (ids.length > MAX_ACHIEVEMENTS_PER_CALL) throw new Fail(400, `At most ${MAX_ACHIEVEMENTS_PER_CALL} achievements per request`);
+    if (!Array.isArray(ids) || ids.length === 0) throw new Fail(400, invalid('achievementIds', 'must be a non-empty list'));
+    if (ids.length > MAX_ACHIEVEMENTS_PER_CALL) throw new Fail(400, invalid('achievementIds', `may hold at most ${MAX_ACHIEVEMENTS_PER_CALL} ids`));
     for (const id of ids) {
         const error = checkAchievementId(id);
         if (error) throw new Fail(400, error);
     }
-    const key = playerKey(req.gameId, playerId);
+    const key = playerKey(gameId, playerId);
     const unlocked = ctx.store.achievements.get(key) ?? [];
     const have = new Set(unlocked);
     const results: AchievementReply['results'] = [];

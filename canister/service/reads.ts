@@ -2,30 +2,28 @@
 // board lists and boards, ranks, the window around a player, archives, game metadata and
 // stats. A board whose period has ended reads as the new, empty period even before the
 // rollover has been written.
-import type { BoardEntry, BoardSummary, LeaderboardEntry, SortBy } from '../api';
+import type { RequestOf } from '../../contract/canister';
+import { MESSAGES, boardNotFound } from '../../contract/messages';
+import { LIMIT, checkBoardId, clampLimit, invalid } from '../../contract/rules';
+import type {
+    Archive, ArchiveList, Board, BoardEntry, BoardList, BoardRank, GameInfo, GameStats, Leaderboard, PlatformStats, PlayerRank, SortBy,
+} from '../../contract/schemas';
 import { ns } from '../domain/json';
 import { archiveId, parseArchiveId } from '../domain/periods';
-import { checkBoardId } from '../domain/validate';
-import { playerOf, requirePlayerId } from './players';
+import { findPlayer, requirePlayerId } from './players';
 import type { BoardRecord } from './records';
 import { ARCHIVE_ENTRIES, archiveKey } from './rollover';
-import { Fail, currentPeriod, gameOf, statsOf, type Ctx, type GameState } from './state';
+import type { Ctx, GameState, Untrusted } from './context';
+import { Fail } from './fail';
+import { currentPeriod, requireGame } from './game-state';
+import { statsOf } from './stats';
 import { authTypeOf, entryCount, entryOf, nicknameOf, rankIndex, type BoardTable } from './tables';
-
-export const MAX_LIMIT = 1000;
-
-export function clampLimit(limit: unknown, fallback: number): number {
-    if (limit === undefined || limit === null) return fallback;
-    const n = typeof limit === 'number' ? limit : Number(limit);
-    if (!Number.isFinite(n)) return fallback;
-    return Math.max(1, Math.min(MAX_LIMIT, Math.floor(n)));
-}
 
 function boardOf(game: GameState, boardId: unknown): BoardRecord {
     const error = checkBoardId(boardId);
     if (error) throw new Fail(400, error);
     const board = game.record.boards.find((b) => b.scoreboardId === boardId);
-    if (board === undefined) throw new Fail(404, `Scoreboard '${String(boardId)}' not found for this game.`);
+    if (board === undefined) throw new Fail(404, boardNotFound(String(boardId)));
     return board;
 }
 
@@ -50,10 +48,10 @@ function entriesOf(game: GameState, table: BoardTable | undefined, sortBy: SortB
 }
 
 /** GET /leaderboard: the game's players by best score or best streak. */
-export function leaderboard(ctx: Ctx, req: { gameId: string; sort?: unknown; limit?: unknown }): { leaderboard: LeaderboardEntry[]; total: number } {
-    const game = gameOf(ctx, req.gameId);
+export function leaderboard(ctx: Ctx, req: Untrusted<RequestOf<'leaderboard'>>): Leaderboard {
+    const game = requireGame(ctx, req.gameId);
     const sort = sortOf(req.sort);
-    const entries = entriesOf(game, game.global, sort, 1, clampLimit(req.limit, 100));
+    const entries = entriesOf(game, game.global, sort, 1, clampLimit(req.limit));
     return {
         leaderboard: entries.map(({ rank, nickname, score, streak, authType }) => ({ rank, nickname, score, streak, authType })),
         total: rankIndex(game.global, sort).size(),
@@ -63,46 +61,42 @@ export function leaderboard(ctx: Ctx, req: { gameId: string; sort?: unknown; lim
 function sortOf(sort: unknown): SortBy {
     if (sort === undefined || sort === null || sort === 'score') return 'score';
     if (sort === 'streak') return 'streak';
-    throw new Fail(400, 'sort must be score or streak');
+    throw new Fail(400, invalid('sort', 'must be score or streak'));
 }
 
-export function summary(ctx: Ctx, game: GameState, board: BoardRecord): BoardSummary {
-    const { periodStart: _periodStart, archives: _archives, ...config } = board;
-    const table = liveTable(ctx, game, board);
-    return { ...config, createdAt: ns(config.createdAt), entryCount: table === undefined ? 0 : entryCount(table), lastReset: ns(currentPeriod(board, ctx.env.now())) };
-}
-
-export function listBoards(ctx: Ctx, req: { gameId: string }): { gameId: string; scoreboards: Array<Omit<BoardSummary, 'createdAt' | 'days'>> } {
-    const game = gameOf(ctx, req.gameId);
+export function listBoards(ctx: Ctx, req: Untrusted<RequestOf<'list_boards'>>): BoardList {
+    const game = requireGame(ctx, req.gameId);
     return {
         gameId: game.record.gameId,
         scoreboards: game.record.boards.map((b) => {
-            const { scoreboardId, name, description, period, sortBy, targeted, entryCount: n, lastReset, isActive } = summary(ctx, game, b);
-            return { scoreboardId, name, description, period, sortBy, targeted, entryCount: n, lastReset, isActive };
+            const table = liveTable(ctx, game, b);
+            const { scoreboardId, name, description, period, sortBy, targeted, isActive } = b;
+            const lastReset = ns(currentPeriod(b, ctx.env.now()));
+            return { scoreboardId, name, description, period, sortBy, targeted, entryCount: table === undefined ? 0 : entryCount(table), lastReset, isActive };
         }),
     };
 }
 
-export function readBoard(ctx: Ctx, req: { gameId: string; boardId: unknown; limit?: unknown }) {
-    const game = gameOf(ctx, req.gameId);
+export function readBoard(ctx: Ctx, req: Untrusted<RequestOf<'read_board'>>): Board {
+    const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
     const table = liveTable(ctx, game, board);
     return {
         scoreboardId: board.scoreboardId,
         config: { name: board.name, description: board.description, period: board.period, sortBy: board.sortBy, lastReset: ns(currentPeriod(board, ctx.env.now())) },
-        entries: entriesOf(game, table, board.sortBy, 1, clampLimit(req.limit, 100)),
+        entries: entriesOf(game, table, board.sortBy, 1, clampLimit(req.limit)),
         totalEntries: table === undefined ? 0 : entryCount(table),
     };
 }
 
 /** A player's rank on a board: `found: false` (with the board size) when they have no entry this period. */
-export function boardRank(ctx: Ctx, req: { gameId: string; boardId: unknown; playerId: unknown }) {
-    const game = gameOf(ctx, req.gameId);
+export function boardRank(ctx: Ctx, req: Untrusted<RequestOf<'board_rank'>>): BoardRank {
+    const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
     const playerId = requirePlayerId(req.playerId);
     const table = liveTable(ctx, game, board);
     const totalPlayers = table === undefined ? 0 : entryCount(table);
-    const player = playerOf(ctx, req.gameId, playerId);
+    const player = findPlayer(ctx, game.record.gameId, playerId);
     const id = player === undefined || table === undefined ? undefined : entryOf(table, player.slot);
     const rank = id === undefined ? undefined : rankIndex(table!, board.sortBy).rank(id);
     if (rank === undefined || id === undefined) {
@@ -112,25 +106,25 @@ export function boardRank(ctx: Ctx, req: { gameId: string; boardId: unknown; pla
 }
 
 /** GET /players/{id}/rank: rank on the global board by best score or streak. */
-export function playerRank(ctx: Ctx, req: { gameId: string; playerId: unknown; sort?: unknown }) {
-    const game = gameOf(ctx, req.gameId);
+export function playerRank(ctx: Ctx, req: Untrusted<RequestOf<'player_rank'>>): PlayerRank {
+    const game = requireGame(ctx, req.gameId);
     const playerId = requirePlayerId(req.playerId);
     const sort = sortOf(req.sort);
-    const player = playerOf(ctx, req.gameId, playerId);
+    const player = findPlayer(ctx, game.record.gameId, playerId);
     const id = player === undefined ? undefined : entryOf(game.global, player.slot);
     const rank = id === undefined ? undefined : rankIndex(game.global, sort).rank(id);
-    if (player === undefined) throw new Fail(404, 'Player not found');
+    if (player === undefined) throw new Fail(404, MESSAGES.playerNotFound);
     if (id === undefined || rank === undefined) throw new Fail(404, 'Player has no score on the global leaderboard yet (only targeted boards)');
     return { rank, score: game.global.score[id], streak: game.global.streak[id], totalPlayers: rankIndex(game.global, sort).size() };
 }
 
 /** The entries just above and below a player on a board. */
-export function around(ctx: Ctx, req: { gameId: string; boardId: unknown; playerId: unknown; before?: unknown; after?: unknown }) {
-    const game = gameOf(ctx, req.gameId);
+export function around(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): { rank: number; entries: BoardEntry[] } {
+    const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
     const playerId = requirePlayerId(req.playerId);
     const table = liveTable(ctx, game, board);
-    const player = playerOf(ctx, req.gameId, playerId);
+    const player = findPlayer(ctx, game.record.gameId, playerId);
     const id = player === undefined || table === undefined ? undefined : entryOf(table, player.slot);
     const rank = id === undefined ? undefined : rankIndex(table!, board.sortBy).rank(id);
     if (rank === undefined) throw new Fail(404, 'Player has no entry on this scoreboard');
@@ -140,8 +134,8 @@ export function around(ctx: Ctx, req: { gameId: string; boardId: unknown; player
     return { rank, entries: entriesOf(game, table, board.sortBy, start, rank - start + 1 + after) };
 }
 
-export function listArchives(ctx: Ctx, req: { gameId: string; boardId: unknown }) {
-    const game = gameOf(ctx, req.gameId);
+export function listArchives(ctx: Ctx, req: Untrusted<RequestOf<'list_archives'>>): ArchiveList {
+    const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
     const archives = [...board.archives].reverse().map((start) => {
         const a = ctx.store.archives.get(archiveKey(game.record.gameId, board.scoreboardId, start));
@@ -158,13 +152,13 @@ export function listArchives(ctx: Ctx, req: { gameId: string; boardId: unknown }
 }
 
 /** One archived period: the latest of a board, or by archive id. */
-export function readArchive(ctx: Ctx, req: { gameId: string; boardId?: unknown; archiveId?: unknown; limit?: unknown }) {
-    const game = gameOf(ctx, req.gameId);
+export function readArchive(ctx: Ctx, req: Untrusted<{ gameId: string; boardId: string; archiveId: string; limit: number }>): Archive {
+    const game = requireGame(ctx, req.gameId);
     let boardId: string;
     let start: number;
     if (req.archiveId !== undefined) {
         const parsed = typeof req.archiveId === 'string' ? parseArchiveId(req.archiveId) : undefined;
-        if (parsed === undefined || parsed.gameId !== game.record.gameId) throw new Fail(404, 'Archive not found');
+        if (parsed === undefined || parsed.gameId !== game.record.gameId) throw new Fail(404, MESSAGES.archiveNotFound);
         boardId = parsed.boardId;
         start = parsed.periodStart;
     } else {
@@ -175,8 +169,8 @@ export function readArchive(ctx: Ctx, req: { gameId: string; boardId?: unknown; 
         start = latest;
     }
     const archive = ctx.store.archives.get(archiveKey(game.record.gameId, boardId, start));
-    if (archive === undefined) throw new Fail(404, 'Archive not found');
-    const limit = Math.min(clampLimit(req.limit, 100), ARCHIVE_ENTRIES);
+    if (archive === undefined) throw new Fail(404, MESSAGES.archiveNotFound);
+    const limit = Math.min(clampLimit(req.limit), ARCHIVE_ENTRIES);
     return {
         archiveId: archiveId(game.record.gameId, boardId, start),
         config: { name: archive.name, period: archive.period, sortBy: archive.sortBy, periodStart: ns(archive.periodStart), periodEnd: ns(archive.periodEnd) },
@@ -186,9 +180,9 @@ export function readArchive(ctx: Ctx, req: { gameId: string; boardId?: unknown; 
 }
 
 /** GET /game: public metadata. */
-export function gameInfo(ctx: Ctx, req: { gameId: string }) {
-    const game = gameOf(ctx, req.gameId);
-    const stats = statsOf(ctx, req.gameId);
+export function gameInfo(ctx: Ctx, req: Untrusted<RequestOf<'game_info'>>): GameInfo {
+    const game = requireGame(ctx, req.gameId);
+    const stats = statsOf(ctx, game.record.gameId);
     return {
         gameId: game.record.gameId, name: game.record.name, description: game.record.description,
         totalPlayers: stats.players, totalPlays: stats.plays, isActive: game.record.isActive,
@@ -197,13 +191,13 @@ export function gameInfo(ctx: Ctx, req: { gameId: string }) {
     };
 }
 
-export function gameStats(ctx: Ctx, req: { gameId: string }) {
-    gameOf(ctx, req.gameId);
-    const stats = statsOf(ctx, req.gameId);
-    return { gameId: req.gameId, totalPlayers: stats.players, totalPlays: stats.plays, submissions: { total: stats.submissions, today: stats.today } };
+export function gameStats(ctx: Ctx, req: Untrusted<RequestOf<'game_stats'>>): GameStats {
+    const gameId = requireGame(ctx, req.gameId).record.gameId;
+    const stats = statsOf(ctx, gameId);
+    return { gameId, totalPlayers: stats.players, totalPlays: stats.plays, submissions: { total: stats.submissions, today: stats.today } };
 }
 
-export function platformStats(ctx: Ctx) {
+export function platformStats(ctx: Ctx): PlatformStats {
     const stats = statsOf(ctx, '*');
     return { total: stats.submissions, today: stats.today, date: new Date(stats.day).toISOString().slice(0, 10) };
 }

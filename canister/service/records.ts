@@ -1,5 +1,5 @@
 // The records kept in stable memory (the durable truth), as plain JSON-able data.
-import type { BoardConfig, GameConfig, SuspicionEntry } from '../api';
+import type { BoardConfig, Caps, TimeValidation } from '../../contract/canister';
 import type { PlaySession } from '../domain/anti-cheat';
 import type { Best } from '../domain/bests';
 import type { LastSubmit } from '../domain/throttle';
@@ -18,6 +18,8 @@ export function dict<V>(from?: { [key: string]: V | undefined }): Dict<V> {
 }
 
 export interface BoardRecord extends BoardConfig {
+    /** µs, like every time kept in the canister. */
+    createdAt: number;
     /** Start (ns) of the period its entries belong to; 0 for boards that never reset. */
     periodStart: number;
     /** Period starts of the kept archives, oldest first. */
@@ -29,7 +31,15 @@ export interface BoardRecord extends BoardConfig {
     serial?: number;
 }
 
-export interface GameRecord extends GameConfig {
+export interface GameRecord {
+    gameId: string;
+    name: string;
+    description: string;
+    developerId: string;
+    isActive: boolean;
+    createdAt: number;
+    timeValidation: TimeValidation;
+    caps: Caps;
     apiKey: string;
     boards: BoardRecord[];
     /** Next sequence number of the suspicion log. */
@@ -118,4 +128,16 @@ export interface ActiveSessions {
     tokens: Array<{ token: string; expiresAt: number }>;
 }
 
-export type { PlaySession, SuspicionEntry };
+/** A suspicion-log entry as kept (times in µs); see the contract's SuspicionEntry. */
+export interface SuspicionRecord {
+    at: number;
+    firstAt: number;
+    count: number;
+    playerId: string;
+    scoreboardId?: string;
+    score: number;
+    streak: number;
+    reason: string;
+}
+
+export type { PlaySession };

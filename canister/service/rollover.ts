@@ -3,7 +3,8 @@
 // are dropped.
 import { RETENTION, periodEnd } from '../domain/periods';
 import type { ArchiveRecord, BoardRecord } from './records';
-import { currentPeriod, newBoardTable, ruleOf, saveGame, type Ctx, type GameState } from './state';
+import type { Ctx, GameState } from './context';
+import { currentPeriod, newBoardTable, ruleOf, saveGame } from './game-state';
 import { authTypeOf, entryCount, nicknameOf, rankIndex } from './tables';
 
 /** Entries kept per archive: the most a read may ask for. */

@@ -3,19 +3,24 @@
 // the paced, per-player suspicion log; players see a generic message), rule N1 for nicknames,
 // profile creation, fan-out or targeted writes with independent maxima, play counting. A
 // rejected submit changes no player data; a batch is a list of independent submits.
-import type { ApiError, Result, SubmitReply, SubmitRequest, SuspicionEntry } from '../api';
+import type { RequestOf, Result, SubmitRequest, SuspicionEntry } from '../../contract/canister';
+import { MESSAGES, boardNotFound } from '../../contract/messages';
+import type { SubmitReply } from '../../contract/schemas';
 import { checkSubmit } from '../domain/anti-cheat';
 import { ns } from '../domain/json';
 import { improve } from '../domain/bests';
-import { RATE_LIMIT_MESSAGE, RATE_WINDOW_US, countsAsPlay, pace, stillPacing } from '../domain/throttle';
-import { checkCount, checkNickname, isFanout } from '../domain/validate';
-import { createPlayer, playerOf, renameIfFree, requirePlayerId } from './players';
+import { RATE_WINDOW_US, countsAsPlay, pace, stillPacing } from '../domain/throttle';
+import { checkCount, checkNickname, invalid, isFanout } from '../../contract/rules';
+import { createPlayer, findPlayer, renameIfFree, requirePlayerId } from './players';
 import { gameForWrite } from './games';
-import { isCurrentEntry, type BoardRecord, type PlayerRecord } from './records';
+import { isCurrentEntry, type BoardRecord, type PlayerRecord, type SuspicionRecord } from './records';
 import { rollover } from './rollover';
 import { consumeSession, sessionOf } from './sessions';
 import { playerKey } from './store';
-import { Fail, flushStats, gameOf, saveGame, updateStats, type Ctx, type GameState } from './state';
+import type { Ctx, GameState, Untrusted } from './context';
+import { Fail } from './fail';
+import { requireGame, saveGame } from './game-state';
+import { flushStats, updateStats } from './stats';
 import { putEntry } from './tables';
 
 export const MAX_BATCH = 200;
@@ -23,14 +28,15 @@ export const SUSPICION_KEEP = 1000;
 /** A player of an anonymous (API-key) request. */
 export const AUTH_EXTERNAL = 'external';
 
-export function submitBatch(ctx: Ctx, submits: unknown): Array<Result<SubmitReply>> {
-    if (!Array.isArray(submits)) throw new Fail(400, 'submits must be a list');
-    if (submits.length > MAX_BATCH) throw new Fail(400, `At most ${MAX_BATCH} submits per call`);
-    const results = submits.map((s): Result<SubmitReply> => {
+export function submitBatch(ctx: Ctx, req: Untrusted<RequestOf<'submit_scores'>>): Array<Result<SubmitReply>> {
+    const submits = req.submits;
+    if (!Array.isArray(submits)) throw new Fail(400, invalid('submits', 'must be a list'));
+    if (submits.length > MAX_BATCH) throw new Fail(400, invalid('submits', `may hold at most ${MAX_BATCH} submits`));
+    const results = submits.map((s: unknown): Result<SubmitReply> => {
         try {
-            return { ok: submitOne(ctx, s as SubmitRequest) };
+            return { ok: submitOne(ctx, s as Untrusted<SubmitRequest>) };
         } catch (e) {
-            if (e instanceof Fail) return { err: { status: e.status, message: e.message } as ApiError };
+            if (e instanceof Fail) return { err: { status: e.status, message: e.message } };
             throw e;
         }
     });
@@ -39,9 +45,10 @@ export function submitBatch(ctx: Ctx, submits: unknown): Array<Result<SubmitRepl
     return results;
 }
 
-function submitOne(ctx: Ctx, req: SubmitRequest): SubmitReply {
-    if (req === null || typeof req !== 'object') throw new Fail(400, 'Each submit must be an object');
+function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
+    if (req === null || typeof req !== 'object') throw new Fail(400, invalid('submits', 'each submit must be an object'));
     const game = gameForWrite(ctx, req.gameId, req.apiKey);
+    const gameId = game.record.gameId;
     const playerId = requirePlayerId(req.playerId);
     for (const field of ['score', 'streak'] as const) {
         const error = checkCount(field, req[field]);
@@ -51,50 +58,55 @@ function submitOne(ctx: Ctx, req: SubmitRequest): SubmitReply {
         const error = checkNickname(req.nickname);
         if (error) throw new Fail(400, error);
     }
-    if (req.playSessionToken !== undefined && typeof req.playSessionToken !== 'string') throw new Fail(400, 'playSessionToken must be a string');
+    if (req.playSessionToken !== undefined && typeof req.playSessionToken !== 'string') throw new Fail(400, invalid('playSessionToken', 'must be a string'));
+    const score = req.score as number;
+    const streak = req.streak as number;
+    const nickname = req.nickname as string | undefined;
 
     // Which boards: a targeted one (S2-S4), or the fan-out set (S1).
     let target: BoardRecord | undefined;
     if (req.scoreboardId !== undefined) {
-        if (typeof req.scoreboardId !== 'string') throw new Fail(400, 'scoreboardId must be a string');
+        if (typeof req.scoreboardId !== 'string') throw new Fail(400, invalid('scoreboardId', 'must be a string'));
         if (isFanout(req.scoreboardId)) {
             throw new Fail(400, `'${req.scoreboardId}' is a standard board: submit without scoreboardId to update it.`);
         }
         target = game.record.boards.find((b) => b.scoreboardId === req.scoreboardId && b.targeted && b.isActive);
-        if (target === undefined) throw new Fail(404, `Scoreboard '${req.scoreboardId}' not found for this game.`);
+        if (target === undefined) throw new Fail(404, boardNotFound(req.scoreboardId));
     }
 
     // Pacing comes first: an exact retry gets its answer again (its token was used by the
     // original), and anything else inside the window is refused before any other check.
     const now = ctx.env.now();
-    const existing = playerOf(ctx, req.gameId, playerId);
+    const existing = findPlayer(ctx, gameId, playerId);
     const paceKey = target?.scoreboardId ?? '*';
     const last = existing?.pace[paceKey];
-    const step = pace(last, req, now);
+    const submitted = { score, streak, nickname };
+    const step = pace(last, submitted, now);
     if (step.kind === 'retry') return { message: step.message };
-    if (step.kind === 'limited') throw new Fail(400, RATE_LIMIT_MESSAGE);
+    if (step.kind === 'limited') throw new Fail(400, MESSAGES.rateLimited);
 
-    const session = sessionOf(ctx, req.playSessionToken);
-    const verdict = checkSubmit(game.record, { ...req, playerId }, session, now);
+    const token = req.playSessionToken as string | undefined;
+    const session = sessionOf(ctx, token);
+    const verdict = checkSubmit(game.record, { gameId, playerId, score, streak, playSessionToken: token }, session, now);
     if (!verdict.ok) {
         if (verdict.kind === 'rules') {
-            const logged = logSuspicion(ctx, game, paceKey, { playerId, scoreboardId: target?.scoreboardId, score: req.score, streak: req.streak, reason: verdict.reason });
-            if (!logged) throw new Fail(400, RATE_LIMIT_MESSAGE);
+            const logged = logSuspicion(ctx, game, paceKey, { playerId, scoreboardId: target?.scoreboardId, score, streak, reason: verdict.reason });
+            if (!logged) throw new Fail(400, MESSAGES.rateLimited);
         }
         throw new Fail(400, verdict.message);
     }
 
     // Accepted: from here on nothing fails on user input.
     const created = existing === undefined;
-    const player = existing ?? createPlayer(ctx, game, playerId, req.nickname, AUTH_EXTERNAL);
-    if (!created && req.nickname !== undefined) renameIfFree(ctx, game, playerId, player, req.nickname);
+    const player = existing ?? createPlayer(ctx, game, playerId, nickname, AUTH_EXTERNAL);
+    if (!created && nickname !== undefined) renameIfFree(ctx, game, playerId, player, nickname);
     const boards = target !== undefined ? [target] : game.record.boards.filter((b) => !b.targeted && b.isActive);
     let improved = false;
     for (const board of boards) {
         rollover(ctx, game, board);
-        improved = writeEntry(game, player, board, req.score, req.streak, now) || improved;
+        improved = writeEntry(game, player, board, score, streak, now) || improved;
     }
-    const counted = countsAsPlay(last, req, now);
+    const counted = countsAsPlay(last, submitted, now);
     if (counted) player.playCount += 1;
     player.lastPlayed = now;
     const message = created
@@ -103,11 +115,11 @@ function submitOne(ctx: Ctx, req: SubmitRequest): SubmitReply {
           ? 'Score submitted: new personal best!'
           : 'Score submitted.';
     for (const k of Object.keys(player.pace)) if (!stillPacing(player.pace[k]!, now)) delete player.pace[k];
-    player.pace[paceKey] = { at: now, score: req.score, streak: req.streak, nickname: req.nickname, message };
+    player.pace[paceKey] = { at: now, score, streak, nickname, message };
     dropDeadEntries(game, player);
     if (session !== undefined && game.record.timeValidation.enabled) consumeSession(ctx, session);
-    ctx.store.players.set(playerKey(req.gameId, playerId), player);
-    updateStats(ctx, req.gameId, (s) => ({ ...s, plays: s.plays + (counted ? 1 : 0), submissions: s.submissions + 1, today: s.today + 1 }));
+    ctx.store.players.set(playerKey(gameId, playerId), player);
+    updateStats(ctx, gameId, (s) => ({ ...s, plays: s.plays + (counted ? 1 : 0), submissions: s.submissions + 1, today: s.today + 1 }));
     updateStats(ctx, '*', (s) => ({ ...s, submissions: s.submissions + 1, today: s.today + 1 }));
     return { message };
 }
@@ -147,7 +159,7 @@ function writeEntry(game: GameState, player: PlayerRecord, board: BoardRecord, s
  * key are one entry with a count, moved to the front, so one player holds at most one entry
  * per board key and cannot push the others out.
  */
-function logSuspicion(ctx: Ctx, game: GameState, paceKey: string, rejected: Omit<SuspicionEntry, 'at' | 'firstAt' | 'count'>): boolean {
+function logSuspicion(ctx: Ctx, game: GameState, paceKey: string, rejected: Omit<SuspicionRecord, 'at' | 'firstAt' | 'count'>): boolean {
     const now = ctx.env.now();
     const gameId = game.record.gameId;
     const suspectKey = `${gameId}/${rejected.playerId}/${paceKey}`;
@@ -180,8 +192,8 @@ function logSuspicion(ctx: Ctx, game: GameState, paceKey: string, rejected: Omit
 const slotKey = (gameId: string, seq: number): string => `${gameId}/${seq % SUSPICION_KEEP}`;
 
 /** The newest suspicion-log entries first. */
-export function suspicionLog(ctx: Ctx, req: { gameId: string; limit?: unknown }): SuspicionEntry[] {
-    const game = gameOf(ctx, req.gameId);
+export function suspicionLog(ctx: Ctx, req: Untrusted<RequestOf<'admin_suspicion_log'>>): SuspicionEntry[] {
+    const game = requireGame(ctx, req.gameId);
     const limit = typeof req.limit === 'number' ? Math.max(1, Math.min(SUSPICION_KEEP, Math.floor(req.limit))) : 100;
     const out: SuspicionEntry[] = [];
     for (let seq = game.record.suspicionSeq - 1; seq >= 0 && out.length < limit && seq >= game.record.suspicionSeq - SUSPICION_KEEP; seq--) {

@@ -1,15 +1,19 @@
 // Play sessions for time validation: tokens from the CSPRNG, at most 3 active per player per
 // game, single-use, expiring after the game's session lifetime; ending is idempotent and
 // expired sessions are swept away so the state stays bounded.
+import type { RequestOf } from '../../contract/canister';
+import { MESSAGES } from '../../contract/messages';
+import { invalid } from '../../contract/rules';
+import type { Message, PlaySessionStarted } from '../../contract/schemas';
 import type { PlaySession } from '../domain/anti-cheat';
 import { requirePlayerId } from './players';
 import { playerKey } from './store';
-import { MAX_PLAY_SESSION_TOKEN } from '../domain/validate';
+import { MAX_PLAY_SESSION_TOKEN } from '../../contract/rules';
 import { gameForWrite } from './games';
-import { Fail, type Ctx } from './state';
+import type { Ctx, Untrusted } from './context';
+import { Fail } from './fail';
 
 export const MAX_ACTIVE_SESSIONS = 3;
-const TOO_MANY = 'Too many active play sessions. End or wait for current play sessions to expire.';
 
 const expiryKey = (expiresAt: number, token: string): string => `${String(expiresAt).padStart(20, '0')}/${token}`;
 
@@ -19,16 +23,17 @@ function newToken(ctx: Ctx): string {
     return `ps_${hex}`;
 }
 
-export function startSession(ctx: Ctx, req: { apiKey: unknown; gameId: string; playerId: unknown }): { ok: string; message: string } {
+export function startSession(ctx: Ctx, req: Untrusted<RequestOf<'start_play_session'>>): PlaySessionStarted {
     const game = gameForWrite(ctx, req.gameId, req.apiKey);
+    const gameId = game.record.gameId;
     const playerId = requirePlayerId(req.playerId);
     const now = ctx.env.now();
-    const key = playerKey(req.gameId, playerId);
+    const key = playerKey(gameId, playerId);
     const active = (ctx.store.activeSessions.get(key)?.tokens ?? []).filter((t) => t.expiresAt > now);
-    if (active.length >= MAX_ACTIVE_SESSIONS) throw new Fail(400, TOO_MANY);
+    if (active.length >= MAX_ACTIVE_SESSIONS) throw new Fail(400, MESSAGES.tooManyPlaySessions);
     const token = newToken(ctx);
     const expiresAt = now + game.record.timeValidation.sessionLifetimeSeconds * 1e6;
-    const session: PlaySession = { token, gameId: req.gameId, playerId, startedAt: now, expiresAt, used: false };
+    const session: PlaySession = { token, gameId, playerId, startedAt: now, expiresAt, used: false };
     ctx.store.sessions.set(token, session);
     ctx.store.sessionExpiry.set(expiryKey(expiresAt, token), '');
     ctx.store.activeSessions.set(key, { tokens: [...active, { token, expiresAt }] });
@@ -36,12 +41,14 @@ export function startSession(ctx: Ctx, req: { apiKey: unknown; gameId: string; p
 }
 
 /** Frees the player's capacity; unknown or already-ended tokens are 404 (clients ignore it). */
-export function endSession(ctx: Ctx, req: { apiKey: unknown; gameId: string; playSessionToken: unknown }): { message: string } {
-    gameForWrite(ctx, req.gameId, req.apiKey);
+export function endSession(ctx: Ctx, req: Untrusted<RequestOf<'end_play_session'>>): Message {
+    const gameId = gameForWrite(ctx, req.gameId, req.apiKey).record.gameId;
     const token = req.playSessionToken;
-    if (typeof token !== 'string' || token.length === 0 || token.length > MAX_PLAY_SESSION_TOKEN) throw new Fail(400, 'playSessionToken must be a string');
+    if (typeof token !== 'string' || token.length === 0 || token.length > MAX_PLAY_SESSION_TOKEN) {
+        throw new Fail(400, invalid('playSessionToken', `must be a string of 1-${MAX_PLAY_SESSION_TOKEN} characters`));
+    }
     const session = ctx.store.sessions.get(token);
-    if (session === undefined || session.gameId !== req.gameId) throw new Fail(404, 'Play session not found');
+    if (session === undefined || session.gameId !== gameId) throw new Fail(404, 'Play session not found');
     const key = playerKey(session.gameId, session.playerId);
     const active = ctx.store.activeSessions.get(key)?.tokens ?? [];
     if (!active.some((t) => t.token === token)) throw new Fail(404, 'Play session already ended');

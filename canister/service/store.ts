@@ -2,7 +2,7 @@
 // with stable B-tree maps (canister/stable-store.ts), tests with plain Maps.
 import { revivePlayer } from './records';
 import type {
-    ActiveSessions, ArchiveRecord, DeveloperRecord, GameRecord, PlayerRecord, PlaySession, Stats, SuspectRecord, SuspicionEntry,
+    ActiveSessions, ArchiveRecord, DeveloperRecord, GameRecord, PlayerRecord, PlaySession, Stats, SuspectRecord, SuspicionRecord,
 } from './records';
 
 export interface KV<V> {
@@ -38,7 +38,7 @@ export interface Store {
     /** `<expiresAt, 20 digits>/<token>` -> '' : sessions in expiry order, for the sweep. */
     sessionExpiry: KV<string>;
     /** `<gameId>/<seq % SUSPICION_KEEP>` -> suspicion entry. */
-    suspicion: KV<SuspicionEntry>;
+    suspicion: KV<SuspicionRecord>;
     /** `<gameId>/<playerId>/<board key>` -> their entry in the suspicion log (only while it is there). */
     suspects: KV<SuspectRecord>;
     /** Game id (or '*' for the platform) -> counters. */

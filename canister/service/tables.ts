@@ -1,7 +1,7 @@
 // The heap side of a game, in typed arrays so that reads never touch stable memory and an
 // upgrade restores it from raw bytes: who plays (nickname and auth type per slot) and each
 // board's current period with its rank indexes.
-import type { SortBy } from '../api';
+import type { SortBy } from '../../contract/rules';
 import type { Best } from '../domain/bests';
 import { createRankIndex, restoreRankIndex, type RankIndex } from '../domain/rank-index';
 

@@ -1,30 +1,24 @@
 // POST /achievements: unlock one or up to 100 achievement ids (idempotent). Bodies from the
 // official SDKs carry no gameId: the game comes from the API key.
-import { Router } from 'express';
-import { z } from 'zod';
-
-import { sameGame } from '../auth';
-import { handle, jsonBody, type RouteContext } from '../context';
+import { invalid } from '../../contract/rules';
+import { AchievementBody, AchievementReply } from '../../contract/schemas';
 import { ApiFailure } from '../errors';
-import { optional, parse, playerId } from '../validation';
+import { route, sameGame } from '../route';
 
-const id = z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(64, { error: 'must be at most 64 characters' });
-const AchievementBody = z.object({
-    playerId,
-    gameId: optional(z.string({ error: 'must be a string' })),
-    achievementId: optional(id),
-    achievementIds: optional(z.array(id, { error: 'must be a list of strings' }).min(1, { error: 'must not be empty' }).max(100, { error: 'may hold at most 100 ids' })),
-});
-
-export function achievementRoutes(ctx: RouteContext): Router {
-    const router = Router();
-    router.post('/achievements', jsonBody, handle(async (req) => {
-        const { gameId, apiKey } = await ctx.keys.resolve(req);
-        const body = parse(AchievementBody, req.body);
-        sameGame(gameId, body.gameId, 'gameId');
+export default route({
+    method: 'post',
+    path: '/achievements',
+    id: 'post-achievements',
+    summary: 'Unlock achievements',
+    description: 'Send achievementId or achievementIds (at most 100). Unlocks are idempotent: an unlocked id again is success (A1). Kept for anonymous players too, before their first submit.',
+    auth: 'apiKey',
+    body: AchievementBody,
+    data: AchievementReply,
+    errors: { 400: 'an id is invalid, or neither achievementId nor achievementIds was sent' },
+    async handle(ctx, { body, key }) {
+        sameGame(key.gameId, body.gameId, 'gameId');
         const ids = body.achievementIds ?? (body.achievementId === undefined ? undefined : [body.achievementId]);
-        if (ids === undefined) throw new ApiFailure(400, 'Invalid achievementId: send achievementId or achievementIds');
-        return ctx.canister.ok('unlock_achievements', { apiKey, gameId, playerId: body.playerId, achievementIds: ids });
-    }));
-    return router;
-}
+        if (ids === undefined) throw new ApiFailure(400, invalid('achievementId', 'send achievementId or achievementIds'));
+        return ctx.canister.ok('unlock_achievements', { apiKey: key.apiKey, gameId: key.gameId, playerId: body.playerId, achievementIds: ids });
+    },
+});

@@ -1,11 +1,15 @@
-// GET /game (metadata with timeValidationEnabled and the boards) and GET /game/stats.
-import { Router } from 'express';
+// GET /game: the key's game, with timeValidationEnabled and its boards.
+import { GameInfo } from '../../contract/schemas';
+import { route } from '../route';
 
-import { handle, type RouteContext } from '../context';
-
-export function gameRoutes(ctx: RouteContext): Router {
-    const router = Router();
-    router.get('/game', handle(async (req) => ctx.canister.ok('game_info', { gameId: await ctx.keys.gameOf(req) })));
-    router.get('/game/stats', handle(async (req) => ctx.canister.ok('game_stats', { gameId: await ctx.keys.gameOf(req) })));
-    return router;
-}
+export default route({
+    method: 'get',
+    path: '/game',
+    id: 'get-game',
+    summary: 'Game metadata',
+    auth: 'apiKey',
+    data: GameInfo,
+    async handle(ctx, { key }) {
+        return ctx.canister.ok('game_info', { gameId: key.gameId });
+    },
+});

@@ -1,18 +1,25 @@
 // GET /leaderboard: the game's players by best score or best streak (cached ~30 s).
-import { Router } from 'express';
+import { parseLimit, parseSort } from '../../contract/rules';
+import { Leaderboard, LimitSortQuery } from '../../contract/schemas';
+import { ApiFailure } from '../errors';
+import { cachedRead, route } from '../route';
 
-import type { LeaderboardEntry } from '../../canister/api';
-import { cachedRead, handle, type RouteContext } from '../context';
-import { limitParam, sortParam } from '../validation';
-
-export function leaderboardRoutes(ctx: RouteContext): Router {
-    const router = Router();
-    router.get('/leaderboard', handle(async (req) => {
-        const gameId = await ctx.keys.gameOf(req);
-        const sort = sortParam(req.query.sort);
-        const limit = limitParam(req.query.limit);
-        return cachedRead(ctx, `leaderboard/${gameId}/${sort}/${limit}`, () =>
-            ctx.canister.ok<{ leaderboard: LeaderboardEntry[]; total: number }>('leaderboard', { gameId, sort, limit }));
-    }));
-    return router;
-}
+export default route({
+    method: 'get',
+    path: '/leaderboard',
+    id: 'get-leaderboard',
+    summary: "The game's global leaderboard",
+    description: '`total` is the number of ranked players. Ranks are 1-based and distinct; equal values go to whoever reached them first. Cached for about 30 s (R2).',
+    auth: 'apiKey',
+    query: LimitSortQuery,
+    data: Leaderboard,
+    errors: { 400: 'limit or sort invalid' },
+    async handle(ctx, { query, key }) {
+        const sort = parseSort(query);
+        const limit = parseLimit(query);
+        if ('error' in sort) throw new ApiFailure(400, sort.error);
+        if ('error' in limit) throw new ApiFailure(400, limit.error);
+        const request = { gameId: key.gameId, sort: sort.ok, limit: limit.ok };
+        return cachedRead(ctx, `leaderboard/${request.gameId}/${request.sort}/${request.limit}`, () => ctx.canister.ok('leaderboard', request));
+    },
+});

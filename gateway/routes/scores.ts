@@ -1,22 +1,8 @@
 // POST /scores: a score submit, batched with concurrent ones into one canister call.
-import { Router } from 'express';
-import { z } from 'zod';
-
-import { sameGame } from '../auth';
-import { handle, jsonBody, type RouteContext } from '../context';
-import { ApiFailure, type Status } from '../errors';
-import { MAX_PLAY_SESSION_TOKEN, checkNickname } from '../../canister/domain/validate';
-import { count, optional, parse, pathId, playerId } from '../validation';
-
-const SubmitBody = z.object({
-    playerId,
-    gameId: optional(z.string({ error: 'must be a string' })),
-    score: count,
-    streak: count,
-    nickname: optional(z.string({ error: 'must be a string' })),
-    playSessionToken: optional(z.string({ error: 'must be a string' })),
-    scoreboardId: optional(pathId),
-});
+import { MAX_PLAY_SESSION_TOKEN } from '../../contract/rules';
+import { SubmitBody, SubmitReply } from '../../contract/schemas';
+import { ApiFailure } from '../errors';
+import { route, sameGame } from '../route';
 
 /**
  * A token longer than any play-session token can never be valid; with time validation off any
@@ -27,18 +13,28 @@ function boundedToken(token: string | undefined): string | undefined {
     return token === undefined || token.length <= MAX_PLAY_SESSION_TOKEN ? token : token.slice(0, MAX_PLAY_SESSION_TOKEN + 1);
 }
 
-export function scoreRoutes(ctx: RouteContext): Router {
-    const router = Router();
-    router.post('/scores', jsonBody, handle(async (req) => {
-        const { gameId, apiKey } = await ctx.keys.resolve(req);
-        const body = parse(SubmitBody, req.body);
-        sameGame(gameId, body.gameId, 'gameId');
-        // Rule N3 here already: a submit the canister would refuse never joins a batch.
-        const nicknameError = body.nickname === undefined ? undefined : checkNickname(body.nickname);
-        if (nicknameError !== undefined) throw new ApiFailure(400, nicknameError);
-        const reply = await ctx.submit({ ...body, playSessionToken: boundedToken(body.playSessionToken), gameId, apiKey });
-        if ('err' in reply) throw new ApiFailure(reply.err.status as Status, reply.err.message);
+export default route({
+    method: 'post',
+    path: '/scores',
+    id: 'post-scores',
+    summary: 'Submit a score',
+    description:
+        'Without scoreboardId the submit fans out to every standard, monthly and custom board and updates the profile bests (S1); ' +
+        'with it, only that targeted board (S2-S4). Bests only rise (score and streak are independent maxima). ' +
+        'At most one accepted submit per player and board every 2 s; an exact repeat inside the window is a retry with the same answer (S5). ' +
+        'Every accepted submit is a play except an exact repeat within a few seconds. Cap and time-check failures get a generic message (S6). ' +
+        'A nickname renames the player when it is free and is ignored when taken (N1).',
+    auth: 'apiKey',
+    body: SubmitBody,
+    data: SubmitReply,
+    errors: {
+        400: 'invalid field, rate limit, time validation / play session problem, or rejected by game validation rules',
+        404: 'scoreboardId names no targeted board of the game',
+    },
+    async handle(ctx, { body, key }) {
+        sameGame(key.gameId, body.gameId, 'gameId');
+        const reply = await ctx.submit({ ...body, playSessionToken: boundedToken(body.playSessionToken), gameId: key.gameId, apiKey: key.apiKey });
+        if ('err' in reply) throw new ApiFailure(reply.err.status, reply.err.message);
         return reply.ok;
-    }));
-    return router;
-}
+    },
+});

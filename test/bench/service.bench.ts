@@ -6,14 +6,14 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 
 import { readConfig } from '../../gateway/config';
-import { startEmbedded } from '../../gateway/embedded';
+import { startLocal } from '../../local/start';
 import { tempDir } from '../support/replica';
 import { table } from './stats';
 
 const run = promisify(execFile);
 
 export async function benchService(seconds = 8): Promise<void> {
-    const service = await startEmbedded(readConfig({ PORT: '0', REPLICA_PORT: '0', DATA_DIR: tempDir('bench-service'), READ_CACHE_TTL_SECONDS: '30' }));
+    const service = await startLocal(readConfig({ PORT: '0', REPLICA_PORT: '0', DATA_DIR: tempDir('bench-service'), READ_CACHE_TTL_SECONDS: '30' }));
     try {
         const { gameId, apiKey } = service.demo!;
         const rows: Array<Array<string | number>> = [];

@@ -1,9 +1,9 @@
 // The Candid interface is defined once: the .did that azle build generates is committed
-// (no drift), and the method list the gateway uses (canister/interface.ts) matches it.
+// (no drift), and the contract's method table (contract/canister.ts) matches it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { QUERY_METHODS, UPDATE_METHODS } from '../../canister/interface';
+import { METHODS, type Method } from '../../contract/canister';
 
 const root = path.join(__dirname, '..', '..');
 const built = fs.readFileSync(path.join(root, '.azle', 'leaderboard', 'leaderboard.did'), 'utf8');
@@ -13,9 +13,9 @@ test('the committed leaderboard.did is what azle build generates (copy .azle/lea
     expect(committed).toBe(built);
 });
 
-test('interface.ts lists every JSON method of the .did with the right kind', () => {
+test('the method table lists every JSON method of the .did with the right kind', () => {
     const methods = [...built.matchAll(/^\s+([a-z_]+): \(text\) -> \(text\)( query)?;$/gm)].map((m): [string, string] => [m[1], m[2] ? 'query' : 'update']);
-    const listed = [...UPDATE_METHODS.map((m): [string, string] => [m, 'update']), ...QUERY_METHODS.map((m): [string, string] => [m, 'query'])];
+    const listed = (Object.keys(METHODS) as Method[]).map((m): [string, string] => [m, METHODS[m].kind]);
     expect(new Map(listed)).toEqual(new Map(methods));
     expect(built).toMatch(/http_request: \(record .*\) query;/);
 });

@@ -66,7 +66,7 @@ test('http_request answers unknown paths, bad ids and writes with JSON errors', 
 
 test('malformed requests get a typed 400 and change nothing', async () => {
     expect(await c.call('submit_scores', 'not an object')).toEqual({ err: { status: 400, message: expect.any(String) } });
-    expect(await c.call('submit_scores', { submits: 'nope' })).toEqual({ err: { status: 400, message: 'submits must be a list' } });
+    expect(await c.call('submit_scores', { submits: 'nope' })).toEqual({ err: { status: 400, message: 'Invalid submits: must be a list' } });
     const raw = await (c.agent as any).call(c.canisterId, { methodName: 'submit_scores', arg: new Uint8Array([1, 2, 3]) }).catch((e: Error) => e);
     expect(raw).toBeDefined();
     expect((await c.ok('leaderboard', { gameId: 'space-race' })).total).toBe(2);

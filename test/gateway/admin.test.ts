@@ -5,10 +5,11 @@ import * as path from 'node:path';
 
 import { runAdmin } from '../../gateway/admin';
 import { readConfig } from '../../gateway/config';
-import { startEmbedded, type EmbeddedService } from '../../gateway/embedded';
+import { startGateway } from '../../gateway/main';
+import { startLocal, type LocalService } from '../../local/start';
 import { tempDir } from '../support/replica';
 
-let service: EmbeddedService;
+let service: LocalService;
 let dataDir: string;
 const saved = { ...process.env };
 
@@ -20,7 +21,7 @@ async function admin(...args: string[]): Promise<any> {
 
 beforeAll(async () => {
     dataDir = tempDir('admin');
-    service = await startEmbedded(readConfig({ PORT: '0', REPLICA_PORT: '0', DATA_DIR: dataDir }));
+    service = await startLocal(readConfig({ PORT: '0', REPLICA_PORT: '0', DATA_DIR: dataDir }));
     process.env.DATA_DIR = dataDir;
 });
 afterAll(async () => {
@@ -54,9 +55,9 @@ test('the operator is not held to the 3-games default; rotate-key stops the old 
 });
 
 test('bad commands and bad input fail with a message, and change nothing', async () => {
-    await expect(admin('create-board', 'cli-game', 'x', '--type', 'weird')).rejects.toThrow(/type must be targeted, monthly or custom/);
+    await expect(admin('create-board', 'cli-game', 'x', '--type', 'weird')).rejects.toThrow(/Invalid type: must be targeted, monthly or custom/);
     await expect(admin('nope')).rejects.toThrow(/Unknown command/);
-    await expect(admin('create-game', 'Bad Id')).rejects.toThrow(/Game ID/);
+    await expect(admin('create-game', 'Bad Id')).rejects.toThrow(/Invalid gameId/);
 });
 
 test('production mode: the CLI and a second gateway reach the canister by IC_HOST, CANISTER_ID and the PEM', async () => {
@@ -67,12 +68,12 @@ test('production mode: the CLI and a second gateway reach the canister by IC_HOS
     };
     Object.assign(process.env, production, { DATA_DIR: tempDir('elsewhere') });
     const created = await admin('create-game', 'prod-game');
-    const gateway = await startEmbedded(readConfig({ ...production, PORT: '0', DATA_DIR: tempDir('gw') }));
+    const gateway = await startGateway(readConfig({ ...production, PORT: '0', DATA_DIR: tempDir('gw') }));
     try {
-        const res = await fetch(`${gateway.gateway.url}/game`, { headers: { 'X-API-Key': created.apiKey } });
+        const res = await fetch(`${gateway.url}/game`, { headers: { 'X-API-Key': created.apiKey } });
         expect(await res.json()).toMatchObject({ ok: true, data: { gameId: 'prod-game' } });
     } finally {
-        await gateway.stop();
+        await gateway.close();
         process.env.DATA_DIR = dataDir;
         for (const key of Object.keys(production)) delete process.env[key];
     }

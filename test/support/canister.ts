@@ -6,8 +6,8 @@ import { Actor, type HttpAgent, type Identity } from '@dfinity/agent';
 import { Ed25519KeyIdentity } from '@dfinity/identity';
 import type { Principal } from '@dfinity/principal';
 
-import { initArgFor, leaderboardWasmPath } from '../../gateway/wasm';
-import { idlFactory, type LeaderboardActor, type Method, type Reply } from '../../canister/interface';
+import { idlFactory, type LeaderboardActor, type Method, type Result as Reply } from '../../contract/canister';
+import { initArgFor, leaderboardWasmPath } from '../../local/install';
 import { blsVerify } from '../../replica/crypto/bls';
 import type { Replica, ReplicaOptions } from '../../replica/replica';
 import { agentFor, startTestReplica } from './replica';

@@ -5,7 +5,7 @@ import { Principal } from '@dfinity/principal';
 import { connectCanister, type CanisterClient } from '../../gateway/canister';
 import { ensureIdentity } from '../../gateway/identity';
 import { serveGateway, type RunningGateway } from '../../gateway/serve';
-import { initArgFor } from '../../gateway/wasm';
+import { initArgFor } from '../../local/install';
 import type { Replica, ReplicaOptions } from '../../replica/replica';
 import { leaderboardWasm } from './canister';
 import { startTestReplica, tempDir } from './replica';
@@ -53,7 +53,7 @@ export async function startService(options: { readCacheTtlSeconds?: number; repl
     return {
         replica, canister, gateway, canisterId,
         async game(gameId, setup) {
-            const { apiKey } = await canister.ok<{ apiKey: string }>('admin_register_game', { developerId: `dev-${gameId}`, gameId, name: `Game ${gameId}` });
+            const { apiKey } = await canister.ok('admin_register_game', { developerId: `dev-${gameId}`, gameId, name: `Game ${gameId}` });
             await setup?.(canister);
             return apiKey;
         },

@@ -1,6 +1,10 @@
 // Time validation and caps: tokens required when on (single-use, bound to player and game,
 // expiring), minimum play time, score per second, caps; generic messages with reasons.
-import { RULES_MESSAGE, STREAK_RULES_MESSAGE, checkSubmit, type PlaySession } from '../../../canister/domain/anti-cheat';
+import { MESSAGES } from '../../../contract/messages';
+import { checkSubmit, type PlaySession } from '../../../canister/domain/anti-cheat';
+
+const RULES_MESSAGE = MESSAGES.scoreRules;
+const STREAK_RULES_MESSAGE = MESSAGES.streakRules;
 
 const S = 1e6; // µs
 const on = { timeValidation: { enabled: true, minPlaySeconds: 10, maxScorePerSecond: 100, sessionLifetimeSeconds: 1800 }, caps: {} };

@@ -3,7 +3,7 @@
 import { improve, mergeBests } from '../../../canister/domain/bests';
 import { defaultNickname, nameKey, suffixed } from '../../../canister/domain/nicknames';
 import { PLAY_DEDUPE_US, RATE_WINDOW_US, countsAsPlay, pace } from '../../../canister/domain/throttle';
-import { checkCount, checkGameId, checkNickname, checkPlayerId, gameOfApiKey } from '../../../canister/domain/validate';
+import { checkCount, checkGameId, checkNickname, checkPlayerId, gameOfApiKey } from '../../../contract/rules';
 
 describe('nicknames', () => {
     test('validation uses the contract wording (N3)', () => {

@@ -11,7 +11,7 @@ const G = 'my-game';
 const DAY = 86_400;
 
 function submit(h: Harness, playerId: string, score: number, extra: Record<string, unknown> = {}) {
-    const [r] = submitBatch(h, [{ apiKey: key(h, G), gameId: G, playerId, score, streak: 0, ...extra }]);
+    const [r] = submitBatch(h, { submits: [{ apiKey: key(h, G), gameId: G, playerId, score, streak: 0, ...extra }] });
     if (!('ok' in r)) throw new Error(r.err.message);
 }
 
@@ -106,7 +106,7 @@ test('ranks and the window around a player', () => {
 test('board reads: limit defaults to 100 and clamps to 1..1000; unknown boards are 404, bad ids 400', () => {
     const h = harness();
     withGame(h);
-    for (let i = 0; i < 120; i++) submitBatch(h, [{ apiKey: key(h, G), gameId: G, playerId: `p${i}`, score: i, streak: 0 }]);
+    for (let i = 0; i < 120; i++) submitBatch(h, { submits: [{ apiKey: key(h, G), gameId: G, playerId: `p${i}`, score: i, streak: 0 }] });
     expect(readBoard(h, { gameId: G, boardId: 'all-time' }).entries).toHaveLength(100);
     expect(readBoard(h, { gameId: G, boardId: 'all-time', limit: 0 }).entries).toHaveLength(1);
     expect(readBoard(h, { gameId: G, boardId: 'all-time', limit: 5000 }).entries).toHaveLength(120);

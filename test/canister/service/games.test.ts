@@ -21,7 +21,7 @@ test('registration creates all-time, weekly and daily boards and a key_<gameId>_
 
 test('names reject control characters and broken Unicode', () => {
     const h = harness();
-    expect(failure(() => registerGame(h, { developerId: 'd', gameId: 'ctl-game', name: 'bad\u0001name' }))).toEqual({ status: 400, message: 'name must not contain control characters' });
+    expect(failure(() => registerGame(h, { developerId: 'd', gameId: 'ctl-game', name: 'bad\u0001name' }))).toEqual({ status: 400, message: 'Invalid name: must not contain control characters' });
     expect(failure(() => registerGame(h, { developerId: 'd', gameId: 'ctl-game', name: 'half \ud800' })).status).toBe(400);
     expect(registerGame(h, { developerId: 'd', gameId: 'ctl-game', name: 'Ünïcödé 🎮' }).game.name).toBe('Ünïcödé 🎮');
 });
@@ -41,13 +41,13 @@ test('three games per developer by default, more with a larger allowance', () =>
     expect(failure(() => registerGame(h, { developerId: 'dev', gameId: 'g-4', name: 'x' })).status).toBe(403);
     setAllowance(h, { developerId: 'dev', allowance: 4 });
     registerGame(h, { developerId: 'dev', gameId: 'g-4', name: 'x' });
-    expect(listGames(h, 'dev').map((g) => g.gameId)).toEqual(['g-1', 'g-2', 'g-3', 'g-4']);
+    expect(listGames(h, { developerId: 'dev' }).map((g) => g.gameId)).toEqual(['g-1', 'g-2', 'g-3', 'g-4']);
 });
 
 test('rotating the key stops the old one; unknown and malformed keys are 401', () => {
     const h = harness();
     const old = withGame(h);
-    const fresh = rotateKey(h, 'my-game');
+    const fresh = rotateKey(h, { gameId: 'my-game' });
     expect(fresh).not.toBe(old);
     expect(failure(() => resolveKey(h, old))).toEqual({ status: 401, message: 'Invalid API key' });
     expect(resolveKey(h, fresh).gameId).toBe('my-game');

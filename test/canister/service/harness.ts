@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { stringify } from '../../../canister/domain/json';
 import { registerGame } from '../../../canister/service/games';
 import { memoryStore } from '../../../canister/service/store';
-import { Fail, type Ctx } from '../../../canister/service/state';
+import type { Ctx } from '../../../canister/service/context';
+import { Fail } from '../../../canister/service/fail';
 
 /** One second in the canister's time unit (µs). */
 export const S = 1_000_000;

@@ -6,13 +6,14 @@ import { profile, setNickname, unlockAchievements } from '../../../canister/serv
 import { boardRank, readBoard } from '../../../canister/service/reads';
 import { SUSPICION_KEEP, submitBatch, suspicionLog } from '../../../canister/service/scores';
 import { endSession, startSession } from '../../../canister/service/sessions';
-import { loadGames, writeSnapshot } from '../../../canister/service/state';
+import { writeSnapshot } from '../../../canister/service/snapshot';
+import { loadGames } from '../../../canister/service/startup';
 import { failure, harness, key, present, withGame, type Harness } from './harness';
 
 const G = 'my-game';
 
 function submit(h: Harness, s: Record<string, unknown>) {
-    const [result] = submitBatch(h, [{ apiKey: key(h, G), gameId: G, ...s }]);
+    const [result] = submitBatch(h, { submits: [{ apiKey: key(h, G), gameId: G, ...s }] });
     return result;
 }
 
@@ -80,9 +81,9 @@ test('a rotated key and a deactivated game fail at once on every write', () => {
     const old = withGame(h);
     submit(h, { playerId: 'p1', score: 1, streak: 0 });
     const token = startSession(h, { apiKey: old, gameId: G, playerId: 'p1' }).ok;
-    rotateKey(h, G);
+    rotateKey(h, { gameId: G });
     const writes = (apiKey: string) => [
-        () => { const [r] = submitBatch(h, [{ apiKey, gameId: G, playerId: 'p1', score: 5, streak: 0 }]); if ('err' in r) throw Object.assign(new Error(r.err.message), r.err); },
+        () => { const [r] = submitBatch(h, { submits: [{ apiKey, gameId: G, playerId: 'p1', score: 5, streak: 0 }] }); if ('err' in r) throw Object.assign(new Error(r.err.message), r.err); },
         () => setNickname(h, { apiKey, gameId: G, playerId: 'p1', nickname: 'Renamed' }),
         () => unlockAchievements(h, { apiKey, gameId: G, playerId: 'p1', achievementIds: ['a'] }),
         () => startSession(h, { apiKey, gameId: G, playerId: 'p2' }),

@@ -5,7 +5,7 @@ import { submitBatch } from '../../../canister/service/scores';
 import { failure, harness, withGame, key } from './harness';
 
 const submit = (h: ReturnType<typeof harness>, gameId: string, playerId: string, extra: Record<string, unknown> = {}) =>
-    submitBatch(h, [{ apiKey: key(h, gameId), gameId, playerId, score: 1, streak: 0, ...extra }]);
+    submitBatch(h, { submits: [{ apiKey: key(h, gameId), gameId, playerId, score: 1, streak: 0, ...extra }] });
 
 test('a taken name gets the first free numeric suffix and the reply names it (N2), across games', () => {
     const h = harness();

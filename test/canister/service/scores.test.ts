@@ -11,7 +11,7 @@ import { harness, withGame, type Harness, key } from './harness';
 const G = 'my-game';
 
 function submit(h: Harness, s: Record<string, unknown>) {
-    const [result] = submitBatch(h, [{ apiKey: key(h, G), gameId: G, ...s }]);
+    const [result] = submitBatch(h, { submits: [{ apiKey: key(h, G), gameId: G, ...s }] });
     return result;
 }
 
@@ -170,12 +170,12 @@ test('time validation: token required, single-use, bound to the player, with min
 test('a batch is a list of independent submits: one failure does not stop the others', () => {
     const h = harness();
     withGame(h);
-    const results = submitBatch(h, [
+    const results = submitBatch(h, { submits: [
         { apiKey: key(h, G), gameId: G, playerId: 'a', score: 1, streak: 0 },
         { apiKey: key(h, G), gameId: G, playerId: 'b', score: -1, streak: 0 },
         { apiKey: key(h, 'no-such-game'), gameId: 'no-such-game', playerId: 'c', score: 1, streak: 0 },
         { apiKey: key(h, G), gameId: G, playerId: 'd', score: 2, streak: 0 },
-    ]);
+    ] });
     expect(results.map((r) => ('ok' in r ? 'ok' : r.err.status))).toEqual(['ok', 400, 401, 'ok']);
     expect(leaderboard(h, { gameId: G }).total).toBe(2);
 });

@@ -1,10 +1,11 @@
-// Where the built canister is, and its init/upgrade argument (the gateways it trusts).
+// The canister the local stack installs: where `npm run build` put its wasm, and its
+// init/upgrade argument (the gateways it trusts).
 import * as path from 'node:path';
 
 import { IDL } from '@dfinity/candid';
 import type { Principal } from '@dfinity/principal';
 
-import type { InitConfig } from '../canister/interface';
+import type { InitConfig } from '../contract/canister';
 
 export function leaderboardWasmPath(): string {
     return path.join(__dirname, '..', '.azle', 'leaderboard', 'leaderboard.wasm');

@@ -1,64 +1,48 @@
-// `npm start`: the whole service on this machine with nothing to configure. Starts the local
-// replica with its data directory, installs or upgrades the canister, registers this
-// gateway's identity with it, creates a demo game on first start, serves the API, and stops
-// cleanly on Ctrl-C. With IC_HOST set it runs only the gateway, against that host.
+// `npm start`: the whole service on this machine with nothing to configure (the local stack).
+// Starts the local replica with its data directory, installs or upgrades the canister,
+// registers this gateway's identity with it, creates a demo game on first start, serves the
+// API, and stops cleanly on Ctrl-C. Production runs only the gateway: gateway/main.ts.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import { Principal } from '@dfinity/principal';
 
-import type { GameConfig } from '../canister/api';
+import { connectCanister, type CanisterClient } from '../gateway/canister';
+import { localIdentityFile, readConfig, writeServiceFile, type Config } from '../gateway/config';
+import { ensureIdentity } from '../gateway/identity';
+import { serveGateway, type RunningGateway } from '../gateway/serve';
 import { startReplicaThread, type ReplicaThread } from '../replica/threaded';
-import { connectCanister, type CanisterClient } from './canister';
-import { readConfig, type Config } from './config';
-import { ensureIdentity, loadIdentity } from './identity';
-import { serveGateway, type RunningGateway } from './serve';
-import { initArgFor, leaderboardWasmPath } from './wasm';
+import { initArgFor, leaderboardWasmPath } from './install';
 
 export const DEMO_GAME = 'demo-game';
 
-export interface EmbeddedService {
+export interface LocalService {
     gateway: RunningGateway;
-    /** The local replica's URL (the embedded default only). */
-    replicaUrl?: string;
+    /** The local replica's URL. */
+    replicaUrl: string;
     canister: CanisterClient;
-    canisterUrl?: string;
+    canisterUrl: string;
     demo?: { gameId: string; apiKey: string };
     stop(): Promise<void>;
 }
 
-/** Writes where the service runs, for the admin CLI on this machine. */
-function writeServiceFile(config: Config, host: string, canisterId: string): void {
-    fs.writeFileSync(path.join(config.dataDir, 'service.json'), `${JSON.stringify({ icHost: host, canisterId }, null, 2)}\n`);
-}
-
 async function demoGame(canister: CanisterClient, replica: ReplicaThread): Promise<{ gameId: string; apiKey: string } | undefined> {
     if (replica.getExtra('demoGameCreated') !== true) {
-        const created = await canister.call<{ apiKey: string }>('admin_register_game', {
+        const created = await canister.call('admin_register_game', {
             developerId: 'demo', gameId: DEMO_GAME, name: 'Demo Game', description: 'Created by npm start on first run',
         });
         replica.setExtra('demoGameCreated', true);
         if ('ok' in created) return { gameId: DEMO_GAME, apiKey: created.ok.apiKey };
     }
-    const games = await canister.call<Array<GameConfig & { apiKey: string }>>('admin_list_games', { developerId: 'demo' });
+    const games = await canister.call('admin_list_games', { developerId: 'demo' });
     const game = 'ok' in games ? games.ok.find((g) => g.gameId === DEMO_GAME) : undefined;
     return game === undefined ? undefined : { gameId: game.gameId, apiKey: game.apiKey };
 }
 
-export async function startEmbedded(config: Config, log: (line: string) => void = () => undefined): Promise<EmbeddedService> {
+export async function startLocal(config: Config, log: (line: string) => void = () => undefined): Promise<LocalService> {
+    if (config.remote !== undefined) throw new Error('IC_HOST is set: run the production gateway with npm run gateway (npm start runs the whole service locally)');
     fs.mkdirSync(config.dataDir, { recursive: true });
-    if (config.icHost !== undefined) {
-        if (config.canisterId === undefined || config.identityPem === undefined) {
-            throw new Error('With IC_HOST set, CANISTER_ID and GATEWAY_IDENTITY_PEM are required too');
-        }
-        const canister = await connectCanister({
-            host: config.icHost, canisterId: Principal.fromText(config.canisterId), identity: loadIdentity(config.identityPem),
-            fetchRootKey: !/\b(ic0\.app|icp0\.io|icp-api\.io)\b/.test(config.icHost),
-        });
-        const gateway = await serveGateway({ canister, port: config.port, readCacheTtlSeconds: config.readCacheTtlSeconds });
-        return { gateway, canister, stop: () => gateway.close() };
-    }
-    const identity = ensureIdentity(path.join(config.dataDir, 'gateway-identity.pem'));
+    const identity = ensureIdentity(localIdentityFile(config.dataDir));
     // The replica gets its own thread: canister execution never blocks the API's event loop.
     const replica = await startReplicaThread({
         options: { dataDir: path.join(config.dataDir, 'replica'), port: config.replicaPort },
@@ -69,7 +53,7 @@ export async function startEmbedded(config: Config, log: (line: string) => void 
         const canisterId = Principal.fromText(installed.id);
         const canister = await connectCanister({ host: replica.url, canisterId, identity, fetchRootKey: true, verifyReplies: false });
         const demo = await demoGame(canister, replica);
-        writeServiceFile(config, replica.url, installed.id);
+        writeServiceFile(config.dataDir, replica.url, installed.id);
         const gateway = await serveGateway({ canister, port: config.port, readCacheTtlSeconds: config.readCacheTtlSeconds });
         return {
             gateway, replicaUrl: replica.url, canister, demo, canisterUrl: `${replica.url}/?canisterId=${installed.id}`,
@@ -84,7 +68,7 @@ export async function startEmbedded(config: Config, log: (line: string) => void 
     }
 }
 
-function banner(s: EmbeddedService, config: Config): string {
+function banner(s: LocalService, config: Config): string {
     const base = s.gateway.url.replace('127.0.0.1', 'localhost');
     const lines = ['', 'Game leaderboard service is running.', '', `  API base URL:   ${base}`];
     if (s.replicaUrl !== undefined) {
@@ -104,7 +88,7 @@ function banner(s: EmbeddedService, config: Config): string {
 
 async function main(): Promise<void> {
     const config = readConfig();
-    const service = await startEmbedded(config, process.env.CANISTER_LOGS ? console.log : undefined);
+    const service = await startLocal(config, process.env.CANISTER_LOGS ? console.log : undefined);
     console.log(banner(service, config));
     let stopping = false;
     const stop = (): void => {

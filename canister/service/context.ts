@@ -1,0 +1,42 @@
+// What every service function works on: the stable store (the truth), the clock and
+// randomness, and the heap tables of every game (types only).
+import type { Stats } from './records';
+import type { GameRecord } from './records';
+import type { Store } from './store';
+import type { BoardTable, PlayerTable } from './tables';
+
+export interface Env {
+    /** Current time, µs since the epoch (exact in a double; replies show ns). */
+    now(): number;
+    /** Random bytes from a CSPRNG (seeded by the IC's raw_rand in the canister). */
+    random(n: number): Uint8Array;
+}
+
+/** A game with its heap tables. */
+export interface GameState {
+    record: GameRecord;
+    players: PlayerTable;
+    /** Profile bests: the all-time board and the global leaderboard (ranked by score and by streak). */
+    global: BoardTable;
+    /** Every other board's current period. */
+    boards: Map<string, BoardTable>;
+    /** When each board's current period ends (µs), so the rollover check is one comparison. */
+    periodEnds: Map<string, number>;
+}
+
+export interface Ctx {
+    store: Store;
+    env: Env;
+    games: Map<string, GameState>;
+    /** Counters, read once from the store and written back by flushStats (once per call). */
+    stats: Map<string, Stats>;
+    dirtyStats: Set<string>;
+    /** Games whose heap tables are still being rebuilt from records: the next slot to read. */
+    rebuilding: Map<string, number>;
+}
+
+/**
+ * A request as it arrives: JSON from any caller (anyone can call the canister), so every field
+ * is checked before use. `T` names the fields the contract gives it.
+ */
+export type Untrusted<T> = { readonly [K in keyof T]?: unknown };

@@ -1,0 +1,56 @@
+// A game's heap side: its empty tables, the period rule of a board, and putting a player's
+// record into the tables; the game lookup every method starts with.
+import type { SortBy } from '../../contract/rules';
+import { periodStart, type PeriodRule } from '../domain/periods';
+import type { Ctx, GameState } from './context';
+import { Fail } from './fail';
+import { isCurrentEntry, type BoardRecord, type GameRecord, type PlayerRecord } from './records';
+import { createBoardTable, createPlayerTable, putEntry, setPlayer, type BoardTable } from './tables';
+
+export function ruleOf(board: BoardRecord): PeriodRule {
+    return { period: board.period, days: board.days, anchor: board.createdAt };
+}
+
+export function boardRanks(board: BoardRecord): SortBy[] {
+    return [board.sortBy];
+}
+
+export function newBoardTable(board: BoardRecord, period = board.periodStart): BoardTable {
+    return createBoardTable(period, boardRanks(board));
+}
+
+export function emptyGameState(record: GameRecord): GameState {
+    const boards = new Map<string, BoardTable>();
+    for (const b of record.boards) if (b.scoreboardId !== 'all-time') boards.set(b.scoreboardId, newBoardTable(b));
+    return { record, players: createPlayerTable(), global: createBoardTable(0, ['score', 'streak']), boards, periodEnds: new Map() };
+}
+
+/** The game a request names; 404 when there is none. */
+export function requireGame(ctx: Ctx, gameId: unknown): GameState {
+    const game = typeof gameId === 'string' ? ctx.games.get(gameId) : undefined;
+    if (game === undefined) throw new Fail(404, 'Game not found');
+    return game;
+}
+
+export function saveGame(ctx: Ctx, game: GameState): void {
+    ctx.store.games.set(game.record.gameId, game.record);
+}
+
+/** Puts a player's record into the game's heap tables. */
+export function indexPlayer(game: GameState, player: PlayerRecord): void {
+    setPlayer(game.players, player.slot, player.nickname, player.authType);
+    if (player.best !== undefined) putEntry(game.global, player.slot, player.best, player.bestAt ?? player.best.scoreAt);
+    for (const boardId of Object.keys(player.boards)) {
+        const entry = player.boards[boardId]!;
+        const board = game.record.boards.find((b) => b.scoreboardId === boardId);
+        const table = game.boards.get(boardId);
+        if (board !== undefined && table !== undefined && isCurrentEntry(entry, { ...board, periodStart: table.period })) {
+            putEntry(table, player.slot, entry, entry.submittedAt);
+        }
+    }
+}
+
+/** The start of the board's current period at `now`. */
+export function currentPeriod(board: BoardRecord, now: number): number {
+    return periodStart(ruleOf(board), now);
+}

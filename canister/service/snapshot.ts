@@ -1,0 +1,78 @@
+// The heap tables as raw bytes in stable memory: written by pre_upgrade, read back by
+// post_upgrade, then dropped (a snapshot is only good for the state it was taken from).
+import type { Ctx } from './context';
+import { emptyGameState } from './game-state';
+import type { GameRecord } from './records';
+import { boardTableImage, playerTableImage, restoreBoardTable, restorePlayerTable, type TableImage } from './tables';
+
+/** The layout of the table snapshot; a snapshot of another version is ignored (tables are rebuilt). */
+export const TABLES_SNAPSHOT_VERSION = 1;
+
+interface Manifest {
+    version: number;
+    /** Stored as the last part, so a snapshot cut short has no manifest. */
+    games: Array<{ gameId: string; parts: Array<{ name: string; meta: unknown; chunks: number }> }>;
+}
+
+/** Writes every game's heap tables to stable memory (pre_upgrade). */
+export function writeSnapshot(ctx: Ctx): number {
+    clearSnapshot(ctx);
+    const manifest: Manifest = { version: TABLES_SNAPSHOT_VERSION, games: [] };
+    let n = 0;
+    for (const game of ctx.games.values()) {
+        const images: Array<[string, TableImage]> = [
+            ['players', playerTableImage(game.players)],
+            ['global', boardTableImage(game.global)],
+            ...[...game.boards].map(([id, table]): [string, TableImage] => [`board:${id}`, boardTableImage(table)]),
+        ];
+        const parts = images.map(([name, image]) => {
+            image.chunks.forEach((chunk, i) => ctx.store.snapshot.set(`${n}/${i}`, chunk));
+            n++;
+            return { name, meta: image.meta, chunks: image.chunks.length };
+        });
+        manifest.games.push({ gameId: game.record.gameId, parts });
+    }
+    ctx.store.meta.set('snapshot', manifest);
+    return n;
+}
+
+export function restoreSnapshot(ctx: Ctx, records: GameRecord[]): boolean {
+    const manifest = ctx.store.meta.get('snapshot') as Manifest | undefined;
+    if (manifest === undefined || manifest.version !== TABLES_SNAPSHOT_VERSION) return false;
+    const byId = new Map(records.map((r) => [r.gameId, r]));
+    if (manifest.games.length !== byId.size || manifest.games.some((g) => !byId.has(g.gameId))) return false;
+    try {
+        let n = 0;
+        for (const entry of manifest.games) {
+            const record = byId.get(entry.gameId)!;
+            const game = emptyGameState(record);
+            for (const part of entry.parts) {
+                const chunks: Uint8Array[] = [];
+                for (let i = 0; i < part.chunks; i++) {
+                    const chunk = ctx.store.snapshot.get(`${n}/${i}`);
+                    if (chunk === undefined) throw new Error('missing snapshot chunk');
+                    chunks.push(chunk);
+                }
+                n++;
+                const image = { meta: part.meta, chunks };
+                if (part.name === 'players') game.players = restorePlayerTable(image);
+                else if (part.name === 'global') game.global = restoreBoardTable(image);
+                else if (game.boards.has(part.name.slice(6))) game.boards.set(part.name.slice(6), restoreBoardTable(image));
+            }
+            ctx.games.set(record.gameId, game);
+        }
+        return true;
+    } catch {
+        ctx.games.clear();
+        return false;
+    }
+}
+
+export function clearSnapshot(ctx: Ctx): void {
+    ctx.store.meta.delete('snapshot');
+    for (;;) {
+        const batch = ctx.store.snapshot.first(100);
+        if (batch.length === 0) break;
+        for (const [key] of batch) ctx.store.snapshot.delete(key);
+    }
+}

@@ -1,0 +1,51 @@
+// Loading the heap tables at start and after an upgrade: from the pre-upgrade snapshot when
+// there is a valid one, else rebuilt from the player records, in steps.
+import type { Ctx } from './context';
+import { emptyGameState, indexPlayer } from './game-state';
+import { clearSnapshot, restoreSnapshot } from './snapshot';
+import { statsOf } from './stats';
+import { playerKey } from './store';
+
+/**
+ * Loads every game: from the pre-upgrade snapshot when there is a valid one, else from the
+ * records. Rebuilding from records costs ~1 M instructions per player, so at most
+ * `rebuildNow` players are read here; the rest is left to `rebuildSome` (a timer), while
+ * the service already answers (boards fill up as the rebuild goes).
+ */
+export function loadGames(ctx: Ctx, rebuildNow = Infinity): 'snapshot' | 'records' {
+    ctx.games.clear();
+    ctx.stats.clear();
+    ctx.dirtyStats.clear();
+    ctx.rebuilding.clear();
+    const records = ctx.store.games.first(ctx.store.games.size()).map(([, r]) => r);
+    const restored = restoreSnapshot(ctx, records);
+    // A snapshot is only good for the state it was taken from: drop it once used (or stale).
+    clearSnapshot(ctx);
+    if (restored) return 'snapshot';
+    for (const record of records) {
+        ctx.games.set(record.gameId, emptyGameState(record));
+        ctx.rebuilding.set(record.gameId, 0);
+    }
+    rebuildSome(ctx, rebuildNow);
+    return 'records';
+}
+
+/** Reads up to `maxPlayers` more player records into the heap tables; true when all are in. */
+export function rebuildSome(ctx: Ctx, maxPlayers: number): boolean {
+    let budget = maxPlayers;
+    for (const [gameId, next] of ctx.rebuilding) {
+        const game = ctx.games.get(gameId);
+        const players = statsOf(ctx, gameId).players;
+        let slot = next;
+        for (; slot < players && budget > 0; slot++, budget--) {
+            const playerId = ctx.store.slots.get(`${gameId}/${slot}`);
+            const player = playerId === undefined ? undefined : ctx.store.players.get(playerKey(gameId, playerId));
+            // Submits since the upgrade indexed their players already; indexing again is harmless.
+            if (game !== undefined && player !== undefined) indexPlayer(game, player);
+        }
+        if (slot >= players || game === undefined) ctx.rebuilding.delete(gameId);
+        else ctx.rebuilding.set(gameId, slot);
+        if (budget === 0) break;
+    }
+    return ctx.rebuilding.size === 0;
+}

@@ -1,0 +1,35 @@
+// Error texts the contract fixes (service-spec.md's error table, decisions.md) or that both
+// hosts send: clients match on substrings of these, so each is written once.
+
+export const MESSAGES = {
+    missingApiKey: 'Missing API key',
+    invalidApiKey: 'Invalid API key',
+    gameDeactivated: 'This game is deactivated',
+    deadSession: 'Invalid or expired session',
+    rateLimited: 'Please wait 2 seconds between submissions.',
+    scoreRules: 'Score rejected by game validation rules',
+    streakRules: 'Streak rejected by game validation rules',
+    sessionRequired:
+        'This game requires starting a session before submitting scores: time validation is on, so call /play-sessions/start and send its token as playSessionToken.',
+    tooManyPlaySessions: 'Too many active play sessions. End or wait for current play sessions to expire.',
+    playerNotFound: 'Player not found',
+    archiveNotFound: 'Archive not found',
+    nicknameNotText: 'Nickname must be a string',
+    nicknameTooShort: 'Nickname must be at least 3 characters',
+    nicknameTooLong: 'Nickname must be 16 characters or less',
+    nicknameCharacters: 'Nickname can only contain letters, numbers, and underscores',
+    notJsonObject: 'The request body must be a JSON object',
+    unavailable: 'The leaderboard service is temporarily unavailable. Try again shortly.',
+} as const;
+
+/** What is wrong with a field's value, after `Invalid <field>: `. */
+export const FIELD = {
+    gameId: 'must be 3-50 characters: lowercase letters, digits and hyphens',
+    scoreboardId: 'must be 1-64 characters: letters, digits, underscores and hyphens',
+    playerId: 'must be 1-100 characters: letters, digits, underscores and hyphens',
+    achievementId: 'must be 1-64 characters: letters, digits and _ . : -',
+    count: `must be a non-negative integer no larger than ${Number.MAX_SAFE_INTEGER}`,
+} as const;
+
+export const boardNotFound = (boardId: string): string => `Scoreboard '${boardId}' not found for this game.`;
+export const unknownEndpoint = (method: string, path: string): string => `Unknown endpoint: ${method} ${path}`;

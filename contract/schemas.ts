@@ -1,0 +1,228 @@
+// The HTTP API's request bodies and response `data`, as zod schemas: the gateway validates
+// with them, the API reference (/openapi.json, /docs) is generated from them, and the types
+// below are inferred from them (the canister imports only those types, never zod). Values are
+// checked by the contract's plain rules (./rules.ts), so both hosts answer with the same words.
+import { z } from 'zod';
+
+import { FIELD } from './messages';
+import {
+    ACHIEVEMENT_ID, FANOUT_BOARDS, LIMIT, MAX_ACHIEVEMENTS_PER_CALL, MAX_PLAY_SESSION_TOKEN, NICKNAME, PATH_ID, PLAYER_ID, SORTS,
+    checkAchievementId, checkBoardId, checkCount, checkNickname, checkPlayerId, invalid, type Check,
+} from './rules';
+
+// ---- building blocks ---------------------------------------------------------------------------------
+
+/** A string field whose value a contract rule checks; `json` says the same for the reference. */
+function ruled(field: string, check: Check, json: Record<string, unknown>) {
+    return z
+        .string({ error: invalid(field, 'must be a string') })
+        .superRefine((value, ctx) => {
+            const message = check(value);
+            if (message !== undefined) ctx.addIssue({ code: 'custom', message });
+        })
+        .meta(json);
+}
+
+/** A score or streak: a non-negative integer a double holds exactly (decisions.md). */
+function count(field: string) {
+    return z
+        .number({ error: invalid(field, FIELD.count) })
+        .superRefine((value, ctx) => {
+            const message = checkCount(field, value);
+            if (message !== undefined) ctx.addIssue({ code: 'custom', message });
+        })
+        .meta({ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+}
+
+/** Optional in the contract; JSON null counts as absent (some engines send null for "no value"). */
+export const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
+
+// Not z.int(): nanosecond times are above 2^53 (JSON carries them as plain integers, decisions.md).
+const Nanoseconds = z.number().brand<'ns'>().meta({ type: 'integer', description: 'nanoseconds since the Unix epoch' });
+/** A time as replies carry it: integer nanoseconds since the epoch (spec: envelope rule 3). */
+export type Nanoseconds = z.infer<typeof Nanoseconds>;
+
+const GameIdField = z.string({ error: invalid('gameId', 'must be a string') }).meta({ description: 'the game of the API key; optional' });
+const PlayerIdField = ruled('playerId', checkPlayerId, { pattern: PLAYER_ID.source, description: FIELD.playerId });
+const NicknameField = ruled('nickname', checkNickname, {
+    minLength: NICKNAME.min, maxLength: NICKNAME.max, pattern: NICKNAME.characters.source, description: 'rule N1 on submits, N2 on PUT',
+});
+const BoardIdField = ruled('scoreboardId', checkBoardId, { pattern: PATH_ID.source, description: FIELD.scoreboardId });
+const AchievementIdField = ruled('achievementId', checkAchievementId, { pattern: ACHIEVEMENT_ID.source, description: FIELD.achievementId });
+const PlaySessionTokenField = z.string({ error: invalid('playSessionToken', 'must be a string') });
+
+export const Period = z.enum(['allTime', 'daily', 'weekly', 'monthly', 'custom']);
+export type Period = z.infer<typeof Period>;
+export const SortBy = z.enum(SORTS);
+export type SortBy = z.infer<typeof SortBy>;
+
+// ---- request bodies ----------------------------------------------------------------------------------
+
+export const SubmitBody = z.object({
+    playerId: PlayerIdField,
+    gameId: optional(GameIdField),
+    score: count('score'),
+    streak: count('streak'),
+    nickname: optional(NicknameField),
+    playSessionToken: optional(PlaySessionTokenField.meta({ description: 'required when the game has time validation on' })),
+    scoreboardId: optional(BoardIdField.meta({ description: `one targeted board (not ${FANOUT_BOARDS.join(', ')})` })),
+});
+
+export const NicknameBody = z.object({ nickname: NicknameField });
+
+export const AchievementBody = z.object({
+    playerId: PlayerIdField,
+    gameId: optional(GameIdField),
+    achievementId: optional(AchievementIdField),
+    achievementIds: optional(
+        z
+            .array(AchievementIdField, { error: invalid('achievementIds', 'must be a list of strings') })
+            .min(1, { error: invalid('achievementIds', 'must not be empty') })
+            .max(MAX_ACHIEVEMENTS_PER_CALL, { error: invalid('achievementIds', `may hold at most ${MAX_ACHIEVEMENTS_PER_CALL} ids`) }),
+    ),
+});
+
+export const PlaySessionStartBody = z.object({ playerId: PlayerIdField, gameId: optional(GameIdField) });
+
+export const PlaySessionEndBody = z.object({
+    playSessionToken: PlaySessionTokenField.min(1, { error: invalid('playSessionToken', 'must not be empty') }).max(MAX_PLAY_SESSION_TOKEN, {
+        error: invalid('playSessionToken', `must be at most ${MAX_PLAY_SESSION_TOKEN} characters`),
+    }),
+});
+
+// ---- query parameters (parsed by rules.parseLimit / parseSort; described here for the reference) -----
+
+export const LimitQuery = z.object({
+    limit: z.optional(z.string().meta({ type: 'integer', minimum: 1, maximum: LIMIT.max, default: LIMIT.default, description: 'clamped to 1..1000' })),
+});
+export const LimitSortQuery = LimitQuery.extend({ sort: z.optional(SortBy.meta({ default: 'score' })) });
+
+// ---- response data -------------------------------------------------------------------------------------
+
+export const SubmitReply = z.object({ message: z.string().meta({ description: 'human-readable feedback; not a structured field' }) });
+export type SubmitReply = z.infer<typeof SubmitReply>;
+
+export const LeaderboardEntry = z.object({
+    rank: z.number().int(),
+    nickname: z.string(),
+    score: z.number().int(),
+    streak: z.number().int(),
+    authType: z.string().meta({ description: '`external` for anonymous / API-key players' }),
+});
+export type LeaderboardEntry = z.infer<typeof LeaderboardEntry>;
+
+export const Leaderboard = z.object({ leaderboard: z.array(LeaderboardEntry), total: z.number().int() });
+export type Leaderboard = z.infer<typeof Leaderboard>;
+
+export const BoardEntry = LeaderboardEntry.extend({ submittedAt: Nanoseconds });
+export type BoardEntry = z.infer<typeof BoardEntry>;
+
+export const BoardListItem = z.object({
+    scoreboardId: z.string(),
+    name: z.string(),
+    description: z.string(),
+    period: Period,
+    sortBy: SortBy,
+    targeted: z.boolean(),
+    entryCount: z.number().int(),
+    lastReset: Nanoseconds.or(z.literal(0)).meta({ description: 'start of the current period; 0 for boards that never reset' }),
+    isActive: z.boolean(),
+});
+export const BoardList = z.object({ gameId: z.string(), scoreboards: z.array(BoardListItem) });
+export type BoardList = z.infer<typeof BoardList>;
+
+export const Board = z.object({
+    scoreboardId: z.string(),
+    config: z.object({ name: z.string(), description: z.string(), period: Period, sortBy: SortBy, lastReset: Nanoseconds.or(z.literal(0)) }),
+    entries: z.array(BoardEntry),
+    totalEntries: z.number().int(),
+});
+export type Board = z.infer<typeof Board>;
+
+export const ArchiveList = z.object({
+    gameId: z.string(),
+    scoreboardId: z.string(),
+    archives: z.array(
+        z.object({
+            archiveId: z.string().meta({ description: '<gameId>:<boardId>:<periodStartNs>' }),
+            periodStart: Nanoseconds,
+            periodEnd: Nanoseconds,
+            entryCount: z.number().int(),
+            topPlayer: z.string().nullable(),
+            topScore: z.number().int().nullable(),
+        }),
+    ),
+});
+export type ArchiveList = z.infer<typeof ArchiveList>;
+
+export const Archive = z.object({
+    archiveId: z.string(),
+    config: z.object({ name: z.string(), period: Period, sortBy: SortBy, periodStart: Nanoseconds, periodEnd: Nanoseconds }),
+    entries: z.array(BoardEntry),
+    totalEntries: z.number().int(),
+});
+export type Archive = z.infer<typeof Archive>;
+
+export const Profile = z.object({
+    nickname: z.string(),
+    created: Nanoseconds,
+    gameProfile: z.object({
+        score: z.number().int(),
+        streak: z.number().int(),
+        achievements: z.array(z.string()),
+        playCount: z.number().int(),
+        lastPlayed: Nanoseconds,
+    }),
+});
+export type Profile = z.infer<typeof Profile>;
+
+export const PlayerRank = z.object({ rank: z.number().int(), score: z.number().int(), streak: z.number().int(), totalPlayers: z.number().int() });
+export type PlayerRank = z.infer<typeof PlayerRank>;
+
+export const BoardRank = z.union([
+    PlayerRank.extend({ found: z.literal(true) }),
+    z.object({ found: z.literal(false), message: z.string(), totalPlayers: z.number().int() }),
+]);
+export type BoardRank = z.infer<typeof BoardRank>;
+
+export const NicknameReply = z.object({ nickname: z.string().meta({ description: 'the name actually applied' }), message: z.string() });
+export type NicknameReply = z.infer<typeof NicknameReply>;
+
+export const AchievementReply = z.object({
+    unlocked: z.number().int(),
+    total: z.number().int(),
+    results: z.array(z.object({ achievementId: z.string(), success: z.boolean(), message: z.string() })),
+});
+export type AchievementReply = z.infer<typeof AchievementReply>;
+
+export const PlaySessionStarted = z.object({ ok: z.string().meta({ description: 'the play-session token' }), message: z.string() });
+export type PlaySessionStarted = z.infer<typeof PlaySessionStarted>;
+
+export const Message = z.object({ message: z.string() });
+export type Message = z.infer<typeof Message>;
+
+export const GameInfo = z.object({
+    gameId: z.string(),
+    name: z.string(),
+    description: z.string(),
+    totalPlayers: z.number().int(),
+    totalPlays: z.number().int(),
+    isActive: z.boolean(),
+    timeValidationEnabled: z.boolean(),
+    scoreboards: z.array(z.object({ scoreboardId: z.string(), name: z.string(), period: Period })),
+});
+export type GameInfo = z.infer<typeof GameInfo>;
+
+export const GameStats = z.object({
+    gameId: z.string(),
+    totalPlayers: z.number().int(),
+    totalPlays: z.number().int(),
+    submissions: z.object({ total: z.number().int(), today: z.number().int() }),
+});
+export type GameStats = z.infer<typeof GameStats>;
+
+export const PlatformStats = z.object({ total: z.number().int(), today: z.number().int(), date: z.string().meta({ description: 'UTC day, YYYY-MM-DD' }) });
+export type PlatformStats = z.infer<typeof PlatformStats>;
+
+export const Health = z.object({ status: z.literal('healthy'), version: z.string() });
+export type Health = z.infer<typeof Health>;

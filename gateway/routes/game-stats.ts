@@ -1,0 +1,15 @@
+// GET /game/stats: the key's game's counts.
+import { GameStats } from '../../contract/schemas';
+import { route } from '../route';
+
+export default route({
+    method: 'get',
+    path: '/game/stats',
+    id: 'get-game-stats',
+    summary: 'Game statistics',
+    auth: 'apiKey',
+    data: GameStats,
+    async handle(ctx, { key }) {
+        return ctx.canister.ok('game_stats', { gameId: key.gameId });
+    },
+});

@@ -1,0 +1,33 @@
+// Every route of the HTTP API, in the order they are matched; the reference lists them too.
+import achievements from './achievements';
+import boardRank from './board-rank';
+import boardReads from './board-reads';
+import game from './game';
+import gameStats from './game-stats';
+import health from './health';
+import leaderboard from './leaderboard';
+import playSessionEnd from './play-session-end';
+import playSessionStart from './play-session-start';
+import playerNickname from './player-nickname';
+import playerProfile from './player-profile';
+import playerRank from './player-rank';
+import scores from './scores';
+import stats from './stats';
+import type { Route } from '../route';
+
+export const ROUTES: readonly Route[] = [
+    scores,
+    leaderboard,
+    ...boardReads,
+    boardRank,
+    playerProfile,
+    playerRank,
+    playerNickname,
+    playSessionStart,
+    playSessionEnd,
+    achievements,
+    game,
+    gameStats,
+    stats,
+    health,
+];

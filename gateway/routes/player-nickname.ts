@@ -1,0 +1,21 @@
+// PUT /players/{playerId}/nickname: rename a player (rule N2: a taken name gets a suffix).
+import { FIELD } from '../../contract/messages';
+import { PLAYER_ID } from '../../contract/rules';
+import { NicknameBody, NicknameReply } from '../../contract/schemas';
+import { route } from '../route';
+
+export default route({
+    method: 'put',
+    path: '/players/{playerId}/nickname',
+    id: 'put-player-nickname',
+    summary: "Set a player's nickname",
+    description: 'Nicknames are unique across the service, case-insensitively. A taken name gets the first free suffix (`name` -> `name_1`); `nickname` in the answer is the name applied (N2). Invalid names are 400 (N3).',
+    auth: 'apiKey',
+    params: { playerId: { pattern: PLAYER_ID, description: FIELD.playerId } },
+    body: NicknameBody,
+    data: NicknameReply,
+    errors: { 400: 'nickname or playerId invalid (N3)', 404: '`Player not found`' },
+    async handle(ctx, { params, body, key }) {
+        return ctx.canister.ok('set_nickname', { apiKey: key.apiKey, gameId: key.gameId, playerId: params.playerId, nickname: body.nickname });
+    },
+});
