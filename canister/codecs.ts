@@ -25,10 +25,13 @@ export function bytesToText(bytes: Uint8Array): string {
 
 export const textCodec = { toBytes: textToBytes, fromBytes: bytesToText };
 
-export const jsonCodec = {
-    toBytes: (value: unknown): Uint8Array => textToBytes(JSON.stringify(value)),
-    fromBytes: (bytes: Uint8Array): any => JSON.parse(bytesToText(bytes)),
-};
+/** Values of type V as JSON text; `revive` restores what JSON cannot say (e.g. prototype-free maps). */
+export function jsonCodec<V>(revive: (parsed: V) => V = (v) => v) {
+    return {
+        toBytes: (value: V): Uint8Array => textToBytes(JSON.stringify(value)),
+        fromBytes: (bytes: Uint8Array): V => revive(JSON.parse(bytesToText(bytes)) as V),
+    };
+}
 
 export const bytesCodec = {
     toBytes: (value: Uint8Array): Uint8Array => value,

@@ -29,21 +29,21 @@ function stableKv<V>(memoryId: number, codec: Codec<V>): KV<V> {
 /** Memory ids are part of the stable layout: never renumber them. */
 export function stableStore(): Store {
     return {
-        meta: stableKv(0, jsonCodec),
-        games: stableKv(1, jsonCodec),
+        meta: stableKv(0, jsonCodec()),
+        games: stableKv(1, jsonCodec()),
         apiKeys: stableKv(2, textCodec),
-        developers: stableKv(3, jsonCodec),
-        players: stableKv<PlayerRecord>(4, { toBytes: jsonCodec.toBytes, fromBytes: (bytes) => revivePlayer(jsonCodec.fromBytes(bytes) as PlayerRecord) }),
+        developers: stableKv(3, jsonCodec()),
+        players: stableKv(4, jsonCodec<PlayerRecord>(revivePlayer)),
         slots: stableKv(5, textCodec),
         nicknames: stableKv(6, textCodec),
-        achievements: stableKv(7, jsonCodec),
-        archives: stableKv(8, jsonCodec),
-        sessions: stableKv(9, jsonCodec),
-        activeSessions: stableKv(10, jsonCodec),
+        achievements: stableKv(7, jsonCodec()),
+        archives: stableKv(8, jsonCodec()),
+        sessions: stableKv(9, jsonCodec()),
+        activeSessions: stableKv(10, jsonCodec()),
         sessionExpiry: stableKv(11, textCodec),
-        suspicion: stableKv(12, jsonCodec),
-        stats: stableKv(13, jsonCodec),
+        suspicion: stableKv(12, jsonCodec()),
+        stats: stableKv(13, jsonCodec()),
         snapshot: stableKv(14, bytesCodec),
-        suspects: stableKv(15, jsonCodec),
+        suspects: stableKv(15, jsonCodec()),
     };
 }

@@ -29,7 +29,7 @@ export const BOARD_PATHS: readonly BoardPath[] = [
 ];
 
 /** The path parameters of `template` in `path` (already split at `/`), or undefined if it does not match. */
-export function matchTemplate(template: string, segments: readonly string[]): Record<string, string> | undefined {
+function matchTemplate(template: string, segments: readonly string[]): Record<string, string> | undefined {
     const parts = template.split('/').filter((s) => s !== '');
     if (parts.length !== segments.length) return undefined;
     const params: Record<string, string> = Object.create(null);
@@ -42,7 +42,7 @@ export function matchTemplate(template: string, segments: readonly string[]): Re
 }
 
 /** A path as its decoded segments (`/a/b%20c/` -> ['a', 'b c']); a bad %-escape stays as it is. */
-export function pathSegments(path: string): string[] {
+function pathSegments(path: string): string[] {
     return path
         .split('/')
         .filter((s) => s !== '')

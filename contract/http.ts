@@ -4,7 +4,7 @@
 export const API_VERSION = '1.8.0';
 
 /** decisions.md: CORS on every API response. */
-export const CORS_HEADERS = {
+const CORS_HEADERS = {
     'Access-Control-Allow-Origin': '*',
     'Access-Control-Allow-Headers': 'Content-Type, X-API-Key, X-Game-ID, X-Session-Token, Authorization',
     'Access-Control-Allow-Methods': 'GET, POST, PUT, DELETE, OPTIONS',

@@ -7,9 +7,9 @@ import { FIELD, MESSAGES } from './messages';
 /** A check: undefined when the value is fine, else the whole error message. */
 export type Check = (value: unknown) => string | undefined;
 
-export const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
-export const GAME_ID = /^[a-z0-9-]{3,50}$/;
+const GAME_ID = /^[a-z0-9-]{3,50}$/;
 /** Game and board ids in URL paths (spec: Limits). */
 export const PATH_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** decisions.md: any player id of this shape is accepted. */

@@ -102,14 +102,14 @@ export const LimitSortQuery = LimitQuery.extend({ sort: z.optional(SortBy.meta({
 export const SubmitReply = z.object({ message: z.string().meta({ description: 'human-readable feedback; not a structured field' }) });
 export type SubmitReply = z.infer<typeof SubmitReply>;
 
-export const LeaderboardEntry = z.object({
+const LeaderboardEntry = z.object({
     rank: z.number().int(),
     nickname: z.string(),
     score: z.number().int(),
     streak: z.number().int(),
     authType: z.string().meta({ description: '`external` for anonymous / API-key players' }),
 });
-export type LeaderboardEntry = z.infer<typeof LeaderboardEntry>;
+type LeaderboardEntry = z.infer<typeof LeaderboardEntry>;
 
 export const Leaderboard = z.object({ leaderboard: z.array(LeaderboardEntry), total: z.number().int() });
 export type Leaderboard = z.infer<typeof Leaderboard>;
@@ -117,7 +117,7 @@ export type Leaderboard = z.infer<typeof Leaderboard>;
 export const BoardEntry = LeaderboardEntry.extend({ submittedAt: Nanoseconds });
 export type BoardEntry = z.infer<typeof BoardEntry>;
 
-export const BoardListItem = z.object({
+const BoardListItem = z.object({
     scoreboardId: z.string(),
     name: z.string(),
     description: z.string(),

@@ -38,7 +38,7 @@ export interface KeyResolver {
 }
 
 /** How long a key lookup is trusted for reads (writes are checked by the canister anyway). */
-export const KEY_TTL_MS = 5_000;
+const KEY_TTL_MS = 5_000;
 
 export function keyResolver(canister: CanisterClient, ttlMs = KEY_TTL_MS, clock?: () => number): KeyResolver {
     const known = ttlCache<KeyInfo | 'invalid'>(ttlMs, undefined, clock);

@@ -12,7 +12,7 @@ export interface BatcherOptions {
 }
 
 /** Well under the IC's 2 MiB ingress message limit, leaving room for the envelope. */
-export const DEFAULT_MAX_BATCH_BYTES = 1024 * 1024;
+const DEFAULT_MAX_BATCH_BYTES = 1024 * 1024;
 
 interface Waiting<Q, A> {
     request: Q;

@@ -60,7 +60,7 @@ export function connectRemote(remote: RemoteCanister): Promise<CanisterClient> {
 }
 
 /** Where the local stack says it runs (written by npm start for the admin CLI on this machine). */
-export const serviceFile = (dataDir: string): string => path.join(dataDir, 'service.json');
+const serviceFile = (dataDir: string): string => path.join(dataDir, 'service.json');
 export const localIdentityFile = (dataDir: string): string => path.join(dataDir, 'gateway-identity.pem');
 
 export function writeServiceFile(dataDir: string, host: string, canisterId: string): void {

@@ -12,7 +12,7 @@ import { Ed25519PublicKey } from '@dfinity/identity';
  * An Ed25519 identity that signs with Node's OpenSSL (the gateway signs every canister call;
  * @dfinity/identity's JavaScript signer costs about a millisecond of CPU each time).
  */
-export class GatewayIdentity extends SignIdentity {
+class GatewayIdentity extends SignIdentity {
     private readonly publicKey: Ed25519PublicKey;
 
     constructor(private readonly privateKey: KeyObject) {

@@ -1,7 +1,7 @@
 // Nickname rules beyond validation: the case-insensitive uniqueness key, numeric suffixes for
 // taken names (rule N2) and the Player_<number> defaults.
 
-export const MAX_NICKNAME = 16;
+const MAX_NICKNAME = 16;
 
 /** Names are unique across the service regardless of case. */
 export function nameKey(nickname: string): string {

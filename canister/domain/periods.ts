@@ -3,7 +3,7 @@
 import type { Period } from '../../contract/schemas';
 
 export const US_PER_MS = 1000;
-export const DAY_MS = 86_400_000;
+const DAY_MS = 86_400_000;
 
 /** Finished periods kept per board, by period kind. */
 export const RETENTION: Record<Period, number> = { allTime: 0, daily: 90, weekly: 52, monthly: 24, custom: 52 };

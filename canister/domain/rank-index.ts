@@ -64,7 +64,7 @@ export interface RankIndex {
 }
 
 /** The largest id plus two: node = id + 1 must fit, and 2^25 nodes of 48 bytes is 1.5 GiB. */
-export const MAX_NODES = 1 << 25;
+const MAX_NODES = 1 << 25;
 export const SNAPSHOT_VERSION = 1;
 /** Snapshot chunks are at most this long, to fit one stable-map value each. */
 export const CHUNK_BYTES = 1 << 20;

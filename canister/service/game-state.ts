@@ -11,7 +11,7 @@ export function ruleOf(board: BoardRecord): PeriodRule {
     return { period: board.period, days: board.days, anchor: board.createdAt };
 }
 
-export function boardRanks(board: BoardRecord): SortBy[] {
+function boardRanks(board: BoardRecord): SortBy[] {
     return [board.sortBy];
 }
 

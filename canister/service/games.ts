@@ -2,7 +2,7 @@
 // (time validation, caps), extra boards, key rotation, allowances, and key lookup.
 import type { BoardConfig, BoardView, Caps, GameView, KeyInfo, RequestOf, TimeValidation } from '../../contract/canister';
 import { MESSAGES, boardNotFound } from '../../contract/messages';
-import { FANOUT_BOARDS, checkBoardId, checkCount, checkGameId, gameOfApiKey, invalid, isFanout } from '../../contract/rules';
+import { checkBoardId, checkCount, checkGameId, gameOfApiKey, invalid, isFanout } from '../../contract/rules';
 import type { Period, SortBy } from '../../contract/schemas';
 import { ns } from '../domain/json';
 import { periodStart } from '../domain/periods';
@@ -12,8 +12,8 @@ import { emptyGameState, newBoardTable, requireGame, saveGame } from './game-sta
 import type { BoardRecord, DeveloperRecord, GameRecord } from './records';
 import { flushStats, updateStats } from './stats';
 
-export const DEFAULT_ALLOWANCE = 3;
-export const MAX_BOARDS = 100;
+const DEFAULT_ALLOWANCE = 3;
+const MAX_BOARDS = 100;
 const DEFAULT_TIME_VALIDATION: TimeValidation = { enabled: false, minPlaySeconds: 0, maxScorePerSecond: 0, sessionLifetimeSeconds: 1800 };
 
 // Control characters (and lone surrogates) have no place in names, and replies rely on it.

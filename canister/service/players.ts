@@ -15,7 +15,7 @@ import { requireGame } from './game-state';
 import { statsOf, updateStats } from './stats';
 import { setPlayer } from './tables';
 
-export const MAX_ACHIEVEMENTS_PER_PLAYER = 1000;
+const MAX_ACHIEVEMENTS_PER_PLAYER = 1000;
 
 export function findPlayer(ctx: Ctx, gameId: string, playerId: string): PlayerRecord | undefined {
     return ctx.store.players.get(playerKey(gameId, playerId));
@@ -28,7 +28,7 @@ export function requirePlayerId(playerId: unknown): string {
 }
 
 /** Whether `nickname` is free for the owner `owner` (their own current name counts as free). */
-export function nicknameFree(ctx: Ctx, nickname: string, owner: string): boolean {
+function nicknameFree(ctx: Ctx, nickname: string, owner: string): boolean {
     const holder = ctx.store.nicknames.get(nameKey(nickname));
     return holder === undefined || holder === owner;
 }

@@ -4,7 +4,7 @@
 // rollover has been written.
 import type { RequestOf } from '../../contract/canister';
 import { MESSAGES, boardNotFound } from '../../contract/messages';
-import { LIMIT, checkBoardId, clampLimit, invalid } from '../../contract/rules';
+import { checkBoardId, clampLimit, invalid } from '../../contract/rules';
 import type {
     Archive, ArchiveList, Board, BoardEntry, BoardList, BoardRank, GameInfo, GameStats, Leaderboard, PlatformStats, PlayerRank, SortBy,
 } from '../../contract/schemas';

@@ -20,7 +20,7 @@ export function dict<V>(from?: { [key: string]: V | undefined }): Dict<V> {
 export interface BoardRecord extends BoardConfig {
     /** µs, like every time kept in the canister. */
     createdAt: number;
-    /** Start (ns) of the period its entries belong to; 0 for boards that never reset. */
+    /** Start (µs) of the period its entries belong to; 0 for boards that never reset. */
     periodStart: number;
     /** Period starts of the kept archives, oldest first. */
     archives: number[];

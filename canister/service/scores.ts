@@ -23,10 +23,10 @@ import { requireGame, saveGame } from './game-state';
 import { flushStats, updateStats } from './stats';
 import { putEntry } from './tables';
 
-export const MAX_BATCH = 200;
+const MAX_BATCH = 200;
 export const SUSPICION_KEEP = 1000;
 /** A player of an anonymous (API-key) request. */
-export const AUTH_EXTERNAL = 'external';
+const AUTH_EXTERNAL = 'external';
 
 export function submitBatch(ctx: Ctx, req: Untrusted<RequestOf<'submit_scores'>>): Array<Result<SubmitReply>> {
     const submits = req.submits;

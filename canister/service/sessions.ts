@@ -13,7 +13,7 @@ import { gameForWrite } from './games';
 import type { Ctx, Untrusted } from './context';
 import { Fail } from './fail';
 
-export const MAX_ACTIVE_SESSIONS = 3;
+const MAX_ACTIVE_SESSIONS = 3;
 
 const expiryKey = (expiresAt: number, token: string): string => `${String(expiresAt).padStart(20, '0')}/${token}`;
 

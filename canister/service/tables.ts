@@ -55,7 +55,7 @@ export interface IntMap {
     used: number; // occupied or deleted cells
 }
 
-export function createIntMap(capacity = 16): IntMap {
+function createIntMap(capacity = 16): IntMap {
     let cells = 16;
     while (cells < capacity * 2) cells *= 2;
     return { keys: new Int32Array(cells), values: new Int32Array(cells), size: 0, used: 0 };
@@ -71,12 +71,12 @@ function cellOf(m: IntMap, key: number): number {
     }
 }
 
-export function intMapGet(m: IntMap, key: number): number | undefined {
+function intMapGet(m: IntMap, key: number): number | undefined {
     const i = cellOf(m, key);
     return m.keys[i] === key + 1 ? m.values[i] : undefined;
 }
 
-export function intMapSet(m: IntMap, key: number, value: number): void {
+function intMapSet(m: IntMap, key: number, value: number): void {
     if ((m.used + 1) * 2 > m.keys.length) rehash(m, m.size * 2 > m.keys.length / 2 ? m.keys.length * 2 : m.keys.length);
     const i = cellOf(m, key);
     if (m.keys[i] !== key + 1) {
@@ -87,7 +87,7 @@ export function intMapSet(m: IntMap, key: number, value: number): void {
     m.values[i] = value;
 }
 
-export function intMapDelete(m: IntMap, key: number): void {
+function intMapDelete(m: IntMap, key: number): void {
     const i = cellOf(m, key);
     if (m.keys[i] !== key + 1) return;
     m.keys[i] = -1;
@@ -188,7 +188,7 @@ export function entryCount(b: BoardTable): number {
 const CHUNK = 1 << 20;
 
 /** The bytes of typed arrays, cut into chunks of at most 1 MiB (one stable-map value each). */
-export function arraysToChunks(arrays: ArrayBufferView[]): Uint8Array[] {
+function arraysToChunks(arrays: ArrayBufferView[]): Uint8Array[] {
     const out: Uint8Array[] = [];
     for (const a of arrays) {
         const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
@@ -199,7 +199,7 @@ export function arraysToChunks(arrays: ArrayBufferView[]): Uint8Array[] {
 }
 
 /** Rebuilds typed arrays of the given byte lengths from chunks made by arraysToChunks. */
-export function chunksToBytes(chunks: Uint8Array[], lengths: number[]): Uint8Array[] {
+function chunksToBytes(chunks: Uint8Array[], lengths: number[]): Uint8Array[] {
     const out: Uint8Array[] = [];
     let c = 0;
     for (const length of lengths) {

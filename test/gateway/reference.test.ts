@@ -1,7 +1,7 @@
 // The API reference is generated from the routes themselves: every route the app serves has
 // its entry in /openapi.json (and the reverse), with a summary and a response schema, and the
 // /docs page shows them all with the contract's rules, with no external requests.
-import express from 'express';
+import type express from 'express';
 
 import { createApp } from '../../gateway/app';
 import type { CanisterClient } from '../../gateway/canister';

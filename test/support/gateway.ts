@@ -1,6 +1,6 @@
 // The whole service for a test: replica, canister, and the gateway in front of it, on free
 // ports, with games registered through the canister's admin methods.
-import { Principal } from '@dfinity/principal';
+import type { Principal } from '@dfinity/principal';
 
 import { connectCanister, type CanisterClient } from '../../gateway/canister';
 import { ensureIdentity } from '../../gateway/identity';
