@@ -87,11 +87,11 @@ export interface DeveloperView {
  * One suspicious (player, board) in the log: repeated rejections of the same player on the same
  * board are one entry with a count, moved to the front, so one player cannot flood the log.
  */
-export interface SuspicionEntry {
+export interface SuspicionEntry<Time = Nanoseconds> {
     /** The latest rejection. */
-    at: Nanoseconds;
+    at: Time;
     /** The first rejection this entry counts. */
-    firstAt: Nanoseconds;
+    firstAt: Time;
     count: number;
     playerId: string;
     scoreboardId?: string;

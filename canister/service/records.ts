@@ -1,5 +1,5 @@
 // The records kept in stable memory (the durable truth), as plain JSON-able data.
-import type { BoardConfig, Caps, TimeValidation } from '../../contract/canister';
+import type { BoardConfig, Caps, SuspicionEntry, TimeValidation } from '../../contract/canister';
 import type { PlaySession } from '../domain/anti-cheat';
 import type { Best } from '../domain/bests';
 import type { LastSubmit } from '../domain/throttle';
@@ -128,16 +128,7 @@ export interface ActiveSessions {
     tokens: Array<{ token: string; expiresAt: number }>;
 }
 
-/** A suspicion-log entry as kept (times in µs); see the contract's SuspicionEntry. */
-export interface SuspicionRecord {
-    at: number;
-    firstAt: number;
-    count: number;
-    playerId: string;
-    scoreboardId?: string;
-    score: number;
-    streak: number;
-    reason: string;
-}
+/** A suspicion-log entry as kept: times in µs. */
+export type SuspicionRecord = SuspicionEntry<number>;
 
 export type { PlaySession };
