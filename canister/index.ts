@@ -9,7 +9,10 @@ import { METHODS, type Access, type Method, type ReplyOf, type RequestOf, type R
 import { bytesToText, textToBytes } from './codecs';
 import { stringify } from './domain/json';
 import { HttpRequest, HttpResponse, serveHttp } from './http';
+import * as accounts from './service/accounts';
+import * as deviceCodes from './service/device-codes';
 import * as games from './service/games';
+import * as merge from './service/merge';
 import * as players from './service/players';
 import * as reads from './service/reads';
 import { rolloverAll } from './service/rollover';
@@ -68,6 +71,7 @@ function configure(arg: [] | [string]): void {
     setTimerInterval(TICK_SECONDS, () => {
         rolloverAll(ctx);
         sessions.sweepSessions(ctx);
+        deviceCodes.sweepDeviceCodes(ctx);
     });
 }
 
@@ -168,6 +172,63 @@ export default class {
     @query(...JSON_METHOD)
     resolve_key(): void {
         handle('resolve_key', (req) => games.resolveKey(ctx, req.apiKey));
+    }
+
+    // ---- sign-in (gateways) ------------------------------------------------------------------------
+
+    @update(...JSON_METHOD)
+    device_code_start(): void {
+        handle('device_code_start', (req) => deviceCodes.startDeviceCode(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    device_code_lookup(): void {
+        handle('device_code_lookup', (req) => deviceCodes.lookupDeviceCode(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    device_code_approve(): void {
+        handle('device_code_approve', (req) => deviceCodes.approveDeviceCode(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    device_code_redeem(): void {
+        handle('device_code_redeem', (req) => deviceCodes.redeemDeviceCode(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    sign_in(): void {
+        handle('sign_in', (req) => accounts.signIn(ctx, req.gameId, accounts.checkIdentity(req.identity), req.nickname));
+    }
+
+    @query(...JSON_METHOD)
+    resolve_session(): void {
+        handle('resolve_session', (req) => accounts.resolveSession(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    renew_session(): void {
+        handle('renew_session', (req) => accounts.renewSession(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
+    session_profile(): void {
+        handle('session_profile', (req) => accounts.sessionProfile(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    logout(): void {
+        handle('logout', (req) => accounts.logout(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    delete_account(): void {
+        handle('delete_account', (req) => merge.deleteAccount(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    migrate_account(): void {
+        handle('migrate_account', (req) => merge.migrateAccount(ctx, req));
     }
 
     // ---- developers (dashboard, admin CLI) -------------------------------------------------------

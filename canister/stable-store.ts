@@ -45,5 +45,12 @@ export function stableStore(): Store {
         stats: stableKv(13, jsonCodec()),
         snapshot: stableKv(14, bytesCodec),
         suspects: stableKv(15, jsonCodec()),
+        accounts: stableKv(16, jsonCodec()),
+        accountKeys: stableKv(17, textCodec),
+        playerSessions: stableKv(18, jsonCodec()),
+        accountSessions: stableKv(19, jsonCodec()),
+        deviceCodes: stableKv(20, jsonCodec()),
+        userCodes: stableKv(21, textCodec),
+        deviceCodeExpiry: stableKv(22, textCodec),
     };
 }

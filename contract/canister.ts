@@ -14,7 +14,7 @@ export interface ApiError {
     message: string;
 }
 
-export type Status = 400 | 401 | 403 | 404 | 409 | 429 | 503;
+export type Status = 400 | 401 | 403 | 404 | 409 | 410 | 428 | 429 | 503;
 
 /** What every method answers (and each submit of a batch): `{ok}` or `{err}`. */
 export type Result<T> = { ok: T } | { err: ApiError };
@@ -103,21 +103,49 @@ export interface SuspicionEntry<Time = Nanoseconds> {
 
 // ---- requests ----------------------------------------------------------------------------------------
 
-/** A player write: the canister checks the key against the game in the same call. */
-export interface PlayerWrite {
-    apiKey: string;
-    gameId: string;
-    playerId: string;
+/**
+ * Who a player write acts as, checked by the canister in the same call: an anonymous player
+ * with the game's API key, or a signed-in player by their session. Sessions travel as the
+ * SHA-256 of the token (hex): gateways hash, the canister stores and compares only hashes.
+ */
+export type PlayerCredential = { apiKey: string; playerId: string } | { sessionHash: string };
+
+export type PlayerWrite = { gameId: string } & PlayerCredential;
+
+/** A person as an identity provider vouched for them (verified by the gateway). */
+export interface Identity {
+    issuer: string;
+    subject: string;
+    email: string;
+    /** The provider's name: `authType` on boards (google, apple, or a configured name). */
+    provider: string;
 }
 
-export interface SubmitRequest extends PlayerWrite {
+/** Device-code approval and direct sign-in answer (decisions.md). */
+export interface Approval {
+    sessionId: string;
+    nickname: string;
+    email: string;
+    gameProfile: Profile['gameProfile'];
+    isNewUser: boolean;
+    provider: string;
+}
+
+/** A session as the gateway needs it for reads; `renewDue` asks for a renew_session call. */
+export interface SessionInfo {
+    playerId: string;
+    provider: string;
+    renewDue: boolean;
+}
+
+export type SubmitRequest = PlayerWrite & {
     score: number;
     streak: number;
     /** Present only when the player just chose a name (rule N1). */
     nickname?: string;
     playSessionToken?: string;
     scoreboardId?: string;
-}
+};
 
 export interface CreateBoardRequest {
     gameId: string;
@@ -146,8 +174,21 @@ export interface Methods {
     unlock_achievements: { request: PlayerWrite & { achievementIds: string[] }; reply: AchievementReply };
     set_nickname: { request: PlayerWrite & { nickname: string }; reply: NicknameReply };
     start_play_session: { request: PlayerWrite; reply: PlaySessionStarted };
-    end_play_session: { request: { apiKey: string; gameId: string; playSessionToken: string }; reply: Message };
+    end_play_session: { request: GameRef & ({ apiKey: string } | { sessionHash: string }) & { playSessionToken: string }; reply: Message };
     resolve_key: { request: { apiKey: string }; reply: KeyInfo };
+    // sign-in (gateways): device codes, identity-provider sign-in, sessions, merge
+    device_code_start: { request: GameRef & { nickname?: string }; reply: { deviceCode: string; userCode: string; expiresIn: number; interval: number } };
+    /** `client` names who is typing codes (the gateway passes the client address), for the wrong-code limit. */
+    device_code_lookup: { request: { userCode: string; client: string }; reply: { userCode: string; gameId: string; gameName: string; expiresIn: number } };
+    device_code_approve: { request: { userCode: string; client: string; identity: Identity }; reply: { gameId: string; gameName: string } };
+    device_code_redeem: { request: { deviceCodeHash: string }; reply: Approval };
+    sign_in: { request: GameRef & { identity: Identity; nickname?: string }; reply: Approval };
+    resolve_session: { request: GameRef & { sessionHash: string }; reply: SessionInfo };
+    renew_session: { request: { sessionHash: string }; reply: null };
+    session_profile: { request: GameRef & { sessionHash: string }; reply: Profile & { email: string; provider: string } };
+    logout: { request: { sessionHash: string }; reply: Message };
+    delete_account: { request: { sessionHash: string }; reply: Message };
+    migrate_account: { request: GameRef & { sessionHash: string; deviceId: string }; reply: { message: string; migratedGames: number; migratedScoreboards: number } };
     // developers (dashboard, admin CLI)
     admin_register_game: { request: { developerId: string; gameId: string; name: string; description?: string }; reply: { game: GameView; apiKey: string } };
     admin_update_game: { request: GameRef & { name?: string; description?: string; isActive?: boolean }; reply: GameView };
@@ -189,6 +230,17 @@ export const METHODS = {
     start_play_session: { kind: 'update', access: 'gateway' },
     end_play_session: { kind: 'update', access: 'gateway' },
     resolve_key: { kind: 'query', access: 'gateway' },
+    device_code_start: { kind: 'update', access: 'gateway' },
+    device_code_lookup: { kind: 'update', access: 'gateway' },
+    device_code_approve: { kind: 'update', access: 'gateway' },
+    device_code_redeem: { kind: 'update', access: 'gateway' },
+    sign_in: { kind: 'update', access: 'gateway' },
+    resolve_session: { kind: 'query', access: 'gateway' },
+    renew_session: { kind: 'update', access: 'gateway' },
+    session_profile: { kind: 'query', access: 'gateway' },
+    logout: { kind: 'update', access: 'gateway' },
+    delete_account: { kind: 'update', access: 'gateway' },
+    migrate_account: { kind: 'update', access: 'gateway' },
     admin_register_game: { kind: 'update', access: 'gateway' },
     admin_update_game: { kind: 'update', access: 'gateway' },
     admin_rotate_key: { kind: 'update', access: 'gateway' },

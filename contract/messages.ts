@@ -12,6 +12,9 @@ export const MESSAGES = {
     sessionRequired:
         'This game requires starting a session before submitting scores: time validation is on, so call /play-sessions/start and send its token as playSessionToken.',
     tooManyPlaySessions: 'Too many active play sessions. End or wait for current play sessions to expire.',
+    tooManyPendingCodes: 'Too many pending device authorizations. Try again shortly.',
+    authorizationPending: 'authorization_pending',
+    expiredToken: 'expired_token',
     playerNotFound: 'Player not found',
     archiveNotFound: 'Archive not found',
     nicknameNotText: 'Nickname must be a string',

@@ -2,7 +2,10 @@
 // status and `{ok: false, error}` envelope the contract promises.
 import type { Response } from 'express';
 
-export type Status = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 428 | 429 | 500 | 503;
+import type { Status as CanisterStatus } from '../contract/canister';
+
+/** Every status the API answers with: the canister's, and the gateway's own. */
+export type Status = CanisterStatus | 405 | 413 | 500;
 
 export class ApiFailure extends Error {
     constructor(readonly status: Status, message: string) {

@@ -22,6 +22,8 @@ export interface GameState {
     boards: Map<string, BoardTable>;
     /** When each board's current period ends (µs), so the rollover check is one comparison. */
     periodEnds: Map<string, number>;
+    /** Slots of retired players: merged into another slot, or -1 when removed (archives still name them). */
+    retired: Map<number, number>;
 }
 
 export interface Ctx {
@@ -39,4 +41,7 @@ export interface Ctx {
  * A request as it arrives: JSON from any caller (anyone can call the canister), so every field
  * is checked before use. `T` names the fields the contract gives it.
  */
-export type Untrusted<T> = { readonly [K in keyof T]?: unknown };
+export type Untrusted<T> = { readonly [K in KeysOfUnion<T>]?: unknown };
+
+/** Every key of every member of a union (keyof a union has only the common ones). */
+type KeysOfUnion<T> = T extends unknown ? keyof T : never;

@@ -95,18 +95,6 @@ export function resolveKey(ctx: Ctx, apiKey: unknown): KeyInfo {
     return { gameId: game.record.gameId, isActive: game.record.isActive };
 }
 
-/**
- * The game a player write acts on, with its API key checked in the same call: only the game's
- * current key passes (a rotated one fails at once, whatever a gateway cached: 401), and only
- * while the game is active (403).
- */
-export function gameForWrite(ctx: Ctx, gameId: unknown, apiKey: unknown): GameState {
-    const game = typeof gameId === 'string' ? ctx.games.get(gameId) : undefined;
-    if (game === undefined || typeof apiKey !== 'string' || game.record.apiKey !== apiKey) throw new Fail(401, MESSAGES.invalidApiKey);
-    if (!game.record.isActive) throw new Fail(403, MESSAGES.gameDeactivated);
-    return game;
-}
-
 export function rotateKey(ctx: Ctx, req: Untrusted<RequestOf<'admin_rotate_key'>>): string {
     const game = requireGame(ctx, req.gameId);
     const gameId = game.record.gameId;

@@ -5,26 +5,20 @@ import { MESSAGES } from '../../contract/messages';
 import type { AchievementReply, NicknameReply, Profile } from '../../contract/schemas';
 import { ns } from '../domain/json';
 import { defaultNickname, nameKey, suffixed } from '../domain/nicknames';
-import { MAX_ACHIEVEMENTS_PER_CALL, checkAchievementId, checkNickname, checkPlayerId, invalid } from '../../contract/rules';
-import { gameForWrite } from './games';
+import { MAX_ACHIEVEMENTS_PER_CALL, checkAchievementId, checkNickname, invalid } from '../../contract/rules';
 import { dict, type PlayerRecord } from './records';
 import { playerKey } from './store';
 import type { Ctx, GameState, Untrusted } from './context';
 import { Fail } from './fail';
 import { requireGame } from './game-state';
 import { statsOf, updateStats } from './stats';
-import { setPlayer } from './tables';
+import { authTypeNames, registerAuthType, setPlayer } from './tables';
+import { refuseRetired, requirePlayerId, resolveWriter } from './writer';
 
-const MAX_ACHIEVEMENTS_PER_PLAYER = 1000;
+export const MAX_ACHIEVEMENTS_PER_PLAYER = 1000;
 
 export function findPlayer(ctx: Ctx, gameId: string, playerId: string): PlayerRecord | undefined {
     return ctx.store.players.get(playerKey(gameId, playerId));
-}
-
-export function requirePlayerId(playerId: unknown): string {
-    const error = checkPlayerId(playerId);
-    if (error) throw new Fail(400, error);
-    return playerId as string;
 }
 
 /** Whether `nickname` is free for the owner `owner` (their own current name counts as free). */
@@ -60,6 +54,7 @@ export function createPlayer(ctx: Ctx, game: GameState, playerId: string, nickna
     updateStats(ctx, gameId, (s) => ({ ...s, players: s.players + 1 }));
     ctx.store.slots.set(`${gameId}/${slot}`, playerId);
     const now = ctx.env.now();
+    if (registerAuthType(authType)) ctx.store.meta.set('authTypes', [...authTypeNames()]);
     const player: PlayerRecord = {
         slot, nickname: name, defaultName: !chosen, authType, created: now, playCount: 0, lastPlayed: now, boards: dict(), pace: dict(),
     };
@@ -83,14 +78,14 @@ export function renameIfFree(ctx: Ctx, game: GameState, playerId: string, player
  * which name was applied. The player must have a profile.
  */
 export function setNickname(ctx: Ctx, req: Untrusted<RequestOf<'set_nickname'>>): NicknameReply {
-    const game = gameForWrite(ctx, req.gameId, req.apiKey);
-    const playerId = requirePlayerId(req.playerId);
+    const { game, playerId } = resolveWriter(ctx, req);
     const error = checkNickname(req.nickname);
     if (error) throw new Fail(400, error);
     const wanted = req.nickname as string;
     const gameId = game.record.gameId;
     const player = findPlayer(ctx, gameId, playerId);
     if (player === undefined) throw new Fail(404, MESSAGES.playerNotFound);
+    refuseRetired(player);
     const owner = playerKey(gameId, playerId);
     let applied = wanted;
     for (let n = 1; !nicknameFree(ctx, applied, owner); n++) applied = suffixed(wanted, n);
@@ -112,6 +107,11 @@ export function profile(ctx: Ctx, req: Untrusted<RequestOf<'profile'>>): Profile
     const playerId = requirePlayerId(req.playerId);
     const player = findPlayer(ctx, gameId, playerId);
     if (player === undefined) throw new Fail(404, MESSAGES.playerNotFound);
+    return profileOf(ctx, gameId, playerId, player);
+}
+
+/** A player's profile as the API shows it (times in ns). */
+export function profileOf(ctx: Ctx, gameId: string, playerId: string, player: PlayerRecord): Profile {
     return {
         nickname: player.nickname,
         created: ns(player.created),
@@ -130,8 +130,9 @@ export function profile(ctx: Ctx, req: Untrusted<RequestOf<'profile'>>): Profile
  * achievements are kept server-side even before their first submit.
  */
 export function unlockAchievements(ctx: Ctx, req: Untrusted<RequestOf<'unlock_achievements'>>): AchievementReply {
-    const gameId = gameForWrite(ctx, req.gameId, req.apiKey).record.gameId;
-    const playerId = requirePlayerId(req.playerId);
+    const writer = resolveWriter(ctx, req);
+    const gameId = writer.game.record.gameId;
+    const playerId = writer.playerId;
     const ids = req.achievementIds;
     if (!Array.isArray(ids) || ids.length === 0) throw new Fail(400, invalid('achievementIds', 'must be a non-empty list'));
     if (ids.length > MAX_ACHIEVEMENTS_PER_CALL) throw new Fail(400, invalid('achievementIds', `may hold at most ${MAX_ACHIEVEMENTS_PER_CALL} ids`));
@@ -139,6 +140,7 @@ export function unlockAchievements(ctx: Ctx, req: Untrusted<RequestOf<'unlock_ac
         const error = checkAchievementId(id);
         if (error) throw new Fail(400, error);
     }
+    refuseRetired(findPlayer(ctx, gameId, playerId));
     const key = playerKey(gameId, playerId);
     const unlocked = ctx.store.achievements.get(key) ?? [];
     const have = new Set(unlocked);

@@ -10,8 +10,9 @@ import type {
 } from '../../contract/schemas';
 import { ns } from '../domain/json';
 import { archiveId, parseArchiveId } from '../domain/periods';
-import { findPlayer, requirePlayerId } from './players';
-import type { BoardRecord } from './records';
+import { findPlayer } from './players';
+import { requirePlayerRef } from './writer';
+import type { ArchiveRecord, BoardRecord } from './records';
 import { ARCHIVE_ENTRIES, archiveKey } from './rollover';
 import type { Ctx, GameState, Untrusted } from './context';
 import { Fail } from './fail';
@@ -93,7 +94,7 @@ export function readBoard(ctx: Ctx, req: Untrusted<RequestOf<'read_board'>>): Bo
 export function boardRank(ctx: Ctx, req: Untrusted<RequestOf<'board_rank'>>): BoardRank {
     const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
-    const playerId = requirePlayerId(req.playerId);
+    const playerId = requirePlayerRef(req.playerId);
     const table = liveTable(ctx, game, board);
     const totalPlayers = table === undefined ? 0 : entryCount(table);
     const player = findPlayer(ctx, game.record.gameId, playerId);
@@ -108,7 +109,7 @@ export function boardRank(ctx: Ctx, req: Untrusted<RequestOf<'board_rank'>>): Bo
 /** GET /players/{id}/rank: rank on the global board by best score or streak. */
 export function playerRank(ctx: Ctx, req: Untrusted<RequestOf<'player_rank'>>): PlayerRank {
     const game = requireGame(ctx, req.gameId);
-    const playerId = requirePlayerId(req.playerId);
+    const playerId = requirePlayerRef(req.playerId);
     const sort = sortOf(req.sort);
     const player = findPlayer(ctx, game.record.gameId, playerId);
     const id = player === undefined ? undefined : entryOf(game.global, player.slot);
@@ -122,7 +123,7 @@ export function playerRank(ctx: Ctx, req: Untrusted<RequestOf<'player_rank'>>): 
 export function around(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): { rank: number; entries: BoardEntry[] } {
     const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
-    const playerId = requirePlayerId(req.playerId);
+    const playerId = requirePlayerRef(req.playerId);
     const table = liveTable(ctx, game, board);
     const player = findPlayer(ctx, game.record.gameId, playerId);
     const id = player === undefined || table === undefined ? undefined : entryOf(table, player.slot);
@@ -134,15 +135,56 @@ export function around(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): { rank: n
     return { rank, entries: entriesOf(game, table, board.sortBy, start, rank - start + 1 + after) };
 }
 
+type ArchivedEntry = ArchiveRecord['entries'][number];
+
+/**
+ * An archive's entries as they read today: a player merged into an account shows as that
+ * account (one entry, per-field maxima), a removed player is gone. Archives written before
+ * entries carried slots read as they were written.
+ */
+function liveArchive(game: GameState, archive: ArchiveRecord): { entries: ArchivedEntry[]; entryCount: number } {
+    if (game.retired.size === 0) return { entries: archive.entries, entryCount: archive.entryCount };
+    const out: ArchivedEntry[] = [];
+    const bySlot = new Map<number, ArchivedEntry>();
+    let gone = 0;
+    let moved = false;
+    for (const e of archive.entries) {
+        let slot = e.slot;
+        for (let hops = 0; slot !== undefined && slot >= 0 && game.retired.has(slot) && hops < 8; hops++) slot = game.retired.get(slot);
+        if (slot === -1) {
+            gone++;
+            continue;
+        }
+        if (slot !== e.slot) moved = true;
+        const entry = slot === undefined || slot === e.slot ? { ...e } : { ...e, slot, nickname: nicknameOf(game.players, slot), authType: authTypeOf(game.players, slot) };
+        const same = slot === undefined ? undefined : bySlot.get(slot);
+        if (same === undefined) {
+            out.push(entry);
+            if (slot !== undefined) bySlot.set(slot, entry);
+            continue;
+        }
+        same.score = Math.max(same.score, entry.score);
+        same.streak = Math.max(same.streak, entry.streak);
+        same.submittedAt = Math.max(same.submittedAt, entry.submittedAt);
+        gone++;
+    }
+    if (moved) {
+        const key = archive.sortBy === 'streak' ? 'streak' : 'score';
+        out.sort((a, b) => b[key] - a[key]); // stable: equal values keep who reached them first
+    }
+    return { entries: out, entryCount: Math.max(0, archive.entryCount - gone) };
+}
+
 export function listArchives(ctx: Ctx, req: Untrusted<RequestOf<'list_archives'>>): ArchiveList {
     const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
     const archives = [...board.archives].reverse().map((start) => {
-        const a = ctx.store.archives.get(archiveKey(game.record.gameId, board.scoreboardId, start));
+        const stored = ctx.store.archives.get(archiveKey(game.record.gameId, board.scoreboardId, start));
+        const a = stored === undefined ? undefined : liveArchive(game, stored);
         return {
             archiveId: archiveId(game.record.gameId, board.scoreboardId, start),
             periodStart: ns(start),
-            periodEnd: ns(a?.periodEnd ?? start),
+            periodEnd: ns(stored?.periodEnd ?? start),
             entryCount: a?.entryCount ?? 0,
             topPlayer: a?.entries[0]?.nickname ?? null,
             topScore: a?.entries[0] === undefined ? null : board.sortBy === 'streak' ? a.entries[0].streak : a.entries[0].score,
@@ -171,11 +213,14 @@ export function readArchive(ctx: Ctx, req: Untrusted<{ gameId: string; boardId: 
     const archive = ctx.store.archives.get(archiveKey(game.record.gameId, boardId, start));
     if (archive === undefined) throw new Fail(404, MESSAGES.archiveNotFound);
     const limit = Math.min(clampLimit(req.limit), ARCHIVE_ENTRIES);
+    const live = liveArchive(game, archive);
     return {
         archiveId: archiveId(game.record.gameId, boardId, start),
         config: { name: archive.name, period: archive.period, sortBy: archive.sortBy, periodStart: ns(archive.periodStart), periodEnd: ns(archive.periodEnd) },
-        entries: archive.entries.slice(0, limit).map((e, i) => ({ rank: i + 1, ...e, submittedAt: ns(e.submittedAt) })),
-        totalEntries: archive.entryCount,
+        entries: live.entries.slice(0, limit).map((e, i) => ({
+            rank: i + 1, nickname: e.nickname, score: e.score, streak: e.streak, authType: e.authType, submittedAt: ns(e.submittedAt),
+        })),
+        totalEntries: live.entryCount,
     };
 }
 
@@ -185,7 +230,7 @@ export function gameInfo(ctx: Ctx, req: Untrusted<RequestOf<'game_info'>>): Game
     const stats = statsOf(ctx, game.record.gameId);
     return {
         gameId: game.record.gameId, name: game.record.name, description: game.record.description,
-        totalPlayers: stats.players, totalPlays: stats.plays, isActive: game.record.isActive,
+        totalPlayers: stats.players - (stats.retired ?? 0), totalPlays: stats.plays, isActive: game.record.isActive,
         timeValidationEnabled: game.record.timeValidation.enabled,
         scoreboards: game.record.boards.map((b) => ({ scoreboardId: b.scoreboardId, name: b.name, period: b.period })),
     };
@@ -194,7 +239,7 @@ export function gameInfo(ctx: Ctx, req: Untrusted<RequestOf<'game_info'>>): Game
 export function gameStats(ctx: Ctx, req: Untrusted<RequestOf<'game_stats'>>): GameStats {
     const gameId = requireGame(ctx, req.gameId).record.gameId;
     const stats = statsOf(ctx, gameId);
-    return { gameId, totalPlayers: stats.players, totalPlays: stats.plays, submissions: { total: stats.submissions, today: stats.today } };
+    return { gameId, totalPlayers: stats.players - (stats.retired ?? 0), totalPlays: stats.plays, submissions: { total: stats.submissions, today: stats.today } };
 }
 
 export function platformStats(ctx: Ctx): PlatformStats {

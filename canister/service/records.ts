@@ -1,5 +1,6 @@
 // The records kept in stable memory (the durable truth), as plain JSON-able data.
-import type { BoardConfig, Caps, SuspicionEntry, TimeValidation } from '../../contract/canister';
+import type { BoardConfig, Caps, Identity, SuspicionEntry, TimeValidation } from '../../contract/canister';
+import type { DeviceCodeStatus } from '../domain/device-codes';
 import type { PlaySession } from '../domain/anti-cheat';
 import type { Best } from '../domain/bests';
 import type { LastSubmit } from '../domain/throttle';
@@ -81,6 +82,51 @@ export interface PlayerRecord {
      * retries and repeat plays; kept for the play de-duplication window.
      */
     pace: Dict<LastSubmit>;
+    /**
+     * Set once the player is gone from every board: merged into a signed-in account's player
+     * (its id and slot), or removed (its account was deleted). Its submits are refused.
+     */
+    retired?: { into?: string; intoSlot?: number };
+}
+
+/** A signed-in person: one per (issuer, subject). */
+export interface AccountRecord {
+    accountId: string;
+    issuer: string;
+    subject: string;
+    email: string;
+    /** The identity provider's name; `authType` of the account's entries. */
+    provider: string;
+    /** The name asked for when the account was created (N4); each game's player has its own. */
+    nickname?: string;
+    createdAt: number;
+    /** Games the account has a player in. */
+    games: string[];
+}
+
+/** A player session, kept under the hash of its token. */
+export interface PlayerSessionRecord {
+    accountId: string;
+    /** The game the session was signed in for. */
+    gameId: string;
+    signedInAt: number;
+    renewedAt: number;
+    expiresAt: number;
+    /** An anonymous player was merged into the account with this session (at most once). */
+    merged?: boolean;
+}
+
+/** A device code, kept under the hash of the code; its user code points to it while pending. */
+export interface DeviceCodeRecord {
+    userCode: string;
+    gameId: string;
+    /** N4: the name for a brand-new account. */
+    nickname?: string;
+    createdAt: number;
+    expiresAt: number;
+    status: DeviceCodeStatus;
+    /** Who approved it (until it is redeemed). */
+    identity?: Identity;
 }
 
 /** A player record as parsed from JSON, with its maps keyed by user input made safe. */
@@ -105,7 +151,7 @@ export interface ArchiveRecord {
     periodEnd: number;
     entryCount: number;
     /** Top entries in rank order (at most 1000: the most a read may ask for). */
-    entries: Array<{ nickname: string; score: number; streak: number; authType: string; submittedAt: number }>;
+    entries: Array<{ nickname: string; score: number; streak: number; authType: string; submittedAt: number; slot?: number }>;
 }
 
 export interface Stats {
@@ -115,6 +161,8 @@ export interface Stats {
     today: number;
     /** The UTC day (ms at 00:00) `today` counts. */
     day: number;
+    /** Players merged into accounts or removed: `players` counts slots ever handed out. */
+    retired?: number;
 }
 
 /** A player's active play-session tokens with their expiry, for the per-player cap. */

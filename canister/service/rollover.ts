@@ -34,7 +34,7 @@ export function rollover(ctx: Ctx, game: GameState, board: BoardRecord): boolean
             periodStart: board.periodStart, periodEnd: periodEnd(ruleOf(board), board.periodStart), entryCount: index.size(),
             entries: ids.map((id) => ({
                 nickname: nicknameOf(game.players, table.slot[id]), score: table.score[id], streak: table.streak[id],
-                authType: authTypeOf(game.players, table.slot[id]), submittedAt: table.submittedAt[id],
+                authType: authTypeOf(game.players, table.slot[id]), submittedAt: table.submittedAt[id], slot: table.slot[id],
             })),
         };
         ctx.store.archives.set(archiveKey(game.record.gameId, board.scoreboardId, board.periodStart), archive);

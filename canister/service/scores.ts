@@ -11,8 +11,8 @@ import { ns } from '../domain/json';
 import { improve } from '../domain/bests';
 import { RATE_WINDOW_US, countsAsPlay, pace, stillPacing } from '../domain/throttle';
 import { checkCount, checkNickname, invalid, isFanout } from '../../contract/rules';
-import { createPlayer, findPlayer, renameIfFree, requirePlayerId } from './players';
-import { gameForWrite } from './games';
+import { createPlayer, findPlayer, renameIfFree } from './players';
+import { refuseRetired, resolveWriter } from './writer';
 import { isCurrentEntry, type BoardRecord, type PlayerRecord, type SuspicionRecord } from './records';
 import { rollover } from './rollover';
 import { consumeSession, sessionOf } from './sessions';
@@ -25,8 +25,6 @@ import { putEntry } from './tables';
 
 const MAX_BATCH = 200;
 export const SUSPICION_KEEP = 1000;
-/** A player of an anonymous (API-key) request. */
-const AUTH_EXTERNAL = 'external';
 
 export function submitBatch(ctx: Ctx, req: Untrusted<RequestOf<'submit_scores'>>): Array<Result<SubmitReply>> {
     const submits = req.submits;
@@ -47,9 +45,8 @@ export function submitBatch(ctx: Ctx, req: Untrusted<RequestOf<'submit_scores'>>
 
 function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     if (req === null || typeof req !== 'object') throw new Fail(400, invalid('submits', 'each submit must be an object'));
-    const game = gameForWrite(ctx, req.gameId, req.apiKey);
+    const { game, playerId, authType } = resolveWriter(ctx, req);
     const gameId = game.record.gameId;
-    const playerId = requirePlayerId(req.playerId);
     for (const field of ['score', 'streak'] as const) {
         const error = checkCount(field, req[field]);
         if (error) throw new Fail(400, error);
@@ -78,6 +75,7 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     // original), and anything else inside the window is refused before any other check.
     const now = ctx.env.now();
     const existing = findPlayer(ctx, gameId, playerId);
+    refuseRetired(existing);
     const paceKey = target?.scoreboardId ?? '*';
     const last = existing?.pace[paceKey];
     const submitted = { score, streak, nickname };
@@ -98,7 +96,7 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
 
     // Accepted: from here on nothing fails on user input.
     const created = existing === undefined;
-    const player = existing ?? createPlayer(ctx, game, playerId, nickname, AUTH_EXTERNAL);
+    const player = existing ?? createPlayer(ctx, game, playerId, nickname, authType);
     if (!created && nickname !== undefined) renameIfFree(ctx, game, playerId, player, nickname);
     const boards = target !== undefined ? [target] : game.record.boards.filter((b) => !b.targeted && b.isActive);
     let improved = false;

@@ -6,10 +6,9 @@ import { MESSAGES } from '../../contract/messages';
 import { invalid } from '../../contract/rules';
 import type { Message, PlaySessionStarted } from '../../contract/schemas';
 import type { PlaySession } from '../domain/anti-cheat';
-import { requirePlayerId } from './players';
 import { playerKey } from './store';
 import { MAX_PLAY_SESSION_TOKEN } from '../../contract/rules';
-import { gameForWrite } from './games';
+import { checkCredential, refuseRetired, resolveWriter } from './writer';
 import type { Ctx, Untrusted } from './context';
 import { Fail } from './fail';
 
@@ -24,9 +23,9 @@ function newToken(ctx: Ctx): string {
 }
 
 export function startSession(ctx: Ctx, req: Untrusted<RequestOf<'start_play_session'>>): PlaySessionStarted {
-    const game = gameForWrite(ctx, req.gameId, req.apiKey);
+    const { game, playerId } = resolveWriter(ctx, req);
     const gameId = game.record.gameId;
-    const playerId = requirePlayerId(req.playerId);
+    refuseRetired(ctx.store.players.get(playerKey(gameId, playerId)));
     const now = ctx.env.now();
     const key = playerKey(gameId, playerId);
     const active = (ctx.store.activeSessions.get(key)?.tokens ?? []).filter((t) => t.expiresAt > now);
@@ -42,7 +41,7 @@ export function startSession(ctx: Ctx, req: Untrusted<RequestOf<'start_play_sess
 
 /** Frees the player's capacity; unknown or already-ended tokens are 404 (clients ignore it). */
 export function endSession(ctx: Ctx, req: Untrusted<RequestOf<'end_play_session'>>): Message {
-    const gameId = gameForWrite(ctx, req.gameId, req.apiKey).record.gameId;
+    const gameId = checkCredential(ctx, req).game.record.gameId;
     const token = req.playSessionToken;
     if (typeof token !== 'string' || token.length === 0 || token.length > MAX_PLAY_SESSION_TOKEN) {
         throw new Fail(400, invalid('playSessionToken', `must be a string of 1-${MAX_PLAY_SESSION_TOKEN} characters`));

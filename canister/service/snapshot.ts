@@ -11,7 +11,7 @@ const TABLES_SNAPSHOT_VERSION = 1;
 interface Manifest {
     version: number;
     /** Stored as the last part, so a snapshot cut short has no manifest. */
-    games: Array<{ gameId: string; parts: Array<{ name: string; meta: unknown; chunks: number }> }>;
+    games: Array<{ gameId: string; parts: Array<{ name: string; meta: unknown; chunks: number }>; retired?: Array<[number, number]> }>;
 }
 
 /** Writes every game's heap tables to stable memory (pre_upgrade). */
@@ -30,7 +30,7 @@ export function writeSnapshot(ctx: Ctx): number {
             n++;
             return { name, meta: image.meta, chunks: image.chunks.length };
         });
-        manifest.games.push({ gameId: game.record.gameId, parts });
+        manifest.games.push({ gameId: game.record.gameId, parts, retired: [...game.retired] });
     }
     ctx.store.meta.set('snapshot', manifest);
     return n;
@@ -59,6 +59,7 @@ export function restoreSnapshot(ctx: Ctx, records: GameRecord[]): boolean {
                 else if (part.name === 'global') game.global = restoreBoardTable(image);
                 else if (game.boards.has(part.name.slice(6))) game.boards.set(part.name.slice(6), restoreBoardTable(image));
             }
+            game.retired = new Map(entry.retired ?? []);
             ctx.games.set(record.gameId, game);
         }
         return true;

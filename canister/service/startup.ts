@@ -5,6 +5,7 @@ import { emptyGameState, indexPlayer } from './game-state';
 import { clearSnapshot, restoreSnapshot } from './snapshot';
 import { statsOf } from './stats';
 import { playerKey } from './store';
+import { registerAuthType } from './tables';
 
 /**
  * Loads every game: from the pre-upgrade snapshot when there is a valid one, else from the
@@ -17,6 +18,7 @@ export function loadGames(ctx: Ctx, rebuildNow = Infinity): 'snapshot' | 'record
     ctx.stats.clear();
     ctx.dirtyStats.clear();
     ctx.rebuilding.clear();
+    for (const name of (ctx.store.meta.get('authTypes') as string[] | undefined) ?? []) registerAuthType(name);
     const records = ctx.store.games.first(ctx.store.games.size()).map(([, r]) => r);
     const restored = restoreSnapshot(ctx, records);
     // A snapshot is only good for the state it was taken from: drop it once used (or stale).

@@ -2,7 +2,8 @@
 // with stable B-tree maps (canister/stable-store.ts), tests with plain Maps.
 import { revivePlayer } from './records';
 import type {
-    ActiveSessions, ArchiveRecord, DeveloperRecord, GameRecord, PlayerRecord, PlaySession, Stats, SuspectRecord, SuspicionRecord,
+    AccountRecord, ActiveSessions, ArchiveRecord, DeveloperRecord, DeviceCodeRecord, GameRecord, PlayerRecord, PlayerSessionRecord,
+    PlaySession, Stats, SuspectRecord, SuspicionRecord,
 } from './records';
 
 export interface KV<V> {
@@ -45,6 +46,20 @@ export interface Store {
     stats: KV<Stats>;
     /** Heap snapshot written before an upgrade: `<part>` -> bytes. */
     snapshot: KV<Uint8Array>;
+    /** Account id -> account. */
+    accounts: KV<AccountRecord>;
+    /** `<issuer>\n<subject>` -> account id. */
+    accountKeys: KV<string>;
+    /** SHA-256 (hex) of a session token -> the session. */
+    playerSessions: KV<PlayerSessionRecord>;
+    /** Account id -> hashes of its sessions (to end them all). */
+    accountSessions: KV<string[]>;
+    /** SHA-256 (hex) of a device code -> the code. */
+    deviceCodes: KV<DeviceCodeRecord>;
+    /** A pending user code -> the hash of its device code. */
+    userCodes: KV<string>;
+    /** `<expiresAt, 20 digits>/<hash>` -> '' : device codes in expiry order, for the sweep. */
+    deviceCodeExpiry: KV<string>;
 }
 
 export const playerKey = (gameId: string, playerId: string): string => `${gameId}/${playerId}`;
@@ -82,5 +97,6 @@ export function memoryStore(): Store {
         meta: json(), games: json(), apiKeys: plain(), developers: json(), players: json(revivePlayer), slots: plain(), nicknames: plain(),
         achievements: json(), archives: json(), sessions: json(), activeSessions: json(), sessionExpiry: plain(),
         suspicion: json(), suspects: json(), stats: json(), snapshot: plain(),
+        accounts: json(), accountKeys: plain(), playerSessions: json(), accountSessions: json(), deviceCodes: json(), userCodes: plain(), deviceCodeExpiry: plain(),
     };
 }

@@ -6,7 +6,20 @@ import type { Best } from '../domain/bests';
 import { createRankIndex, restoreRankIndex, type RankIndex } from '../domain/rank-index';
 
 const NICK = 16;
+/**
+ * Auth types by code (a byte per player): the built-in names, then identity-provider names in
+ * the order they first signed someone in; the service keeps the list in stable memory.
+ */
 const AUTH_TYPES = ['external', 'google', 'apple', 'oidc', 'local'];
+
+/** Makes `name` known (appended once, at most 255 names); returns whether the list grew. */
+export function registerAuthType(name: string): boolean {
+    if (AUTH_TYPES.includes(name) || AUTH_TYPES.length >= 255) return false;
+    AUTH_TYPES.push(name);
+    return true;
+}
+
+export const authTypeNames = (): readonly string[] => AUTH_TYPES;
 
 // ---- players -------------------------------------------------------------------------------
 

@@ -1,0 +1,57 @@
+// Device codes (RFC 8628): the opaque device code a game polls with, the short user code a
+// player types on another device, their lifetime, and what a poll answers in each state.
+
+/** RFC 8628 §6.1: consonants only, no look-alikes and no vowels (no words). */
+export const USER_CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';
+export const USER_CODE_LENGTH = 8;
+export const DEVICE_CODE_SECONDS = 300;
+export const POLL_INTERVAL_SECONDS = 5;
+
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/** A token for the wire: 32 random bytes (256 bits) as 43 base64url characters. */
+export function newToken(random: (n: number) => Uint8Array): string {
+    const bytes = random(33); // 33 bytes: 264 bits, 44 characters; the first 43 carry the first 256+ bits
+    let out = '';
+    for (let i = 0; i < 33; i += 3) {
+        const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+        out += BASE64URL[(n >> 18) & 63] + BASE64URL[(n >> 12) & 63] + BASE64URL[(n >> 6) & 63] + BASE64URL[n & 63];
+    }
+    return out.slice(0, 43);
+}
+
+/** A user code from random bytes, without modulo bias (bytes >= 240 are drawn again). */
+export function newUserCode(random: (n: number) => Uint8Array): string {
+    let code = '';
+    while (code.length < USER_CODE_LENGTH) {
+        for (const b of random(16)) {
+            if (b < 240 && code.length < USER_CODE_LENGTH) code += USER_CODE_ALPHABET[b % 20];
+        }
+    }
+    return code;
+}
+
+/** What a player typed, as a stored code: case-insensitive, dashes and spaces ignored. */
+export function normalizeUserCode(input: unknown): string | undefined {
+    if (typeof input !== 'string' || input.length > 32) return undefined;
+    const code = input.toUpperCase().replace(/[\s-]/g, '');
+    if (code.length !== USER_CODE_LENGTH) return undefined;
+    for (const c of code) if (!USER_CODE_ALPHABET.includes(c)) return undefined;
+    return code;
+}
+
+/** `XXXX-XXXX`, as players are shown it. */
+export function formatUserCode(code: string): string {
+    return `${code.slice(0, 4)}-${code.slice(4)}`;
+}
+
+export type DeviceCodeStatus = 'pending' | 'approved' | 'redeemed';
+
+/** decisions.md: 428 while pending, 200 once approved (exactly once), 410 after expiry, 404 when unknown or redeemed. */
+export type PollOutcome = 'pending' | 'approved' | 'expired' | 'gone';
+
+export function pollOutcome(code: { status: DeviceCodeStatus; expiresAt: number } | undefined, now: number): PollOutcome {
+    if (code === undefined || code.status === 'redeemed') return 'gone';
+    if (now >= code.expiresAt) return 'expired';
+    return code.status;
+}

@@ -1,0 +1,126 @@
+// Moving a player into an account and taking players off the boards: the merge of an
+// anonymous player into the signed-in player's account (per-field maxima of bests in every
+// current period, summed plays, united achievements; archives name the account from then on),
+// and the removal of an account with everything it wrote.
+import type { RequestOf } from '../../contract/canister';
+import { MESSAGES } from '../../contract/messages';
+import { invalid } from '../../contract/rules';
+import { mergeBests } from '../domain/bests';
+import { nameKey } from '../domain/nicknames';
+import { accountPlayer } from './accounts';
+import type { Ctx, GameState, Untrusted } from './context';
+import { Fail } from './fail';
+import { requireGame } from './game-state';
+import { endAllSessions, accountPlayerId, liveSession } from './player-sessions';
+import { MAX_ACHIEVEMENTS_PER_PLAYER, findPlayer } from './players';
+import { isCurrentEntry, type PlayerRecord } from './records';
+import { updateStats } from './stats';
+import { playerKey } from './store';
+import { putEntry, removeEntry, setPlayer } from './tables';
+import { refuseRetired, requirePlayerId } from './writer';
+
+/** An anonymous player may be merged into an account only this soon after that session's sign-in. */
+export const MERGE_WINDOW_US = 15 * 60_000_000;
+
+/** Takes a player off every board of the game (heap tables); records are the caller's. */
+function unlist(game: GameState, slot: number): void {
+    removeEntry(game.global, slot);
+    for (const table of game.boards.values()) removeEntry(table, slot);
+}
+
+/** Marks a player retired: off the boards, its slot forwarded (or -1), counted as retired. */
+function retire(ctx: Ctx, game: GameState, playerId: string, player: PlayerRecord, into?: { playerId: string; slot: number }): void {
+    unlist(game, player.slot);
+    game.retired.set(player.slot, into?.slot ?? -1);
+    // Its name is free again, unless the account it merged into took it over.
+    if (ctx.store.nicknames.get(nameKey(player.nickname)) === playerKey(game.record.gameId, playerId)) ctx.store.nicknames.delete(nameKey(player.nickname));
+    ctx.store.achievements.delete(playerKey(game.record.gameId, playerId));
+    const tombstone: PlayerRecord = {
+        ...player, best: undefined, bestAt: undefined, boards: Object.create(null), pace: Object.create(null),
+        retired: into === undefined ? {} : { into: into.playerId, intoSlot: into.slot },
+    };
+    ctx.store.players.set(playerKey(game.record.gameId, playerId), tombstone);
+    updateStats(ctx, game.record.gameId, (s) => ({ ...s, retired: (s.retired ?? 0) + 1 }));
+}
+
+export function migrateAccount(ctx: Ctx, req: Untrusted<RequestOf<'migrate_account'>>): { message: string; migratedGames: number; migratedScoreboards: number } {
+    const live = liveSession(ctx, req.sessionHash);
+    const game = requireGame(ctx, req.gameId);
+    const gameId = game.record.gameId;
+    if (live.session.gameId !== gameId) throw new Fail(400, 'This session was signed in for another game: merge from that game.');
+    const now = ctx.env.now();
+    if (live.session.merged) throw new Fail(400, 'This sign-in already merged a player: each sign-in may merge one anonymous player.');
+    if (now - live.session.signedInAt > MERGE_WINDOW_US) {
+        throw new Fail(400, 'Merging is possible only within 15 minutes of signing in: sign in again, then merge.');
+    }
+    if (typeof req.deviceId !== 'string') throw new Fail(400, invalid('deviceId', 'is required: the anonymous playerId'));
+    const deviceId = requirePlayerId(req.deviceId);
+    const anon = findPlayer(ctx, gameId, deviceId);
+    const anonAchievements = ctx.store.achievements.get(playerKey(gameId, deviceId));
+    if (anon === undefined && anonAchievements === undefined) throw new Fail(404, MESSAGES.playerNotFound);
+    refuseRetired(anon);
+
+    const accountId = accountPlayerId(live.account.accountId);
+    const target = accountPlayer(ctx, game, live.account);
+    let boards = 0;
+    if (anon !== undefined) {
+        // Bests: per-field maxima; the profile's and every current period's.
+        if (anon.best !== undefined) {
+            target.best = mergeBests(target.best, anon.best);
+            target.bestAt = Math.max(target.bestAt ?? 0, anon.bestAt ?? 0);
+            putEntry(game.global, target.slot, target.best!, target.bestAt);
+            boards++;
+        }
+        for (const board of game.record.boards) {
+            const theirs = anon.boards[board.scoreboardId];
+            if (!isCurrentEntry(theirs, board)) continue;
+            const ours = target.boards[board.scoreboardId];
+            const mine = isCurrentEntry(ours, board) ? ours : undefined;
+            const best = mergeBests(mine, theirs)!;
+            const submittedAt = Math.max(mine?.submittedAt ?? 0, theirs.submittedAt);
+            target.boards[board.scoreboardId] = { ...best, period: board.periodStart, submittedAt, serial: board.serial };
+            const table = game.boards.get(board.scoreboardId);
+            if (table !== undefined) putEntry(table, target.slot, best, submittedAt);
+            boards++;
+        }
+        target.playCount += anon.playCount;
+        target.lastPlayed = Math.max(target.lastPlayed, anon.lastPlayed);
+        target.created = Math.min(target.created, anon.created);
+        // A name the player chose on this device follows them, unless the account chose one.
+        if (target.defaultName && !anon.defaultName) {
+            ctx.store.nicknames.delete(nameKey(target.nickname));
+            ctx.store.nicknames.set(nameKey(anon.nickname), playerKey(gameId, accountId));
+            target.nickname = anon.nickname;
+            target.defaultName = false;
+            setPlayer(game.players, target.slot, target.nickname, target.authType);
+        }
+    }
+    // Achievements: the union.
+    const united = ctx.store.achievements.get(playerKey(gameId, accountId)) ?? [];
+    for (const id of anonAchievements ?? []) if (!united.includes(id) && united.length < MAX_ACHIEVEMENTS_PER_PLAYER) united.push(id);
+    if (united.length > 0) ctx.store.achievements.set(playerKey(gameId, accountId), united);
+    ctx.store.players.set(playerKey(gameId, accountId), target);
+    if (anon !== undefined) {
+        retire(ctx, game, deviceId, anon, { playerId: accountId, slot: target.slot });
+    } else {
+        ctx.store.achievements.delete(playerKey(gameId, deviceId));
+    }
+    live.session.merged = true;
+    ctx.store.playerSessions.set(live.hash, live.session);
+    return { message: `Merged ${deviceId} into your account.`, migratedGames: 1, migratedScoreboards: boards };
+}
+
+/** The player removes their account: its players leave every board, its sessions die. */
+export function deleteAccount(ctx: Ctx, req: Untrusted<RequestOf<'delete_account'>>): { message: string } {
+    const { account } = liveSession(ctx, req.sessionHash);
+    const playerId = accountPlayerId(account.accountId);
+    for (const gameId of account.games) {
+        const game = ctx.games.get(gameId);
+        const player = game === undefined ? undefined : findPlayer(ctx, gameId, playerId);
+        if (game !== undefined && player !== undefined && player.retired === undefined) retire(ctx, game, playerId, player);
+    }
+    endAllSessions(ctx, account.accountId);
+    ctx.store.accountKeys.delete(`${account.issuer}\n${account.subject}`);
+    ctx.store.accounts.delete(account.accountId);
+    return { message: 'Your account and its entries were removed.' };
+}

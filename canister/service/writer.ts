@@ -1,0 +1,68 @@
+// Who a player write acts as, checked in the same call: an anonymous player by the game's API
+// key and the player id it sends, or a signed-in player by their session.
+import type { PlayerCredential } from '../../contract/canister';
+import { MESSAGES } from '../../contract/messages';
+import { checkPlayerId } from '../../contract/rules';
+import type { Ctx, GameState, Untrusted } from './context';
+import { Fail } from './fail';
+import { requireGame } from './game-state';
+import { accountPlayerId, liveSession, touch } from './player-sessions';
+import type { AccountRecord, PlayerRecord } from './records';
+
+/** A player of an anonymous (API-key) request. */
+export const AUTH_EXTERNAL = 'external';
+
+export function requirePlayerId(playerId: unknown): string {
+    const error = checkPlayerId(playerId);
+    if (error) throw new Fail(400, error);
+    return playerId as string;
+}
+
+/** A player id in a read: an anonymous one, or an account's (`@` + 32 hex digits). */
+export function requirePlayerRef(playerId: unknown): string {
+    if (typeof playerId === 'string' && ACCOUNT_PLAYER_ID.test(playerId)) return playerId;
+    return requirePlayerId(playerId);
+}
+
+const ACCOUNT_PLAYER_ID = /^@[0-9a-f]{32}$/;
+
+export interface Writer {
+    game: GameState;
+    /** The player the write acts as: the body's anonymous id, or the session's account player. */
+    playerId: string;
+    authType: string;
+    account?: AccountRecord;
+}
+
+/**
+ * The game a write acts on, with its credential checked in this call: the game's current API
+ * key, or a live session (renewed as it is used). A deactivated game is 403 for keys but 400
+ * for sessions: on a session request 401/403 mean a dead session and make clients sign out.
+ */
+export function checkCredential(ctx: Ctx, req: Untrusted<{ gameId: string } & ({ apiKey: string } | { sessionHash: string })>): { game: GameState; account?: AccountRecord } {
+    if (req.sessionHash !== undefined) {
+        const live = liveSession(ctx, req.sessionHash);
+        const game = requireGame(ctx, req.gameId);
+        if (!game.record.isActive) throw new Fail(400, MESSAGES.gameDeactivated);
+        touch(ctx, live);
+        return { game, account: live.account };
+    }
+    const game = typeof req.gameId === 'string' ? ctx.games.get(req.gameId) : undefined;
+    if (game === undefined || typeof req.apiKey !== 'string' || game.record.apiKey !== req.apiKey) throw new Fail(401, MESSAGES.invalidApiKey);
+    if (!game.record.isActive) throw new Fail(403, MESSAGES.gameDeactivated);
+    return { game };
+}
+
+/** Who a player write acts as: with a session its account's player (a body player id is ignored). */
+export function resolveWriter(ctx: Ctx, req: Untrusted<{ gameId: string } & PlayerCredential>): Writer {
+    const { game, account } = checkCredential(ctx, req);
+    if (account !== undefined) return { game, playerId: accountPlayerId(account.accountId), authType: account.provider, account };
+    return { game, playerId: requirePlayerId(req.playerId), authType: AUTH_EXTERNAL };
+}
+
+/** A retired player (merged into an account, or removed) writes nothing more: 400, with the way on. */
+export function refuseRetired(player: PlayerRecord | undefined): void {
+    if (player?.retired !== undefined) {
+        throw new Fail(400, 'This player ID was merged into a signed-in account (or removed): send that account\'s X-Session-Token instead.');
+    }
+}
