@@ -58,8 +58,11 @@ export type SortBy = z.infer<typeof SortBy>;
 
 // ---- request bodies ----------------------------------------------------------------------------------
 
+/** The anonymous player; required with an API key, ignored with a session (decisions.md). */
+const WriterPlayerId = optional(PlayerIdField.meta({ description: `required with X-API-Key; ignored with X-Session-Token. ${FIELD.playerId}` }));
+
 export const SubmitBody = z.object({
-    playerId: PlayerIdField,
+    playerId: WriterPlayerId,
     gameId: optional(GameIdField),
     score: count('score'),
     streak: count('streak'),
@@ -71,7 +74,7 @@ export const SubmitBody = z.object({
 export const NicknameBody = z.object({ nickname: NicknameField });
 
 export const AchievementBody = z.object({
-    playerId: PlayerIdField,
+    playerId: WriterPlayerId,
     gameId: optional(GameIdField),
     achievementId: optional(AchievementIdField),
     achievementIds: optional(
@@ -82,7 +85,7 @@ export const AchievementBody = z.object({
     ),
 });
 
-export const PlaySessionStartBody = z.object({ playerId: PlayerIdField, gameId: optional(GameIdField) });
+export const PlaySessionStartBody = z.object({ playerId: WriterPlayerId, gameId: optional(GameIdField) });
 
 export const PlaySessionEndBody = z.object({
     playSessionToken: PlaySessionTokenField.min(1, { error: invalid('playSessionToken', 'must not be empty') }).max(MAX_PLAY_SESSION_TOKEN, {
@@ -226,3 +229,43 @@ export type PlatformStats = z.infer<typeof PlatformStats>;
 
 export const Health = z.object({ status: z.literal('healthy'), version: z.string() });
 export type Health = z.infer<typeof Health>;
+
+// ---- sign-in ---------------------------------------------------------------------------------------
+
+export const DeviceCodeBody = z.object({ gameId: optional(GameIdField), nickname: optional(NicknameField.meta({ description: 'N4: seeds the nickname of a brand-new account only' })) });
+
+export const DeviceCodeStarted = z.object({
+    device_code: z.string().meta({ description: 'poll POST /auth/device/token with it' }),
+    user_code: z.string().meta({ description: 'XXXX-XXXX, shown to the player' }),
+    verification_url: z.string().meta({ description: 'the link page' }),
+    verification_url_complete: z.string().meta({ description: 'the link page with the code filled in (the QR code encodes it)' }),
+    expires_in: z.number().int(),
+    interval: z.number().int(),
+    qr_data_url: z.string().meta({ description: 'data:image/png;base64,... of verification_url_complete' }),
+});
+
+export const DeviceTokenBody = z.object({
+    device_code: z.string({ error: invalid('device_code', 'must be a string') }).max(200, { error: invalid('device_code', 'is too long') }),
+});
+
+export const Approval = z.object({
+    sessionId: z.string().meta({ description: 'send it as X-Session-Token from now on' }),
+    nickname: z.string(),
+    email: z.string(),
+    gameProfile: Profile.shape.gameProfile,
+    isNewUser: z.boolean(),
+    provider: z.string(),
+});
+
+export const IdTokenBody = z.object({
+    id_token: optional(z.string({ error: invalid('id_token', 'must be a string') }).max(10_000)),
+    idToken: optional(z.string({ error: invalid('idToken', 'must be a string') }).max(10_000)),
+    identityToken: optional(z.string({ error: invalid('identityToken', 'must be a string') }).max(10_000)),
+    nickname: optional(NicknameField.meta({ description: 'N4: seeds the nickname of a brand-new account only' })),
+});
+
+export const SessionProfile = Profile.extend({ email: z.string(), provider: z.string() });
+
+export const MigrateBody = z.object({ deviceId: ruled('deviceId', checkPlayerId, { pattern: PLAYER_ID.source, description: 'the anonymous playerId to merge' }) });
+
+export const Migrated = z.object({ message: z.string(), migratedGames: z.number().int(), migratedScoreboards: z.number().int() });

@@ -5,11 +5,13 @@ import express, { type NextFunction, type Request, type Response } from 'express
 
 import { API_HEADERS } from '../contract/http';
 import { unknownEndpoint } from '../contract/messages';
-import { keyResolver } from './auth';
+import { credentialResolver } from './auth';
 import { batcher, type BatcherOptions } from './batcher';
 import { ttlCache } from './cache';
 import type { CanisterClient } from './canister';
 import { docsPage, openApiDocument } from './docs';
+import { linkPages } from './pages/link';
+import { providerRegistry, type SignInConfig } from './sign-in/providers';
 import { ApiFailure, sendError } from './errors';
 import { MAX_BODY, expressPath, serve, type RouteContext } from './route';
 import { ROUTES } from './routes';
@@ -21,18 +23,26 @@ export interface GatewayOptions {
     batch?: BatcherOptions;
     /** The clock of the caches (ms); tests pass their own so that no test waits for real time. */
     clock?: () => number;
+    /** Sign-in: public URL, the shared secret, identity providers. */
+    signIn: SignInConfig;
+    /** Express's `trust proxy` (production behind a load balancer): which client address the link page limits. */
+    trustProxy?: string | number | boolean;
 }
 
 export function createApp(o: GatewayOptions): express.Express {
+    const providerNamed = providerRegistry(o.signIn);
     const ctx: RouteContext = {
+        signIn: o.signIn,
+        providerNamed,
         canister: o.canister,
-        keys: keyResolver(o.canister, undefined, o.clock),
+        credentials: credentialResolver(o.canister, undefined, o.clock),
         reads: ttlCache(o.readCacheTtlSeconds * 1000, undefined, o.clock),
         submit: batcher(async (submits) => o.canister.ok('submit_scores', { submits }), o.batch ?? { maxBatch: 100, maxWaitMs: 2 }),
     };
     const app = express();
     app.disable('x-powered-by');
     app.set('etag', false);
+    if (o.trustProxy !== undefined) app.set('trust proxy', o.trustProxy);
     app.use((req: Request, res: Response, next: NextFunction) => {
         res.set(API_HEADERS);
         if (req.method === 'OPTIONS') {
@@ -42,6 +52,7 @@ export function createApp(o: GatewayOptions): express.Express {
         next();
     });
     for (const r of ROUTES) app[r.method](expressPath(r.path), ...serve(ctx, r));
+    app.use(linkPages({ canister: o.canister, signIn: o.signIn, providerNamed }));
     const reference = openApiDocument(ROUTES);
     app.get('/openapi.json', (_req, res) => void res.json(reference));
     const page = docsPage(reference);

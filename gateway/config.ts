@@ -3,10 +3,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+import { randomBytes } from 'node:crypto';
+
 import { Principal } from '@dfinity/principal';
 
 import { connectCanister, type CanisterClient } from './canister';
 import { loadIdentity } from './identity';
+import { providersFromEnv, type ProviderConfig } from './sign-in/providers';
 
 /** A canister on the IC (or any remote replica), reached as a given gateway identity. */
 export interface RemoteCanister {
@@ -24,6 +27,14 @@ export interface Config {
     readCacheTtlSeconds: number;
     /** Set in production (IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM); the local stack otherwise. */
     remote?: RemoteCanister;
+    /** The gateway's public base URL (PUBLIC_URL): the link page and sign-in redirects. */
+    publicUrl?: string;
+    /** GATEWAY_SECRET: seals sign-in cookies; the same on every gateway instance. */
+    secret?: Uint8Array;
+    /** TRUST_PROXY: Express's `trust proxy` setting, behind a load balancer. */
+    trustProxy?: string;
+    /** Identity providers for player sign-in (GOOGLE_*, APPLE_*, OIDC_PROVIDERS). */
+    providers: ProviderConfig[];
 }
 
 function integer(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
@@ -44,7 +55,39 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
         dataDir: path.resolve(env.DATA_DIR ?? 'data'),
         readCacheTtlSeconds: integer('READ_CACHE_TTL_SECONDS', env.READ_CACHE_TTL_SECONDS, 30, 0, 86_400),
         remote: env.IC_HOST ? { host: env.IC_HOST, canisterId: env.CANISTER_ID!, identityPem: env.GATEWAY_IDENTITY_PEM! } : undefined,
+        publicUrl: env.PUBLIC_URL ? publicUrl(env.PUBLIC_URL) : undefined,
+        secret: env.GATEWAY_SECRET ? secretOf(env.GATEWAY_SECRET) : undefined,
+        trustProxy: env.TRUST_PROXY || undefined,
+        providers: providersFromEnv(env),
     };
+}
+
+function publicUrl(value: string): string {
+    let url: URL;
+    try {
+        url = new URL(value);
+    } catch {
+        throw new Error(`PUBLIC_URL must be a URL such as https://api.example.com, got '${value}'`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('PUBLIC_URL must be http(s)');
+    return url.href.replace(/\/+$/, '');
+}
+
+function secretOf(value: string): Uint8Array {
+    const bytes = Buffer.from(value, 'utf8');
+    if (bytes.length < 32) throw new Error('GATEWAY_SECRET must be at least 32 characters (e.g. openssl rand -base64 48)');
+    return new Uint8Array(bytes);
+}
+
+/** The secret of the local stack: made once, kept in DATA_DIR (mode 600). */
+export function localSecret(dataDir: string): Uint8Array {
+    const file = path.join(dataDir, 'gateway-secret');
+    if (!fs.existsSync(file)) {
+        fs.mkdirSync(dataDir, { recursive: true });
+        fs.writeFileSync(`${file}.tmp`, randomBytes(48).toString('base64url'), { mode: 0o600 });
+        fs.renameSync(`${file}.tmp`, file);
+    }
+    return secretOf(fs.readFileSync(file, 'utf8').trim());
 }
 
 /** The IC's own hosts publish no root key to fetch: the agent has it built in. */

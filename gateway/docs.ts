@@ -23,7 +23,30 @@ const AUTH_ERRORS: Record<Route['auth'], Record<number, string>> = {
         403: 'the game is deactivated',
         503: 'the canister cannot be reached (retry with backoff)',
     },
-    session: { 401: 'no session, or a dead one (expired, logged out, account removed)' },
+    session: {
+        400: 'X-Game-ID missing, or both X-Session-Token and X-API-Key sent',
+        401: 'no session, or a dead one (expired, logged out, account removed): sign in again',
+        503: 'the canister cannot be reached (retry with backoff)',
+    },
+    player: {
+        400: 'X-Game-ID does not match the credential, or both credentials sent',
+        401: '`Missing API key`, `Invalid API key`, or a dead session',
+        403: 'the game is deactivated (API key)',
+        503: 'the canister cannot be reached (retry with backoff)',
+    },
+    game: {
+        400: 'X-Game-ID missing, or it does not match an API key sent along',
+        503: 'the canister cannot be reached (retry with backoff)',
+    },
+};
+
+/** OpenAPI security requirements of each auth kind (alternatives are separate entries). */
+const SECURITY: Record<Route['auth'], Json[]> = {
+    none: [],
+    apiKey: [{ apiKey: [] }],
+    session: [{ session: [] }],
+    player: [{ apiKey: [] }, { session: [] }],
+    game: [],
 };
 
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
@@ -42,8 +65,10 @@ function operation(r: Route): Json {
             parameters.push({ name, in: 'query', required: false, schema, description: schema.description });
         }
     }
-    if (r.auth === 'apiKey') {
-        parameters.push({ name: 'X-Game-ID', in: 'header', required: false, description: "the game id; optional, must match the API key's game", schema: { type: 'string' } });
+    if (r.auth === 'apiKey' || r.auth === 'player') {
+        parameters.push({ name: 'X-Game-ID', in: 'header', required: false, description: "the game id; optional with an API key (must match it), required with a session", schema: { type: 'string' } });
+    } else if (r.auth === 'session' || r.auth === 'game') {
+        parameters.push({ name: 'X-Game-ID', in: 'header', required: true, description: 'the game id', schema: { type: 'string' } });
     }
     const errors = { ...AUTH_ERRORS[r.auth], ...r.errors };
     const responses: Json = {
@@ -63,7 +88,7 @@ function operation(r: Route): Json {
         operationId: r.id,
         summary: r.summary,
         ...(r.description === undefined ? {} : { description: r.description }),
-        security: r.auth === 'none' ? [] : [{ [r.auth]: [] }],
+        security: SECURITY[r.auth],
         ...(parameters.length > 0 ? { parameters } : {}),
         ...(r.body === undefined
             ? {}
@@ -118,7 +143,7 @@ function operationHtml(path: string, method: string, op: Json): string {
 <h3><span class="method ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code> <a class="anchor" href="#${escapeHtml(String(op.operationId))}">#</a></h3>
 <p class="summary">${escapeHtml(String(op.summary))}</p>
 ${op.description === undefined ? '' : `<p>${inline(String(op.description))}</p>`}
-<p class="auth">Credentials: ${security.length === 0 ? 'none' : security.map((s) => (s === 'apiKey' ? '<code>X-API-Key</code>' : '<code>X-Session-Token</code>')).join(', ')}</p>
+<p class="auth">Credentials: ${security.length === 0 ? 'none' : security.map((s) => (s === 'apiKey' ? '<code>X-API-Key</code>' : '<code>X-Session-Token</code>')).join(' or ')}</p>
 ${rows === '' ? '' : `<table><caption>Parameters</caption><tr><th>name</th><th>in</th><th>meaning</th></tr>${rows}</table>`}
 ${body === undefined ? '' : `<details open><summary>Request body</summary><pre>${escapeHtml(JSON.stringify(body, null, 2))}</pre></details>`}
 <details><summary>Response <code>data</code></summary><pre>${escapeHtml(JSON.stringify(data, null, 2))}</pre></details>

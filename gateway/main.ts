@@ -1,6 +1,8 @@
 // `npm run gateway`: the production gateway, against a canister on the IC (or any remote
 // replica): IC_HOST, CANISTER_ID and GATEWAY_IDENTITY_PEM name it. Any number of these can run
 // against one canister; they hold no state that matters.
+import { randomBytes } from 'node:crypto';
+
 import { connectRemote, readConfig, type Config } from './config';
 import { serveGateway, type RunningGateway } from './serve';
 
@@ -8,8 +10,14 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
     if (config.remote === undefined) {
         throw new Error('Set IC_HOST, CANISTER_ID and GATEWAY_IDENTITY_PEM (npm start runs the whole service locally instead)');
     }
+    if (config.providers.length > 0 && (config.publicUrl === undefined || config.secret === undefined)) {
+        throw new Error('Sign-in providers are configured: set PUBLIC_URL and GATEWAY_SECRET (the same secret on every gateway)');
+    }
     const canister = await connectRemote(config.remote);
-    return serveGateway({ canister, port: config.port, readCacheTtlSeconds: config.readCacheTtlSeconds });
+    return serveGateway({
+        canister, port: config.port, readCacheTtlSeconds: config.readCacheTtlSeconds, trustProxy: config.trustProxy,
+        signIn: { publicUrl: config.publicUrl ?? `http://localhost:${config.port}`, secret: config.secret ?? new Uint8Array(randomBytes(32)), providers: config.providers },
+    });
 }
 
 async function main(): Promise<void> {

@@ -5,30 +5,41 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import type { z } from 'zod';
 
 import type { SubmitRequest, Result } from '../contract/canister';
-import { MESSAGES } from '../contract/messages';
 import { parseQuery } from '../contract/rules';
 import type { SubmitReply } from '../contract/schemas';
-import type { KeyAccess, KeyResolver } from './auth';
+import type { Caller, CredentialResolver, KeyCaller, SessionCaller } from './auth';
 import type { TtlCache } from './cache';
 import type { CanisterClient } from './canister';
 import { ApiFailure, sendData, sendError } from './errors';
+import type { Provider, SignInConfig } from './sign-in/providers';
 import { parseBody } from './validation';
 
 export const MAX_BODY = '64kb';
 
 /**
- * Who may call a route: anyone, a game's API key (X-API-Key; X-Game-ID optional), or a
- * signed-in player (X-Session-Token; until sign-in exists every session is unknown, so 401).
+ * Who may call a route: anyone; a game's API key (X-API-Key, X-Game-ID optional); a signed-in
+ * player (X-Session-Token with X-Game-ID); a player either way; or just X-Game-ID (sign-in start).
  */
-export type Auth = 'none' | 'apiKey' | 'session';
+export type Auth = 'none' | 'apiKey' | 'session' | 'player' | 'game';
+
+/** What each kind of route knows about its caller. */
+export interface CallerOf {
+    none: undefined;
+    apiKey: KeyCaller;
+    session: SessionCaller;
+    player: Caller;
+    game: { gameId: string };
+}
 
 /** What handlers share: the canister, key resolution, the read cache, the submit batcher. */
 export interface RouteContext {
     canister: CanisterClient;
-    keys: KeyResolver;
+    credentials: CredentialResolver;
     /** Board reads, for about 30 s (R2); a TTL of 0 turns it off. */
     reads: TtlCache<unknown>;
     submit(request: SubmitRequest): Promise<Result<SubmitReply>>;
+    signIn: SignInConfig;
+    providerNamed(name: string): Provider | undefined;
 }
 
 /** A path parameter: its shape (checked before credentials: 400 before reaching the backend) and meaning. */
@@ -41,7 +52,7 @@ export interface PathParam {
     unchecked?: boolean;
 }
 
-export interface RouteInput<B> {
+export interface RouteInput<B, A extends Auth = Auth> {
     req: Request;
     /** The validated body (routes without a body schema get undefined). */
     body: B;
@@ -50,12 +61,12 @@ export interface RouteInput<B> {
     /** The raw query string (after `?`), and its parameters. */
     search: string;
     query: Map<string, string[]>;
-    /** The caller's API key and its game (routes with auth 'apiKey'). */
-    key: KeyAccess;
+    /** Who is calling, as the route's auth kind establishes it. */
+    caller: CallerOf[A];
 }
 
-export interface Route<B extends z.ZodType = z.ZodType, D extends z.ZodType = z.ZodType> {
-    method: 'get' | 'post' | 'put';
+export interface Route<B extends z.ZodType = z.ZodType, D extends z.ZodType = z.ZodType, A extends Auth = Auth> {
+    method: 'get' | 'post' | 'put' | 'delete';
     /** OpenAPI template: `{name}` is a path parameter. */
     path: string;
     /** Anchor of the operation in the reference (/docs#<id>). */
@@ -63,7 +74,7 @@ export interface Route<B extends z.ZodType = z.ZodType, D extends z.ZodType = z.
     summary: string;
     /** More, in plain text, with the contract's rule ids where they apply. */
     description?: string;
-    auth: Auth;
+    auth: A;
     params?: Record<string, PathParam>;
     /** Query parameters, for the reference. */
     query?: z.ZodObject;
@@ -72,12 +83,29 @@ export interface Route<B extends z.ZodType = z.ZodType, D extends z.ZodType = z.
     data: D;
     /** Error statuses beyond the ones every route of its auth can give, with when. */
     errors?: Record<number, string>;
-    handle(ctx: RouteContext, input: RouteInput<z.output<B>>): Promise<z.output<D>>;
+    handle(ctx: RouteContext, input: RouteInput<z.output<B>, A>): Promise<z.output<D>>;
+    /** Answers in another form than the JSON envelope (pages); the handler then writes the response itself. */
+    raw?: boolean;
 }
 
-/** A route, with the body type inferred from its schema. */
-export function route<B extends z.ZodType = z.ZodUndefined, D extends z.ZodType = z.ZodType>(r: Route<B, D>): Route {
+/** A route, with the body and caller types inferred from its schema and auth kind. */
+export function route<B extends z.ZodType = z.ZodUndefined, D extends z.ZodType = z.ZodType, A extends Auth = Auth>(r: Route<B, D, A>): Route {
     return r as unknown as Route;
+}
+
+function callerOf(ctx: RouteContext, auth: Auth, req: Request): Promise<CallerOf[Auth]> {
+    switch (auth) {
+        case 'none':
+            return Promise.resolve(undefined);
+        case 'apiKey':
+            return ctx.credentials.apiKey(req);
+        case 'session':
+            return ctx.credentials.session(req);
+        case 'player':
+            return ctx.credentials.player(req);
+        case 'game':
+            return ctx.credentials.gameOnly(req);
+    }
 }
 
 /** Routes that take a body parse it as JSON whatever the Content-Type says (not every engine sets it). */
@@ -96,12 +124,11 @@ export function serve(ctx: RouteContext, r: Route): RequestHandler[] {
                     throw new ApiFailure(400, `Invalid ${p.label ?? name} in path: must match ${p.pattern.source}`);
                 }
             }
-            if (r.auth === 'session') throw new ApiFailure(401, req.get('X-Session-Token') ? MESSAGES.deadSession : 'This endpoint needs a signed-in player (X-Session-Token)');
-            const key = r.auth === 'apiKey' ? await ctx.keys.resolve(req) : (undefined as unknown as KeyAccess);
+            const caller = await callerOf(ctx, r.auth, req);
             const body = r.body === undefined ? undefined : parseBody(r.body, req.body);
             const q = req.originalUrl.indexOf('?');
             const search = q < 0 ? '' : req.originalUrl.slice(q + 1);
-            return r.handle(ctx, { req, body, params, search, query: parseQuery(search), key });
+            return r.handle(ctx, { req, body, params, search, query: parseQuery(search), caller });
         })().then(
             (data) => sendData(res, data),
             (error: unknown) => sendError(res, error),
@@ -117,6 +144,16 @@ export async function cachedRead<T>(ctx: RouteContext, key: string, read: () => 
     const value = await read();
     ctx.reads.set(key, value);
     return value;
+}
+
+/**
+ * The player a write acts as: the body's playerId with an API key (required then); with a
+ * session the canister uses the account's player and a body playerId is ignored.
+ */
+export function requirePlayerId(caller: Caller, playerId: string | undefined): string {
+    if (caller.kind === 'session') return playerId ?? '';
+    if (playerId === undefined) throw new ApiFailure(400, 'Invalid playerId: is required');
+    return playerId;
 }
 
 /** A game named in a body or path must be the key's game. */

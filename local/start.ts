@@ -8,9 +8,10 @@ import * as path from 'node:path';
 import { Principal } from '@dfinity/principal';
 
 import { connectCanister, type CanisterClient } from '../gateway/canister';
-import { localIdentityFile, readConfig, writeServiceFile, type Config } from '../gateway/config';
+import { localIdentityFile, localSecret, readConfig, writeServiceFile, type Config } from '../gateway/config';
 import { ensureIdentity } from '../gateway/identity';
 import { serveGateway, type RunningGateway } from '../gateway/serve';
+import type { SignInConfig } from '../gateway/sign-in/providers';
 import { startReplicaThread, type ReplicaThread } from '../replica/threaded';
 import { initArgFor, leaderboardWasmPath } from './install';
 
@@ -54,7 +55,10 @@ export async function startLocal(config: Config, log: (line: string) => void = (
         const canister = await connectCanister({ host: replica.url, canisterId, identity, fetchRootKey: true, verifyReplies: false });
         const demo = await demoGame(canister, replica);
         writeServiceFile(config.dataDir, replica.url, installed.id);
-        const gateway = await serveGateway({ canister, port: config.port, readCacheTtlSeconds: config.readCacheTtlSeconds });
+        const signIn: SignInConfig = { publicUrl: config.publicUrl ?? '', secret: localSecret(config.dataDir), providers: [...config.providers] };
+        const gateway = await serveGateway({ canister, port: config.port, readCacheTtlSeconds: config.readCacheTtlSeconds, signIn });
+        // With PORT=0 the address is known only now.
+        if (signIn.publicUrl === '') signIn.publicUrl = gateway.url.replace('127.0.0.1', 'localhost');
         return {
             gateway, replicaUrl: replica.url, canister, demo, canisterUrl: `${replica.url}/?canisterId=${installed.id}`,
             async stop() {

@@ -139,7 +139,13 @@ export function redeemDeviceCode(ctx: Ctx, req: Untrusted<RequestOf<'device_code
     return approval;
 }
 
-/** Forgets codes past their lifetime (oldest first, at most `limit`); redeemed ones after expiry too. */
+/** Expired codes still answer polls with 410 this long before they are forgotten (then 404). */
+const FORGET_AFTER_US = 3600 * 1e6;
+
+/**
+ * Sweeps codes past their lifetime, oldest first (at most `limit` steps): at expiry a code
+ * frees its user code and its place under the caps; an hour later it is forgotten.
+ */
 export function sweepDeviceCodes(ctx: Ctx, limit = 200): number {
     const now = ctx.env.now();
     let swept = 0;
@@ -149,14 +155,17 @@ export function sweepDeviceCodes(ctx: Ctx, limit = 200): number {
         const [at, hash] = head[0].split('/');
         if (Number(at) > now) break;
         const record = ctx.store.deviceCodes.get(hash);
-        if (record !== undefined) {
+        ctx.store.deviceCodeExpiry.delete(head[0]);
+        if (record !== undefined && !record.released) {
             if (record.status !== 'redeemed') {
                 ctx.store.userCodes.delete(record.userCode);
                 countPending(ctx, record.gameId, -1);
             }
+            ctx.store.deviceCodes.set(hash, { ...record, released: true, identity: undefined });
+            ctx.store.deviceCodeExpiry.set(expiryKey(record.expiresAt + FORGET_AFTER_US, hash), '');
+        } else if (record !== undefined) {
             ctx.store.deviceCodes.delete(hash);
         }
-        ctx.store.deviceCodeExpiry.delete(head[0]);
         swept++;
     }
     return swept;

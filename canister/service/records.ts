@@ -127,6 +127,8 @@ export interface DeviceCodeRecord {
     status: DeviceCodeStatus;
     /** Who approved it (until it is redeemed). */
     identity?: Identity;
+    /** Past its lifetime: its user code and place under the caps are free again. */
+    released?: boolean;
 }
 
 /** A player record as parsed from JSON, with its maps keyed by user input made safe. */

@@ -3,7 +3,8 @@
 import { invalid } from '../../contract/rules';
 import { AchievementBody, AchievementReply } from '../../contract/schemas';
 import { ApiFailure } from '../errors';
-import { route, sameGame } from '../route';
+import { credentialOf } from '../auth';
+import { requirePlayerId, route, sameGame } from '../route';
 
 export default route({
     method: 'post',
@@ -11,14 +12,14 @@ export default route({
     id: 'post-achievements',
     summary: 'Unlock achievements',
     description: 'Send achievementId or achievementIds (at most 100). Unlocks are idempotent: an unlocked id again is success (A1). Kept for anonymous players too, before their first submit.',
-    auth: 'apiKey',
+    auth: 'player',
     body: AchievementBody,
     data: AchievementReply,
     errors: { 400: 'an id is invalid, or neither achievementId nor achievementIds was sent' },
-    async handle(ctx, { body, key }) {
-        sameGame(key.gameId, body.gameId, 'gameId');
+    async handle(ctx, { body, caller }) {
+        sameGame(caller.gameId, body.gameId, 'gameId');
         const ids = body.achievementIds ?? (body.achievementId === undefined ? undefined : [body.achievementId]);
         if (ids === undefined) throw new ApiFailure(400, invalid('achievementId', 'send achievementId or achievementIds'));
-        return ctx.canister.ok('unlock_achievements', { apiKey: key.apiKey, gameId: key.gameId, playerId: body.playerId, achievementIds: ids });
+        return ctx.canister.ok('unlock_achievements', { gameId: caller.gameId, ...credentialOf(caller, requirePlayerId(caller, body.playerId)), achievementIds: ids });
     },
 });

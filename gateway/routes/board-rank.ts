@@ -11,13 +11,14 @@ export default route({
     id: 'get-board-rank',
     summary: "The signed-in player's rank on a board",
     description: 'Needs X-Session-Token (device-code sign-in). `{found: false, message, totalPlayers}` when the player has no entry this period.',
+    errors: { 404: 'no such board (R1)' },
     auth: 'session',
     params: {
         gameId: { pattern: PATH_ID, description: 'the game' },
         boardId: { pattern: PATH_ID, label: 'scoreboardId', description: FIELD.scoreboardId },
     },
     data: BoardRank,
-    async handle() {
-        throw new Error('unreachable: session routes are refused until sign-in exists');
+    async handle(ctx, { params, caller }) {
+        return ctx.canister.ok('board_rank', { gameId: params.gameId, boardId: params.boardId, playerId: caller.playerId });
     },
 });

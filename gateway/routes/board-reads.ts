@@ -43,11 +43,11 @@ function boardReadRoute(entry: BoardPath): Route {
         query: entry.limit ? LimitQuery : undefined,
         data: DATA[entry.method],
         errors: { 400: 'an id in the path does not match ' + PATH_ID.source + ', or limit is invalid', 404: 'no such board or archive (R1)' },
-        async handle(ctx, { params, search, key }) {
+        async handle(ctx, { params, search, caller }) {
             const parsed = boardRead(entry, params, search);
             if ('error' in parsed) throw new ApiFailure(parsed.error.status, parsed.error.message);
             const { gameId, read } = parsed.ok;
-            sameGame(key.gameId, gameId, params.gameId === undefined ? 'Archive game' : 'Game');
+            sameGame(caller.gameId, gameId, params.gameId === undefined ? 'Archive game' : 'Game');
             const cacheKey = `${read.method}/${JSON.stringify(read.request)}`;
             return cachedRead(ctx, cacheKey, () => run(ctx, read));
         },

@@ -9,7 +9,7 @@ export default route({
     summary: 'Game statistics',
     auth: 'apiKey',
     data: GameStats,
-    async handle(ctx, { key }) {
-        return ctx.canister.ok('game_stats', { gameId: key.gameId });
+    async handle(ctx, { caller }) {
+        return ctx.canister.ok('game_stats', { gameId: caller.gameId });
     },
 });

@@ -9,7 +9,7 @@ export default route({
     summary: 'Game metadata',
     auth: 'apiKey',
     data: GameInfo,
-    async handle(ctx, { key }) {
-        return ctx.canister.ok('game_info', { gameId: key.gameId });
+    async handle(ctx, { caller }) {
+        return ctx.canister.ok('game_info', { gameId: caller.gameId });
     },
 });

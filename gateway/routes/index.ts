@@ -1,5 +1,13 @@
 // Every route of the HTTP API, in the order they are matched; the reference lists them too.
 import achievements from './achievements';
+import authProfile from './auth-profile';
+import deleteAccount from './delete-account';
+import deviceCode from './device-code';
+import deviceToken from './device-token';
+import idTokens from './id-token';
+import logout from './logout';
+import migrateAccount from './migrate-account';
+import profileNickname from './profile-nickname';
 import boardRank from './board-rank';
 import boardReads from './board-reads';
 import game from './game';
@@ -30,4 +38,12 @@ export const ROUTES: readonly Route[] = [
     gameStats,
     stats,
     health,
+    deviceCode,
+    deviceToken,
+    ...idTokens,
+    authProfile,
+    profileNickname,
+    logout,
+    deleteAccount,
+    migrateAccount,
 ];

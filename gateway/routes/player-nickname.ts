@@ -15,7 +15,7 @@ export default route({
     body: NicknameBody,
     data: NicknameReply,
     errors: { 400: 'nickname or playerId invalid (N3)', 404: '`Player not found`' },
-    async handle(ctx, { params, body, key }) {
-        return ctx.canister.ok('set_nickname', { apiKey: key.apiKey, gameId: key.gameId, playerId: params.playerId, nickname: body.nickname });
+    async handle(ctx, { params, body, caller }) {
+        return ctx.canister.ok('set_nickname', { apiKey: caller.apiKey, gameId: caller.gameId, playerId: params.playerId, nickname: body.nickname });
     },
 });

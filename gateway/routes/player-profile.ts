@@ -14,7 +14,7 @@ export default route({
     params: { playerId: { pattern: PLAYER_ID, description: FIELD.playerId } },
     data: Profile,
     errors: { 400: 'playerId in the path is invalid', 404: '`Player not found`: no profile yet' },
-    async handle(ctx, { params, key }) {
-        return ctx.canister.ok('profile', { gameId: key.gameId, playerId: params.playerId });
+    async handle(ctx, { params, caller }) {
+        return ctx.canister.ok('profile', { gameId: caller.gameId, playerId: params.playerId });
     },
 });

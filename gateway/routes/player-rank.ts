@@ -16,10 +16,10 @@ export default route({
     query: z.object({ sort: z.optional(SortBy.meta({ default: 'score' })) }),
     data: PlayerRank,
     errors: { 400: 'playerId or sort invalid', 404: '`Player not found`, or the player has only targeted-board entries' },
-    async handle(ctx, { params, query, key }) {
+    async handle(ctx, { params, query, caller }) {
         const playerId = params.playerId;
         const sort = parseSort(query);
         if ('error' in sort) throw new ApiFailure(400, sort.error);
-        return ctx.canister.ok('player_rank', { gameId: key.gameId, playerId, sort: sort.ok });
+        return ctx.canister.ok('player_rank', { gameId: caller.gameId, playerId, sort: sort.ok });
     },
 });

@@ -2,7 +2,8 @@
 import { MAX_PLAY_SESSION_TOKEN } from '../../contract/rules';
 import { SubmitBody, SubmitReply } from '../../contract/schemas';
 import { ApiFailure } from '../errors';
-import { route, sameGame } from '../route';
+import { credentialOf } from '../auth';
+import { requirePlayerId, route, sameGame } from '../route';
 
 /**
  * A token longer than any play-session token can never be valid; with time validation off any
@@ -24,16 +25,19 @@ export default route({
         'At most one accepted submit per player and board every 2 s; an exact repeat inside the window is a retry with the same answer (S5). ' +
         'Every accepted submit is a play except an exact repeat within a few seconds. Cap and time-check failures get a generic message (S6). ' +
         'A nickname renames the player when it is free and is ignored when taken (N1).',
-    auth: 'apiKey',
+    auth: 'player',
     body: SubmitBody,
     data: SubmitReply,
     errors: {
         400: 'invalid field, rate limit, time validation / play session problem, or rejected by game validation rules',
         404: 'scoreboardId names no targeted board of the game',
     },
-    async handle(ctx, { body, key }) {
-        sameGame(key.gameId, body.gameId, 'gameId');
-        const reply = await ctx.submit({ ...body, playSessionToken: boundedToken(body.playSessionToken), gameId: key.gameId, apiKey: key.apiKey });
+    async handle(ctx, { body, caller }) {
+        sameGame(caller.gameId, body.gameId, 'gameId');
+        const { playerId, gameId: _named, ...submit } = body;
+        const reply = await ctx.submit({
+            ...submit, playSessionToken: boundedToken(body.playSessionToken), gameId: caller.gameId, ...credentialOf(caller, requirePlayerId(caller, playerId)),
+        });
         if ('err' in reply) throw new ApiFailure(reply.err.status, reply.err.message);
         return reply.ok;
     },

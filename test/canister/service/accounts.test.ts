@@ -118,8 +118,13 @@ test('device codes: 428 while pending, approved on the link page, 200 exactly on
     expect(failure(() => approveDeviceCode(h, { userCode: late.userCode, client: 'c1', identity: bob })).status).toBe(404);
     h.advance(1);
     expect(sweepDeviceCodes(h)).toBe(2);
-    expect(failure(() => redeemDeviceCode(h, { deviceCodeHash: hashOf(late.deviceCode) })).status).toBe(404);
     expect(h.store.userCodes.size()).toBe(0);
+    // Expired codes keep answering 410 for a while, then they are forgotten (404).
+    expect(failure(() => redeemDeviceCode(h, { deviceCodeHash: hashOf(late.deviceCode) })).status).toBe(410);
+    h.advance(3600);
+    expect(sweepDeviceCodes(h)).toBe(2);
+    expect(failure(() => redeemDeviceCode(h, { deviceCodeHash: hashOf(late.deviceCode) })).status).toBe(404);
+    expect(h.store.deviceCodes.size()).toBe(0);
 });
 
 test('device codes: pending codes are capped; wrong codes are limited per client and service-wide', () => {
