@@ -1,10 +1,13 @@
 // The whole service for a test: replica, canister, and the gateway in front of it, on free
 // ports, with games registered through the canister's admin methods.
+import { randomBytes } from 'node:crypto';
+
 import type { Principal } from '@dfinity/principal';
 
 import { connectCanister, type CanisterClient } from '../../gateway/canister';
 import { ensureIdentity } from '../../gateway/identity';
 import { serveGateway, type RunningGateway } from '../../gateway/serve';
+import type { ProviderConfig, SignInConfig } from '../../gateway/sign-in/providers';
 import { initArgFor } from '../../local/install';
 import type { Replica, ReplicaOptions } from '../../replica/replica';
 import { leaderboardWasm } from './canister';
@@ -43,15 +46,19 @@ async function asResponse(res: Response): Promise<TestResponse> {
     return { status: res.status, headers: res.headers, body, text };
 }
 
-export async function startService(options: { readCacheTtlSeconds?: number; replica?: Partial<ReplicaOptions>; clock?: () => number } = {}): Promise<TestService> {
+export async function startService(
+    options: { readCacheTtlSeconds?: number; replica?: Partial<ReplicaOptions>; clock?: () => number; providers?: ProviderConfig[] } = {},
+): Promise<TestService & { signIn: SignInConfig }> {
     const replica = await startTestReplica(options.replica);
     const identity = ensureIdentity(`${tempDir('gateway-identity')}/identity.pem`);
     const canisterId = replica.createCanister();
     await replica.installCode(canisterId, leaderboardWasm(), { arg: initArgFor([identity.getPrincipal()]) });
     const canister = await connectCanister({ host: replica.url, canisterId, identity, fetchRootKey: true, log: () => undefined });
-    const gateway = await serveGateway({ canister, port: 0, host: '127.0.0.1', readCacheTtlSeconds: options.readCacheTtlSeconds ?? 0, clock: options.clock });
+    const signIn: SignInConfig = { publicUrl: '', secret: new Uint8Array(randomBytes(32)), providers: options.providers ?? [] };
+    const gateway = await serveGateway({ canister, port: 0, host: '127.0.0.1', readCacheTtlSeconds: options.readCacheTtlSeconds ?? 0, clock: options.clock, signIn });
+    signIn.publicUrl = gateway.url;
     return {
-        replica, canister, gateway, canisterId,
+        replica, canister, gateway, canisterId, signIn,
         async game(gameId, setup) {
             const { apiKey } = await canister.ok('admin_register_game', { developerId: `dev-${gameId}`, gameId, name: `Game ${gameId}` });
             await setup?.(canister);
