@@ -4,8 +4,11 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: { ...require('./tsconfig.json').compilerOptions, module: 'commonjs', moduleResolution: 'node10', isolatedModules: true } }],
+    // .js too: the ESM-only packages the tests use as relying party (openid-client, jose,
+    // oauth4webapi) are compiled to CommonJS like the tests themselves.
+    '^.+\\.[tj]s$': ['ts-jest', { tsconfig: { ...require('./tsconfig.json').compilerOptions, module: 'commonjs', moduleResolution: 'node10', isolatedModules: true, allowJs: true } }],
   },
+  transformIgnorePatterns: ['/node_modules/(?!(jose|openid-client|oauth4webapi)/)'],
   globalSetup: '<rootDir>/test/global-setup.cjs',
   testTimeout: 120000,
   maxWorkers: 2,
