@@ -4,7 +4,8 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
-    // jose, openid-client and oauth4webapi ship only ES modules: ts-jest compiles them too.
+    // .js too: the ESM-only packages the tests use as relying party (openid-client, jose,
+    // oauth4webapi) are compiled to CommonJS like the tests themselves.
     '^.+\\.[tj]s$': ['ts-jest', { tsconfig: { ...require('./tsconfig.json').compilerOptions, module: 'commonjs', moduleResolution: 'node10', isolatedModules: true, allowJs: true } }],
   },
   transformIgnorePatterns: ['/node_modules/(?!(jose|openid-client|oauth4webapi)/)'],

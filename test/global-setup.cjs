@@ -6,6 +6,7 @@ const fs = require('node:fs');
 const { buildCanister } = require('../scripts/canister-build.cjs');
 
 module.exports = async function globalSetup() {
+    require('../scripts/ensure-chromium.cjs').ensureChromium(); // the browser tests' Chromium, from Debian when missing
     for (const dfxRoot of [path.join(__dirname, '..'), path.join(__dirname, 'replica', 'canisters')]) {
         const dfx = JSON.parse(fs.readFileSync(path.join(dfxRoot, 'dfx.json'), 'utf8'));
         for (const name of Object.keys(dfx.canisters)) buildCanister(dfxRoot, name);

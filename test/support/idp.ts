@@ -1,0 +1,99 @@
+// The built-in OpenID provider for a test (in its worker thread), a client's redirect URI that
+// records what it receives, and the relying party's side with openid-client (PKCE S256, state,
+// nonce), as the gateway will do it.
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import * as oidc from 'openid-client';
+
+import {
+    startIdentityProviderThread,
+    type IdentityProviderOptions,
+    type RunningIdentityProvider,
+} from '../../local/idp/thread';
+
+/** An HTTP server standing for the client's redirect URI: records every request's URL. */
+export interface CallbackServer {
+    /** The redirect URI: http://127.0.0.1:<port>/callback */
+    redirectUri: string;
+    /** Every URL requested so far (absolute). */
+    hits: URL[];
+    close(): Promise<void>;
+}
+
+export async function startCallbackServer(): Promise<CallbackServer> {
+    const hits: URL[] = [];
+    const server = http.createServer((req, res) => {
+        const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+        hits.push(url);
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        res.end('<!doctype html><title>Back in the app</title><p>Back in the app.</p>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    return {
+        redirectUri: `http://127.0.0.1:${port}/callback`,
+        hits,
+        close: () =>
+            new Promise((resolve) => {
+                server.close(() => resolve());
+                server.closeAllConnections();
+            }),
+    };
+}
+
+export async function startTestIdentityProvider(
+    o: IdentityProviderOptions,
+    logs: string[] = [],
+): Promise<RunningIdentityProvider> {
+    return startIdentityProviderThread(o, (line) => logs.push(line));
+}
+
+export interface RelyingParty {
+    config: oidc.Configuration;
+    clientId: string;
+    redirectUri: string;
+    /** A new authorization request: the URL to open, and what the callback is checked against. */
+    begin(): Promise<{ url: URL; codeVerifier: string; state: string; nonce: string }>;
+    /** Exchanges the code of the callback URL at the token endpoint (the ID token is validated by openid-client too). */
+    finish(
+        callbackUrl: string,
+        request: { codeVerifier: string; state: string; nonce: string },
+    ): Promise<oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers>;
+}
+
+export async function relyingParty(
+    issuer: string,
+    client: { clientId: string; clientSecret?: string; redirectUri: string },
+): Promise<RelyingParty> {
+    const auth = client.clientSecret === undefined ? oidc.None() : oidc.ClientSecretBasic(client.clientSecret);
+    const config = await oidc.discovery(new URL(issuer), client.clientId, client.clientSecret, auth, {
+        execute: [oidc.allowInsecureRequests],
+    });
+    return {
+        config,
+        clientId: client.clientId,
+        redirectUri: client.redirectUri,
+        async begin() {
+            const codeVerifier = oidc.randomPKCECodeVerifier();
+            const state = oidc.randomState();
+            const nonce = oidc.randomNonce();
+            const url = oidc.buildAuthorizationUrl(config, {
+                redirect_uri: client.redirectUri,
+                scope: 'openid email profile',
+                code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+                code_challenge_method: 'S256',
+                state,
+                nonce,
+            });
+            return { url, codeVerifier, state, nonce };
+        },
+        finish: (callbackUrl, request) =>
+            oidc.authorizationCodeGrant(config, new URL(callbackUrl), {
+                pkceCodeVerifier: request.codeVerifier,
+                expectedState: request.state,
+                expectedNonce: request.nonce,
+                idTokenExpected: true,
+            }),
+    };
+}
