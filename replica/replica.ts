@@ -82,8 +82,19 @@ const CANISTER_RANGE: [bigint, bigint] = [0x100000n, 0x1fffffn];
 export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     await initBls();
     fs.mkdirSync(options.dataDir, { recursive: true });
-    const keys = loadKeys(options.dataDir);
+    // The store takes the directory's lock: nothing else in it is touched before.
     const store = openStore(options.dataDir, { fsync: options.fsync ?? false });
+    try {
+        return await startOn(store, options);
+    } catch (e) {
+        // A start that fails (a taken port, a bad checkpoint) leaves the directory unlocked.
+        store.close();
+        throw e;
+    }
+}
+
+async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> {
+    const keys = loadKeys(options.dataDir);
     const checkpointBytes = options.checkpointBytes ?? 256 * 1024 * 1024;
     let extra: Record<string, unknown> = {};
 
