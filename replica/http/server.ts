@@ -12,7 +12,7 @@ import type { Certifier } from '../certification';
 import { authenticateEnvelope, type CanisterCallContent, type ReadStateContent, type RequestType } from '../crypto/envelope';
 import { effectiveCanisterId } from '../management';
 import { MANAGEMENT, type IngressStatus, type Reject, type Reply, type Subnet } from '../subnet';
-import { serveHttpGateway } from './gateway';
+import { serveHttpGateway } from './canister-http';
 
 export interface HttpServerOptions {
     port: number;

@@ -2,6 +2,7 @@
 // signatures, update calls with certified replies, read_state, identities.
 import { Actor, Certificate, HttpAgent, lookupResultToBuffer, pollForResponse } from '@dfinity/agent';
 import { IDL } from '@dfinity/candid';
+import type { Principal } from '@dfinity/principal';
 import { Ed25519KeyIdentity } from '@dfinity/identity';
 import { Secp256k1KeyIdentity } from '@dfinity/identity-secp256k1';
 
@@ -11,7 +12,7 @@ import { actorFor, agentFor, startTestReplica } from '../support/replica';
 import { probeIdl, probeInit, probeWasm, type Probe } from './probe';
 
 let replica: Replica;
-let canisterId: import('@dfinity/principal').Principal;
+let canisterId: Principal;
 
 beforeAll(async () => {
     replica = await startTestReplica();

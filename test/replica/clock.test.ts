@@ -2,7 +2,7 @@
 // test moves it, so no outcome depends on how fast the machine runs the test; the time of the
 // IC HTTP interface keeps following the wall clock, so agents keep working however long the
 // test runs. Outside test mode both are the one wall clock, as before.
-import { Certificate, lookupResultToBuffer } from '@dfinity/agent';
+import { Certificate, lookupResultToBuffer, type HttpAgent } from '@dfinity/agent';
 import type { Principal } from '@dfinity/principal';
 
 import { createClock } from '../../replica/clock';
@@ -132,7 +132,7 @@ async function probeOn(replica: Replica) {
 }
 
 /** The `time` of a read_state certificate, checked by the agent's rules (age, root key). */
-async function certifiedTime(agent: import('@dfinity/agent').HttpAgent, replica: Replica, id: Principal): Promise<bigint> {
+async function certifiedTime(agent: HttpAgent, replica: Replica, id: Principal): Promise<bigint> {
     const { certificate } = await agent.readState(id, { paths: [[new TextEncoder().encode('time')]] });
     const cert = await Certificate.create({ certificate, rootKey: replica.rootKey, canisterId: id, blsVerify, agent });
     const leb = lookupResultToBuffer(cert.lookup_path(['time']))!;
