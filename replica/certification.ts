@@ -16,10 +16,14 @@ import { canisterIdFromIndex, type Canister, type IngressStatus, type RoundChang
 export interface Certifier {
     readonly rootKeyDer: Uint8Array;
     readonly subnetId: Principal;
-    /** Builds the whole tree from the subnet (startup). */
-    rebuild(subnet: Subnet): void;
-    /** Applies what a round changed and signs the new root. */
-    update(subnet: Subnet, changes: RoundChanges, prunedStatuses: readonly string[]): void;
+    /**
+     * Builds the whole tree from the subnet (startup). `timeNs` is the certified `time`: the
+     * round's time, or in test mode the replica's protocol time, which may be ahead of
+     * `subnet.time` (clock.ts).
+     */
+    rebuild(subnet: Subnet, timeNs: bigint): void;
+    /** Applies what a round changed and signs the new root, certifying `timeNs` as its time. */
+    update(subnet: Subnet, changes: RoundChanges, prunedStatuses: readonly string[], timeNs: bigint): void;
     /** A certificate revealing `paths` (and `time`) of the last certified state. */
     certificate(paths: readonly Path[]): Uint8Array;
     signQuery(response: QueryResponseBody, requestId: Uint8Array, timestampNs: bigint): NodeSignature;
@@ -47,8 +51,8 @@ export function createCertifier(o: { blsSeed: Uint8Array; nodeSeed: Uint8Array; 
     return {
         rootKeyDer,
         subnetId,
-        rebuild(subnet) {
-            tree = createStateTree(subnet.time);
+        rebuild(subnet, timeNs) {
+            tree = createStateTree(timeNs);
             setSubnet(tree, {
                 subnetId,
                 publicKeyDer: rootKeyDer,
@@ -59,8 +63,8 @@ export function createCertifier(o: { blsSeed: Uint8Array; nodeSeed: Uint8Array; 
             for (const [id, status] of subnet.ingress) putStatus(id, status);
             certify(tree, root.secretKey);
         },
-        update(subnet, changes, pruned) {
-            setTime(tree, subnet.time);
+        update(subnet, changes, pruned, timeNs) {
+            setTime(tree, timeNs);
             for (const id of changes.deleted) removeCanister(tree, Principal.fromText(id));
             for (const id of new Set([...changes.system, ...changes.created, ...changes.freshHeap])) {
                 const canister = subnet.canisters.get(id);

@@ -14,7 +14,7 @@ const HELP = `Usage: npm run replica -- [options]
   --data-dir <dir>        state directory (default ./data/replica)
   --canister <name=wasm>  install this wasm as <name> (repeatable; default: the canisters of dfx.json)
   --arg <name=hex>        Candid-encoded init/upgrade argument for <name>, in hex (default: no arguments)
-  --test-mode             allow time control at POST /_/time (loopback only)
+  --test-mode             manual canister clock, moved only at POST /_/time (loopback only)
   --start-time <iso>      clock start for a fresh data directory (test mode)
   --fsync                 fsync the log after every round (survive power loss, slower)
   --json                  print one JSON line when ready (for scripts)

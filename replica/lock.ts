@@ -2,8 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-// No type declarations ship with the package; this is the one function used.
-const { tryLock } = require('fs-native-extensions') as { tryLock(fd: number): boolean };
+import { tryLock } from 'fs-native-extensions';
 
 /**
  * Takes the data directory's lock or throws if a live replica holds it; returns the release.

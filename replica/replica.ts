@@ -27,7 +27,10 @@ export interface ReplicaOptions {
     /** HTTP port on 127.0.0.1; 0 picks a free one. Omit to run without HTTP. */
     port?: number;
     host?: string;
-    /** Enables the loopback time-control endpoint and allows a custom start time. */
+    /**
+     * Test mode: the loopback time-control endpoint, a custom start time, and a manual
+     * execution clock (canisters see time move only by advanceTime/setTime; see clock.ts).
+     */
     testMode?: boolean;
     /** Start the clock here (ns since epoch) on a fresh data directory (test mode). */
     startTime?: bigint;
@@ -45,7 +48,10 @@ export interface Replica {
     readonly rootKey: Uint8Array; // DER
     readonly subnet: Subnet;
     readonly certifier: Certifier;
+    /** The execution time of the last round: what canisters saw. */
     time(): bigint;
+    /** The time of the IC HTTP interface (certificates, ingress expiry); in test mode it may be ahead of `time()`. */
+    protocolTime(): bigint;
     /** Moves the clock forward and runs what became due (timers). */
     advanceTime(ms: number): Promise<void>;
     setTime(ns: bigint): Promise<void>;
@@ -76,8 +82,19 @@ const CANISTER_RANGE: [bigint, bigint] = [0x100000n, 0x1fffffn];
 export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     await initBls();
     fs.mkdirSync(options.dataDir, { recursive: true });
-    const keys = loadKeys(options.dataDir);
+    // The store takes the directory's lock: nothing else in it is touched before.
     const store = openStore(options.dataDir, { fsync: options.fsync ?? false });
+    try {
+        return await startOn(store, options);
+    } catch (e) {
+        // A start that fails (a taken port, a bad checkpoint) leaves the directory unlocked.
+        store.close();
+        throw e;
+    }
+}
+
+async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> {
+    const keys = loadKeys(options.dataDir);
     const checkpointBytes = options.checkpointBytes ?? 256 * 1024 * 1024;
     let extra: Record<string, unknown> = {};
 
@@ -115,10 +132,16 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     const clock: Clock = createClock({
         start: loaded === undefined && options.testMode ? options.startTime : undefined,
         notBefore: loaded?.time,
+        manual: options.testMode ?? false,
     });
+    /**
+     * The `time` a round certifies: the round's own time, as on the IC; in test mode the protocol
+     * time, which agents compare with their wall clock (clock.ts).
+     */
+    const certifiedTime = (): bigint => (clock.manual ? clock.protocol() : subnet.time);
     const certifier = createCertifier({ blsSeed: keys.bls, nodeSeed: keys.node, canisterRange: CANISTER_RANGE });
     subnet.time = clock.next();
-    certifier.rebuild(subnet);
+    certifier.rebuild(subnet, certifiedTime());
 
     // ---- rounds ---------------------------------------------------------------------------
 
@@ -136,7 +159,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
         subnet.changes = newChanges();
         const pruned = pruneStatuses(changes.statuses);
         persist(changes, pruned);
-        certifier.update(subnet, changes, pruned);
+        certifier.update(subnet, changes, pruned, certifiedTime());
         lastRound = Date.now();
         for (const id of changes.statuses) {
             const status = subnet.ingress.get(id);
@@ -162,11 +185,28 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     function armTimer(): void {
         if (timer !== undefined) clearTimeout(timer);
         timer = undefined;
+        if (clock.manual) {
+            // Test mode: a timer becomes due only when a test moves the clock (advanceTime runs
+            // a round itself); one due already (e.g. Azle's 0 s timer that seeds randomness) runs now.
+            if (!stopped && timerFiresNextRound()) scheduleRound();
+            return;
+        }
         const next = subnet.nextTimer();
         if (next === undefined || stopped) return;
         const delayMs = Number((next - clock.peek()) / 1_000_000n);
         timer = setTimeout(scheduleRound, Math.max(0, Math.min(delayMs, 1000)));
         timer.unref();
+    }
+
+    /** Whether a round started now would run a global timer (the condition Subnet.run fires on). */
+    function timerFiresNextRound(): boolean {
+        const upcoming = clock.upcoming();
+        for (const c of subnet.canisters.values()) {
+            const due = c.system.globalTimer;
+            if (due !== 0n && due <= upcoming && c.instance !== undefined && c.system.status === 'running'
+                && c.module?.methods.has('canister_global_timer')) return true;
+        }
+        return false;
     }
 
     function safely(fn: () => void): void {
@@ -185,8 +225,13 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     let finalOrder: string[] = [...subnet.ingress].filter(([, s]) => isFinal(s)).sort(([, a], [, b]) => (a.at < b.at ? -1 : 1)).map(([id]) => id);
     let finalHead = 0;
 
-    /** Forgets final statuses older than the ingress window, oldest first (O(pruned)). */
+    /**
+     * Forgets final statuses older than the ingress window, oldest first (O(pruned)). The window
+     * is protocol time: expiries come from agents' clocks, and a test's frozen execution clock
+     * must not keep every status forever.
+     */
     function pruneStatuses(changed: Set<string>): string[] {
+        const now = clock.protocol();
         for (const id of changed) {
             const status = subnet.ingress.get(id);
             if (status !== undefined && isFinal(status)) finalOrder.push(id);
@@ -195,7 +240,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
         while (finalHead < finalOrder.length) {
             const id = finalOrder[finalHead];
             const status = subnet.ingress.get(id);
-            if (status !== undefined && !(status.at + STATUS_TTL < subnet.time && status.expiry < subnet.time)) break;
+            if (status !== undefined && !(status.at + STATUS_TTL < now && status.expiry < now)) break;
             finalHead++;
             if (status === undefined) continue;
             subnet.ingress.delete(id);
@@ -320,7 +365,8 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
         submit,
         waitFor,
         freshen,
-        time: () => subnet.time,
+        time: () => clock.protocol(),
+        executionTime: () => subnet.time,
         advance: async (ms) => api.advanceTime(ms),
         inspect: (canisterId, method, arg, sender) => subnet.inspect(canisterId, method, arg, sender),
         runHttpUpdate: async (canisterId, arg) => runUpdate(Principal.fromText(canisterId), 'http_request_update', arg, ANONYMOUS),
@@ -328,7 +374,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
 
     async function runUpdate(canisterId: Principal, method: string, arg: Uint8Array, caller: Principal): Promise<Reply> {
         const requestId = toHex(randomBytes(32));
-        submit(requestId, caller.toUint8Array(), canisterId.toText(), method, arg, subnet.time + STATUS_TTL);
+        submit(requestId, caller.toUint8Array(), canisterId.toText(), method, arg, clock.protocol() + STATUS_TTL);
         const status = await waitFor(requestId, 3_600_000);
         if (status === undefined) return rejectOf(2, 'timed out', 'IC0000');
         return status.status === 'replied' ? { reply: status.reply ?? new Uint8Array() } : { reject: status.reject ?? { code: 5, message: 'unknown' } };
@@ -352,6 +398,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
         subnet,
         certifier,
         time: () => subnet.time,
+        protocolTime: () => clock.protocol(),
         async advanceTime(ms) {
             clock.advance(BigInt(Math.round(ms * 1e6)));
             round();

@@ -75,9 +75,6 @@ export interface Instance {
 
 export function instantiate(mod: CanisterModule, stable: () => StableMemory): Instance {
     let ctx: ExecutionContext | undefined;
-    let exportsRef: WebAssembly.Exports | undefined;
-    let counter!: WebAssembly.Global;
-    let heap!: Heap;
 
     const context = (): ExecutionContext => {
         if (ctx === undefined) throw new ContractViolation('system API called outside an execution');
@@ -99,8 +96,8 @@ export function instantiate(mod: CanisterModule, stable: () => StableMemory): In
         used: () => context().limit - (counter.value as bigint),
     });
     const instance = new WebAssembly.Instance(mod.module, { ic0: imports as WebAssembly.ModuleImports });
-    exportsRef = instance.exports;
-    counter = exportsRef[COUNTER_EXPORT] as WebAssembly.Global;
+    const exportsRef = instance.exports;
+    const counter = exportsRef[COUNTER_EXPORT] as WebAssembly.Global;
     const memory = exportsRef[MEMORY_EXPORT] as WebAssembly.Memory;
     const pagesGlobal = exportsRef[PAGES_EXPORT] as WebAssembly.Global;
     const table = exportsRef[TABLE_EXPORT] as WebAssembly.Table | undefined;
@@ -111,15 +108,15 @@ export function instantiate(mod: CanisterModule, stable: () => StableMemory): In
         .filter((m): m is RegExpExecArray => m !== null)
         .map((m) => Number(m[1]))
         .sort((a, b) => a - b)
-        .map((i) => exportsRef![globalExportName(i)] as WebAssembly.Global);
-    heap = createHeap(memory, pagesGlobal.value as number);
+        .map((i) => exportsRef[globalExportName(i)] as WebAssembly.Global);
+    const heap = createHeap(memory, pagesGlobal.value as number);
 
     let savedGlobals = globals.map((g) => g.value as number | bigint);
     let savedPages = pagesGlobal.value as number;
 
     function call(entry: EntryPoint): void {
         if ('export' in entry) {
-            const fn = exportsRef![entry.export];
+            const fn = exportsRef[entry.export];
             if (typeof fn !== 'function') throw new Error(`no export ${entry.export}`);
             (fn as () => void)();
         } else {

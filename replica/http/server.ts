@@ -12,7 +12,7 @@ import type { Certifier } from '../certification';
 import { authenticateEnvelope, type CanisterCallContent, type ReadStateContent, type RequestType } from '../crypto/envelope';
 import { effectiveCanisterId } from '../management';
 import { MANAGEMENT, type IngressStatus, type Reject, type Reply, type Subnet } from '../subnet';
-import { serveHttpGateway } from './gateway';
+import { serveHttpGateway } from './canister-http';
 
 export interface HttpServerOptions {
     port: number;
@@ -23,7 +23,10 @@ export interface HttpServerOptions {
     submit(requestId: string, sender: Uint8Array, canisterId: string, method: string, arg: Uint8Array, expiry: bigint): void;
     waitFor(requestId: string, timeoutMs: number): Promise<IngressStatus | undefined>;
     freshen(): void;
+    /** Protocol time (clock.ts): ingress expiry, query-signature timestamps, GET /_/time. */
     time(): bigint;
+    /** The execution time of the last round: what canisters saw. */
+    executionTime(): bigint;
     advance(ms: number): Promise<void>;
     inspect(canisterId: string, method: string, arg: Uint8Array, sender: Uint8Array): Reject | undefined;
     runHttpUpdate(canisterId: string, arg: Uint8Array): Promise<Reply>;
@@ -109,7 +112,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
                 await o.advance(body.advanceMs);
             }
             res.writeHead(200, { 'content-type': 'application/json' });
-            res.end(JSON.stringify({ timeNs: o.time().toString() }));
+            res.end(JSON.stringify({ timeNs: o.time().toString(), executionTimeNs: o.executionTime().toString() }));
             return;
         }
         if (url.pathname === '/_/executions' && o.testMode && isLoopback(req)) {

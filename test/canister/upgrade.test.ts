@@ -1,6 +1,7 @@
 // Upgrades keep every record and every index: with the pre-upgrade snapshot, and also when
 // pre_upgrade is skipped (the heap tables are rebuilt from the stable records).
 import { startLeaderboard, leaderboardWasm, initArg, type TestCanister } from '../support/canister';
+import { advance } from '../support/replica';
 
 let c: TestCanister;
 let apiKey: string;
@@ -39,8 +40,14 @@ test('an upgrade keeps every record and index (snapshot path)', async () => {
     await c.replica.installCode(c.canisterId, leaderboardWasm(), { mode: 'upgrade', arg: initArg([c.gateway.getPrincipal()]) });
     expect(c.replica.executions().some((e) => e.method === 'canister_pre_upgrade' && e.error === undefined)).toBe(true);
     expect(await view(c)).toEqual(before);
-    // The key still works and submits carry on.
-    const [result] = await c.ok('submit_scores', { submits: [{ apiKey, gameId: 'up-game', playerId: 'p7', score: 99_999, streak: 0 }] });
+    // The key still works and submits carry on. The upgrade kept p7's last submission too: on
+    // the replica's clock (it moves only when the test moves it) the 2 s rate limit still holds
+    // right after the upgrade, however long the upgrade took, and past it the submit counts.
+    const submit = { apiKey, gameId: 'up-game', playerId: 'p7', score: 99_999, streak: 0 };
+    const [limited] = await c.ok('submit_scores', { submits: [submit] });
+    expect(limited).toMatchObject({ err: { status: 400, message: 'Please wait 2 seconds between submissions.' } });
+    await advance(c.replica, 2_000, [c.agent]);
+    const [result] = await c.ok('submit_scores', { submits: [submit] });
     expect(result).toMatchObject({ ok: {} });
     expect((await c.ok('player_rank', { gameId: 'up-game', playerId: 'p7' })).rank).toBe(1);
 });

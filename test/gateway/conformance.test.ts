@@ -1,41 +1,45 @@
-// Runs the HTTP contract's conformance cases (./conformance/cases.ts) in order against one
-// service (replica + canister + gateway): every case against the gateway, and every `direct`
-// case also against the canister's own HTTP path. One jest test per case (and per direct read),
-// named after the rule it checks; known gaps run too and are named [KNOWN GAP].
+// Runs the HTTP contract's conformance cases (./conformance/cases.ts), one jest test per case:
+// each builds its own data (a game of its own, its setup steps) on a shared service, or on a
+// service of its own for `clock` cases, then sends its request to the gateway and, for `direct`
+// cases, the same path to the canister's own HTTP interface. Cases are independent: any one runs
+// alone (`-t '<case name>'`) or in any order (`--randomize`). Known gaps run too and are named
+// [KNOWN GAP].
 import type { Method } from '../../contract/canister';
+import { RULES } from '../../contract/rules-text';
 import { startService, type TestResponse, type TestService } from '../support/gateway';
-import { CASES, EVERY_RESPONSE_HEADERS, GAMES, KNOWN_GAPS, START, type AdminStep, type AdvanceStep, type Case, type Step } from './conformance/cases';
+import {
+    CASES, EVERY_RESPONSE_HEADERS, KNOWN_GAPS, SHARED_ADVANCE_LIMITS, SHARED_START, START,
+    type AdminStep, type AdvanceStep, type Case, type Expectation, type GameStep, type SendStep, type Step,
+} from './conformance/cases';
 
-let service: TestService;
-const vars = new Map<string, unknown>();
-/** The gateway's answer to each direct case, which the canister's answer must equal. */
-const gatewayAnswers = new Map<Case, TestResponse>();
+const nsOf = (iso: string): bigint => BigInt(Date.parse(iso)) * 1_000_000n;
 
-beforeAll(async () => {
-    service = await startService({ replica: { startTime: BigInt(Date.parse(START)) * 1_000_000n } });
-    for (const g of GAMES) {
-        vars.set(g.game, g.id);
-        vars.set(g.key, await service.game(g.id));
-    }
-}, 120_000);
+// ---- services -----------------------------------------------------------------------------------------
+
+/** The service of the cases that keep to SHARED_ADVANCE_LIMITS, started on first use. */
+let shared: Promise<TestService> | undefined;
+const sharedService = (): Promise<TestService> => (shared ??= startService({ replica: { startTime: nsOf(SHARED_START) } }));
 
 afterAll(async () => {
-    await service?.stop();
-});
+    if (shared !== undefined) await (await shared).stop();
+}, 60_000);
 
 // ---- placeholders -------------------------------------------------------------------------------------
 
-const PLACEHOLDER = /\$([A-Z][A-Z0-9_]*)/g;
+type Vars = Map<string, unknown>;
 
-function lookup(name: string): unknown {
-    if (!vars.has(name)) throw new Error(`placeholder $${name} has no value (did the step that captures it fail?)`);
+const PLACEHOLDER = /\$\{([A-Z][A-Z0-9_]*)\}|\$([A-Z][A-Z0-9_]*)/g;
+const WHOLE = /^(?:\$\{([A-Z][A-Z0-9_]*)\}|\$([A-Z][A-Z0-9_]*))$/;
+
+function lookup(vars: Vars, name: string): unknown {
+    if (!vars.has(name)) throw new Error(`placeholder $${name} has no value (does a setup step capture it?)`);
     return vars.get(name);
 }
 
-function resolveString(s: string): unknown {
-    const whole = /^\$([A-Z][A-Z0-9_]*)$/.exec(s);
-    if (whole !== null) return lookup(whole[1]);
-    return s.replace(PLACEHOLDER, (_, name: string) => String(lookup(name)));
+function resolveString(vars: Vars, s: string): unknown {
+    const whole = WHOLE.exec(s);
+    if (whole !== null) return lookup(vars, whole[1] ?? whole[2]);
+    return s.replace(PLACEHOLDER, (_, braced: string | undefined, plain: string | undefined) => String(lookup(vars, braced ?? plain!)));
 }
 
 function isPlain(value: object): boolean {
@@ -43,12 +47,18 @@ function isPlain(value: object): boolean {
     return proto === Object.prototype || proto === null;
 }
 
-/** Replaces placeholders in strings, arrays and plain objects; matchers and other values stay. */
-function resolve<T>(value: T): T {
-    if (typeof value === 'string') return resolveString(value) as T;
-    if (Array.isArray(value)) return value.map(resolve) as T;
-    if (value !== null && typeof value === 'object' && isPlain(value)) {
-        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolve(v)])) as T;
+const MATCHER = Symbol.for('jest.asymmetricMatcher');
+
+/** Replaces placeholders in strings, arrays, plain objects and the samples of object/array-containing matchers. */
+function resolve<T>(vars: Vars, value: T): T {
+    if (typeof value === 'string') return resolveString(vars, value) as T;
+    if (Array.isArray(value)) return value.map((v) => resolve(vars, v)) as T;
+    if (value === null || typeof value !== 'object') return value;
+    if (isPlain(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolve(vars, v)])) as T;
+    const m = value as { $$typeof?: symbol; sample?: unknown; inverse?: boolean; toString(): string };
+    if (m.$$typeof === MATCHER && m.inverse === false) {
+        if (m.toString() === 'ObjectContaining') return expect.objectContaining(resolve(vars, m.sample as object)) as T;
+        if (m.toString() === 'ArrayContaining') return expect.arrayContaining(resolve(vars, m.sample as unknown[])) as T;
     }
     return value;
 }
@@ -59,12 +69,22 @@ function at(value: unknown, path: string): unknown {
     return v;
 }
 
-function capture(into: Record<string, string> | undefined, from: unknown): void {
+function capture(vars: Vars, into: Record<string, string> | undefined, from: unknown): void {
     for (const [name, path] of Object.entries(into ?? {})) {
         const value = at(from, path);
         if (value === undefined) throw new Error(`capture ${name}: nothing at ${path}`);
         vars.set(name, value);
     }
+}
+
+/** The periods of the replica clock now: UTC day and week (from Monday) starts in ns, and the date. */
+function clockVars(service: TestService, vars: Vars): void {
+    const now = new Date(Number(service.replica.time() / 1_000_000n));
+    const day = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    const week = day - ((now.getUTCDay() + 6) % 7) * 86_400_000;
+    vars.set('DAY_START', day * 1e6);
+    vars.set('WEEK_START', week * 1e6);
+    vars.set('TODAY', new Date(day).toISOString().slice(0, 10));
 }
 
 // ---- checks -------------------------------------------------------------------------------------------
@@ -99,68 +119,151 @@ function checkHeaders(r: TestResponse, expected: Record<string, string | RegExp>
     }
 }
 
-function checkAnswer(r: TestResponse, c: Case): void {
-    const expected = resolve(c.expect.body);
-    // Status and body together, so a failure shows both.
-    expect({ status: r.status, body: r.body }).toEqual({ status: c.expect.status, body: expected });
+/** Status and body together, so a failure shows both. */
+function checkAnswer(r: TestResponse, expected: Expectation): void {
+    expect({ status: r.status, body: r.body }).toEqual({ status: expected.status, body: expected.body });
+}
+
+/** A direct canister answer: the expected one, with its headers, and the gateway's JSON. */
+function checkDirect(r: TestResponse, expected: Expectation, gateway: TestResponse): void {
+    if (r.body === undefined) throw new Error(`not JSON: ${describeAnswer(r)}`);
+    checkAnswer(r, expected);
+    expect({ header: 'access-control-allow-origin', value: r.headers.get('access-control-allow-origin') }).toEqual({ header: 'access-control-allow-origin', value: '*' });
+    if (r.status === 200) expect({ header: 'cache-control', value: r.headers.get('cache-control') }).toEqual({ header: 'cache-control', value: 'public, max-age=30' });
+    // Identical JSON on both hosts.
+    expect({ status: r.status, body: r.body }).toEqual({ status: gateway.status, body: gateway.body });
+}
+
+/** Runs `check`; a failure is kept with its label instead of thrown. */
+function collect(failures: string[], label: string, check: () => void): void {
+    try {
+        check();
+    } catch (e) {
+        failures.push(`${label}\n${e instanceof Error ? e.message : String(e)}`);
+    }
 }
 
 // ---- steps --------------------------------------------------------------------------------------------
 
-const isAdvance = (s: Step): s is AdvanceStep => 'advance' in s;
+const isGame = (s: Step): s is GameStep => 'game' in s;
 const isAdmin = (s: Step): s is AdminStep => 'admin' in s;
+const isAdvance = (s: Step): s is AdvanceStep => 'advance' in s;
 
-async function runCase(c: Case): Promise<void> {
-    const req = resolve(c.request);
-    const r = await service.request(req.method, req.path, { headers: req.headers ?? {}, body: req.body, raw: req.raw });
-    if (c.direct) gatewayAnswers.set(c, r);
-    checkEnvelope(r, req.method);
-    checkAnswer(r, c);
-    checkHeaders(r, c.expect.headers);
-    capture(c.capture, r.body);
+const ANY_SUCCESS: Expectation = { status: 200, body: { ok: true, data: expect.anything() } };
+
+function stepLabel(step: Step): string {
+    if (isGame(step)) return `register the game $${step.game}`;
+    if (isAdmin(step)) return `${step.admin} ${JSON.stringify(step.request)}`;
+    if (isAdvance(step)) return `advance the clock ${step.advance} s`;
+    return `${step.send.method} ${step.send.path} ${JSON.stringify(step.send.body ?? step.send.raw ?? '')}`;
 }
 
-async function runDirect(c: Case): Promise<void> {
-    const path = resolve(c.request.path);
-    const r = await service.direct(path);
-    if (r.body === undefined) throw new Error(`not JSON: ${describeAnswer(r)}`);
-    checkAnswer(r, c);
-    expect(r.headers.get('access-control-allow-origin')).toBe('*');
-    if (r.status === 200) expect(r.headers.get('cache-control')).toBe('public, max-age=30');
-    // Identical JSON on both hosts (spec: direct canister reads).
-    const gateway = gatewayAnswers.get(c);
-    if (gateway === undefined) throw new Error('the gateway case did not run');
-    expect({ status: r.status, body: r.body }).toEqual({ status: gateway.status, body: gateway.body });
-    capture(c.capture, r.body);
+async function runStep(service: TestService, vars: Vars, step: Step, mainGame: string): Promise<void> {
+    if (isGame(step)) {
+        const id = `${mainGame}-${step.game.toLowerCase()}`;
+        vars.set(step.game, id);
+        vars.set(step.key, await service.game(id));
+    } else if (isAdmin(step)) {
+        const reply = await service.canister.ok(step.admin as Method, resolve(vars, step.request) as never);
+        capture(vars, step.capture, reply);
+    } else if (isAdvance(step)) {
+        await service.replica.advanceTime(step.advance * 1000);
+        await service.canister.agent.syncTime(service.canisterId);
+    } else {
+        const req = resolve(vars, (step as SendStep).send);
+        const r = await service.request(req.method, req.path, { headers: req.headers ?? {}, body: req.body, raw: req.raw });
+        checkAnswer(r, resolve(vars, step.expect ?? ANY_SUCCESS));
+        capture(vars, step.capture, r.body);
+    }
 }
 
-async function runAdvance(step: AdvanceStep): Promise<void> {
-    await service.replica.advanceTime(step.advance * 1000);
-    await service.canister.agent.syncTime(service.canisterId);
+async function runCase(c: Case, index: number): Promise<void> {
+    const own = c.clock ? await startService({ replica: { startTime: nsOf(START) } }) : undefined;
+    try {
+        const service = own ?? (await sharedService());
+        const vars: Vars = new Map();
+        const gameId = `conf-${index}`;
+        vars.set('GAME', gameId);
+        vars.set('KEY', await service.game(gameId));
+        vars.set('T', `_${index.toString(36)}`);
+        clockVars(service, vars);
+
+        for (const [i, step] of (c.setup ?? []).entries()) {
+            try {
+                await runStep(service, vars, step, gameId);
+            } catch (e) {
+                throw new Error(`setup step ${i + 1} (${stepLabel(step)}) failed:\n${e instanceof Error ? e.message : String(e)}`);
+            }
+        }
+
+        const req = resolve(vars, c.request);
+        const expected = resolve(vars, c.expect);
+        const gateway = await service.request(req.method, req.path, { headers: req.headers ?? {}, body: req.body, raw: req.raw });
+        const direct = c.direct ? await service.direct(req.path) : undefined;
+
+        const failures: string[] = [];
+        collect(failures, `[gateway] ${req.method} ${req.path}`, () => {
+            checkEnvelope(gateway, req.method);
+            checkAnswer(gateway, expected);
+            checkHeaders(gateway, expected.headers);
+        });
+        if (direct !== undefined) collect(failures, `[canister] GET ${req.path}`, () => checkDirect(direct, expected, gateway));
+        if (failures.length > 0) throw new Error(failures.join('\n\n'));
+    } finally {
+        await own?.stop();
+    }
 }
 
-async function runAdmin(step: AdminStep): Promise<void> {
-    const result = await service.canister.ok(step.admin as Method, resolve(step.request) as never);
-    capture(step.capture, result);
-}
+// ---- the tests ----------------------------------------------------------------------------------------
 
 const gaps = new Set(KNOWN_GAPS.map((g) => g.name));
-const title = (name: string): string => (gaps.has(name) ? `[KNOWN GAP] ${name}` : name);
+const title = (c: Case): string => (gaps.has(c.name) ? `[KNOWN GAP] ${c.name}` : c.name);
+const refsOf = (c: Case): readonly string[] => (typeof c.ref === 'string' ? [c.ref] : c.ref);
 
-CASES.forEach((step, i) => {
-    const n = String(i + 1).padStart(3, '0');
-    if (isAdvance(step)) {
-        test(`${n} (step) ${step.name}`, () => runAdvance(step));
-    } else if (isAdmin(step)) {
-        test(`${n} (step) ${step.name}`, () => runAdmin(step));
-    } else {
-        test(`${n} ${title(step.name)}`, () => runCase(step));
-        if (step.direct) test(`${n} [canister] ${title(step.name)}`, () => runDirect(step));
-    }
+CASES.forEach((c, i) => {
+    test(title(c), () => runCase(c, i));
 });
 
-test('every known gap names a case, and case names are unique', () => {
-    const names = CASES.map((s) => s.name);
+const META = {
+    names: 'meta: case names are unique, each selects only its own test with -t, and every known gap names a case',
+    refs: 'meta: every ref is an anchor of the API reference, an operationId of /openapi.json or a rule',
+    clock: 'meta: cases on the shared service move its clock only a little',
+};
+
+test(META.names, () => {
+    const names = CASES.map((c) => c.name);
     expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
     expect(KNOWN_GAPS.map((g) => g.name).filter((n) => !names.includes(n))).toEqual([]);
+    // `-t '<case name>'` in a shell: no single quote ends the argument early.
+    expect(names.filter((n) => n.includes("'"))).toEqual([]);
+    const titles = [...CASES.map(title), ...Object.values(META)];
+    const selecting = (name: string): string[] => {
+        try {
+            const pattern = new RegExp(name);
+            return titles.filter((t) => pattern.test(t));
+        } catch (e) {
+            return [`not a valid pattern: ${String(e)}`];
+        }
+    };
+    const wrong = CASES.filter((c) => JSON.stringify(selecting(c.name)) !== JSON.stringify([title(c)])).map((c) => ({ name: c.name, selects: selecting(c.name) }));
+    expect(wrong).toEqual([]);
+});
+
+test(META.refs, async () => {
+    const service = await sharedService();
+    const openapi = await service.request('GET', '/openapi.json');
+    const operationIds = Object.values(openapi.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((ops) => Object.values(ops).map((op) => op.operationId));
+    const docs = (await service.request('GET', '/docs')).text;
+    const anchors = new Set([...operationIds, ...RULES.map((r) => `rule-${r.id}`)]);
+    expect(CASES.filter((c) => refsOf(c).length === 0).map((c) => c.name)).toEqual([]);
+    const unknown = CASES.flatMap((c) => refsOf(c).filter((r) => !anchors.has(r)).map((ref) => ({ name: c.name, ref })));
+    expect(unknown).toEqual([]);
+    const notInDocs = [...new Set(CASES.flatMap(refsOf))].filter((ref) => !docs.includes(`id="${ref}"`));
+    expect(notInDocs).toEqual([]);
+});
+
+test(META.clock, () => {
+    const advances = CASES.filter((c) => !c.clock).flatMap((c) => (c.setup ?? []).filter(isAdvance).map((s) => ({ name: c.name, seconds: s.advance })));
+    expect(advances.filter((a) => a.seconds > SHARED_ADVANCE_LIMITS.step)).toEqual([]);
+    expect(advances.reduce((sum, a) => sum + a.seconds, 0)).toBeLessThanOrEqual(SHARED_ADVANCE_LIMITS.total);
 });

@@ -1,15 +1,18 @@
 // @dfinity/agent talks to the replica exactly as to the IC: root key, queries with node
 // signatures, update calls with certified replies, read_state, identities.
-import { Actor, Certificate, HttpAgent, lookupResultToBuffer } from '@dfinity/agent';
+import { Actor, Certificate, HttpAgent, lookupResultToBuffer, pollForResponse } from '@dfinity/agent';
+import { IDL } from '@dfinity/candid';
+import type { Principal } from '@dfinity/principal';
 import { Ed25519KeyIdentity } from '@dfinity/identity';
 import { Secp256k1KeyIdentity } from '@dfinity/identity-secp256k1';
 
+import { blsVerify } from '../../replica/crypto/bls';
 import type { Replica } from '../../replica/replica';
 import { actorFor, agentFor, startTestReplica } from '../support/replica';
 import { probeIdl, probeInit, probeWasm, type Probe } from './probe';
 
 let replica: Replica;
-let canisterId: import('@dfinity/principal').Principal;
+let canisterId: Principal;
 
 beforeAll(async () => {
     replica = await startTestReplica();
@@ -59,8 +62,10 @@ test('the v2 call + read_state polling path works as well as the synchronous v3 
     const { requestId } = await agent.call(canisterId, { methodName: 'increment', arg: new Uint8Array([0x44, 0x49, 0x44, 0x4c, 0, 0]), callSync: false });
     const { certificate } = await agent.readState(canisterId, { paths: [[new TextEncoder().encode('request_status'), requestId]] });
     expect(certificate).toBeDefined();
-    // Poll until the status is final.
-    for (let i = 0; i < 50 && (await probe.count()) === before; i++) await new Promise((r) => setTimeout(r, 20));
+    // Poll read_state as the agent does until the status is final, however long that takes:
+    // between polls only yield to the replica's round (no fixed number of fixed sleeps).
+    const { reply } = await pollForResponse(agent, canisterId, requestId, { strategy: () => new Promise((r) => setImmediate(r)), blsVerify });
+    expect(IDL.decode([IDL.Nat64], reply!)).toEqual([before + 1n]);
     expect(await probe.count()).toBe(before + 1n);
 });
 

@@ -135,3 +135,12 @@ test('after stop() the same process opens the directory again, with its state', 
         }
     }
 });
+
+test('a start that fails after taking the lock (a port in use) leaves the directory free', async () => {
+    const first = await startTestReplica({ port: 0 });
+    const dir = tempDir('lock-failed-start');
+    await expect(startTestReplica({ dataDir: dir, port: first.port })).rejects.toThrow(/EADDRINUSE|in use/i);
+    const second = await startTestReplica({ dataDir: dir, port: 0 });
+    await second.stop();
+    await first.stop();
+});

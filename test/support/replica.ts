@@ -28,7 +28,10 @@ export async function agentFor(replica: Replica, identity?: Identity): Promise<H
     return HttpAgent.create({ host: replica.url, identity, shouldFetchRootKey: true, verifyQuerySignatures: true, shouldSyncTime: true });
 }
 
-/** Moves the replica's clock and lets the agents follow. */
+/**
+ * Moves the replica's clock (in test mode the only way the canisters' time moves, besides 1 ns
+ * per round) and lets the agents follow (the replica's protocol time moved by as much).
+ */
 export async function advance(replica: Replica, ms: number, agents: HttpAgent[]): Promise<void> {
     await replica.advanceTime(ms);
     for (const agent of agents) await agent.syncTime();

@@ -16,7 +16,9 @@ import {
 } from '../../../replica/crypto/envelope';
 
 const SECOND = 1_000_000_000n;
-const NOW = BigInt(Date.now()) * 1_000_000n;
+/** The one "now" of this file: every expiry below is relative to it, never to a later Date.now(). */
+const NOW_MS = Date.now();
+const NOW = BigInt(NOW_MS) * 1_000_000n;
 const CANISTER = Principal.fromText('rrkah-fqaaa-aaaaa-aaaaq-cai');
 const OTHER_CANISTER = Principal.fromText('ryjl3-tyaaa-aaaaa-aaaba-cai');
 
@@ -58,7 +60,7 @@ function expectRejected(result: EnvelopeCheck, status: number, message: RegExp):
 async function delegated(options: { expiresAt?: Date; targets?: Principal[] } = {}) {
     const root = Ed25519KeyIdentity.generate();
     const session = await ECDSAKeyIdentity.generate();
-    const chain = await DelegationChain.create(root, session.getPublicKey(), options.expiresAt ?? new Date(Date.now() + 3600_000), {
+    const chain = await DelegationChain.create(root, session.getPublicKey(), options.expiresAt ?? new Date(NOW_MS + 3600_000), {
         targets: options.targets,
     });
     return { root, identity: DelegationIdentity.fromDelegation(session, chain) };
@@ -96,8 +98,8 @@ describe('envelope authentication', () => {
 
         const middle = Secp256k1KeyIdentity.generate();
         const leaf = Ed25519KeyIdentity.generate();
-        const first = await DelegationChain.create(root, middle.getPublicKey(), new Date(Date.now() + 3600_000));
-        const second = await DelegationChain.create(middle, leaf.getPublicKey(), new Date(Date.now() + 3600_000), {
+        const first = await DelegationChain.create(root, middle.getPublicKey(), new Date(NOW_MS + 3600_000));
+        const second = await DelegationChain.create(middle, leaf.getPublicKey(), new Date(NOW_MS + 3600_000), {
             previous: first,
             targets: [CANISTER],
         });
@@ -169,7 +171,7 @@ describe('envelope authentication', () => {
     });
 
     test('rejects expired delegations and canisters outside the delegation targets', async () => {
-        const expired = await delegated({ expiresAt: new Date(Date.now() - 60_000) });
+        const expired = await delegated({ expiresAt: new Date(NOW_MS - 60_000) });
         expectRejected(check(await envelopeFor(expired.identity, callContent(expired.identity.getPrincipal()))), 400, /^Invalid delegation expiry/);
 
         const scoped = await delegated({ targets: [OTHER_CANISTER] });
@@ -184,12 +186,12 @@ describe('envelope authentication', () => {
         const { identity } = await delegated();
         const envelope = await envelopeFor(identity, callContent(identity.getPrincipal()));
         const chain = envelope.sender_delegation as Array<{ delegation: Record<string, unknown>; signature: Uint8Array }>;
-        const stretched = [{ ...chain[0], delegation: { ...chain[0].delegation, expiration: BigInt(Date.now() + 999_999_999) * 1_000_000n } }];
+        const stretched = [{ ...chain[0], delegation: { ...chain[0].delegation, expiration: BigInt(NOW_MS + 999_999_999) * 1_000_000n } }];
         expectRejected(check({ ...envelope, sender_delegation: stretched }), 400, /^Invalid delegation: delegation 0/);
 
         const a = Ed25519KeyIdentity.generate();
         const b = Ed25519KeyIdentity.generate();
-        const later = new Date(Date.now() + 3600_000);
+        const later = new Date(NOW_MS + 3600_000);
         const ab = await DelegationChain.create(a, b.getPublicKey(), later);
         const aba = await DelegationChain.create(b, a.getPublicKey(), later, { previous: ab });
         const cyclic = DelegationIdentity.fromDelegation(a, aba);

@@ -4,6 +4,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+import wabt from 'wabt';
+
 import { createHeap, WASM_PAGE } from '../../../replica/execution/heap';
 import { SHADOW_WASM } from '../../../replica/execution/shadow';
 import { RESERVED_BYTES, RESERVED_PAGES } from '../../../replica/wasm/instrument';
@@ -84,8 +86,8 @@ test('load replaces memory and shadow, and clears marks', () => {
 });
 
 test('the embedded diff helper is shadow.wat compiled', async () => {
-    const wabt = await (require('wabt') as () => Promise<{ parseWat: (n: string, s: string, f: object) => { toBinary: (o: object) => { buffer: Uint8Array } } }>)();
+    const parser = await wabt();
     const source = fs.readFileSync(path.join(__dirname, '../../../replica/execution/shadow.wat'), 'utf8');
-    const { buffer } = wabt.parseWat('shadow.wat', source, { simd: true, bulk_memory: true }).toBinary({});
+    const { buffer } = parser.parseWat('shadow.wat', source, { simd: true, bulk_memory: true }).toBinary({});
     expect(Buffer.from(buffer).equals(SHADOW_WASM)).toBe(true);
 });
