@@ -57,7 +57,11 @@ function header(req: Request, name: string): string | undefined {
     return value === undefined || value === '' ? undefined : value;
 }
 
-export function credentialResolver(canister: CanisterClient, ttlMs = CREDENTIAL_TTL_MS, clock?: () => number): CredentialResolver {
+export function credentialResolver(
+    canister: CanisterClient,
+    ttlMs = CREDENTIAL_TTL_MS,
+    clock?: () => number,
+): CredentialResolver {
     const keys = ttlCache<KeyInfo | 'invalid'>(ttlMs, undefined, clock);
     const sessions = ttlCache<Result<SessionInfo>>(ttlMs, undefined, clock);
     const renewing = ttlCache<true>(60_000, undefined, clock);
@@ -75,7 +79,8 @@ export function credentialResolver(canister: CanisterClient, ttlMs = CREDENTIAL_
         const key = header(req, 'X-API-Key');
         const gameId = header(req, 'X-Game-ID');
         if (key === undefined) {
-            if (header(req, 'X-Session-Token') !== undefined) throw new ApiFailure(401, 'This endpoint needs the API key (X-API-Key), not a session');
+            if (header(req, 'X-Session-Token') !== undefined)
+                throw new ApiFailure(401, 'This endpoint needs the API key (X-API-Key), not a session');
             throw new ApiFailure(401, MESSAGES.missingApiKey);
         }
         const embedded = API_KEY.exec(key)?.[1];
@@ -93,7 +98,8 @@ export function credentialResolver(canister: CanisterClient, ttlMs = CREDENTIAL_
         const token = header(req, 'X-Session-Token');
         if (token === undefined) throw new ApiFailure(401, 'This endpoint needs a signed-in player (X-Session-Token)');
         // 401/403 on a session request mean a dead session (clients sign out): other problems are 400.
-        if (header(req, 'X-API-Key') !== undefined) throw new ApiFailure(400, 'Send X-Session-Token or X-API-Key, not both');
+        if (header(req, 'X-API-Key') !== undefined)
+            throw new ApiFailure(400, 'Send X-Session-Token or X-API-Key, not both');
         const gameId = header(req, 'X-Game-ID');
         if (gameId === undefined) throw new ApiFailure(400, 'X-Game-ID is required with X-Session-Token');
         if (!SESSION_TOKEN.test(token)) throw new ApiFailure(401, MESSAGES.deadSession);
@@ -108,7 +114,10 @@ export function credentialResolver(canister: CanisterClient, ttlMs = CREDENTIAL_
         if (reply.ok.renewDue && renewing.get(sessionHash) === undefined) {
             // Reads are queries: the lifetime is written back by one update at most a minute apart.
             renewing.set(sessionHash, true);
-            canister.call('renew_session', { sessionHash }).then(() => sessions.delete(cacheKey), () => renewing.delete(sessionHash));
+            canister.call('renew_session', { sessionHash }).then(
+                () => sessions.delete(cacheKey),
+                () => renewing.delete(sessionHash),
+            );
         }
         return { kind: 'session', gameId, sessionHash, playerId: reply.ok.playerId };
     }
@@ -116,7 +125,10 @@ export function credentialResolver(canister: CanisterClient, ttlMs = CREDENTIAL_
     return {
         apiKey,
         session,
-        player: (req) => (header(req, 'X-API-Key') === undefined && header(req, 'X-Session-Token') !== undefined ? session(req) : apiKey(req)),
+        player: (req) =>
+            header(req, 'X-API-Key') === undefined && header(req, 'X-Session-Token') !== undefined
+                ? session(req)
+                : apiKey(req),
         async gameOnly(req) {
             const gameId = header(req, 'X-Game-ID');
             const key = header(req, 'X-API-Key');
@@ -131,6 +143,9 @@ export function credentialResolver(canister: CanisterClient, ttlMs = CREDENTIAL_
 }
 
 /** The credential a player write carries to the canister. */
-export function credentialOf(caller: Caller, playerId: string): { apiKey: string; playerId: string } | { sessionHash: string } {
+export function credentialOf(
+    caller: Caller,
+    playerId: string,
+): { apiKey: string; playerId: string } | { sessionHash: string } {
     return caller.kind === 'apiKey' ? { apiKey: caller.apiKey, playerId } : { sessionHash: caller.sessionHash };
 }

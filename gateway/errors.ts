@@ -8,11 +8,13 @@ import type { Status as CanisterStatus } from '../contract/canister';
 export type Status = CanisterStatus | 405 | 413 | 500;
 
 export class ApiFailure extends Error {
-    constructor(readonly status: Status, message: string) {
+    constructor(
+        readonly status: Status,
+        message: string,
+    ) {
         super(message);
     }
 }
-
 
 export function sendError(res: Response, error: unknown): void {
     const failure = error instanceof ApiFailure ? error : new ApiFailure(500, 'Internal error');

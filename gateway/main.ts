@@ -8,22 +8,35 @@ import { serveGateway, type RunningGateway } from './serve';
 
 export async function startGateway(config: Config): Promise<RunningGateway> {
     if (config.remote === undefined) {
-        throw new Error('Set IC_HOST, CANISTER_ID and GATEWAY_IDENTITY_PEM (npm start runs the whole service locally instead)');
+        throw new Error(
+            'Set IC_HOST, CANISTER_ID and GATEWAY_IDENTITY_PEM (npm start runs the whole service locally instead)',
+        );
     }
     if (config.providers.length > 0 && (config.publicUrl === undefined || config.secret === undefined)) {
-        throw new Error('Sign-in providers are configured: set PUBLIC_URL and GATEWAY_SECRET (the same secret on every gateway)');
+        throw new Error(
+            'Sign-in providers are configured: set PUBLIC_URL and GATEWAY_SECRET (the same secret on every gateway)',
+        );
     }
     const canister = await connectRemote(config.remote);
     return serveGateway({
-        canister, port: config.port, readCacheTtlSeconds: config.readCacheTtlSeconds, trustProxy: config.trustProxy,
-        signIn: { publicUrl: config.publicUrl ?? `http://localhost:${config.port}`, secret: config.secret ?? new Uint8Array(randomBytes(32)), providers: config.providers },
+        canister,
+        port: config.port,
+        readCacheTtlSeconds: config.readCacheTtlSeconds,
+        trustProxy: config.trustProxy,
+        signIn: {
+            publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+            secret: config.secret ?? new Uint8Array(randomBytes(32)),
+            providers: config.providers,
+        },
     });
 }
 
 async function main(): Promise<void> {
     const config = readConfig();
     const gateway = await startGateway(config);
-    console.log(`Gateway for canister ${config.remote!.canisterId} at ${config.remote!.host} listening on ${gateway.url}`);
+    console.log(
+        `Gateway for canister ${config.remote!.canisterId} at ${config.remote!.host} listening on ${gateway.url}`,
+    );
     const stop = (): void => void gateway.close().then(() => process.exit(0));
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

@@ -89,7 +89,9 @@ export interface Route<B extends z.ZodType = z.ZodType, D extends z.ZodType = z.
 }
 
 /** A route, with the body and caller types inferred from its schema and auth kind. */
-export function route<B extends z.ZodType = z.ZodUndefined, D extends z.ZodType = z.ZodType, A extends Auth = Auth>(r: Route<B, D, A>): Route {
+export function route<B extends z.ZodType = z.ZodUndefined, D extends z.ZodType = z.ZodType, A extends Auth = Auth>(
+    r: Route<B, D, A>,
+): Route {
     return r as unknown as Route;
 }
 
@@ -118,7 +120,10 @@ export const expressPath = (template: string): string => template.replace(/\{(\w
 export function serve(ctx: RouteContext, r: Route): RequestHandler[] {
     const run: RequestHandler = (req: Request, res: Response) => {
         (async () => {
-            const params = Object.assign(Object.create(null) as Record<string, string>, req.params as Record<string, string>);
+            const params = Object.assign(
+                Object.create(null) as Record<string, string>,
+                req.params as Record<string, string>,
+            );
             for (const [name, p] of Object.entries(r.params ?? {})) {
                 if (!p.unchecked && !p.pattern.test(params[name])) {
                     throw new ApiFailure(400, `Invalid ${p.label ?? name} in path: must match ${p.pattern.source}`);

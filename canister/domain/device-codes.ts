@@ -50,7 +50,10 @@ export type DeviceCodeStatus = 'pending' | 'approved' | 'redeemed';
 /** decisions.md: 428 while pending, 200 once approved (exactly once), 410 after expiry, 404 when unknown or redeemed. */
 export type PollOutcome = 'pending' | 'approved' | 'expired' | 'gone';
 
-export function pollOutcome(code: { status: DeviceCodeStatus; expiresAt: number } | undefined, now: number): PollOutcome {
+export function pollOutcome(
+    code: { status: DeviceCodeStatus; expiresAt: number } | undefined,
+    now: number,
+): PollOutcome {
     if (code === undefined || code.status === 'redeemed') return 'gone';
     if (now >= code.expiresAt) return 'expired';
     return code.status;

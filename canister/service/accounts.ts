@@ -15,7 +15,8 @@ import type { AccountRecord, PlayerRecord } from './records';
 const accountKey = (identity: Identity): string => `${identity.issuer}\n${identity.subject}`;
 
 function text(field: string, value: unknown, max: number): string {
-    if (typeof value !== 'string' || value.length > max || /[\u0000-\u001f\u007f]/.test(value)) throw new Fail(400, invalid(field, `must be text of at most ${max} characters`));
+    if (typeof value !== 'string' || value.length > max || /[\u0000-\u001f\u007f]/.test(value))
+        throw new Fail(400, invalid(field, `must be text of at most ${max} characters`));
     return value;
 }
 
@@ -36,7 +37,11 @@ export function checkIdentity(value: unknown): Identity {
 }
 
 /** The account of an identity, created on first sign-in; `nickname` seeds only a new one (N4). */
-function accountFor(ctx: Ctx, identity: Identity, nickname: string | undefined): { account: AccountRecord; isNew: boolean } {
+function accountFor(
+    ctx: Ctx,
+    identity: Identity,
+    nickname: string | undefined,
+): { account: AccountRecord; isNew: boolean } {
     const existing = ctx.store.accountKeys.get(accountKey(identity));
     const account = existing === undefined ? undefined : ctx.store.accounts.get(existing);
     if (account !== undefined) {
@@ -49,8 +54,14 @@ function accountFor(ctx: Ctx, identity: Identity, nickname: string | undefined):
     let accountId = '';
     for (const b of ctx.env.random(16)) accountId += (b < 16 ? '0' : '') + b.toString(16);
     const created: AccountRecord = {
-        accountId, issuer: identity.issuer, subject: identity.subject, email: identity.email, provider: identity.provider,
-        nickname, createdAt: ctx.env.now(), games: [],
+        accountId,
+        issuer: identity.issuer,
+        subject: identity.subject,
+        email: identity.email,
+        provider: identity.provider,
+        nickname,
+        createdAt: ctx.env.now(),
+        games: [],
     };
     ctx.store.accounts.set(accountId, created);
     ctx.store.accountKeys.set(accountKey(identity), accountId);
@@ -110,14 +121,27 @@ export function renewSession(ctx: Ctx, req: Untrusted<RequestOf<'renew_session'>
     return null;
 }
 
-export function sessionProfile(ctx: Ctx, req: Untrusted<RequestOf<'session_profile'>>): Profile & { email: string; provider: string } {
+export function sessionProfile(
+    ctx: Ctx,
+    req: Untrusted<RequestOf<'session_profile'>>,
+): Profile & { email: string; provider: string } {
     const live = liveSession(ctx, req.sessionHash);
     const game = requireGame(ctx, req.gameId);
     const playerId = accountPlayerId(live.account.accountId);
     const player = findPlayer(ctx, game.record.gameId, playerId);
     const profile: Profile =
         player === undefined
-            ? { nickname: live.account.nickname ?? '', created: ns(live.account.createdAt), gameProfile: { score: 0, streak: 0, achievements: [], playCount: 0, lastPlayed: ns(live.account.createdAt) } }
+            ? {
+                  nickname: live.account.nickname ?? '',
+                  created: ns(live.account.createdAt),
+                  gameProfile: {
+                      score: 0,
+                      streak: 0,
+                      achievements: [],
+                      playCount: 0,
+                      lastPlayed: ns(live.account.createdAt),
+                  },
+              }
             : profileOf(ctx, game.record.gameId, playerId, player);
     return { ...profile, email: live.account.email, provider: live.account.provider };
 }
@@ -127,4 +151,3 @@ export function logout(ctx: Ctx, req: Untrusted<RequestOf<'logout'>>): { message
     ctx.store.playerSessions.delete(live.hash);
     return { message: 'Signed out.' };
 }
-

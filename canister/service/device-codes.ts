@@ -6,7 +6,12 @@ import type { Approval, ReplyOf, RequestOf } from '../../contract/canister';
 import { MESSAGES } from '../../contract/messages';
 import { checkNickname } from '../../contract/rules';
 import {
-    DEVICE_CODE_SECONDS, POLL_INTERVAL_SECONDS, newToken, newUserCode, normalizeUserCode, pollOutcome,
+    DEVICE_CODE_SECONDS,
+    POLL_INTERVAL_SECONDS,
+    newToken,
+    newUserCode,
+    normalizeUserCode,
+    pollOutcome,
 } from '../domain/device-codes';
 import { tokenHash } from '../domain/sha256';
 import { checkIdentity, signIn } from './accounts';
@@ -46,7 +51,12 @@ function countWrongCode(client: string): void {
 }
 
 function pending(ctx: Ctx): { total: number; byGame: Record<string, number> } {
-    return (ctx.store.meta.get('pendingDeviceCodes') as { total: number; byGame: Record<string, number> } | undefined) ?? { total: 0, byGame: {} };
+    return (
+        (ctx.store.meta.get('pendingDeviceCodes') as { total: number; byGame: Record<string, number> } | undefined) ?? {
+            total: 0,
+            byGame: {},
+        }
+    );
 }
 
 function countPending(ctx: Ctx, gameId: string, delta: number): void {
@@ -57,7 +67,10 @@ function countPending(ctx: Ctx, gameId: string, delta: number): void {
     ctx.store.meta.set('pendingDeviceCodes', { total: Math.max(0, p.total + delta), byGame });
 }
 
-export function startDeviceCode(ctx: Ctx, req: Untrusted<RequestOf<'device_code_start'>>): ReplyOf<'device_code_start'> {
+export function startDeviceCode(
+    ctx: Ctx,
+    req: Untrusted<RequestOf<'device_code_start'>>,
+): ReplyOf<'device_code_start'> {
     const game = requireGame(ctx, req.gameId);
     if (!game.record.isActive) throw new Fail(403, MESSAGES.gameDeactivated);
     if (req.nickname !== undefined && req.nickname !== null) {
@@ -67,15 +80,20 @@ export function startDeviceCode(ctx: Ctx, req: Untrusted<RequestOf<'device_code_
     }
     sweepDeviceCodes(ctx, 50);
     const p = pending(ctx);
-    if (p.total >= MAX_PENDING_CODES || (p.byGame[game.record.gameId] ?? 0) >= MAX_PENDING_CODES_PER_GAME) throw new Fail(503, MESSAGES.tooManyPendingCodes);
+    if (p.total >= MAX_PENDING_CODES || (p.byGame[game.record.gameId] ?? 0) >= MAX_PENDING_CODES_PER_GAME)
+        throw new Fail(503, MESSAGES.tooManyPendingCodes);
     let userCode = newUserCode(ctx.env.random);
     while (ctx.store.userCodes.get(userCode) !== undefined) userCode = newUserCode(ctx.env.random);
     const deviceCode = newToken(ctx.env.random);
     const hash = tokenHash(deviceCode);
     const now = ctx.env.now();
     const record: DeviceCodeRecord = {
-        userCode, gameId: game.record.gameId, nickname: req.nickname === null ? undefined : (req.nickname as string | undefined),
-        createdAt: now, expiresAt: now + DEVICE_CODE_SECONDS * 1e6, status: 'pending',
+        userCode,
+        gameId: game.record.gameId,
+        nickname: req.nickname === null ? undefined : (req.nickname as string | undefined),
+        createdAt: now,
+        expiresAt: now + DEVICE_CODE_SECONDS * 1e6,
+        status: 'pending',
     };
     ctx.store.deviceCodes.set(hash, record);
     ctx.store.userCodes.set(userCode, hash);
@@ -85,27 +103,51 @@ export function startDeviceCode(ctx: Ctx, req: Untrusted<RequestOf<'device_code_
 }
 
 /** The pending code a player typed, or a counted wrong try (404). */
-function pendingCode(ctx: Ctx, userCodeInput: unknown, client: unknown): { hash: string; record: DeviceCodeRecord; userCode: string } {
+function pendingCode(
+    ctx: Ctx,
+    userCodeInput: unknown,
+    client: unknown,
+): { hash: string; record: DeviceCodeRecord; userCode: string } {
     const who = typeof client === 'string' && client.length <= 100 ? client : 'unknown';
     checkWrongCodeLimit(ctx, who);
     const userCode = normalizeUserCode(userCodeInput);
     const hash = userCode === undefined ? undefined : ctx.store.userCodes.get(userCode);
     const record = hash === undefined ? undefined : ctx.store.deviceCodes.get(hash);
-    if (userCode === undefined || hash === undefined || record === undefined || record.status !== 'pending' || ctx.env.now() >= record.expiresAt) {
+    if (
+        userCode === undefined ||
+        hash === undefined ||
+        record === undefined ||
+        record.status !== 'pending' ||
+        ctx.env.now() >= record.expiresAt
+    ) {
         countWrongCode(who);
-        throw new Fail(404, 'That code is not valid or has expired. Check the code on your game screen, or start sign-in again in the game.');
+        throw new Fail(
+            404,
+            'That code is not valid or has expired. Check the code on your game screen, or start sign-in again in the game.',
+        );
     }
     return { hash, record, userCode };
 }
 
-export function lookupDeviceCode(ctx: Ctx, req: Untrusted<RequestOf<'device_code_lookup'>>): ReplyOf<'device_code_lookup'> {
+export function lookupDeviceCode(
+    ctx: Ctx,
+    req: Untrusted<RequestOf<'device_code_lookup'>>,
+): ReplyOf<'device_code_lookup'> {
     const { record, userCode } = pendingCode(ctx, req.userCode, req.client);
     const game = requireGame(ctx, record.gameId);
-    return { userCode, gameId: record.gameId, gameName: game.record.name, expiresIn: Math.ceil((record.expiresAt - ctx.env.now()) / 1e6) };
+    return {
+        userCode,
+        gameId: record.gameId,
+        gameName: game.record.name,
+        expiresIn: Math.ceil((record.expiresAt - ctx.env.now()) / 1e6),
+    };
 }
 
 /** The signed-in person approves a pending code: the game's next poll gets their session. */
-export function approveDeviceCode(ctx: Ctx, req: Untrusted<RequestOf<'device_code_approve'>>): ReplyOf<'device_code_approve'> {
+export function approveDeviceCode(
+    ctx: Ctx,
+    req: Untrusted<RequestOf<'device_code_approve'>>,
+): ReplyOf<'device_code_approve'> {
     const identity = checkIdentity(req.identity);
     const { hash, record } = pendingCode(ctx, req.userCode, req.client);
     const game = requireGame(ctx, record.gameId);
@@ -117,7 +159,10 @@ export function approveDeviceCode(ctx: Ctx, req: Untrusted<RequestOf<'device_cod
 
 /** A poll (decisions.md): 428 pending, 410 expired, 404 unknown or redeemed, 200 exactly once. */
 export function redeemDeviceCode(ctx: Ctx, req: Untrusted<RequestOf<'device_code_redeem'>>): Approval {
-    const hash = typeof req.deviceCodeHash === 'string' && /^[0-9a-f]{64}$/.test(req.deviceCodeHash) ? req.deviceCodeHash : undefined;
+    const hash =
+        typeof req.deviceCodeHash === 'string' && /^[0-9a-f]{64}$/.test(req.deviceCodeHash)
+            ? req.deviceCodeHash
+            : undefined;
     const record = hash === undefined ? undefined : ctx.store.deviceCodes.get(hash);
     switch (pollOutcome(record, ctx.env.now())) {
         case 'gone':

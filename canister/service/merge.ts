@@ -29,31 +29,48 @@ function unlist(game: GameState, slot: number): void {
 }
 
 /** Marks a player retired: off the boards, its slot forwarded (or -1), counted as retired. */
-function retire(ctx: Ctx, game: GameState, playerId: string, player: PlayerRecord, into?: { playerId: string; slot: number }): void {
+function retire(
+    ctx: Ctx,
+    game: GameState,
+    playerId: string,
+    player: PlayerRecord,
+    into?: { playerId: string; slot: number },
+): void {
     unlist(game, player.slot);
     game.retired.set(player.slot, into?.slot ?? -1);
     // Its name is free again, unless the account it merged into took it over.
-    if (ctx.store.nicknames.get(nameKey(player.nickname)) === playerKey(game.record.gameId, playerId)) ctx.store.nicknames.delete(nameKey(player.nickname));
+    if (ctx.store.nicknames.get(nameKey(player.nickname)) === playerKey(game.record.gameId, playerId))
+        ctx.store.nicknames.delete(nameKey(player.nickname));
     ctx.store.achievements.delete(playerKey(game.record.gameId, playerId));
     const tombstone: PlayerRecord = {
-        ...player, best: undefined, bestAt: undefined, boards: Object.create(null), pace: Object.create(null),
+        ...player,
+        best: undefined,
+        bestAt: undefined,
+        boards: Object.create(null),
+        pace: Object.create(null),
         retired: into === undefined ? {} : { into: into.playerId, intoSlot: into.slot },
     };
     ctx.store.players.set(playerKey(game.record.gameId, playerId), tombstone);
     updateStats(ctx, game.record.gameId, (s) => ({ ...s, retired: (s.retired ?? 0) + 1 }));
 }
 
-export function migrateAccount(ctx: Ctx, req: Untrusted<RequestOf<'migrate_account'>>): { message: string; migratedGames: number; migratedScoreboards: number } {
+export function migrateAccount(
+    ctx: Ctx,
+    req: Untrusted<RequestOf<'migrate_account'>>,
+): { message: string; migratedGames: number; migratedScoreboards: number } {
     const live = liveSession(ctx, req.sessionHash);
     const game = requireGame(ctx, req.gameId);
     const gameId = game.record.gameId;
-    if (live.session.gameId !== gameId) throw new Fail(400, 'This session was signed in for another game: merge from that game.');
+    if (live.session.gameId !== gameId)
+        throw new Fail(400, 'This session was signed in for another game: merge from that game.');
     const now = ctx.env.now();
-    if (live.session.merged) throw new Fail(400, 'This sign-in already merged a player: each sign-in may merge one anonymous player.');
+    if (live.session.merged)
+        throw new Fail(400, 'This sign-in already merged a player: each sign-in may merge one anonymous player.');
     if (now - live.session.signedInAt > MERGE_WINDOW_US) {
         throw new Fail(400, 'Merging is possible only within 15 minutes of signing in: sign in again, then merge.');
     }
-    if (typeof req.deviceId !== 'string') throw new Fail(400, invalid('deviceId', 'is required: the anonymous playerId'));
+    if (typeof req.deviceId !== 'string')
+        throw new Fail(400, invalid('deviceId', 'is required: the anonymous playerId'));
     const deviceId = requirePlayerId(req.deviceId);
     const anon = findPlayer(ctx, gameId, deviceId);
     const anonAchievements = ctx.store.achievements.get(playerKey(gameId, deviceId));
@@ -78,7 +95,12 @@ export function migrateAccount(ctx: Ctx, req: Untrusted<RequestOf<'migrate_accou
             const mine = isCurrentEntry(ours, board) ? ours : undefined;
             const best = mergeBests(mine, theirs)!;
             const submittedAt = Math.max(mine?.submittedAt ?? 0, theirs.submittedAt);
-            target.boards[board.scoreboardId] = { ...best, period: board.periodStart, submittedAt, serial: board.serial };
+            target.boards[board.scoreboardId] = {
+                ...best,
+                period: board.periodStart,
+                submittedAt,
+                serial: board.serial,
+            };
             const table = game.boards.get(board.scoreboardId);
             if (table !== undefined) putEntry(table, target.slot, best, submittedAt);
             boards++;
@@ -97,7 +119,8 @@ export function migrateAccount(ctx: Ctx, req: Untrusted<RequestOf<'migrate_accou
     }
     // Achievements: the union.
     const united = ctx.store.achievements.get(playerKey(gameId, accountId)) ?? [];
-    for (const id of anonAchievements ?? []) if (!united.includes(id) && united.length < MAX_ACHIEVEMENTS_PER_PLAYER) united.push(id);
+    for (const id of anonAchievements ?? [])
+        if (!united.includes(id) && united.length < MAX_ACHIEVEMENTS_PER_PLAYER) united.push(id);
     if (united.length > 0) ctx.store.achievements.set(playerKey(gameId, accountId), united);
     ctx.store.players.set(playerKey(gameId, accountId), target);
     if (anon !== undefined) {
@@ -117,7 +140,8 @@ export function deleteAccount(ctx: Ctx, req: Untrusted<RequestOf<'delete_account
     for (const gameId of account.games) {
         const game = ctx.games.get(gameId);
         const player = game === undefined ? undefined : findPlayer(ctx, gameId, playerId);
-        if (game !== undefined && player !== undefined && player.retired === undefined) retire(ctx, game, playerId, player);
+        if (game !== undefined && player !== undefined && player.retired === undefined)
+            retire(ctx, game, playerId, player);
     }
     endAllSessions(ctx, account.accountId);
     ctx.store.accountKeys.delete(`${account.issuer}\n${account.subject}`);

@@ -21,10 +21,19 @@ export function newSession(ctx: Ctx, account: AccountRecord, gameId: string): st
     const token = newToken(ctx.env.random);
     const hash = tokenHash(token);
     const now = ctx.env.now();
-    const session: PlayerSessionRecord = { accountId: account.accountId, gameId, signedInAt: now, renewedAt: now, expiresAt: now + SESSION_LIFETIME_US };
+    const session: PlayerSessionRecord = {
+        accountId: account.accountId,
+        gameId,
+        signedInAt: now,
+        renewedAt: now,
+        expiresAt: now + SESSION_LIFETIME_US,
+    };
     ctx.store.playerSessions.set(hash, session);
     const list = ctx.store.accountSessions.get(account.accountId) ?? [];
-    ctx.store.accountSessions.set(account.accountId, [...list.filter((h) => ctx.store.playerSessions.get(h) !== undefined), hash]);
+    ctx.store.accountSessions.set(account.accountId, [
+        ...list.filter((h) => ctx.store.playerSessions.get(h) !== undefined),
+        hash,
+    ]);
     return token;
 }
 
@@ -59,4 +68,3 @@ export function endAllSessions(ctx: Ctx, accountId: string): void {
     for (const hash of ctx.store.accountSessions.get(accountId) ?? []) ctx.store.playerSessions.delete(hash);
     ctx.store.accountSessions.delete(accountId);
 }
-

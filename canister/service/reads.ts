@@ -6,7 +6,18 @@ import type { RequestOf } from '../../contract/canister';
 import { MESSAGES, boardNotFound } from '../../contract/messages';
 import { checkBoardId, clampLimit, invalid } from '../../contract/rules';
 import type {
-    Archive, ArchiveList, Board, BoardEntry, BoardList, BoardRank, GameInfo, GameStats, Leaderboard, PlatformStats, PlayerRank, SortBy,
+    Archive,
+    ArchiveList,
+    Board,
+    BoardEntry,
+    BoardList,
+    BoardRank,
+    GameInfo,
+    GameStats,
+    Leaderboard,
+    PlatformStats,
+    PlayerRank,
+    SortBy,
 } from '../../contract/schemas';
 import { ns } from '../domain/json';
 import { archiveId, parseArchiveId } from '../domain/periods';
@@ -36,16 +47,24 @@ function liveTable(ctx: Ctx, game: GameState, board: BoardRecord): BoardTable | 
     return table;
 }
 
-function entriesOf(game: GameState, table: BoardTable | undefined, sortBy: SortBy, start: number, count: number): BoardEntry[] {
+function entriesOf(
+    game: GameState,
+    table: BoardTable | undefined,
+    sortBy: SortBy,
+    start: number,
+    count: number,
+): BoardEntry[] {
     if (table === undefined) return [];
-    return rankIndex(table, sortBy).range(start, count).map((id, i) => ({
-        rank: start + i,
-        nickname: nicknameOf(game.players, table.slot[id]),
-        score: table.score[id],
-        streak: table.streak[id],
-        authType: authTypeOf(game.players, table.slot[id]),
-        submittedAt: ns(table.submittedAt[id]),
-    }));
+    return rankIndex(table, sortBy)
+        .range(start, count)
+        .map((id, i) => ({
+            rank: start + i,
+            nickname: nicknameOf(game.players, table.slot[id]),
+            score: table.score[id],
+            streak: table.streak[id],
+            authType: authTypeOf(game.players, table.slot[id]),
+            submittedAt: ns(table.submittedAt[id]),
+        }));
 }
 
 /** GET /leaderboard: the game's players by best score or best streak. */
@@ -54,7 +73,13 @@ export function leaderboard(ctx: Ctx, req: Untrusted<RequestOf<'leaderboard'>>):
     const sort = sortOf(req.sort);
     const entries = entriesOf(game, game.global, sort, 1, clampLimit(req.limit));
     return {
-        leaderboard: entries.map(({ rank, nickname, score, streak, authType }) => ({ rank, nickname, score, streak, authType })),
+        leaderboard: entries.map(({ rank, nickname, score, streak, authType }) => ({
+            rank,
+            nickname,
+            score,
+            streak,
+            authType,
+        })),
         total: rankIndex(game.global, sort).size(),
     };
 }
@@ -73,7 +98,17 @@ export function listBoards(ctx: Ctx, req: Untrusted<RequestOf<'list_boards'>>): 
             const table = liveTable(ctx, game, b);
             const { scoreboardId, name, description, period, sortBy, targeted, isActive } = b;
             const lastReset = ns(currentPeriod(b, ctx.env.now()));
-            return { scoreboardId, name, description, period, sortBy, targeted, entryCount: table === undefined ? 0 : entryCount(table), lastReset, isActive };
+            return {
+                scoreboardId,
+                name,
+                description,
+                period,
+                sortBy,
+                targeted,
+                entryCount: table === undefined ? 0 : entryCount(table),
+                lastReset,
+                isActive,
+            };
         }),
     };
 }
@@ -84,7 +119,13 @@ export function readBoard(ctx: Ctx, req: Untrusted<RequestOf<'read_board'>>): Bo
     const table = liveTable(ctx, game, board);
     return {
         scoreboardId: board.scoreboardId,
-        config: { name: board.name, description: board.description, period: board.period, sortBy: board.sortBy, lastReset: ns(currentPeriod(board, ctx.env.now())) },
+        config: {
+            name: board.name,
+            description: board.description,
+            period: board.period,
+            sortBy: board.sortBy,
+            lastReset: ns(currentPeriod(board, ctx.env.now())),
+        },
         entries: entriesOf(game, table, board.sortBy, 1, clampLimit(req.limit)),
         totalEntries: table === undefined ? 0 : entryCount(table),
     };
@@ -115,8 +156,14 @@ export function playerRank(ctx: Ctx, req: Untrusted<RequestOf<'player_rank'>>): 
     const id = player === undefined ? undefined : entryOf(game.global, player.slot);
     const rank = id === undefined ? undefined : rankIndex(game.global, sort).rank(id);
     if (player === undefined) throw new Fail(404, MESSAGES.playerNotFound);
-    if (id === undefined || rank === undefined) throw new Fail(404, 'Player has no score on the global leaderboard yet (only targeted boards)');
-    return { rank, score: game.global.score[id], streak: game.global.streak[id], totalPlayers: rankIndex(game.global, sort).size() };
+    if (id === undefined || rank === undefined)
+        throw new Fail(404, 'Player has no score on the global leaderboard yet (only targeted boards)');
+    return {
+        rank,
+        score: game.global.score[id],
+        streak: game.global.streak[id],
+        totalPlayers: rankIndex(game.global, sort).size(),
+    };
 }
 
 /** The entries just above and below a player on a board. */
@@ -150,13 +197,17 @@ function liveArchive(game: GameState, archive: ArchiveRecord): { entries: Archiv
     let moved = false;
     for (const e of archive.entries) {
         let slot = e.slot;
-        for (let hops = 0; slot !== undefined && slot >= 0 && game.retired.has(slot) && hops < 8; hops++) slot = game.retired.get(slot);
+        for (let hops = 0; slot !== undefined && slot >= 0 && game.retired.has(slot) && hops < 8; hops++)
+            slot = game.retired.get(slot);
         if (slot === -1) {
             gone++;
             continue;
         }
         if (slot !== e.slot) moved = true;
-        const entry = slot === undefined || slot === e.slot ? { ...e } : { ...e, slot, nickname: nicknameOf(game.players, slot), authType: authTypeOf(game.players, slot) };
+        const entry =
+            slot === undefined || slot === e.slot
+                ? { ...e }
+                : { ...e, slot, nickname: nicknameOf(game.players, slot), authType: authTypeOf(game.players, slot) };
         const same = slot === undefined ? undefined : bySlot.get(slot);
         if (same === undefined) {
             out.push(entry);
@@ -187,14 +238,22 @@ export function listArchives(ctx: Ctx, req: Untrusted<RequestOf<'list_archives'>
             periodEnd: ns(stored?.periodEnd ?? start),
             entryCount: a?.entryCount ?? 0,
             topPlayer: a?.entries[0]?.nickname ?? null,
-            topScore: a?.entries[0] === undefined ? null : board.sortBy === 'streak' ? a.entries[0].streak : a.entries[0].score,
+            topScore:
+                a?.entries[0] === undefined
+                    ? null
+                    : board.sortBy === 'streak'
+                      ? a.entries[0].streak
+                      : a.entries[0].score,
         };
     });
     return { gameId: game.record.gameId, scoreboardId: board.scoreboardId, archives };
 }
 
 /** One archived period: the latest of a board, or by archive id. */
-export function readArchive(ctx: Ctx, req: Untrusted<{ gameId: string; boardId: string; archiveId: string; limit: number }>): Archive {
+export function readArchive(
+    ctx: Ctx,
+    req: Untrusted<{ gameId: string; boardId: string; archiveId: string; limit: number }>,
+): Archive {
     const game = requireGame(ctx, req.gameId);
     let boardId: string;
     let start: number;
@@ -216,9 +275,20 @@ export function readArchive(ctx: Ctx, req: Untrusted<{ gameId: string; boardId: 
     const live = liveArchive(game, archive);
     return {
         archiveId: archiveId(game.record.gameId, boardId, start),
-        config: { name: archive.name, period: archive.period, sortBy: archive.sortBy, periodStart: ns(archive.periodStart), periodEnd: ns(archive.periodEnd) },
+        config: {
+            name: archive.name,
+            period: archive.period,
+            sortBy: archive.sortBy,
+            periodStart: ns(archive.periodStart),
+            periodEnd: ns(archive.periodEnd),
+        },
         entries: live.entries.slice(0, limit).map((e, i) => ({
-            rank: i + 1, nickname: e.nickname, score: e.score, streak: e.streak, authType: e.authType, submittedAt: ns(e.submittedAt),
+            rank: i + 1,
+            nickname: e.nickname,
+            score: e.score,
+            streak: e.streak,
+            authType: e.authType,
+            submittedAt: ns(e.submittedAt),
         })),
         totalEntries: live.entryCount,
     };
@@ -229,8 +299,12 @@ export function gameInfo(ctx: Ctx, req: Untrusted<RequestOf<'game_info'>>): Game
     const game = requireGame(ctx, req.gameId);
     const stats = statsOf(ctx, game.record.gameId);
     return {
-        gameId: game.record.gameId, name: game.record.name, description: game.record.description,
-        totalPlayers: stats.players - (stats.retired ?? 0), totalPlays: stats.plays, isActive: game.record.isActive,
+        gameId: game.record.gameId,
+        name: game.record.name,
+        description: game.record.description,
+        totalPlayers: stats.players - (stats.retired ?? 0),
+        totalPlays: stats.plays,
+        isActive: game.record.isActive,
         timeValidationEnabled: game.record.timeValidation.enabled,
         scoreboards: game.record.boards.map((b) => ({ scoreboardId: b.scoreboardId, name: b.name, period: b.period })),
     };
@@ -239,7 +313,12 @@ export function gameInfo(ctx: Ctx, req: Untrusted<RequestOf<'game_info'>>): Game
 export function gameStats(ctx: Ctx, req: Untrusted<RequestOf<'game_stats'>>): GameStats {
     const gameId = requireGame(ctx, req.gameId).record.gameId;
     const stats = statsOf(ctx, gameId);
-    return { gameId, totalPlayers: stats.players - (stats.retired ?? 0), totalPlays: stats.plays, submissions: { total: stats.submissions, today: stats.today } };
+    return {
+        gameId,
+        totalPlayers: stats.players - (stats.retired ?? 0),
+        totalPlays: stats.plays,
+        submissions: { total: stats.submissions, today: stats.today },
+    };
 }
 
 export function platformStats(ctx: Ctx): PlatformStats {

@@ -153,7 +153,14 @@ export interface ArchiveRecord {
     periodEnd: number;
     entryCount: number;
     /** Top entries in rank order (at most 1000: the most a read may ask for). */
-    entries: Array<{ nickname: string; score: number; streak: number; authType: string; submittedAt: number; slot?: number }>;
+    entries: Array<{
+        nickname: string;
+        score: number;
+        streak: number;
+        authType: string;
+        submittedAt: number;
+        slot?: number;
+    }>;
 }
 
 export interface Stats {

@@ -11,7 +11,11 @@ const TABLES_SNAPSHOT_VERSION = 1;
 interface Manifest {
     version: number;
     /** Stored as the last part, so a snapshot cut short has no manifest. */
-    games: Array<{ gameId: string; parts: Array<{ name: string; meta: unknown; chunks: number }>; retired?: Array<[number, number]> }>;
+    games: Array<{
+        gameId: string;
+        parts: Array<{ name: string; meta: unknown; chunks: number }>;
+        retired?: Array<[number, number]>;
+    }>;
 }
 
 /** Writes every game's heap tables to stable memory (pre_upgrade). */
@@ -57,7 +61,8 @@ export function restoreSnapshot(ctx: Ctx, records: GameRecord[]): boolean {
                 const image = { meta: part.meta, chunks };
                 if (part.name === 'players') game.players = restorePlayerTable(image);
                 else if (part.name === 'global') game.global = restoreBoardTable(image);
-                else if (game.boards.has(part.name.slice(6))) game.boards.set(part.name.slice(6), restoreBoardTable(image));
+                else if (game.boards.has(part.name.slice(6)))
+                    game.boards.set(part.name.slice(6), restoreBoardTable(image));
             }
             game.retired = new Map(entry.retired ?? []);
             ctx.games.set(record.gameId, game);

@@ -39,7 +39,10 @@ export interface Writer {
  * key, or a live session (renewed as it is used). A deactivated game is 403 for keys but 400
  * for sessions: on a session request 401/403 mean a dead session and make clients sign out.
  */
-export function checkCredential(ctx: Ctx, req: Untrusted<{ gameId: string } & ({ apiKey: string } | { sessionHash: string })>): { game: GameState; account?: AccountRecord } {
+export function checkCredential(
+    ctx: Ctx,
+    req: Untrusted<{ gameId: string } & ({ apiKey: string } | { sessionHash: string })>,
+): { game: GameState; account?: AccountRecord } {
     if (req.sessionHash !== undefined) {
         const live = liveSession(ctx, req.sessionHash);
         const game = requireGame(ctx, req.gameId);
@@ -48,7 +51,8 @@ export function checkCredential(ctx: Ctx, req: Untrusted<{ gameId: string } & ({
         return { game, account: live.account };
     }
     const game = typeof req.gameId === 'string' ? ctx.games.get(req.gameId) : undefined;
-    if (game === undefined || typeof req.apiKey !== 'string' || game.record.apiKey !== req.apiKey) throw new Fail(401, MESSAGES.invalidApiKey);
+    if (game === undefined || typeof req.apiKey !== 'string' || game.record.apiKey !== req.apiKey)
+        throw new Fail(401, MESSAGES.invalidApiKey);
     if (!game.record.isActive) throw new Fail(403, MESSAGES.gameDeactivated);
     return { game };
 }
@@ -56,13 +60,17 @@ export function checkCredential(ctx: Ctx, req: Untrusted<{ gameId: string } & ({
 /** Who a player write acts as: with a session its account's player (a body player id is ignored). */
 export function resolveWriter(ctx: Ctx, req: Untrusted<{ gameId: string } & PlayerCredential>): Writer {
     const { game, account } = checkCredential(ctx, req);
-    if (account !== undefined) return { game, playerId: accountPlayerId(account.accountId), authType: account.provider, account };
+    if (account !== undefined)
+        return { game, playerId: accountPlayerId(account.accountId), authType: account.provider, account };
     return { game, playerId: requirePlayerId(req.playerId), authType: AUTH_EXTERNAL };
 }
 
 /** A retired player (merged into an account, or removed) writes nothing more: 400, with the way on. */
 export function refuseRetired(player: PlayerRecord | undefined): void {
     if (player?.retired !== undefined) {
-        throw new Fail(400, 'This player ID was merged into a signed-in account (or removed): send that account\'s X-Session-Token instead.');
+        throw new Fail(
+            400,
+            "This player ID was merged into a signed-in account (or removed): send that account's X-Session-Token instead.",
+        );
     }
 }

@@ -16,7 +16,13 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
     let out = strings[0];
     values.forEach((v, i) => {
         const items = Array.isArray(v) ? v : [v];
-        for (const item of items) out += item instanceof Html ? item.text : item === undefined || item === null || item === false ? '' : escapeHtml(String(item));
+        for (const item of items)
+            out +=
+                item instanceof Html
+                    ? item.text
+                    : item === undefined || item === null || item === false
+                      ? ''
+                      : escapeHtml(String(item));
         out += strings[i + 1];
     });
     return new Html(out);

@@ -27,19 +27,41 @@ export interface LinkPagesOptions {
 const formatCode = (code: string): string => (code.length === 8 ? `${code.slice(0, 4)}-${code.slice(4)}` : code);
 
 function frame(title: string, body: Html): string {
-    return page(title, html`<div class="card"><p class="brand">Leaderboard sign-in</p>${body}</div>
-<footer>Signing in links your game progress to your account. Nothing is posted anywhere.</footer>`);
+    return page(
+        title,
+        html`<div class="card">
+                <p class="brand">Leaderboard sign-in</p>
+                ${body}
+            </div>
+            <footer>Signing in links your game progress to your account. Nothing is posted anywhere.</footer>`,
+    );
 }
 
 function codeForm(error?: string, value = ''): Html {
     return html`<h1>Sign in to your game</h1>
-${error === undefined ? '' : html`<p class="error" role="alert">${error}</p>`}
-<form method="get" action="/link">
-<div class="field"><label for="code">Code shown in your game</label>
-<input class="code-input" id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" autocapitalize="characters" spellcheck="false" maxlength="12" required value="${value}" placeholder="XXXX-XXXX" aria-describedby="code-hint">
-<p class="hint" id="code-hint">8 letters, like BCDF-GHJK. Dashes and case do not matter.</p></div>
-<button type="submit">Continue</button>
-</form>`;
+        ${error === undefined ? '' : html`<p class="error" role="alert">${error}</p>`}
+        <form method="get" action="/link">
+            <div class="field">
+                <label for="code">Code shown in your game</label>
+                <input
+                    class="code-input"
+                    id="code"
+                    name="code"
+                    type="text"
+                    inputmode="text"
+                    autocomplete="one-time-code"
+                    autocapitalize="characters"
+                    spellcheck="false"
+                    maxlength="12"
+                    required
+                    value="${value}"
+                    placeholder="XXXX-XXXX"
+                    aria-describedby="code-hint"
+                />
+                <p class="hint" id="code-hint">8 letters, like BCDF-GHJK. Dashes and case do not matter.</p>
+            </div>
+            <button type="submit">Continue</button>
+        </form>`;
 }
 
 export function linkPages(o: LinkPagesOptions): Router {
@@ -63,7 +85,14 @@ export function linkPages(o: LinkPagesOptions): Router {
     }
 
     const fail = (res: Response, status: number, message: string): void =>
-        send(res, status, 'Sign-in problem', html`<h1>That did not work</h1><p class="error" role="alert">${message}</p><a class="button" href="/link">Start again</a>`);
+        send(
+            res,
+            status,
+            'Sign-in problem',
+            html`<h1>That did not work</h1>
+                <p class="error" role="alert">${message}</p>
+                <a class="button" href="/link">Start again</a>`,
+        );
 
     /** The pending code a player typed (the canister counts wrong ones per client). */
     async function lookup(req: Request, code: string) {
@@ -75,20 +104,46 @@ export function linkPages(o: LinkPagesOptions): Router {
         if (code === '') return send(res, 200, 'Sign in to your game', codeForm());
         try {
             const found = await lookup(req, code);
-            if ('err' in found) return send(res, found.err.status === 429 ? 429 : 404, 'Sign in to your game', codeForm(found.err.message, code));
+            if ('err' in found)
+                return send(
+                    res,
+                    found.err.status === 429 ? 429 : 404,
+                    'Sign in to your game',
+                    codeForm(found.err.message, code),
+                );
             const csrf = randomBytes(24).toString('base64url');
-            res.cookie(CSRF_COOKIE, csrf, { httpOnly: true, secure: cookieOptions().secure, sameSite: 'strict', path: '/link', maxAge: FLOW_SECONDS * 1000 });
+            res.cookie(CSRF_COOKIE, csrf, {
+                httpOnly: true,
+                secure: cookieOptions().secure,
+                sameSite: 'strict',
+                path: '/link',
+                maxAge: FLOW_SECONDS * 1000,
+            });
             const buttons = o.signIn.providers.map(
-                (p, i) => html`<form method="post" action="/link/start">
-<input type="hidden" name="code" value="${found.ok.userCode}"><input type="hidden" name="provider" value="${p.name}"><input type="hidden" name="csrf" value="${csrf}">
-<button type="submit" class="${i === 0 ? '' : 'secondary'}">${p.label}</button></form>`,
+                (p, i) =>
+                    html`<form method="post" action="/link/start">
+                        <input type="hidden" name="code" value="${found.ok.userCode}" /><input
+                            type="hidden"
+                            name="provider"
+                            value="${p.name}"
+                        /><input type="hidden" name="csrf" value="${csrf}" />
+                        <button type="submit" class="${i === 0 ? '' : 'secondary'}">${p.label}</button>
+                    </form>`,
             );
-            send(res, 200, `Sign in to ${found.ok.gameName}`, html`<h1>Sign in to ${found.ok.gameName}</h1>
-<p>Does this match the code on your game screen?</p>
-<div class="code" aria-label="Code">${formatCode(found.ok.userCode)}</div>
-<p class="muted">If it does, choose how to sign in. The code stops working in ${Math.max(1, Math.round(found.ok.expiresIn / 60))} minutes.</p>
-${buttons.length === 0 ? html`<p class="error">No sign-in method is configured on this server.</p>` : buttons}
-<a class="button secondary" href="/link">No, it doesn't match</a>`);
+            send(
+                res,
+                200,
+                `Sign in to ${found.ok.gameName}`,
+                html`<h1>Sign in to ${found.ok.gameName}</h1>
+                    <p>Does this match the code on your game screen?</p>
+                    <div class="code" aria-label="Code">${formatCode(found.ok.userCode)}</div>
+                    <p class="muted">
+                        If it does, choose how to sign in. The code stops working in
+                        ${Math.max(1, Math.round(found.ok.expiresIn / 60))} minutes.
+                    </p>
+                    ${buttons.length === 0 ? html`<p class="error">No sign-in method is configured on this server.</p>` : buttons}
+                    <a class="button secondary" href="/link">No, it doesn't match</a>`,
+            );
         } catch (e) {
             fail(res, 503, e instanceof ApiFailure ? e.message : 'The service is busy. Try again shortly.');
         }
@@ -98,11 +153,18 @@ ${buttons.length === 0 ? html`<p class="error">No sign-in method is configured o
         const { code, provider: name, csrf } = (req.body ?? {}) as Record<string, unknown>;
         const expected = cookie(req, CSRF_COOKIE);
         const sameOrigin = req.get('Origin') === undefined || req.get('Origin') === new URL(o.signIn.publicUrl).origin;
-        if (typeof csrf !== 'string' || expected === undefined || csrf.length !== expected.length || !timingSafeEqual(Buffer.from(csrf), Buffer.from(expected)) || !sameOrigin) {
+        if (
+            typeof csrf !== 'string' ||
+            expected === undefined ||
+            csrf.length !== expected.length ||
+            !timingSafeEqual(Buffer.from(csrf), Buffer.from(expected)) ||
+            !sameOrigin
+        ) {
             return fail(res, 403, 'This form expired or did not come from this page. Enter your code again.');
         }
         const p = typeof name === 'string' ? providerNamed(name) : undefined;
-        if (p === undefined || typeof code !== 'string') return fail(res, 400, 'Choose one of the sign-in methods on the page.');
+        if (p === undefined || typeof code !== 'string')
+            return fail(res, 400, 'Choose one of the sign-in methods on the page.');
         try {
             const found = await lookup(req, code);
             if ('err' in found) return fail(res, found.err.status === 429 ? 429 : 404, found.err.message);
@@ -112,22 +174,38 @@ ${buttons.length === 0 ? html`<p class="error">No sign-in method is configured o
             const nonce = client.randomNonce();
             const isApple = p.config.apple !== undefined;
             const url = client.buildAuthorizationUrl(config, {
-                redirect_uri: callbackUrl(), scope: 'openid email', state, nonce,
-                code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+                redirect_uri: callbackUrl(),
+                scope: 'openid email',
+                state,
+                nonce,
+                code_challenge: await client.calculatePKCECodeChallenge(verifier),
+                code_challenge_method: 'S256',
                 ...(isApple ? { response_mode: 'form_post' } : {}),
             });
-            await setSealed(res, FLOW_COOKIE, flowKey, { state, nonce, verifier, code: found.ok.userCode, provider: p.config.name }, FLOW_SECONDS, cookieOptions());
+            await setSealed(
+                res,
+                FLOW_COOKIE,
+                flowKey,
+                { state, nonce, verifier, code: found.ok.userCode, provider: p.config.name },
+                FLOW_SECONDS,
+                cookieOptions(),
+            );
             clearCookie(res, CSRF_COOKIE, cookieOptions());
             res.redirect(303, url.href);
         } catch (e) {
-            fail(res, 503, e instanceof ApiFailure ? e.message : 'The sign-in service could not be reached. Try again shortly.');
+            fail(
+                res,
+                503,
+                e instanceof ApiFailure ? e.message : 'The sign-in service could not be reached. Try again shortly.',
+            );
         }
     });
 
     async function callback(req: Request, res: Response): Promise<void> {
         const flow = await readSealed(req, FLOW_COOKIE, flowKey);
         clearCookie(res, FLOW_COOKIE, cookieOptions()); // used once, whatever happens next
-        if (flow === undefined) return fail(res, 400, 'This sign-in link expired or was already used. Enter your code again.');
+        if (flow === undefined)
+            return fail(res, 400, 'This sign-in link expired or was already used. Enter your code again.');
         const p = providerNamed(String(flow.provider));
         if (p === undefined) return fail(res, 400, 'That sign-in method is no longer offered.');
         let claims: { sub: string; email?: unknown; iss?: unknown } | undefined;
@@ -136,10 +214,17 @@ ${buttons.length === 0 ? html`<p class="error">No sign-in method is configured o
             const current = new URL(req.originalUrl, o.signIn.publicUrl);
             const input =
                 req.method === 'POST'
-                    ? new Request(callbackUrl(), { method: 'POST', body: new URLSearchParams(req.body as Record<string, string>), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+                    ? new Request(callbackUrl(), {
+                          method: 'POST',
+                          body: new URLSearchParams(req.body as Record<string, string>),
+                          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+                      })
                     : new URL(`${callbackUrl()}${current.search}`);
             const tokens = await client.authorizationCodeGrant(config, input, {
-                pkceCodeVerifier: String(flow.verifier), expectedState: String(flow.state), expectedNonce: String(flow.nonce), idTokenExpected: true,
+                pkceCodeVerifier: String(flow.verifier),
+                expectedState: String(flow.state),
+                expectedNonce: String(flow.nonce),
+                idTokenExpected: true,
             });
             claims = tokens.claims() as typeof claims;
         } catch {
@@ -148,23 +233,40 @@ ${buttons.length === 0 ? html`<p class="error">No sign-in method is configured o
         if (claims === undefined) return fail(res, 400, 'The identity provider sent no identity.');
         try {
             const approved = await o.canister.call('device_code_approve', {
-                userCode: String(flow.code), client: req.ip ?? 'unknown',
+                userCode: String(flow.code),
+                client: req.ip ?? 'unknown',
                 identity: {
-                    issuer: (await p.oidc()).serverMetadata().issuer, subject: claims.sub,
-                    email: typeof claims.email === 'string' ? claims.email : '', provider: p.config.name,
+                    issuer: (await p.oidc()).serverMetadata().issuer,
+                    subject: claims.sub,
+                    email: typeof claims.email === 'string' ? claims.email : '',
+                    provider: p.config.name,
                 },
             });
             if ('err' in approved) return fail(res, approved.err.status === 429 ? 429 : 404, approved.err.message);
             const who = typeof claims.email === 'string' && claims.email !== '' ? claims.email : 'your account';
-            send(res, 200, 'You are signed in', html`<p class="ok" aria-hidden="true">✓</p><h1>You're signed in</h1>
-<p>Signed in as <strong>${who}</strong>.</p><p>You can return to <strong>${approved.ok.gameName}</strong> now: it continues on its own in a few seconds.</p>
-<p class="muted">You can close this page.</p>`);
+            send(
+                res,
+                200,
+                'You are signed in',
+                html`<p class="ok" aria-hidden="true">✓</p>
+                    <h1>You're signed in</h1>
+                    <p>Signed in as <strong>${who}</strong>.</p>
+                    <p>
+                        You can return to <strong>${approved.ok.gameName}</strong> now: it continues on its own in a few
+                        seconds.
+                    </p>
+                    <p class="muted">You can close this page.</p>`,
+            );
         } catch (e) {
             fail(res, 503, e instanceof ApiFailure ? e.message : 'The service is busy. Try again shortly.');
         }
     }
 
     router.get('/link/callback', (req, res) => void callback(req, res));
-    router.post('/link/callback', express.urlencoded({ extended: false, limit: '16kb' }), (req, res) => void callback(req, res));
+    router.post(
+        '/link/callback',
+        express.urlencoded({ extended: false, limit: '16kb' }),
+        (req, res) => void callback(req, res),
+    );
     return router;
 }

@@ -11,7 +11,8 @@ export default route({
     path: '/achievements',
     id: 'post-achievements',
     summary: 'Unlock achievements',
-    description: 'Send achievementId or achievementIds (at most 100). Unlocks are idempotent: an unlocked id again is success (A1). Kept for anonymous players too, before their first submit.',
+    description:
+        'Send achievementId or achievementIds (at most 100). Unlocks are idempotent: an unlocked id again is success (A1). Kept for anonymous players too, before their first submit.',
     auth: 'player',
     body: AchievementBody,
     data: AchievementReply,
@@ -19,7 +20,12 @@ export default route({
     async handle(ctx, { body, caller }) {
         sameGame(caller.gameId, body.gameId, 'gameId');
         const ids = body.achievementIds ?? (body.achievementId === undefined ? undefined : [body.achievementId]);
-        if (ids === undefined) throw new ApiFailure(400, invalid('achievementId', 'send achievementId or achievementIds'));
-        return ctx.canister.ok('unlock_achievements', { gameId: caller.gameId, ...credentialOf(caller, requirePlayerId(caller, body.playerId)), achievementIds: ids });
+        if (ids === undefined)
+            throw new ApiFailure(400, invalid('achievementId', 'send achievementId or achievementIds'));
+        return ctx.canister.ok('unlock_achievements', {
+            gameId: caller.gameId,
+            ...credentialOf(caller, requirePlayerId(caller, body.playerId)),
+            achievementIds: ids,
+        });
     },
 });

@@ -10,7 +10,8 @@ export default route({
     path: '/games/{gameId}/scoreboards/{boardId}/rank',
     id: 'get-board-rank',
     summary: "The signed-in player's rank on a board",
-    description: 'Needs X-Session-Token (device-code sign-in). `{found: false, message, totalPlayers}` when the player has no entry this period.',
+    description:
+        'Needs X-Session-Token (device-code sign-in). `{found: false, message, totalPlayers}` when the player has no entry this period.',
     errors: { 404: 'no such board (R1)' },
     auth: 'session',
     params: {
@@ -19,6 +20,10 @@ export default route({
     },
     data: BoardRank,
     async handle(ctx, { params, caller }) {
-        return ctx.canister.ok('board_rank', { gameId: params.gameId, boardId: params.boardId, playerId: caller.playerId });
+        return ctx.canister.ok('board_rank', {
+            gameId: params.gameId,
+            boardId: params.boardId,
+            playerId: caller.playerId,
+        });
     },
 });

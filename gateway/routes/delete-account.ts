@@ -8,7 +8,8 @@ export default route({
     path: '/auth/account',
     id: 'delete-auth-account',
     summary: 'Remove the account',
-    description: 'The account, its players in every game and their entries are removed; every session of the account is dead afterwards (401). Archived periods stop naming it.',
+    description:
+        'The account, its players in every game and their entries are removed; every session of the account is dead afterwards (401). Archived periods stop naming it.',
     auth: 'session',
     data: Message,
     async handle(ctx, { caller }) {

@@ -15,7 +15,11 @@ export default route({
     auth: 'game',
     body: DeviceCodeBody,
     data: DeviceCodeStarted,
-    errors: { 400: 'nickname invalid (N3)', 404: 'no such game', 503: '`Too many pending device authorizations. Try again shortly.`' },
+    errors: {
+        400: 'nickname invalid (N3)',
+        404: 'no such game',
+        503: '`Too many pending device authorizations. Try again shortly.`',
+    },
     async handle(ctx, { body, caller }) {
         sameGame(caller.gameId, body.gameId, 'gameId');
         const started = await ctx.canister.ok('device_code_start', { gameId: caller.gameId, nickname: body.nickname });

@@ -8,11 +8,16 @@ export default route({
     path: '/auth/device/token',
     id: 'post-auth-device-token',
     summary: 'Poll device-code sign-in',
-    description: '428 `authorization_pending` until the player approves; then 200 with the session (exactly once); 410 `expired_token` after 300 s; 404 for an unknown or already redeemed code.',
+    description:
+        '428 `authorization_pending` until the player approves; then 200 with the session (exactly once); 410 `expired_token` after 300 s; 404 for an unknown or already redeemed code.',
     auth: 'game',
     body: DeviceTokenBody,
     data: Approval,
-    errors: { 404: 'unknown or already redeemed device code', 410: '`expired_token`', 428: '`authorization_pending`: keep polling every 5 s' },
+    errors: {
+        404: 'unknown or already redeemed device code',
+        410: '`expired_token`',
+        428: '`authorization_pending`: keep polling every 5 s',
+    },
     async handle(ctx, { body }) {
         return ctx.canister.ok('device_code_redeem', { deviceCodeHash: hashToken(body.device_code) });
     },

@@ -11,23 +11,32 @@ function idTokenRoute(name: 'google' | 'apple'): Route {
         path: `/auth/${name}`,
         id: `post-auth-${name}`,
         summary: `Sign in with a ${name === 'google' ? 'Google' : 'Apple'} ID token`,
-        description: 'Send the ID token as id_token (idToken and identityToken are accepted too). The answer is the device-code approval shape, with a new session.',
+        description:
+            'Send the ID token as id_token (idToken and identityToken are accepted too). The answer is the device-code approval shape, with a new session.',
         auth: 'game',
         body: IdTokenBody,
         data: Approval,
-        errors: { 400: 'no ID token, or this provider is not configured', 401: 'the ID token is not valid (signature, issuer, audience or expiry)' },
+        errors: {
+            400: 'no ID token, or this provider is not configured',
+            401: 'the ID token is not valid (signature, issuer, audience or expiry)',
+        },
         async handle(ctx, { body, caller }) {
             const idToken = body.id_token ?? body.idToken ?? body.identityToken;
             if (idToken === undefined) throw new ApiFailure(400, 'Invalid id_token: is required');
             const provider = ctx.providerNamed(name);
-            if (provider === undefined) throw new ApiFailure(400, `Sign-in with ${name} is not configured on this server`);
+            if (provider === undefined)
+                throw new ApiFailure(400, `Sign-in with ${name} is not configured on this server`);
             let claims;
             try {
                 claims = await provider.verifyIdToken(idToken);
             } catch {
                 throw new ApiFailure(401, 'The ID token could not be verified');
             }
-            return ctx.canister.ok('sign_in', { gameId: caller.gameId, identity: { ...claims, provider: name }, nickname: body.nickname });
+            return ctx.canister.ok('sign_in', {
+                gameId: caller.gameId,
+                identity: { ...claims, provider: name },
+                nickname: body.nickname,
+            });
         },
     });
 }

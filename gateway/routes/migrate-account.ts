@@ -14,8 +14,15 @@ export default route({
     auth: 'session',
     body: MigrateBody,
     data: Migrated,
-    errors: { 400: 'deviceId invalid or already merged, another game, the 15 minutes passed, or this sign-in already merged', 404: 'no anonymous player with that id' },
+    errors: {
+        400: 'deviceId invalid or already merged, another game, the 15 minutes passed, or this sign-in already merged',
+        404: 'no anonymous player with that id',
+    },
     async handle(ctx, { body, caller }) {
-        return ctx.canister.ok('migrate_account', { sessionHash: caller.sessionHash, gameId: caller.gameId, deviceId: body.deviceId });
+        return ctx.canister.ok('migrate_account', {
+            sessionHash: caller.sessionHash,
+            gameId: caller.gameId,
+            deviceId: body.deviceId,
+        });
     },
 });

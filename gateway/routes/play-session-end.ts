@@ -7,13 +7,18 @@ export default route({
     path: '/play-sessions/end',
     id: 'post-play-sessions-end',
     summary: 'End a play session',
-    description: 'Clients may send it before or after the submit; an unknown or already-ended token is 404, which clients ignore.',
+    description:
+        'Clients may send it before or after the submit; an unknown or already-ended token is 404, which clients ignore.',
     auth: 'player',
     body: PlaySessionEndBody,
     data: Message,
     errors: { 400: 'playSessionToken missing or too long', 404: 'unknown or already-ended token' },
     async handle(ctx, { body, caller }) {
         const credential = caller.kind === 'apiKey' ? { apiKey: caller.apiKey } : { sessionHash: caller.sessionHash };
-        return ctx.canister.ok('end_play_session', { gameId: caller.gameId, ...credential, playSessionToken: body.playSessionToken });
+        return ctx.canister.ok('end_play_session', {
+            gameId: caller.gameId,
+            ...credential,
+            playSessionToken: body.playSessionToken,
+        });
     },
 });

@@ -7,12 +7,17 @@ export default route({
     path: '/profile/nickname',
     id: 'put-profile-nickname',
     summary: "Set the signed-in player's nickname",
-    description: 'A taken name gets the first free suffix; `nickname` is the name applied (N2). Invalid names are 400 (N3).',
+    description:
+        'A taken name gets the first free suffix; `nickname` is the name applied (N2). Invalid names are 400 (N3).',
     auth: 'session',
     body: NicknameBody,
     data: NicknameReply,
     errors: { 400: 'nickname invalid (N3)', 404: 'the player has no profile in this game yet' },
     async handle(ctx, { body, caller }) {
-        return ctx.canister.ok('set_nickname', { gameId: caller.gameId, sessionHash: caller.sessionHash, nickname: body.nickname });
+        return ctx.canister.ok('set_nickname', {
+            gameId: caller.gameId,
+            sessionHash: caller.sessionHash,
+            nickname: body.nickname,
+        });
     },
 });

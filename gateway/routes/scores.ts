@@ -11,7 +11,9 @@ import { requirePlayerId, route, sameGame } from '../route';
  * longest: the canister still calls it unknown, and a batch carries no more than that.
  */
 function boundedToken(token: string | undefined): string | undefined {
-    return token === undefined || token.length <= MAX_PLAY_SESSION_TOKEN ? token : token.slice(0, MAX_PLAY_SESSION_TOKEN + 1);
+    return token === undefined || token.length <= MAX_PLAY_SESSION_TOKEN
+        ? token
+        : token.slice(0, MAX_PLAY_SESSION_TOKEN + 1);
 }
 
 export default route({
@@ -36,7 +38,10 @@ export default route({
         sameGame(caller.gameId, body.gameId, 'gameId');
         const { playerId, gameId: _named, ...submit } = body;
         const reply = await ctx.submit({
-            ...submit, playSessionToken: boundedToken(body.playSessionToken), gameId: caller.gameId, ...credentialOf(caller, requirePlayerId(caller, playerId)),
+            ...submit,
+            playSessionToken: boundedToken(body.playSessionToken),
+            gameId: caller.gameId,
+            ...credentialOf(caller, requirePlayerId(caller, playerId)),
         });
         if ('err' in reply) throw new ApiFailure(reply.err.status, reply.err.message);
         return reply.ok;

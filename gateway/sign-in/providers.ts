@@ -79,7 +79,11 @@ export function provider(config: ProviderConfig): Provider {
                 new URL(config.issuer),
                 config.clientId,
                 undefined,
-                secret !== undefined ? (_as, _client, body) => void body.set('client_secret', appleJwt) : config.clientSecret === undefined ? client.None() : client.ClientSecretPost(config.clientSecret),
+                secret !== undefined
+                    ? (_as, _client, body) => void body.set('client_secret', appleJwt)
+                    : config.clientSecret === undefined
+                      ? client.None()
+                      : client.ClientSecretPost(config.clientSecret),
                 insecure ? { execute: [client.allowInsecureRequests] } : undefined,
             )
             .catch((e: unknown) => {
@@ -100,26 +104,47 @@ export function provider(config: ProviderConfig): Provider {
                 audience: [config.clientId, ...(config.audiences ?? [])],
             });
             if (typeof payload.sub !== 'string' || payload.sub === '') throw new Error('the ID token names no subject');
-            return { issuer: metadata.issuer, subject: payload.sub, email: typeof payload.email === 'string' ? payload.email : '' };
+            return {
+                issuer: metadata.issuer,
+                subject: payload.sub,
+                email: typeof payload.email === 'string' ? payload.email : '',
+            };
         },
     };
 }
 
 /** Providers from the environment (production); the local stack configures its own. */
 export function providersFromEnv(env: NodeJS.ProcessEnv): ProviderConfig[] {
-    const list = (value: string | undefined): string[] => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const list = (value: string | undefined): string[] =>
+        (value ?? '')
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean);
     const providers: ProviderConfig[] = [];
     if (env.GOOGLE_CLIENT_ID) {
         providers.push({
-            name: 'google', label: 'Continue with Google', issuer: 'https://accounts.google.com',
-            clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, audiences: list(env.GOOGLE_AUDIENCES),
+            name: 'google',
+            label: 'Continue with Google',
+            issuer: 'https://accounts.google.com',
+            clientId: env.GOOGLE_CLIENT_ID,
+            clientSecret: env.GOOGLE_CLIENT_SECRET,
+            audiences: list(env.GOOGLE_AUDIENCES),
         });
     }
     if (env.APPLE_CLIENT_ID) {
-        if (!env.APPLE_TEAM_ID || !env.APPLE_KEY_ID || !env.APPLE_PRIVATE_KEY) throw new Error('APPLE_CLIENT_ID needs APPLE_TEAM_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY');
+        if (!env.APPLE_TEAM_ID || !env.APPLE_KEY_ID || !env.APPLE_PRIVATE_KEY)
+            throw new Error('APPLE_CLIENT_ID needs APPLE_TEAM_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY');
         providers.push({
-            name: 'apple', label: 'Continue with Apple', issuer: APPLE_AUDIENCE, clientId: env.APPLE_CLIENT_ID, audiences: list(env.APPLE_AUDIENCES),
-            apple: { teamId: env.APPLE_TEAM_ID, keyId: env.APPLE_KEY_ID, privateKeyPem: env.APPLE_PRIVATE_KEY.replace(/\\n/g, '\n') },
+            name: 'apple',
+            label: 'Continue with Apple',
+            issuer: APPLE_AUDIENCE,
+            clientId: env.APPLE_CLIENT_ID,
+            audiences: list(env.APPLE_AUDIENCES),
+            apple: {
+                teamId: env.APPLE_TEAM_ID,
+                keyId: env.APPLE_KEY_ID,
+                privateKeyPem: env.APPLE_PRIVATE_KEY.replace(/\\n/g, '\n'),
+            },
         });
     }
     if (env.OIDC_PROVIDERS) {
@@ -127,10 +152,13 @@ export function providersFromEnv(env: NodeJS.ProcessEnv): ProviderConfig[] {
         try {
             extra = JSON.parse(env.OIDC_PROVIDERS);
         } catch {
-            throw new Error('OIDC_PROVIDERS must be a JSON list of {name, label, issuer, clientId, clientSecret?, audiences?}');
+            throw new Error(
+                'OIDC_PROVIDERS must be a JSON list of {name, label, issuer, clientId, clientSecret?, audiences?}',
+            );
         }
         for (const p of extra as ProviderConfig[]) {
-            if (!/^[a-z0-9_-]{1,32}$/.test(p.name) || !p.issuer || !p.clientId) throw new Error(`OIDC_PROVIDERS: each provider needs a name ([a-z0-9_-]), an issuer and a clientId`);
+            if (!/^[a-z0-9_-]{1,32}$/.test(p.name) || !p.issuer || !p.clientId)
+                throw new Error(`OIDC_PROVIDERS: each provider needs a name ([a-z0-9_-]), an issuer and a clientId`);
             providers.push({ ...p, label: p.label ?? `Continue with ${p.name}` });
         }
     }

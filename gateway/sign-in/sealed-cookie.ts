@@ -17,19 +17,34 @@ export function sealKey(secret: Uint8Array, purpose: string): Uint8Array {
     return new Uint8Array(hkdfSync('sha256', secret, new Uint8Array(0), `leaderboard ${purpose}`, 32));
 }
 
-export async function setSealed(res: Response, name: string, key: Uint8Array, value: Record<string, unknown>, maxAgeSeconds: number, o: CookieOptions): Promise<void> {
+export async function setSealed(
+    res: Response,
+    name: string,
+    key: Uint8Array,
+    value: Record<string, unknown>,
+    maxAgeSeconds: number,
+    o: CookieOptions,
+): Promise<void> {
     const jwt = await new jose.EncryptJWT(value)
         .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
         .setIssuedAt()
         .setExpirationTime(`${maxAgeSeconds}s`)
         .encrypt(key);
     res.cookie(name, jwt, {
-        httpOnly: true, secure: o.secure, sameSite: o.secure ? 'none' : 'lax', path: o.path, maxAge: maxAgeSeconds * 1000,
+        httpOnly: true,
+        secure: o.secure,
+        sameSite: o.secure ? 'none' : 'lax',
+        path: o.path,
+        maxAge: maxAgeSeconds * 1000,
     });
 }
 
 /** The cookie's contents, or undefined when missing, tampered with or expired. */
-export async function readSealed(req: Request, name: string, key: Uint8Array): Promise<Record<string, unknown> | undefined> {
+export async function readSealed(
+    req: Request,
+    name: string,
+    key: Uint8Array,
+): Promise<Record<string, unknown> | undefined> {
     const value = cookie(req, name);
     if (value === undefined) return undefined;
     try {

@@ -22,7 +22,11 @@ export interface TestService {
     /** Registers a game and returns its API key. */
     game(gameId: string, setup?: (client: CanisterClient) => Promise<void>): Promise<string>;
     /** A request to the gateway. */
-    request(method: string, path: string, options?: { headers?: Record<string, string>; body?: unknown; raw?: string }): Promise<TestResponse>;
+    request(
+        method: string,
+        path: string,
+        options?: { headers?: Record<string, string>; body?: unknown; raw?: string },
+    ): Promise<TestResponse>;
     /** A GET to the canister's own HTTP path (the {canister_url}). */
     direct(path: string): Promise<TestResponse>;
     stop(): Promise<void>;
@@ -47,26 +51,59 @@ async function asResponse(res: Response): Promise<TestResponse> {
 }
 
 export async function startService(
-    options: { readCacheTtlSeconds?: number; replica?: Partial<ReplicaOptions>; clock?: () => number; providers?: ProviderConfig[] } = {},
+    options: {
+        readCacheTtlSeconds?: number;
+        replica?: Partial<ReplicaOptions>;
+        clock?: () => number;
+        providers?: ProviderConfig[];
+    } = {},
 ): Promise<TestService & { signIn: SignInConfig }> {
     const replica = await startTestReplica(options.replica);
     const identity = ensureIdentity(`${tempDir('gateway-identity')}/identity.pem`);
     const canisterId = replica.createCanister();
     await replica.installCode(canisterId, leaderboardWasm(), { arg: initArgFor([identity.getPrincipal()]) });
-    const canister = await connectCanister({ host: replica.url, canisterId, identity, fetchRootKey: true, log: () => undefined });
-    const signIn: SignInConfig = { publicUrl: '', secret: new Uint8Array(randomBytes(32)), providers: options.providers ?? [] };
-    const gateway = await serveGateway({ canister, port: 0, host: '127.0.0.1', readCacheTtlSeconds: options.readCacheTtlSeconds ?? 0, clock: options.clock, signIn });
+    const canister = await connectCanister({
+        host: replica.url,
+        canisterId,
+        identity,
+        fetchRootKey: true,
+        log: () => undefined,
+    });
+    const signIn: SignInConfig = {
+        publicUrl: '',
+        secret: new Uint8Array(randomBytes(32)),
+        providers: options.providers ?? [],
+    };
+    const gateway = await serveGateway({
+        canister,
+        port: 0,
+        host: '127.0.0.1',
+        readCacheTtlSeconds: options.readCacheTtlSeconds ?? 0,
+        clock: options.clock,
+        signIn,
+    });
     signIn.publicUrl = gateway.url;
     return {
-        replica, canister, gateway, canisterId, signIn,
+        replica,
+        canister,
+        gateway,
+        canisterId,
+        signIn,
         async game(gameId, setup) {
-            const { apiKey } = await canister.ok('admin_register_game', { developerId: `dev-${gameId}`, gameId, name: `Game ${gameId}` });
+            const { apiKey } = await canister.ok('admin_register_game', {
+                developerId: `dev-${gameId}`,
+                gameId,
+                name: `Game ${gameId}`,
+            });
             await setup?.(canister);
             return apiKey;
         },
         async request(method, path, o = {}) {
             const body = o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
-            const headers: Record<string, string> = { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...o.headers };
+            const headers: Record<string, string> = {
+                ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+                ...o.headers,
+            };
             return asResponse(await fetch(`${gateway.url}${path}`, { method, headers, body }));
         },
         async direct(path) {

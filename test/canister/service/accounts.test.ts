@@ -6,15 +6,31 @@ import { createHash } from 'node:crypto';
 
 import type { Approval, Identity } from '../../../contract/canister';
 import { sha256Hex, tokenHash } from '../../../canister/domain/sha256';
-import { formatUserCode, normalizeUserCode, newUserCode, USER_CODE_ALPHABET } from '../../../canister/domain/device-codes';
+import {
+    formatUserCode,
+    normalizeUserCode,
+    newUserCode,
+    USER_CODE_ALPHABET,
+} from '../../../canister/domain/device-codes';
 import { logout, resolveSession, sessionProfile, signIn } from '../../../canister/service/accounts';
 import {
-    approveDeviceCode, lookupDeviceCode, redeemDeviceCode, startDeviceCode, sweepDeviceCodes,
+    approveDeviceCode,
+    lookupDeviceCode,
+    redeemDeviceCode,
+    startDeviceCode,
+    sweepDeviceCodes,
 } from '../../../canister/service/device-codes';
 import { createBoard } from '../../../canister/service/games';
 import { deleteAccount, migrateAccount } from '../../../canister/service/merge';
 import { unlockAchievements } from '../../../canister/service/players';
-import { leaderboard, listArchives, readArchive, readBoard, boardRank, gameInfo } from '../../../canister/service/reads';
+import {
+    leaderboard,
+    listArchives,
+    readArchive,
+    readBoard,
+    boardRank,
+    gameInfo,
+} from '../../../canister/service/reads';
 import { rolloverAll } from '../../../canister/service/rollover';
 import { submitBatch } from '../../../canister/service/scores';
 import { writeSnapshot } from '../../../canister/service/snapshot';
@@ -22,7 +38,12 @@ import { loadGames } from '../../../canister/service/startup';
 import { failure, harness, key, present, withGame, type Harness } from './harness';
 
 const G = 'my-game';
-const alice: Identity = { issuer: 'https://idp.example', subject: 'alice-1', email: 'alice@example.com', provider: 'google' };
+const alice: Identity = {
+    issuer: 'https://idp.example',
+    subject: 'alice-1',
+    email: 'alice@example.com',
+    provider: 'google',
+};
 const bob: Identity = { issuer: 'https://idp.example', subject: 'bob-1', email: 'bob@example.com', provider: 'local' };
 const hashOf = (token: string): string => createHash('sha256').update(token).digest('hex');
 
@@ -39,7 +60,11 @@ test('the canister hashes tokens exactly like Node', () => {
     for (const text of ['', 'a', 'x'.repeat(55), 'x'.repeat(56), 'y'.repeat(64), 'z'.repeat(200), 'AbC-_09']) {
         expect(tokenHash(text)).toBe(hashOf(text));
     }
-    expect(sha256Hex(new Uint8Array([0, 255, 128]))).toBe(createHash('sha256').update(Buffer.from([0, 255, 128])).digest('hex'));
+    expect(sha256Hex(new Uint8Array([0, 255, 128]))).toBe(
+        createHash('sha256')
+            .update(Buffer.from([0, 255, 128]))
+            .digest('hex'),
+    );
 });
 
 test('user codes: 8 letters of the unambiguous alphabet, shown XXXX-XXXX, typed any case with dashes', () => {
@@ -72,14 +97,20 @@ test('sessions: 30 days from the last use, renewed at most once a day; logout an
     withGame(h);
     const s = signIn(h, G, alice, undefined);
     const sessionHash = hashOf(s.sessionId);
-    expect(resolveSession(h, { sessionHash, gameId: G })).toMatchObject({ playerId: expect.stringMatching(/^@[0-9a-f]{32}$/), renewDue: false });
+    expect(resolveSession(h, { sessionHash, gameId: G })).toMatchObject({
+        playerId: expect.stringMatching(/^@[0-9a-f]{32}$/),
+        renewDue: false,
+    });
     h.advance(25 * 86_400);
     expect(resolveSession(h, { sessionHash, gameId: G }).renewDue).toBe(true);
     expect(signedIn(h, s, 10)).toMatchObject({ ok: {} }); // a use renews it
     h.advance(25 * 86_400);
     expect(resolveSession(h, { sessionHash, gameId: G }).renewDue).toBe(true);
     h.advance(6 * 86_400);
-    expect(failure(() => resolveSession(h, { sessionHash, gameId: G }))).toEqual({ status: 401, message: 'Invalid or expired session' });
+    expect(failure(() => resolveSession(h, { sessionHash, gameId: G }))).toEqual({
+        status: 401,
+        message: 'Invalid or expired session',
+    });
     const t = signIn(h, G, alice, undefined);
     expect(logout(h, { sessionHash: hashOf(t.sessionId) })).toEqual({ message: 'Signed out.' });
     expect(signedIn(h, t, 20)).toEqual({ err: { status: 401, message: 'Invalid or expired session' } });
@@ -91,9 +122,19 @@ test('a signed-in submit writes the account player: body playerId ignored, authT
     withGame(h);
     const s = signIn(h, G, alice, 'Alice');
     expect(signedIn(h, s, 500, 3)).toMatchObject({ ok: {} });
-    expect(present(leaderboard(h, { gameId: G })).leaderboard).toEqual([{ rank: 1, nickname: 'Alice', score: 500, streak: 3, authType: 'google' }]);
-    expect(sessionProfile(h, { sessionHash: hashOf(s.sessionId), gameId: G })).toMatchObject({ nickname: 'Alice', email: 'alice@example.com', gameProfile: { score: 500 } });
-    const rank = boardRank(h, { gameId: G, boardId: 'weekly', playerId: resolveSession(h, { sessionHash: hashOf(s.sessionId), gameId: G }).playerId });
+    expect(present(leaderboard(h, { gameId: G })).leaderboard).toEqual([
+        { rank: 1, nickname: 'Alice', score: 500, streak: 3, authType: 'google' },
+    ]);
+    expect(sessionProfile(h, { sessionHash: hashOf(s.sessionId), gameId: G })).toMatchObject({
+        nickname: 'Alice',
+        email: 'alice@example.com',
+        gameProfile: { score: 500 },
+    });
+    const rank = boardRank(h, {
+        gameId: G,
+        boardId: 'weekly',
+        playerId: resolveSession(h, { sessionHash: hashOf(s.sessionId), gameId: G }).playerId,
+    });
     expect(rank).toMatchObject({ found: true, rank: 1, score: 500 });
     expect(gameInfo(h, { gameId: G }).totalPlayers).toBe(1);
 });
@@ -102,20 +143,44 @@ test('device codes: 428 while pending, approved on the link page, 200 exactly on
     const h = harness();
     withGame(h);
     const started = startDeviceCode(h, { gameId: G, nickname: 'Player_Wins' });
-    expect(started).toMatchObject({ expiresIn: 300, interval: 5, deviceCode: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect(started).toMatchObject({
+        expiresIn: 300,
+        interval: 5,
+        deviceCode: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+    });
     const deviceCodeHash = hashOf(started.deviceCode);
-    expect(failure(() => redeemDeviceCode(h, { deviceCodeHash }))).toEqual({ status: 428, message: 'authorization_pending' });
+    expect(failure(() => redeemDeviceCode(h, { deviceCodeHash }))).toEqual({
+        status: 428,
+        message: 'authorization_pending',
+    });
     const typed = formatUserCode(started.userCode).toLowerCase();
-    expect(lookupDeviceCode(h, { userCode: typed, client: 'c1' })).toMatchObject({ gameId: G, gameName: 'My Game', userCode: started.userCode });
-    expect(approveDeviceCode(h, { userCode: typed, client: 'c1', identity: bob })).toEqual({ gameId: G, gameName: 'My Game' });
+    expect(lookupDeviceCode(h, { userCode: typed, client: 'c1' })).toMatchObject({
+        gameId: G,
+        gameName: 'My Game',
+        userCode: started.userCode,
+    });
+    expect(approveDeviceCode(h, { userCode: typed, client: 'c1', identity: bob })).toEqual({
+        gameId: G,
+        gameName: 'My Game',
+    });
     const approval = redeemDeviceCode(h, { deviceCodeHash });
-    expect(approval).toMatchObject({ nickname: 'Player_Wins', email: 'bob@example.com', isNewUser: true, provider: 'local' });
+    expect(approval).toMatchObject({
+        nickname: 'Player_Wins',
+        email: 'bob@example.com',
+        isNewUser: true,
+        provider: 'local',
+    });
     expect(failure(() => redeemDeviceCode(h, { deviceCodeHash })).status).toBe(404);
     expect(failure(() => lookupDeviceCode(h, { userCode: typed, client: 'c1' })).status).toBe(404);
     const late = startDeviceCode(h, { gameId: G });
     h.advance(300);
-    expect(failure(() => redeemDeviceCode(h, { deviceCodeHash: hashOf(late.deviceCode) }))).toEqual({ status: 410, message: 'expired_token' });
-    expect(failure(() => approveDeviceCode(h, { userCode: late.userCode, client: 'c1', identity: bob })).status).toBe(404);
+    expect(failure(() => redeemDeviceCode(h, { deviceCodeHash: hashOf(late.deviceCode) }))).toEqual({
+        status: 410,
+        message: 'expired_token',
+    });
+    expect(failure(() => approveDeviceCode(h, { userCode: late.userCode, client: 'c1', identity: bob })).status).toBe(
+        404,
+    );
     h.advance(1);
     expect(sweepDeviceCodes(h)).toBe(2);
     expect(h.store.userCodes.size()).toBe(0);
@@ -131,10 +196,14 @@ test('device codes: pending codes are capped; wrong codes are limited per client
     const h = harness();
     withGame(h);
     for (let i = 0; i < 500; i++) startDeviceCode(h, { gameId: G });
-    expect(failure(() => startDeviceCode(h, { gameId: G }))).toEqual({ status: 503, message: 'Too many pending device authorizations. Try again shortly.' });
+    expect(failure(() => startDeviceCode(h, { gameId: G }))).toEqual({
+        status: 503,
+        message: 'Too many pending device authorizations. Try again shortly.',
+    });
     withGame(h, 'other-game');
     expect(startDeviceCode(h, { gameId: 'other-game' }).userCode).toBeDefined();
-    for (let i = 0; i < 10; i++) expect(failure(() => lookupDeviceCode(h, { userCode: 'BCDF-GHJK', client: 'guesser' })).status).toBe(404);
+    for (let i = 0; i < 10; i++)
+        expect(failure(() => lookupDeviceCode(h, { userCode: 'BCDF-GHJK', client: 'guesser' })).status).toBe(404);
     expect(failure(() => lookupDeviceCode(h, { userCode: 'BCDF-GHJK', client: 'guesser' })).status).toBe(429);
     expect(failure(() => lookupDeviceCode(h, { userCode: 'BCDF-GHJK', client: 'someone-else' })).status).toBe(404);
     h.advance(61);
@@ -158,23 +227,39 @@ test('merge: bests per field, boards and achievements united, plays summed, the 
     const profile = sessionProfile(h, { sessionHash: hashOf(s.sessionId), gameId: G });
     expect(profile).toMatchObject({ nickname: 'Speedy', gameProfile: { score: 900, streak: 7, playCount: 3 } });
     expect([...profile.gameProfile.achievements].sort()).toEqual(['a', 'b', 'c']);
-    expect(present(leaderboard(h, { gameId: G })).leaderboard.map((e) => [e.nickname, e.score, e.streak, e.authType])).toEqual([
-        ['Speedy', 900, 7, 'google'], [expect.stringMatching(/^Player_/), 100, 1, 'external'],
+    expect(
+        present(leaderboard(h, { gameId: G })).leaderboard.map((e) => [e.nickname, e.score, e.streak, e.authType]),
+    ).toEqual([
+        ['Speedy', 900, 7, 'google'],
+        [expect.stringMatching(/^Player_/), 100, 1, 'external'],
     ]);
-    expect(readBoard(h, { gameId: G, boardId: 'level-1' }).entries.map((e) => [e.nickname, e.score])).toEqual([['Speedy', 50]]);
+    expect(readBoard(h, { gameId: G, boardId: 'level-1' }).entries.map((e) => [e.nickname, e.score])).toEqual([
+        ['Speedy', 50],
+    ]);
     expect(gameInfo(h, { gameId: G }).totalPlayers).toBe(2);
     // The anonymous id is retired: its submits are refused with a clear error.
     h.advance(3);
-    expect(anonymous(h, 'dev_anon', 1000)).toEqual({ err: { status: 400, message: expect.stringMatching(/merged into a signed-in account/) } });
+    expect(anonymous(h, 'dev_anon', 1000)).toEqual({
+        err: { status: 400, message: expect.stringMatching(/merged into a signed-in account/) },
+    });
     // Once per sign-in, and only soon after it.
-    expect(failure(() => migrateAccount(h, { sessionHash: hashOf(s.sessionId), gameId: G, deviceId: 'dev_other' })).message).toMatch(/already merged/);
+    expect(
+        failure(() => migrateAccount(h, { sessionHash: hashOf(s.sessionId), gameId: G, deviceId: 'dev_other' }))
+            .message,
+    ).toMatch(/already merged/);
     const later = signIn(h, G, alice, undefined);
     h.advance(16 * 60);
-    expect(failure(() => migrateAccount(h, { sessionHash: hashOf(later.sessionId), gameId: G, deviceId: 'dev_other' })).message).toMatch(/within 15 minutes/);
+    expect(
+        failure(() => migrateAccount(h, { sessionHash: hashOf(later.sessionId), gameId: G, deviceId: 'dev_other' }))
+            .message,
+    ).toMatch(/within 15 minutes/);
     // An account's own player id is not an anonymous id.
     const bobs = signIn(h, G, bob, undefined);
     const alicePlayer = resolveSession(h, { sessionHash: hashOf(s.sessionId), gameId: G }).playerId;
-    expect(failure(() => migrateAccount(h, { sessionHash: hashOf(bobs.sessionId), gameId: G, deviceId: alicePlayer })).status).toBe(400);
+    expect(
+        failure(() => migrateAccount(h, { sessionHash: hashOf(bobs.sessionId), gameId: G, deviceId: alicePlayer }))
+            .status,
+    ).toBe(400);
     // The merge survives an upgrade, by snapshot and by rebuild.
     const view = () => present(leaderboard(h, { gameId: G }));
     const before = view();
@@ -198,10 +283,15 @@ test('merge into archives: a finished period shows the account once, with per-fi
     migrateAccount(h, { sessionHash: hashOf(s2.sessionId), gameId: G, deviceId: 'dev_anon' });
     const archive = present(readArchive(h, { gameId: G, boardId: 'daily' }));
     expect(archive.entries.map((e) => [e.rank, e.nickname, e.score, e.streak, e.authType])).toEqual([
-        [1, 'Alice', 900, 9, 'google'], [2, expect.stringMatching(/^Player_/), 500, 1, 'external'],
+        [1, 'Alice', 900, 9, 'google'],
+        [2, expect.stringMatching(/^Player_/), 500, 1, 'external'],
     ]);
     expect(archive.totalEntries).toBe(2);
-    expect(present(listArchives(h, { gameId: G, boardId: 'daily' })).archives[0]).toMatchObject({ entryCount: 2, topPlayer: 'Alice', topScore: 900 });
+    expect(present(listArchives(h, { gameId: G, boardId: 'daily' })).archives[0]).toMatchObject({
+        entryCount: 2,
+        topPlayer: 'Alice',
+        topScore: 900,
+    });
 });
 
 test('removing the account takes its entries off every board and kills its sessions', () => {
@@ -214,7 +304,11 @@ test('removing the account takes its entries off every board and kills its sessi
     expect(present(leaderboard(h, { gameId: G })).leaderboard.map((e) => e.score)).toEqual([100]);
     expect(failure(() => resolveSession(h, { sessionHash: hashOf(s.sessionId), gameId: G })).status).toBe(401);
     // The name is free again, and the same identity signs in as a new account.
-    expect(signIn(h, G, alice, 'Alice')).toMatchObject({ isNewUser: true, nickname: 'Alice', gameProfile: { score: 0 } });
+    expect(signIn(h, G, alice, 'Alice')).toMatchObject({
+        isNewUser: true,
+        nickname: 'Alice',
+        gameProfile: { score: 0 },
+    });
     expect(loadGames(h)).toBe('records');
     expect(present(leaderboard(h, { gameId: G })).leaderboard.map((e) => e.score)).toEqual([100]);
 });
