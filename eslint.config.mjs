@@ -4,7 +4,17 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-    { ignores: ['node_modules/', '.azle/', '.dfx/', 'data/', 'coverage/', '.scratch/', 'test/replica/canisters/**/.azle/'] },
+    {
+        ignores: [
+            'node_modules/',
+            '.azle/',
+            '.dfx/',
+            'data/',
+            'coverage/',
+            '.scratch/',
+            'test/replica/canisters/**/.azle/',
+        ],
+    },
     js.configs.recommended,
     ...tseslint.configs.recommended,
     {
@@ -13,7 +23,10 @@ export default tseslint.config(
             eqeqeq: ['error', 'always'],
             'no-control-regex': 'off', // the contract's rules match control characters on purpose
             '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-            '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+            '@typescript-eslint/no-unused-vars': [
+                'error',
+                { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+            ],
         },
     },
     {
@@ -23,7 +36,16 @@ export default tseslint.config(
     },
     {
         files: ['**/*.cjs', 'jest.config.js'],
-        languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' } },
+        languageOptions: {
+            sourceType: 'commonjs',
+            globals: {
+                require: 'readonly',
+                module: 'writable',
+                __dirname: 'readonly',
+                process: 'readonly',
+                console: 'readonly',
+            },
+        },
         rules: { '@typescript-eslint/no-require-imports': 'off' },
     },
     prettier,

@@ -49,7 +49,11 @@ function reply(status: number, body: unknown): void {
         ['cache-control', status === 200 ? DIRECT_READ_CACHE_CONTROL : 'no-store'],
     ];
     const headerText = headers.map(([k, v]) => `record { ${CANDID_TEXT(k)}; ${CANDID_TEXT(v)} }`).join('; ');
-    msgReply(candidEncode(`(record { status_code = ${status} : nat16; headers = vec { ${headerText} }; body = blob ${JSON.stringify(stringify(body))}; upgrade = null })`));
+    msgReply(
+        candidEncode(
+            `(record { status_code = ${status} : nat16; headers = vec { ${headerText} }; body = blob ${JSON.stringify(stringify(body))}; upgrade = null })`,
+        ),
+    );
 }
 
 /** The read a board path asks for, run; a Fail for bad input or a missing board. */

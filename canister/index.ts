@@ -2,7 +2,20 @@
 // authorization of write methods (registered gateways and controllers), upgrade hooks that
 // keep the heap tables, the period/session timer, and direct board reads over http_request.
 import {
-    IDL, init, isController, msgArgData, msgCaller, msgReply, postUpgrade, preUpgrade, query, setTimer, setTimerInterval, time, trap, update,
+    IDL,
+    init,
+    isController,
+    msgArgData,
+    msgCaller,
+    msgReply,
+    postUpgrade,
+    preUpgrade,
+    query,
+    setTimer,
+    setTimerInterval,
+    time,
+    trap,
+    update,
 } from 'azle';
 
 import { METHODS, type Access, type Method, type ReplyOf, type RequestOf, type Result } from '../contract/canister';
@@ -101,14 +114,16 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 function handle<M extends Method>(method: M, fn: (req: Untrusted<RequestOf<M>>) => ReplyOf<M>): void {
     let reply: Result<ReplyOf<M>>;
     try {
-        if (!authorized(METHODS[method].access)) throw new Fail(403, 'This method is only for registered gateways and controllers');
+        if (!authorized(METHODS[method].access))
+            throw new Fail(403, 'This method is only for registered gateways and controllers');
         let req: unknown;
         try {
             req = JSON.parse(bytesToText(msgArgData()));
         } catch {
             throw new Fail(400, 'The argument must be one Candid text holding JSON');
         }
-        if (req === null || typeof req !== 'object' || Array.isArray(req)) throw new Fail(400, 'The request must be a JSON object');
+        if (req === null || typeof req !== 'object' || Array.isArray(req))
+            throw new Fail(400, 'The request must be a JSON object');
         reply = { ok: fn(req as Untrusted<RequestOf<M>>) };
     } catch (e) {
         if (!(e instanceof Fail)) throw e;

@@ -20,12 +20,42 @@ export interface BoardPath {
 
 /** In match order: a literal segment (`latest`) comes before a parameter in the same place. */
 export const BOARD_PATHS: readonly BoardPath[] = [
-    { path: '/games/{gameId}/scoreboards', method: 'list_boards', summary: "The game's boards (timed and targeted)", limit: false },
-    { path: '/games/{gameId}/scoreboards/{boardId}', method: 'read_board', summary: "One board's current period", limit: true },
-    { path: '/games/{gameId}/scoreboards/{boardId}/archives', method: 'list_archives', summary: "A timed board's archived periods, newest first", limit: false },
-    { path: '/games/{gameId}/scoreboards/{boardId}/archives/latest', method: 'read_archive', summary: 'The latest archived period', limit: true },
-    { path: '/games/{gameId}/scoreboards/{boardId}/archives/{archiveId}', method: 'read_archive', summary: 'One archived period', limit: true },
-    { path: '/archives/{archiveId}', method: 'read_archive', summary: 'One archived period, by its id alone', limit: true },
+    {
+        path: '/games/{gameId}/scoreboards',
+        method: 'list_boards',
+        summary: "The game's boards (timed and targeted)",
+        limit: false,
+    },
+    {
+        path: '/games/{gameId}/scoreboards/{boardId}',
+        method: 'read_board',
+        summary: "One board's current period",
+        limit: true,
+    },
+    {
+        path: '/games/{gameId}/scoreboards/{boardId}/archives',
+        method: 'list_archives',
+        summary: "A timed board's archived periods, newest first",
+        limit: false,
+    },
+    {
+        path: '/games/{gameId}/scoreboards/{boardId}/archives/latest',
+        method: 'read_archive',
+        summary: 'The latest archived period',
+        limit: true,
+    },
+    {
+        path: '/games/{gameId}/scoreboards/{boardId}/archives/{archiveId}',
+        method: 'read_archive',
+        summary: 'One archived period',
+        limit: true,
+    },
+    {
+        path: '/archives/{archiveId}',
+        method: 'read_archive',
+        summary: 'One archived period, by its id alone',
+        limit: true,
+    },
 ];
 
 /** The path parameters of `template` in `path` (already split at `/`), or undefined if it does not match. */
@@ -61,8 +91,15 @@ export interface ReadError {
 }
 
 /** The game a read belongs to and the canister read for `entry` with these parameters (400 for bad input). */
-export function boardRead(entry: BoardPath, params: Record<string, string>, search: string): { ok: { gameId: string; read: BoardRead } } | { error: ReadError } {
-    for (const [name, label] of [['gameId', 'gameId'], ['boardId', 'scoreboardId']] as const) {
+export function boardRead(
+    entry: BoardPath,
+    params: Record<string, string>,
+    search: string,
+): { ok: { gameId: string; read: BoardRead } } | { error: ReadError } {
+    for (const [name, label] of [
+        ['gameId', 'gameId'],
+        ['boardId', 'scoreboardId'],
+    ] as const) {
         const value = params[name];
         const message = value === undefined ? undefined : checkPathId(label, value);
         if (message !== undefined) return { error: { status: 400, message } };

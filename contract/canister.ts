@@ -4,8 +4,25 @@
 import type { IDL } from '@dfinity/candid';
 
 import type {
-    AchievementReply, Archive, ArchiveList, Board, BoardList, BoardRank, GameInfo, GameStats, Leaderboard, Message, Nanoseconds,
-    NicknameReply, Period, PlatformStats, PlayerRank, PlaySessionStarted, Profile, SortBy, SubmitReply,
+    AchievementReply,
+    Archive,
+    ArchiveList,
+    Board,
+    BoardList,
+    BoardRank,
+    GameInfo,
+    GameStats,
+    Leaderboard,
+    Message,
+    Nanoseconds,
+    NicknameReply,
+    Period,
+    PlatformStats,
+    PlayerRank,
+    PlaySessionStarted,
+    Profile,
+    SortBy,
+    SubmitReply,
 } from './schemas';
 
 /** Why a call failed, with the HTTP status the gateway answers with. */
@@ -149,14 +166,23 @@ export interface Methods {
     end_play_session: { request: { apiKey: string; gameId: string; playSessionToken: string }; reply: Message };
     resolve_key: { request: { apiKey: string }; reply: KeyInfo };
     // developers (dashboard, admin CLI)
-    admin_register_game: { request: { developerId: string; gameId: string; name: string; description?: string }; reply: { game: GameView; apiKey: string } };
-    admin_update_game: { request: GameRef & { name?: string; description?: string; isActive?: boolean }; reply: GameView };
+    admin_register_game: {
+        request: { developerId: string; gameId: string; name: string; description?: string };
+        reply: { game: GameView; apiKey: string };
+    };
+    admin_update_game: {
+        request: GameRef & { name?: string; description?: string; isActive?: boolean };
+        reply: GameView;
+    };
     admin_rotate_key: { request: GameRef; reply: { apiKey: string } };
     admin_set_time_validation: { request: GameRef & Partial<TimeValidation>; reply: TimeValidation };
     /** Fields left out stay; null clears a cap. */
     admin_set_caps: { request: GameRef & { maxScore?: number | null; maxStreak?: number | null }; reply: Caps };
     admin_create_board: { request: CreateBoardRequest; reply: BoardView };
-    admin_update_board: { request: GameRef & { scoreboardId: string; name?: string; description?: string; isActive?: boolean }; reply: BoardView };
+    admin_update_board: {
+        request: GameRef & { scoreboardId: string; name?: string; description?: string; isActive?: boolean };
+        reply: BoardView;
+    };
     admin_delete_board: { request: GameRef & { scoreboardId: string }; reply: null };
     admin_set_allowance: { request: { developerId: string; allowance: number }; reply: DeveloperView };
     admin_list_games: { request: { developerId?: string }; reply: GameView[] };
@@ -168,9 +194,15 @@ export interface Methods {
     read_board: { request: BoardRef & { limit?: number }; reply: Board };
     board_rank: { request: BoardRef & { playerId: string }; reply: BoardRank };
     player_rank: { request: GameRef & { playerId: string; sort?: SortBy }; reply: PlayerRank };
-    around: { request: BoardRef & { playerId: string; before?: number; after?: number }; reply: { rank: number; entries: Board['entries'] } };
+    around: {
+        request: BoardRef & { playerId: string; before?: number; after?: number };
+        reply: { rank: number; entries: Board['entries'] };
+    };
     list_archives: { request: BoardRef; reply: ArchiveList };
-    read_archive: { request: GameRef & ({ boardId: string } | { archiveId: string }) & { limit?: number }; reply: Archive };
+    read_archive: {
+        request: GameRef & ({ boardId: string } | { archiveId: string }) & { limit?: number };
+        reply: Archive;
+    };
     profile: { request: GameRef & { playerId: string }; reply: Profile };
     game_info: { request: GameRef; reply: GameInfo };
     game_stats: { request: GameRef; reply: GameStats };

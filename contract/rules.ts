@@ -55,7 +55,8 @@ export function checkNickname(value: unknown): string | undefined {
 
 /** Scores and streaks: non-negative integers a double holds exactly (Godot and JSON parse numbers as doubles). */
 export function checkCount(field: 'score' | 'streak' | string, value: unknown): string | undefined {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_SAFE) return invalid(field, FIELD.count);
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_SAFE)
+        return invalid(field, FIELD.count);
     return undefined;
 }
 
@@ -123,7 +124,9 @@ export function parseSort(params: Map<string, string[]>): Parsed<SortBy> {
     const value = single(params, 'sort');
     if ('error' in value) return value;
     if (value.ok === undefined) return { ok: 'score' };
-    return (SORTS as readonly string[]).includes(value.ok) ? { ok: value.ok as SortBy } : { error: invalid('sort', 'must be score or streak') };
+    return (SORTS as readonly string[]).includes(value.ok)
+        ? { ok: value.ok as SortBy }
+        : { error: invalid('sort', 'must be score or streak') };
 }
 
 /** A limit given to a canister method directly: a number clamps to 1..1000; absent gives `fallback`. */

@@ -6,8 +6,22 @@ import { z } from 'zod';
 
 import { FIELD } from './messages';
 import {
-    ACHIEVEMENT_ID, FANOUT_BOARDS, LIMIT, MAX_ACHIEVEMENTS_PER_CALL, MAX_PLAY_SESSION_TOKEN, NICKNAME, PATH_ID, PLAYER_ID, SORTS,
-    checkAchievementId, checkBoardId, checkCount, checkNickname, checkPlayerId, invalid, type Check,
+    ACHIEVEMENT_ID,
+    FANOUT_BOARDS,
+    LIMIT,
+    MAX_ACHIEVEMENTS_PER_CALL,
+    MAX_PLAY_SESSION_TOKEN,
+    NICKNAME,
+    PATH_ID,
+    PLAYER_ID,
+    SORTS,
+    checkAchievementId,
+    checkBoardId,
+    checkCount,
+    checkNickname,
+    checkPlayerId,
+    invalid,
+    type Check,
 } from './rules';
 
 // ---- building blocks ---------------------------------------------------------------------------------
@@ -42,13 +56,21 @@ const Nanoseconds = z.number().brand<'ns'>().meta({ type: 'integer', description
 /** A time as replies carry it: integer nanoseconds since the epoch (spec: envelope rule 3). */
 export type Nanoseconds = z.infer<typeof Nanoseconds>;
 
-const GameIdField = z.string({ error: invalid('gameId', 'must be a string') }).meta({ description: 'the game of the API key; optional' });
+const GameIdField = z
+    .string({ error: invalid('gameId', 'must be a string') })
+    .meta({ description: 'the game of the API key; optional' });
 const PlayerIdField = ruled('playerId', checkPlayerId, { pattern: PLAYER_ID.source, description: FIELD.playerId });
 const NicknameField = ruled('nickname', checkNickname, {
-    minLength: NICKNAME.min, maxLength: NICKNAME.max, pattern: NICKNAME.characters.source, description: 'rule N1 on submits, N2 on PUT',
+    minLength: NICKNAME.min,
+    maxLength: NICKNAME.max,
+    pattern: NICKNAME.characters.source,
+    description: 'rule N1 on submits, N2 on PUT',
 });
 const BoardIdField = ruled('scoreboardId', checkBoardId, { pattern: PATH_ID.source, description: FIELD.scoreboardId });
-const AchievementIdField = ruled('achievementId', checkAchievementId, { pattern: ACHIEVEMENT_ID.source, description: FIELD.achievementId });
+const AchievementIdField = ruled('achievementId', checkAchievementId, {
+    pattern: ACHIEVEMENT_ID.source,
+    description: FIELD.achievementId,
+});
 const PlaySessionTokenField = z.string({ error: invalid('playSessionToken', 'must be a string') });
 
 export const Period = z.enum(['allTime', 'daily', 'weekly', 'monthly', 'custom']);
@@ -64,7 +86,9 @@ export const SubmitBody = z.object({
     score: count('score'),
     streak: count('streak'),
     nickname: optional(NicknameField),
-    playSessionToken: optional(PlaySessionTokenField.meta({ description: 'required when the game has time validation on' })),
+    playSessionToken: optional(
+        PlaySessionTokenField.meta({ description: 'required when the game has time validation on' }),
+    ),
     scoreboardId: optional(BoardIdField.meta({ description: `one targeted board (not ${FANOUT_BOARDS.join(', ')})` })),
 });
 
@@ -78,28 +102,45 @@ export const AchievementBody = z.object({
         z
             .array(AchievementIdField, { error: invalid('achievementIds', 'must be a list of strings') })
             .min(1, { error: invalid('achievementIds', 'must not be empty') })
-            .max(MAX_ACHIEVEMENTS_PER_CALL, { error: invalid('achievementIds', `may hold at most ${MAX_ACHIEVEMENTS_PER_CALL} ids`) }),
+            .max(MAX_ACHIEVEMENTS_PER_CALL, {
+                error: invalid('achievementIds', `may hold at most ${MAX_ACHIEVEMENTS_PER_CALL} ids`),
+            }),
     ),
 });
 
 export const PlaySessionStartBody = z.object({ playerId: PlayerIdField, gameId: optional(GameIdField) });
 
 export const PlaySessionEndBody = z.object({
-    playSessionToken: PlaySessionTokenField.min(1, { error: invalid('playSessionToken', 'must not be empty') }).max(MAX_PLAY_SESSION_TOKEN, {
-        error: invalid('playSessionToken', `must be at most ${MAX_PLAY_SESSION_TOKEN} characters`),
-    }),
+    playSessionToken: PlaySessionTokenField.min(1, { error: invalid('playSessionToken', 'must not be empty') }).max(
+        MAX_PLAY_SESSION_TOKEN,
+        {
+            error: invalid('playSessionToken', `must be at most ${MAX_PLAY_SESSION_TOKEN} characters`),
+        },
+    ),
 });
 
 // ---- query parameters (parsed by rules.parseLimit / parseSort; described here for the reference) -----
 
 export const LimitQuery = z.object({
-    limit: z.optional(z.string().meta({ type: 'integer', minimum: 1, maximum: LIMIT.max, default: LIMIT.default, description: 'clamped to 1..1000' })),
+    limit: z.optional(
+        z
+            .string()
+            .meta({
+                type: 'integer',
+                minimum: 1,
+                maximum: LIMIT.max,
+                default: LIMIT.default,
+                description: 'clamped to 1..1000',
+            }),
+    ),
 });
 export const LimitSortQuery = LimitQuery.extend({ sort: z.optional(SortBy.meta({ default: 'score' })) });
 
 // ---- response data -------------------------------------------------------------------------------------
 
-export const SubmitReply = z.object({ message: z.string().meta({ description: 'human-readable feedback; not a structured field' }) });
+export const SubmitReply = z.object({
+    message: z.string().meta({ description: 'human-readable feedback; not a structured field' }),
+});
 export type SubmitReply = z.infer<typeof SubmitReply>;
 
 const LeaderboardEntry = z.object({
@@ -125,7 +166,9 @@ const BoardListItem = z.object({
     sortBy: SortBy,
     targeted: z.boolean(),
     entryCount: z.number().int(),
-    lastReset: Nanoseconds.or(z.literal(0)).meta({ description: 'start of the current period; 0 for boards that never reset' }),
+    lastReset: Nanoseconds.or(z.literal(0)).meta({
+        description: 'start of the current period; 0 for boards that never reset',
+    }),
     isActive: z.boolean(),
 });
 export const BoardList = z.object({ gameId: z.string(), scoreboards: z.array(BoardListItem) });
@@ -133,7 +176,13 @@ export type BoardList = z.infer<typeof BoardList>;
 
 export const Board = z.object({
     scoreboardId: z.string(),
-    config: z.object({ name: z.string(), description: z.string(), period: Period, sortBy: SortBy, lastReset: Nanoseconds.or(z.literal(0)) }),
+    config: z.object({
+        name: z.string(),
+        description: z.string(),
+        period: Period,
+        sortBy: SortBy,
+        lastReset: Nanoseconds.or(z.literal(0)),
+    }),
     entries: z.array(BoardEntry),
     totalEntries: z.number().int(),
 });
@@ -157,7 +206,13 @@ export type ArchiveList = z.infer<typeof ArchiveList>;
 
 export const Archive = z.object({
     archiveId: z.string(),
-    config: z.object({ name: z.string(), period: Period, sortBy: SortBy, periodStart: Nanoseconds, periodEnd: Nanoseconds }),
+    config: z.object({
+        name: z.string(),
+        period: Period,
+        sortBy: SortBy,
+        periodStart: Nanoseconds,
+        periodEnd: Nanoseconds,
+    }),
     entries: z.array(BoardEntry),
     totalEntries: z.number().int(),
 });
@@ -176,7 +231,12 @@ export const Profile = z.object({
 });
 export type Profile = z.infer<typeof Profile>;
 
-export const PlayerRank = z.object({ rank: z.number().int(), score: z.number().int(), streak: z.number().int(), totalPlayers: z.number().int() });
+export const PlayerRank = z.object({
+    rank: z.number().int(),
+    score: z.number().int(),
+    streak: z.number().int(),
+    totalPlayers: z.number().int(),
+});
 export type PlayerRank = z.infer<typeof PlayerRank>;
 
 export const BoardRank = z.union([
@@ -185,7 +245,10 @@ export const BoardRank = z.union([
 ]);
 export type BoardRank = z.infer<typeof BoardRank>;
 
-export const NicknameReply = z.object({ nickname: z.string().meta({ description: 'the name actually applied' }), message: z.string() });
+export const NicknameReply = z.object({
+    nickname: z.string().meta({ description: 'the name actually applied' }),
+    message: z.string(),
+});
 export type NicknameReply = z.infer<typeof NicknameReply>;
 
 export const AchievementReply = z.object({
@@ -195,7 +258,10 @@ export const AchievementReply = z.object({
 });
 export type AchievementReply = z.infer<typeof AchievementReply>;
 
-export const PlaySessionStarted = z.object({ ok: z.string().meta({ description: 'the play-session token' }), message: z.string() });
+export const PlaySessionStarted = z.object({
+    ok: z.string().meta({ description: 'the play-session token' }),
+    message: z.string(),
+});
 export type PlaySessionStarted = z.infer<typeof PlaySessionStarted>;
 
 export const Message = z.object({ message: z.string() });
@@ -221,7 +287,11 @@ export const GameStats = z.object({
 });
 export type GameStats = z.infer<typeof GameStats>;
 
-export const PlatformStats = z.object({ total: z.number().int(), today: z.number().int(), date: z.string().meta({ description: 'UTC day, YYYY-MM-DD' }) });
+export const PlatformStats = z.object({
+    total: z.number().int(),
+    today: z.number().int(),
+    date: z.string().meta({ description: 'UTC day, YYYY-MM-DD' }),
+});
 export type PlatformStats = z.infer<typeof PlatformStats>;
 
 export const Health = z.object({ status: z.literal('healthy'), version: z.string() });

@@ -42,9 +42,18 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
         args: argv,
         allowPositionals: true,
         options: {
-            name: { type: 'string' }, description: { type: 'string' }, developer: { type: 'string' }, type: { type: 'string' },
-            days: { type: 'string' }, sort: { type: 'string' }, 'min-seconds': { type: 'string' }, 'max-score-per-second': { type: 'string' },
-            'session-lifetime': { type: 'string' }, 'max-score': { type: 'string' }, 'max-streak': { type: 'string' }, limit: { type: 'string' },
+            name: { type: 'string' },
+            description: { type: 'string' },
+            developer: { type: 'string' },
+            type: { type: 'string' },
+            days: { type: 'string' },
+            sort: { type: 'string' },
+            'min-seconds': { type: 'string' },
+            'max-score-per-second': { type: 'string' },
+            'session-lifetime': { type: 'string' },
+            'max-score': { type: 'string' },
+            'max-streak': { type: 'string' },
+            limit: { type: 'string' },
         },
     });
     const [command, ...args] = positionals;
@@ -57,13 +66,19 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
     }
     const canister: CanisterClient = await resolveCanister(readConfig());
     // Arguments come from the command line as they are; the canister checks every field.
-    const ok = <M extends Method>(method: M, request: unknown): Promise<ReplyOf<M>> => canister.ok(method, request as RequestOf<M>);
+    const ok = <M extends Method>(method: M, request: unknown): Promise<ReplyOf<M>> =>
+        canister.ok(method, request as RequestOf<M>);
     let result: unknown;
     switch (command) {
         case 'create-game': {
             need(1, 'create-game <gameId> [--name <name>]');
             const developerId = values.developer ?? OPERATOR;
-            const request = { developerId, gameId: args[0], name: values.name ?? args[0], description: values.description ?? '' };
+            const request = {
+                developerId,
+                gameId: args[0],
+                name: values.name ?? args[0],
+                description: values.description ?? '',
+            };
             let created: ReplyOf<'admin_register_game'>;
             try {
                 created = await ok('admin_register_game', request);
@@ -78,26 +93,50 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             break;
         }
         case 'list-games': {
-            const games = await ok('admin_list_games', values.developer === undefined ? {} : { developerId: values.developer });
-            result = games.map(({ gameId, name, developerId, apiKey, isActive, timeValidation, caps }) => ({ gameId, name, developerId, apiKey, isActive, timeValidation, caps }));
+            const games = await ok(
+                'admin_list_games',
+                values.developer === undefined ? {} : { developerId: values.developer },
+            );
+            result = games.map(({ gameId, name, developerId, apiKey, isActive, timeValidation, caps }) => ({
+                gameId,
+                name,
+                developerId,
+                apiKey,
+                isActive,
+                timeValidation,
+                caps,
+            }));
             break;
         }
         case 'create-board':
             need(2, 'create-board <gameId> <boardId> --type targeted|monthly|custom');
-            result = await ok('admin_create_board', { gameId: args[0], scoreboardId: args[1], type: values.type, days: number('days', values.days), sortBy: values.sort, name: values.name });
+            result = await ok('admin_create_board', {
+                gameId: args[0],
+                scoreboardId: args[1],
+                type: values.type,
+                days: number('days', values.days),
+                sortBy: values.sort,
+                name: values.name,
+            });
             break;
         case 'set-time-validation':
             need(2, 'set-time-validation <gameId> on|off');
             if (args[1] !== 'on' && args[1] !== 'off') throw new Error('set-time-validation expects on or off');
             result = await ok('admin_set_time_validation', {
-                gameId: args[0], enabled: args[1] === 'on', minPlaySeconds: number('min-seconds', values['min-seconds']),
+                gameId: args[0],
+                enabled: args[1] === 'on',
+                minPlaySeconds: number('min-seconds', values['min-seconds']),
                 maxScorePerSecond: number('max-score-per-second', values['max-score-per-second']),
                 sessionLifetimeSeconds: number('session-lifetime', values['session-lifetime']),
             });
             break;
         case 'set-caps':
             need(1, 'set-caps <gameId> [--max-score N|none] [--max-streak N|none]');
-            result = await ok('admin_set_caps', { gameId: args[0], maxScore: cap('max-score', values['max-score']), maxStreak: cap('max-streak', values['max-streak']) });
+            result = await ok('admin_set_caps', {
+                gameId: args[0],
+                maxScore: cap('max-score', values['max-score']),
+                maxStreak: cap('max-streak', values['max-streak']),
+            });
             break;
         case 'rotate-key':
             need(1, 'rotate-key <gameId>');

@@ -28,7 +28,10 @@ export function createApp(o: GatewayOptions): express.Express {
         canister: o.canister,
         keys: keyResolver(o.canister, undefined, o.clock),
         reads: ttlCache(o.readCacheTtlSeconds * 1000, undefined, o.clock),
-        submit: batcher(async (submits) => o.canister.ok('submit_scores', { submits }), o.batch ?? { maxBatch: 100, maxWaitMs: 2 }),
+        submit: batcher(
+            async (submits) => o.canister.ok('submit_scores', { submits }),
+            o.batch ?? { maxBatch: 100, maxWaitMs: 2 },
+        ),
     };
     const app = express();
     app.disable('x-powered-by');
@@ -52,10 +55,12 @@ export function createApp(o: GatewayOptions): express.Express {
     app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
         const type = (error as { type?: string }).type;
         if (type === 'entity.parse.failed') return sendError(res, new ApiFailure(400, 'Invalid JSON body'));
-        if (type === 'entity.too.large') return sendError(res, new ApiFailure(413, `Request body is larger than ${MAX_BODY}`));
+        if (type === 'entity.too.large')
+            return sendError(res, new ApiFailure(413, `Request body is larger than ${MAX_BODY}`));
         if (type !== undefined) return sendError(res, new ApiFailure(400, 'Invalid request body'));
         // Express marks input it cannot decode (e.g. bad %-encoding in the path) with status 400.
-        if ((error as { status?: number }).status === 400) return sendError(res, new ApiFailure(400, 'Invalid request: malformed URL encoding'));
+        if ((error as { status?: number }).status === 400)
+            return sendError(res, new ApiFailure(400, 'Invalid request: malformed URL encoding'));
         sendError(res, error);
     });
     return app;

@@ -21,7 +21,10 @@ interface Waiting<Q, A> {
     reject: (error: unknown) => void;
 }
 
-export function batcher<Q, A>(send: (requests: Q[]) => Promise<Array<Result<A>>>, o: BatcherOptions): (request: Q) => Promise<Result<A>> {
+export function batcher<Q, A>(
+    send: (requests: Q[]) => Promise<Array<Result<A>>>,
+    o: BatcherOptions,
+): (request: Q) => Promise<Result<A>> {
     const queue: Array<Waiting<Q, A>> = [];
     let inFlight = false;
     let timer: NodeJS.Timeout | undefined;
@@ -40,7 +43,9 @@ export function batcher<Q, A>(send: (requests: Q[]) => Promise<Array<Result<A>>>
         const batch = queue.splice(0, count);
         try {
             const replies = await send(batch.map((w) => w.request));
-            batch.forEach((w, i) => w.resolve(replies[i] ?? { err: { status: 503, message: 'No reply for this submit' } }));
+            batch.forEach((w, i) =>
+                w.resolve(replies[i] ?? { err: { status: 503, message: 'No reply for this submit' } }),
+            );
         } catch (error) {
             for (const w of batch) w.reject(error);
         } finally {

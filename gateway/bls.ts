@@ -92,7 +92,11 @@ function linesForPublicKey(publicKey: Uint8Array): mcl.PrecomputedG2 | undefined
  * Verifies a signature; same shape as the agent's `blsVerify` option, so it can be passed to
  * an actor as is (it initialises the library on first use, then answers synchronously).
  */
-export function blsVerify(publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array): boolean | Promise<boolean> {
+export function blsVerify(
+    publicKey: Uint8Array,
+    signature: Uint8Array,
+    message: Uint8Array,
+): boolean | Promise<boolean> {
     if (!engine) return initBls().then(() => blsVerifySync(publicKey, signature, message));
     return blsVerifySync(publicKey, signature, message);
 }

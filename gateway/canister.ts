@@ -4,7 +4,15 @@
 import { Actor, HttpAgent, type Identity } from '@dfinity/agent';
 import type { Principal } from '@dfinity/principal';
 
-import { idlFactory, isQuery, type LeaderboardActor, type Method, type ReplyOf, type RequestOf, type Result } from '../contract/canister';
+import {
+    idlFactory,
+    isQuery,
+    type LeaderboardActor,
+    type Method,
+    type ReplyOf,
+    type RequestOf,
+    type Result,
+} from '../contract/canister';
 import { MESSAGES } from '../contract/messages';
 import { blsVerify } from './bls';
 import { ApiFailure } from './errors';
@@ -41,11 +49,19 @@ const trustCertificate = (): boolean => true;
 /** Errors that mean the agent's clock and the replica's disagree: sync and try again. */
 function isClockError(error: unknown): boolean {
     const text = `${String((error as { cause?: { code?: { name?: string } } })?.cause?.code?.name ?? '')} ${error instanceof Error ? error.message : ''}`;
-    return /IngressExpiryInvalid|CertificateOutdated|CertificateTime|ingress_expiry|Certificate is stale|too far in the future/i.test(text);
+    return /IngressExpiryInvalid|CertificateOutdated|CertificateTime|ingress_expiry|Certificate is stale|too far in the future/i.test(
+        text,
+    );
 }
 
 export async function connectCanister(o: CanisterOptions): Promise<CanisterClient> {
-    const agent = HttpAgent.createSync({ host: o.host, identity: o.identity, retryTimes: 1, shouldSyncTime: false, verifyQuerySignatures: o.verifyReplies ?? true });
+    const agent = HttpAgent.createSync({
+        host: o.host,
+        identity: o.identity,
+        retryTimes: 1,
+        shouldSyncTime: false,
+        verifyQuerySignatures: o.verifyReplies ?? true,
+    });
     let ready: Promise<void> | undefined;
     const prepare = (): Promise<void> => {
         ready ??= (async () => {
@@ -57,7 +73,11 @@ export async function connectCanister(o: CanisterOptions): Promise<CanisterClien
         });
         return ready;
     };
-    const actor = Actor.createActor(idlFactory, { agent, canisterId: o.canisterId, blsVerify: o.verifyReplies === false ? trustCertificate : blsVerify }) as unknown as LeaderboardActor;
+    const actor = Actor.createActor(idlFactory, {
+        agent,
+        canisterId: o.canisterId,
+        blsVerify: o.verifyReplies === false ? trustCertificate : blsVerify,
+    }) as unknown as LeaderboardActor;
 
     async function invoke(method: Method, request: unknown): Promise<string> {
         const json = JSON.stringify(request);
@@ -76,7 +96,9 @@ export async function connectCanister(o: CanisterOptions): Promise<CanisterClien
         try {
             text = await invoke(method, request);
         } catch (error) {
-            (o.log ?? console.error)(`gateway: canister ${isQuery(method) ? 'query' : 'call'} ${method} failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+            (o.log ?? console.error)(
+                `gateway: canister ${isQuery(method) ? 'query' : 'call'} ${method} failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+            );
             throw new ApiFailure(503, MESSAGES.unavailable);
         }
         return JSON.parse(text) as Result<ReplyOf<M>>;

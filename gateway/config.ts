@@ -29,21 +29,26 @@ export interface Config {
 function integer(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
     if (value === undefined || value === '') return fallback;
     const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got '${value}'`);
+    if (!Number.isInteger(n) || n < min || n > max)
+        throw new Error(`${name} must be an integer from ${min} to ${max}, got '${value}'`);
     return n;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const remote = [env.IC_HOST, env.CANISTER_ID, env.GATEWAY_IDENTITY_PEM];
     if (remote.some(Boolean) && !remote.every(Boolean)) {
-        throw new Error('IC_HOST, CANISTER_ID and GATEWAY_IDENTITY_PEM go together: set all three (production) or none (the local stack)');
+        throw new Error(
+            'IC_HOST, CANISTER_ID and GATEWAY_IDENTITY_PEM go together: set all three (production) or none (the local stack)',
+        );
     }
     return {
         port: integer('PORT', env.PORT, 8080, 0, 65535),
         replicaPort: integer('REPLICA_PORT', env.REPLICA_PORT, 4943, 0, 65535),
         dataDir: path.resolve(env.DATA_DIR ?? 'data'),
         readCacheTtlSeconds: integer('READ_CACHE_TTL_SECONDS', env.READ_CACHE_TTL_SECONDS, 30, 0, 86_400),
-        remote: env.IC_HOST ? { host: env.IC_HOST, canisterId: env.CANISTER_ID!, identityPem: env.GATEWAY_IDENTITY_PEM! } : undefined,
+        remote: env.IC_HOST
+            ? { host: env.IC_HOST, canisterId: env.CANISTER_ID!, identityPem: env.GATEWAY_IDENTITY_PEM! }
+            : undefined,
     };
 }
 
@@ -72,7 +77,9 @@ export function resolveCanister(config: Config): Promise<CanisterClient> {
     if (config.remote !== undefined) return connectRemote(config.remote);
     const file = serviceFile(config.dataDir);
     if (!fs.existsSync(file)) {
-        throw new Error(`No service found in ${config.dataDir}: start it with npm start (or set IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM)`);
+        throw new Error(
+            `No service found in ${config.dataDir}: start it with npm start (or set IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM)`,
+        );
     }
     const service = JSON.parse(fs.readFileSync(file, 'utf8')) as { icHost: string; canisterId: string };
     return connectCanister({

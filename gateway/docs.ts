@@ -34,7 +34,13 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
 function operation(r: Route): Json {
     const parameters: Json[] = [];
     for (const [name, p] of Object.entries(r.params ?? {})) {
-        parameters.push({ name, in: 'path', required: true, description: p.description, schema: { type: 'string', pattern: p.pattern.source } });
+        parameters.push({
+            name,
+            in: 'path',
+            required: true,
+            description: p.description,
+            schema: { type: 'string', pattern: p.pattern.source },
+        });
     }
     if (r.query !== undefined) {
         const query = schemaOf(r.query, 'input') as { properties?: Record<string, Json> };
@@ -43,7 +49,13 @@ function operation(r: Route): Json {
         }
     }
     if (r.auth === 'apiKey') {
-        parameters.push({ name: 'X-Game-ID', in: 'header', required: false, description: "the game id; optional, must match the API key's game", schema: { type: 'string' } });
+        parameters.push({
+            name: 'X-Game-ID',
+            in: 'header',
+            required: false,
+            description: "the game id; optional, must match the API key's game",
+            schema: { type: 'string' },
+        });
     }
     const errors = { ...AUTH_ERRORS[r.auth], ...r.errors };
     const responses: Json = {
@@ -51,13 +63,20 @@ function operation(r: Route): Json {
             description: 'success',
             content: {
                 'application/json': {
-                    schema: { type: 'object', required: ['ok', 'data'], properties: { ok: { const: true }, data: schemaOf(r.data, 'output') } },
+                    schema: {
+                        type: 'object',
+                        required: ['ok', 'data'],
+                        properties: { ok: { const: true }, data: schemaOf(r.data, 'output') },
+                    },
                 },
             },
         },
     };
     for (const [status, when] of Object.entries(errors)) {
-        responses[status] = { description: when, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+        responses[status] = {
+            description: when,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        };
     }
     return {
         operationId: r.id,
@@ -67,7 +86,12 @@ function operation(r: Route): Json {
         ...(parameters.length > 0 ? { parameters } : {}),
         ...(r.body === undefined
             ? {}
-            : { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(r.body, 'input') } } } }),
+            : {
+                  requestBody: {
+                      required: true,
+                      content: { 'application/json': { schema: schemaOf(r.body, 'input') } },
+                  },
+              }),
         responses,
     };
 }
@@ -85,8 +109,18 @@ export function openApiDocument(routes: readonly Route[]): Json {
         paths,
         components: {
             securitySchemes: {
-                apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'key_<gameId>_<digits>: identifies the game; not a secret' },
-                session: { type: 'apiKey', in: 'header', name: 'X-Session-Token', description: "a signed-in player's sessionId" },
+                apiKey: {
+                    type: 'apiKey',
+                    in: 'header',
+                    name: 'X-API-Key',
+                    description: 'key_<gameId>_<digits>: identifies the game; not a secret',
+                },
+                session: {
+                    type: 'apiKey',
+                    in: 'header',
+                    name: 'X-Session-Token',
+                    description: "a signed-in player's sessionId",
+                },
             },
             schemas: { Error: ENVELOPE_ERROR },
         },
@@ -103,12 +137,20 @@ const inline = (text: string): string => escapeHtml(text).replace(/`([^`]+)`/g, 
 
 function operationHtml(path: string, method: string, op: Json): string {
     const params = (op.parameters as Json[] | undefined) ?? [];
-    const body = (op.requestBody as { content: Record<string, { schema: Json }> } | undefined)?.content['application/json'].schema;
-    const responses = op.responses as Record<string, { description: string; content: Record<string, { schema: Json }> }>;
+    const body = (op.requestBody as { content: Record<string, { schema: Json }> } | undefined)?.content[
+        'application/json'
+    ].schema;
+    const responses = op.responses as Record<
+        string,
+        { description: string; content: Record<string, { schema: Json }> }
+    >;
     const data = (responses[200].content['application/json'].schema.properties as Record<string, Json>).data;
     const security = (op.security as Json[]).map((s) => Object.keys(s)[0]);
     const rows = params
-        .map((p) => `<tr><td><code>${escapeHtml(String(p.name))}</code></td><td>${p.in}</td><td>${inline(String(p.description ?? ''))}</td></tr>`)
+        .map(
+            (p) =>
+                `<tr><td><code>${escapeHtml(String(p.name))}</code></td><td>${p.in}</td><td>${inline(String(p.description ?? ''))}</td></tr>`,
+        )
         .join('');
     const errors = Object.entries(responses)
         .filter(([status]) => status !== '200')
@@ -141,9 +183,18 @@ nav ul{columns:2;padding-left:18px}@media (max-width:640px){nav ul{columns:1}}`;
 export function docsPage(doc: Json): string {
     const info = doc.info as { version: string };
     const paths = doc.paths as Record<string, Record<string, Json>>;
-    const ops = Object.entries(paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
-    const toc = ops.map(({ path, method, op }) => `<li><a href="#${escapeHtml(String(op.operationId))}">${method.toUpperCase()} ${escapeHtml(path)}</a></li>`).join('');
-    const rules = RULES.map((r) => `<dt id="rule-${r.id}">${r.id}. ${escapeHtml(r.title)}</dt><dd>${inline(r.text)}</dd>`).join('');
+    const ops = Object.entries(paths).flatMap(([path, methods]) =>
+        Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+    );
+    const toc = ops
+        .map(
+            ({ path, method, op }) =>
+                `<li><a href="#${escapeHtml(String(op.operationId))}">${method.toUpperCase()} ${escapeHtml(path)}</a></li>`,
+        )
+        .join('');
+    const rules = RULES.map(
+        (r) => `<dt id="rule-${r.id}">${r.id}. ${escapeHtml(r.title)}</dt><dd>${inline(r.text)}</dd>`,
+    ).join('');
     return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>API reference: game leaderboard service</title><style>${STYLE}</style></head><body>
 <header><h1>Game leaderboard service: API reference</h1><p>Version ${escapeHtml(info.version)}. Every response is <code>{ok: true, data}</code> or <code>{ok: false, error}</code>. Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1).</p></header>

@@ -5,11 +5,13 @@ import type { Response } from 'express';
 export type Status = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 428 | 429 | 500 | 503;
 
 export class ApiFailure extends Error {
-    constructor(readonly status: Status, message: string) {
+    constructor(
+        readonly status: Status,
+        message: string,
+    ) {
         super(message);
     }
 }
-
 
 export function sendError(res: Response, error: unknown): void {
     const failure = error instanceof ApiFailure ? error : new ApiFailure(500, 'Internal error');

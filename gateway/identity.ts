@@ -32,7 +32,8 @@ class GatewayIdentity extends SignIdentity {
 
 export function identityFromPem(pem: string): GatewayIdentity {
     const key = createPrivateKey({ key: pem, format: 'pem' });
-    if (key.asymmetricKeyType !== 'ed25519') throw new Error('The gateway identity must be an Ed25519 key (PKCS#8 PEM)');
+    if (key.asymmetricKeyType !== 'ed25519')
+        throw new Error('The gateway identity must be an Ed25519 key (PKCS#8 PEM)');
     return new GatewayIdentity(key);
 }
 

@@ -6,7 +6,9 @@ import { serveGateway, type RunningGateway } from './serve';
 
 export async function startGateway(config: Config): Promise<RunningGateway> {
     if (config.remote === undefined) {
-        throw new Error('Set IC_HOST, CANISTER_ID and GATEWAY_IDENTITY_PEM (npm start runs the whole service locally instead)');
+        throw new Error(
+            'Set IC_HOST, CANISTER_ID and GATEWAY_IDENTITY_PEM (npm start runs the whole service locally instead)',
+        );
     }
     const canister = await connectRemote(config.remote);
     return serveGateway({ canister, port: config.port, readCacheTtlSeconds: config.readCacheTtlSeconds });
@@ -15,7 +17,9 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
 async function main(): Promise<void> {
     const config = readConfig();
     const gateway = await startGateway(config);
-    console.log(`Gateway for canister ${config.remote!.canisterId} at ${config.remote!.host} listening on ${gateway.url}`);
+    console.log(
+        `Gateway for canister ${config.remote!.canisterId} at ${config.remote!.host} listening on ${gateway.url}`,
+    );
     const stop = (): void => void gateway.close().then(() => process.exit(0));
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

@@ -90,13 +90,22 @@ export const expressPath = (template: string): string => template.replace(/\{(\w
 export function serve(ctx: RouteContext, r: Route): RequestHandler[] {
     const run: RequestHandler = (req: Request, res: Response) => {
         (async () => {
-            const params = Object.assign(Object.create(null) as Record<string, string>, req.params as Record<string, string>);
+            const params = Object.assign(
+                Object.create(null) as Record<string, string>,
+                req.params as Record<string, string>,
+            );
             for (const [name, p] of Object.entries(r.params ?? {})) {
                 if (!p.unchecked && !p.pattern.test(params[name])) {
                     throw new ApiFailure(400, `Invalid ${p.label ?? name} in path: must match ${p.pattern.source}`);
                 }
             }
-            if (r.auth === 'session') throw new ApiFailure(401, req.get('X-Session-Token') ? MESSAGES.deadSession : 'This endpoint needs a signed-in player (X-Session-Token)');
+            if (r.auth === 'session')
+                throw new ApiFailure(
+                    401,
+                    req.get('X-Session-Token')
+                        ? MESSAGES.deadSession
+                        : 'This endpoint needs a signed-in player (X-Session-Token)',
+                );
             const key = r.auth === 'apiKey' ? await ctx.keys.resolve(req) : (undefined as unknown as KeyAccess);
             const body = r.body === undefined ? undefined : parseBody(r.body, req.body);
             const q = req.originalUrl.indexOf('?');

@@ -22,15 +22,18 @@ export async function serveGateway(o: GatewayOptions & { port: number; host?: st
         if (!socket.writable) return;
         const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
         const body = JSON.stringify({ ok: false, error: tooLarge ? 'Request headers are too large' : 'Bad request' });
-        socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nContent-Type: application/json\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+        socket.end(
+            `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nContent-Type: application/json\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
     });
     const port = (server.address() as AddressInfo).port;
     return {
         url: `http://127.0.0.1:${port}`,
         port,
-        close: () => new Promise((resolve) => {
-            server.close(() => resolve());
-            server.closeAllConnections();
-        }),
+        close: () =>
+            new Promise((resolve) => {
+                server.close(() => resolve());
+                server.closeAllConnections();
+            }),
     };
 }

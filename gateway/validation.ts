@@ -8,13 +8,20 @@ import { ApiFailure } from './errors';
 
 /** Validates a JSON body against `schema`; the first problem becomes a 400 naming its field. */
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiFailure(400, MESSAGES.notJsonObject);
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+        throw new ApiFailure(400, MESSAGES.notJsonObject);
     const result = schema.safeParse(body);
     if (result.success) return result.data;
     const issue = result.error.issues[0];
     const field = issue.path.map(String).join('.');
     // A field the body does not have at all is missing, whatever else its schema would say.
-    if (issue.path.length === 1 && !Object.hasOwn(body, issue.path[0] as PropertyKey)) throw new ApiFailure(400, invalid(field, 'is required'));
+    if (issue.path.length === 1 && !Object.hasOwn(body, issue.path[0] as PropertyKey))
+        throw new ApiFailure(400, invalid(field, 'is required'));
     // Rule checks give whole messages ("Nickname must be ..."); zod's own ones name the field.
-    throw new ApiFailure(400, issue.code === 'custom' || issue.message.startsWith('Invalid ') ? issue.message : invalid(field || 'body', issue.message));
+    throw new ApiFailure(
+        400,
+        issue.code === 'custom' || issue.message.startsWith('Invalid ')
+            ? issue.message
+            : invalid(field || 'body', issue.message),
+    );
 }

@@ -26,10 +26,16 @@ export interface LocalService {
     stop(): Promise<void>;
 }
 
-async function demoGame(canister: CanisterClient, replica: ReplicaThread): Promise<{ gameId: string; apiKey: string } | undefined> {
+async function demoGame(
+    canister: CanisterClient,
+    replica: ReplicaThread,
+): Promise<{ gameId: string; apiKey: string } | undefined> {
     if (replica.getExtra('demoGameCreated') !== true) {
         const created = await canister.call('admin_register_game', {
-            developerId: 'demo', gameId: DEMO_GAME, name: 'Demo Game', description: 'Created by npm start on first run',
+            developerId: 'demo',
+            gameId: DEMO_GAME,
+            name: 'Demo Game',
+            description: 'Created by npm start on first run',
         });
         replica.setExtra('demoGameCreated', true);
         if ('ok' in created) return { gameId: DEMO_GAME, apiKey: created.ok.apiKey };
@@ -40,23 +46,45 @@ async function demoGame(canister: CanisterClient, replica: ReplicaThread): Promi
 }
 
 export async function startLocal(config: Config, log: (line: string) => void = () => undefined): Promise<LocalService> {
-    if (config.remote !== undefined) throw new Error('IC_HOST is set: run the production gateway with npm run gateway (npm start runs the whole service locally)');
+    if (config.remote !== undefined)
+        throw new Error(
+            'IC_HOST is set: run the production gateway with npm run gateway (npm start runs the whole service locally)',
+        );
     fs.mkdirSync(config.dataDir, { recursive: true });
     const identity = ensureIdentity(localIdentityFile(config.dataDir));
     // The replica gets its own thread: canister execution never blocks the API's event loop.
-    const replica = await startReplicaThread({
-        options: { dataDir: path.join(config.dataDir, 'replica'), port: config.replicaPort },
-        canisters: [{ name: 'leaderboard', wasmPath: leaderboardWasmPath(), arg: initArgFor([identity.getPrincipal()]) }],
-    }, (id, message) => log(`[canister ${id}] ${message}`));
+    const replica = await startReplicaThread(
+        {
+            options: { dataDir: path.join(config.dataDir, 'replica'), port: config.replicaPort },
+            canisters: [
+                { name: 'leaderboard', wasmPath: leaderboardWasmPath(), arg: initArgFor([identity.getPrincipal()]) },
+            ],
+        },
+        (id, message) => log(`[canister ${id}] ${message}`),
+    );
     try {
         const [installed] = replica.canisters;
         const canisterId = Principal.fromText(installed.id);
-        const canister = await connectCanister({ host: replica.url, canisterId, identity, fetchRootKey: true, verifyReplies: false });
+        const canister = await connectCanister({
+            host: replica.url,
+            canisterId,
+            identity,
+            fetchRootKey: true,
+            verifyReplies: false,
+        });
         const demo = await demoGame(canister, replica);
         writeServiceFile(config.dataDir, replica.url, installed.id);
-        const gateway = await serveGateway({ canister, port: config.port, readCacheTtlSeconds: config.readCacheTtlSeconds });
+        const gateway = await serveGateway({
+            canister,
+            port: config.port,
+            readCacheTtlSeconds: config.readCacheTtlSeconds,
+        });
         return {
-            gateway, replicaUrl: replica.url, canister, demo, canisterUrl: `${replica.url}/?canisterId=${installed.id}`,
+            gateway,
+            replicaUrl: replica.url,
+            canister,
+            demo,
+            canisterUrl: `${replica.url}/?canisterId=${installed.id}`,
             async stop() {
                 await gateway.close();
                 await replica.stop();
@@ -74,15 +102,25 @@ function banner(s: LocalService, config: Config): string {
     if (s.replicaUrl !== undefined) {
         const id = s.canister.canisterId.toText();
         lines.push(`  Canister URL:   ${s.replicaUrl}/?canisterId=${id}`);
-        lines.push(`                  (direct board reads, e.g. ${s.replicaUrl}/games/${DEMO_GAME}/scoreboards/all-time?canisterId=${id})`);
+        lines.push(
+            `                  (direct board reads, e.g. ${s.replicaUrl}/games/${DEMO_GAME}/scoreboards/all-time?canisterId=${id})`,
+        );
     }
     if (s.demo !== undefined) {
         lines.push(`  Demo game ID:   ${s.demo.gameId}`, `  Demo API key:   ${s.demo.apiKey}`, '', 'Try it:');
-        lines.push(`  curl -X POST ${base}/scores -H 'Content-Type: application/json' -H 'X-API-Key: ${s.demo.apiKey}' \\`);
-        lines.push(`       -d '{"playerId":"dev_1700000000_a1b2c3d4","gameId":"${s.demo.gameId}","score":1200,"streak":4}'`);
+        lines.push(
+            `  curl -X POST ${base}/scores -H 'Content-Type: application/json' -H 'X-API-Key: ${s.demo.apiKey}' \\`,
+        );
+        lines.push(
+            `       -d '{"playerId":"dev_1700000000_a1b2c3d4","gameId":"${s.demo.gameId}","score":1200,"streak":4}'`,
+        );
         lines.push(`  curl '${base}/leaderboard?sort=score&limit=10' -H 'X-API-Key: ${s.demo.apiKey}'`);
     }
-    lines.push('', `Data is kept in ${config.dataDir} (delete it to start over). Admin: npm run admin -- help. Ctrl-C stops.`, '');
+    lines.push(
+        '',
+        `Data is kept in ${config.dataDir} (delete it to start over). Admin: npm run admin -- help. Ctrl-C stops.`,
+        '',
+    );
     return lines.join('\n');
 }
 
@@ -95,10 +133,13 @@ async function main(): Promise<void> {
         if (stopping) return;
         stopping = true;
         console.log('Stopping...');
-        service.stop().then(() => process.exit(0), (e: unknown) => {
-            console.error(e);
-            process.exit(1);
-        });
+        service.stop().then(
+            () => process.exit(0),
+            (e: unknown) => {
+                console.error(e);
+                process.exit(1);
+            },
+        );
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

@@ -16,5 +16,6 @@ export function concatBytes(parts: readonly Uint8Array[], size = parts.reduce((n
     return out;
 }
 
-export const toHex = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+export const toHex = (bytes: Uint8Array): string =>
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 export const fromHex = (hex: string): Uint8Array => new Uint8Array(Buffer.from(hex, 'hex'));

@@ -6,10 +6,24 @@ import { fromHex } from './bytes';
 import { blsPublicKeyToDer, generateBlsKey } from './crypto/bls';
 import { certify, certifyPaths } from './crypto/certificate';
 import type { Path } from './crypto/hash-tree';
-import { generateNodeKey, signQueryResponse, type NodeSignature, type QueryResponseBody } from './crypto/query-signature';
 import {
-    createStateTree, removeCanister, removeRequestStatus, setCertifiedData, setControllers, setModuleHash,
-    setRequestStatus, setSubnet, setTime, subnetIdFromRootKey, type RequestStatus,
+    generateNodeKey,
+    signQueryResponse,
+    type NodeSignature,
+    type QueryResponseBody,
+} from './crypto/query-signature';
+import {
+    createStateTree,
+    removeCanister,
+    removeRequestStatus,
+    setCertifiedData,
+    setControllers,
+    setModuleHash,
+    setRequestStatus,
+    setSubnet,
+    setTime,
+    subnetIdFromRootKey,
+    type RequestStatus,
 } from './crypto/state-tree';
 import { canisterIdFromIndex, type Canister, type IngressStatus, type RoundChanges, type Subnet } from './subnet';
 
@@ -29,7 +43,11 @@ export interface Certifier {
     signQuery(response: QueryResponseBody, requestId: Uint8Array, timestampNs: bigint): NodeSignature;
 }
 
-export function createCertifier(o: { blsSeed: Uint8Array; nodeSeed: Uint8Array; canisterRange: [bigint, bigint] }): Certifier {
+export function createCertifier(o: {
+    blsSeed: Uint8Array;
+    nodeSeed: Uint8Array;
+    canisterRange: [bigint, bigint];
+}): Certifier {
     const root = generateBlsKey(o.blsSeed);
     const rootKeyDer = blsPublicKeyToDer(root.publicKey);
     const node = generateNodeKey(o.nodeSeed);
@@ -39,7 +57,11 @@ export function createCertifier(o: { blsSeed: Uint8Array; nodeSeed: Uint8Array; 
     function putCanister(canister: Canister): void {
         setCertifiedData(tree, canister.id, canister.system.certifiedData);
         setModuleHash(tree, canister.id, canister.system.moduleHash);
-        setControllers(tree, canister.id, canister.system.controllers.map((c) => Principal.fromUint8Array(c)));
+        setControllers(
+            tree,
+            canister.id,
+            canister.system.controllers.map((c) => Principal.fromUint8Array(c)),
+        );
     }
 
     function putStatus(id: string, status: IngressStatus | undefined): void {
@@ -75,7 +97,8 @@ export function createCertifier(o: { blsSeed: Uint8Array; nodeSeed: Uint8Array; 
             // Signing (~2 ms) waits until someone asks for a certificate.
         },
         certificate: (paths) => certifyPaths(tree, root.secretKey, paths),
-        signQuery: (response, requestId, timestampNs) => signQueryResponse(node.secretKey, response, requestId, timestampNs),
+        signQuery: (response, requestId, timestampNs) =>
+            signQueryResponse(node.secretKey, response, requestId, timestampNs),
     };
 }
 

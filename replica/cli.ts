@@ -28,11 +28,17 @@ export interface InstalledCanister {
 }
 
 /** Installs each named wasm (first start) or upgrades it when the module changed. */
-export async function deploy(replica: Replica, canisters: Array<{ name: string; wasm: Uint8Array; arg?: Uint8Array }>): Promise<InstalledCanister[]> {
+export async function deploy(
+    replica: Replica,
+    canisters: Array<{ name: string; wasm: Uint8Array; arg?: Uint8Array }>,
+): Promise<InstalledCanister[]> {
     const ids = { ...((replica.getExtra('canisterIds') as Record<string, string> | undefined) ?? {}) };
     const out: InstalledCanister[] = [];
     for (const { name, wasm, arg } of canisters) {
-        let id = ids[name] !== undefined && replica.subnet.canisters.has(ids[name]) ? Principal.fromText(ids[name]) : undefined;
+        let id =
+            ids[name] !== undefined && replica.subnet.canisters.has(ids[name])
+                ? Principal.fromText(ids[name])
+                : undefined;
         if (id === undefined) {
             id = replica.createCanister();
             ids[name] = id.toText();
@@ -42,14 +48,17 @@ export async function deploy(replica: Replica, canisters: Array<{ name: string; 
         const module = replica.subnet.compile(wasm);
         const installed = canister.system.moduleHash;
         if (installed === undefined) await replica.installCode(id, wasm, { mode: 'install', arg });
-        else if (Buffer.compare(Buffer.from(installed), Buffer.from(module.hash)) !== 0) await replica.installCode(id, wasm, { mode: 'upgrade', arg });
+        else if (Buffer.compare(Buffer.from(installed), Buffer.from(module.hash)) !== 0)
+            await replica.installCode(id, wasm, { mode: 'upgrade', arg });
         out.push({ name, id: id.toText(), url: `${replica.url}/?canisterId=${id.toText()}` });
     }
     return out;
 }
 
 function dfxCanisters(root: string): Array<{ name: string; wasm: Uint8Array }> {
-    const dfx = JSON.parse(fs.readFileSync(path.join(root, 'dfx.json'), 'utf8')) as { canisters: Record<string, unknown> };
+    const dfx = JSON.parse(fs.readFileSync(path.join(root, 'dfx.json'), 'utf8')) as {
+        canisters: Record<string, unknown>;
+    };
     return Object.keys(dfx.canisters).map((name) => {
         const file = path.join(root, '.azle', name, `${name}.wasm`);
         if (!fs.existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
@@ -78,7 +87,8 @@ async function main(): Promise<void> {
     }
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid --port ${values.port}`);
-    const startTime = values['start-time'] === undefined ? undefined : BigInt(Date.parse(values['start-time'])) * 1_000_000n;
+    const startTime =
+        values['start-time'] === undefined ? undefined : BigInt(Date.parse(values['start-time'])) * 1_000_000n;
     const replica = await startReplica({
         dataDir: path.resolve(values['data-dir']),
         port,
@@ -87,21 +97,31 @@ async function main(): Promise<void> {
         fsync: values.fsync,
         log: values.quiet ? () => undefined : undefined,
     });
-    const wanted = values.canister === undefined
-        ? dfxCanisters(process.cwd())
-        : values.canister.map((spec) => {
-            const [name, file] = spec.split('=');
-            if (name === undefined || file === undefined) throw new Error(`--canister expects name=path.wasm, got ${spec}`);
-            return { name, wasm: new Uint8Array(fs.readFileSync(file)) };
-        });
-    const args = new Map((values.arg ?? []).map((spec) => {
-        const [name, hex] = spec.split('=');
-        if (name === undefined || hex === undefined || !/^([0-9a-f]{2})*$/i.test(hex)) throw new Error(`--arg expects name=hex, got ${spec}`);
-        return [name, new Uint8Array(Buffer.from(hex, 'hex'))];
-    }));
-    const installed = await deploy(replica, wanted.map((c) => ({ ...c, arg: args.get(c.name) })));
+    const wanted =
+        values.canister === undefined
+            ? dfxCanisters(process.cwd())
+            : values.canister.map((spec) => {
+                  const [name, file] = spec.split('=');
+                  if (name === undefined || file === undefined)
+                      throw new Error(`--canister expects name=path.wasm, got ${spec}`);
+                  return { name, wasm: new Uint8Array(fs.readFileSync(file)) };
+              });
+    const args = new Map(
+        (values.arg ?? []).map((spec) => {
+            const [name, hex] = spec.split('=');
+            if (name === undefined || hex === undefined || !/^([0-9a-f]{2})*$/i.test(hex))
+                throw new Error(`--arg expects name=hex, got ${spec}`);
+            return [name, new Uint8Array(Buffer.from(hex, 'hex'))];
+        }),
+    );
+    const installed = await deploy(
+        replica,
+        wanted.map((c) => ({ ...c, arg: args.get(c.name) })),
+    );
     if (values.json) {
-        process.stdout.write(`${JSON.stringify({ url: replica.url, rootKey: Buffer.from(replica.rootKey).toString('hex'), canisters: installed })}\n`);
+        process.stdout.write(
+            `${JSON.stringify({ url: replica.url, rootKey: Buffer.from(replica.rootKey).toString('hex'), canisters: installed })}\n`,
+        );
     } else {
         console.log(`Replica listening on ${replica.url} (data in ${path.resolve(values['data-dir'])})`);
         for (const c of installed) console.log(`  ${c.name}: ${c.id}  ${c.url}`);

@@ -24,7 +24,8 @@ export function lockDataDir(dir: string): () => void {
     try {
         if (!tryLock(fd)) {
             const pid = Number(fs.readFileSync(fd, 'utf8').trim());
-            const holder = Number.isInteger(pid) && pid > 0 ? ` (process ${pid}${pid === process.pid ? ', this one' : ''})` : '';
+            const holder =
+                Number.isInteger(pid) && pid > 0 ? ` (process ${pid}${pid === process.pid ? ', this one' : ''})` : '';
             throw new Error(`The data directory ${dir} is in use by another replica${holder}.`);
         }
         fs.ftruncateSync(fd, 0);

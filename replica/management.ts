@@ -28,11 +28,20 @@ const methods = {
         ret: [canisterIdRecord],
     },
     provisional_create_canister_with_cycles: {
-        arg: [IDL.Record({ amount: IDL.Opt(IDL.Nat), settings: IDL.Opt(settings), specified_id: IDL.Opt(IDL.Principal) })],
+        arg: [
+            IDL.Record({ amount: IDL.Opt(IDL.Nat), settings: IDL.Opt(settings), specified_id: IDL.Opt(IDL.Principal) }),
+        ],
         ret: [canisterIdRecord],
     },
     install_code: {
-        arg: [IDL.Record({ mode: installMode, canister_id: IDL.Principal, wasm_module: IDL.Vec(IDL.Nat8), arg: IDL.Vec(IDL.Nat8) })],
+        arg: [
+            IDL.Record({
+                mode: installMode,
+                canister_id: IDL.Principal,
+                wasm_module: IDL.Vec(IDL.Nat8),
+                arg: IDL.Vec(IDL.Nat8),
+            }),
+        ],
         ret: [],
     },
     uninstall_code: { arg: [canisterIdRecord], ret: [] },
@@ -44,18 +53,24 @@ const methods = {
     provisional_top_up_canister: { arg: [IDL.Record({ canister_id: IDL.Principal, amount: IDL.Nat })], ret: [] },
     canister_status: {
         arg: [canisterIdRecord],
-        ret: [IDL.Record({
-            status: IDL.Variant({ running: IDL.Null, stopping: IDL.Null, stopped: IDL.Null }),
-            settings: IDL.Record({
-                controllers: IDL.Vec(IDL.Principal), compute_allocation: IDL.Nat, memory_allocation: IDL.Nat,
-                freezing_threshold: IDL.Nat, reserved_cycles_limit: IDL.Nat, wasm_memory_limit: IDL.Nat,
+        ret: [
+            IDL.Record({
+                status: IDL.Variant({ running: IDL.Null, stopping: IDL.Null, stopped: IDL.Null }),
+                settings: IDL.Record({
+                    controllers: IDL.Vec(IDL.Principal),
+                    compute_allocation: IDL.Nat,
+                    memory_allocation: IDL.Nat,
+                    freezing_threshold: IDL.Nat,
+                    reserved_cycles_limit: IDL.Nat,
+                    wasm_memory_limit: IDL.Nat,
+                }),
+                module_hash: IDL.Opt(IDL.Vec(IDL.Nat8)),
+                memory_size: IDL.Nat,
+                cycles: IDL.Nat,
+                reserved_cycles: IDL.Nat,
+                idle_cycles_burned_per_day: IDL.Nat,
             }),
-            module_hash: IDL.Opt(IDL.Vec(IDL.Nat8)),
-            memory_size: IDL.Nat,
-            cycles: IDL.Nat,
-            reserved_cycles: IDL.Nat,
-            idle_cycles_burned_per_day: IDL.Nat,
-        })],
+        ],
     },
 } satisfies Record<string, { arg: IDL.Type[]; ret: IDL.Type[] }>;
 
@@ -63,8 +78,15 @@ type Method = keyof typeof methods;
 
 /** Methods users may call by ingress; the rest are for canisters only. */
 const INGRESS_METHODS = new Set<string>([
-    'provisional_create_canister_with_cycles', 'install_code', 'uninstall_code', 'update_settings', 'start_canister',
-    'stop_canister', 'delete_canister', 'canister_status', 'provisional_top_up_canister',
+    'provisional_create_canister_with_cycles',
+    'install_code',
+    'uninstall_code',
+    'update_settings',
+    'start_canister',
+    'stop_canister',
+    'delete_canister',
+    'canister_status',
+    'provisional_top_up_canister',
 ]);
 
 export interface ManagementCall {
@@ -91,15 +113,28 @@ export function effectiveCanisterId(method: string, arg: Uint8Array): Principal 
 
 export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
     const m = methods[call.method as Method];
-    if (m === undefined) throw new SubnetError(RejectCode.DestinationInvalid, `Management canister has no method '${call.method}'`, 'IC0536');
+    if (m === undefined)
+        throw new SubnetError(
+            RejectCode.DestinationInvalid,
+            `Management canister has no method '${call.method}'`,
+            'IC0536',
+        );
     if (call.ingress && !INGRESS_METHODS.has(call.method)) {
-        throw new SubnetError(RejectCode.CanisterReject, `Only canisters can call ic00 method ${call.method}`, 'IC0406');
+        throw new SubnetError(
+            RejectCode.CanisterReject,
+            `Only canisters can call ic00 method ${call.method}`,
+            'IC0406',
+        );
     }
     let args: unknown[];
     try {
         args = IDL.decode(m.arg, call.arg);
     } catch (e) {
-        throw new SubnetError(RejectCode.CanisterError, `Error decoding candid for ic00 method ${call.method}: ${(e as Error).message}`, 'IC0503');
+        throw new SubnetError(
+            RejectCode.CanisterError,
+            `Error decoding candid for ic00 method ${call.method}: ${(e as Error).message}`,
+            'IC0503',
+        );
     }
     const reply = (values: unknown[]): Reply => ({ reply: new Uint8Array(IDL.encode(m.ret, values)) });
     const arg = args[0] as Record<string, unknown>;
@@ -107,9 +142,14 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
     const target = (): Canister => {
         const id = (arg.canister_id as Principal).toText();
         const canister = subnet.canisters.get(id);
-        if (canister === undefined) throw new SubnetError(RejectCode.DestinationInvalid, `Canister ${id} not found`, 'IC0301');
+        if (canister === undefined)
+            throw new SubnetError(RejectCode.DestinationInvalid, `Canister ${id} not found`, 'IC0301');
         if (!canister.system.controllers.some((c) => bytesEqual(c, caller))) {
-            throw new SubnetError(RejectCode.CanisterError, `Only controllers of canister ${id} can call ic00 method ${call.method}`, 'IC0512');
+            throw new SubnetError(
+                RejectCode.CanisterError,
+                `Only controllers of canister ${id} can call ic00 method ${call.method}`,
+                'IC0512',
+            );
         }
         return canister;
     };
@@ -120,9 +160,10 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
         case 'create_canister':
         case 'provisional_create_canister_with_cycles': {
             const s = (arg.settings as Array<Record<string, unknown>>)[0];
-            const controllers = s !== undefined && (s.controllers as Principal[][]).length > 0
-                ? (s.controllers as Principal[][])[0].map((p) => p.toUint8Array())
-                : [caller];
+            const controllers =
+                s !== undefined && (s.controllers as Principal[][]).length > 0
+                    ? (s.controllers as Principal[][])[0].map((p) => p.toUint8Array())
+                    : [caller];
             const specified = (arg.specified_id as Principal[] | undefined)?.[0];
             const canister = subnet.createCanister(controllers, specified);
             const amount = (arg.amount as bigint[] | undefined)?.[0];
@@ -133,10 +174,18 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
             const canister = target();
             const mode = arg.mode as Record<string, unknown>;
             const kind = 'install' in mode ? 'install' : 'reinstall' in mode ? 'reinstall' : 'upgrade';
-            const upgradeOpts = kind === 'upgrade' ? (mode.upgrade as Array<{ skip_pre_upgrade: boolean[] }>)[0] : undefined;
+            const upgradeOpts =
+                kind === 'upgrade' ? (mode.upgrade as Array<{ skip_pre_upgrade: boolean[] }>)[0] : undefined;
             const wasm = new Uint8Array(arg.wasm_module as number[] | Uint8Array);
             const module = subnet.compile(wasm);
-            subnet.installCode(canister, kind, module, new Uint8Array(arg.arg as number[] | Uint8Array), caller, upgradeOpts?.skip_pre_upgrade[0] === true);
+            subnet.installCode(
+                canister,
+                kind,
+                module,
+                new Uint8Array(arg.arg as number[] | Uint8Array),
+                caller,
+                upgradeOpts?.skip_pre_upgrade[0] === true,
+            );
             return reply([]);
         }
         case 'uninstall_code':
@@ -146,7 +195,12 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
             const canister = target();
             const controllers = (arg.settings as { controllers: Principal[][] }).controllers[0];
             if (controllers !== undefined) {
-                if (controllers.length > 10) throw new SubnetError(RejectCode.CanisterError, 'A canister may have at most 10 controllers', 'IC0503');
+                if (controllers.length > 10)
+                    throw new SubnetError(
+                        RejectCode.CanisterError,
+                        'A canister may have at most 10 controllers',
+                        'IC0503',
+                    );
                 canister.system.controllers = controllers.map((p) => p.toUint8Array());
             }
             canister.system.version += 1n;
@@ -164,7 +218,11 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
         case 'delete_canister': {
             const canister = target();
             if (canister.system.status !== 'stopped') {
-                throw new SubnetError(RejectCode.CanisterError, `Canister ${canister.text} must be stopped before it is deleted.`, 'IC0510');
+                throw new SubnetError(
+                    RejectCode.CanisterError,
+                    `Canister ${canister.text} must be stopped before it is deleted.`,
+                    'IC0510',
+                );
             }
             subnet.deleteCanister(canister);
             return reply([]);
@@ -173,7 +231,8 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
         case 'provisional_top_up_canister': {
             const id = (arg.canister_id as Principal).toText();
             const canister = subnet.canisters.get(id);
-            if (canister === undefined) throw new SubnetError(RejectCode.DestinationInvalid, `Canister ${id} not found`, 'IC0301');
+            if (canister === undefined)
+                throw new SubnetError(RejectCode.DestinationInvalid, `Canister ${id} not found`, 'IC0301');
             canister.system.cycles += call.method === 'deposit_cycles' ? call.cycles : (arg.amount as bigint);
             subnet.changes.system.add(canister.text);
             return reply([]);
@@ -182,19 +241,24 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
             const canister = target();
             const sys = canister.system;
             const heap = canister.instance ? BigInt(canister.instance.pages()) * 65536n : 0n;
-            return reply([{
-                status: { [sys.status]: null },
-                settings: {
-                    controllers: sys.controllers.map((c) => Principal.fromUint8Array(c)), compute_allocation: 0n,
-                    memory_allocation: 0n, freezing_threshold: 2_592_000n, reserved_cycles_limit: 5_000_000_000_000n,
-                    wasm_memory_limit: 3n * 1024n ** 3n,
+            return reply([
+                {
+                    status: { [sys.status]: null },
+                    settings: {
+                        controllers: sys.controllers.map((c) => Principal.fromUint8Array(c)),
+                        compute_allocation: 0n,
+                        memory_allocation: 0n,
+                        freezing_threshold: 2_592_000n,
+                        reserved_cycles_limit: 5_000_000_000_000n,
+                        wasm_memory_limit: 3n * 1024n ** 3n,
+                    },
+                    module_hash: sys.moduleHash ? [sys.moduleHash] : [],
+                    memory_size: heap + canister.stable.size() * 65536n,
+                    cycles: sys.cycles,
+                    reserved_cycles: 0n,
+                    idle_cycles_burned_per_day: 0n,
                 },
-                module_hash: sys.moduleHash ? [sys.moduleHash] : [],
-                memory_size: heap + canister.stable.size() * 65536n,
-                cycles: sys.cycles,
-                reserved_cycles: 0n,
-                idle_cycles_burned_per_day: 0n,
-            }]);
+            ]);
         }
     }
 }

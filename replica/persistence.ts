@@ -128,11 +128,21 @@ export function openStore(dir: string, options: { fsync: boolean }): Store {
             const records = readLog(walPath(generation));
             if (!hasCheckpoint && records.length === 0) return undefined;
             const state: LoadedState = {
-                time: 0n, nextCanisterIndex: 0n, queue: [], statuses: new Map(), canisters: new Map(), extra: {},
+                time: 0n,
+                nextCanisterIndex: 0n,
+                queue: [],
+                statuses: new Map(),
+                canisters: new Map(),
+                extra: {},
             };
             if (hasCheckpoint) {
                 const file = readCheckpoint(checkpointPath);
-                Object.assign(state, { time: file.meta.time, nextCanisterIndex: file.meta.nextCanisterIndex, queue: file.meta.queue, extra: file.meta.extra });
+                Object.assign(state, {
+                    time: file.meta.time,
+                    nextCanisterIndex: file.meta.nextCanisterIndex,
+                    queue: file.meta.queue,
+                    extra: file.meta.extra,
+                });
                 state.statuses = file.statuses;
                 for (const meta of file.meta.canisters) {
                     const stable = createStableMemory(maxStablePages);
@@ -169,7 +179,12 @@ export function openStore(dir: string, options: { fsync: boolean }): Store {
                 writeImage(path.join(cdir, 'heap.img'), image.heap);
                 writeStableImage(path.join(cdir, 'stable.img'), image.stable, image.stableChanged);
             }
-            const next: CheckpointFile = { version: 1, generation: generation + 1, meta: { ...meta, canisters: images.map((i) => i.meta) }, statuses };
+            const next: CheckpointFile = {
+                version: 1,
+                generation: generation + 1,
+                meta: { ...meta, canisters: images.map((i) => i.meta) },
+                statuses,
+            };
             const tmp = `${checkpointPath}.tmp`;
             const fd = fs.openSync(tmp, 'w');
             writeAll(fd, v8.serialize(next));
@@ -320,7 +335,8 @@ function writeStableImage(file: string, stable: StableMemory, changed: Span[] | 
         const size = Number(stable.size()) * STABLE_PAGE;
         if (changed === 'all') {
             for (const [pageNo, page] of stable.pages()) {
-                if (pageNo * STABLE_PAGE < size) fs.writeSync(fd, page, 0, Math.min(STABLE_PAGE, size - pageNo * STABLE_PAGE), pageNo * STABLE_PAGE);
+                if (pageNo * STABLE_PAGE < size)
+                    fs.writeSync(fd, page, 0, Math.min(STABLE_PAGE, size - pageNo * STABLE_PAGE), pageNo * STABLE_PAGE);
             }
         } else {
             const buffer = new Uint8Array(65536);

@@ -15,10 +15,26 @@ import type { Span } from './execution/heap';
 import { instantiate } from './execution/instance';
 import { startHttpServer, type HttpServer } from './http/server';
 import { callManagement } from './management';
-import { openStore, type CanisterDelta, type CanisterImage, type CanisterMeta, type RoundRecord, type Store } from './persistence';
 import {
-    MANAGEMENT, MAX_STABLE_PAGES, Subnet, SubnetError, newChanges, rejectOf,
-    type Canister, type ExecutionRecord, type IngressStatus, type Reply, type RoundChanges,
+    openStore,
+    type CanisterDelta,
+    type CanisterImage,
+    type CanisterMeta,
+    type RoundRecord,
+    type Store,
+} from './persistence';
+import {
+    MANAGEMENT,
+    MAX_STABLE_PAGES,
+    Subnet,
+    SubnetError,
+    newChanges,
+    rejectOf,
+    type Canister,
+    type ExecutionRecord,
+    type IngressStatus,
+    type Reply,
+    type RoundChanges,
 } from './subnet';
 
 export interface ReplicaOptions {
@@ -58,7 +74,16 @@ export interface Replica {
     /** Runs a round now. */
     tick(): Promise<void>;
     createCanister(controllers?: Principal[], specifiedId?: Principal): Principal;
-    installCode(canisterId: Principal, wasm: Uint8Array, options?: { mode?: 'install' | 'reinstall' | 'upgrade'; arg?: Uint8Array; caller?: Principal; skipPreUpgrade?: boolean }): Promise<bigint>;
+    installCode(
+        canisterId: Principal,
+        wasm: Uint8Array,
+        options?: {
+            mode?: 'install' | 'reinstall' | 'upgrade';
+            arg?: Uint8Array;
+            caller?: Principal;
+            skipPreUpgrade?: boolean;
+        },
+    ): Promise<bigint>;
     /** Submits an update call as `caller` and waits for its result (in-process, no signature). */
     update(canisterId: Principal, method: string, arg: Uint8Array, caller?: Principal): Promise<Reply>;
     query(canisterId: Principal, method: string, arg: Uint8Array, caller?: Principal): Reply;
@@ -104,7 +129,14 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
         log: options.log ?? ((canister, message) => console.log(`[canister ${canister}] ${message}`)),
         canisterRange: CANISTER_RANGE,
         management: ({ caller, method, arg, cycles }) =>
-            callManagement(subnet, { caller: caller.bytes, method, arg, cycles, ingress: false, random: (n) => new Uint8Array(randomBytes(n)) }),
+            callManagement(subnet, {
+                caller: caller.bytes,
+                method,
+                arg,
+                cycles,
+                ingress: false,
+                random: (n) => new Uint8Array(randomBytes(n)),
+            }),
     });
     // Stable spans written since the last checkpoint, per canister.
     const stableSinceCheckpoint = new Map<string, Span[] | 'all'>();
@@ -203,8 +235,14 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
         const upcoming = clock.upcoming();
         for (const c of subnet.canisters.values()) {
             const due = c.system.globalTimer;
-            if (due !== 0n && due <= upcoming && c.instance !== undefined && c.system.status === 'running'
-                && c.module?.methods.has('canister_global_timer')) return true;
+            if (
+                due !== 0n &&
+                due <= upcoming &&
+                c.instance !== undefined &&
+                c.system.status === 'running' &&
+                c.module?.methods.has('canister_global_timer')
+            )
+                return true;
         }
         return false;
     }
@@ -222,7 +260,10 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
     }
 
     // Final statuses in the order they became final: the oldest are pruned first.
-    let finalOrder: string[] = [...subnet.ingress].filter(([, s]) => isFinal(s)).sort(([, a], [, b]) => (a.at < b.at ? -1 : 1)).map(([id]) => id);
+    let finalOrder: string[] = [...subnet.ingress]
+        .filter(([, s]) => isFinal(s))
+        .sort(([, a], [, b]) => (a.at < b.at ? -1 : 1))
+        .map(([id]) => id);
     let finalHead = 0;
 
     /**
@@ -254,7 +295,14 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
     }
 
     function persist(changes: RoundChanges, pruned: string[]): void {
-        const touched = new Set([...changes.heap.keys(), ...changes.stable.keys(), ...changes.freshHeap, ...changes.freshStable, ...changes.system, ...changes.created]);
+        const touched = new Set([
+            ...changes.heap.keys(),
+            ...changes.stable.keys(),
+            ...changes.freshHeap,
+            ...changes.freshStable,
+            ...changes.system,
+            ...changes.created,
+        ]);
         const canisters: CanisterDelta[] = [];
         for (const id of touched) {
             const canister = subnet.canisters.get(id);
@@ -279,12 +327,19 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
             canisters.push({ ...metaOf(canister), heapReset, heap, stableReset, stable });
         }
         const statuses: Array<[string, IngressStatus | null]> = [
-            ...[...changes.statuses].filter((id) => subnet.ingress.has(id)).map((id): [string, IngressStatus] => [id, subnet.ingress.get(id)!]),
+            ...[...changes.statuses]
+                .filter((id) => subnet.ingress.has(id))
+                .map((id): [string, IngressStatus] => [id, subnet.ingress.get(id)!]),
             ...pruned.map((id): [string, null] => [id, null]),
         ];
         const record: RoundRecord = {
-            time: subnet.time, nextCanisterIndex: subnet.nextCanisterIndex, queue: subnet.queue, statuses,
-            canisters, deleted: [...changes.deleted], extra,
+            time: subnet.time,
+            nextCanisterIndex: subnet.nextCanisterIndex,
+            queue: subnet.queue,
+            statuses,
+            canisters,
+            deleted: [...changes.deleted],
+            extra,
         };
         store.append(record);
     }
@@ -296,7 +351,17 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
             stable: c.stable,
             stableChanged: stableSinceCheckpoint.get(c.text) ?? [],
         }));
-        store.checkpoint({ time: subnet.time, nextCanisterIndex: subnet.nextCanisterIndex, queue: subnet.queue, canisters: [], extra }, subnet.ingress, images);
+        store.checkpoint(
+            {
+                time: subnet.time,
+                nextCanisterIndex: subnet.nextCanisterIndex,
+                queue: subnet.queue,
+                canisters: [],
+                extra,
+            },
+            subnet.ingress,
+            images,
+        );
         stableSinceCheckpoint.clear();
     }
 
@@ -310,21 +375,41 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
 
     // ---- ingress, queries, read_state --------------------------------------------------------
 
-    function submit(requestId: string, sender: Uint8Array, canisterId: string, method: string, arg: Uint8Array, expiry: bigint): void {
+    function submit(
+        requestId: string,
+        sender: Uint8Array,
+        canisterId: string,
+        method: string,
+        arg: Uint8Array,
+        expiry: bigint,
+    ): void {
         if (subnet.ingress.has(requestId)) return; // duplicates are ignored, as on the IC
         if (canisterId === MANAGEMENT.toText()) {
             // Management calls from users run as their own subnet message.
             subnet.changes.statuses.add(requestId);
             let reply: Reply;
             try {
-                reply = callManagement(subnet, { caller: sender, method, arg, cycles: 0n, ingress: true, random: (n) => new Uint8Array(randomBytes(n)) });
+                reply = callManagement(subnet, {
+                    caller: sender,
+                    method,
+                    arg,
+                    cycles: 0n,
+                    ingress: true,
+                    random: (n) => new Uint8Array(randomBytes(n)),
+                });
             } catch (e) {
-                reply = e instanceof SubnetError ? rejectOf(e.code, e.message, e.errorCode) : rejectOf(5, String(e), 'IC0503');
+                reply =
+                    e instanceof SubnetError
+                        ? rejectOf(e.code, e.message, e.errorCode)
+                        : rejectOf(5, String(e), 'IC0503');
             }
             const base = { expiry, at: subnet.time, sender };
-            subnet.ingress.set(requestId, 'reply' in reply
-                ? { ...base, status: 'replied', reply: reply.reply }
-                : { ...base, status: 'rejected', reject: reply.reject });
+            subnet.ingress.set(
+                requestId,
+                'reply' in reply
+                    ? { ...base, status: 'replied', reply: reply.reply }
+                    : { ...base, status: 'rejected', reject: reply.reject },
+            );
         } else {
             subnet.submitIngress(requestId, sender, canisterId, method, arg, expiry);
         }
@@ -356,28 +441,39 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
         if (Date.now() - lastRound > 1000) round();
     }
 
-    const http: HttpServer | undefined = options.port === undefined ? undefined : await startHttpServer({
-        port: options.port,
-        host: options.host ?? '127.0.0.1',
-        testMode: options.testMode ?? false,
-        subnet,
-        certifier,
-        submit,
-        waitFor,
-        freshen,
-        time: () => clock.protocol(),
-        executionTime: () => subnet.time,
-        advance: async (ms) => api.advanceTime(ms),
-        inspect: (canisterId, method, arg, sender) => subnet.inspect(canisterId, method, arg, sender),
-        runHttpUpdate: async (canisterId, arg) => runUpdate(Principal.fromText(canisterId), 'http_request_update', arg, ANONYMOUS),
-    });
+    const http: HttpServer | undefined =
+        options.port === undefined
+            ? undefined
+            : await startHttpServer({
+                  port: options.port,
+                  host: options.host ?? '127.0.0.1',
+                  testMode: options.testMode ?? false,
+                  subnet,
+                  certifier,
+                  submit,
+                  waitFor,
+                  freshen,
+                  time: () => clock.protocol(),
+                  executionTime: () => subnet.time,
+                  advance: async (ms) => api.advanceTime(ms),
+                  inspect: (canisterId, method, arg, sender) => subnet.inspect(canisterId, method, arg, sender),
+                  runHttpUpdate: async (canisterId, arg) =>
+                      runUpdate(Principal.fromText(canisterId), 'http_request_update', arg, ANONYMOUS),
+              });
 
-    async function runUpdate(canisterId: Principal, method: string, arg: Uint8Array, caller: Principal): Promise<Reply> {
+    async function runUpdate(
+        canisterId: Principal,
+        method: string,
+        arg: Uint8Array,
+        caller: Principal,
+    ): Promise<Reply> {
         const requestId = toHex(randomBytes(32));
         submit(requestId, caller.toUint8Array(), canisterId.toText(), method, arg, clock.protocol() + STATUS_TTL);
         const status = await waitFor(requestId, 3_600_000);
         if (status === undefined) return rejectOf(2, 'timed out', 'IC0000');
-        return status.status === 'replied' ? { reply: status.reply ?? new Uint8Array() } : { reject: status.reject ?? { code: 5, message: 'unknown' } };
+        return status.status === 'replied'
+            ? { reply: status.reply ?? new Uint8Array() }
+            : { reject: status.reject ?? { code: 5, message: 'unknown' } };
     }
 
     async function shutdown(): Promise<void> {
@@ -411,16 +507,32 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
             round();
         },
         createCanister(controllers = [OPERATOR], specifiedId) {
-            return transaction(() => subnet.createCanister(controllers.map((p) => p.toUint8Array()), specifiedId).id);
+            return transaction(
+                () =>
+                    subnet.createCanister(
+                        controllers.map((p) => p.toUint8Array()),
+                        specifiedId,
+                    ).id,
+            );
         },
         async installCode(canisterId, wasm, o = {}) {
             const canister = subnet.canisters.get(canisterId.toText());
             if (canister === undefined) throw new Error(`Canister ${canisterId.toText()} not found`);
             const module = subnet.compile(wasm);
-            return transaction(() => subnet.installCode(canister, o.mode ?? 'install', module, o.arg ?? EMPTY_ARGS, (o.caller ?? OPERATOR).toUint8Array(), o.skipPreUpgrade));
+            return transaction(() =>
+                subnet.installCode(
+                    canister,
+                    o.mode ?? 'install',
+                    module,
+                    o.arg ?? EMPTY_ARGS,
+                    (o.caller ?? OPERATOR).toUint8Array(),
+                    o.skipPreUpgrade,
+                ),
+            );
         },
         update: (canisterId, method, arg, caller = ANONYMOUS) => runUpdate(canisterId, method, arg, caller),
-        query: (canisterId, method, arg, caller = ANONYMOUS) => subnet.query(canisterId.toText(), method, arg, caller.toUint8Array()),
+        query: (canisterId, method, arg, caller = ANONYMOUS) =>
+            subnet.query(canisterId.toText(), method, arg, caller.toUint8Array()),
         getExtra: (key) => extra[key],
         setExtra(key, value) {
             extra = { ...extra, [key]: value };

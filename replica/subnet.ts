@@ -3,7 +3,15 @@
 import { Principal } from '@dfinity/principal';
 
 import { toHex } from './bytes';
-import { compileModule, instantiate, type CanisterModule, type ExecutionError, type Instance, type ModuleCache, type Outcome } from './execution/instance';
+import {
+    compileModule,
+    instantiate,
+    type CanisterModule,
+    type ExecutionError,
+    type Instance,
+    type ModuleCache,
+    type Outcome,
+} from './execution/instance';
 import type { Span } from './execution/heap';
 import { createStableMemory, type StableMemory } from './execution/stable-memory';
 import type { ContextKind, ExecutionContext, OutgoingCall, Response } from './execution/system-api';
@@ -18,7 +26,13 @@ export const MAX_STABLE_PAGES = (500n * 1024n * 1024n * 1024n) / 65536n; // 500 
 export const MANAGEMENT = Principal.managementCanister();
 const DEFAULT_CYCLES = 100_000_000_000_000n;
 
-export const RejectCode = { SysFatal: 1, SysTransient: 2, DestinationInvalid: 3, CanisterReject: 4, CanisterError: 5 } as const;
+export const RejectCode = {
+    SysFatal: 1,
+    SysTransient: 2,
+    DestinationInvalid: 3,
+    CanisterReject: 4,
+    CanisterError: 5,
+} as const;
 
 export interface Reject {
     code: number;
@@ -78,7 +92,15 @@ export interface Canister {
 }
 
 export type Message =
-    | { kind: 'request'; origin: Origin; caller: Uint8Array; receiver: string; method: string; arg: Uint8Array; cycles: bigint }
+    | {
+          kind: 'request';
+          origin: Origin;
+          caller: Uint8Array;
+          receiver: string;
+          method: string;
+          arg: Uint8Array;
+          cycles: bigint;
+      }
     | { kind: 'response'; receiver: string; callbackId: number; response: Reply; refund: bigint };
 
 export interface ExecutionRecord {
@@ -126,8 +148,14 @@ export interface SubnetOptions {
 
 export function newChanges(): RoundChanges {
     return {
-        heap: new Map(), stable: new Map(), freshHeap: new Set(), freshStable: new Set(),
-        system: new Set(), statuses: new Set(), created: new Set(), deleted: new Set(),
+        heap: new Map(),
+        stable: new Map(),
+        freshHeap: new Set(),
+        freshStable: new Set(),
+        system: new Set(),
+        statuses: new Set(),
+        created: new Set(),
+        deleted: new Set(),
     };
 }
 
@@ -160,7 +188,12 @@ export class Subnet {
         let id: Principal;
         if (specified !== undefined) {
             id = specified;
-            if (this.canisters.has(id.toText())) throw new SubnetError(RejectCode.DestinationInvalid, `Canister ${id.toText()} is already installed.`, 'IC0538');
+            if (this.canisters.has(id.toText()))
+                throw new SubnetError(
+                    RejectCode.DestinationInvalid,
+                    `Canister ${id.toText()} is already installed.`,
+                    'IC0538',
+                );
         } else {
             do id = canisterIdFromIndex(this.nextCanisterIndex++);
             while (this.canisters.has(id.toText()));
@@ -171,8 +204,15 @@ export class Subnet {
             bytes: id.toUint8Array(),
             stable: createStableMemory(MAX_STABLE_PAGES),
             system: {
-                controllers, certifiedData: new Uint8Array(), globalTimer: 0n, version: 0n, status: 'running',
-                cycles: DEFAULT_CYCLES, callContexts: new Map(), callbacks: new Map(), nextId: 1,
+                controllers,
+                certifiedData: new Uint8Array(),
+                globalTimer: 0n,
+                version: 0n,
+                status: 'running',
+                cycles: DEFAULT_CYCLES,
+                callContexts: new Map(),
+                callbacks: new Map(),
+                nextId: 1,
             },
         };
         this.canisters.set(canister.text, canister);
@@ -186,7 +226,11 @@ export class Subnet {
         try {
             mod = compileModule(wasm, this.options.moduleCache);
         } catch (e) {
-            throw new SubnetError(RejectCode.CanisterError, `Error from Canister: Canister's Wasm module is not valid: ${(e as Error).message}`, 'IC0505');
+            throw new SubnetError(
+                RejectCode.CanisterError,
+                `Error from Canister: Canister's Wasm module is not valid: ${(e as Error).message}`,
+                'IC0505',
+            );
         }
         this.options.saveModule?.(toHex(mod.hash), wasm);
         return mod;
@@ -196,16 +240,35 @@ export class Subnet {
      * install / reinstall / upgrade, atomically: on any failure the canister keeps its old
      * module, heap and stable memory.
      */
-    installCode(canister: Canister, mode: 'install' | 'reinstall' | 'upgrade', mod: CanisterModule, arg: Uint8Array, caller: Uint8Array, skipPreUpgrade = false): bigint {
+    installCode(
+        canister: Canister,
+        mode: 'install' | 'reinstall' | 'upgrade',
+        mod: CanisterModule,
+        arg: Uint8Array,
+        caller: Uint8Array,
+        skipPreUpgrade = false,
+    ): bigint {
         if (mode === 'install' && canister.module !== undefined) {
-            throw new SubnetError(RejectCode.CanisterError, `Canister ${canister.text} cannot be installed because the canister is not empty. Try installing with mode='reinstall' or mode='upgrade'.`, 'IC0538');
+            throw new SubnetError(
+                RejectCode.CanisterError,
+                `Canister ${canister.text} cannot be installed because the canister is not empty. Try installing with mode='reinstall' or mode='upgrade'.`,
+                'IC0538',
+            );
         }
         if (mode === 'upgrade' && canister.module === undefined) {
-            throw new SubnetError(RejectCode.CanisterError, `Canister ${canister.text} has no Wasm module; upgrade is not possible.`, 'IC0537');
+            throw new SubnetError(
+                RejectCode.CanisterError,
+                `Canister ${canister.text} has no Wasm module; upgrade is not possible.`,
+                'IC0537',
+            );
         }
         if (canister.system.callContexts.size > 0 && mode !== 'install') {
             // The IC requires a stopped canister; we only insist that nothing is in flight.
-            throw new SubnetError(RejectCode.CanisterError, `Canister ${canister.text} has open call contexts; stop it before changing its code.`, 'IC0510');
+            throw new SubnetError(
+                RejectCode.CanisterError,
+                `Canister ${canister.text} has open call contexts; stop it before changing its code.`,
+                'IC0510',
+            );
         }
         const oldStable = canister.stable;
         const oldInstance = canister.instance;
@@ -213,10 +276,19 @@ export class Subnet {
         const oldCertified = canister.system.certifiedData;
         let budget = LIMITS.install;
         const fail = (error: ExecutionError): never => {
-            throw new SubnetError(RejectCode.CanisterError, `Error from Canister ${canister.text}: ${error.message}`, error.code);
+            throw new SubnetError(
+                RejectCode.CanisterError,
+                `Error from Canister ${canister.text}: ${error.message}`,
+                error.code,
+            );
         };
         const base = { caller, limit: budget };
-        if (mode === 'upgrade' && oldInstance !== undefined && canister.module?.methods.has('canister_pre_upgrade') && !skipPreUpgrade) {
+        if (
+            mode === 'upgrade' &&
+            oldInstance !== undefined &&
+            canister.module?.methods.has('canister_pre_upgrade') &&
+            !skipPreUpgrade
+        ) {
             const ctx = this.context(canister, 'G', base);
             const out = oldInstance.run({ export: 'canister_pre_upgrade' }, ctx);
             this.record(canister, 'canister_pre_upgrade', 'G', out);
@@ -240,7 +312,10 @@ export class Subnet {
         };
         // The IC deactivates the global timer whenever the module changes.
         canister.system.globalTimer = 0n;
-        for (const [name, kind] of [['canister_start', 's'], [mode === 'upgrade' ? 'canister_post_upgrade' : 'canister_init', 'I']] as const) {
+        for (const [name, kind] of [
+            ['canister_start', 's'],
+            [mode === 'upgrade' ? 'canister_post_upgrade' : 'canister_init', 'I'],
+        ] as const) {
             if (!mod.methods.has(name)) continue;
             const ctx = this.context(canister, kind, { caller, arg, limit: budget });
             const out = instance.run({ export: name }, ctx);
@@ -253,7 +328,10 @@ export class Subnet {
             this.absorb(canister, ctx);
             if (ctx.calls.length > 0) {
                 restore();
-                fail({ code: 'IC0504', message: 'Canister violated contract: calls cannot be made during installation' });
+                fail({
+                    code: 'IC0504',
+                    message: 'Canister violated contract: calls cannot be made during installation',
+                });
             }
         }
         instance.commit();
@@ -292,43 +370,92 @@ export class Subnet {
     // ---- ingress and queries -------------------------------------------------------------
 
     /** Accepts an ingress update call; it runs in the next round. */
-    submitIngress(requestId: string, sender: Uint8Array, receiver: string, method: string, arg: Uint8Array, expiry: bigint): void {
+    submitIngress(
+        requestId: string,
+        sender: Uint8Array,
+        receiver: string,
+        method: string,
+        arg: Uint8Array,
+        expiry: bigint,
+    ): void {
         this.ingress.set(requestId, { status: 'received', expiry, at: this.time, sender });
         this.changes.statuses.add(requestId);
-        this.queue.push({ kind: 'request', origin: { kind: 'ingress', requestId }, caller: sender, receiver, method, arg, cycles: 0n });
+        this.queue.push({
+            kind: 'request',
+            origin: { kind: 'ingress', requestId },
+            caller: sender,
+            receiver,
+            method,
+            arg,
+            cycles: 0n,
+        });
     }
 
     /** Runs a query method in non-replicated mode against committed state; changes are discarded. */
-    query(receiver: string, method: string, arg: Uint8Array, caller: Uint8Array, dataCertificate?: () => Uint8Array): Reply {
+    query(
+        receiver: string,
+        method: string,
+        arg: Uint8Array,
+        caller: Uint8Array,
+        dataCertificate?: () => Uint8Array,
+    ): Reply {
         const canister = this.canisters.get(receiver);
-        if (canister === undefined) return rejectOf(RejectCode.DestinationInvalid, `Canister ${receiver} not found`, 'IC0301');
+        if (canister === undefined)
+            return rejectOf(RejectCode.DestinationInvalid, `Canister ${receiver} not found`, 'IC0301');
         if (canister.instance === undefined || canister.module === undefined) {
             return rejectOf(RejectCode.DestinationInvalid, `Canister ${receiver} has no Wasm module.`, 'IC0537');
         }
-        if (canister.system.status !== 'running') return rejectOf(RejectCode.CanisterError, `Canister ${receiver} is stopped`, 'IC0508');
+        if (canister.system.status !== 'running')
+            return rejectOf(RejectCode.CanisterError, `Canister ${receiver} is stopped`, 'IC0508');
         const name = `canister_query ${method}`;
         if (!canister.module.methods.has(name)) {
-            return rejectOf(RejectCode.DestinationInvalid, `Canister ${receiver} has no query method '${method}'`, 'IC0536');
+            return rejectOf(
+                RejectCode.DestinationInvalid,
+                `Canister ${receiver} has no query method '${method}'`,
+                'IC0536',
+            );
         }
-        const ctx = this.context(canister, 'NRQ', { caller, arg, limit: LIMITS.query, canRespond: true, dataCertificate });
+        const ctx = this.context(canister, 'NRQ', {
+            caller,
+            arg,
+            limit: LIMITS.query,
+            canRespond: true,
+            dataCertificate,
+        });
         const out = canister.instance.run({ export: name }, ctx);
         canister.instance.rollback();
         canister.stable.rollback();
         this.record(canister, name, 'NRQ', out);
-        if (!out.ok) return rejectOf(RejectCode.CanisterError, `Error from Canister ${receiver}: ${out.error.message}`, out.error.code);
+        if (!out.ok)
+            return rejectOf(
+                RejectCode.CanisterError,
+                `Error from Canister ${receiver}: ${out.error.message}`,
+                out.error.code,
+            );
         return this.toReply(canister, ctx.response);
     }
 
     /** Runs canister_inspect_message for an ingress message; true when the canister accepts it. */
     inspect(receiver: string, method: string, arg: Uint8Array, caller: Uint8Array): Reject | undefined {
         const canister = this.canisters.get(receiver);
-        if (canister?.instance === undefined || !canister.module?.methods.has('canister_inspect_message')) return undefined;
+        if (canister?.instance === undefined || !canister.module?.methods.has('canister_inspect_message'))
+            return undefined;
         const ctx = this.context(canister, 'F', { caller, arg, limit: LIMITS.inspect, methodName: method });
         const out = canister.instance.run({ export: 'canister_inspect_message' }, ctx);
         canister.instance.rollback();
         canister.stable.rollback();
-        if (!out.ok) return { code: RejectCode.CanisterError, message: `Error from Canister ${receiver}: ${out.error.message}`, errorCode: out.error.code };
-        if (!ctx.accepted) return { code: RejectCode.CanisterReject, message: `Canister ${receiver} rejected the message`, errorCode: 'IC0406' };
+        if (!out.ok)
+            return {
+                code: RejectCode.CanisterError,
+                message: `Error from Canister ${receiver}: ${out.error.message}`,
+                errorCode: out.error.code,
+            };
+        if (!ctx.accepted)
+            return {
+                code: RejectCode.CanisterReject,
+                message: `Canister ${receiver} rejected the message`,
+                errorCode: 'IC0406',
+            };
         return undefined;
     }
 
@@ -346,8 +473,13 @@ export class Subnet {
             let fired = false;
             for (const canister of this.canisters.values()) {
                 const due = canister.system.globalTimer;
-                if (due !== 0n && due <= this.time && canister.instance !== undefined && canister.system.status === 'running'
-                    && canister.module?.methods.has('canister_global_timer')) {
+                if (
+                    due !== 0n &&
+                    due <= this.time &&
+                    canister.instance !== undefined &&
+                    canister.system.status === 'running' &&
+                    canister.module?.methods.has('canister_global_timer')
+                ) {
                     canister.system.globalTimer = 0n;
                     this.changes.system.add(canister.text);
                     this.runSystemTask(canister, 'canister_global_timer');
@@ -377,35 +509,52 @@ export class Subnet {
     private deliverRequest(m: Extract<Message, { kind: 'request' }>): void {
         if (m.origin.kind === 'ingress') {
             const status = this.ingress.get(m.origin.requestId);
-            if (status !== undefined) this.setStatus(m.origin.requestId, { ...status, status: 'processing', at: this.time });
+            if (status !== undefined)
+                this.setStatus(m.origin.requestId, { ...status, status: 'processing', at: this.time });
         }
         const canister = this.canisters.get(m.receiver);
         const fail = (code: number, message: string, errorCode: string): void =>
             this.respond(m.origin, rejectOf(code, message, errorCode), m.cycles);
-        if (canister === undefined) return fail(RejectCode.DestinationInvalid, `Canister ${m.receiver} not found`, 'IC0301');
+        if (canister === undefined)
+            return fail(RejectCode.DestinationInvalid, `Canister ${m.receiver} not found`, 'IC0301');
         if (canister.instance === undefined || canister.module === undefined) {
             return fail(RejectCode.DestinationInvalid, `Canister ${m.receiver} has no Wasm module.`, 'IC0537');
         }
-        if (canister.system.status !== 'running') return fail(RejectCode.CanisterError, `Canister ${m.receiver} is not running`, 'IC0508');
+        if (canister.system.status !== 'running')
+            return fail(RejectCode.CanisterError, `Canister ${m.receiver} is not running`, 'IC0508');
         let name = `canister_update ${m.method}`;
         let kind: ContextKind = 'U';
         if (!canister.module.methods.has(name)) {
             name = `canister_query ${m.method}`;
             kind = 'RQ';
             if (!canister.module.methods.has(name)) {
-                return fail(RejectCode.DestinationInvalid, `Canister ${m.receiver} has no update method '${m.method}'`, 'IC0536');
+                return fail(
+                    RejectCode.DestinationInvalid,
+                    `Canister ${m.receiver} has no update method '${m.method}'`,
+                    'IC0536',
+                );
             }
         }
         const sys = canister.system;
         const callContext: CallContext = {
-            id: sys.nextId++, origin: m.origin, caller: m.caller, responded: false, outstanding: 0,
-            instructions: 0n, cycles: m.cycles, discard: kind === 'RQ',
+            id: sys.nextId++,
+            origin: m.origin,
+            caller: m.caller,
+            responded: false,
+            outstanding: 0,
+            instructions: 0n,
+            cycles: m.cycles,
+            discard: kind === 'RQ',
         };
         sys.callContexts.set(callContext.id, callContext);
         this.changes.system.add(canister.text);
         const ctx = this.context(canister, kind, {
-            caller: m.caller, arg: m.arg, limit: kind === 'RQ' ? LIMITS.query : LIMITS.update, canRespond: true,
-            cyclesAvailable: m.cycles, callContext,
+            caller: m.caller,
+            arg: m.arg,
+            limit: kind === 'RQ' ? LIMITS.query : LIMITS.update,
+            canRespond: true,
+            cyclesAvailable: m.cycles,
+            callContext,
         });
         const out = canister.instance.run({ export: name }, ctx);
         this.record(canister, name, kind, out);
@@ -431,9 +580,15 @@ export class Subnet {
         const ctx = this.context(canister, kind, {
             caller: callContext.caller,
             arg: 'reply' in m.response ? m.response.reply : undefined,
-            reject: 'reject' in m.response ? { code: m.response.reject.code, message: m.response.reject.message } : undefined,
-            limit: LIMITS.update, canRespond: !callContext.responded, cyclesAvailable: callContext.cycles,
-            cyclesRefunded: m.refund, callContext,
+            reject:
+                'reject' in m.response
+                    ? { code: m.response.reject.code, message: m.response.reject.message }
+                    : undefined,
+            limit: LIMITS.update,
+            canRespond: !callContext.responded,
+            cyclesAvailable: callContext.cycles,
+            cyclesRefunded: m.refund,
+            callContext,
         });
         const fn = isReply ? callback.reply : callback.reject;
         const out = canister.instance.run({ table: fn.fun, env: fn.env }, ctx);
@@ -441,7 +596,11 @@ export class Subnet {
         if (!out.ok && callback.cleanup !== undefined) {
             canister.instance.rollback();
             canister.stable.rollback();
-            const cleanup = this.context(canister, 'C', { caller: callContext.caller, limit: LIMITS.update, callContext });
+            const cleanup = this.context(canister, 'C', {
+                caller: callContext.caller,
+                limit: LIMITS.update,
+                callContext,
+            });
             const cleaned = canister.instance.run({ table: callback.cleanup.fun, env: callback.cleanup.env }, cleanup);
             this.record(canister, 'cleanup callback', 'C', cleaned);
             if (cleaned.ok) this.commit(canister, cleanup);
@@ -457,18 +616,34 @@ export class Subnet {
 
     private runSystemTask(canister: Canister, name: string): void {
         const callContext: CallContext = {
-            id: canister.system.nextId++, origin: { kind: 'system' }, caller: MANAGEMENT.toUint8Array(), responded: true,
-            outstanding: 0, instructions: 0n, cycles: 0n, discard: false,
+            id: canister.system.nextId++,
+            origin: { kind: 'system' },
+            caller: MANAGEMENT.toUint8Array(),
+            responded: true,
+            outstanding: 0,
+            instructions: 0n,
+            cycles: 0n,
+            discard: false,
         };
         canister.system.callContexts.set(callContext.id, callContext);
-        const ctx = this.context(canister, 'T', { caller: MANAGEMENT.toUint8Array(), limit: LIMITS.update, callContext });
+        const ctx = this.context(canister, 'T', {
+            caller: MANAGEMENT.toUint8Array(),
+            limit: LIMITS.update,
+            callContext,
+        });
         const out = canister.instance!.run({ export: name }, ctx);
         this.record(canister, name, 'T', out);
         this.finish(canister, callContext, ctx, out, false);
     }
 
     /** Commits (or rolls back) an execution and moves its call context along. */
-    private finish(canister: Canister, callContext: CallContext, ctx: ExecutionContext, out: Outcome, discard: boolean): void {
+    private finish(
+        canister: Canister,
+        callContext: CallContext,
+        ctx: ExecutionContext,
+        out: Outcome,
+        discard: boolean,
+    ): void {
         callContext.instructions += out.instructions;
         if (!out.ok) {
             canister.instance!.rollback();
@@ -485,7 +660,11 @@ export class Subnet {
         }
         if (ctx.response !== undefined && !callContext.responded) {
             callContext.responded = true;
-            this.respond(callContext.origin, this.toReply(canister, ctx.response), callContext.cycles - ctx.cyclesAccepted);
+            this.respond(
+                callContext.origin,
+                this.toReply(canister, ctx.response),
+                callContext.cycles - ctx.cyclesAccepted,
+            );
         }
         this.closeIfDone(canister, callContext);
     }
@@ -513,7 +692,15 @@ export class Subnet {
     private failContext(canister: Canister, callContext: CallContext, error: ExecutionError): void {
         if (!callContext.responded && callContext.origin.kind !== 'system') {
             callContext.responded = true;
-            this.respond(callContext.origin, rejectOf(RejectCode.CanisterError, `Error from Canister ${canister.text}: ${error.message}`, error.code), callContext.cycles);
+            this.respond(
+                callContext.origin,
+                rejectOf(
+                    RejectCode.CanisterError,
+                    `Error from Canister ${canister.text}: ${error.message}`,
+                    error.code,
+                ),
+                callContext.cycles,
+            );
         }
         this.closeIfDone(canister, callContext);
     }
@@ -522,7 +709,15 @@ export class Subnet {
         if (callContext.outstanding > 0) return;
         if (!callContext.responded && callContext.origin.kind !== 'system') {
             callContext.responded = true;
-            this.respond(callContext.origin, rejectOf(RejectCode.CanisterError, `Error from Canister ${canister.text}: Canister did not reply to the call`, 'IC0506'), callContext.cycles);
+            this.respond(
+                callContext.origin,
+                rejectOf(
+                    RejectCode.CanisterError,
+                    `Error from Canister ${canister.text}: Canister did not reply to the call`,
+                    'IC0506',
+                ),
+                callContext.cycles,
+            );
         }
         canister.system.callContexts.delete(callContext.id);
         this.changes.system.add(canister.text);
@@ -531,7 +726,11 @@ export class Subnet {
     private rejectOpenContexts(canister: Canister, message: string): void {
         for (const callContext of canister.system.callContexts.values()) {
             if (!callContext.responded && callContext.origin.kind !== 'system') {
-                this.respond(callContext.origin, rejectOf(RejectCode.CanisterReject, message, 'IC0536'), callContext.cycles);
+                this.respond(
+                    callContext.origin,
+                    rejectOf(RejectCode.CanisterReject, message, 'IC0536'),
+                    callContext.cycles,
+                );
             }
         }
         canister.system.callContexts.clear();
@@ -541,8 +740,13 @@ export class Subnet {
     private send(canister: Canister, callContext: CallContext, call: OutgoingCall): void {
         const sys = canister.system;
         const callback: Callback = {
-            id: sys.nextId++, callContext: callContext.id, callee: safeText(call.callee), reply: call.reply,
-            reject: call.reject, cleanup: call.cleanup, cycles: call.cycles,
+            id: sys.nextId++,
+            callContext: callContext.id,
+            callee: safeText(call.callee),
+            reply: call.reply,
+            reject: call.reject,
+            cleanup: call.cleanup,
+            cycles: call.cycles,
         };
         sys.callbacks.set(callback.id, callback);
         callContext.outstanding += 1;
@@ -550,14 +754,36 @@ export class Subnet {
         if (callback.callee === MANAGEMENT.toText()) {
             let reply: Reply;
             try {
-                reply = this.options.management({ caller: canister, method: call.method, arg: call.arg, cycles: call.cycles });
+                reply = this.options.management({
+                    caller: canister,
+                    method: call.method,
+                    arg: call.arg,
+                    cycles: call.cycles,
+                });
             } catch (e) {
-                reply = e instanceof SubnetError ? rejectOf(e.code, e.message, e.errorCode) : rejectOf(RejectCode.CanisterError, String(e), 'IC0503');
+                reply =
+                    e instanceof SubnetError
+                        ? rejectOf(e.code, e.message, e.errorCode)
+                        : rejectOf(RejectCode.CanisterError, String(e), 'IC0503');
             }
-            this.queue.push({ kind: 'response', receiver: canister.text, callbackId: callback.id, response: reply, refund: call.cycles });
+            this.queue.push({
+                kind: 'response',
+                receiver: canister.text,
+                callbackId: callback.id,
+                response: reply,
+                refund: call.cycles,
+            });
             return;
         }
-        this.queue.push({ kind: 'request', origin, caller: canister.bytes, receiver: callback.callee, method: call.method, arg: call.arg, cycles: call.cycles });
+        this.queue.push({
+            kind: 'request',
+            origin,
+            caller: canister.bytes,
+            receiver: callback.callee,
+            method: call.method,
+            arg: call.arg,
+            cycles: call.cycles,
+        });
     }
 
     private respond(origin: Origin, reply: Reply, refund: bigint): void {
@@ -565,11 +791,20 @@ export class Subnet {
             const status = this.ingress.get(origin.requestId);
             if (status === undefined) return;
             const base = { expiry: status.expiry, at: this.time, sender: status.sender };
-            this.setStatus(origin.requestId, 'reply' in reply
-                ? { ...base, status: 'replied', reply: reply.reply }
-                : { ...base, status: 'rejected', reject: reply.reject });
+            this.setStatus(
+                origin.requestId,
+                'reply' in reply
+                    ? { ...base, status: 'replied', reply: reply.reply }
+                    : { ...base, status: 'rejected', reject: reply.reject },
+            );
         } else if (origin.kind === 'canister') {
-            this.queue.push({ kind: 'response', receiver: origin.caller, callbackId: origin.callbackId, response: reply, refund: 'reply' in reply ? refund : refund });
+            this.queue.push({
+                kind: 'response',
+                receiver: origin.caller,
+                callbackId: origin.callbackId,
+                response: reply,
+                refund: 'reply' in reply ? refund : refund,
+            });
         }
     }
 
@@ -580,30 +815,69 @@ export class Subnet {
 
     private toReply(canister: Canister, response: Response | undefined): Reply {
         if (response === undefined) {
-            return rejectOf(RejectCode.CanisterError, `Error from Canister ${canister.text}: Canister did not reply to the call`, 'IC0506');
+            return rejectOf(
+                RejectCode.CanisterError,
+                `Error from Canister ${canister.text}: Canister did not reply to the call`,
+                'IC0506',
+            );
         }
         if ('reply' in response) return response;
         return rejectOf(response.reject.code, response.reject.message, 'IC0406');
     }
 
-    private context(canister: Canister, kind: ContextKind, o: {
-        caller: Uint8Array; limit: bigint; arg?: Uint8Array; reject?: { code: number; message: string }; methodName?: string;
-        canRespond?: boolean; cyclesAvailable?: bigint; cyclesRefunded?: bigint; callContext?: CallContext; dataCertificate?: () => Uint8Array;
-    }): ExecutionContext {
+    private context(
+        canister: Canister,
+        kind: ContextKind,
+        o: {
+            caller: Uint8Array;
+            limit: bigint;
+            arg?: Uint8Array;
+            reject?: { code: number; message: string };
+            methodName?: string;
+            canRespond?: boolean;
+            cyclesAvailable?: bigint;
+            cyclesRefunded?: bigint;
+            callContext?: CallContext;
+            dataCertificate?: () => Uint8Array;
+        },
+    ): ExecutionContext {
         const sys = canister.system;
         return {
-            kind, canisterId: canister.bytes, caller: o.caller, time: this.time, arg: o.arg, reject: o.reject,
-            methodName: o.methodName, canRespond: o.canRespond ?? false, replyBuffer: [], replySize: 0,
-            cyclesAvailable: o.cyclesAvailable ?? 0n, cyclesRefunded: o.cyclesRefunded ?? 0n, cyclesAccepted: 0n,
-            cyclesBalance: sys.cycles, calls: [], globalTimer: sys.globalTimer, globalTimerChanged: false,
-            canisterVersion: sys.version, controllers: sys.controllers, dataCertificate: o.dataCertificate,
-            accepted: false, callContextInstructions: o.callContext?.instructions ?? 0n, limit: o.limit,
+            kind,
+            canisterId: canister.bytes,
+            caller: o.caller,
+            time: this.time,
+            arg: o.arg,
+            reject: o.reject,
+            methodName: o.methodName,
+            canRespond: o.canRespond ?? false,
+            replyBuffer: [],
+            replySize: 0,
+            cyclesAvailable: o.cyclesAvailable ?? 0n,
+            cyclesRefunded: o.cyclesRefunded ?? 0n,
+            cyclesAccepted: 0n,
+            cyclesBalance: sys.cycles,
+            calls: [],
+            globalTimer: sys.globalTimer,
+            globalTimerChanged: false,
+            canisterVersion: sys.version,
+            controllers: sys.controllers,
+            dataCertificate: o.dataCertificate,
+            accepted: false,
+            callContextInstructions: o.callContext?.instructions ?? 0n,
+            limit: o.limit,
             log: (message) => this.options.log?.(canister.text, message),
         };
     }
 
     private record(canister: Canister, method: string, kind: ContextKind, out: Outcome): void {
-        const record: ExecutionRecord = { canister: canister.text, method, kind, instructions: out.instructions, error: out.ok ? undefined : out.error };
+        const record: ExecutionRecord = {
+            canister: canister.text,
+            method,
+            kind,
+            instructions: out.instructions,
+            error: out.ok ? undefined : out.error,
+        };
         this.executions.push(record);
         if (this.executions.length > 1000) this.executions.splice(0, this.executions.length - 1000);
         this.onExecution?.(record);
@@ -611,7 +885,11 @@ export class Subnet {
 }
 
 export class SubnetError extends Error {
-    constructor(readonly code: number, message: string, readonly errorCode: string) {
+    constructor(
+        readonly code: number,
+        message: string,
+        readonly errorCode: string,
+    ) {
         super(message);
     }
 }

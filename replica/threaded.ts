@@ -12,7 +12,13 @@ export interface ThreadRequest {
 }
 
 export type ThreadMessage =
-    | { type: 'ready'; url: string; rootKey: Uint8Array; canisters: InstalledCanister[]; extra: Record<string, unknown> }
+    | {
+          type: 'ready';
+          url: string;
+          rootKey: Uint8Array;
+          canisters: InstalledCanister[];
+          extra: Record<string, unknown>;
+      }
     | { type: 'log'; canister: string; line: string }
     | { type: 'failed'; message: string }
     | { type: 'stopped' };
@@ -28,7 +34,10 @@ export interface ReplicaThread {
     stop(): Promise<void>;
 }
 
-export function startReplicaThread(request: ThreadRequest, log?: (canister: string, line: string) => void): Promise<ReplicaThread> {
+export function startReplicaThread(
+    request: ThreadRequest,
+    log?: (canister: string, line: string) => void,
+): Promise<ReplicaThread> {
     const worker = new Worker(path.join(__dirname, 'worker.cjs'), { workerData: request });
     const extra: Record<string, unknown> = {};
     let stopped: (() => void) | undefined;
@@ -58,10 +67,11 @@ export function startReplicaThread(request: ThreadRequest, log?: (canister: stri
                             extra[key] = value;
                             worker.postMessage({ type: 'setExtra', key, value } satisfies ThreadCommand);
                         },
-                        stop: () => new Promise<void>((done) => {
-                            stopped = () => void worker.terminate().then(() => done());
-                            worker.postMessage({ type: 'stop' } satisfies ThreadCommand);
-                        }),
+                        stop: () =>
+                            new Promise<void>((done) => {
+                                stopped = () => void worker.terminate().then(() => done());
+                                worker.postMessage({ type: 'stop' } satisfies ThreadCommand);
+                            }),
                     });
                     break;
             }

@@ -13,12 +13,21 @@ async function main(): Promise<void> {
     const { options, canisters } = workerData as ThreadRequest;
     const post = (message: ThreadMessage): void => port.postMessage(message);
     const replica = await startReplica({ ...options, log: (canister, line) => post({ type: 'log', canister, line }) });
-    const installed = await deploy(replica, canisters.map((c) => ({ name: c.name, wasm: new Uint8Array(fs.readFileSync(c.wasmPath)), arg: c.arg })));
+    const installed = await deploy(
+        replica,
+        canisters.map((c) => ({ name: c.name, wasm: new Uint8Array(fs.readFileSync(c.wasmPath)), arg: c.arg })),
+    );
     port.on('message', (command: ThreadCommand) => {
         if (command.type === 'setExtra') replica.setExtra(command.key, command.value);
         if (command.type === 'stop') void replica.stop().then(() => post({ type: 'stopped' }));
     });
-    post({ type: 'ready', url: replica.url, rootKey: replica.rootKey, canisters: installed, extra: Object.fromEntries(startupValues(replica)) });
+    post({
+        type: 'ready',
+        url: replica.url,
+        rootKey: replica.rootKey,
+        canisters: installed,
+        extra: Object.fromEntries(startupValues(replica)),
+    });
 }
 
 /** The named values the embedder may read at start. */
@@ -27,5 +36,8 @@ function startupValues(replica: { getExtra(key: string): unknown }): Array<[stri
 }
 
 main().catch((e: unknown) => {
-    parentPort!.postMessage({ type: 'failed', message: e instanceof Error ? e.message : String(e) } satisfies ThreadMessage);
+    parentPort!.postMessage({
+        type: 'failed',
+        message: e instanceof Error ? e.message : String(e),
+    } satisfies ThreadMessage);
 });

@@ -50,11 +50,15 @@ function buildCanister(dfxRoot, name, { quiet = false } = {}) {
     const hash = inputsHash(dfxRoot, name, config.main);
     if (fs.existsSync(wasm) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === hash) return { wasm, did };
     if (!quiet) console.log(`Building canister ${name} (azle build)...`);
-    execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'node_modules', 'azle', 'src', 'build.ts'), 'build', name], {
-        cwd: dfxRoot,
-        env: { ...process.env, AZLE_DFX_ROOT: dfxRoot, CANISTER_CANDID_PATH: path.relative(dfxRoot, did) },
-        stdio: quiet ? 'pipe' : 'inherit',
-    });
+    execFileSync(
+        process.execPath,
+        ['--import', 'tsx', path.join(root, 'node_modules', 'azle', 'src', 'build.ts'), 'build', name],
+        {
+            cwd: dfxRoot,
+            env: { ...process.env, AZLE_DFX_ROOT: dfxRoot, CANISTER_CANDID_PATH: path.relative(dfxRoot, did) },
+            stdio: quiet ? 'pipe' : 'inherit',
+        },
+    );
     fs.writeFileSync(stamp, hash);
     return { wasm, did };
 }

@@ -8,12 +8,15 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 const stampFile = path.join(root, 'node_modules', '.installed-lock.sha256');
-const lockHash = createHash('sha256').update(fs.readFileSync(path.join(root, 'package-lock.json'))).digest('hex');
+const lockHash = createHash('sha256')
+    .update(fs.readFileSync(path.join(root, 'package-lock.json')))
+    .digest('hex');
 
 // npm writes node_modules/.package-lock.json on every install: newer than the lock file
 // means someone (CI's own `npm ci`, say) installed it already.
 const hidden = path.join(root, 'node_modules', '.package-lock.json');
-const freshInstall = fs.existsSync(hidden) && fs.statSync(hidden).mtimeMs >= fs.statSync(path.join(root, 'package-lock.json')).mtimeMs;
+const freshInstall =
+    fs.existsSync(hidden) && fs.statSync(hidden).mtimeMs >= fs.statSync(path.join(root, 'package-lock.json')).mtimeMs;
 const stamped = fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === lockHash;
 if (!stamped && !freshInstall) {
     console.log('Installing dependencies (npm ci)...');

@@ -51,21 +51,38 @@ export function checkSubmit(
         if (now >= session.expiresAt) return sessionProblem('This play session has expired: start a new play session.');
         const seconds = (now - session.startedAt) / 1e6;
         if (seconds < tv.minPlaySeconds) {
-            return { ok: false, kind: 'rules', message: RULES_MESSAGE, reason: `play lasted ${seconds.toFixed(1)} s, the minimum is ${tv.minPlaySeconds} s` };
+            return {
+                ok: false,
+                kind: 'rules',
+                message: RULES_MESSAGE,
+                reason: `play lasted ${seconds.toFixed(1)} s, the minimum is ${tv.minPlaySeconds} s`,
+            };
         }
         if (tv.maxScorePerSecond > 0 && submit.score > Math.max(seconds, 1) * tv.maxScorePerSecond) {
             return {
-                ok: false, kind: 'rules', message: RULES_MESSAGE,
+                ok: false,
+                kind: 'rules',
+                message: RULES_MESSAGE,
                 reason: `score ${submit.score} in ${seconds.toFixed(1)} s is more than ${tv.maxScorePerSecond} per second`,
             };
         }
     }
     const caps = settings.caps;
     if (caps.maxScore !== undefined && submit.score > caps.maxScore) {
-        return { ok: false, kind: 'rules', message: RULES_MESSAGE, reason: `score ${submit.score} is above the cap of ${caps.maxScore}` };
+        return {
+            ok: false,
+            kind: 'rules',
+            message: RULES_MESSAGE,
+            reason: `score ${submit.score} is above the cap of ${caps.maxScore}`,
+        };
     }
     if (caps.maxStreak !== undefined && submit.streak > caps.maxStreak) {
-        return { ok: false, kind: 'rules', message: STREAK_RULES_MESSAGE, reason: `streak ${submit.streak} is above the cap of ${caps.maxStreak}` };
+        return {
+            ok: false,
+            kind: 'rules',
+            message: STREAK_RULES_MESSAGE,
+            reason: `streak ${submit.streak} is above the cap of ${caps.maxStreak}`,
+        };
     }
     return { ok: true };
 }

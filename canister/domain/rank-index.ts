@@ -151,8 +151,17 @@ export function restoreRankIndex(chunks: readonly Uint8Array[]): RankIndex {
     const bound = header.getUint32(16, true);
     const bytesPerNode = header.getUint32(20, true);
     const payload = header.getUint32(24, true);
-    if (orderCode > 1 || bound < 1 || bound > MAX_NODES || count >= bound || bytesPerNode !== BYTES_PER_NODE || payload !== bound * BYTES_PER_NODE) {
-        throw new Error(`rank index snapshot: inconsistent header (order ${orderCode}, ${count} entries, ${bound} nodes, ${bytesPerNode} bytes per node, ${payload} bytes)`);
+    if (
+        orderCode > 1 ||
+        bound < 1 ||
+        bound > MAX_NODES ||
+        count >= bound ||
+        bytesPerNode !== BYTES_PER_NODE ||
+        payload !== bound * BYTES_PER_NODE
+    ) {
+        throw new Error(
+            `rank index snapshot: inconsistent header (order ${orderCode}, ${count} entries, ${bound} nodes, ${bytesPerNode} bytes per node, ${payload} bytes)`,
+        );
     }
     let received = 0;
     for (let i = 1; i < chunks.length; i++) received += chunks[i].byteLength;
@@ -189,7 +198,13 @@ export function restoreRankIndex(chunks: readonly Uint8Array[]): RankIndex {
     return build(orderCode === 0 ? 'desc' : 'asc', arrays, bound, count, capacityFor(DEFAULT_CAPACITY + 1));
 }
 
-function build(order: RankOrder, arrays: Arrays, initialBound: number, initialCount: number, clearCapacity: number): RankIndex {
+function build(
+    order: RankOrder,
+    arrays: Arrays,
+    initialBound: number,
+    initialCount: number,
+    clearCapacity: number,
+): RankIndex {
     const sign = order === 'desc' ? -1 : 1;
     let { val, at, tie, left, right, size, prev, next, prio } = arrays;
     let capacity = val.length;
@@ -217,7 +232,9 @@ function build(order: RankOrder, arrays: Arrays, initialBound: number, initialCo
 
     /** Links node n (absent, key already stored) into the tree and the list. */
     function insert(n: number): void {
-        const v = val[n], a = at[n], t = tie[n];
+        const v = val[n],
+            a = at[n],
+            t = tie[n];
         // The priority is a function of the node, kept from its first insertion (0 = not yet).
         let p = prio[n];
         if (p === 0) p = prio[n] = priority(n);
@@ -245,8 +262,12 @@ function build(order: RankOrder, arrays: Arrays, initialBound: number, initialCo
         // links, larger ones down n's right side along their left links. A node that moves to
         // one side loses the nodes later moved to the other side; record the count moved so far
         // now and subtract the total afterwards (expected O(1) nodes: the split is short).
-        let lArray = left, lIndex = n, rArray = right, rIndex = n;
-        let lMoved = 0, rMoved = 0;
+        let lArray = left,
+            lIndex = n,
+            rArray = right,
+            rIndex = n;
+        let lMoved = 0,
+            rMoved = 0;
         while (x !== 0) {
             const xv = val[x];
             if (v < xv || (v === xv && (a < at[x] || (a === at[x] && (t < tie[x] || (t === tie[x] && n < x)))))) {
@@ -282,7 +303,9 @@ function build(order: RankOrder, arrays: Arrays, initialBound: number, initialCo
 
     /** Unlinks node n (present) from the tree and the list. */
     function unlink(n: number): void {
-        const v = val[n], a = at[n], t = tie[n];
+        const v = val[n],
+            a = at[n],
+            t = tie[n];
         let parent = 0;
         let x = left[0];
         while (x !== n) {
@@ -301,7 +324,8 @@ function build(order: RankOrder, arrays: Arrays, initialBound: number, initialCo
         let slotIndex = parent;
         // Merge n's subtrees into its slot, top-down: the root with the higher priority wins and
         // gains the other's size, then the merge goes on down its inner spine.
-        let l = left[n], r = right[n];
+        let l = left[n],
+            r = right[n];
         while (l !== 0 && r !== 0) {
             if (prio[l] >= prio[r]) {
                 slotArray[slotIndex] = l;
@@ -318,7 +342,8 @@ function build(order: RankOrder, arrays: Arrays, initialBound: number, initialCo
             }
         }
         slotArray[slotIndex] = l | r;
-        const p = prev[n], s = next[n];
+        const p = prev[n],
+            s = next[n];
         next[p] = s;
         prev[s] = p;
         left[n] = right[n] = size[n] = prev[n] = next[n] = 0;
@@ -366,8 +391,12 @@ function build(order: RankOrder, arrays: Arrays, initialBound: number, initialCo
             const v = sign * value;
             if (size[n] !== 0) {
                 // Still between its neighbours: the order is unchanged, so the new key is all it takes.
-                const p = prev[n], s = next[n];
-                if ((p === 0 || !sortsBefore(v, atValue, tieValue, n, p)) && (s === 0 || sortsBefore(v, atValue, tieValue, n, s))) {
+                const p = prev[n],
+                    s = next[n];
+                if (
+                    (p === 0 || !sortsBefore(v, atValue, tieValue, n, p)) &&
+                    (s === 0 || sortsBefore(v, atValue, tieValue, n, s))
+                ) {
                     val[n] = v;
                     at[n] = atValue;
                     tie[n] = tieValue;
@@ -404,7 +433,9 @@ function build(order: RankOrder, arrays: Arrays, initialBound: number, initialCo
         rank(id) {
             const n = node(id);
             if (n === 0 || size[n] === 0) return undefined;
-            const v = val[n], a = at[n], t = tie[n];
+            const v = val[n],
+                a = at[n],
+                t = tie[n];
             let r = 0;
             let x = left[0];
             while (x !== n) {
@@ -474,7 +505,9 @@ function build(order: RankOrder, arrays: Arrays, initialBound: number, initialCo
             for (const array of arrayList(current())) {
                 const bytes = bound * array.BYTES_PER_ELEMENT;
                 for (let offset = 0; offset < bytes; offset += CHUNK_BYTES) {
-                    chunks.push(new Uint8Array(array.buffer, array.byteOffset + offset, Math.min(CHUNK_BYTES, bytes - offset)));
+                    chunks.push(
+                        new Uint8Array(array.buffer, array.byteOffset + offset, Math.min(CHUNK_BYTES, bytes - offset)),
+                    );
                 }
             }
             return chunks;

@@ -17,7 +17,11 @@ export interface LastSubmit {
 
 export type Pace = { kind: 'fresh' } | { kind: 'retry'; message: string } | { kind: 'limited' };
 
-export function pace(last: LastSubmit | undefined, submit: { score: number; streak: number; nickname?: string }, now: number): Pace {
+export function pace(
+    last: LastSubmit | undefined,
+    submit: { score: number; streak: number; nickname?: string },
+    now: number,
+): Pace {
     if (last === undefined || now - last.at >= RATE_WINDOW_US) return { kind: 'fresh' };
     if (last.score === submit.score && last.streak === submit.streak && last.nickname === submit.nickname) {
         return { kind: 'retry', message: last.message };
@@ -29,8 +33,17 @@ export function pace(last: LastSubmit | undefined, submit: { score: number; stre
  * Whether an accepted submit counts as a new play: all do, except an exact repeat (same score
  * and streak on the same board key) of the last accepted submit within PLAY_DEDUPE_US (S5).
  */
-export function countsAsPlay(last: LastSubmit | undefined, submit: { score: number; streak: number }, now: number): boolean {
-    return last === undefined || now - last.at >= PLAY_DEDUPE_US || last.score !== submit.score || last.streak !== submit.streak;
+export function countsAsPlay(
+    last: LastSubmit | undefined,
+    submit: { score: number; streak: number },
+    now: number,
+): boolean {
+    return (
+        last === undefined ||
+        now - last.at >= PLAY_DEDUPE_US ||
+        last.score !== submit.score ||
+        last.streak !== submit.streak
+    );
 }
 
 /** Whether a kept LastSubmit still matters (for the rate limit, retries or repeat plays). */

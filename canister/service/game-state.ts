@@ -22,7 +22,13 @@ export function newBoardTable(board: BoardRecord, period = board.periodStart): B
 export function emptyGameState(record: GameRecord): GameState {
     const boards = new Map<string, BoardTable>();
     for (const b of record.boards) if (b.scoreboardId !== 'all-time') boards.set(b.scoreboardId, newBoardTable(b));
-    return { record, players: createPlayerTable(), global: createBoardTable(0, ['score', 'streak']), boards, periodEnds: new Map() };
+    return {
+        record,
+        players: createPlayerTable(),
+        global: createBoardTable(0, ['score', 'streak']),
+        boards,
+        periodEnds: new Map(),
+    };
 }
 
 /** The game a request names; 404 when there is none. */
@@ -39,12 +45,17 @@ export function saveGame(ctx: Ctx, game: GameState): void {
 /** Puts a player's record into the game's heap tables. */
 export function indexPlayer(game: GameState, player: PlayerRecord): void {
     setPlayer(game.players, player.slot, player.nickname, player.authType);
-    if (player.best !== undefined) putEntry(game.global, player.slot, player.best, player.bestAt ?? player.best.scoreAt);
+    if (player.best !== undefined)
+        putEntry(game.global, player.slot, player.best, player.bestAt ?? player.best.scoreAt);
     for (const boardId of Object.keys(player.boards)) {
         const entry = player.boards[boardId]!;
         const board = game.record.boards.find((b) => b.scoreboardId === boardId);
         const table = game.boards.get(boardId);
-        if (board !== undefined && table !== undefined && isCurrentEntry(entry, { ...board, periodStart: table.period })) {
+        if (
+            board !== undefined &&
+            table !== undefined &&
+            isCurrentEntry(entry, { ...board, periodStart: table.period })
+        ) {
             putEntry(table, player.slot, entry, entry.submittedAt);
         }
     }

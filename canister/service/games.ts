@@ -1,6 +1,14 @@
 // Developers' side of games: registration with API keys and the standard boards, settings
 // (time validation, caps), extra boards, key rotation, allowances, and key lookup.
-import type { BoardConfig, BoardView, Caps, GameView, KeyInfo, RequestOf, TimeValidation } from '../../contract/canister';
+import type {
+    BoardConfig,
+    BoardView,
+    Caps,
+    GameView,
+    KeyInfo,
+    RequestOf,
+    TimeValidation,
+} from '../../contract/canister';
 import { MESSAGES, boardNotFound } from '../../contract/messages';
 import { checkBoardId, checkCount, checkGameId, gameOfApiKey, invalid, isFanout } from '../../contract/rules';
 import type { Period, SortBy } from '../../contract/schemas';
@@ -14,7 +22,12 @@ import { flushStats, updateStats } from './stats';
 
 const DEFAULT_ALLOWANCE = 3;
 const MAX_BOARDS = 100;
-const DEFAULT_TIME_VALIDATION: TimeValidation = { enabled: false, minPlaySeconds: 0, maxScorePerSecond: 0, sessionLifetimeSeconds: 1800 };
+const DEFAULT_TIME_VALIDATION: TimeValidation = {
+    enabled: false,
+    minPlaySeconds: 0,
+    maxScorePerSecond: 0,
+    sessionLifetimeSeconds: 1800,
+};
 
 // Control characters (and lone surrogates) have no place in names, and replies rely on it.
 const UNPRINTABLE = /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -40,8 +53,22 @@ function newApiKey(ctx: Ctx, gameId: string): string {
 }
 
 function board(id: string, name: string, period: Period, now: number, extra: Partial<BoardConfig> = {}): BoardRecord {
-    const config: BoardConfig = { scoreboardId: id, name, description: '', period, sortBy: 'score', targeted: false, isActive: true, ...extra };
-    return { ...config, createdAt: now, periodStart: periodStart({ period: config.period, days: config.days, anchor: now }, now), archives: [] };
+    const config: BoardConfig = {
+        scoreboardId: id,
+        name,
+        description: '',
+        period,
+        sortBy: 'score',
+        targeted: false,
+        isActive: true,
+        ...extra,
+    };
+    return {
+        ...config,
+        createdAt: now,
+        periodStart: periodStart({ period: config.period, days: config.days, anchor: now }, now),
+        archives: [],
+    };
 }
 
 /** A game record as the developer methods show it: times in ns like every reply. */
@@ -51,14 +78,22 @@ export function gameView(record: GameRecord): GameView {
 }
 
 export function boardView(board: BoardRecord): BoardView {
-    return { ...board, createdAt: ns(board.createdAt), periodStart: ns(board.periodStart), archives: board.archives.map(ns) };
+    return {
+        ...board,
+        createdAt: ns(board.createdAt),
+        periodStart: ns(board.periodStart),
+        archives: board.archives.map(ns),
+    };
 }
 
 export function developerOf(ctx: Ctx, developerId: string): DeveloperRecord {
     return ctx.store.developers.get(developerId) ?? { developerId, allowance: DEFAULT_ALLOWANCE, gameIds: [] };
 }
 
-export function registerGame(ctx: Ctx, req: Untrusted<RequestOf<'admin_register_game'>>): { game: GameRecord; apiKey: string } {
+export function registerGame(
+    ctx: Ctx,
+    req: Untrusted<RequestOf<'admin_register_game'>>,
+): { game: GameRecord; apiKey: string } {
     const developerId = text('developerId', req.developerId, 1, 200);
     const idError = checkGameId(req.gameId);
     if (idError) throw new Fail(400, idError);
@@ -68,14 +103,29 @@ export function registerGame(ctx: Ctx, req: Untrusted<RequestOf<'admin_register_
     if (ctx.store.games.get(gameId) !== undefined) throw new Fail(409, `Game ID '${gameId}' is already taken.`);
     const developer = developerOf(ctx, developerId);
     if (developer.gameIds.length >= developer.allowance) {
-        throw new Fail(403, `Game limit reached: this account may register ${developer.allowance} games. Request more from the dashboard.`);
+        throw new Fail(
+            403,
+            `Game limit reached: this account may register ${developer.allowance} games. Request more from the dashboard.`,
+        );
     }
     const now = ctx.env.now();
     const apiKey = newApiKey(ctx, gameId);
     const record: GameRecord = {
-        gameId, name, description, developerId, isActive: true, createdAt: now, timeValidation: { ...DEFAULT_TIME_VALIDATION }, caps: {},
-        apiKey, suspicionSeq: 0,
-        boards: [board('all-time', 'All-time', 'allTime', now), board('weekly', 'Weekly', 'weekly', now), board('daily', 'Daily', 'daily', now)],
+        gameId,
+        name,
+        description,
+        developerId,
+        isActive: true,
+        createdAt: now,
+        timeValidation: { ...DEFAULT_TIME_VALIDATION },
+        caps: {},
+        apiKey,
+        suspicionSeq: 0,
+        boards: [
+            board('all-time', 'All-time', 'allTime', now),
+            board('weekly', 'Weekly', 'weekly', now),
+            board('daily', 'Daily', 'daily', now),
+        ],
     };
     ctx.store.games.set(gameId, record);
     ctx.store.apiKeys.set(apiKey, gameId);
@@ -102,7 +152,8 @@ export function resolveKey(ctx: Ctx, apiKey: unknown): KeyInfo {
  */
 export function gameForWrite(ctx: Ctx, gameId: unknown, apiKey: unknown): GameState {
     const game = typeof gameId === 'string' ? ctx.games.get(gameId) : undefined;
-    if (game === undefined || typeof apiKey !== 'string' || game.record.apiKey !== apiKey) throw new Fail(401, MESSAGES.invalidApiKey);
+    if (game === undefined || typeof apiKey !== 'string' || game.record.apiKey !== apiKey)
+        throw new Fail(401, MESSAGES.invalidApiKey);
     if (!game.record.isActive) throw new Fail(403, MESSAGES.gameDeactivated);
     return game;
 }
@@ -145,8 +196,10 @@ export function setTimeValidation(ctx: Ctx, req: Untrusted<RequestOf<'admin_set_
     const tv = { ...game.record.timeValidation };
     if (req.enabled !== undefined) tv.enabled = boolean('enabled', req.enabled);
     if (req.minPlaySeconds !== undefined) tv.minPlaySeconds = seconds('minPlaySeconds', req.minPlaySeconds, 0, 86_400);
-    if (req.maxScorePerSecond !== undefined) tv.maxScorePerSecond = seconds('maxScorePerSecond', req.maxScorePerSecond, 0, Number.MAX_SAFE_INTEGER);
-    if (req.sessionLifetimeSeconds !== undefined) tv.sessionLifetimeSeconds = seconds('sessionLifetimeSeconds', req.sessionLifetimeSeconds, 60, 86_400);
+    if (req.maxScorePerSecond !== undefined)
+        tv.maxScorePerSecond = seconds('maxScorePerSecond', req.maxScorePerSecond, 0, Number.MAX_SAFE_INTEGER);
+    if (req.sessionLifetimeSeconds !== undefined)
+        tv.sessionLifetimeSeconds = seconds('sessionLifetimeSeconds', req.sessionLifetimeSeconds, 60, 86_400);
     game.record.timeValidation = tv;
     saveGame(ctx, game);
     return tv;
@@ -177,9 +230,15 @@ export function createBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_create_boa
     if (idError) throw new Fail(400, idError);
     const id = req.scoreboardId as string;
     if (isFanout(id)) throw new Fail(400, `'${id}' is a standard board and cannot be created.`);
-    if (game.record.boards.some((b) => b.scoreboardId === id)) throw new Fail(409, `Scoreboard '${id}' already exists for this game.`);
+    if (game.record.boards.some((b) => b.scoreboardId === id))
+        throw new Fail(409, `Scoreboard '${id}' already exists for this game.`);
     if (game.record.boards.length >= MAX_BOARDS) throw new Fail(403, `A game may have at most ${MAX_BOARDS} boards.`);
-    const sortBy: SortBy = req.sortBy === undefined ? 'score' : req.sortBy === 'score' || req.sortBy === 'streak' ? req.sortBy : fail(invalid('sortBy', 'must be score or streak'));
+    const sortBy: SortBy =
+        req.sortBy === undefined
+            ? 'score'
+            : req.sortBy === 'score' || req.sortBy === 'streak'
+              ? req.sortBy
+              : fail(invalid('sortBy', 'must be score or streak'));
     const name = optionalText('name', req.name, 100, id);
     const description = optionalText('description', req.description, 500, '');
     let period: Period;
@@ -196,7 +255,12 @@ export function createBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_create_boa
         case 'targeted': {
             targeted = true;
             const allowed: Period[] = ['allTime', 'daily', 'weekly', 'monthly', 'custom'];
-            period = req.period === undefined ? 'allTime' : allowed.includes(req.period as Period) ? (req.period as Period) : fail(invalid('period', 'must be allTime, daily, weekly, monthly or custom'));
+            period =
+                req.period === undefined
+                    ? 'allTime'
+                    : allowed.includes(req.period as Period)
+                      ? (req.period as Period)
+                      : fail(invalid('period', 'must be allTime, daily, weekly, monthly or custom'));
             if (period === 'custom') days = Math.floor(seconds('days', req.days ?? 0, 0, 3650));
             break;
         }
@@ -239,7 +303,8 @@ export function deleteBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_delete_boa
     const game = requireGame(ctx, req.gameId);
     const record = boardOf(game, req.scoreboardId);
     if (isFanout(record.scoreboardId)) throw new Fail(400, 'The standard boards cannot be deleted.');
-    for (const start of record.archives) ctx.store.archives.delete(`${game.record.gameId}/${record.scoreboardId}/${start}`);
+    for (const start of record.archives)
+        ctx.store.archives.delete(`${game.record.gameId}/${record.scoreboardId}/${start}`);
     game.record.boards = game.record.boards.filter((b) => b !== record);
     game.boards.delete(record.scoreboardId);
     game.periodEnds.delete(record.scoreboardId);
@@ -250,7 +315,8 @@ export function deleteBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_delete_boa
 export function setAllowance(ctx: Ctx, req: Untrusted<RequestOf<'admin_set_allowance'>>): DeveloperRecord {
     const developerId = text('developerId', req.developerId, 1, 200);
     const error = checkCount('allowance', req.allowance);
-    if (error || (req.allowance as number) > 10_000) throw new Fail(400, invalid('allowance', 'must be an integer from 0 to 10000'));
+    if (error || (req.allowance as number) > 10_000)
+        throw new Fail(400, invalid('allowance', 'must be an integer from 0 to 10000'));
     const developer = { ...developerOf(ctx, developerId), allowance: req.allowance as number };
     ctx.store.developers.set(developerId, developer);
     return developer;
@@ -260,7 +326,9 @@ export function listGames(ctx: Ctx, req: Untrusted<RequestOf<'admin_list_games'>
     const developerId = req.developerId;
     if (developerId !== undefined) {
         if (typeof developerId !== 'string') throw new Fail(400, invalid('developerId', 'must be a string'));
-        return developerOf(ctx, developerId).gameIds.map((id) => ctx.games.get(id)?.record).filter((r): r is GameRecord => r !== undefined);
+        return developerOf(ctx, developerId)
+            .gameIds.map((id) => ctx.games.get(id)?.record)
+            .filter((r): r is GameRecord => r !== undefined);
     }
     return [...ctx.games.values()].map((g) => g.record);
 }
@@ -268,4 +336,3 @@ export function listGames(ctx: Ctx, req: Untrusted<RequestOf<'admin_list_games'>
 function fail(message: string): never {
     throw new Fail(400, message);
 }
-

@@ -5,7 +5,13 @@ import { MESSAGES } from '../../contract/messages';
 import type { AchievementReply, NicknameReply, Profile } from '../../contract/schemas';
 import { ns } from '../domain/json';
 import { defaultNickname, nameKey, suffixed } from '../domain/nicknames';
-import { MAX_ACHIEVEMENTS_PER_CALL, checkAchievementId, checkNickname, checkPlayerId, invalid } from '../../contract/rules';
+import {
+    MAX_ACHIEVEMENTS_PER_CALL,
+    checkAchievementId,
+    checkNickname,
+    checkPlayerId,
+    invalid,
+} from '../../contract/rules';
 import { gameForWrite } from './games';
 import { dict, type PlayerRecord } from './records';
 import { playerKey } from './store';
@@ -34,7 +40,8 @@ function nicknameFree(ctx: Ctx, nickname: string, owner: string): boolean {
 }
 
 function claim(ctx: Ctx, nickname: string, owner: string, previous?: string): void {
-    if (previous !== undefined && nameKey(previous) !== nameKey(nickname)) ctx.store.nicknames.delete(nameKey(previous));
+    if (previous !== undefined && nameKey(previous) !== nameKey(nickname))
+        ctx.store.nicknames.delete(nameKey(previous));
     ctx.store.nicknames.set(nameKey(nickname), owner);
 }
 
@@ -50,7 +57,13 @@ function allocateDefault(ctx: Ctx): string {
  * A new profile for the player (their first submit): the chosen nickname when it is free,
  * else Player_<n> (rule N1); counted as a player of the game.
  */
-export function createPlayer(ctx: Ctx, game: GameState, playerId: string, nickname: string | undefined, authType: string): PlayerRecord {
+export function createPlayer(
+    ctx: Ctx,
+    game: GameState,
+    playerId: string,
+    nickname: string | undefined,
+    authType: string,
+): PlayerRecord {
     const gameId = game.record.gameId;
     const owner = playerKey(gameId, playerId);
     const chosen = nickname !== undefined && nicknameFree(ctx, nickname, owner);
@@ -61,14 +74,28 @@ export function createPlayer(ctx: Ctx, game: GameState, playerId: string, nickna
     ctx.store.slots.set(`${gameId}/${slot}`, playerId);
     const now = ctx.env.now();
     const player: PlayerRecord = {
-        slot, nickname: name, defaultName: !chosen, authType, created: now, playCount: 0, lastPlayed: now, boards: dict(), pace: dict(),
+        slot,
+        nickname: name,
+        defaultName: !chosen,
+        authType,
+        created: now,
+        playCount: 0,
+        lastPlayed: now,
+        boards: dict(),
+        pace: dict(),
     };
     setPlayer(game.players, slot, name, authType);
     return player;
 }
 
 /** Rule N1 on an existing profile: a free name renames; a taken one is silently ignored. */
-export function renameIfFree(ctx: Ctx, game: GameState, playerId: string, player: PlayerRecord, nickname: string): boolean {
+export function renameIfFree(
+    ctx: Ctx,
+    game: GameState,
+    playerId: string,
+    player: PlayerRecord,
+    nickname: string,
+): boolean {
     const owner = playerKey(game.record.gameId, playerId);
     if (nickname === player.nickname || !nicknameFree(ctx, nickname, owner)) return false;
     claim(ctx, nickname, owner, player.nickname);
@@ -103,7 +130,10 @@ export function setNickname(ctx: Ctx, req: Untrusted<RequestOf<'set_nickname'>>)
     }
     return {
         nickname: applied,
-        message: applied === wanted ? `Nickname set to ${applied}.` : `'${wanted}' is taken; your nickname is now ${applied}.`,
+        message:
+            applied === wanted
+                ? `Nickname set to ${applied}.`
+                : `'${wanted}' is taken; your nickname is now ${applied}.`,
     };
 }
 
@@ -133,8 +163,10 @@ export function unlockAchievements(ctx: Ctx, req: Untrusted<RequestOf<'unlock_ac
     const gameId = gameForWrite(ctx, req.gameId, req.apiKey).record.gameId;
     const playerId = requirePlayerId(req.playerId);
     const ids = req.achievementIds;
-    if (!Array.isArray(ids) || ids.length === 0) throw new Fail(400, invalid('achievementIds', 'must be a non-empty list'));
-    if (ids.length > MAX_ACHIEVEMENTS_PER_CALL) throw new Fail(400, invalid('achievementIds', `may hold at most ${MAX_ACHIEVEMENTS_PER_CALL} ids`));
+    if (!Array.isArray(ids) || ids.length === 0)
+        throw new Fail(400, invalid('achievementIds', 'must be a non-empty list'));
+    if (ids.length > MAX_ACHIEVEMENTS_PER_CALL)
+        throw new Fail(400, invalid('achievementIds', `may hold at most ${MAX_ACHIEVEMENTS_PER_CALL} ids`));
     for (const id of ids) {
         const error = checkAchievementId(id);
         if (error) throw new Fail(400, error);
@@ -148,7 +180,11 @@ export function unlockAchievements(ctx: Ctx, req: Untrusted<RequestOf<'unlock_ac
         if (have.has(id)) {
             results.push({ achievementId: id, success: true, message: 'Already unlocked' });
         } else if (have.size >= MAX_ACHIEVEMENTS_PER_PLAYER) {
-            results.push({ achievementId: id, success: false, message: `A player may unlock at most ${MAX_ACHIEVEMENTS_PER_PLAYER} achievements` });
+            results.push({
+                achievementId: id,
+                success: false,
+                message: `A player may unlock at most ${MAX_ACHIEVEMENTS_PER_PLAYER} achievements`,
+            });
         } else {
             have.add(id);
             unlocked.push(id);

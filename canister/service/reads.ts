@@ -6,7 +6,18 @@ import type { RequestOf } from '../../contract/canister';
 import { MESSAGES, boardNotFound } from '../../contract/messages';
 import { checkBoardId, clampLimit, invalid } from '../../contract/rules';
 import type {
-    Archive, ArchiveList, Board, BoardEntry, BoardList, BoardRank, GameInfo, GameStats, Leaderboard, PlatformStats, PlayerRank, SortBy,
+    Archive,
+    ArchiveList,
+    Board,
+    BoardEntry,
+    BoardList,
+    BoardRank,
+    GameInfo,
+    GameStats,
+    Leaderboard,
+    PlatformStats,
+    PlayerRank,
+    SortBy,
 } from '../../contract/schemas';
 import { ns } from '../domain/json';
 import { archiveId, parseArchiveId } from '../domain/periods';
@@ -35,16 +46,24 @@ function liveTable(ctx: Ctx, game: GameState, board: BoardRecord): BoardTable | 
     return table;
 }
 
-function entriesOf(game: GameState, table: BoardTable | undefined, sortBy: SortBy, start: number, count: number): BoardEntry[] {
+function entriesOf(
+    game: GameState,
+    table: BoardTable | undefined,
+    sortBy: SortBy,
+    start: number,
+    count: number,
+): BoardEntry[] {
     if (table === undefined) return [];
-    return rankIndex(table, sortBy).range(start, count).map((id, i) => ({
-        rank: start + i,
-        nickname: nicknameOf(game.players, table.slot[id]),
-        score: table.score[id],
-        streak: table.streak[id],
-        authType: authTypeOf(game.players, table.slot[id]),
-        submittedAt: ns(table.submittedAt[id]),
-    }));
+    return rankIndex(table, sortBy)
+        .range(start, count)
+        .map((id, i) => ({
+            rank: start + i,
+            nickname: nicknameOf(game.players, table.slot[id]),
+            score: table.score[id],
+            streak: table.streak[id],
+            authType: authTypeOf(game.players, table.slot[id]),
+            submittedAt: ns(table.submittedAt[id]),
+        }));
 }
 
 /** GET /leaderboard: the game's players by best score or best streak. */
@@ -53,7 +72,13 @@ export function leaderboard(ctx: Ctx, req: Untrusted<RequestOf<'leaderboard'>>):
     const sort = sortOf(req.sort);
     const entries = entriesOf(game, game.global, sort, 1, clampLimit(req.limit));
     return {
-        leaderboard: entries.map(({ rank, nickname, score, streak, authType }) => ({ rank, nickname, score, streak, authType })),
+        leaderboard: entries.map(({ rank, nickname, score, streak, authType }) => ({
+            rank,
+            nickname,
+            score,
+            streak,
+            authType,
+        })),
         total: rankIndex(game.global, sort).size(),
     };
 }
@@ -72,7 +97,17 @@ export function listBoards(ctx: Ctx, req: Untrusted<RequestOf<'list_boards'>>): 
             const table = liveTable(ctx, game, b);
             const { scoreboardId, name, description, period, sortBy, targeted, isActive } = b;
             const lastReset = ns(currentPeriod(b, ctx.env.now()));
-            return { scoreboardId, name, description, period, sortBy, targeted, entryCount: table === undefined ? 0 : entryCount(table), lastReset, isActive };
+            return {
+                scoreboardId,
+                name,
+                description,
+                period,
+                sortBy,
+                targeted,
+                entryCount: table === undefined ? 0 : entryCount(table),
+                lastReset,
+                isActive,
+            };
         }),
     };
 }
@@ -83,7 +118,13 @@ export function readBoard(ctx: Ctx, req: Untrusted<RequestOf<'read_board'>>): Bo
     const table = liveTable(ctx, game, board);
     return {
         scoreboardId: board.scoreboardId,
-        config: { name: board.name, description: board.description, period: board.period, sortBy: board.sortBy, lastReset: ns(currentPeriod(board, ctx.env.now())) },
+        config: {
+            name: board.name,
+            description: board.description,
+            period: board.period,
+            sortBy: board.sortBy,
+            lastReset: ns(currentPeriod(board, ctx.env.now())),
+        },
         entries: entriesOf(game, table, board.sortBy, 1, clampLimit(req.limit)),
         totalEntries: table === undefined ? 0 : entryCount(table),
     };
@@ -114,8 +155,14 @@ export function playerRank(ctx: Ctx, req: Untrusted<RequestOf<'player_rank'>>): 
     const id = player === undefined ? undefined : entryOf(game.global, player.slot);
     const rank = id === undefined ? undefined : rankIndex(game.global, sort).rank(id);
     if (player === undefined) throw new Fail(404, MESSAGES.playerNotFound);
-    if (id === undefined || rank === undefined) throw new Fail(404, 'Player has no score on the global leaderboard yet (only targeted boards)');
-    return { rank, score: game.global.score[id], streak: game.global.streak[id], totalPlayers: rankIndex(game.global, sort).size() };
+    if (id === undefined || rank === undefined)
+        throw new Fail(404, 'Player has no score on the global leaderboard yet (only targeted boards)');
+    return {
+        rank,
+        score: game.global.score[id],
+        streak: game.global.streak[id],
+        totalPlayers: rankIndex(game.global, sort).size(),
+    };
 }
 
 /** The entries just above and below a player on a board. */
@@ -145,14 +192,22 @@ export function listArchives(ctx: Ctx, req: Untrusted<RequestOf<'list_archives'>
             periodEnd: ns(a?.periodEnd ?? start),
             entryCount: a?.entryCount ?? 0,
             topPlayer: a?.entries[0]?.nickname ?? null,
-            topScore: a?.entries[0] === undefined ? null : board.sortBy === 'streak' ? a.entries[0].streak : a.entries[0].score,
+            topScore:
+                a?.entries[0] === undefined
+                    ? null
+                    : board.sortBy === 'streak'
+                      ? a.entries[0].streak
+                      : a.entries[0].score,
         };
     });
     return { gameId: game.record.gameId, scoreboardId: board.scoreboardId, archives };
 }
 
 /** One archived period: the latest of a board, or by archive id. */
-export function readArchive(ctx: Ctx, req: Untrusted<{ gameId: string; boardId: string; archiveId: string; limit: number }>): Archive {
+export function readArchive(
+    ctx: Ctx,
+    req: Untrusted<{ gameId: string; boardId: string; archiveId: string; limit: number }>,
+): Archive {
     const game = requireGame(ctx, req.gameId);
     let boardId: string;
     let start: number;
@@ -173,7 +228,13 @@ export function readArchive(ctx: Ctx, req: Untrusted<{ gameId: string; boardId: 
     const limit = Math.min(clampLimit(req.limit), ARCHIVE_ENTRIES);
     return {
         archiveId: archiveId(game.record.gameId, boardId, start),
-        config: { name: archive.name, period: archive.period, sortBy: archive.sortBy, periodStart: ns(archive.periodStart), periodEnd: ns(archive.periodEnd) },
+        config: {
+            name: archive.name,
+            period: archive.period,
+            sortBy: archive.sortBy,
+            periodStart: ns(archive.periodStart),
+            periodEnd: ns(archive.periodEnd),
+        },
         entries: archive.entries.slice(0, limit).map((e, i) => ({ rank: i + 1, ...e, submittedAt: ns(e.submittedAt) })),
         totalEntries: archive.entryCount,
     };
@@ -184,8 +245,12 @@ export function gameInfo(ctx: Ctx, req: Untrusted<RequestOf<'game_info'>>): Game
     const game = requireGame(ctx, req.gameId);
     const stats = statsOf(ctx, game.record.gameId);
     return {
-        gameId: game.record.gameId, name: game.record.name, description: game.record.description,
-        totalPlayers: stats.players, totalPlays: stats.plays, isActive: game.record.isActive,
+        gameId: game.record.gameId,
+        name: game.record.name,
+        description: game.record.description,
+        totalPlayers: stats.players,
+        totalPlays: stats.plays,
+        isActive: game.record.isActive,
         timeValidationEnabled: game.record.timeValidation.enabled,
         scoreboards: game.record.boards.map((b) => ({ scoreboardId: b.scoreboardId, name: b.name, period: b.period })),
     };
@@ -194,7 +259,12 @@ export function gameInfo(ctx: Ctx, req: Untrusted<RequestOf<'game_info'>>): Game
 export function gameStats(ctx: Ctx, req: Untrusted<RequestOf<'game_stats'>>): GameStats {
     const gameId = requireGame(ctx, req.gameId).record.gameId;
     const stats = statsOf(ctx, gameId);
-    return { gameId, totalPlayers: stats.players, totalPlays: stats.plays, submissions: { total: stats.submissions, today: stats.today } };
+    return {
+        gameId,
+        totalPlayers: stats.players,
+        totalPlays: stats.plays,
+        submissions: { total: stats.submissions, today: stats.today },
+    };
 }
 
 export function platformStats(ctx: Ctx): PlatformStats {

@@ -30,11 +30,20 @@ export function rollover(ctx: Ctx, game: GameState, board: BoardRecord): boolean
         const index = rankIndex(table, board.sortBy);
         const ids = index.range(1, ARCHIVE_ENTRIES);
         const archive: ArchiveRecord = {
-            gameId: game.record.gameId, scoreboardId: board.scoreboardId, name: board.name, period: board.period, sortBy: board.sortBy,
-            periodStart: board.periodStart, periodEnd: periodEnd(ruleOf(board), board.periodStart), entryCount: index.size(),
+            gameId: game.record.gameId,
+            scoreboardId: board.scoreboardId,
+            name: board.name,
+            period: board.period,
+            sortBy: board.sortBy,
+            periodStart: board.periodStart,
+            periodEnd: periodEnd(ruleOf(board), board.periodStart),
+            entryCount: index.size(),
             entries: ids.map((id) => ({
-                nickname: nicknameOf(game.players, table.slot[id]), score: table.score[id], streak: table.streak[id],
-                authType: authTypeOf(game.players, table.slot[id]), submittedAt: table.submittedAt[id],
+                nickname: nicknameOf(game.players, table.slot[id]),
+                score: table.score[id],
+                streak: table.streak[id],
+                authType: authTypeOf(game.players, table.slot[id]),
+                submittedAt: table.submittedAt[id],
             })),
         };
         ctx.store.archives.set(archiveKey(game.record.gameId, board.scoreboardId, board.periodStart), archive);
@@ -54,6 +63,7 @@ export function rollover(ctx: Ctx, game: GameState, board: BoardRecord): boolean
 /** Rolls over every board whose period ended (the timer runs this; submits do it per game). */
 export function rolloverAll(ctx: Ctx): number {
     let rolled = 0;
-    for (const game of ctx.games.values()) for (const board of game.record.boards) if (rollover(ctx, game, board)) rolled++;
+    for (const game of ctx.games.values())
+        for (const board of game.record.boards) if (rollover(ctx, game, board)) rolled++;
     return rolled;
 }

@@ -46,7 +46,8 @@ export function submitBatch(ctx: Ctx, req: Untrusted<RequestOf<'submit_scores'>>
 }
 
 function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
-    if (req === null || typeof req !== 'object') throw new Fail(400, invalid('submits', 'each submit must be an object'));
+    if (req === null || typeof req !== 'object')
+        throw new Fail(400, invalid('submits', 'each submit must be an object'));
     const game = gameForWrite(ctx, req.gameId, req.apiKey);
     const gameId = game.record.gameId;
     const playerId = requirePlayerId(req.playerId);
@@ -58,7 +59,8 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
         const error = checkNickname(req.nickname);
         if (error) throw new Fail(400, error);
     }
-    if (req.playSessionToken !== undefined && typeof req.playSessionToken !== 'string') throw new Fail(400, invalid('playSessionToken', 'must be a string'));
+    if (req.playSessionToken !== undefined && typeof req.playSessionToken !== 'string')
+        throw new Fail(400, invalid('playSessionToken', 'must be a string'));
     const score = req.score as number;
     const streak = req.streak as number;
     const nickname = req.nickname as string | undefined;
@@ -87,10 +89,21 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
 
     const token = req.playSessionToken as string | undefined;
     const session = sessionOf(ctx, token);
-    const verdict = checkSubmit(game.record, { gameId, playerId, score, streak, playSessionToken: token }, session, now);
+    const verdict = checkSubmit(
+        game.record,
+        { gameId, playerId, score, streak, playSessionToken: token },
+        session,
+        now,
+    );
     if (!verdict.ok) {
         if (verdict.kind === 'rules') {
-            const logged = logSuspicion(ctx, game, paceKey, { playerId, scoreboardId: target?.scoreboardId, score, streak, reason: verdict.reason });
+            const logged = logSuspicion(ctx, game, paceKey, {
+                playerId,
+                scoreboardId: target?.scoreboardId,
+                score,
+                streak,
+                reason: verdict.reason,
+            });
             if (!logged) throw new Fail(400, MESSAGES.rateLimited);
         }
         throw new Fail(400, verdict.message);
@@ -119,7 +132,12 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     dropDeadEntries(game, player);
     if (session !== undefined && game.record.timeValidation.enabled) consumeSession(ctx, session);
     ctx.store.players.set(playerKey(gameId, playerId), player);
-    updateStats(ctx, gameId, (s) => ({ ...s, plays: s.plays + (counted ? 1 : 0), submissions: s.submissions + 1, today: s.today + 1 }));
+    updateStats(ctx, gameId, (s) => ({
+        ...s,
+        plays: s.plays + (counted ? 1 : 0),
+        submissions: s.submissions + 1,
+        today: s.today + 1,
+    }));
     updateStats(ctx, '*', (s) => ({ ...s, submissions: s.submissions + 1, today: s.today + 1 }));
     return { message };
 }
@@ -133,7 +151,14 @@ function dropDeadEntries(game: GameState, player: PlayerRecord): void {
 }
 
 /** Applies a submit to one board of the player; returns whether a best rose. */
-function writeEntry(game: GameState, player: PlayerRecord, board: BoardRecord, score: number, streak: number, now: number): boolean {
+function writeEntry(
+    game: GameState,
+    player: PlayerRecord,
+    board: BoardRecord,
+    score: number,
+    streak: number,
+    now: number,
+): boolean {
     if (board.scoreboardId === 'all-time') {
         const { best, scoreImproved, streakImproved } = improve(player.best, score, streak, now);
         if (player.best !== undefined && !scoreImproved && !streakImproved) return false;
@@ -159,7 +184,12 @@ function writeEntry(game: GameState, player: PlayerRecord, board: BoardRecord, s
  * key are one entry with a count, moved to the front, so one player holds at most one entry
  * per board key and cannot push the others out.
  */
-function logSuspicion(ctx: Ctx, game: GameState, paceKey: string, rejected: Omit<SuspicionRecord, 'at' | 'firstAt' | 'count'>): boolean {
+function logSuspicion(
+    ctx: Ctx,
+    game: GameState,
+    paceKey: string,
+    rejected: Omit<SuspicionRecord, 'at' | 'firstAt' | 'count'>,
+): boolean {
     const now = ctx.env.now();
     const gameId = game.record.gameId;
     const suspectKey = `${gameId}/${rejected.playerId}/${paceKey}`;
@@ -196,9 +226,14 @@ export function suspicionLog(ctx: Ctx, req: Untrusted<RequestOf<'admin_suspicion
     const game = requireGame(ctx, req.gameId);
     const limit = typeof req.limit === 'number' ? Math.max(1, Math.min(SUSPICION_KEEP, Math.floor(req.limit))) : 100;
     const out: SuspicionEntry[] = [];
-    for (let seq = game.record.suspicionSeq - 1; seq >= 0 && out.length < limit && seq >= game.record.suspicionSeq - SUSPICION_KEEP; seq--) {
+    for (
+        let seq = game.record.suspicionSeq - 1;
+        seq >= 0 && out.length < limit && seq >= game.record.suspicionSeq - SUSPICION_KEEP;
+        seq--
+    ) {
         const entry = ctx.store.suspicion.get(slotKey(game.record.gameId, seq));
-        if (entry !== undefined) out.push({ ...entry, at: ns(entry.at), firstAt: ns(entry.firstAt ?? entry.at), count: entry.count ?? 1 });
+        if (entry !== undefined)
+            out.push({ ...entry, at: ns(entry.at), firstAt: ns(entry.firstAt ?? entry.at), count: entry.count ?? 1 });
     }
     return out;
 }

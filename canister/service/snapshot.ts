@@ -57,7 +57,8 @@ export function restoreSnapshot(ctx: Ctx, records: GameRecord[]): boolean {
                 const image = { meta: part.meta, chunks };
                 if (part.name === 'players') game.players = restorePlayerTable(image);
                 else if (part.name === 'global') game.global = restoreBoardTable(image);
-                else if (game.boards.has(part.name.slice(6))) game.boards.set(part.name.slice(6), restoreBoardTable(image));
+                else if (game.boards.has(part.name.slice(6)))
+                    game.boards.set(part.name.slice(6), restoreBoardTable(image));
             }
             ctx.games.set(record.gameId, game);
         }

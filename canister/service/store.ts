@@ -2,7 +2,15 @@
 // with stable B-tree maps (canister/stable-store.ts), tests with plain Maps.
 import { revivePlayer } from './records';
 import type {
-    ActiveSessions, ArchiveRecord, DeveloperRecord, GameRecord, PlayerRecord, PlaySession, Stats, SuspectRecord, SuspicionRecord,
+    ActiveSessions,
+    ArchiveRecord,
+    DeveloperRecord,
+    GameRecord,
+    PlayerRecord,
+    PlaySession,
+    Stats,
+    SuspectRecord,
+    SuspicionRecord,
 } from './records';
 
 export interface KV<V> {
@@ -74,13 +82,29 @@ export function memoryStore(): Store {
             get: (k) => map.get(k),
             set: (k, v) => void map.set(k, v),
             delete: (k) => void map.delete(k),
-            first: (count) => [...map.entries()].sort(([a], [b]) => (a.length - b.length) || (a < b ? -1 : a > b ? 1 : 0)).slice(0, count),
+            first: (count) =>
+                [...map.entries()]
+                    .sort(([a], [b]) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0))
+                    .slice(0, count),
             size: () => map.size,
         };
     };
     return {
-        meta: json(), games: json(), apiKeys: plain(), developers: json(), players: json(revivePlayer), slots: plain(), nicknames: plain(),
-        achievements: json(), archives: json(), sessions: json(), activeSessions: json(), sessionExpiry: plain(),
-        suspicion: json(), suspects: json(), stats: json(), snapshot: plain(),
+        meta: json(),
+        games: json(),
+        apiKeys: plain(),
+        developers: json(),
+        players: json(revivePlayer),
+        slots: plain(),
+        nicknames: plain(),
+        achievements: json(),
+        archives: json(),
+        sessions: json(),
+        activeSessions: json(),
+        sessionExpiry: plain(),
+        suspicion: json(),
+        suspects: json(),
+        stats: json(),
+        snapshot: plain(),
     };
 }

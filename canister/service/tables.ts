@@ -18,7 +18,12 @@ export interface PlayerTable {
 }
 
 export function createPlayerTable(capacity = 16): PlayerTable {
-    return { count: 0, nick: new Uint8Array(capacity * NICK), nickLen: new Uint8Array(capacity), auth: new Uint8Array(capacity) };
+    return {
+        count: 0,
+        nick: new Uint8Array(capacity * NICK),
+        nickLen: new Uint8Array(capacity),
+        auth: new Uint8Array(capacity),
+    };
 }
 
 export function setPlayer(t: PlayerTable, slot: number, nickname: string, authType: string): void {
@@ -123,9 +128,15 @@ export interface BoardTable {
 /** `ranks`: which fields get a rank index (the board's sort field; the global board has both). */
 export function createBoardTable(period: number, ranks: SortBy[], capacity = 16): BoardTable {
     return {
-        period, count: 0, bySlot: createIntMap(capacity),
-        slot: new Int32Array(capacity), score: new Float64Array(capacity), scoreAt: new Float64Array(capacity),
-        streak: new Float64Array(capacity), streakAt: new Float64Array(capacity), submittedAt: new Float64Array(capacity),
+        period,
+        count: 0,
+        bySlot: createIntMap(capacity),
+        slot: new Int32Array(capacity),
+        score: new Float64Array(capacity),
+        scoreAt: new Float64Array(capacity),
+        streak: new Float64Array(capacity),
+        streakAt: new Float64Array(capacity),
+        submittedAt: new Float64Array(capacity),
         byScore: ranks.includes('score') ? createRankIndex('desc') : undefined,
         byStreak: ranks.includes('streak') ? createRankIndex('desc') : undefined,
     };
@@ -239,24 +250,46 @@ export function boardTableImage(b: BoardTable): TableImage {
     const streak = b.byStreak?.toChunks() ?? [];
     return {
         meta: {
-            period: b.period, count: b.count, size: b.bySlot.size, used: b.bySlot.used,
-            lengths: arrays.map((a) => a.byteLength), scoreChunks: b.byScore ? score.length : -1, streakChunks: b.byStreak ? streak.length : -1,
+            period: b.period,
+            count: b.count,
+            size: b.bySlot.size,
+            used: b.bySlot.used,
+            lengths: arrays.map((a) => a.byteLength),
+            scoreChunks: b.byScore ? score.length : -1,
+            streakChunks: b.byStreak ? streak.length : -1,
         },
         chunks: [...arraysToChunks(arrays), ...score, ...streak],
     };
 }
 
 export function restoreBoardTable(image: TableImage): BoardTable {
-    const meta = image.meta as { period: number; count: number; size: number; used: number; lengths: number[]; scoreChunks: number; streakChunks: number };
+    const meta = image.meta as {
+        period: number;
+        count: number;
+        size: number;
+        used: number;
+        lengths: number[];
+        scoreChunks: number;
+        streakChunks: number;
+    };
     const ownChunks = image.chunks.length - Math.max(0, meta.scoreChunks) - Math.max(0, meta.streakChunks);
-    const [keys, values, slot, score, scoreAt, streak, streakAt, submittedAt] = chunksToBytes(image.chunks.slice(0, ownChunks), meta.lengths);
+    const [keys, values, slot, score, scoreAt, streak, streakAt, submittedAt] = chunksToBytes(
+        image.chunks.slice(0, ownChunks),
+        meta.lengths,
+    );
     const i32 = (b: Uint8Array): Int32Array => new Int32Array(b.buffer, b.byteOffset, b.byteLength / 4);
     const f64 = (b: Uint8Array): Float64Array => new Float64Array(b.buffer, b.byteOffset, b.byteLength / 8);
     const rest = image.chunks.slice(ownChunks);
     return {
-        period: meta.period, count: meta.count,
+        period: meta.period,
+        count: meta.count,
         bySlot: { keys: i32(keys), values: i32(values), size: meta.size, used: meta.used },
-        slot: i32(slot), score: f64(score), scoreAt: f64(scoreAt), streak: f64(streak), streakAt: f64(streakAt), submittedAt: f64(submittedAt),
+        slot: i32(slot),
+        score: f64(score),
+        scoreAt: f64(scoreAt),
+        streak: f64(streak),
+        streakAt: f64(streakAt),
+        submittedAt: f64(submittedAt),
         byScore: meta.scoreChunks >= 0 ? restoreRankIndex(rest.slice(0, meta.scoreChunks)) : undefined,
         byStreak: meta.streakChunks >= 0 ? restoreRankIndex(rest.slice(Math.max(0, meta.scoreChunks))) : undefined,
     };

@@ -10,7 +10,8 @@ export default route({
     path: '/achievements',
     id: 'post-achievements',
     summary: 'Unlock achievements',
-    description: 'Send achievementId or achievementIds (at most 100). Unlocks are idempotent: an unlocked id again is success (A1). Kept for anonymous players too, before their first submit.',
+    description:
+        'Send achievementId or achievementIds (at most 100). Unlocks are idempotent: an unlocked id again is success (A1). Kept for anonymous players too, before their first submit.',
     auth: 'apiKey',
     body: AchievementBody,
     data: AchievementReply,
@@ -18,7 +19,13 @@ export default route({
     async handle(ctx, { body, key }) {
         sameGame(key.gameId, body.gameId, 'gameId');
         const ids = body.achievementIds ?? (body.achievementId === undefined ? undefined : [body.achievementId]);
-        if (ids === undefined) throw new ApiFailure(400, invalid('achievementId', 'send achievementId or achievementIds'));
-        return ctx.canister.ok('unlock_achievements', { apiKey: key.apiKey, gameId: key.gameId, playerId: body.playerId, achievementIds: ids });
+        if (ids === undefined)
+            throw new ApiFailure(400, invalid('achievementId', 'send achievementId or achievementIds'));
+        return ctx.canister.ok('unlock_achievements', {
+            apiKey: key.apiKey,
+            gameId: key.gameId,
+            playerId: body.playerId,
+            achievementIds: ids,
+        });
     },
 });

@@ -10,7 +10,8 @@ export default route({
     path: '/games/{gameId}/scoreboards/{boardId}/rank',
     id: 'get-board-rank',
     summary: "The signed-in player's rank on a board",
-    description: 'Needs X-Session-Token (device-code sign-in). `{found: false, message, totalPlayers}` when the player has no entry this period.',
+    description:
+        'Needs X-Session-Token (device-code sign-in). `{found: false, message, totalPlayers}` when the player has no entry this period.',
     auth: 'session',
     params: {
         gameId: { pattern: PATH_ID, description: 'the game' },

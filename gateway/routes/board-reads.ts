@@ -13,7 +13,11 @@ const DATA = { list_boards: BoardList, read_board: Board, list_archives: Archive
 const PARAMS: Record<string, PathParam> = {
     gameId: { pattern: PATH_ID, description: "the game (must be the API key's game)" },
     boardId: { pattern: PATH_ID, label: 'scoreboardId', description: FIELD.scoreboardId },
-    archiveId: { pattern: /^[a-z0-9-]{3,50}:[A-Za-z0-9_-]{1,64}:[0-9]+$/, unchecked: true, description: '<gameId>:<boardId>:<periodStartNs>, from the archive list' },
+    archiveId: {
+        pattern: /^[a-z0-9-]{3,50}:[A-Za-z0-9_-]{1,64}:[0-9]+$/,
+        unchecked: true,
+        description: '<gameId>:<boardId>:<periodStartNs>, from the archive list',
+    },
 };
 
 function run(ctx: RouteContext, read: BoardRead): Promise<ReplyOf<BoardRead['method']>> {
@@ -37,12 +41,16 @@ function boardReadRoute(entry: BoardPath): Route {
         path: entry.path,
         id,
         summary: entry.summary,
-        description: 'Also served by the canister itself at the same path of {canister_url}, with the same JSON and no headers needed. Cached for about 30 s (R2).',
+        description:
+            'Also served by the canister itself at the same path of {canister_url}, with the same JSON and no headers needed. Cached for about 30 s (R2).',
         auth: 'apiKey',
         params: Object.fromEntries(names.map((n) => [n, PARAMS[n]])),
         query: entry.limit ? LimitQuery : undefined,
         data: DATA[entry.method],
-        errors: { 400: 'an id in the path does not match ' + PATH_ID.source + ', or limit is invalid', 404: 'no such board or archive (R1)' },
+        errors: {
+            400: 'an id in the path does not match ' + PATH_ID.source + ', or limit is invalid',
+            404: 'no such board or archive (R1)',
+        },
         async handle(ctx, { params, search, key }) {
             const parsed = boardRead(entry, params, search);
             if ('error' in parsed) throw new ApiFailure(parsed.error.status, parsed.error.message);

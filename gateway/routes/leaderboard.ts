@@ -9,7 +9,8 @@ export default route({
     path: '/leaderboard',
     id: 'get-leaderboard',
     summary: "The game's global leaderboard",
-    description: '`total` is the number of ranked players. Ranks are 1-based and distinct; equal values go to whoever reached them first. Cached for about 30 s (R2).',
+    description:
+        '`total` is the number of ranked players. Ranks are 1-based and distinct; equal values go to whoever reached them first. Cached for about 30 s (R2).',
     auth: 'apiKey',
     query: LimitSortQuery,
     data: Leaderboard,
@@ -20,6 +21,8 @@ export default route({
         if ('error' in sort) throw new ApiFailure(400, sort.error);
         if ('error' in limit) throw new ApiFailure(400, limit.error);
         const request = { gameId: key.gameId, sort: sort.ok, limit: limit.ok };
-        return cachedRead(ctx, `leaderboard/${request.gameId}/${request.sort}/${request.limit}`, () => ctx.canister.ok('leaderboard', request));
+        return cachedRead(ctx, `leaderboard/${request.gameId}/${request.sort}/${request.limit}`, () =>
+            ctx.canister.ok('leaderboard', request),
+        );
     },
 });

@@ -7,12 +7,17 @@ export default route({
     path: '/play-sessions/end',
     id: 'post-play-sessions-end',
     summary: 'End a play session',
-    description: 'Clients may send it before or after the submit; an unknown or already-ended token is 404, which clients ignore.',
+    description:
+        'Clients may send it before or after the submit; an unknown or already-ended token is 404, which clients ignore.',
     auth: 'apiKey',
     body: PlaySessionEndBody,
     data: Message,
     errors: { 400: 'playSessionToken missing or too long', 404: 'unknown or already-ended token' },
     async handle(ctx, { body, key }) {
-        return ctx.canister.ok('end_play_session', { apiKey: key.apiKey, gameId: key.gameId, playSessionToken: body.playSessionToken });
+        return ctx.canister.ok('end_play_session', {
+            apiKey: key.apiKey,
+            gameId: key.gameId,
+            playSessionToken: body.playSessionToken,
+        });
     },
 });

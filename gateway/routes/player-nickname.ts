@@ -9,13 +9,19 @@ export default route({
     path: '/players/{playerId}/nickname',
     id: 'put-player-nickname',
     summary: "Set a player's nickname",
-    description: 'Nicknames are unique across the service, case-insensitively. A taken name gets the first free suffix (`name` -> `name_1`); `nickname` in the answer is the name applied (N2). Invalid names are 400 (N3).',
+    description:
+        'Nicknames are unique across the service, case-insensitively. A taken name gets the first free suffix (`name` -> `name_1`); `nickname` in the answer is the name applied (N2). Invalid names are 400 (N3).',
     auth: 'apiKey',
     params: { playerId: { pattern: PLAYER_ID, description: FIELD.playerId } },
     body: NicknameBody,
     data: NicknameReply,
     errors: { 400: 'nickname or playerId invalid (N3)', 404: '`Player not found`' },
     async handle(ctx, { params, body, key }) {
-        return ctx.canister.ok('set_nickname', { apiKey: key.apiKey, gameId: key.gameId, playerId: params.playerId, nickname: body.nickname });
+        return ctx.canister.ok('set_nickname', {
+            apiKey: key.apiKey,
+            gameId: key.gameId,
+            playerId: params.playerId,
+            nickname: body.nickname,
+        });
     },
 });

@@ -9,7 +9,8 @@ export default route({
     path: '/players/{playerId}/profile',
     id: 'get-player-profile',
     summary: "A player's profile",
-    description: 'Created by the first POST /scores of the player. Achievements are read from gameProfile.achievements (A1).',
+    description:
+        'Created by the first POST /scores of the player. Achievements are read from gameProfile.achievements (A1).',
     auth: 'apiKey',
     params: { playerId: { pattern: PLAYER_ID, description: FIELD.playerId } },
     data: Profile,

@@ -15,7 +15,10 @@ export default route({
     params: { playerId: { pattern: PLAYER_ID, description: FIELD.playerId } },
     query: z.object({ sort: z.optional(SortBy.meta({ default: 'score' })) }),
     data: PlayerRank,
-    errors: { 400: 'playerId or sort invalid', 404: '`Player not found`, or the player has only targeted-board entries' },
+    errors: {
+        400: 'playerId or sort invalid',
+        404: '`Player not found`, or the player has only targeted-board entries',
+    },
     async handle(ctx, { params, query, key }) {
         const playerId = params.playerId;
         const sort = parseSort(query);

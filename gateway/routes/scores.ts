@@ -10,7 +10,9 @@ import { route, sameGame } from '../route';
  * longest: the canister still calls it unknown, and a batch carries no more than that.
  */
 function boundedToken(token: string | undefined): string | undefined {
-    return token === undefined || token.length <= MAX_PLAY_SESSION_TOKEN ? token : token.slice(0, MAX_PLAY_SESSION_TOKEN + 1);
+    return token === undefined || token.length <= MAX_PLAY_SESSION_TOKEN
+        ? token
+        : token.slice(0, MAX_PLAY_SESSION_TOKEN + 1);
 }
 
 export default route({
@@ -33,7 +35,12 @@ export default route({
     },
     async handle(ctx, { body, key }) {
         sameGame(key.gameId, body.gameId, 'gameId');
-        const reply = await ctx.submit({ ...body, playSessionToken: boundedToken(body.playSessionToken), gameId: key.gameId, apiKey: key.apiKey });
+        const reply = await ctx.submit({
+            ...body,
+            playSessionToken: boundedToken(body.playSessionToken),
+            gameId: key.gameId,
+            apiKey: key.apiKey,
+        });
         if ('err' in reply) throw new ApiFailure(reply.err.status, reply.err.message);
         return reply.ok;
     },

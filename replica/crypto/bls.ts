@@ -10,7 +10,14 @@ import * as mcl from 'mcl-wasm';
 
 import { BLS_PUBLIC_KEY_LENGTH, hashToG1, ready } from '../../gateway/bls';
 
-export { BLS_DST, BLS_PUBLIC_KEY_LENGTH, BLS_SIGNATURE_LENGTH, blsVerify, blsVerifySync, initBls } from '../../gateway/bls';
+export {
+    BLS_DST,
+    BLS_PUBLIC_KEY_LENGTH,
+    BLS_SIGNATURE_LENGTH,
+    blsVerify,
+    blsVerifySync,
+    initBls,
+} from '../../gateway/bls';
 
 export const BLS_SECRET_KEY_LENGTH = 32;
 

@@ -116,7 +116,8 @@ function parseContent(raw: unknown): RequestContent {
     let nonce: Uint8Array | undefined;
     if (raw.nonce !== undefined) {
         nonce = blobField(raw, 'nonce', 'content');
-        if (nonce.length > MAX_NONCE_LENGTH) throw badRequest(`Invalid content: nonce is longer than ${MAX_NONCE_LENGTH} bytes`);
+        if (nonce.length > MAX_NONCE_LENGTH)
+            throw badRequest(`Invalid content: nonce is longer than ${MAX_NONCE_LENGTH} bytes`);
     }
     const common: CommonContent = nonce ? { sender, ingress_expiry, nonce } : { sender, ingress_expiry };
     if (requestType === 'call' || requestType === 'query') {
@@ -131,12 +132,14 @@ function parseContent(raw: unknown): RequestContent {
     if (requestType === 'read_state') {
         const paths = raw.paths;
         if (!Array.isArray(paths)) throw badRequest('Invalid content: field paths must be an array');
-        if (paths.length > MAX_READ_STATE_PATHS) throw badRequest(`Invalid content: more than ${MAX_READ_STATE_PATHS} paths`);
-        const parsed = paths.map(path => {
+        if (paths.length > MAX_READ_STATE_PATHS)
+            throw badRequest(`Invalid content: more than ${MAX_READ_STATE_PATHS} paths`);
+        const parsed = paths.map((path) => {
             if (!Array.isArray(path) || !path.every((label): label is Uint8Array => label instanceof Uint8Array)) {
                 throw badRequest('Invalid content: every path must be an array of byte strings');
             }
-            if (path.length > MAX_PATH_LENGTH) throw badRequest(`Invalid content: a path has more than ${MAX_PATH_LENGTH} labels`);
+            if (path.length > MAX_PATH_LENGTH)
+                throw badRequest(`Invalid content: a path has more than ${MAX_PATH_LENGTH} labels`);
             return path;
         });
         return { ...common, request_type: 'read_state', paths: parsed };
@@ -192,7 +195,9 @@ function verifyDelegations(
 ): { signingKey: Uint8Array; targets: Principal[] | undefined } {
     if (!Array.isArray(raw)) throw badRequest('Invalid delegation: sender_delegation must be an array');
     if (raw.length > MAX_DELEGATIONS) {
-        throw badRequest(`Invalid delegation: chain has ${raw.length} delegations, at most ${MAX_DELEGATIONS} are allowed`);
+        throw badRequest(
+            `Invalid delegation: chain has ${raw.length} delegations, at most ${MAX_DELEGATIONS} are allowed`,
+        );
     }
     let signingKey = senderPubkey;
     let targets: Principal[] | undefined;
@@ -217,22 +222,29 @@ function verifyDelegations(
             throw badRequest(`Invalid delegation: ${where}: the ${key.scheme} signature does not verify`);
         }
         if (expiration < nowNs) {
-            throw badRequest(`Invalid delegation expiry: ${where} expired at ${nsToIso(expiration)}, replica time is ${nsToIso(nowNs)}`);
+            throw badRequest(
+                `Invalid delegation expiry: ${where} expired at ${nsToIso(expiration)}, replica time is ${nsToIso(nowNs)}`,
+            );
         }
         if (delegation.targets !== undefined) {
             const list = delegation.targets;
-            if (!Array.isArray(list) || !list.every((t): t is Uint8Array => t instanceof Uint8Array && t.length <= 29)) {
+            if (
+                !Array.isArray(list) ||
+                !list.every((t): t is Uint8Array => t instanceof Uint8Array && t.length <= 29)
+            ) {
                 throw badRequest(`Invalid delegation: ${where} has malformed targets`);
             }
             if (list.length > MAX_DELEGATION_TARGETS) {
                 throw badRequest(`Invalid delegation: ${where} has more than ${MAX_DELEGATION_TARGETS} targets`);
             }
-            const mine = list.map(t => Principal.fromUint8Array(new Uint8Array(t)));
-            targets = targets === undefined ? mine : targets.filter(t => mine.some(m => m.compareTo(t) === 'eq'));
+            const mine = list.map((t) => Principal.fromUint8Array(new Uint8Array(t)));
+            targets = targets === undefined ? mine : targets.filter((t) => mine.some((m) => m.compareTo(t) === 'eq'));
         }
         const keyHex = toHex(pubkey);
         if (seen.has(keyHex)) {
-            throw badRequest(`Invalid delegation: ${where} delegates to a public key that already appears in the chain`);
+            throw badRequest(
+                `Invalid delegation: ${where} delegates to a public key that already appears in the chain`,
+            );
         }
         seen.add(keyHex);
         signingKey = pubkey;
@@ -240,12 +252,19 @@ function verifyDelegations(
     return { signingKey, targets };
 }
 
-function checkTargets(targets: Principal[] | undefined, content: RequestContent, effectiveCanisterId: Principal | undefined): void {
+function checkTargets(
+    targets: Principal[] | undefined,
+    content: RequestContent,
+    effectiveCanisterId: Principal | undefined,
+): void {
     if (!targets) return;
     const target = content.request_type === 'read_state' ? effectiveCanisterId : content.canister_id;
     if (!target) return;
-    if (!targets.some(t => t.compareTo(target) === 'eq')) {
-        throw new Rejection(403, `Invalid delegation: canister ${target.toText()} is not one of the delegation targets`);
+    if (!targets.some((t) => t.compareTo(target) === 'eq')) {
+        throw new Rejection(
+            403,
+            `Invalid delegation: canister ${target.toText()} is not one of the delegation targets`,
+        );
     }
 }
 
@@ -254,7 +273,9 @@ function authenticate(envelope: unknown, context: EnvelopeContext): Authenticate
     const rawContent = envelope.content;
     const content = parseContent(rawContent);
     if (context.expectedRequestType && content.request_type !== context.expectedRequestType) {
-        throw badRequest(`Invalid content: request_type ${content.request_type} sent to the ${context.expectedRequestType} endpoint`);
+        throw badRequest(
+            `Invalid content: request_type ${content.request_type} sent to the ${context.expectedRequestType} endpoint`,
+        );
     }
     let requestId: Uint8Array;
     try {
@@ -271,12 +292,16 @@ function authenticate(envelope: unknown, context: EnvelopeContext): Authenticate
     const { sender_pubkey: pubkey, sender_sig: sig, sender_delegation: delegations } = envelope;
     if (content.sender.isAnonymous()) {
         if (pubkey !== undefined || sig !== undefined || delegations !== undefined) {
-            throw badRequest('Invalid signature: anonymous requests must not carry sender_pubkey, sender_sig or sender_delegation');
+            throw badRequest(
+                'Invalid signature: anonymous requests must not carry sender_pubkey, sender_sig or sender_delegation',
+            );
         }
         return { ok: true, requestId, sender: content.sender, content };
     }
-    if (!(pubkey instanceof Uint8Array)) throw badRequest('Invalid signature: missing sender_pubkey for a non-anonymous sender');
-    if (!(sig instanceof Uint8Array)) throw badRequest('Invalid signature: missing sender_sig for a non-anonymous sender');
+    if (!(pubkey instanceof Uint8Array))
+        throw badRequest('Invalid signature: missing sender_pubkey for a non-anonymous sender');
+    if (!(sig instanceof Uint8Array))
+        throw badRequest('Invalid signature: missing sender_sig for a non-anonymous sender');
     const expectedSender = Principal.selfAuthenticating(pubkey);
     if (expectedSender.compareTo(content.sender) !== 'eq') {
         throw badRequest(

@@ -212,7 +212,14 @@ function upsert(subtree: SubtreeNode, label: Uint8Array, node: TreeNode): void {
         existing.child = node;
         return;
     }
-    const fresh: Entry = { label, priority: priorityOf(label), child: node, left: null, right: null, digest: undefined };
+    const fresh: Entry = {
+        label,
+        priority: priorityOf(label),
+        child: node,
+        left: null,
+        right: null,
+        digest: undefined,
+    };
     subtree.root = insertEntry(subtree.root, fresh);
     subtree.size++;
 }
@@ -273,7 +280,7 @@ function walkToParent(tree: LabeledTree, path: Path, create: boolean): SubtreeNo
 }
 
 function describePath(path: Path): string {
-    return '/' + path.map(l => (typeof l === 'string' ? l : toHex(l))).join('/');
+    return '/' + path.map((l) => (typeof l === 'string' ? l : toHex(l))).join('/');
 }
 
 /**
@@ -474,7 +481,7 @@ function revealLabelsFor(subtree: SubtreeNode, trie: PathTrie): Target[] {
             changed = false;
             for (const q of absent) {
                 for (;;) {
-                    const stop = sorted().find(t => !agentSaysGreater(q, t.label));
+                    const stop = sorted().find((t) => !agentSaysGreater(q, t.label));
                     if (!stop || !reveal(predecessorOf(subtree, stop.label))) break;
                     changed = true;
                 }
@@ -497,7 +504,8 @@ function witnessEntry(e: Entry, targets: Target[]): HashTree {
     if (targets.length === 0) return pruned(entryDigest(e));
     let split = 0;
     while (split < targets.length && compareLabels(targets[split].label, e.label) < 0) split++;
-    const hit = split < targets.length && compareLabels(targets[split].label, e.label) === 0 ? targets[split] : undefined;
+    const hit =
+        split < targets.length && compareLabels(targets[split].label, e.label) === 0 ? targets[split] : undefined;
     const leftTargets = targets.slice(0, split);
     const rightTargets = targets.slice(hit ? split + 1 : split);
 
@@ -507,7 +515,11 @@ function witnessEntry(e: Entry, targets: Target[]): HashTree {
     } else {
         const labeled: HashTree = !hit
             ? pruned(labeledDigest(e))
-            : [NodeType.Labeled, asLabel(e.label), hit.trie ? witnessNode(e.child, hit.trie) : pruned(nodeDigest(e.child))];
+            : [
+                  NodeType.Labeled,
+                  asLabel(e.label),
+                  hit.trie ? witnessNode(e.child, hit.trie) : pruned(nodeDigest(e.child)),
+              ];
         inner = e.left ? [NodeType.Fork, witnessEntry(e.left, leftTargets), labeled] : labeled;
     }
     return e.right ? [NodeType.Fork, inner, witnessEntry(e.right, rightTargets)] : inner;

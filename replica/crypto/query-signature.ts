@@ -75,7 +75,11 @@ function nodeOf(nodeSecretKey: Uint8Array): { id: Uint8Array; key: KeyObject } {
     if (!node) {
         node = {
             id: generateNodeKey(nodeSecretKey).nodeId.toUint8Array(),
-            key: createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, nodeSecretKey]), format: 'der', type: 'pkcs8' }),
+            key: createPrivateKey({
+                key: Buffer.concat([PKCS8_ED25519_PREFIX, nodeSecretKey]),
+                format: 'der',
+                type: 'pkcs8',
+            }),
         };
         if (nodes.size >= 4) nodes.clear();
         nodes.set(cacheKey, node);

@@ -100,7 +100,7 @@ export function setModuleHash(tree: LabeledTree, canisterId: Principal, moduleHa
 }
 
 export function encodeControllers(controllers: readonly Principal[]): Uint8Array {
-    return Cbor.encode(controllers.map(p => p.toUint8Array()));
+    return Cbor.encode(controllers.map((p) => p.toUint8Array()));
 }
 
 export function setControllers(tree: LabeledTree, canisterId: Principal, controllers: readonly Principal[]): void {
@@ -118,7 +118,9 @@ export function encodeCanisterRanges(ranges: ReadonlyArray<readonly [Principal, 
 /** Writes /subnet/<id>/{public_key, canister_ranges, node/<node id>/public_key}, replacing old data. */
 export function setSubnet(tree: LabeledTree, subnet: SubnetInfo): void {
     const nodes = subtreeOf(
-        subnet.nodes.map(n => [n.nodeId.toUint8Array(), subtreeOf([['public_key', newLeaf(n.publicKeyDer)]])] as const),
+        subnet.nodes.map(
+            (n) => [n.nodeId.toUint8Array(), subtreeOf([['public_key', newLeaf(n.publicKeyDer)]])] as const,
+        ),
     );
     setNode(
         tree,

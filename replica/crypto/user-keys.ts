@@ -64,9 +64,13 @@ export function parseUserPublicKey(der: Uint8Array): ParsedUserKey {
         return { ok: true, scheme, raw };
     }
     for (const { name, oid } of UNSUPPORTED) {
-        if (payloadUnder(der, oid)) return { ok: false, message: `${name} public keys are not supported by this replica` };
+        if (payloadUnder(der, oid))
+            return { ok: false, message: `${name} public keys are not supported by this replica` };
     }
-    return { ok: false, message: 'unsupported or malformed public key (expected DER Ed25519, ECDSA secp256k1 or ECDSA P-256)' };
+    return {
+        ok: false,
+        message: 'unsupported or malformed public key (expected DER Ed25519, ECDSA secp256k1 or ECDSA P-256)',
+    };
 }
 
 /** Node's KeyObjects for recently seen Ed25519 keys (OpenSSL verifies ~10x faster than JS). */

@@ -50,9 +50,7 @@ export function compileModule(installed: Uint8Array, cache?: ModuleCache): Canis
 }
 
 /** How an execution ended. */
-export type Outcome =
-    | { ok: true; instructions: bigint }
-    | { ok: false; instructions: bigint; error: ExecutionError };
+export type Outcome = { ok: true; instructions: bigint } | { ok: false; instructions: bigint; error: ExecutionError };
 
 export interface ExecutionError {
     code: string; // the IC's error code, e.g. IC0503
@@ -192,4 +190,3 @@ function classify(e: unknown, counter: bigint, limit: bigint): ExecutionError {
     }
     return { code: 'IC0502', message: `Canister trapped: ${e instanceof Error ? e.message : String(e)}` };
 }
-

@@ -74,7 +74,7 @@ export function createShadow(size: number): Shadow {
                 used = 0;
             };
             for (const [start, end] of spans) {
-                for (let at = start; at < end; ) {
+                for (let at = start; at < end;) {
                     if (n === MAX_SPANS || used === SCRATCH_SIZE) flush();
                     const take = Math.min(end - at, SCRATCH_SIZE - used);
                     bytes.set(live.subarray(at, at + take), SCRATCH + used);

@@ -44,7 +44,7 @@ export function createStableMemory(maxPages: bigint): StableMemory {
 
     /** Copies `data` into the pages at `pos`, creating pages as needed. */
     function put(pos: number, data: Uint8Array): void {
-        for (let done = 0; done < data.length; ) {
+        for (let done = 0; done < data.length;) {
             const pageNo = Math.floor(pos / STABLE_PAGE);
             const at = pos % STABLE_PAGE;
             const n = Math.min(data.length - done, STABLE_PAGE - at);
@@ -85,7 +85,8 @@ export function createStableMemory(maxPages: bigint): StableMemory {
         write(offset, data) {
             check(offset, data.length);
             const first = Number(offset);
-            for (let c = Math.floor(first / CHUNK); c <= Math.floor((first + data.length - 1) / CHUNK); c++) remember(c);
+            for (let c = Math.floor(first / CHUNK); c <= Math.floor((first + data.length - 1) / CHUNK); c++)
+                remember(c);
             put(first, data);
         },
         commit() {

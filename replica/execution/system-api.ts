@@ -95,20 +95,55 @@ const CALLERS: ContextKind[] = ['U', 'Ry', 'Rt', 'T'];
 
 // Fixed overheads of the IC's current metering, in instructions, plus one per byte copied.
 const OVERHEAD: Record<string, number> = {
-    accept_message: 500, call_cycles_add128: 500, call_data_append: 500, call_new: 1500,
-    call_on_cleanup: 500, call_perform: 5000, call_with_best_effort_response: 500,
-    canister_cycle_balance128: 500, canister_liquid_cycle_balance128: 500,
-    canister_self_copy: 500, canister_self_size: 500, canister_status: 500, canister_version: 500,
-    certified_data_set: 500, cost_call: 500, cycles_burn128: 100, data_certificate_copy: 500,
-    data_certificate_present: 500, data_certificate_size: 500, debug_print: 100,
-    global_timer_set: 500, in_replicated_execution: 500, is_controller: 1000,
-    msg_arg_data_copy: 500, msg_arg_data_size: 500, msg_caller_copy: 500, msg_caller_size: 500,
-    msg_cycles_accept128: 500, msg_cycles_available128: 500, msg_cycles_refunded128: 500,
-    msg_method_name_copy: 500, msg_method_name_size: 500, msg_reject: 500, msg_reject_code: 500,
-    msg_reject_msg_copy: 500, msg_reject_msg_size: 500, msg_reply: 500, msg_reply_data_append: 500,
-    performance_counter: 200, stable64_grow: 500, stable64_read: 20, stable64_size: 20,
-    stable64_write: 20, stable_grow: 500, stable_read: 20, stable_size: 20, stable_write: 20,
-    time: 500, trap: 500,
+    accept_message: 500,
+    call_cycles_add128: 500,
+    call_data_append: 500,
+    call_new: 1500,
+    call_on_cleanup: 500,
+    call_perform: 5000,
+    call_with_best_effort_response: 500,
+    canister_cycle_balance128: 500,
+    canister_liquid_cycle_balance128: 500,
+    canister_self_copy: 500,
+    canister_self_size: 500,
+    canister_status: 500,
+    canister_version: 500,
+    certified_data_set: 500,
+    cost_call: 500,
+    cycles_burn128: 100,
+    data_certificate_copy: 500,
+    data_certificate_present: 500,
+    data_certificate_size: 500,
+    debug_print: 100,
+    global_timer_set: 500,
+    in_replicated_execution: 500,
+    is_controller: 1000,
+    msg_arg_data_copy: 500,
+    msg_arg_data_size: 500,
+    msg_caller_copy: 500,
+    msg_caller_size: 500,
+    msg_cycles_accept128: 500,
+    msg_cycles_available128: 500,
+    msg_cycles_refunded128: 500,
+    msg_method_name_copy: 500,
+    msg_method_name_size: 500,
+    msg_reject: 500,
+    msg_reject_code: 500,
+    msg_reject_msg_copy: 500,
+    msg_reject_msg_size: 500,
+    msg_reply: 500,
+    msg_reply_data_append: 500,
+    performance_counter: 200,
+    stable64_grow: 500,
+    stable64_read: 20,
+    stable64_size: 20,
+    stable64_write: 20,
+    stable_grow: 500,
+    stable_read: 20,
+    stable_size: 20,
+    stable_write: 20,
+    time: 500,
+    trap: 500,
 };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -166,7 +201,8 @@ export function createSystemApi(h: SystemApiHooks): Record<string, (...args: nev
 
     const callerCtx = ALL; // msg_caller is available everywhere but (start)
     const api = {
-        msg_arg_data_size: (): number => enter('msg_arg_data_size', ['I', 'U', 'RQ', 'NRQ', 'Ry', 'F']).arg?.length ?? 0,
+        msg_arg_data_size: (): number =>
+            enter('msg_arg_data_size', ['I', 'U', 'RQ', 'NRQ', 'Ry', 'F']).arg?.length ?? 0,
         msg_arg_data_copy: (dst: number, offset: number, size: number): void => {
             const ctx = enter('msg_arg_data_copy', ['I', 'U', 'RQ', 'NRQ', 'Ry', 'F'], size >>> 0);
             copyOut('msg_arg_data_copy', ctx.arg ?? new Uint8Array(), dst, offset, size);
@@ -190,7 +226,9 @@ export function createSystemApi(h: SystemApiHooks): Record<string, (...args: nev
             respond(ctx, 'msg_reply_data_append');
             const data = slice(src >>> 0, size >>> 0);
             if (ctx.replySize + data.length > MAX_RESPONSE_BYTES) {
-                throw new CanisterTrap(`ic0.msg_reply_data_append: application payload size (${ctx.replySize + data.length}) cannot be larger than ${MAX_RESPONSE_BYTES}.`);
+                throw new CanisterTrap(
+                    `ic0.msg_reply_data_append: application payload size (${ctx.replySize + data.length}) cannot be larger than ${MAX_RESPONSE_BYTES}.`,
+                );
             }
             ctx.replyBuffer.push(data);
             ctx.replySize += data.length;
@@ -239,12 +277,14 @@ export function createSystemApi(h: SystemApiHooks): Record<string, (...args: nev
             const ctx = enter('canister_self_copy', ALL, size >>> 0);
             copyOut('canister_self_copy', ctx.canisterId, dst, offset, size);
         },
-        canister_cycle_balance128: (dst: number): void => write128(dst, enter('canister_cycle_balance128', ALL).cyclesBalance),
+        canister_cycle_balance128: (dst: number): void =>
+            write128(dst, enter('canister_cycle_balance128', ALL).cyclesBalance),
         canister_liquid_cycle_balance128: (dst: number): void =>
             write128(dst, enter('canister_liquid_cycle_balance128', ALL).cyclesBalance),
         canister_status: (): number => (enter('canister_status', ALL), 1),
         canister_version: (): bigint => enter('canister_version', ALL).canisterVersion,
-        msg_method_name_size: (): number => new TextEncoder().encode(enter('msg_method_name_size', ['F']).methodName ?? '').length,
+        msg_method_name_size: (): number =>
+            new TextEncoder().encode(enter('msg_method_name_size', ['F']).methodName ?? '').length,
         msg_method_name_copy: (dst: number, offset: number, size: number): void => {
             const ctx = enter('msg_method_name_copy', ['F'], size >>> 0);
             copyOut('msg_method_name_copy', new TextEncoder().encode(ctx.methodName ?? ''), dst, offset, size);
@@ -254,8 +294,16 @@ export function createSystemApi(h: SystemApiHooks): Record<string, (...args: nev
             if (ctx.accepted) throw new ContractViolation('ic0.accept_message: the message was already accepted');
             ctx.accepted = true;
         },
-        call_new: (calleeSrc: number, calleeSize: number, nameSrc: number, nameSize: number,
-            replyFun: number, replyEnv: number, rejectFun: number, rejectEnv: number): void => {
+        call_new: (
+            calleeSrc: number,
+            calleeSize: number,
+            nameSrc: number,
+            nameSize: number,
+            replyFun: number,
+            replyEnv: number,
+            rejectFun: number,
+            rejectEnv: number,
+        ): void => {
             const ctx = enter('call_new', CALLERS, (calleeSize >>> 0) + (nameSize >>> 0));
             let method: string;
             try {
@@ -264,9 +312,14 @@ export function createSystemApi(h: SystemApiHooks): Record<string, (...args: nev
                 throw new CanisterTrap('ic0.call_new: the method name is not valid UTF-8');
             }
             ctx.pendingCall = {
-                callee: slice(calleeSrc >>> 0, calleeSize >>> 0), method, arg: new Uint8Array(), cycles: 0n,
-                reply: { fun: replyFun >>> 0, env: replyEnv >>> 0 }, reject: { fun: rejectFun >>> 0, env: rejectEnv >>> 0 },
-                argParts: [], argSize: 0,
+                callee: slice(calleeSrc >>> 0, calleeSize >>> 0),
+                method,
+                arg: new Uint8Array(),
+                cycles: 0n,
+                reply: { fun: replyFun >>> 0, env: replyEnv >>> 0 },
+                reject: { fun: rejectFun >>> 0, env: rejectEnv >>> 0 },
+                argParts: [],
+                argSize: 0,
             };
         },
         call_on_cleanup: (fun: number, env: number): void => {
@@ -287,13 +340,15 @@ export function createSystemApi(h: SystemApiHooks): Record<string, (...args: nev
             const ctx = enter('call_cycles_add128', ['U', 'Ry', 'Rt', 'T']);
             const call = pending(ctx, 'call_cycles_add128');
             const amount = (BigInt.asUintN(64, high) << 64n) | BigInt.asUintN(64, low);
-            if (amount > ctx.cyclesBalance) throw new CanisterTrap('ic0.call_cycles_add128: insufficient cycles balance');
+            if (amount > ctx.cyclesBalance)
+                throw new CanisterTrap('ic0.call_cycles_add128: insufficient cycles balance');
             ctx.cyclesBalance -= amount;
             call.cycles += amount;
         },
         call_with_best_effort_response: (timeoutSeconds: number): void => {
             const call = pending(enter('call_with_best_effort_response', CALLERS), 'call_with_best_effort_response');
-            if (call.timeoutSeconds !== undefined) throw new ContractViolation('ic0.call_with_best_effort_response: timeout already set');
+            if (call.timeoutSeconds !== undefined)
+                throw new ContractViolation('ic0.call_with_best_effort_response: timeout already set');
             call.timeoutSeconds = Math.min(timeoutSeconds >>> 0, 300);
         },
         call_perform: (): number => {
@@ -331,7 +386,10 @@ export function createSystemApi(h: SystemApiHooks): Record<string, (...args: nev
             readStable(dst >>> 0, BigInt(offset >>> 0), size >>> 0);
         },
         stable64_size: (): bigint => (enter('stable64_size', ANY_AND_START), h.stable().size()),
-        stable64_grow: (pages: bigint): bigint => (enter('stable64_grow', ANY_AND_START), h.stable().grow(BigInt.asUintN(64, pages))),
+        stable64_grow: (pages: bigint): bigint => (
+            enter('stable64_grow', ANY_AND_START),
+            h.stable().grow(BigInt.asUintN(64, pages))
+        ),
         stable64_write: (offset: bigint, src: bigint, size: bigint): void => {
             const n = toIndex(size);
             enter('stable64_write', ANY_AND_START, n);
@@ -345,7 +403,10 @@ export function createSystemApi(h: SystemApiHooks): Record<string, (...args: nev
         },
         certified_data_set: (src: number, size: number): void => {
             const ctx = enter('certified_data_set', ['I', 'G', 'U', 'Ry', 'Rt', 'T'], size >>> 0);
-            if (size >>> 0 > 32) throw new CanisterTrap('ic0_certified_data_set failed because the passed data must be no larger than 32 bytes.');
+            if (size >>> 0 > 32)
+                throw new CanisterTrap(
+                    'ic0_certified_data_set failed because the passed data must be no larger than 32 bytes.',
+                );
             ctx.certifiedData = slice(src >>> 0, size >>> 0);
         },
         data_certificate_present: (): number => (enter('data_certificate_present', ALL).dataCertificate ? 1 : 0),
@@ -385,13 +446,16 @@ export function createSystemApi(h: SystemApiHooks): Record<string, (...args: nev
             enter('trap', ANY_AND_START);
             const mem = h.memory();
             const start = Math.min(src >>> 0, mem.length);
-            throw new CanisterTrap(new TextDecoder().decode(mem.subarray(start, Math.min(start + (size >>> 0), mem.length))));
+            throw new CanisterTrap(
+                new TextDecoder().decode(mem.subarray(start, Math.min(start + (size >>> 0), mem.length))),
+            );
         },
     };
 
     let certificate: { ctx: ExecutionContext; bytes: Uint8Array } | undefined;
     function certificateOf(ctx: ExecutionContext): Uint8Array {
-        if (ctx.dataCertificate === undefined) throw new ContractViolation('ic0.data_certificate: no certificate available');
+        if (ctx.dataCertificate === undefined)
+            throw new ContractViolation('ic0.data_certificate: no certificate available');
         if (certificate?.ctx !== ctx) certificate = { ctx, bytes: ctx.dataCertificate() };
         return certificate.bytes;
     }
@@ -417,11 +481,19 @@ function toIndex(value: bigint): number {
     return Number(n);
 }
 
-
 function describe(kind: ContextKind): string {
     const names: Record<ContextKind, string> = {
-        I: 'init', G: 'pre upgrade', U: 'update', RQ: 'replicated query', NRQ: 'non-replicated query',
-        Ry: 'reply callback', Rt: 'reject callback', C: 'cleanup', F: 'inspect message', T: 'system task', s: 'start',
+        I: 'init',
+        G: 'pre upgrade',
+        U: 'update',
+        RQ: 'replicated query',
+        NRQ: 'non-replicated query',
+        Ry: 'reply callback',
+        Rt: 'reject callback',
+        C: 'cleanup',
+        F: 'inspect message',
+        T: 'system task',
+        s: 'start',
     };
     return names[kind];
 }

@@ -46,7 +46,12 @@ export interface GatewayDeps {
 
 const MAX_REQUEST_BODY = 2 * 1024 * 1024;
 
-export async function serveHttpGateway(req: http.IncomingMessage, res: http.ServerResponse, url: URL, deps: GatewayDeps): Promise<void> {
+export async function serveHttpGateway(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    url: URL,
+    deps: GatewayDeps,
+): Promise<void> {
     const canisterId = canisterOf(req, url);
     if (canisterId === undefined) {
         return text(res, 400, 'No canister named: use ?canisterId=<id> or the host <id>.localhost');
@@ -68,7 +73,8 @@ export async function serveHttpGateway(req: http.IncomingMessage, res: http.Serv
         response = decode(reply);
         if (typeof response === 'string') return text(res, 502, response);
     }
-    if (response.streaming_strategy.length > 0) return text(res, 501, 'Streamed responses are not supported by this gateway');
+    if (response.streaming_strategy.length > 0)
+        return text(res, 501, 'Streamed responses are not supported by this gateway');
     const out = new Uint8Array(response.body);
     const outHeaders: http.OutgoingHttpHeaders = {};
     for (const [name, value] of response.headers) {

@@ -9,7 +9,12 @@ import { Principal } from '@dfinity/principal';
 
 import { toHex } from '../bytes';
 import type { Certifier } from '../certification';
-import { authenticateEnvelope, type CanisterCallContent, type ReadStateContent, type RequestType } from '../crypto/envelope';
+import {
+    authenticateEnvelope,
+    type CanisterCallContent,
+    type ReadStateContent,
+    type RequestType,
+} from '../crypto/envelope';
 import { effectiveCanisterId } from '../management';
 import { MANAGEMENT, type IngressStatus, type Reject, type Reply, type Subnet } from '../subnet';
 import { serveHttpGateway } from './canister-http';
@@ -20,7 +25,14 @@ export interface HttpServerOptions {
     testMode: boolean;
     subnet: Subnet;
     certifier: Certifier;
-    submit(requestId: string, sender: Uint8Array, canisterId: string, method: string, arg: Uint8Array, expiry: bigint): void;
+    submit(
+        requestId: string,
+        sender: Uint8Array,
+        canisterId: string,
+        method: string,
+        arg: Uint8Array,
+        expiry: bigint,
+    ): void;
     waitFor(requestId: string, timeoutMs: number): Promise<IngressStatus | undefined>;
     freshen(): void;
     /** Protocol time (clock.ts): ingress expiry, query-signature timestamps, GET /_/time. */
@@ -43,7 +55,10 @@ export const MAX_BODY_BYTES = 2 * 1024 * 1024 + 64 * 1024;
 const SYNC_CALL_WAIT_MS = 10_000;
 
 class HttpError extends Error {
-    constructor(readonly status: number, message: string) {
+    constructor(
+        readonly status: number,
+        message: string,
+    ) {
         super(message);
     }
 }
@@ -54,7 +69,10 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
             const status = e instanceof HttpError ? e.status : 500;
             if (!(e instanceof HttpError)) console.error('replica http:', e);
             if (!res.headersSent) {
-                res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'access-control-allow-origin': '*' });
+                res.writeHead(status, {
+                    'content-type': 'text/plain; charset=utf-8',
+                    'access-control-allow-origin': '*',
+                });
             }
             res.end(e instanceof Error ? e.message : String(e));
         });
@@ -76,8 +94,12 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
         }
         if (url.pathname === '/api/v2/status' && req.method === 'GET') {
             return cbor(res, 200, {
-                ic_api_version: '0.18.0', impl_source: 'game-leaderboard/replica', impl_version: '1.0.0',
-                replica_health_status: 'healthy', root_key: o.certifier.rootKeyDer, certified_height: 0,
+                ic_api_version: '0.18.0',
+                impl_source: 'game-leaderboard/replica',
+                impl_version: '1.0.0',
+                replica_health_status: 'healthy',
+                root_key: o.certifier.rootKeyDer,
+                certified_height: 0,
             });
         }
         if (api !== null) {
@@ -107,8 +129,11 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
         }
         if (url.pathname === '/_/time' && o.testMode && isLoopback(req)) {
             if (req.method === 'POST') {
-                const body = JSON.parse(new TextDecoder().decode(await readBody(req, 4096)) || '{}') as { advanceMs?: number };
-                if (typeof body.advanceMs !== 'number' || !(body.advanceMs >= 0)) throw new HttpError(400, 'advanceMs must be a non-negative number');
+                const body = JSON.parse(new TextDecoder().decode(await readBody(req, 4096)) || '{}') as {
+                    advanceMs?: number;
+                };
+                if (typeof body.advanceMs !== 'number' || !(body.advanceMs >= 0))
+                    throw new HttpError(400, 'advanceMs must be a non-negative number');
                 await o.advance(body.advanceMs);
             }
             res.writeHead(200, { 'content-type': 'application/json' });
@@ -117,7 +142,11 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
         }
         if (url.pathname === '/_/executions' && o.testMode && isLoopback(req)) {
             res.writeHead(200, { 'content-type': 'application/json' });
-            res.end(JSON.stringify(o.subnet.executions.slice(-100).map((e) => ({ ...e, instructions: e.instructions.toString() }))));
+            res.end(
+                JSON.stringify(
+                    o.subnet.executions.slice(-100).map((e) => ({ ...e, instructions: e.instructions.toString() })),
+                ),
+            );
             return;
         }
         if (url.pathname.startsWith('/api/')) throw new HttpError(404, 'Not found');
@@ -129,7 +158,11 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
     }
 
     function authenticated<T extends RequestType>(envelope: unknown, effective: Principal | undefined, requestType: T) {
-        const result = authenticateEnvelope(envelope, { nowNs: o.time(), effectiveCanisterId: effective, expectedRequestType: requestType });
+        const result = authenticateEnvelope(envelope, {
+            nowNs: o.time(),
+            effectiveCanisterId: effective,
+            expectedRequestType: requestType,
+        });
         if (!result.ok) throw new HttpError(result.httpStatus, result.message);
         return {
             requestId: result.requestId,
@@ -141,11 +174,19 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
     function checkTarget(canisterId: Principal, method: string, arg: Uint8Array, effective: Principal): void {
         const target = canisterId.toText() === MANAGEMENT.toText() ? effectiveCanisterId(method, arg) : canisterId;
         if (target !== undefined && target.toText() !== effective.toText()) {
-            throw new HttpError(400, `Specified CanisterId ${canisterId.toText()} does not match effective canister id in URL ${effective.toText()}`);
+            throw new HttpError(
+                400,
+                `Specified CanisterId ${canisterId.toText()} does not match effective canister id in URL ${effective.toText()}`,
+            );
         }
     }
 
-    async function call(res: http.ServerResponse, envelope: unknown, effective: Principal, sync: boolean): Promise<void> {
+    async function call(
+        res: http.ServerResponse,
+        envelope: unknown,
+        effective: Principal,
+        sync: boolean,
+    ): Promise<void> {
         const { requestId, sender, content } = authenticated(envelope, effective, 'call');
         const canisterId = content.canister_id;
         const method = content.method_name;
@@ -156,7 +197,12 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
             const rejected = o.inspect(canisterId.toText(), method, arg, sender.toUint8Array());
             if (rejected !== undefined) {
                 if (sync) {
-                    return cbor(res, 200, { status: 'non_replicated_rejection', reject_code: rejected.code, reject_message: rejected.message, error_code: rejected.errorCode ?? 'IC0406' });
+                    return cbor(res, 200, {
+                        status: 'non_replicated_rejection',
+                        reject_code: rejected.code,
+                        reject_message: rejected.message,
+                        error_code: rejected.errorCode ?? 'IC0406',
+                    });
                 }
                 throw new HttpError(400, rejected.message);
             }
@@ -182,17 +228,34 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
         const canisterId = content.canister_id;
         checkTarget(canisterId, content.method_name, content.arg, effective);
         o.freshen();
-        const dataCertificate = (): Uint8Array => o.certifier.certificate([['canister', canisterId.toUint8Array(), 'certified_data']]);
-        const reply = o.subnet.query(canisterId.toText(), content.method_name, content.arg, sender.toUint8Array(), dataCertificate);
+        const dataCertificate = (): Uint8Array =>
+            o.certifier.certificate([['canister', canisterId.toUint8Array(), 'certified_data']]);
+        const reply = o.subnet.query(
+            canisterId.toText(),
+            content.method_name,
+            content.arg,
+            sender.toUint8Array(),
+            dataCertificate,
+        );
         const timestamp = o.time();
-        const response = 'reply' in reply
-            ? { status: 'replied' as const, reply: { arg: reply.reply } }
-            : { status: 'rejected' as const, reject_code: reply.reject.code, reject_message: reply.reject.message, error_code: reply.reject.errorCode ?? 'IC0503' };
+        const response =
+            'reply' in reply
+                ? { status: 'replied' as const, reply: { arg: reply.reply } }
+                : {
+                      status: 'rejected' as const,
+                      reject_code: reply.reject.code,
+                      reject_message: reply.reject.message,
+                      error_code: reply.reject.errorCode ?? 'IC0503',
+                  };
         const signature = o.certifier.signQuery(response, requestId, timestamp);
         return cbor(res, 200, { ...response, signatures: [signature] });
     }
 
-    async function readState(res: http.ServerResponse, envelope: unknown, effective: Principal | undefined): Promise<void> {
+    async function readState(
+        res: http.ServerResponse,
+        envelope: unknown,
+        effective: Principal | undefined,
+    ): Promise<void> {
         const { sender, content } = authenticated(envelope, effective, 'read_state');
         const paths = content.paths;
         for (const p of paths) {
@@ -206,8 +269,15 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
                 continue;
             }
             if (first === 'canister') {
-                if (effective === undefined || p[1] === undefined || Principal.fromUint8Array(p[1]).toText() !== effective.toText()) {
-                    throw new HttpError(400, 'Effective canister id in URL does not match the canister in the requested paths.');
+                if (
+                    effective === undefined ||
+                    p[1] === undefined ||
+                    Principal.fromUint8Array(p[1]).toText() !== effective.toText()
+                ) {
+                    throw new HttpError(
+                        400,
+                        'Effective canister id in URL does not match the canister in the requested paths.',
+                    );
                 }
                 continue;
             }
@@ -225,16 +295,21 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
     return {
         url: `http://${o.host}:${port}`,
         port,
-        close: () => new Promise((resolve) => {
-            server.close(() => resolve());
-            server.closeAllConnections();
-        }),
+        close: () =>
+            new Promise((resolve) => {
+                server.close(() => resolve());
+                server.closeAllConnections();
+            }),
     };
 }
 
 function cbor(res: http.ServerResponse, status: number, value: unknown): void {
     const body = cborEncode(value as Parameters<typeof cborEncode>[0]);
-    res.writeHead(status, { 'content-type': 'application/cbor', 'access-control-allow-origin': '*', 'content-length': body.length });
+    res.writeHead(status, {
+        'content-type': 'application/cbor',
+        'access-control-allow-origin': '*',
+        'content-length': body.length,
+    });
     res.end(body);
 }
 

@@ -306,8 +306,15 @@ export function readInstruction(r: Reader): number {
                 return op;
             }
             if (
-                op === 0x00 || op === 0x01 || op === 0x05 || op === 0x0b || op === 0x0f ||
-                op === 0x1a || op === 0x1b || (op >= 0x45 && op <= 0xc4) || op === 0xd1
+                op === 0x00 ||
+                op === 0x01 ||
+                op === 0x05 ||
+                op === 0x0b ||
+                op === 0x0f ||
+                op === 0x1a ||
+                op === 0x1b ||
+                (op >= 0x45 && op <= 0xc4) ||
+                op === 0xd1
             ) {
                 return op;
             }
@@ -332,7 +339,14 @@ function describeUnsupported(op: number): string {
 function readFc(r: Reader): number {
     const sub = r.u32();
     switch (sub) {
-        case 0: case 1: case 2: case 3: case 4: case 5: case 6: case 7: // *.trunc_sat_*
+        case 0:
+        case 1:
+        case 2:
+        case 3:
+        case 4:
+        case 5:
+        case 6:
+        case 7: // *.trunc_sat_*
             break;
         case 8: // memory.init dataidx memidx
             r.skipLeb();
@@ -425,9 +439,14 @@ export function isLoad(op: number): boolean {
 /** The type of the value a store instruction writes. */
 export function storeValueType(op: number): number {
     switch (op) {
-        case Op.i32Store: case Op.i32Store8: case Op.i32Store16:
+        case Op.i32Store:
+        case Op.i32Store8:
+        case Op.i32Store16:
             return ValType.i32;
-        case Op.i64Store: case Op.i64Store8: case Op.i64Store16: case Op.i64Store32:
+        case Op.i64Store:
+        case Op.i64Store8:
+        case Op.i64Store16:
+        case Op.i64Store32:
             return ValType.i64;
         case Op.f32Store:
             return ValType.f32;
@@ -653,9 +672,7 @@ export function readTypeSection(bytes: Uint8Array, s: RawSection): FuncType[] {
     for (let i = 0; i < n; i++) {
         const form = r.u8();
         if (form !== 0x60) {
-            throw new WasmFormatError(
-                `unsupported type form 0x${form.toString(16)} (GC types are not supported)`,
-            );
+            throw new WasmFormatError(`unsupported type form 0x${form.toString(16)} (GC types are not supported)`);
         }
         const params: number[] = [];
         for (let k = r.u32(); k > 0; k--) params.push(readValType(r));

@@ -33,9 +33,25 @@ import * as costs from './costs';
 // Local bindings of the imports: some loaders (tsx/esbuild) turn every access to an imported
 // name into a getter call, which is costly in the per-instruction loops below.
 const {
-    ExternalKind, Op, Reader, Section, ValType, Writer, isLoad, isStore, opcodeLength,
-    readExportSection, readImportSection, readInstruction, readLimits, readMemArg, readSections,
-    readTypeSection, readValType, skipConstExpr, storeValueType,
+    ExternalKind,
+    Op,
+    Reader,
+    Section,
+    ValType,
+    Writer,
+    isLoad,
+    isStore,
+    opcodeLength,
+    readExportSection,
+    readImportSection,
+    readInstruction,
+    readLimits,
+    readMemArg,
+    readSections,
+    readTypeSection,
+    readValType,
+    skipConstExpr,
+    storeValueType,
 } = binary;
 type Reader = binary.Reader;
 type Writer = binary.Writer;
@@ -88,8 +104,18 @@ interface ParsedModule {
 }
 
 const ORDER = [
-    Section.type, Section.import, Section.function, Section.table, Section.memory, Section.global,
-    Section.export, Section.start, Section.element, Section.dataCount, Section.code, Section.data,
+    Section.type,
+    Section.import,
+    Section.function,
+    Section.table,
+    Section.memory,
+    Section.global,
+    Section.export,
+    Section.start,
+    Section.element,
+    Section.dataCount,
+    Section.code,
+    Section.data,
 ];
 
 function parse(bytes: Uint8Array): ParsedModule {
@@ -108,8 +134,18 @@ function parse(bytes: Uint8Array): ParsedModule {
         byId.set(s.id, s);
     }
     const m: ParsedModule = {
-        bytes, sections, byId, types: [], imports: [], importedFuncs: 0, importedGlobals: 0,
-        importedTables: 0, funcTypes: [], definedTables: 0, globalMutable: [], exportNames: new Set(),
+        bytes,
+        sections,
+        byId,
+        types: [],
+        imports: [],
+        importedFuncs: 0,
+        importedGlobals: 0,
+        importedTables: 0,
+        funcTypes: [],
+        definedTables: 0,
+        globalMutable: [],
+        exportNames: new Set(),
     };
     const sec = (id: number): Reader | undefined => {
         const s = byId.get(id);
@@ -327,9 +363,17 @@ const TABLE_MUTATORS = new Map<number, string>([
 function classify(op: number): number {
     let flags = 0;
     if (
-        op === Op.loop || op === Op.if || op === Op.else || op === Op.br || op === Op.brIf ||
-        op === Op.brTable || op === Op.end || op === Op.return || op === Op.unreachable ||
-        op === Op.returnCall || op === Op.returnCallIndirect
+        op === Op.loop ||
+        op === Op.if ||
+        op === Op.else ||
+        op === Op.br ||
+        op === Op.brIf ||
+        op === Op.brTable ||
+        op === Op.end ||
+        op === Op.return ||
+        op === Op.unreachable ||
+        op === Op.returnCall ||
+        op === Op.returnCallIndirect
     ) {
         flags |= SPLIT;
     }
@@ -569,7 +613,10 @@ class CodeRewriter {
             // Stack: address, value. Mark chunk (address + offset) >> CHUNK_SHIFT, then store.
             const valueLocal = this.valueLocal[storeValueType(op)];
             w.u8(Op.localSet).u32(valueLocal).u8(Op.localTee).u32(addrLocal);
-            if (memarg.offset !== 0) w.u8(Op.i32Const).s32(memarg.offset | 0).u8(Op.i32Add);
+            if (memarg.offset !== 0)
+                w.u8(Op.i32Const)
+                    .s32(memarg.offset | 0)
+                    .u8(Op.i32Add);
             w.u8(Op.i32Const).s32(CHUNK_SHIFT).u8(Op.i32ShrU);
             w.u8(Op.i32Const).s32(1).raw(Op.i32Store8, 0, 0);
             w.u8(Op.localGet).u32(addrLocal).u8(Op.localGet).u32(valueLocal);
@@ -631,7 +678,9 @@ function rewriteData(m: ParsedModule): Uint8Array | undefined {
             if (shifted > 0xffffffff) {
                 throw new InstrumentationError(`data segment ${i}: offset ${value >>> 0} out of range`);
             }
-            w.u8(Op.i32Const).s32(shifted | 0).u8(Op.end);
+            w.u8(Op.i32Const)
+                .s32(shifted | 0)
+                .u8(Op.end);
         } else if (flags !== 1) {
             throw new InstrumentationError(`data segment ${i}: unknown flags ${flags}`);
         }
@@ -771,7 +820,11 @@ export function instrument(original: Uint8Array, options: InstrumentOptions = {}
     content.set(Section.type, extendVector(m, Section.type, newTypes.map(encodeFuncType)));
     content.set(
         Section.function,
-        extendVector(m, Section.function, helperTypeIndexes.map((t) => new Writer(5).u32(t).finish())),
+        extendVector(
+            m,
+            Section.function,
+            helperTypeIndexes.map((t) => new Writer(5).u32(t).finish()),
+        ),
     );
     content.set(Section.memory, memory.finish());
     content.set(Section.global, extendVector(m, Section.global, [counterGlobal, pagesGlobal]));

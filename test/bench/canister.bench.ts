@@ -26,8 +26,32 @@ async function call(r: Replica, id: Principal, method: string, req: unknown, isQ
 }
 
 function httpRequest(r: Replica, id: Principal, url: string): bigint {
-    const Req = IDL.Record({ method: IDL.Text, url: IDL.Text, headers: IDL.Vec(IDL.Tuple(IDL.Text, IDL.Text)), body: IDL.Vec(IDL.Nat8), certificate_version: IDL.Opt(IDL.Nat16) });
-    r.query(id, 'http_request', new Uint8Array(IDL.encode([Req], [{ method: 'GET', url, headers: [['accept', 'application/json']], body: new Uint8Array(), certificate_version: [] }])), OPERATOR);
+    const Req = IDL.Record({
+        method: IDL.Text,
+        url: IDL.Text,
+        headers: IDL.Vec(IDL.Tuple(IDL.Text, IDL.Text)),
+        body: IDL.Vec(IDL.Nat8),
+        certificate_version: IDL.Opt(IDL.Nat16),
+    });
+    r.query(
+        id,
+        'http_request',
+        new Uint8Array(
+            IDL.encode(
+                [Req],
+                [
+                    {
+                        method: 'GET',
+                        url,
+                        headers: [['accept', 'application/json']],
+                        body: new Uint8Array(),
+                        certificate_version: [],
+                    },
+                ],
+            ),
+        ),
+        OPERATOR,
+    );
     const runs = r.executions().filter((e) => e.method.endsWith(' http_request'));
     return runs[runs.length - 1].instructions;
 }
@@ -37,7 +61,12 @@ async function populate(r: Replica, id: Principal, gameId: string, players: numb
     for (let from = 0; from < players; from += 200) {
         const submits = [];
         for (let i = from; i < Math.min(players, from + 200); i++) {
-            submits.push({ gameId, playerId: `dev_1700000000_${i.toString(16).padStart(8, '0')}`, score: (i * 2654435761) % 1_000_003, streak: i % 50 });
+            submits.push({
+                gameId,
+                playerId: `dev_1700000000_${i.toString(16).padStart(8, '0')}`,
+                score: (i * 2654435761) % 1_000_003,
+                streak: i % 50,
+            });
         }
         await call(r, id, 'submit_scores', { submits });
     }
@@ -49,43 +78,117 @@ export async function benchCanister(): Promise<void> {
     const results = new Map<number, Map<string, bigint>>();
     for (const players of sizes) {
         const t0 = Date.now();
-        const r = await startReplica({ dataDir: tempDir('bench-canister'), log: () => undefined, checkpointBytes: 64 * 1024 * 1024 });
+        const r = await startReplica({
+            dataDir: tempDir('bench-canister'),
+            log: () => undefined,
+            checkpointBytes: 64 * 1024 * 1024,
+        });
         const id = r.createCanister();
         await r.installCode(id, leaderboardWasm(), { arg: initArg([]) });
         const m = new Map<string, bigint>();
-        for (const [gameId, extra] of [['three', false], ['four', true]] as const) {
-            await call(r, id, 'admin_register_game', { developerId: `dev-${gameId}`, gameId: `g-${gameId}`, name: gameId });
-            if (extra) await call(r, id, 'admin_create_board', { gameId: `g-${gameId}`, scoreboardId: 'month', type: 'monthly' });
+        for (const [gameId, extra] of [
+            ['three', false],
+            ['four', true],
+        ] as const) {
+            await call(r, id, 'admin_register_game', {
+                developerId: `dev-${gameId}`,
+                gameId: `g-${gameId}`,
+                name: gameId,
+            });
+            if (extra)
+                await call(r, id, 'admin_create_board', {
+                    gameId: `g-${gameId}`,
+                    scoreboardId: 'month',
+                    type: 'monthly',
+                });
             await populate(r, id, `g-${gameId}`, players);
         }
         const g = 'g-three';
         const p = (i: number): string => `dev_1700000000_${i.toString(16).padStart(8, '0')}`;
-        m.set('submit, new player (fan-out to 3 boards)', (await call(r, id, 'submit_scores', { submits: [{ gameId: g, playerId: 'newcomer', score: 500_000, streak: 3 }] })).instructions);
-        m.set('submit, existing player, new best (fan-out to 3)', (await call(r, id, 'submit_scores', { submits: [{ gameId: g, playerId: p(7), score: 2_000_000, streak: 60 }] })).instructions);
-        m.set('submit, existing player, no new best (fan-out to 3)', (await call(r, id, 'submit_scores', { submits: [{ gameId: g, playerId: p(8), score: 0, streak: 0 }] })).instructions);
-        m.set('submit, existing player, new best (fan-out to 4)', (await call(r, id, 'submit_scores', { submits: [{ gameId: 'g-four', playerId: p(7), score: 2_000_000, streak: 60 }] })).instructions);
-        const batch = Array.from({ length: 100 }, (_, i) => ({ gameId: g, playerId: p((i * 7919) % players), score: 1_500_000 + i, streak: 1 }));
+        m.set(
+            'submit, new player (fan-out to 3 boards)',
+            (
+                await call(r, id, 'submit_scores', {
+                    submits: [{ gameId: g, playerId: 'newcomer', score: 500_000, streak: 3 }],
+                })
+            ).instructions,
+        );
+        m.set(
+            'submit, existing player, new best (fan-out to 3)',
+            (
+                await call(r, id, 'submit_scores', {
+                    submits: [{ gameId: g, playerId: p(7), score: 2_000_000, streak: 60 }],
+                })
+            ).instructions,
+        );
+        m.set(
+            'submit, existing player, no new best (fan-out to 3)',
+            (await call(r, id, 'submit_scores', { submits: [{ gameId: g, playerId: p(8), score: 0, streak: 0 }] }))
+                .instructions,
+        );
+        m.set(
+            'submit, existing player, new best (fan-out to 4)',
+            (
+                await call(r, id, 'submit_scores', {
+                    submits: [{ gameId: 'g-four', playerId: p(7), score: 2_000_000, streak: 60 }],
+                })
+            ).instructions,
+        );
+        const batch = Array.from({ length: 100 }, (_, i) => ({
+            gameId: g,
+            playerId: p((i * 7919) % players),
+            score: 1_500_000 + i,
+            streak: 1,
+        }));
         const batchCost = (await call(r, id, 'submit_scores', { submits: batch })).instructions;
         m.set('batch of 100 submits (one call)', batchCost);
         m.set('  per submit in the batch', batchCost / 100n);
-        m.set('top-100 board read (read_board)', (await call(r, id, 'read_board', { gameId: g, boardId: 'all-time', limit: 100 }, true)).instructions);
-        m.set('top-100 global leaderboard', (await call(r, id, 'leaderboard', { gameId: g, sort: 'score', limit: 100 }, true)).instructions);
+        m.set(
+            'top-100 board read (read_board)',
+            (await call(r, id, 'read_board', { gameId: g, boardId: 'all-time', limit: 100 }, true)).instructions,
+        );
+        m.set(
+            'top-100 global leaderboard',
+            (await call(r, id, 'leaderboard', { gameId: g, sort: 'score', limit: 100 }, true)).instructions,
+        );
         m.set('top-100 over http_request', httpRequest(r, id, `/games/${g}/scoreboards/weekly?limit=100`));
-        m.set("a player's rank (player_rank)", (await call(r, id, 'player_rank', { gameId: g, playerId: p(players >> 1) }, true)).instructions);
-        m.set("a player's rank on a board (board_rank)", (await call(r, id, 'board_rank', { gameId: g, boardId: 'daily', playerId: p(players >> 1) }, true)).instructions);
-        m.set('profile read', (await call(r, id, 'profile', { gameId: g, playerId: p(players >> 1) }, true)).instructions);
+        m.set(
+            "a player's rank (player_rank)",
+            (await call(r, id, 'player_rank', { gameId: g, playerId: p(players >> 1) }, true)).instructions,
+        );
+        m.set(
+            "a player's rank on a board (board_rank)",
+            (await call(r, id, 'board_rank', { gameId: g, boardId: 'daily', playerId: p(players >> 1) }, true))
+                .instructions,
+        );
+        m.set(
+            'profile read',
+            (await call(r, id, 'profile', { gameId: g, playerId: p(players >> 1) }, true)).instructions,
+        );
         await r.installCode(id, leaderboardWasm(), { mode: 'upgrade', arg: initArg([]) });
-        const pre = r.executions().filter((e) => e.method === 'canister_pre_upgrade').pop()!.instructions;
-        const post = r.executions().filter((e) => e.method === 'canister_post_upgrade').pop()!.instructions;
-        m.set("upgrade: pre_upgrade (snapshot of both games)", pre);
+        const pre = r
+            .executions()
+            .filter((e) => e.method === 'canister_pre_upgrade')
+            .pop()!.instructions;
+        const post = r
+            .executions()
+            .filter((e) => e.method === 'canister_post_upgrade')
+            .pop()!.instructions;
+        m.set('upgrade: pre_upgrade (snapshot of both games)', pre);
         m.set('upgrade: post_upgrade (Azle start ~1 B + restore)', post);
         const check = await call(r, id, 'leaderboard', { gameId: g, limit: 1 }, true);
         if (check.reply.total !== players + 1) throw new Error(`after upgrade: ${check.reply.total} players`);
         results.set(players, m);
         await r.stop();
-        console.log(`(${players.toLocaleString()} players per game measured in ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+        console.log(
+            `(${players.toLocaleString()} players per game measured in ${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+        );
     }
     const names = [...results.values().next().value!.keys()];
     for (const name of names) rows.push([name, ...sizes.map((n) => Number(results.get(n)!.get(name)!))]);
-    table('Canister: metered instructions per call (cycles on the IC are proportional)', ['operation', ...sizes.map((n) => `${n.toLocaleString('en-US')} players`)], rows);
+    table(
+        'Canister: metered instructions per call (cycles on the IC are proportional)',
+        ['operation', ...sizes.map((n) => `${n.toLocaleString('en-US')} players`)],
+        rows,
+    );
 }

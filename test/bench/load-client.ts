@@ -17,10 +17,20 @@ const target = new URL(job.url);
 
 function request(method: string, path: string, body?: string): Promise<number> {
     return new Promise((resolve, reject) => {
-        const req = http.request({ host: target.hostname, port: target.port, method, path, agent, headers: { 'X-API-Key': job.apiKey, 'Content-Type': 'application/json' } }, (res) => {
-            res.resume();
-            res.on('end', () => resolve(res.statusCode ?? 0));
-        });
+        const req = http.request(
+            {
+                host: target.hostname,
+                port: target.port,
+                method,
+                path,
+                agent,
+                headers: { 'X-API-Key': job.apiKey, 'Content-Type': 'application/json' },
+            },
+            (res) => {
+                res.resume();
+                res.on('end', () => resolve(res.statusCode ?? 0));
+            },
+        );
         req.on('error', reject);
         req.end(body);
     });
@@ -29,9 +39,14 @@ function request(method: string, path: string, body?: string): Promise<number> {
 async function client(c: number, until: number, latencies: number[], statuses: Map<number, number>): Promise<void> {
     for (let i = 0; Date.now() < until; i++) {
         const t = performance.now();
-        const status = job.kind === 'submit'
-            ? await request('POST', '/scores', JSON.stringify({ playerId: `load_${c}_${i}`, gameId: job.gameId, score: i, streak: c }))
-            : await request('GET', '/leaderboard?limit=100');
+        const status =
+            job.kind === 'submit'
+                ? await request(
+                      'POST',
+                      '/scores',
+                      JSON.stringify({ playerId: `load_${c}_${i}`, gameId: job.gameId, score: i, streak: c }),
+                  )
+                : await request('GET', '/leaderboard?limit=100');
         latencies.push(performance.now() - t);
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
     }
@@ -44,7 +59,9 @@ async function main(): Promise<void> {
     await Promise.all(Array.from({ length: job.connections }, (_, c) => client(c, until, latencies, statuses)));
     latencies.sort((a, b) => a - b);
     const at = (q: number): number => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-    process.stdout.write(`${JSON.stringify({ count: latencies.length, perSecond: latencies.length / job.seconds, p50: at(0.5), p95: at(0.95), statuses: Object.fromEntries(statuses) })}\n`);
+    process.stdout.write(
+        `${JSON.stringify({ count: latencies.length, perSecond: latencies.length / job.seconds, p50: at(0.5), p95: at(0.95), statuses: Object.fromEntries(statuses) })}\n`,
+    );
     agent.destroy();
 }
 

@@ -21,10 +21,20 @@ const FORBIDDEN = { err: { status: 403, message: 'This method is only for regist
 
 test('a stranger cannot submit, register games, rotate keys, resolve keys or read the suspicion log', async () => {
     const stranger = Ed25519KeyIdentity.generate();
-    expect(await c.call('submit_scores', { submits: [{ apiKey, gameId: 'guarded', playerId: 'p1', score: 999, streak: 9 }] }, stranger)).toEqual(FORBIDDEN);
-    expect(await c.call('admin_register_game', { developerId: 'x', gameId: 'stolen', name: 'x' }, stranger)).toEqual(FORBIDDEN);
+    expect(
+        await c.call(
+            'submit_scores',
+            { submits: [{ apiKey, gameId: 'guarded', playerId: 'p1', score: 999, streak: 9 }] },
+            stranger,
+        ),
+    ).toEqual(FORBIDDEN);
+    expect(await c.call('admin_register_game', { developerId: 'x', gameId: 'stolen', name: 'x' }, stranger)).toEqual(
+        FORBIDDEN,
+    );
     expect(await c.call('admin_rotate_key', { gameId: 'guarded' }, stranger)).toEqual(FORBIDDEN);
-    expect(await c.call('resolve_key', { apiKey: 'key_guarded_00000000000000000000000000000000' }, stranger)).toEqual(FORBIDDEN);
+    expect(await c.call('resolve_key', { apiKey: 'key_guarded_00000000000000000000000000000000' }, stranger)).toEqual(
+        FORBIDDEN,
+    );
     expect(await c.call('admin_suspicion_log', { gameId: 'guarded' }, stranger)).toEqual(FORBIDDEN);
     expect((await c.ok('leaderboard', { gameId: 'guarded' })).leaderboard[0].score).toBe(10);
 });
@@ -37,12 +47,29 @@ test('public reads are open to anyone', async () => {
 
 test('controllers may call write methods and are the only ones who change the gateway list', async () => {
     const stranger = Ed25519KeyIdentity.generate();
-    expect(await c.call('admin_set_gateways', { gateways: [stranger.getPrincipal().toText()] }, stranger)).toEqual(FORBIDDEN);
+    expect(await c.call('admin_set_gateways', { gateways: [stranger.getPrincipal().toText()] }, stranger)).toEqual(
+        FORBIDDEN,
+    );
     expect(await c.call('admin_set_gateways', { gateways: [] })).toEqual(FORBIDDEN); // a gateway is not a controller
     const json = (req: unknown) => new Uint8Array(IDL.encode([IDL.Text], [JSON.stringify(req)]));
-    const reply = await c.replica.update(c.canisterId, 'admin_set_gateways', json({ gateways: [stranger.getPrincipal().toText()] }), OPERATOR);
+    const reply = await c.replica.update(
+        c.canisterId,
+        'admin_set_gateways',
+        json({ gateways: [stranger.getPrincipal().toText()] }),
+        OPERATOR,
+    );
     expect('reply' in reply && JSON.parse(IDL.decode([IDL.Text], reply.reply)[0] as string)).toMatchObject({ ok: {} });
     // Now the stranger is a gateway and the old gateway is not.
-    expect(await c.call('submit_scores', { submits: [{ apiKey, gameId: 'guarded', playerId: 'p2', score: 1, streak: 0 }] }, stranger)).toMatchObject({ ok: [{ ok: {} }] });
-    expect(await c.call('submit_scores', { submits: [{ apiKey, gameId: 'guarded', playerId: 'p3', score: 1, streak: 0 }] })).toEqual(FORBIDDEN);
+    expect(
+        await c.call(
+            'submit_scores',
+            { submits: [{ apiKey, gameId: 'guarded', playerId: 'p2', score: 1, streak: 0 }] },
+            stranger,
+        ),
+    ).toMatchObject({ ok: [{ ok: {} }] });
+    expect(
+        await c.call('submit_scores', {
+            submits: [{ apiKey, gameId: 'guarded', playerId: 'p3', score: 1, streak: 0 }],
+        }),
+    ).toEqual(FORBIDDEN);
 });

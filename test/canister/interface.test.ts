@@ -14,7 +14,9 @@ test('the committed leaderboard.did is what azle build generates (copy .azle/lea
 });
 
 test('the method table lists every JSON method of the .did with the right kind', () => {
-    const methods = [...built.matchAll(/^\s+([a-z_]+): \(text\) -> \(text\)( query)?;$/gm)].map((m): [string, string] => [m[1], m[2] ? 'query' : 'update']);
+    const methods = [...built.matchAll(/^\s+([a-z_]+): \(text\) -> \(text\)( query)?;$/gm)].map(
+        (m): [string, string] => [m[1], m[2] ? 'query' : 'update'],
+    );
     const listed = (Object.keys(METHODS) as Method[]).map((m): [string, string] => [m, METHODS[m].kind]);
     expect(new Map(listed)).toEqual(new Map(methods));
     expect(built).toMatch(/http_request: \(record .*\) query;/);

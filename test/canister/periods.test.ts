@@ -23,13 +23,31 @@ test('the timer archives yesterday at midnight; today starts empty; the week goe
     expect((await c.ok('read_board', { gameId: 'daily-game', boardId: 'daily' })).totalEntries).toBe(2);
     await advance(c.replica, 15 * 60 * 1000, [c.agent]); // 00:05, no submits since
     const today = await c.ok('read_board', { gameId: 'daily-game', boardId: 'daily' });
-    expect(today).toMatchObject({ entries: [], totalEntries: 0, config: { lastReset: Date.parse('2026-03-05T00:00:00Z') * 1e6 } });
+    expect(today).toMatchObject({
+        entries: [],
+        totalEntries: 0,
+        config: { lastReset: Date.parse('2026-03-05T00:00:00Z') * 1e6 },
+    });
     expect((await c.ok('read_board', { gameId: 'daily-game', boardId: 'weekly' })).totalEntries).toBe(2);
     const archives = await c.ok('list_archives', { gameId: 'daily-game', boardId: 'daily' });
     const start = Date.parse('2026-03-04T00:00:00Z') * 1e6;
-    expect(archives.archives).toEqual([{ archiveId: `daily-game:daily:${start}`, periodStart: start, periodEnd: start + 86_400e9, entryCount: 2, topPlayer: expect.any(String), topScore: 700 }]);
-    const res = await fetch(`${c.replica.url}/games/daily-game/scoreboards/daily/archives/latest?limit=1&canisterId=${c.canisterId.toText()}`);
+    expect(archives.archives).toEqual([
+        {
+            archiveId: `daily-game:daily:${start}`,
+            periodStart: start,
+            periodEnd: start + 86_400e9,
+            entryCount: 2,
+            topPlayer: expect.any(String),
+            topScore: 700,
+        },
+    ]);
+    const res = await fetch(
+        `${c.replica.url}/games/daily-game/scoreboards/daily/archives/latest?limit=1&canisterId=${c.canisterId.toText()}`,
+    );
     const body = await res.json();
-    expect(body).toMatchObject({ ok: true, data: { archiveId: `daily-game:daily:${start}`, totalEntries: 2, entries: [{ rank: 1, score: 700 }] } });
+    expect(body).toMatchObject({
+        ok: true,
+        data: { archiveId: `daily-game:daily:${start}`, totalEntries: 2, entries: [{ rank: 1, score: 700 }] },
+    });
     expect(body.data.entries).toHaveLength(1);
 });

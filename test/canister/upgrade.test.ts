@@ -23,12 +23,31 @@ async function view(c: TestCanister) {
 beforeAll(async () => {
     c = await startLeaderboard();
     ({ apiKey } = await c.ok('admin_register_game', { developerId: 'dev-1', gameId: 'up-game', name: 'Upgrades' }));
-    await c.ok('admin_create_board', { gameId: 'up-game', scoreboardId: 'level-1', type: 'targeted', sortBy: 'streak' });
+    await c.ok('admin_create_board', {
+        gameId: 'up-game',
+        scoreboardId: 'level-1',
+        type: 'targeted',
+        sortBy: 'streak',
+    });
     await c.ok('admin_set_caps', { gameId: 'up-game', maxScore: 100_000 });
     const submits = [];
     for (let i = 0; i < 150; i++) {
-        submits.push({ apiKey, gameId: 'up-game', playerId: `p${i}`, score: (i * 7919) % 1000, streak: i % 13, nickname: i % 5 === 0 ? `Pilot_${i}` : undefined });
-        submits.push({ apiKey, gameId: 'up-game', playerId: `p${i}`, score: i, streak: (i * 31) % 19, scoreboardId: 'level-1' });
+        submits.push({
+            apiKey,
+            gameId: 'up-game',
+            playerId: `p${i}`,
+            score: (i * 7919) % 1000,
+            streak: i % 13,
+            nickname: i % 5 === 0 ? `Pilot_${i}` : undefined,
+        });
+        submits.push({
+            apiKey,
+            gameId: 'up-game',
+            playerId: `p${i}`,
+            score: i,
+            streak: (i * 31) % 19,
+            scoreboardId: 'level-1',
+        });
     }
     for (let i = 0; i < submits.length; i += 100) await c.ok('submit_scores', { submits: submits.slice(i, i + 100) });
     await c.ok('unlock_achievements', { apiKey, gameId: 'up-game', playerId: 'p7', achievementIds: ['a', 'b'] });
@@ -37,7 +56,10 @@ afterAll(() => c.replica.stop());
 
 test('an upgrade keeps every record and index (snapshot path)', async () => {
     const before = await view(c);
-    await c.replica.installCode(c.canisterId, leaderboardWasm(), { mode: 'upgrade', arg: initArg([c.gateway.getPrincipal()]) });
+    await c.replica.installCode(c.canisterId, leaderboardWasm(), {
+        mode: 'upgrade',
+        arg: initArg([c.gateway.getPrincipal()]),
+    });
     expect(c.replica.executions().some((e) => e.method === 'canister_pre_upgrade' && e.error === undefined)).toBe(true);
     expect(await view(c)).toEqual(before);
     // The key still works and submits carry on. The upgrade kept p7's last submission too: on
@@ -54,6 +76,10 @@ test('an upgrade keeps every record and index (snapshot path)', async () => {
 
 test('an upgrade that skips pre_upgrade rebuilds the tables from the records', async () => {
     const before = await view(c);
-    await c.replica.installCode(c.canisterId, leaderboardWasm(), { mode: 'upgrade', arg: initArg([c.gateway.getPrincipal()]), skipPreUpgrade: true });
+    await c.replica.installCode(c.canisterId, leaderboardWasm(), {
+        mode: 'upgrade',
+        arg: initArg([c.gateway.getPrincipal()]),
+        skipPreUpgrade: true,
+    });
     expect(await view(c)).toEqual(before);
 });

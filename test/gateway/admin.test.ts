@@ -32,14 +32,22 @@ afterAll(async () => {
 test('create-game prints the game and a working API key; settings and boards apply', async () => {
     const created = await admin('create-game', 'cli-game', '--name', 'CLI Game');
     expect(created).toEqual({ gameId: 'cli-game', apiKey: expect.stringMatching(/^key_cli-game_\d+$/) });
-    expect(await admin('create-board', 'cli-game', 'level-1', '--type', 'targeted', '--sort', 'streak')).toMatchObject({ scoreboardId: 'level-1', targeted: true, sortBy: 'streak' });
+    expect(await admin('create-board', 'cli-game', 'level-1', '--type', 'targeted', '--sort', 'streak')).toMatchObject({
+        scoreboardId: 'level-1',
+        targeted: true,
+        sortBy: 'streak',
+    });
     expect(await admin('set-caps', 'cli-game', '--max-score', '500')).toEqual({ maxScore: 500 });
     expect(await admin('set-time-validation', 'cli-game', 'on', '--min-seconds', '0')).toMatchObject({ enabled: true });
     expect(await admin('set-time-validation', 'cli-game', 'off')).toMatchObject({ enabled: false });
     const games = await admin('list-games');
     expect(games.map((g: { gameId: string }) => g.gameId)).toEqual(expect.arrayContaining(['demo-game', 'cli-game']));
     const headers = { 'X-API-Key': created.apiKey, 'Content-Type': 'application/json' };
-    const over = await fetch(`${service.gateway.url}/scores`, { method: 'POST', headers, body: JSON.stringify({ playerId: 'p1', gameId: 'cli-game', score: 501, streak: 0 }) });
+    const over = await fetch(`${service.gateway.url}/scores`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ playerId: 'p1', gameId: 'cli-game', score: 501, streak: 0 }),
+    });
     expect(await over.json()).toEqual({ ok: false, error: 'Score rejected by game validation rules' });
     const log = await admin('suspicion-log', 'cli-game');
     expect(log[0]).toMatchObject({ playerId: 'p1', score: 501, reason: expect.stringMatching(/cap of 500/) });
@@ -55,7 +63,9 @@ test('the operator is not held to the 3-games default; rotate-key stops the old 
 });
 
 test('bad commands and bad input fail with a message, and change nothing', async () => {
-    await expect(admin('create-board', 'cli-game', 'x', '--type', 'weird')).rejects.toThrow(/Invalid type: must be targeted, monthly or custom/);
+    await expect(admin('create-board', 'cli-game', 'x', '--type', 'weird')).rejects.toThrow(
+        /Invalid type: must be targeted, monthly or custom/,
+    );
     await expect(admin('nope')).rejects.toThrow(/Unknown command/);
     await expect(admin('create-game', 'Bad Id')).rejects.toThrow(/Invalid gameId/);
 });

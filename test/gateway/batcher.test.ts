@@ -9,11 +9,14 @@ afterEach(() => jest.useRealTimers());
 
 test('concurrent requests share calls of at most maxBatch, in arrival order, each with its own answer', async () => {
     const calls: number[][] = [];
-    const send = batcher<number, string>(async (batch) => {
-        calls.push(batch);
-        await new Promise((r) => setTimeout(r, 5));
-        return batch.map((n) => ({ ok: `answer ${n}` }));
-    }, { maxBatch: 4, maxWaitMs: 2 });
+    const send = batcher<number, string>(
+        async (batch) => {
+            calls.push(batch);
+            await new Promise((r) => setTimeout(r, 5));
+            return batch.map((n) => ({ ok: `answer ${n}` }));
+        },
+        { maxBatch: 4, maxWaitMs: 2 },
+    );
     const replies = Promise.all(Array.from({ length: 10 }, (_, i) => send(i)));
     await jest.runAllTimersAsync();
     expect(await replies).toEqual(Array.from({ length: 10 }, (_, i) => ({ ok: `answer ${i}` })));
@@ -25,11 +28,14 @@ test('concurrent requests share calls of at most maxBatch, in arrival order, eac
 test('only one call is in flight at a time, so later submits never overtake earlier ones', async () => {
     const calls: number[][] = [];
     const answer: Array<() => void> = [];
-    const send = batcher<number, number>(async (batch) => {
-        calls.push(batch);
-        await new Promise<void>((r) => answer.push(r));
-        return batch.map((n) => ({ ok: n }));
-    }, { maxBatch: 2, maxWaitMs: 1 });
+    const send = batcher<number, number>(
+        async (batch) => {
+            calls.push(batch);
+            await new Promise<void>((r) => answer.push(r));
+            return batch.map((n) => ({ ok: n }));
+        },
+        { maxBatch: 2, maxWaitMs: 1 },
+    );
     const replies = Promise.all(Array.from({ length: 9 }, (_, i) => send(i)));
     await jest.advanceTimersByTimeAsync(1);
     while (answer.length > 0) {
@@ -47,10 +53,13 @@ test('only one call is in flight at a time, so later submits never overtake earl
 
 test('a failed call rejects every request of its batch; the next batch goes on', async () => {
     let n = 0;
-    const send = batcher<number, number>(async (batch) => {
-        if (n++ === 0) throw new Error('canister unreachable');
-        return batch.map((x) => ({ ok: x }));
-    }, { maxBatch: 10, maxWaitMs: 1 });
+    const send = batcher<number, number>(
+        async (batch) => {
+            if (n++ === 0) throw new Error('canister unreachable');
+            return batch.map((x) => ({ ok: x }));
+        },
+        { maxBatch: 10, maxWaitMs: 1 },
+    );
     const first = Promise.allSettled([send(1), send(2)]);
     await jest.runAllTimersAsync();
     expect((await first).map((r) => r.status)).toEqual(['rejected', 'rejected']);

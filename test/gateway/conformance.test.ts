@@ -8,8 +8,19 @@ import type { Method } from '../../contract/canister';
 import { RULES } from '../../contract/rules-text';
 import { startService, type TestResponse, type TestService } from '../support/gateway';
 import {
-    CASES, EVERY_RESPONSE_HEADERS, KNOWN_GAPS, SHARED_ADVANCE_LIMITS, SHARED_START, START,
-    type AdminStep, type AdvanceStep, type Case, type Expectation, type GameStep, type SendStep, type Step,
+    CASES,
+    EVERY_RESPONSE_HEADERS,
+    KNOWN_GAPS,
+    SHARED_ADVANCE_LIMITS,
+    SHARED_START,
+    START,
+    type AdminStep,
+    type AdvanceStep,
+    type Case,
+    type Expectation,
+    type GameStep,
+    type SendStep,
+    type Step,
 } from './conformance/cases';
 
 const nsOf = (iso: string): bigint => BigInt(Date.parse(iso)) * 1_000_000n;
@@ -18,7 +29,8 @@ const nsOf = (iso: string): bigint => BigInt(Date.parse(iso)) * 1_000_000n;
 
 /** The service of the cases that keep to SHARED_ADVANCE_LIMITS, started on first use. */
 let shared: Promise<TestService> | undefined;
-const sharedService = (): Promise<TestService> => (shared ??= startService({ replica: { startTime: nsOf(SHARED_START) } }));
+const sharedService = (): Promise<TestService> =>
+    (shared ??= startService({ replica: { startTime: nsOf(SHARED_START) } }));
 
 afterAll(async () => {
     if (shared !== undefined) await (await shared).stop();
@@ -39,7 +51,9 @@ function lookup(vars: Vars, name: string): unknown {
 function resolveString(vars: Vars, s: string): unknown {
     const whole = WHOLE.exec(s);
     if (whole !== null) return lookup(vars, whole[1] ?? whole[2]);
-    return s.replace(PLACEHOLDER, (_, braced: string | undefined, plain: string | undefined) => String(lookup(vars, braced ?? plain!)));
+    return s.replace(PLACEHOLDER, (_, braced: string | undefined, plain: string | undefined) =>
+        String(lookup(vars, braced ?? plain!)),
+    );
 }
 
 function isPlain(value: object): boolean {
@@ -58,14 +72,16 @@ function resolve<T>(vars: Vars, value: T): T {
     const m = value as { $$typeof?: symbol; sample?: unknown; inverse?: boolean; toString(): string };
     if (m.$$typeof === MATCHER && m.inverse === false) {
         if (m.toString() === 'ObjectContaining') return expect.objectContaining(resolve(vars, m.sample as object)) as T;
-        if (m.toString() === 'ArrayContaining') return expect.arrayContaining(resolve(vars, m.sample as unknown[])) as T;
+        if (m.toString() === 'ArrayContaining')
+            return expect.arrayContaining(resolve(vars, m.sample as unknown[])) as T;
     }
     return value;
 }
 
 function at(value: unknown, path: string): unknown {
     let v = value;
-    for (const part of path.split('.')) v = v === null || v === undefined ? undefined : (v as Record<string, unknown>)[part];
+    for (const part of path.split('.'))
+        v = v === null || v === undefined ? undefined : (v as Record<string, unknown>)[part];
     return v;
 }
 
@@ -114,7 +130,8 @@ function checkEnvelope(r: TestResponse, method: string): void {
 function checkHeaders(r: TestResponse, expected: Record<string, string | RegExp> | undefined): void {
     for (const [name, value] of Object.entries(expected ?? {})) {
         const actual = r.headers.get(name);
-        if (value instanceof RegExp) expect({ header: name, value: actual }).toEqual({ header: name, value: expect.stringMatching(value) });
+        if (value instanceof RegExp)
+            expect({ header: name, value: actual }).toEqual({ header: name, value: expect.stringMatching(value) });
         else expect({ header: name, value: actual }).toEqual({ header: name, value });
     }
 }
@@ -128,8 +145,15 @@ function checkAnswer(r: TestResponse, expected: Expectation): void {
 function checkDirect(r: TestResponse, expected: Expectation, gateway: TestResponse): void {
     if (r.body === undefined) throw new Error(`not JSON: ${describeAnswer(r)}`);
     checkAnswer(r, expected);
-    expect({ header: 'access-control-allow-origin', value: r.headers.get('access-control-allow-origin') }).toEqual({ header: 'access-control-allow-origin', value: '*' });
-    if (r.status === 200) expect({ header: 'cache-control', value: r.headers.get('cache-control') }).toEqual({ header: 'cache-control', value: 'public, max-age=30' });
+    expect({ header: 'access-control-allow-origin', value: r.headers.get('access-control-allow-origin') }).toEqual({
+        header: 'access-control-allow-origin',
+        value: '*',
+    });
+    if (r.status === 200)
+        expect({ header: 'cache-control', value: r.headers.get('cache-control') }).toEqual({
+            header: 'cache-control',
+            value: 'public, max-age=30',
+        });
     // Identical JSON on both hosts.
     expect({ status: r.status, body: r.body }).toEqual({ status: gateway.status, body: gateway.body });
 }
@@ -171,7 +195,11 @@ async function runStep(service: TestService, vars: Vars, step: Step, mainGame: s
         await service.canister.agent.syncTime(service.canisterId);
     } else {
         const req = resolve(vars, (step as SendStep).send);
-        const r = await service.request(req.method, req.path, { headers: req.headers ?? {}, body: req.body, raw: req.raw });
+        const r = await service.request(req.method, req.path, {
+            headers: req.headers ?? {},
+            body: req.body,
+            raw: req.raw,
+        });
         checkAnswer(r, resolve(vars, step.expect ?? ANY_SUCCESS));
         capture(vars, step.capture, r.body);
     }
@@ -192,13 +220,19 @@ async function runCase(c: Case, index: number): Promise<void> {
             try {
                 await runStep(service, vars, step, gameId);
             } catch (e) {
-                throw new Error(`setup step ${i + 1} (${stepLabel(step)}) failed:\n${e instanceof Error ? e.message : String(e)}`);
+                throw new Error(
+                    `setup step ${i + 1} (${stepLabel(step)}) failed:\n${e instanceof Error ? e.message : String(e)}`,
+                );
             }
         }
 
         const req = resolve(vars, c.request);
         const expected = resolve(vars, c.expect);
-        const gateway = await service.request(req.method, req.path, { headers: req.headers ?? {}, body: req.body, raw: req.raw });
+        const gateway = await service.request(req.method, req.path, {
+            headers: req.headers ?? {},
+            body: req.body,
+            raw: req.raw,
+        });
         const direct = c.direct ? await service.direct(req.path) : undefined;
 
         const failures: string[] = [];
@@ -207,7 +241,8 @@ async function runCase(c: Case, index: number): Promise<void> {
             checkAnswer(gateway, expected);
             checkHeaders(gateway, expected.headers);
         });
-        if (direct !== undefined) collect(failures, `[canister] GET ${req.path}`, () => checkDirect(direct, expected, gateway));
+        if (direct !== undefined)
+            collect(failures, `[canister] GET ${req.path}`, () => checkDirect(direct, expected, gateway));
         if (failures.length > 0) throw new Error(failures.join('\n\n'));
     } finally {
         await own?.stop();
@@ -245,25 +280,36 @@ test(META.names, () => {
             return [`not a valid pattern: ${String(e)}`];
         }
     };
-    const wrong = CASES.filter((c) => JSON.stringify(selecting(c.name)) !== JSON.stringify([title(c)])).map((c) => ({ name: c.name, selects: selecting(c.name) }));
+    const wrong = CASES.filter((c) => JSON.stringify(selecting(c.name)) !== JSON.stringify([title(c)])).map((c) => ({
+        name: c.name,
+        selects: selecting(c.name),
+    }));
     expect(wrong).toEqual([]);
 });
 
 test(META.refs, async () => {
     const service = await sharedService();
     const openapi = await service.request('GET', '/openapi.json');
-    const operationIds = Object.values(openapi.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((ops) => Object.values(ops).map((op) => op.operationId));
+    const operationIds = Object.values(
+        openapi.body.paths as Record<string, Record<string, { operationId: string }>>,
+    ).flatMap((ops) => Object.values(ops).map((op) => op.operationId));
     const docs = (await service.request('GET', '/docs')).text;
     const anchors = new Set([...operationIds, ...RULES.map((r) => `rule-${r.id}`)]);
     expect(CASES.filter((c) => refsOf(c).length === 0).map((c) => c.name)).toEqual([]);
-    const unknown = CASES.flatMap((c) => refsOf(c).filter((r) => !anchors.has(r)).map((ref) => ({ name: c.name, ref })));
+    const unknown = CASES.flatMap((c) =>
+        refsOf(c)
+            .filter((r) => !anchors.has(r))
+            .map((ref) => ({ name: c.name, ref })),
+    );
     expect(unknown).toEqual([]);
     const notInDocs = [...new Set(CASES.flatMap(refsOf))].filter((ref) => !docs.includes(`id="${ref}"`));
     expect(notInDocs).toEqual([]);
 });
 
 test(META.clock, () => {
-    const advances = CASES.filter((c) => !c.clock).flatMap((c) => (c.setup ?? []).filter(isAdvance).map((s) => ({ name: c.name, seconds: s.advance })));
+    const advances = CASES.filter((c) => !c.clock).flatMap((c) =>
+        (c.setup ?? []).filter(isAdvance).map((s) => ({ name: c.name, seconds: s.advance })),
+    );
     expect(advances.filter((a) => a.seconds > SHARED_ADVANCE_LIMITS.step)).toEqual([]);
     expect(advances.reduce((sum, a) => sum + a.seconds, 0)).toBeLessThanOrEqual(SHARED_ADVANCE_LIMITS.total);
 });

@@ -20,20 +20,44 @@ const HOSTILE_CHARACTERS = ['\u200b', '\u00ad', '\ufeff', '\u0085', '\u2028'];
 test('hostile submits batched with innocent ones of other games fail alone; every innocent submit succeeds', async () => {
     const hostile: Array<{ key: string; body: Record<string, unknown>; status: number }> = [];
     HOSTILE_CHARACTERS.forEach((c, i) => {
-        hostile.push({ key: keyA, body: { playerId: `bad_nick_${i}`, score: 1, streak: 0, nickname: `Bad${c}Name` }, status: 400 });
+        hostile.push({
+            key: keyA,
+            body: { playerId: `bad_nick_${i}`, score: 1, streak: 0, nickname: `Bad${c}Name` },
+            status: 400,
+        });
         // With time validation off any token is accepted and ignored (decisions.md).
-        hostile.push({ key: keyA, body: { playerId: `bad_token_${i}`, score: 1, streak: 0, playSessionToken: `ps_${c}` }, status: 200 });
+        hostile.push({
+            key: keyA,
+            body: { playerId: `bad_token_${i}`, score: 1, streak: 0, playSessionToken: `ps_${c}` },
+            status: 200,
+        });
     });
-    hostile.push({ key: keyA, body: { playerId: 'huge_nick', score: 1, streak: 0, nickname: 'N'.repeat(60_000) }, status: 400 });
-    hostile.push({ key: keyA, body: { playerId: 'huge_token', score: 1, streak: 0, playSessionToken: `ps_${'\u200b'.repeat(20_000)}` }, status: 200 });
+    hostile.push({
+        key: keyA,
+        body: { playerId: 'huge_nick', score: 1, streak: 0, nickname: 'N'.repeat(60_000) },
+        status: 400,
+    });
+    hostile.push({
+        key: keyA,
+        body: { playerId: 'huge_token', score: 1, streak: 0, playSessionToken: `ps_${'\u200b'.repeat(20_000)}` },
+        status: 200,
+    });
     const innocent = Array.from({ length: 60 }, (_, i) => ({
-        key: i % 2 === 0 ? keyB : keyA, body: { playerId: `good_${i}`, score: 100 + i, streak: 1 }, status: 200,
+        key: i % 2 === 0 ? keyB : keyA,
+        body: { playerId: `good_${i}`, score: 100 + i, streak: 1 },
+        status: 200,
     }));
     const all = [...innocent.slice(0, 30), ...hostile, ...innocent.slice(30)];
-    const replies = await Promise.all(all.map((r) => s.request('POST', '/scores', { headers: { 'X-API-Key': r.key }, body: r.body })));
+    const replies = await Promise.all(
+        all.map((r) => s.request('POST', '/scores', { headers: { 'X-API-Key': r.key }, body: r.body })),
+    );
     expect(replies.map((r) => r.status)).toEqual(all.map((r) => r.status));
     for (const [i, r] of replies.entries()) {
-        if (all[i].status === 400) expect(r.body).toEqual({ ok: false, error: expect.stringMatching(/^Nickname (can only contain|must be 16)/) });
+        if (all[i].status === 400)
+            expect(r.body).toEqual({
+                ok: false,
+                error: expect.stringMatching(/^Nickname (can only contain|must be 16)/),
+            });
     }
     const boardB = await s.request('GET', '/leaderboard?limit=1000', { headers: { 'X-API-Key': keyB } });
     expect(boardB.body.data.total).toBe(30);
@@ -45,14 +69,18 @@ test('names with any printable character round-trip through the canister', async
     const name = `Level ${HOSTILE_CHARACTERS.join('')} 😀 'quoted' "double" \\u{41} \u0301`;
     await s.canister.ok('admin_create_board', { gameId: 'game-b', scoreboardId: 'odd-names', type: 'targeted', name });
     const boards = await s.request('GET', '/games/game-b/scoreboards', { headers: { 'X-API-Key': keyB } });
-    expect(boards.body.data.scoreboards.find((b: { scoreboardId: string }) => b.scoreboardId === 'odd-names').name).toBe(name);
+    expect(
+        boards.body.data.scoreboards.find((b: { scoreboardId: string }) => b.scoreboardId === 'odd-names').name,
+    ).toBe(name);
     expect((await s.direct('/games/game-b/scoreboards/odd-names')).body.data.config.name).toBe(name);
 });
 
 test('a rotated key fails at once on writes, however recently the gateway checked it; reads follow within seconds', async () => {
     const key = await s.game('rotating');
     const headers = { 'X-API-Key': key };
-    expect((await s.request('POST', '/scores', { headers, body: { playerId: 'p1', score: 5, streak: 0 } })).status).toBe(200);
+    expect(
+        (await s.request('POST', '/scores', { headers, body: { playerId: 'p1', score: 5, streak: 0 } })).status,
+    ).toBe(200);
     expect((await s.request('GET', '/game', { headers })).status).toBe(200);
     await s.canister.ok('admin_rotate_key', { gameId: 'rotating' });
     const writes = [
@@ -60,9 +88,13 @@ test('a rotated key fails at once on writes, however recently the gateway checke
         s.request('PUT', '/players/p1/nickname', { headers, body: { nickname: 'Renamed' } }),
         s.request('POST', '/achievements', { headers, body: { playerId: 'p1', achievementId: 'a1' } }),
         s.request('POST', '/play-sessions/start', { headers, body: { playerId: 'p1' } }),
-        s.request('POST', '/play-sessions/end', { headers, body: { playSessionToken: 'ps_00000000000000000000000000000000' } }),
+        s.request('POST', '/play-sessions/end', {
+            headers,
+            body: { playSessionToken: 'ps_00000000000000000000000000000000' },
+        }),
     ];
-    for (const reply of await Promise.all(writes)) expect(reply).toMatchObject({ status: 401, body: { ok: false, error: 'Invalid API key' } });
+    for (const reply of await Promise.all(writes))
+        expect(reply).toMatchObject({ status: 401, body: { ok: false, error: 'Invalid API key' } });
     // The gateway's cached lookup lets reads trail for a few seconds at most.
     now += 5_000;
     expect((await s.request('GET', '/game', { headers })).status).toBe(401);
@@ -71,11 +103,15 @@ test('a rotated key fails at once on writes, however recently the gateway checke
 test('a deactivated game refuses writes at once (403), reads within seconds', async () => {
     const key = await s.game('sunset');
     const headers = { 'X-API-Key': key };
-    expect((await s.request('POST', '/scores', { headers, body: { playerId: 'p1', score: 5, streak: 0 } })).status).toBe(200);
+    expect(
+        (await s.request('POST', '/scores', { headers, body: { playerId: 'p1', score: 5, streak: 0 } })).status,
+    ).toBe(200);
     await s.canister.ok('admin_update_game', { gameId: 'sunset', isActive: false });
     const rename = await s.request('PUT', '/players/p1/nickname', { headers, body: { nickname: 'Renamed' } });
     expect(rename).toMatchObject({ status: 403, body: { ok: false, error: 'This game is deactivated' } });
-    expect((await s.request('POST', '/scores', { headers, body: { playerId: 'p2', score: 5, streak: 0 } })).status).toBe(403);
+    expect(
+        (await s.request('POST', '/scores', { headers, body: { playerId: 'p2', score: 5, streak: 0 } })).status,
+    ).toBe(403);
     now += 5_000;
     expect((await s.request('GET', '/players/p1/profile', { headers })).status).toBe(403);
 });

@@ -37,5 +37,7 @@ test('signatures verify against the public key it announces', async () => {
 
 test('a key that is not an Ed25519 private key is refused with a clear message', () => {
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-    expect(() => identityFromPem(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString())).toThrow(/must be an Ed25519 key/);
+    expect(() => identityFromPem(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString())).toThrow(
+        /must be an Ed25519 key/,
+    );
 });

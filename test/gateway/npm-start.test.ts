@@ -30,7 +30,8 @@ function npmStart(dataDir: string): Promise<Started> {
             output += chunk.toString();
             const url = /API base URL:\s+(\S+)/.exec(output)?.[1];
             const apiKey = /Demo API key:\s+(\S+)/.exec(output)?.[1];
-            if (url !== undefined && apiKey !== undefined && output.includes('Ctrl-C stops')) resolve({ child, output: () => output, url, apiKey, exited });
+            if (url !== undefined && apiKey !== undefined && output.includes('Ctrl-C stops'))
+                resolve({ child, output: () => output, url, apiKey, exited });
         };
         child.stdout!.on('data', onData);
         child.stderr!.on('data', onData);
@@ -52,7 +53,11 @@ test('npm start: fresh data directory, demo game, submit, read, Ctrl-C, restart 
     expect(first.output()).toMatch(/Demo game ID:\s+demo-game/);
     expect(first.output()).toMatch(/curl -X POST/);
     const headers = { 'X-API-Key': first.apiKey, 'Content-Type': 'application/json' };
-    const submit = await fetch(`${first.url}/scores`, { method: 'POST', headers, body: JSON.stringify({ playerId: 'dev_1700000000_a1b2c3d4', gameId: 'demo-game', score: 4321, streak: 5 }) });
+    const submit = await fetch(`${first.url}/scores`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ playerId: 'dev_1700000000_a1b2c3d4', gameId: 'demo-game', score: 4321, streak: 5 }),
+    });
     expect(await submit.json()).toEqual({ ok: true, data: { message: expect.any(String) } });
     const board = await (await fetch(`${first.url}/leaderboard?limit=10`, { headers })).json();
     expect(board.data.leaderboard[0]).toMatchObject({ rank: 1, score: 4321, streak: 5 });
@@ -61,8 +66,13 @@ test('npm start: fresh data directory, demo game, submit, read, Ctrl-C, restart 
     const second = await npmStart(dataDir);
     try {
         expect(second.apiKey).toBe(first.apiKey);
-        const again = await (await fetch(`${second.url}/leaderboard?limit=10`, { headers: { 'X-API-Key': second.apiKey } })).json();
-        expect(again.data).toEqual({ leaderboard: [expect.objectContaining({ rank: 1, score: 4321, streak: 5 })], total: 1 });
+        const again = await (
+            await fetch(`${second.url}/leaderboard?limit=10`, { headers: { 'X-API-Key': second.apiKey } })
+        ).json();
+        expect(again.data).toEqual({
+            leaderboard: [expect.objectContaining({ rank: 1, score: 4321, streak: 5 })],
+            total: 1,
+        });
     } finally {
         await stop(second);
     }

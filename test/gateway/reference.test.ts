@@ -12,10 +12,16 @@ import { startService, type TestService } from '../support/gateway';
 
 /** (method, path) of every route Express serves, in the reference's template form. */
 function servedRoutes(app: express.Express): string[] {
-    const stack = (app as unknown as { router: { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> } }).router.stack;
+    const stack = (
+        app as unknown as { router: { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> } }
+    ).router.stack;
     return stack
         .filter((layer) => layer.route !== undefined)
-        .flatMap((layer) => Object.keys(layer.route!.methods).map((m) => `${m.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`))
+        .flatMap((layer) =>
+            Object.keys(layer.route!.methods).map(
+                (m) => `${m.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`,
+            ),
+        )
         .filter((r) => r !== 'GET /openapi.json' && r !== 'GET /docs');
 }
 
@@ -46,13 +52,17 @@ test('the reference is OpenAPI 3.1 with a summary, an id and a response schema f
             ids.add(op.operationId);
             expect(op.responses['200'].content['application/json'].schema.properties.data).toBeDefined();
             for (const p of (path.match(/\{(\w+)\}/g) ?? []).map((x) => x.slice(1, -1))) {
-                expect(op.parameters.some((q: { name: string; in: string }) => q.name === p && q.in === 'path')).toBe(true);
+                expect(op.parameters.some((q: { name: string; in: string }) => q.name === p && q.in === 'path')).toBe(
+                    true,
+                );
             }
         }
     }
     expect(doc.paths['/scores'].post.requestBody.content['application/json'].schema).toMatchObject({
         required: ['playerId', 'score', 'streak'],
-        properties: { nickname: { anyOf: [{ minLength: 3, maxLength: 16, pattern: '^[A-Za-z0-9_]+$' }, { type: 'null' }] } },
+        properties: {
+            nickname: { anyOf: [{ minLength: 3, maxLength: 16, pattern: '^[A-Za-z0-9_]+$' }, { type: 'null' }] },
+        },
     });
     expect(doc.paths['/games/{gameId}/scoreboards/{boardId}'].get.responses['404']).toBeDefined();
 });

@@ -11,10 +11,16 @@ test('board reads are cached for the TTL; profile reads are not', async () => {
     try {
         const key = await s.game('cached-game');
         const headers = { 'X-API-Key': key };
-        await s.request('POST', '/scores', { headers, body: { playerId: 'p1', gameId: 'cached-game', score: 10, streak: 1 } });
+        await s.request('POST', '/scores', {
+            headers,
+            body: { playerId: 'p1', gameId: 'cached-game', score: 10, streak: 1 },
+        });
         const first = await s.request('GET', '/leaderboard', { headers });
         expect(first.body.data.leaderboard[0].score).toBe(10);
-        await s.request('POST', '/scores', { headers, body: { playerId: 'p2', gameId: 'cached-game', score: 99, streak: 1 } });
+        await s.request('POST', '/scores', {
+            headers,
+            body: { playerId: 'p2', gameId: 'cached-game', score: 99, streak: 1 },
+        });
         expect((await s.request('GET', '/leaderboard', { headers })).body).toEqual(first.body);
         expect((await s.request('GET', '/players/p2/profile', { headers })).body.data.gameProfile.score).toBe(99);
         now += 999;
@@ -32,9 +38,15 @@ test('with the canister unreachable: 503 JSON, and the gateway keeps answering',
     await s.replica.stop();
     try {
         const headers = { 'X-API-Key': key };
-        const submit = await s.request('POST', '/scores', { headers, body: { playerId: 'p1', gameId: 'lonely-game', score: 1, streak: 0 } });
+        const submit = await s.request('POST', '/scores', {
+            headers,
+            body: { playerId: 'p1', gameId: 'lonely-game', score: 1, streak: 0 },
+        });
         expect(submit.status).toBe(503);
-        expect(submit.body).toEqual({ ok: false, error: 'The leaderboard service is temporarily unavailable. Try again shortly.' });
+        expect(submit.body).toEqual({
+            ok: false,
+            error: 'The leaderboard service is temporarily unavailable. Try again shortly.',
+        });
         expect((await s.request('GET', '/health')).status).toBe(503);
         expect((await s.request('GET', '/leaderboard', { headers })).status).toBe(503);
         expect((await s.request('GET', '/nowhere')).status).toBe(404);
@@ -51,11 +63,24 @@ test('concurrent submits reach the canister in shared calls, each request with i
         const headers = { 'X-API-Key': key };
         await s.request('GET', '/game', { headers }); // the key is known from here on
         const before = s.replica.executions().filter((e) => e.method === 'canister_update submit_scores').length;
-        const replies = await Promise.all(Array.from({ length: 40 }, (_, i) =>
-            s.request('POST', '/scores', { headers, body: { playerId: `p${i}`, gameId: 'busy-game', score: i, streak: 0, nickname: i === 3 ? 'x' : undefined } })));
+        const replies = await Promise.all(
+            Array.from({ length: 40 }, (_, i) =>
+                s.request('POST', '/scores', {
+                    headers,
+                    body: {
+                        playerId: `p${i}`,
+                        gameId: 'busy-game',
+                        score: i,
+                        streak: 0,
+                        nickname: i === 3 ? 'x' : undefined,
+                    },
+                }),
+            ),
+        );
         expect(replies.map((r) => r.status)).toEqual(Array.from({ length: 40 }, (_, i) => (i === 3 ? 400 : 200)));
         expect(replies[3].body).toEqual({ ok: false, error: 'Nickname must be at least 3 characters' });
-        const calls = s.replica.executions().filter((e) => e.method === 'canister_update submit_scores').length - before;
+        const calls =
+            s.replica.executions().filter((e) => e.method === 'canister_update submit_scores').length - before;
         // Here gateway, replica and client share one thread, so requests come in between calls;
         // what matters is that submits shared calls (the batcher's own test checks the bounds).
         expect(calls).toBeLessThan(40);

@@ -59,12 +59,21 @@ test('the v2 call + read_state polling path works as well as the synchronous v3 
     const probe = actorFor<Probe>(agent, probeIdl, canisterId);
     const before = await probe.count();
     // callSync: false makes the agent use /api/v2/.../call and poll read_state.
-    const { requestId } = await agent.call(canisterId, { methodName: 'increment', arg: new Uint8Array([0x44, 0x49, 0x44, 0x4c, 0, 0]), callSync: false });
-    const { certificate } = await agent.readState(canisterId, { paths: [[new TextEncoder().encode('request_status'), requestId]] });
+    const { requestId } = await agent.call(canisterId, {
+        methodName: 'increment',
+        arg: new Uint8Array([0x44, 0x49, 0x44, 0x4c, 0, 0]),
+        callSync: false,
+    });
+    const { certificate } = await agent.readState(canisterId, {
+        paths: [[new TextEncoder().encode('request_status'), requestId]],
+    });
     expect(certificate).toBeDefined();
     // Poll read_state as the agent does until the status is final, however long that takes:
     // between polls only yield to the replica's round (no fixed number of fixed sleeps).
-    const { reply } = await pollForResponse(agent, canisterId, requestId, { strategy: () => new Promise((r) => setImmediate(r)), blsVerify });
+    const { reply } = await pollForResponse(agent, canisterId, requestId, {
+        strategy: () => new Promise((r) => setImmediate(r)),
+        blsVerify,
+    });
     expect(IDL.decode([IDL.Nat64], reply!)).toEqual([before + 1n]);
     expect(await probe.count()).toBe(before + 1n);
 });
@@ -80,7 +89,9 @@ test('read_state certificates verify against the root key and reveal the module 
     const cert = await Certificate.create({ certificate, rootKey: replica.rootKey, canisterId });
     const hash = lookupResultToBuffer(cert.lookup_path(['canister', canisterId.toUint8Array(), 'module_hash']));
     expect(hash).toBeDefined();
-    expect(Buffer.from(hash!).toString('hex')).toBe(Buffer.from(replica.subnet.canisters.get(canisterId.toText())!.system.moduleHash!).toString('hex'));
+    expect(Buffer.from(hash!).toString('hex')).toBe(
+        Buffer.from(replica.subnet.canisters.get(canisterId.toText())!.system.moduleHash!).toString('hex'),
+    );
 });
 
 test('an agent with a different root key rejects the replica certificates', async () => {

@@ -17,7 +17,8 @@ const MINUTE = 60n * SECOND;
 
 describe('createClock, test mode (manual)', () => {
     let wall: bigint;
-    const clock = (o: { start?: bigint; notBefore?: bigint } = {}) => createClock({ ...o, manual: true, wall: () => wall });
+    const clock = (o: { start?: bigint; notBefore?: bigint } = {}) =>
+        createClock({ ...o, manual: true, wall: () => wall });
     beforeEach(() => (wall = 1_700_000_000_000n * MS));
 
     test('execution time moves by 1 ns per round, not with the wall clock', () => {
@@ -113,8 +114,22 @@ describe('createClock, normal (npm start): one wall clock', () => {
 function fakeWallClock(): (ms: number) => void {
     jest.useFakeTimers({
         advanceTimers: true,
-        doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'requestAnimationFrame', 'cancelAnimationFrame', 'requestIdleCallback',
-            'cancelIdleCallback', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
+        doNotFake: [
+            'hrtime',
+            'nextTick',
+            'performance',
+            'queueMicrotask',
+            'requestAnimationFrame',
+            'cancelAnimationFrame',
+            'requestIdleCallback',
+            'cancelIdleCallback',
+            'setImmediate',
+            'clearImmediate',
+            'setInterval',
+            'clearInterval',
+            'setTimeout',
+            'clearTimeout',
+        ],
     });
     return (ms) => jest.setSystemTime(Date.now() + ms);
 }
@@ -146,7 +161,10 @@ describe('a test-mode replica', () => {
     let wallForward: (ms: number) => void;
     beforeEach(async () => {
         wallForward = fakeWallClock();
-        replica = await startTestReplica({ dataDir: tempDir('clock'), startTime: BigInt(Date.parse('2026-03-01T00:00:00Z')) * MS });
+        replica = await startTestReplica({
+            dataDir: tempDir('clock'),
+            startTime: BigInt(Date.parse('2026-03-01T00:00:00Z')) * MS,
+        });
     });
     afterEach(async () => {
         await replica.stop();
@@ -172,7 +190,10 @@ describe('a test-mode replica', () => {
         expect(await probe.now()).toBeGreaterThanOrEqual(after + 2n * SECOND);
         expect(await probe.now()).toBeLessThan(after + 2n * SECOND + MS);
         // GET /_/time shows both.
-        const times = (await (await fetch(`${replica.url}/_/time`)).json()) as { timeNs: string; executionTimeNs: string };
+        const times = (await (await fetch(`${replica.url}/_/time`)).json()) as {
+            timeNs: string;
+            executionTimeNs: string;
+        };
         expect(BigInt(times.timeNs) - BigInt(times.executionTimeNs)).toBeGreaterThanOrEqual(7n * MINUTE);
     });
 
@@ -211,7 +232,7 @@ describe('a test-mode replica', () => {
     });
 });
 
-test('outside test mode the canisters\' clock is the wall clock, as on the IC', async () => {
+test("outside test mode the canisters' clock is the wall clock, as on the IC", async () => {
     const wallForward = fakeWallClock();
     const replica = await startTestReplica({ testMode: false });
     try {

@@ -23,8 +23,25 @@ interface Started {
 
 /** Starts `npm run replica`'s program as a child process and waits for its ready line. */
 function startChild(dataDir: string): Promise<Started> {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'replica', 'cli.ts'),
-        '--port', '0', '--data-dir', dataDir, '--canister', `probe=${PROBE_WASM}`, '--arg', `probe=${Buffer.from(probeInit('durable')).toString('hex')}`, '--json', '--quiet'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+        process.execPath,
+        [
+            '--import',
+            'tsx',
+            path.join(ROOT, 'replica', 'cli.ts'),
+            '--port',
+            '0',
+            '--data-dir',
+            dataDir,
+            '--canister',
+            `probe=${PROBE_WASM}`,
+            '--arg',
+            `probe=${Buffer.from(probeInit('durable')).toString('hex')}`,
+            '--json',
+            '--quiet',
+        ],
+        { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise((resolve) => child.once('exit', resolve));

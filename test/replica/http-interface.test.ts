@@ -37,11 +37,19 @@ describe('HTTP gateway path', () => {
     test('the <id>.localhost host name routes to the canister too', async () => {
         // fetch() does not let a caller set Host; a browser would, for http://<id>.localhost:<port>/.
         const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-            const req = http.get({ host: '127.0.0.1', port: replica.port, path: '/nowhere', headers: { host: `${id.toText()}.localhost:${replica.port}` } }, (res) => {
-                let body = '';
-                res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-                res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-            });
+            const req = http.get(
+                {
+                    host: '127.0.0.1',
+                    port: replica.port,
+                    path: '/nowhere',
+                    headers: { host: `${id.toText()}.localhost:${replica.port}` },
+                },
+                (res) => {
+                    let body = '';
+                    res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+                    res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+                },
+            );
             req.on('error', reject);
         });
         expect(status).toBe(404);
@@ -68,14 +76,22 @@ test('certified data shows up in the data certificate of a query, verifiable aga
     await probe.certify(data);
     const [certificate] = await probe.certificate();
     expect(certificate).toBeDefined();
-    const cert = await Certificate.create({ certificate: new Uint8Array(certificate!), rootKey: replica.rootKey, canisterId: id });
+    const cert = await Certificate.create({
+        certificate: new Uint8Array(certificate!),
+        rootKey: replica.rootKey,
+        canisterId: id,
+    });
     const found = lookupResultToBuffer(cert.lookup_path(['canister', id.toUint8Array(), 'certified_data']));
     expect(Buffer.from(found!)).toEqual(Buffer.from(data));
 });
 
 describe('bad input', () => {
     const post = (path: string, body: Uint8Array | string) =>
-        fetch(`${replica.url}${path}`, { method: 'POST', body: typeof body === 'string' ? body : Buffer.from(body), headers: { 'content-type': 'application/cbor' } });
+        fetch(`${replica.url}${path}`, {
+            method: 'POST',
+            body: typeof body === 'string' ? body : Buffer.from(body),
+            headers: { 'content-type': 'application/cbor' },
+        });
 
     function envelope(content: Record<string, unknown>): Uint8Array {
         return Cbor.encode({ content });
@@ -132,29 +148,55 @@ describe('bad input', () => {
 
     test('bad Candid, unknown methods and unknown canisters are rejected by the canister or replica, with IC codes', async () => {
         const agent = await HttpAgent.create({ host: replica.url, shouldFetchRootKey: true });
-        await expect(agent.query(id, { methodName: 'get', arg: new Uint8Array([1, 2, 3]) })).resolves.toMatchObject({ status: 'rejected' });
-        await expect(agent.query(id, { methodName: 'nope', arg: new Uint8Array(IDL.encode([], [])) })).resolves.toMatchObject({
-            status: 'rejected', reject_code: 3,
+        await expect(agent.query(id, { methodName: 'get', arg: new Uint8Array([1, 2, 3]) })).resolves.toMatchObject({
+            status: 'rejected',
+        });
+        await expect(
+            agent.query(id, { methodName: 'nope', arg: new Uint8Array(IDL.encode([], [])) }),
+        ).resolves.toMatchObject({
+            status: 'rejected',
+            reject_code: 3,
         });
         const ghost = replica.createCanister();
-        await expect(agent.query(ghost, { methodName: 'get', arg: new Uint8Array() })).resolves.toMatchObject({ status: 'rejected' });
+        await expect(agent.query(ghost, { methodName: 'get', arg: new Uint8Array() })).resolves.toMatchObject({
+            status: 'rejected',
+        });
         // The canister still works.
         expect(await probe.label_()).toBe('http:0');
     });
 
-    test('read_state of another sender\'s request status is forbidden', async () => {
-        const alice = await HttpAgent.create({ host: replica.url, identity: Ed25519KeyIdentity.generate(), shouldFetchRootKey: true });
-        const bob = await HttpAgent.create({ host: replica.url, identity: Ed25519KeyIdentity.generate(), shouldFetchRootKey: true, retryTimes: 0 });
-        const { requestId } = await alice.call(id, { methodName: 'increment', arg: new Uint8Array(IDL.encode([], [])) });
-        await expect(bob.readState(id, { paths: [[new TextEncoder().encode('request_status'), requestId]] })).rejects.toThrow(/403|signed by the caller/);
-        await expect(alice.readState(id, { paths: [[new TextEncoder().encode('request_status'), requestId]] })).resolves.toBeDefined();
+    test("read_state of another sender's request status is forbidden", async () => {
+        const alice = await HttpAgent.create({
+            host: replica.url,
+            identity: Ed25519KeyIdentity.generate(),
+            shouldFetchRootKey: true,
+        });
+        const bob = await HttpAgent.create({
+            host: replica.url,
+            identity: Ed25519KeyIdentity.generate(),
+            shouldFetchRootKey: true,
+            retryTimes: 0,
+        });
+        const { requestId } = await alice.call(id, {
+            methodName: 'increment',
+            arg: new Uint8Array(IDL.encode([], [])),
+        });
+        await expect(
+            bob.readState(id, { paths: [[new TextEncoder().encode('request_status'), requestId]] }),
+        ).rejects.toThrow(/403|signed by the caller/);
+        await expect(
+            alice.readState(id, { paths: [[new TextEncoder().encode('request_status'), requestId]] }),
+        ).resolves.toBeDefined();
     });
 });
 
 describe('time control', () => {
     test('in test mode, POST /_/time on loopback moves the clock (timers follow)', async () => {
         const before = replica.time();
-        const res = await fetch(`${replica.url}/_/time`, { method: 'POST', body: JSON.stringify({ advanceMs: 3_600_000 }) });
+        const res = await fetch(`${replica.url}/_/time`, {
+            method: 'POST',
+            body: JSON.stringify({ advanceMs: 3_600_000 }),
+        });
         expect(res.status).toBe(200);
         const { timeNs } = (await res.json()) as { timeNs: string };
         expect(BigInt(timeNs)).toBeGreaterThanOrEqual(before + 3_600_000_000_000n);
@@ -165,7 +207,10 @@ describe('time control', () => {
         const { startTestReplica: start } = await import('../support/replica');
         const plain = await start({ testMode: false });
         try {
-            const res = await fetch(`${plain.url}/_/time`, { method: 'POST', body: JSON.stringify({ advanceMs: 1000 }) });
+            const res = await fetch(`${plain.url}/_/time`, {
+                method: 'POST',
+                body: JSON.stringify({ advanceMs: 1000 }),
+            });
             expect(res.status).not.toBe(200);
         } finally {
             await plain.stop();

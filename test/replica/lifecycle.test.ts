@@ -38,7 +38,9 @@ test('a failed upgrade (post_upgrade traps) leaves the old module, heap and stab
         await probe.increment();
         const hash = Buffer.from(replica.subnet.canisters.get(id.toText())!.system.moduleHash!).toString('hex');
         // Bytes that are not Candid make post_upgrade trap while decoding its argument.
-        await expect(replica.installCode(id, probeWasm(), { mode: 'upgrade', arg: new Uint8Array([1, 2, 3]) })).rejects.toThrow(/Failed to decode Candid/);
+        await expect(
+            replica.installCode(id, probeWasm(), { mode: 'upgrade', arg: new Uint8Array([1, 2, 3]) }),
+        ).rejects.toThrow(/Failed to decode Candid/);
         expect(await probe.label_()).toBe('v1:0');
         expect(await probe.count()).toBe(1n);
         expect(await probe.get('kept')).toEqual(['yes']);

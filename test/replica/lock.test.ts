@@ -13,7 +13,8 @@ import { PROBE_WASM, probeIdl, probeInit, probeWasm, type Probe } from './probe'
 
 const ROOT = path.join(__dirname, '..', '..');
 
-const inUse = (dir: string, pid: number): string => `The data directory ${dir} is in use by another replica (process ${pid}`;
+const inUse = (dir: string, pid: number): string =>
+    `The data directory ${dir} is in use by another replica (process ${pid}`;
 
 interface Cli {
     child: ChildProcess;
@@ -25,9 +26,25 @@ interface Cli {
 
 /** `npm run replica`'s program in a child process on `dataDir`. */
 function runCli(dataDir: string): Cli {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'replica', 'cli.ts'),
-        '--port', '0', '--data-dir', dataDir, '--canister', `probe=${PROBE_WASM}`,
-        '--arg', `probe=${Buffer.from(probeInit('lock')).toString('hex')}`, '--json', '--quiet'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+        process.execPath,
+        [
+            '--import',
+            'tsx',
+            path.join(ROOT, 'replica', 'cli.ts'),
+            '--port',
+            '0',
+            '--data-dir',
+            dataDir,
+            '--canister',
+            `probe=${PROBE_WASM}`,
+            '--arg',
+            `probe=${Buffer.from(probeInit('lock')).toString('hex')}`,
+            '--json',
+            '--quiet',
+        ],
+        { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -68,12 +85,16 @@ test('a second live replica on the same directory in the same process is refused
 test('a replica in a worker thread and one in the main thread exclude each other', async () => {
     const main = await startTestReplica();
     try {
-        await expect(startReplicaThread({ options: { dataDir: main.dataDir, port: 0, testMode: true }, canisters: [] }))
-            .rejects.toThrow(inUse(main.dataDir, process.pid));
+        await expect(
+            startReplicaThread({ options: { dataDir: main.dataDir, port: 0, testMode: true }, canisters: [] }),
+        ).rejects.toThrow(inUse(main.dataDir, process.pid));
     } finally {
         await main.stop();
     }
-    const thread = await startReplicaThread({ options: { dataDir: main.dataDir, port: 0, testMode: true }, canisters: [] });
+    const thread = await startReplicaThread({
+        options: { dataDir: main.dataDir, port: 0, testMode: true },
+        canisters: [],
+    });
     try {
         await expect(startTestReplica({ dataDir: main.dataDir })).rejects.toThrow(inUse(main.dataDir, process.pid));
     } finally {

@@ -43,7 +43,10 @@ test('a query never persists its changes, also when called as an update', async 
     expect(await probeA.get('written-in-query')).toEqual([]);
     // Called through the update path (replicated query): the reply comes, the state stays.
     const { IDL } = await import('@dfinity/candid');
-    const { response } = await agent.call(a, { methodName: 'incrementInQuery', arg: new Uint8Array(IDL.encode([], [])) });
+    const { response } = await agent.call(a, {
+        methodName: 'incrementInQuery',
+        arg: new Uint8Array(IDL.encode([], [])),
+    });
     expect(response.ok).toBe(true);
     expect(await probeA.count()).toBe(before);
 });
@@ -58,7 +61,10 @@ test('exceeding the instruction limit traps with the IC error and changes nothin
 test('metered instructions are reported per execution', async () => {
     await probeA.increment();
     await probeA.increment();
-    const runs = replica.executions().filter((e) => e.method === 'canister_update increment').slice(-2);
+    const runs = replica
+        .executions()
+        .filter((e) => e.method === 'canister_update increment')
+        .slice(-2);
     expect(runs).toHaveLength(2);
     expect(runs[0].instructions).toBeGreaterThan(100_000n);
     expect(runs[0].instructions).toBeLessThan(10_000_000n);
@@ -81,7 +87,9 @@ test('randomness is seeded from raw_rand after install: two canisters of one mod
     expect(ra.length).toBe(16);
     expect(ra.equals(rb)).toBe(false);
     // The seeding went through Azle's timer executor and the management canister.
-    const seeding = replica.executions().filter((e) => e.canister === b.toText() && e.method.includes('timer_executor'));
+    const seeding = replica
+        .executions()
+        .filter((e) => e.canister === b.toText() && e.method.includes('timer_executor'));
     expect(seeding.length).toBeGreaterThan(0);
     const raw1 = Buffer.from(await probeA.rawRand());
     const raw2 = Buffer.from(await probeA.rawRand());
@@ -98,8 +106,12 @@ test('an inter-canister call reaches the other canister and returns its reply', 
 test('a call to a missing canister or method is rejected with the IC reject code', async () => {
     const missing = (await import('../../replica/subnet')).canisterIdFromIndex(0x1ffff0n);
     await expect(probeA.incrementOther(missing)).rejects.toThrow(/not found|CallRejected|rejectCode/);
-    await expect(agent.call(a, { methodName: 'noSuchMethod', arg: new Uint8Array([0x44, 0x49, 0x44, 0x4c, 0, 0]) }).then(async ({ requestId }) => {
-        const { pollForResponse } = await import('@dfinity/agent');
-        return pollForResponse(agent, a, requestId);
-    })).rejects.toThrow(/has no update method 'noSuchMethod'/);
+    await expect(
+        agent
+            .call(a, { methodName: 'noSuchMethod', arg: new Uint8Array([0x44, 0x49, 0x44, 0x4c, 0, 0]) })
+            .then(async ({ requestId }) => {
+                const { pollForResponse } = await import('@dfinity/agent');
+                return pollForResponse(agent, a, requestId);
+            }),
+    ).rejects.toThrow(/has no update method 'noSuchMethod'/);
 });

@@ -12,19 +12,40 @@ import { tempDir } from '../support/replica';
 
 const ID = Principal.fromText('5v3p4-iyaaa-aaaaa-qaaaa-cai').toText();
 const system = (): SystemState => ({
-    controllers: [], certifiedData: new Uint8Array(), globalTimer: 0n, version: 1n, status: 'running', cycles: 0n,
-    callContexts: new Map(), callbacks: new Map(), nextId: 1,
+    controllers: [],
+    certifiedData: new Uint8Array(),
+    globalTimer: 0n,
+    version: 1n,
+    status: 'running',
+    cycles: 0n,
+    callContexts: new Map(),
+    callbacks: new Map(),
+    nextId: 1,
 });
 
 function delta(heap: Array<[number, number[]]>, stable: Array<[number, number[]]>, heapReset = false): CanisterDelta {
     return {
-        id: ID, system: system(), pages: 1, globals: [1], stableSize: 1n, heapReset, stableReset: false,
-        heap: heap.map(([o, b]) => [o, new Uint8Array(b)]), stable: stable.map(([o, b]) => [o, new Uint8Array(b)]),
+        id: ID,
+        system: system(),
+        pages: 1,
+        globals: [1],
+        stableSize: 1n,
+        heapReset,
+        stableReset: false,
+        heap: heap.map(([o, b]) => [o, new Uint8Array(b)]),
+        stable: stable.map(([o, b]) => [o, new Uint8Array(b)]),
     };
 }
 
 function record(time: bigint, canister: CanisterDelta): RoundRecord {
-    return { time, nextCanisterIndex: 5n, queue: [], statuses: [[`s${time}`, null]], canisters: [canister], deleted: [] };
+    return {
+        time,
+        nextCanisterIndex: 5n,
+        queue: [],
+        statuses: [[`s${time}`, null]],
+        canisters: [canister],
+        deleted: [],
+    };
 }
 
 test('rounds replayed from the log rebuild heap, stable memory and meta', () => {
@@ -75,7 +96,9 @@ test('a checkpoint replaces the log; images plus a newer log give the latest sta
     const heap = new Uint8Array(65536);
     heap[0] = 1;
     const meta = { id: ID, system: system(), pages: 1, globals: [1], stableSize: 1n };
-    store.checkpoint({ time: 1n, nextCanisterIndex: 5n, queue: [], canisters: [], extra: { a: 1 } }, new Map(), [{ meta, heap, stable, stableChanged: 'all' }]);
+    store.checkpoint({ time: 1n, nextCanisterIndex: 5n, queue: [], canisters: [], extra: { a: 1 } }, new Map(), [
+        { meta, heap, stable, stableChanged: 'all' },
+    ]);
     expect(store.logSize()).toBe(0);
     store.append(record(2n, delta([[0, [2]]], [])));
     store.close();

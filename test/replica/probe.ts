@@ -38,7 +38,15 @@ export const probeIdl: IDL.InterfaceFactory = ({ IDL: I }) =>
         certificate: I.Func([], [I.Opt(I.Vec(I.Nat8))], ['query']),
         whoami: I.Func([], [I.Principal], ['query']),
         http_request: I.Func(
-            [I.Record({ method: I.Text, url: I.Text, headers: I.Vec(Header), body: I.Vec(I.Nat8), certificate_version: I.Opt(I.Nat16) })],
+            [
+                I.Record({
+                    method: I.Text,
+                    url: I.Text,
+                    headers: I.Vec(Header),
+                    body: I.Vec(I.Nat8),
+                    certificate_version: I.Opt(I.Nat16),
+                }),
+            ],
             [I.Record({ status_code: I.Nat16, headers: I.Vec(Header), body: I.Vec(I.Nat8), upgrade: I.Opt(I.Bool) })],
             ['query'],
         ),

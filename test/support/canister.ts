@@ -48,7 +48,11 @@ export async function startLeaderboard(options: Partial<ReplicaOptions> = {}): P
     const call = async <T>(method: Method, request: unknown, as: Identity = gateway): Promise<Reply<T>> =>
         JSON.parse(await (await actorOf(as))[method](JSON.stringify(request))) as Reply<T>;
     return {
-        replica, canisterId, gateway, agent, call,
+        replica,
+        canisterId,
+        gateway,
+        agent,
+        call,
         async ok<T>(method: Method, request: unknown) {
             const reply = await call<T>(method, request);
             if ('err' in reply) throw new Error(`${method}: ${reply.err.status} ${reply.err.message}`);

@@ -19,7 +19,11 @@ export interface TestService {
     /** Registers a game and returns its API key. */
     game(gameId: string, setup?: (client: CanisterClient) => Promise<void>): Promise<string>;
     /** A request to the gateway. */
-    request(method: string, path: string, options?: { headers?: Record<string, string>; body?: unknown; raw?: string }): Promise<TestResponse>;
+    request(
+        method: string,
+        path: string,
+        options?: { headers?: Record<string, string>; body?: unknown; raw?: string },
+    ): Promise<TestResponse>;
     /** A GET to the canister's own HTTP path (the {canister_url}). */
     direct(path: string): Promise<TestResponse>;
     stop(): Promise<void>;
@@ -43,23 +47,47 @@ async function asResponse(res: Response): Promise<TestResponse> {
     return { status: res.status, headers: res.headers, body, text };
 }
 
-export async function startService(options: { readCacheTtlSeconds?: number; replica?: Partial<ReplicaOptions>; clock?: () => number } = {}): Promise<TestService> {
+export async function startService(
+    options: { readCacheTtlSeconds?: number; replica?: Partial<ReplicaOptions>; clock?: () => number } = {},
+): Promise<TestService> {
     const replica = await startTestReplica(options.replica);
     const identity = ensureIdentity(`${tempDir('gateway-identity')}/identity.pem`);
     const canisterId = replica.createCanister();
     await replica.installCode(canisterId, leaderboardWasm(), { arg: initArgFor([identity.getPrincipal()]) });
-    const canister = await connectCanister({ host: replica.url, canisterId, identity, fetchRootKey: true, log: () => undefined });
-    const gateway = await serveGateway({ canister, port: 0, host: '127.0.0.1', readCacheTtlSeconds: options.readCacheTtlSeconds ?? 0, clock: options.clock });
+    const canister = await connectCanister({
+        host: replica.url,
+        canisterId,
+        identity,
+        fetchRootKey: true,
+        log: () => undefined,
+    });
+    const gateway = await serveGateway({
+        canister,
+        port: 0,
+        host: '127.0.0.1',
+        readCacheTtlSeconds: options.readCacheTtlSeconds ?? 0,
+        clock: options.clock,
+    });
     return {
-        replica, canister, gateway, canisterId,
+        replica,
+        canister,
+        gateway,
+        canisterId,
         async game(gameId, setup) {
-            const { apiKey } = await canister.ok('admin_register_game', { developerId: `dev-${gameId}`, gameId, name: `Game ${gameId}` });
+            const { apiKey } = await canister.ok('admin_register_game', {
+                developerId: `dev-${gameId}`,
+                gameId,
+                name: `Game ${gameId}`,
+            });
             await setup?.(canister);
             return apiKey;
         },
         async request(method, path, o = {}) {
             const body = o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
-            const headers: Record<string, string> = { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...o.headers };
+            const headers: Record<string, string> = {
+                ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+                ...o.headers,
+            };
             return asResponse(await fetch(`${gateway.url}${path}`, { method, headers, body }));
         },
         async direct(path) {

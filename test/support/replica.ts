@@ -25,7 +25,13 @@ export async function startTestReplica(options: Partial<ReplicaOptions> = {}): P
  * syncs its clock with the replica's (which tests may have moved).
  */
 export async function agentFor(replica: Replica, identity?: Identity): Promise<HttpAgent> {
-    return HttpAgent.create({ host: replica.url, identity, shouldFetchRootKey: true, verifyQuerySignatures: true, shouldSyncTime: true });
+    return HttpAgent.create({
+        host: replica.url,
+        identity,
+        shouldFetchRootKey: true,
+        verifyQuerySignatures: true,
+        shouldSyncTime: true,
+    });
 }
 
 /**

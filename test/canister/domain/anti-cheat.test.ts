@@ -7,9 +7,19 @@ const RULES_MESSAGE = MESSAGES.scoreRules;
 const STREAK_RULES_MESSAGE = MESSAGES.streakRules;
 
 const S = 1e6; // µs
-const on = { timeValidation: { enabled: true, minPlaySeconds: 10, maxScorePerSecond: 100, sessionLifetimeSeconds: 1800 }, caps: {} };
+const on = {
+    timeValidation: { enabled: true, minPlaySeconds: 10, maxScorePerSecond: 100, sessionLifetimeSeconds: 1800 },
+    caps: {},
+};
 const off = { timeValidation: { ...on.timeValidation, enabled: false }, caps: { maxScore: 5000, maxStreak: 50 } };
-const session: PlaySession = { token: 'ps_1', gameId: 'g', playerId: 'p', startedAt: 0, expiresAt: 1800 * S, used: false };
+const session: PlaySession = {
+    token: 'ps_1',
+    gameId: 'g',
+    playerId: 'p',
+    startedAt: 0,
+    expiresAt: 1800 * S,
+    used: false,
+};
 const submit = { gameId: 'g', playerId: 'p', score: 500, streak: 3, playSessionToken: 'ps_1' };
 
 test('with time validation on, a submit without a token is rejected before any score check', () => {
@@ -45,7 +55,15 @@ test('too short a play and too many points per second are rule failures with a r
 
 test('with time validation off, tokens are ignored; caps still apply', () => {
     expect(checkSubmit(off, { ...submit, playSessionToken: 'garbage' }, undefined, 0)).toEqual({ ok: true });
-    expect(checkSubmit(off, { ...submit, score: 5001 }, undefined, 0)).toMatchObject({ ok: false, kind: 'rules', message: RULES_MESSAGE });
-    expect(checkSubmit(off, { ...submit, streak: 51 }, undefined, 0)).toMatchObject({ ok: false, kind: 'rules', message: STREAK_RULES_MESSAGE });
+    expect(checkSubmit(off, { ...submit, score: 5001 }, undefined, 0)).toMatchObject({
+        ok: false,
+        kind: 'rules',
+        message: RULES_MESSAGE,
+    });
+    expect(checkSubmit(off, { ...submit, streak: 51 }, undefined, 0)).toMatchObject({
+        ok: false,
+        kind: 'rules',
+        message: STREAK_RULES_MESSAGE,
+    });
     expect(checkSubmit(off, { ...submit, score: 5000, streak: 50 }, undefined, 0)).toEqual({ ok: true });
 });

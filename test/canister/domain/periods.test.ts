@@ -3,7 +3,11 @@ import { archiveId, parseArchiveId, periodEnd, periodStart, type PeriodRule } fr
 
 const us = (iso: string): number => Date.parse(iso) * 1e3;
 const iso = (n: number): string => new Date(n / 1e3).toISOString();
-const rule = (period: PeriodRule['period'], extra: Partial<PeriodRule> = {}): PeriodRule => ({ period, anchor: 0, ...extra });
+const rule = (period: PeriodRule['period'], extra: Partial<PeriodRule> = {}): PeriodRule => ({
+    period,
+    anchor: 0,
+    ...extra,
+});
 
 test('daily periods start at 00:00 UTC and end at the next midnight', () => {
     expect(iso(periodStart(rule('daily'), us('2026-03-01T23:59:59.999Z')))).toBe('2026-03-01T00:00:00.000Z');

@@ -1,5 +1,10 @@
 import {
-    CHUNK_BYTES, SNAPSHOT_VERSION, createRankIndex, restoreRankIndex, type RankIndex, type RankOrder,
+    CHUNK_BYTES,
+    SNAPSHOT_VERSION,
+    createRankIndex,
+    restoreRankIndex,
+    type RankIndex,
+    type RankOrder,
 } from '../../../canister/domain/rank-index';
 
 /** The obvious model: a sorted array of entries, re-sorted on every change. */
@@ -19,7 +24,8 @@ class Model {
         if (this.sorted === undefined) {
             const sign = this.order === 'desc' ? -1 : 1;
             this.sorted = [...this.keys.keys()].sort((x, y) => {
-                const a = this.keys.get(x)!, b = this.keys.get(y)!;
+                const a = this.keys.get(x)!,
+                    b = this.keys.get(y)!;
                 return sign * (a[0] - b[0]) || a[1] - b[1] || a[2] - b[2] || x - y;
             });
         }
@@ -60,7 +66,8 @@ function expectMatches(index: RankIndex, model: Model, random: () => number, pro
         expect(index.select(r)).toBe(id);
         const count = Math.floor(random() * 12);
         expect(index.range(r, count)).toEqual(order.slice(r - 1, r - 1 + count));
-        const before = Math.floor(random() * 4), after = Math.floor(random() * 4);
+        const before = Math.floor(random() * 4),
+            after = Math.floor(random() * 4);
         expect(index.around(id, before, after)).toEqual(order.slice(Math.max(0, r - 1 - before), r + after));
         const [value, at, tie] = model.key(id)!;
         expect(index.keyOf(id)).toEqual({ value, at, tie });
@@ -242,7 +249,8 @@ describe('rank index', () => {
                     index.remove(id);
                     model.remove(id);
                 } else {
-                    const value = Math.floor(random() * 300), at = Math.floor(random() * 1000);
+                    const value = Math.floor(random() * 300),
+                        at = Math.floor(random() * 1000);
                     index.set(id, value, at, id);
                     model.set(id, value, at, id);
                 }
@@ -317,34 +325,37 @@ describe('rank index', () => {
         });
     });
 
-    test.each(['desc', 'asc'] as const)('%s: thousands of random operations agree with a sorted-array model', (order) => {
-        const random = rng(order === 'desc' ? 42 : 43);
-        const index = createRankIndex(order, 8);
-        const model = new Model(order);
-        for (let batch = 0; batch < 60; batch++) {
-            // Small id and value ranges on purpose: many moves, removals and equal values.
-            const idRange = batch < 30 ? 300 : 3000;
-            for (let i = 0; i < 500; i++) {
-                const id = Math.floor(random() * idRange);
-                const op = random();
-                if (op < 0.2) {
-                    expect(index.remove(id)).toBe(model.remove(id));
-                } else if (op < 0.3 && model.has(id)) {
-                    // Nudge: often stays between its neighbours (the in-place path).
-                    const [value, at, tie] = model.key(id)!;
-                    const nudged = value + (random() < 0.5 ? 0.25 : -0.25);
-                    index.set(id, nudged, at, tie);
-                    model.set(id, nudged, at, tie);
-                } else {
-                    const value = Math.floor(random() * 40) * (random() < 0.1 ? -1 : 1);
-                    const at = Math.floor(random() * 20);
-                    const tie = Math.floor(random() * 3);
-                    index.set(id, value, at, tie);
-                    model.set(id, value, at, tie);
+    test.each(['desc', 'asc'] as const)(
+        '%s: thousands of random operations agree with a sorted-array model',
+        (order) => {
+            const random = rng(order === 'desc' ? 42 : 43);
+            const index = createRankIndex(order, 8);
+            const model = new Model(order);
+            for (let batch = 0; batch < 60; batch++) {
+                // Small id and value ranges on purpose: many moves, removals and equal values.
+                const idRange = batch < 30 ? 300 : 3000;
+                for (let i = 0; i < 500; i++) {
+                    const id = Math.floor(random() * idRange);
+                    const op = random();
+                    if (op < 0.2) {
+                        expect(index.remove(id)).toBe(model.remove(id));
+                    } else if (op < 0.3 && model.has(id)) {
+                        // Nudge: often stays between its neighbours (the in-place path).
+                        const [value, at, tie] = model.key(id)!;
+                        const nudged = value + (random() < 0.5 ? 0.25 : -0.25);
+                        index.set(id, nudged, at, tie);
+                        model.set(id, nudged, at, tie);
+                    } else {
+                        const value = Math.floor(random() * 40) * (random() < 0.1 ? -1 : 1);
+                        const at = Math.floor(random() * 20);
+                        const tie = Math.floor(random() * 3);
+                        index.set(id, value, at, tie);
+                        model.set(id, value, at, tie);
+                    }
+                    expect(index.has(id)).toBe(model.has(id));
                 }
-                expect(index.has(id)).toBe(model.has(id));
+                expectMatches(index, model, random);
             }
-            expectMatches(index, model, random);
-        }
-    });
+        },
+    );
 });

@@ -30,7 +30,11 @@ describe('bests', () => {
         const first = improve(undefined, 100, 5, 1);
         expect(first.best).toEqual({ score: 100, scoreAt: 1, streak: 5, streakAt: 1 });
         const higherScoreLowerStreak = improve(first.best, 150, 2, 2);
-        expect(higherScoreLowerStreak).toEqual({ best: { score: 150, scoreAt: 2, streak: 5, streakAt: 1 }, scoreImproved: true, streakImproved: false });
+        expect(higherScoreLowerStreak).toEqual({
+            best: { score: 150, scoreAt: 2, streak: 5, streakAt: 1 },
+            scoreImproved: true,
+            streakImproved: false,
+        });
         const lower = improve(higherScoreLowerStreak.best, 10, 1, 3);
         expect(lower.best).toEqual(higherScoreLowerStreak.best);
         expect(lower.scoreImproved || lower.streakImproved).toBe(false);

@@ -1,7 +1,16 @@
 // Games: registration with the standard boards and an unguessable key, key lookup and
 // rotation, the per-developer allowance, settings, extra boards.
 import {
-    createBoard, deleteBoard, listGames, registerGame, resolveKey, rotateKey, setAllowance, setCaps, setTimeValidation, updateGame,
+    createBoard,
+    deleteBoard,
+    listGames,
+    registerGame,
+    resolveKey,
+    rotateKey,
+    setAllowance,
+    setCaps,
+    setTimeValidation,
+    updateGame,
 } from '../../../canister/service/games';
 import { gameInfo, listBoards } from '../../../canister/service/reads';
 import { failure, harness, withGame } from './harness';
@@ -11,18 +20,34 @@ test('registration creates all-time, weekly and daily boards and a key_<gameId>_
     const apiKey = withGame(h, 'space-race');
     expect(apiKey).toMatch(/^key_space-race_\d{32}$/);
     expect(resolveKey(h, apiKey)).toEqual({ gameId: 'space-race', isActive: true });
-    expect(listBoards(h, { gameId: 'space-race' }).scoreboards.map((b) => [b.scoreboardId, b.period, b.sortBy, b.targeted])).toEqual([
+    expect(
+        listBoards(h, { gameId: 'space-race' }).scoreboards.map((b) => [
+            b.scoreboardId,
+            b.period,
+            b.sortBy,
+            b.targeted,
+        ]),
+    ).toEqual([
         ['all-time', 'allTime', 'score', false],
         ['weekly', 'weekly', 'score', false],
         ['daily', 'daily', 'score', false],
     ]);
-    expect(gameInfo(h, { gameId: 'space-race' })).toMatchObject({ timeValidationEnabled: false, totalPlayers: 0, isActive: true });
+    expect(gameInfo(h, { gameId: 'space-race' })).toMatchObject({
+        timeValidationEnabled: false,
+        totalPlayers: 0,
+        isActive: true,
+    });
 });
 
 test('names reject control characters and broken Unicode', () => {
     const h = harness();
-    expect(failure(() => registerGame(h, { developerId: 'd', gameId: 'ctl-game', name: 'bad\u0001name' }))).toEqual({ status: 400, message: 'Invalid name: must not contain control characters' });
-    expect(failure(() => registerGame(h, { developerId: 'd', gameId: 'ctl-game', name: 'half \ud800' })).status).toBe(400);
+    expect(failure(() => registerGame(h, { developerId: 'd', gameId: 'ctl-game', name: 'bad\u0001name' }))).toEqual({
+        status: 400,
+        message: 'Invalid name: must not contain control characters',
+    });
+    expect(failure(() => registerGame(h, { developerId: 'd', gameId: 'ctl-game', name: 'half \ud800' })).status).toBe(
+        400,
+    );
     expect(registerGame(h, { developerId: 'd', gameId: 'ctl-game', name: 'Ünïcödé 🎮' }).game.name).toBe('Ünïcödé 🎮');
 });
 
@@ -32,7 +57,10 @@ test('game ids follow the 3-50 [a-z0-9-] rule and are unique', () => {
         expect(failure(() => registerGame(h, { developerId: 'd', gameId: bad, name: 'N' })).status).toBe(400);
     }
     withGame(h, 'taken');
-    expect(failure(() => registerGame(h, { developerId: 'other', gameId: 'taken', name: 'N' }))).toEqual({ status: 409, message: "Game ID 'taken' is already taken." });
+    expect(failure(() => registerGame(h, { developerId: 'other', gameId: 'taken', name: 'N' }))).toEqual({
+        status: 409,
+        message: "Game ID 'taken' is already taken.",
+    });
 });
 
 test('three games per developer by default, more with a larger allowance', () => {
@@ -65,7 +93,11 @@ test('deactivating a game shows in key lookups (the gateway answers 403)', () =>
 test('settings validate their values; caps can be cleared', () => {
     const h = harness();
     withGame(h);
-    expect(setTimeValidation(h, { gameId: 'my-game', enabled: true, minPlaySeconds: 20 })).toMatchObject({ enabled: true, minPlaySeconds: 20, sessionLifetimeSeconds: 1800 });
+    expect(setTimeValidation(h, { gameId: 'my-game', enabled: true, minPlaySeconds: 20 })).toMatchObject({
+        enabled: true,
+        minPlaySeconds: 20,
+        sessionLifetimeSeconds: 1800,
+    });
     expect(failure(() => setTimeValidation(h, { gameId: 'my-game', sessionLifetimeSeconds: 5 })).status).toBe(400);
     expect(setCaps(h, { gameId: 'my-game', maxScore: 10 })).toEqual({ maxScore: 10 });
     expect(setCaps(h, { gameId: 'my-game', maxScore: null, maxStreak: 3 })).toEqual({ maxStreak: 3 });
@@ -76,14 +108,34 @@ test('settings validate their values; caps can be cleared', () => {
 test('extra boards: targeted, monthly and custom; standard ids are reserved; deletion removes them', () => {
     const h = harness();
     withGame(h);
-    expect(createBoard(h, { gameId: 'my-game', scoreboardId: 'level-1', type: 'targeted', sortBy: 'streak' })).toMatchObject({ targeted: true, period: 'allTime', sortBy: 'streak' });
-    expect(createBoard(h, { gameId: 'my-game', scoreboardId: 'month', type: 'monthly' })).toMatchObject({ targeted: false, period: 'monthly' });
-    expect(createBoard(h, { gameId: 'my-game', scoreboardId: 'fortnight', type: 'custom', days: 14 })).toMatchObject({ period: 'custom', days: 14 });
-    expect(failure(() => createBoard(h, { gameId: 'my-game', scoreboardId: 'weekly', type: 'targeted' })).status).toBe(400);
-    expect(failure(() => createBoard(h, { gameId: 'my-game', scoreboardId: 'level-1', type: 'targeted' })).status).toBe(409);
-    expect(failure(() => createBoard(h, { gameId: 'my-game', scoreboardId: 'bad id', type: 'targeted' })).status).toBe(400);
+    expect(
+        createBoard(h, { gameId: 'my-game', scoreboardId: 'level-1', type: 'targeted', sortBy: 'streak' }),
+    ).toMatchObject({ targeted: true, period: 'allTime', sortBy: 'streak' });
+    expect(createBoard(h, { gameId: 'my-game', scoreboardId: 'month', type: 'monthly' })).toMatchObject({
+        targeted: false,
+        period: 'monthly',
+    });
+    expect(createBoard(h, { gameId: 'my-game', scoreboardId: 'fortnight', type: 'custom', days: 14 })).toMatchObject({
+        period: 'custom',
+        days: 14,
+    });
+    expect(failure(() => createBoard(h, { gameId: 'my-game', scoreboardId: 'weekly', type: 'targeted' })).status).toBe(
+        400,
+    );
+    expect(failure(() => createBoard(h, { gameId: 'my-game', scoreboardId: 'level-1', type: 'targeted' })).status).toBe(
+        409,
+    );
+    expect(failure(() => createBoard(h, { gameId: 'my-game', scoreboardId: 'bad id', type: 'targeted' })).status).toBe(
+        400,
+    );
     expect(failure(() => createBoard(h, { gameId: 'my-game', scoreboardId: 'x', type: 'weird' })).status).toBe(400);
     deleteBoard(h, { gameId: 'my-game', scoreboardId: 'level-1' });
-    expect(listBoards(h, { gameId: 'my-game' }).scoreboards.map((b) => b.scoreboardId)).toEqual(['all-time', 'weekly', 'daily', 'month', 'fortnight']);
+    expect(listBoards(h, { gameId: 'my-game' }).scoreboards.map((b) => b.scoreboardId)).toEqual([
+        'all-time',
+        'weekly',
+        'daily',
+        'month',
+        'fortnight',
+    ]);
     expect(failure(() => deleteBoard(h, { gameId: 'my-game', scoreboardId: 'daily' })).status).toBe(400);
 });

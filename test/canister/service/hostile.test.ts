@@ -1,7 +1,14 @@
 // What a holder of the public API key can try against the rules: board ids that are
 // JavaScript built-in names, boards deleted and created again, retries under time validation,
 // revoked keys and deactivated games, and flooding the suspicion log.
-import { createBoard, deleteBoard, rotateKey, setCaps, setTimeValidation, updateGame } from '../../../canister/service/games';
+import {
+    createBoard,
+    deleteBoard,
+    rotateKey,
+    setCaps,
+    setTimeValidation,
+    updateGame,
+} from '../../../canister/service/games';
 import { profile, setNickname, unlockAchievements } from '../../../canister/service/players';
 import { boardRank, readBoard } from '../../../canister/service/reads';
 import { SUSPICION_KEEP, submitBatch, suspicionLog } from '../../../canister/service/scores';
@@ -29,11 +36,22 @@ test('board ids that are JavaScript built-in names are ordinary boards, also aft
     }
     h.advance(3);
     // Not rate-limited forever: a new best 3 s later is accepted and stored as an entry.
-    for (const id of BUILT_IN_NAMES) expect(submit(h, { playerId: 'p1', score: 30, streak: 1, scoreboardId: id })).toMatchObject({ ok: {} });
-    const boards = () => BUILT_IN_NAMES.map((id) => readBoard(h, { gameId: G, boardId: id, limit: 10 }).entries.map((e) => [e.nickname, e.score]));
-    const expected = BUILT_IN_NAMES.map(() => [['Player_1', 30], ['Player_2', 20]]);
+    for (const id of BUILT_IN_NAMES)
+        expect(submit(h, { playerId: 'p1', score: 30, streak: 1, scoreboardId: id })).toMatchObject({ ok: {} });
+    const boards = () =>
+        BUILT_IN_NAMES.map((id) =>
+            readBoard(h, { gameId: G, boardId: id, limit: 10 }).entries.map((e) => [e.nickname, e.score]),
+        );
+    const expected = BUILT_IN_NAMES.map(() => [
+        ['Player_1', 30],
+        ['Player_2', 20],
+    ]);
     expect(boards()).toEqual(expected);
-    expect(boardRank(h, { gameId: G, boardId: '__proto__', playerId: 'p1' })).toMatchObject({ found: true, rank: 1, score: 30 });
+    expect(boardRank(h, { gameId: G, boardId: '__proto__', playerId: 'p1' })).toMatchObject({
+        found: true,
+        rank: 1,
+        score: 30,
+    });
     expect(profile(h, { gameId: G, playerId: 'p1' }).gameProfile.playCount).toBe(10);
     writeSnapshot(h);
     expect(loadGames(h)).toBe('snapshot');
@@ -55,9 +73,13 @@ test('a deleted board stays deleted: a new board with its id starts empty, also 
     // A returning player's new, lower submit is their entry: the old best does not hide it.
     h.advance(3);
     expect(submit(h, { playerId: 'p1', score: 40, streak: 1, scoreboardId: 'level-1' })).toMatchObject({ ok: {} });
-    expect(readBoard(h, { gameId: G, boardId: 'level-1' }).entries).toEqual([expect.objectContaining({ score: 40, streak: 1 })]);
+    expect(readBoard(h, { gameId: G, boardId: 'level-1' }).entries).toEqual([
+        expect.objectContaining({ score: 40, streak: 1 }),
+    ]);
     expect(loadGames(h)).toBe('records');
-    expect(readBoard(h, { gameId: G, boardId: 'level-1' }).entries).toEqual([expect.objectContaining({ score: 40, streak: 1 })]);
+    expect(readBoard(h, { gameId: G, boardId: 'level-1' }).entries).toEqual([
+        expect.objectContaining({ score: 40, streak: 1 }),
+    ]);
 });
 
 test('with time validation on, the exact retry of an accepted submit gets the same 200 answer (decisions.md)', () => {
@@ -73,7 +95,9 @@ test('with time validation on, the exact retry of an accepted submit gets the sa
     expect(profile(h, { gameId: G, playerId: 'p1' }).gameProfile.playCount).toBe(1);
     h.advance(2);
     // Outside the window the token is used up, as before.
-    expect(submit(h, { playerId: 'p1', score: 77, streak: 3, playSessionToken: token })).toMatchObject({ err: { message: expect.stringMatching(/play session/) } });
+    expect(submit(h, { playerId: 'p1', score: 77, streak: 3, playSessionToken: token })).toMatchObject({
+        err: { message: expect.stringMatching(/play session/) },
+    });
 });
 
 test('a rotated key and a deactivated game fail at once on every write', () => {
@@ -83,7 +107,10 @@ test('a rotated key and a deactivated game fail at once on every write', () => {
     const token = startSession(h, { apiKey: old, gameId: G, playerId: 'p1' }).ok;
     rotateKey(h, { gameId: G });
     const writes = (apiKey: string) => [
-        () => { const [r] = submitBatch(h, { submits: [{ apiKey, gameId: G, playerId: 'p1', score: 5, streak: 0 }] }); if ('err' in r) throw Object.assign(new Error(r.err.message), r.err); },
+        () => {
+            const [r] = submitBatch(h, { submits: [{ apiKey, gameId: G, playerId: 'p1', score: 5, streak: 0 }] });
+            if ('err' in r) throw Object.assign(new Error(r.err.message), r.err);
+        },
         () => setNickname(h, { apiKey, gameId: G, playerId: 'p1', nickname: 'Renamed' }),
         () => unlockAchievements(h, { apiKey, gameId: G, playerId: 'p1', achievementIds: ['a'] }),
         () => startSession(h, { apiKey, gameId: G, playerId: 'p2' }),
@@ -101,8 +128,13 @@ test('a rotated key and a deactivated game fail at once on every write', () => {
     expect(writes('key_other-game_12345678901234567890').map(statusOf)).toEqual([401, 401, 401, 401, 401]);
     updateGame(h, { gameId: G, isActive: false });
     expect(writes(key(h, G)).map(statusOf)).toEqual([403, 403, 403, 403, 403]);
-    expect(profile(h, { gameId: G, playerId: 'p1' })).toMatchObject({ nickname: 'Player_1', gameProfile: { score: 1, achievements: [] } });
-    expect(failure(() => setNickname(h, { apiKey: undefined, gameId: G, playerId: 'p1', nickname: 'Renamed' })).status).toBe(401);
+    expect(profile(h, { gameId: G, playerId: 'p1' })).toMatchObject({
+        nickname: 'Player_1',
+        gameProfile: { score: 1, achievements: [] },
+    });
+    expect(
+        failure(() => setNickname(h, { apiKey: undefined, gameId: G, playerId: 'p1', nickname: 'Renamed' })).status,
+    ).toBe(401);
 });
 
 test('the suspicion log: rejections are paced per player and board, one entry per player with a count', () => {
@@ -113,7 +145,13 @@ test('the suspicion log: rejections are paced per player and board, one entry pe
     // One key holder floods from one player id: one entry, every further try within 2 s refused.
     for (let i = 0; i < 2000; i++) {
         const reply = submit(h, { playerId: 'flood', score: 1000 + i, streak: 0 });
-        expect(reply).toEqual({ err: { status: 400, message: i === 0 ? 'Score rejected by game validation rules' : 'Please wait 2 seconds between submissions.' } });
+        expect(reply).toEqual({
+            err: {
+                status: 400,
+                message:
+                    i === 0 ? 'Score rejected by game validation rules' : 'Please wait 2 seconds between submissions.',
+            },
+        });
     }
     // ... and over a long time still only one entry, with the count.
     for (let i = 0; i < 50; i++) {

@@ -14,13 +14,26 @@ test('a taken name gets the first free numeric suffix and the reply names it (N2
     submit(h, 'game-a', 'p1', { nickname: 'Star' });
     submit(h, 'game-b', 'p2');
     submit(h, 'game-b', 'p3');
-    expect(setNickname(h, { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'p2', nickname: 'star' })).toEqual({ nickname: 'star_1', message: expect.stringMatching(/taken/) });
-    expect(setNickname(h, { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'p3', nickname: 'Star' }).nickname).toBe('Star_2');
+    expect(setNickname(h, { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'p2', nickname: 'star' })).toEqual({
+        nickname: 'star_1',
+        message: expect.stringMatching(/taken/),
+    });
+    expect(
+        setNickname(h, { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'p3', nickname: 'Star' }).nickname,
+    ).toBe('Star_2');
     // Your own name is not taken by you.
-    expect(setNickname(h, { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'p3', nickname: 'STAR_2' }).nickname).toBe('STAR_2');
+    expect(
+        setNickname(h, { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'p3', nickname: 'STAR_2' }).nickname,
+    ).toBe('STAR_2');
     expect(profile(h, { gameId: 'game-b', playerId: 'p3' }).nickname).toBe('STAR_2');
-    expect(failure(() => setNickname(h, { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'p3', nickname: 'no' }))).toEqual({ status: 400, message: 'Nickname must be at least 3 characters' });
-    expect(failure(() => setNickname(h, { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'ghost', nickname: 'Ghost' })).status).toBe(404);
+    expect(
+        failure(() => setNickname(h, { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'p3', nickname: 'no' })),
+    ).toEqual({ status: 400, message: 'Nickname must be at least 3 characters' });
+    expect(
+        failure(() =>
+            setNickname(h, { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'ghost', nickname: 'Ghost' }),
+        ).status,
+    ).toBe(404);
 });
 
 test('Player_<n> defaults skip names someone already chose', () => {
@@ -29,7 +42,10 @@ test('Player_<n> defaults skip names someone already chose', () => {
     submit(h, 'my-game', 'p1', { nickname: 'Player_2' });
     submit(h, 'my-game', 'p2');
     submit(h, 'my-game', 'p3');
-    expect([profile(h, { gameId: 'my-game', playerId: 'p2' }).nickname, profile(h, { gameId: 'my-game', playerId: 'p3' }).nickname]).toEqual(['Player_1', 'Player_3']);
+    expect([
+        profile(h, { gameId: 'my-game', playerId: 'p2' }).nickname,
+        profile(h, { gameId: 'my-game', playerId: 'p3' }).nickname,
+    ]).toEqual(['Player_1', 'Player_3']);
 });
 
 test('a renamed player frees the old name', () => {
@@ -44,15 +60,50 @@ test('a renamed player frees the old name', () => {
 test('achievements: single and batch unlocks are idempotent, ids validated, at most 100 per call', () => {
     const h = harness();
     withGame(h);
-    expect(unlockAchievements(h, { apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: 'p1', achievementIds: ['first_win'] })).toEqual({
-        unlocked: 1, total: 1, results: [{ achievementId: 'first_win', success: true, message: 'Unlocked' }],
+    expect(
+        unlockAchievements(h, {
+            apiKey: key(h, 'my-game'),
+            gameId: 'my-game',
+            playerId: 'p1',
+            achievementIds: ['first_win'],
+        }),
+    ).toEqual({
+        unlocked: 1,
+        total: 1,
+        results: [{ achievementId: 'first_win', success: true, message: 'Unlocked' }],
     });
-    const again = unlockAchievements(h, { apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: 'p1', achievementIds: ['first_win', 'speed:run'] });
+    const again = unlockAchievements(h, {
+        apiKey: key(h, 'my-game'),
+        gameId: 'my-game',
+        playerId: 'p1',
+        achievementIds: ['first_win', 'speed:run'],
+    });
     expect(again).toMatchObject({ unlocked: 1, total: 2 });
     expect(again.results[0]).toEqual({ achievementId: 'first_win', success: true, message: 'Already unlocked' });
-    expect(failure(() => unlockAchievements(h, { apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: 'p1', achievementIds: ['bad id'] })).status).toBe(400);
-    expect(failure(() => unlockAchievements(h, { apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: 'p1', achievementIds: Array.from({ length: 101 }, (_, i) => `a${i}`) })).status).toBe(400);
+    expect(
+        failure(() =>
+            unlockAchievements(h, {
+                apiKey: key(h, 'my-game'),
+                gameId: 'my-game',
+                playerId: 'p1',
+                achievementIds: ['bad id'],
+            }),
+        ).status,
+    ).toBe(400);
+    expect(
+        failure(() =>
+            unlockAchievements(h, {
+                apiKey: key(h, 'my-game'),
+                gameId: 'my-game',
+                playerId: 'p1',
+                achievementIds: Array.from({ length: 101 }, (_, i) => `a${i}`),
+            }),
+        ).status,
+    ).toBe(400);
     // Kept before the first submit, and shown on the profile once it exists.
     submit(h, 'my-game', 'p1');
-    expect(profile(h, { gameId: 'my-game', playerId: 'p1' }).gameProfile.achievements).toEqual(['first_win', 'speed:run']);
+    expect(profile(h, { gameId: 'my-game', playerId: 'p1' }).gameProfile.achievements).toEqual([
+        'first_win',
+        'speed:run',
+    ]);
 });

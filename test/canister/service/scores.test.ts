@@ -18,7 +18,9 @@ function submit(h: Harness, s: Record<string, unknown>) {
 test('a first submit creates the profile with a Player_<n> name; later submits keep bests as independent maxima (S1)', () => {
     const h = harness();
     withGame(h);
-    expect(submit(h, { playerId: 'p1', score: 100, streak: 7 })).toMatchObject({ ok: { message: expect.stringMatching(/Player_1/) } });
+    expect(submit(h, { playerId: 'p1', score: 100, streak: 7 })).toMatchObject({
+        ok: { message: expect.stringMatching(/Player_1/) },
+    });
     h.advance(6);
     expect(submit(h, { playerId: 'p1', score: 150, streak: 2 })).toMatchObject({ ok: {} });
     h.advance(6);
@@ -27,7 +29,9 @@ test('a first submit creates the profile with a Player_<n> name; later submits k
     expect(p.nickname).toBe('Player_1');
     expect(p.gameProfile).toMatchObject({ score: 150, streak: 7, playCount: 3 });
     for (const board of ['all-time', 'weekly', 'daily']) {
-        expect(readBoard(h, { gameId: G, boardId: board }).entries).toEqual([expect.objectContaining({ rank: 1, score: 150, streak: 7 })]);
+        expect(readBoard(h, { gameId: G, boardId: board }).entries).toEqual([
+            expect.objectContaining({ rank: 1, score: 150, streak: 7 }),
+        ]);
     }
 });
 
@@ -42,7 +46,11 @@ test('ranks are 1-based and distinct; ties go to whoever reached the value first
     submit(h, { playerId: 'top', score: 99, streak: 0 });
     const board = leaderboard(h, { gameId: G, sort: 'score', limit: 10 });
     expect(board.total).toBe(3);
-    expect(board.leaderboard.map((e) => [e.rank, e.score])).toEqual([[1, 99], [2, 10], [3, 10]]);
+    expect(board.leaderboard.map((e) => [e.rank, e.score])).toEqual([
+        [1, 99],
+        [2, 10],
+        [3, 10],
+    ]);
     expect(board.leaderboard[1].nickname).toBe('Player_1');
 });
 
@@ -64,7 +72,9 @@ test('a targeted submit writes only that board and counts a play; the profile ag
 test('standard boards cannot be targeted and missing boards are named in the error (S3, S4); nothing is created', () => {
     const h = harness();
     withGame(h);
-    expect(submit(h, { playerId: 'p1', score: 1, streak: 0, scoreboardId: 'weekly' })).toMatchObject({ err: { status: 400 } });
+    expect(submit(h, { playerId: 'p1', score: 1, streak: 0, scoreboardId: 'weekly' })).toMatchObject({
+        err: { status: 400 },
+    });
     expect(submit(h, { playerId: 'p1', score: 1, streak: 0, scoreboardId: 'nope' })).toEqual({
         err: { status: 404, message: "Scoreboard 'nope' not found for this game." },
     });
@@ -87,13 +97,19 @@ test('rule N1: a free name renames, a taken one is ignored (first submit falls b
     submit(h, { playerId: 'bob', score: 4, streak: 0 });
     expect(profile(h, { gameId: G, playerId: 'bob' }).nickname).toBe('Bobby');
     // Renaming freed 'Player_<n>'-style and old names for others: Alice's old default is not involved.
-    expect(readBoard(h, { gameId: G, boardId: 'all-time' }).entries.map((e) => e.nickname).sort()).toEqual(['Alice', 'Bobby']);
+    expect(
+        readBoard(h, { gameId: G, boardId: 'all-time' })
+            .entries.map((e) => e.nickname)
+            .sort(),
+    ).toEqual(['Alice', 'Bobby']);
 });
 
 test('an invalid nickname on a submit is a 400 and changes nothing (N3)', () => {
     const h = harness();
     withGame(h);
-    expect(submit(h, { playerId: 'p1', score: 1, streak: 0, nickname: 'x' })).toEqual({ err: { status: 400, message: 'Nickname must be at least 3 characters' } });
+    expect(submit(h, { playerId: 'p1', score: 1, streak: 0, nickname: 'x' })).toEqual({
+        err: { status: 400, message: 'Nickname must be at least 3 characters' },
+    });
     expect(() => profile(h, { gameId: G, playerId: 'p1' })).toThrow('Player not found');
 });
 
@@ -104,7 +120,9 @@ test('2 s rate limit per player per board; an exact repeat is a retry that chang
     const first = submit(h, { playerId: 'p1', score: 10, streak: 1 });
     h.advance(1);
     expect(submit(h, { playerId: 'p1', score: 10, streak: 1 })).toEqual(first);
-    expect(submit(h, { playerId: 'p1', score: 11, streak: 1 })).toEqual({ err: { status: 400, message: 'Please wait 2 seconds between submissions.' } });
+    expect(submit(h, { playerId: 'p1', score: 11, streak: 1 })).toEqual({
+        err: { status: 400, message: 'Please wait 2 seconds between submissions.' },
+    });
     expect(submit(h, { playerId: 'p1', score: 11, streak: 1, scoreboardId: 'level-1' })).toMatchObject({ ok: {} });
     // The retry and the limited submit counted no play; the targeted one did.
     expect(profile(h, { gameId: G, playerId: 'p1' }).gameProfile).toMatchObject({ score: 10, playCount: 2 });
@@ -129,15 +147,23 @@ test('every accepted submit is a play, except an exact repeat within a few secon
     h.advance(2.1);
     submit(h, { playerId: 'p1', score: 7, streak: 2 });
     expect(plays()).toBe(4);
-    expect(gameStats(h, { gameId: G })).toMatchObject({ totalPlayers: 1, totalPlays: 4, submissions: { total: 5, today: 5 } });
+    expect(gameStats(h, { gameId: G })).toMatchObject({
+        totalPlayers: 1,
+        totalPlays: 4,
+        submissions: { total: 5, today: 5 },
+    });
 });
 
 test('caps reject with the generic message, log the reason for the developer, and change nothing (S6)', () => {
     const h = harness();
     withGame(h);
     setCaps(h, { gameId: G, maxScore: 1000, maxStreak: 10 });
-    expect(submit(h, { playerId: 'p1', score: 1001, streak: 0 })).toEqual({ err: { status: 400, message: 'Score rejected by game validation rules' } });
-    expect(submit(h, { playerId: 'p2', score: 1, streak: 11 })).toEqual({ err: { status: 400, message: 'Streak rejected by game validation rules' } });
+    expect(submit(h, { playerId: 'p1', score: 1001, streak: 0 })).toEqual({
+        err: { status: 400, message: 'Score rejected by game validation rules' },
+    });
+    expect(submit(h, { playerId: 'p2', score: 1, streak: 11 })).toEqual({
+        err: { status: 400, message: 'Streak rejected by game validation rules' },
+    });
     expect(() => profile(h, { gameId: G, playerId: 'p1' })).toThrow('Player not found');
     const log = suspicionLog(h, { gameId: G });
     expect(log.map((e) => [e.playerId, e.reason, e.count])).toEqual([
@@ -151,16 +177,26 @@ test('time validation: token required, single-use, bound to the player, with min
     const h = harness();
     withGame(h);
     setTimeValidation(h, { gameId: G, enabled: true, minPlaySeconds: 30, maxScorePerSecond: 10 });
-    expect(submit(h, { playerId: 'p1', score: 100, streak: 0 })).toMatchObject({ err: { status: 400, message: expect.stringMatching(/requires starting a session/) } });
+    expect(submit(h, { playerId: 'p1', score: 100, streak: 0 })).toMatchObject({
+        err: { status: 400, message: expect.stringMatching(/requires starting a session/) },
+    });
     const { ok: token } = startSession(h, { apiKey: key(h, G), gameId: G, playerId: 'p1' });
     h.advance(5);
-    expect(submit(h, { playerId: 'p1', score: 10, streak: 0, playSessionToken: token })).toEqual({ err: { status: 400, message: 'Score rejected by game validation rules' } });
-    expect(submit(h, { playerId: 'p2', score: 10, streak: 0, playSessionToken: token })).toMatchObject({ err: { message: expect.stringMatching(/play session/) } });
+    expect(submit(h, { playerId: 'p1', score: 10, streak: 0, playSessionToken: token })).toEqual({
+        err: { status: 400, message: 'Score rejected by game validation rules' },
+    });
+    expect(submit(h, { playerId: 'p2', score: 10, streak: 0, playSessionToken: token })).toMatchObject({
+        err: { message: expect.stringMatching(/play session/) },
+    });
     h.advance(60);
-    expect(submit(h, { playerId: 'p1', score: 900, streak: 0, playSessionToken: token })).toEqual({ err: { status: 400, message: 'Score rejected by game validation rules' } });
+    expect(submit(h, { playerId: 'p1', score: 900, streak: 0, playSessionToken: token })).toEqual({
+        err: { status: 400, message: 'Score rejected by game validation rules' },
+    });
     expect(submit(h, { playerId: 'p1', score: 100, streak: 0, playSessionToken: token })).toMatchObject({ ok: {} });
     h.advance(3);
-    expect(submit(h, { playerId: 'p1', score: 101, streak: 0, playSessionToken: token })).toMatchObject({ err: { message: expect.stringMatching(/play session/) } });
+    expect(submit(h, { playerId: 'p1', score: 101, streak: 0, playSessionToken: token })).toMatchObject({
+        err: { message: expect.stringMatching(/play session/) },
+    });
     // One player, one board key: one entry with the latest reason and a count.
     expect(suspicionLog(h, { gameId: G })).toEqual([
         expect.objectContaining({ playerId: 'p1', count: 2, score: 900, reason: expect.stringMatching(/per second/) }),
@@ -170,12 +206,14 @@ test('time validation: token required, single-use, bound to the player, with min
 test('a batch is a list of independent submits: one failure does not stop the others', () => {
     const h = harness();
     withGame(h);
-    const results = submitBatch(h, { submits: [
-        { apiKey: key(h, G), gameId: G, playerId: 'a', score: 1, streak: 0 },
-        { apiKey: key(h, G), gameId: G, playerId: 'b', score: -1, streak: 0 },
-        { apiKey: key(h, 'no-such-game'), gameId: 'no-such-game', playerId: 'c', score: 1, streak: 0 },
-        { apiKey: key(h, G), gameId: G, playerId: 'd', score: 2, streak: 0 },
-    ] });
+    const results = submitBatch(h, {
+        submits: [
+            { apiKey: key(h, G), gameId: G, playerId: 'a', score: 1, streak: 0 },
+            { apiKey: key(h, G), gameId: G, playerId: 'b', score: -1, streak: 0 },
+            { apiKey: key(h, 'no-such-game'), gameId: 'no-such-game', playerId: 'c', score: 1, streak: 0 },
+            { apiKey: key(h, G), gameId: G, playerId: 'd', score: 2, streak: 0 },
+        ],
+    });
     expect(results.map((r) => ('ok' in r ? 'ok' : r.err.status))).toEqual(['ok', 400, 401, 'ok']);
     expect(leaderboard(h, { gameId: G }).total).toBe(2);
 });

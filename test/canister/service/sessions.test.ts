@@ -7,16 +7,27 @@ import { failure, harness, withGame, key } from './harness';
 test('at most 3 active sessions per player and game; ending one frees a place', () => {
     const h = harness();
     withGame(h);
-    const tokens = [1, 2, 3].map(() => startSession(h, { apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: 'p1' }).ok);
+    const tokens = [1, 2, 3].map(
+        () => startSession(h, { apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: 'p1' }).ok,
+    );
     expect(new Set(tokens).size).toBe(3);
     expect(tokens[0]).toMatch(/^ps_[0-9a-f]{32}$/);
     expect(failure(() => startSession(h, { apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: 'p1' }))).toEqual({
-        status: 400, message: 'Too many active play sessions. End or wait for current play sessions to expire.',
+        status: 400,
+        message: 'Too many active play sessions. End or wait for current play sessions to expire.',
     });
     expect(startSession(h, { apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: 'p2' }).ok).toBeDefined();
-    expect(endSession(h, { apiKey: key(h, 'my-game'), gameId: 'my-game', playSessionToken: tokens[0] })).toEqual({ message: 'Play session ended.' });
-    expect(failure(() => endSession(h, { apiKey: key(h, 'my-game'), gameId: 'my-game', playSessionToken: tokens[0] })).status).toBe(404);
-    expect(failure(() => endSession(h, { apiKey: key(h, 'my-game'), gameId: 'my-game', playSessionToken: 'ps_unknown' })).status).toBe(404);
+    expect(endSession(h, { apiKey: key(h, 'my-game'), gameId: 'my-game', playSessionToken: tokens[0] })).toEqual({
+        message: 'Play session ended.',
+    });
+    expect(
+        failure(() => endSession(h, { apiKey: key(h, 'my-game'), gameId: 'my-game', playSessionToken: tokens[0] }))
+            .status,
+    ).toBe(404);
+    expect(
+        failure(() => endSession(h, { apiKey: key(h, 'my-game'), gameId: 'my-game', playSessionToken: 'ps_unknown' }))
+            .status,
+    ).toBe(404);
     expect(startSession(h, { apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: 'p1' }).ok).toBeDefined();
 });
 

@@ -13,11 +13,27 @@ function populated() {
     withGame(h, 'game-b');
     createBoard(h, { gameId: 'game-a', scoreboardId: 'level-1', type: 'targeted', sortBy: 'streak' });
     for (let i = 0; i < 300; i++) {
-        submitBatch(h, { submits: [
-            { apiKey: key(h, 'game-a'), gameId: 'game-a', playerId: `p${i}`, score: (i * 37) % 101, streak: i % 7, nickname: i % 3 === 0 ? `Name_${i}` : undefined },
-            { apiKey: key(h, 'game-a'), gameId: 'game-a', playerId: `p${i}`, score: i, streak: (i * 13) % 17, scoreboardId: 'level-1' },
-            { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: `q${i}`, score: i * 2, streak: 1 },
-        ] });
+        submitBatch(h, {
+            submits: [
+                {
+                    apiKey: key(h, 'game-a'),
+                    gameId: 'game-a',
+                    playerId: `p${i}`,
+                    score: (i * 37) % 101,
+                    streak: i % 7,
+                    nickname: i % 3 === 0 ? `Name_${i}` : undefined,
+                },
+                {
+                    apiKey: key(h, 'game-a'),
+                    gameId: 'game-a',
+                    playerId: `p${i}`,
+                    score: i,
+                    streak: (i * 13) % 17,
+                    scoreboardId: 'level-1',
+                },
+                { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: `q${i}`, score: i * 2, streak: 1 },
+            ],
+        });
     }
     return h;
 }
@@ -51,7 +67,9 @@ test('without a snapshot (pre_upgrade skipped) the tables are rebuilt from the r
     expect(view(h)).toEqual(before);
     // And the service carries on from there.
     h.advance(10);
-    submitBatch(h, { submits: [{ apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'q0', score: 10_000, streak: 1 }] });
+    submitBatch(h, {
+        submits: [{ apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'q0', score: 10_000, streak: 1 }],
+    });
     expect(leaderboard(h, { gameId: 'game-b', limit: 1 }).leaderboard[0].score).toBe(10_000);
 });
 
@@ -64,7 +82,9 @@ test('a large rebuild goes in steps: the service answers meanwhile and ends with
     expect(leaderboard(h, { gameId: 'game-a', limit: 1000 }).total).toBeLessThan(before.a.total);
     // A submit during the rebuild is indexed at once; the rebuild indexes that player again, harmlessly.
     h.advance(10);
-    submitBatch(h, { submits: [{ apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'q299', score: 1_000_000, streak: 1 }] });
+    submitBatch(h, {
+        submits: [{ apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'q299', score: 1_000_000, streak: 1 }],
+    });
     let steps = 0;
     while (!rebuildSome(h, 100)) steps++;
     expect(steps).toBeGreaterThan(3);

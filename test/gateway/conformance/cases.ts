@@ -133,15 +133,24 @@ function matcher(name: string, test: (value: unknown) => boolean): any {
 }
 
 /** A timestamp: an integer in nanoseconds since the epoch (rule E1). */
-const NS = matcher('IntegerNanosecondsSinceEpoch', (v) => typeof v === 'number' && Number.isInteger(v) && v > 1e18 && v < 1e19);
+const NS = matcher(
+    'IntegerNanosecondsSinceEpoch',
+    (v) => typeof v === 'number' && Number.isInteger(v) && v > 1e18 && v < 1e19,
+);
 /** A period start that may be 0 (boards that never reset). */
-const TIME = matcher('IntegerNanosecondsOrZero', (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 1e19);
+const TIME = matcher(
+    'IntegerNanosecondsOrZero',
+    (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 1e19,
+);
 /** A count. */
 const INT = matcher('NonNegativeInteger', (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0);
 const POSITIVE = matcher('PositiveInteger', (v) => typeof v === 'number' && Number.isInteger(v) && v > 0);
 /** The same members in any order. */
 const setOf = (items: string[]): any =>
-    matcher(`SetOf(${JSON.stringify(items)})`, (v) => Array.isArray(v) && v.length === items.length && items.every((i) => v.includes(i)));
+    matcher(
+        `SetOf(${JSON.stringify(items)})`,
+        (v) => Array.isArray(v) && v.length === items.length && items.every((i) => v.includes(i)),
+    );
 
 const TEXT = expect.any(String);
 const DEFAULT_NAME = expect.stringMatching(/^Player_[0-9]+$/);
@@ -159,8 +168,18 @@ const OLD_PLUGIN = { 'X-API-Key': '$KEY' };
 const GAME2: GameStep = { game: 'GAME2', key: 'KEY2' };
 
 const get = (path: string, headers: Record<string, string> = H): CaseRequest => ({ method: 'GET', path, headers });
-const post = (path: string, body: unknown, headers: Record<string, string> = H): CaseRequest => ({ method: 'POST', path, headers, body });
-const put = (path: string, body: unknown, headers: Record<string, string> = H): CaseRequest => ({ method: 'PUT', path, headers, body });
+const post = (path: string, body: unknown, headers: Record<string, string> = H): CaseRequest => ({
+    method: 'POST',
+    path,
+    headers,
+    body,
+});
+const put = (path: string, body: unknown, headers: Record<string, string> = H): CaseRequest => ({
+    method: 'PUT',
+    path,
+    headers,
+    body,
+});
 /** A POST /scores; the body's gameId is the game of the headers unless the body names one. */
 const score = (body: Record<string, unknown>, headers: Record<string, string> = H): CaseRequest =>
     post('/scores', { gameId: headers['X-Game-ID'] ?? '$GAME', ...body }, headers);
@@ -175,27 +194,43 @@ const NOT_FOUND_PLAYER = err(404, 'Player not found');
 const TOO_SHORT = err(400, 'Nickname must be at least 3 characters');
 const TOO_LONG = err(400, 'Nickname must be 16 characters or less');
 const BAD_CHARS = err(400, 'Nickname can only contain letters, numbers, and underscores');
-const BAD_COUNT = (field: string) => err(400, `Invalid ${field}: must be a non-negative integer no larger than 9007199254740991`);
+const BAD_COUNT = (field: string) =>
+    err(400, `Invalid ${field}: must be a non-negative integer no larger than 9007199254740991`);
 const LIMIT_TWICE = err(400, 'Invalid limit: give it once, as a plain value');
 const boardNotFound = (id: string) => err(404, `Scoreboard '${id}' not found for this game.`);
 
 // ---- setup steps ----------------------------------------------------------------------------------------
 
 /** A setup request that must succeed (or answer `expected`). */
-const send = (request: CaseRequest, expected?: Expectation, capture?: Record<string, string>): SendStep => ({ send: request, expect: expected, capture });
+const send = (request: CaseRequest, expected?: Expectation, capture?: Record<string, string>): SendStep => ({
+    send: request,
+    expect: expected,
+    capture,
+});
 /** A setup submit that must be accepted. */
-const submit = (body: Record<string, unknown>, headers: Record<string, string> = H): SendStep => send(score(body, headers), SUBMITTED);
+const submit = (body: Record<string, unknown>, headers: Record<string, string> = H): SendStep =>
+    send(score(body, headers), SUBMITTED);
 /** A setup submit that must be refused with `expected`. */
-const refused = (body: Record<string, unknown>, expected: Expectation, headers: Record<string, string> = H): SendStep => send(score(body, headers), expected);
+const refused = (body: Record<string, unknown>, expected: Expectation, headers: Record<string, string> = H): SendStep =>
+    send(score(body, headers), expected);
 const startSession = (playerId: string, capture: string, headers: Record<string, string> = H): SendStep =>
-    send(post('/play-sessions/start', { gameId: headers['X-Game-ID'] ?? '$GAME', playerId }, headers), STARTED, { [capture]: 'data.ok' });
-const captureName = (playerId: string, name: string): SendStep => send(get(`/players/${playerId}/profile`), undefined, { [name]: 'data.nickname' });
+    send(post('/play-sessions/start', { gameId: headers['X-Game-ID'] ?? '$GAME', playerId }, headers), STARTED, {
+        [capture]: 'data.ok',
+    });
+const captureName = (playerId: string, name: string): SendStep =>
+    send(get(`/players/${playerId}/profile`), undefined, { [name]: 'data.nickname' });
 const wait = (seconds: number): AdvanceStep => ({ advance: seconds });
 /** Out of the 2 s rate-limit window and the few seconds in which an exact repeat is no new play. */
 const SPACED = wait(6);
 
-const LEVEL_1: AdminStep = { admin: 'admin_create_board', request: { gameId: '$GAME', scoreboardId: 'level-1', type: 'targeted', name: 'Level 1' } };
-const TIME_VALIDATION: AdminStep = { admin: 'admin_set_time_validation', request: { gameId: '$GAME', enabled: true, minPlaySeconds: 5, sessionLifetimeSeconds: 60 } };
+const LEVEL_1: AdminStep = {
+    admin: 'admin_create_board',
+    request: { gameId: '$GAME', scoreboardId: 'level-1', type: 'targeted', name: 'Level 1' },
+};
+const TIME_VALIDATION: AdminStep = {
+    admin: 'admin_set_time_validation',
+    request: { gameId: '$GAME', enabled: true, minPlaySeconds: 5, sessionLifetimeSeconds: 60 },
+};
 const CAPS: AdminStep = { admin: 'admin_set_caps', request: { gameId: '$GAME', maxScore: 1000, maxStreak: 50 } };
 
 // Player ids in every shape real clients send.
@@ -236,7 +271,10 @@ const RANKED: readonly Step[] = [
     captureName(EVE, 'EVE_NAME'),
 ];
 /** RANKED plus a sixth player with only a targeted entry (the longest player id). */
-const RANKED_SIX: readonly Step[] = [...RANKED, submit({ playerId: LONG_PLAYER, score: 0, streak: 0, scoreboardId: 'level-1' })];
+const RANKED_SIX: readonly Step[] = [
+    ...RANKED,
+    submit({ playerId: LONG_PLAYER, score: 0, streak: 0, scoreboardId: 'level-1' }),
+];
 /** RANKED, then renamed: Bob to alice_1 and Carol to Alice_2 (N2), Dave to DaveTheGreat by a submit (N1). */
 const RENAMED: readonly Step[] = [
     ...RANKED,
@@ -248,10 +286,29 @@ const RENAMED: readonly Step[] = [
 /** RENAMED, then a day later (a `clock` case: from Wednesday to Thursday) Carol submits in the new daily period. */
 const ROLLED_OVER: readonly Step[] = [...RENAMED, wait(86_400), submit({ playerId: CAROL, score: 5, streak: 1 })];
 
-const entry = (rank: number, nickname: string, s: number, streak: number) => ({ rank, nickname, score: s, streak, authType: 'external' });
-const boardEntry = (rank: number, nickname: unknown, s: number, streak: number) => ({ rank, nickname, score: s, streak, authType: 'external', submittedAt: NS });
+const entry = (rank: number, nickname: string, s: number, streak: number) => ({
+    rank,
+    nickname,
+    score: s,
+    streak,
+    authType: 'external',
+});
+const boardEntry = (rank: number, nickname: unknown, s: number, streak: number) => ({
+    rank,
+    nickname,
+    score: s,
+    streak,
+    authType: 'external',
+    submittedAt: NS,
+});
 
-const profile = (nickname: unknown, s: unknown, streak: unknown, playCount: unknown, achievements: unknown = []): Expectation =>
+const profile = (
+    nickname: unknown,
+    s: unknown,
+    streak: unknown,
+    playCount: unknown,
+    achievements: unknown = [],
+): Expectation =>
     ok({ nickname, created: NS, gameProfile: { score: s, streak, achievements, playCount, lastPlayed: NS } });
 
 const CORS = {
@@ -264,15 +321,27 @@ export const EVERY_RESPONSE_HEADERS: Record<string, string> = { ...CORS, 'x-api-
 
 // The ranking of RANKED.
 const LB_BY_SCORE = [
-    entry(1, '$BOB_NAME', 250, 7), entry(2, DAVE_NAME, 250, 9), entry(3, ALICE_NAME, 250, 9), entry(4, '$EVE_NAME', 50, 20), entry(5, '$CAROL_NAME', 10, 0),
+    entry(1, '$BOB_NAME', 250, 7),
+    entry(2, DAVE_NAME, 250, 9),
+    entry(3, ALICE_NAME, 250, 9),
+    entry(4, '$EVE_NAME', 50, 20),
+    entry(5, '$CAROL_NAME', 10, 0),
 ];
 const LB_BY_STREAK = [
-    entry(1, '$EVE_NAME', 50, 20), entry(2, DAVE_NAME, 250, 9), entry(3, ALICE_NAME, 250, 9), entry(4, '$BOB_NAME', 250, 7), entry(5, '$CAROL_NAME', 10, 0),
+    entry(1, '$EVE_NAME', 50, 20),
+    entry(2, DAVE_NAME, 250, 9),
+    entry(3, ALICE_NAME, 250, 9),
+    entry(4, '$BOB_NAME', 250, 7),
+    entry(5, '$CAROL_NAME', 10, 0),
 ];
 const BOARD_ENTRIES = LB_BY_SCORE.map((e) => ({ ...e, submittedAt: NS }));
 /** The ranking of RENAMED: the same, by the new names. */
 const RENAMED_BY_SCORE = [
-    entry(1, 'alice${T}_1', 250, 7), entry(2, GREAT_NAME, 250, 9), entry(3, ALICE_NAME, 250, 9), entry(4, '$EVE_NAME', 50, 20), entry(5, 'Alice${T}_2', 10, 0),
+    entry(1, 'alice${T}_1', 250, 7),
+    entry(2, GREAT_NAME, 250, 9),
+    entry(3, ALICE_NAME, 250, 9),
+    entry(4, '$EVE_NAME', 50, 20),
+    entry(5, 'Alice${T}_2', 10, 0),
 ];
 const ARCHIVED_ENTRIES = RENAMED_BY_SCORE.map((e) => ({ ...e, submittedAt: NS }));
 const DAILY_ARCHIVE_ID = `$GAME:daily:${DAY_START}`;
@@ -290,7 +359,15 @@ const MAIN_BOARDS_META = [
     { scoreboardId: 'level-1', name: 'Level 1', period: 'allTime' },
 ];
 const boardSummary = (scoreboardId: string, period: string, entryCount: number, lastReset: unknown) => ({
-    scoreboardId, name: TEXT, description: TEXT, period, sortBy: 'score', targeted: false, entryCount, lastReset, isActive: true,
+    scoreboardId,
+    name: TEXT,
+    description: TEXT,
+    period,
+    sortBy: 'score',
+    targeted: false,
+    entryCount,
+    lastReset,
+    isActive: true,
 });
 
 const HUNDRED_IDS = Array.from({ length: 100 }, (_, i) => `ach_${i}`);
@@ -346,7 +423,11 @@ export const CASES: readonly Case[] = [
     {
         name: 'OPTIONS /scores: 200 with an empty object and the three CORS headers',
         ref: 'rule-E1',
-        request: { method: 'OPTIONS', path: '/scores', headers: { Origin: 'https://game.example', 'Access-Control-Request-Method': 'POST' } },
+        request: {
+            method: 'OPTIONS',
+            path: '/scores',
+            headers: { Origin: 'https://game.example', 'Access-Control-Request-Method': 'POST' },
+        },
         expect: { status: 200, body: {}, headers: CORS },
     },
     {
@@ -387,7 +468,12 @@ export const CASES: readonly Case[] = [
     },
 
     // -- credentials -----------------------------------------------------------------------------------------
-    { name: 'no credentials at all: 401 `Missing API key`', ref: ['rule-K1', OP.game], request: get('/game', {}), expect: err(401, 'Missing API key') },
+    {
+        name: 'no credentials at all: 401 `Missing API key`',
+        ref: ['rule-K1', OP.game],
+        request: get('/game', {}),
+        expect: err(401, 'Missing API key'),
+    },
     {
         name: 'X-Game-ID without an API key: 401 `Missing API key`',
         ref: ['rule-K1', OP.leaderboard],
@@ -397,13 +483,20 @@ export const CASES: readonly Case[] = [
     {
         name: 'credentials in the query string are ignored: 401 `Missing API key`',
         ref: ['rule-K1', OP.leaderboard],
-        request: get('/leaderboard?apiKey=$KEY&api_key=$KEY&key=$KEY&X-API-Key=$KEY&gameId=$GAME', { 'X-Game-ID': '$GAME' }),
+        request: get('/leaderboard?apiKey=$KEY&api_key=$KEY&key=$KEY&X-API-Key=$KEY&gameId=$GAME', {
+            'X-Game-ID': '$GAME',
+        }),
         expect: err(401, 'Missing API key'),
     },
     {
         name: 'a submit with the key only in the query string: 401 `Missing API key`',
         ref: ['rule-K1', OP.scores],
-        request: { method: 'POST', path: '/scores?apiKey=$KEY&X-API-Key=$KEY', headers: {}, body: { playerId: NEWBIE, gameId: '$GAME', score: 1, streak: 1 } },
+        request: {
+            method: 'POST',
+            path: '/scores?apiKey=$KEY&X-API-Key=$KEY',
+            headers: {},
+            body: { playerId: NEWBIE, gameId: '$GAME', score: 1, streak: 1 },
+        },
         expect: err(401, 'Missing API key'),
     },
     {
@@ -412,7 +505,12 @@ export const CASES: readonly Case[] = [
         request: get('/game', { 'X-API-Key': 'key_$GAME-nope_12345678901234567890' }),
         expect: err(401, 'Invalid API key'),
     },
-    { name: 'a malformed key: 401 `Invalid API key`', ref: ['rule-K1', OP.game], request: get('/game', { 'X-API-Key': 'not-a-key' }), expect: err(401, 'Invalid API key') },
+    {
+        name: 'a malformed key: 401 `Invalid API key`',
+        ref: ['rule-K1', OP.game],
+        request: get('/game', { 'X-API-Key': 'not-a-key' }),
+        expect: err(401, 'Invalid API key'),
+    },
     {
         name: 'a key of the game with fewer than 16 digits: 401 `Invalid API key`',
         ref: ['rule-K1', OP.game],
@@ -470,7 +568,11 @@ export const CASES: readonly Case[] = [
         name: 'X-Game-ID disagreeing with the API key on a submit: 400',
         ref: ['rule-K1', OP.scores],
         setup: [GAME2],
-        request: post('/scores', { playerId: NEWBIE, gameId: '$GAME', score: 1, streak: 1 }, { 'X-API-Key': '$KEY', 'X-Game-ID': '$GAME2' }),
+        request: post(
+            '/scores',
+            { playerId: NEWBIE, gameId: '$GAME', score: 1, streak: 1 },
+            { 'X-API-Key': '$KEY', 'X-Game-ID': '$GAME2' },
+        ),
         expect: err(400, mentions('X-Game-ID')),
     },
 
@@ -555,29 +657,86 @@ export const CASES: readonly Case[] = [
     {
         name: 'a taken name on a first submit falls back to Player_<number>',
         ref: [OP.profile, 'rule-N1'],
-        setup: [submit({ playerId: ALICE, score: 100, streak: 3, nickname: ALICE_NAME }), submit({ playerId: CAROL, score: 10, streak: 0, nickname: 'ALICE${T}' })],
+        setup: [
+            submit({ playerId: ALICE, score: 100, streak: 3, nickname: ALICE_NAME }),
+            submit({ playerId: CAROL, score: 10, streak: 0, nickname: 'ALICE${T}' }),
+        ],
         request: get(`/players/${CAROL}/profile`),
         expect: profile(DEFAULT_NAME, 10, 0, 1),
     },
     {
         name: 'a targeted submit leaves the profile aggregates alone: 250 and 9 kept, not 300 and 2',
         ref: [OP.profile, 'rule-S2'],
-        setup: [LEVEL_1, submit({ playerId: DAVE, score: 250, streak: 9, nickname: DAVE_NAME }, OLD_PLUGIN), submit({ playerId: DAVE, score: 300, streak: 2, scoreboardId: 'level-1' })],
+        setup: [
+            LEVEL_1,
+            submit({ playerId: DAVE, score: 250, streak: 9, nickname: DAVE_NAME }, OLD_PLUGIN),
+            submit({ playerId: DAVE, score: 300, streak: 2, scoreboardId: 'level-1' }),
+        ],
         request: get(`/players/${DAVE}/profile`, OLD_PLUGIN),
         expect: profile(DAVE_NAME, 250, 9, 2),
     },
-    { name: 'profile of a player with no profile: 404 `Player not found`', ref: OP.profile, request: get(`/players/${GHOST}/profile`), expect: NOT_FOUND_PLAYER },
-    { name: 'profile: a path player id with bad characters is 400', ref: OP.profile, request: get('/players/bad!id/profile'), expect: err(400, mentions('playerId')) },
+    {
+        name: 'profile of a player with no profile: 404 `Player not found`',
+        ref: OP.profile,
+        request: get(`/players/${GHOST}/profile`),
+        expect: NOT_FOUND_PLAYER,
+    },
+    {
+        name: 'profile: a path player id with bad characters is 400',
+        ref: OP.profile,
+        request: get('/players/bad!id/profile'),
+        expect: err(400, mentions('playerId')),
+    },
 
     // -- submit validation: scores are non-negative integers up to 9007199254740991; fields named ------------------
-    { name: 'validation: a score as a string of digits is 400 with the score rule', ref: OP.scores, request: score({ playerId: NEWBIE, score: '100', streak: 1 }), expect: BAD_COUNT('score') },
-    { name: 'validation: a score of "5" is 400 with the score rule, not is required', ref: OP.scores, request: score({ playerId: NEWBIE, score: '5', streak: 1 }), expect: BAD_COUNT('score') },
-    { name: 'validation: a score of true is 400 with the score rule', ref: OP.scores, request: score({ playerId: NEWBIE, score: true, streak: 1 }), expect: BAD_COUNT('score') },
-    { name: 'validation: a missing score is 400 `Invalid score: is required`', ref: OP.scores, request: score({ playerId: NEWBIE, streak: 1 }), expect: err(400, 'Invalid score: is required') },
-    { name: 'validation: a missing streak is 400 naming streak', ref: OP.scores, request: score({ playerId: NEWBIE, score: 1 }), expect: err(400, mentions('streak')) },
-    { name: 'validation: a negative score is 400 naming score', ref: OP.scores, request: score({ playerId: NEWBIE, score: -1, streak: 1 }), expect: err(400, mentions('score')) },
-    { name: 'validation: a score of 1.5 is 400 with the score rule', ref: OP.scores, request: score({ playerId: NEWBIE, score: 1.5, streak: 1 }), expect: BAD_COUNT('score') },
-    { name: 'validation: a non-integer streak is 400 naming streak', ref: OP.scores, request: score({ playerId: NEWBIE, score: 1, streak: 2.5 }), expect: err(400, mentions('streak')) },
+    {
+        name: 'validation: a score as a string of digits is 400 with the score rule',
+        ref: OP.scores,
+        request: score({ playerId: NEWBIE, score: '100', streak: 1 }),
+        expect: BAD_COUNT('score'),
+    },
+    {
+        name: 'validation: a score of "5" is 400 with the score rule, not is required',
+        ref: OP.scores,
+        request: score({ playerId: NEWBIE, score: '5', streak: 1 }),
+        expect: BAD_COUNT('score'),
+    },
+    {
+        name: 'validation: a score of true is 400 with the score rule',
+        ref: OP.scores,
+        request: score({ playerId: NEWBIE, score: true, streak: 1 }),
+        expect: BAD_COUNT('score'),
+    },
+    {
+        name: 'validation: a missing score is 400 `Invalid score: is required`',
+        ref: OP.scores,
+        request: score({ playerId: NEWBIE, streak: 1 }),
+        expect: err(400, 'Invalid score: is required'),
+    },
+    {
+        name: 'validation: a missing streak is 400 naming streak',
+        ref: OP.scores,
+        request: score({ playerId: NEWBIE, score: 1 }),
+        expect: err(400, mentions('streak')),
+    },
+    {
+        name: 'validation: a negative score is 400 naming score',
+        ref: OP.scores,
+        request: score({ playerId: NEWBIE, score: -1, streak: 1 }),
+        expect: err(400, mentions('score')),
+    },
+    {
+        name: 'validation: a score of 1.5 is 400 with the score rule',
+        ref: OP.scores,
+        request: score({ playerId: NEWBIE, score: 1.5, streak: 1 }),
+        expect: BAD_COUNT('score'),
+    },
+    {
+        name: 'validation: a non-integer streak is 400 naming streak',
+        ref: OP.scores,
+        request: score({ playerId: NEWBIE, score: 1, streak: 2.5 }),
+        expect: err(400, mentions('streak')),
+    },
     {
         name: 'validation: a score of 9007199254740992, one above the largest, is 400 naming score',
         ref: OP.scores,
@@ -590,10 +749,30 @@ export const CASES: readonly Case[] = [
         request: score({ playerId: NEWBIE, score: 1, streak: 9007199254740992 }),
         expect: err(400, mentions('streak')),
     },
-    { name: 'validation: a score sent as null is 400 naming score', ref: OP.scores, request: score({ playerId: NEWBIE, score: null, streak: 1 }), expect: err(400, mentions('score')) },
-    { name: 'validation: a missing playerId is 400 naming playerId', ref: OP.scores, request: score({ score: 1, streak: 1 }), expect: err(400, mentions('playerId')) },
-    { name: 'validation: a playerId with bad characters is 400', ref: OP.scores, request: score({ playerId: 'bad id!', score: 1, streak: 1 }), expect: err(400, mentions('playerId')) },
-    { name: 'validation: a playerId of 101 characters is 400', ref: OP.scores, request: score({ playerId: 'p'.repeat(101), score: 1, streak: 1 }), expect: err(400, mentions('playerId')) },
+    {
+        name: 'validation: a score sent as null is 400 naming score',
+        ref: OP.scores,
+        request: score({ playerId: NEWBIE, score: null, streak: 1 }),
+        expect: err(400, mentions('score')),
+    },
+    {
+        name: 'validation: a missing playerId is 400 naming playerId',
+        ref: OP.scores,
+        request: score({ score: 1, streak: 1 }),
+        expect: err(400, mentions('playerId')),
+    },
+    {
+        name: 'validation: a playerId with bad characters is 400',
+        ref: OP.scores,
+        request: score({ playerId: 'bad id!', score: 1, streak: 1 }),
+        expect: err(400, mentions('playerId')),
+    },
+    {
+        name: 'validation: a playerId of 101 characters is 400',
+        ref: OP.scores,
+        request: score({ playerId: 'p'.repeat(101), score: 1, streak: 1 }),
+        expect: err(400, mentions('playerId')),
+    },
     {
         name: 'validation: a playerId of 100 characters is accepted',
         ref: [OP.scores, 'rule-S2'],
@@ -601,8 +780,18 @@ export const CASES: readonly Case[] = [
         request: score({ playerId: LONG_PLAYER, score: 0, streak: 0, scoreboardId: 'level-1' }),
         expect: SUBMITTED,
     },
-    { name: 'validation: a numeric playerId is 400', ref: OP.scores, request: score({ playerId: 12345, score: 1, streak: 1 }), expect: err(400, mentions('playerId')) },
-    { name: 'validation: a numeric nickname is 400 naming nickname', ref: [OP.scores, 'rule-N3'], request: score({ playerId: NEWBIE, score: 1, streak: 1, nickname: 42 }), expect: err(400, mentions('[Nn]ickname')) },
+    {
+        name: 'validation: a numeric playerId is 400',
+        ref: OP.scores,
+        request: score({ playerId: 12345, score: 1, streak: 1 }),
+        expect: err(400, mentions('playerId')),
+    },
+    {
+        name: 'validation: a numeric nickname is 400 naming nickname',
+        ref: [OP.scores, 'rule-N3'],
+        request: score({ playerId: NEWBIE, score: 1, streak: 1, nickname: 42 }),
+        expect: err(400, mentions('[Nn]ickname')),
+    },
     {
         name: 'validation: a gameId of another game in the body is 400 naming gameId',
         ref: OP.scores,
@@ -610,8 +799,18 @@ export const CASES: readonly Case[] = [
         request: post('/scores', { playerId: NEWBIE, gameId: '$GAME2', score: 1, streak: 1 }),
         expect: err(400, mentions('gameId')),
     },
-    { name: 'validation: a numeric gameId is 400 naming gameId', ref: OP.scores, request: post('/scores', { playerId: NEWBIE, gameId: 7, score: 1, streak: 1 }), expect: err(400, mentions('gameId')) },
-    { name: 'validation: a JSON array body is 400', ref: OP.scores, request: post('/scores', [{ playerId: NEWBIE, gameId: '$GAME', score: 1, streak: 1 }]), expect: err(400) },
+    {
+        name: 'validation: a numeric gameId is 400 naming gameId',
+        ref: OP.scores,
+        request: post('/scores', { playerId: NEWBIE, gameId: 7, score: 1, streak: 1 }),
+        expect: err(400, mentions('gameId')),
+    },
+    {
+        name: 'validation: a JSON array body is 400',
+        ref: OP.scores,
+        request: post('/scores', [{ playerId: NEWBIE, gameId: '$GAME', score: 1, streak: 1 }]),
+        expect: err(400),
+    },
     {
         name: 'validation: malformed JSON is 400 `Invalid JSON body`',
         ref: [OP.scores, 'rule-E1'],
@@ -621,11 +820,32 @@ export const CASES: readonly Case[] = [
     {
         name: 'validation: a body over 64 KB is 413 JSON',
         ref: [OP.scores, 'rule-E1'],
-        request: { method: 'POST', path: '/scores', headers: H, raw: JSON.stringify({ playerId: NEWBIE, gameId: 'conf-main', score: 1, streak: 1, pad: 'x'.repeat(70_000) }) },
+        request: {
+            method: 'POST',
+            path: '/scores',
+            headers: H,
+            raw: JSON.stringify({
+                playerId: NEWBIE,
+                gameId: 'conf-main',
+                score: 1,
+                streak: 1,
+                pad: 'x'.repeat(70_000),
+            }),
+        },
         expect: err(413),
     },
-    { name: 'a nickname of 2 characters on a submit is 400 `Nickname must be at least 3 characters`', ref: [OP.scores, 'rule-N3'], request: score({ playerId: NEWBIE, score: 1, streak: 1, nickname: 'Al' }), expect: TOO_SHORT },
-    { name: 'a nickname of 17 characters on a submit is 400 `Nickname must be 16 characters or less`', ref: [OP.scores, 'rule-N3'], request: score({ playerId: NEWBIE, score: 1, streak: 1, nickname: 'abcdefghijklmnopq' }), expect: TOO_LONG },
+    {
+        name: 'a nickname of 2 characters on a submit is 400 `Nickname must be at least 3 characters`',
+        ref: [OP.scores, 'rule-N3'],
+        request: score({ playerId: NEWBIE, score: 1, streak: 1, nickname: 'Al' }),
+        expect: TOO_SHORT,
+    },
+    {
+        name: 'a nickname of 17 characters on a submit is 400 `Nickname must be 16 characters or less`',
+        ref: [OP.scores, 'rule-N3'],
+        request: score({ playerId: NEWBIE, score: 1, streak: 1, nickname: 'abcdefghijklmnopq' }),
+        expect: TOO_LONG,
+    },
     {
         name: 'a nickname with a space on a submit is 400 `Nickname can only contain letters, numbers, and underscores`',
         ref: [OP.scores, 'rule-N3'],
@@ -638,9 +858,24 @@ export const CASES: readonly Case[] = [
         request: score({ playerId: NEWBIE, score: 1, streak: 1, nickname: 'Al\u200Bice' }),
         expect: BAD_CHARS,
     },
-    { name: 'scoreboardId all-time is rejected', ref: [OP.scores, 'rule-S3'], request: score({ playerId: NEWBIE, score: 1, streak: 1, scoreboardId: 'all-time' }), expect: err(400) },
-    { name: 'scoreboardId weekly is rejected', ref: [OP.scores, 'rule-S3'], request: score({ playerId: NEWBIE, score: 1, streak: 1, scoreboardId: 'weekly' }), expect: err(400) },
-    { name: 'scoreboardId daily is rejected', ref: [OP.scores, 'rule-S3'], request: score({ playerId: NEWBIE, score: 1, streak: 1, scoreboardId: 'daily' }), expect: err(400) },
+    {
+        name: 'scoreboardId all-time is rejected',
+        ref: [OP.scores, 'rule-S3'],
+        request: score({ playerId: NEWBIE, score: 1, streak: 1, scoreboardId: 'all-time' }),
+        expect: err(400),
+    },
+    {
+        name: 'scoreboardId weekly is rejected',
+        ref: [OP.scores, 'rule-S3'],
+        request: score({ playerId: NEWBIE, score: 1, streak: 1, scoreboardId: 'weekly' }),
+        expect: err(400),
+    },
+    {
+        name: 'scoreboardId daily is rejected',
+        ref: [OP.scores, 'rule-S3'],
+        request: score({ playerId: NEWBIE, score: 1, streak: 1, scoreboardId: 'daily' }),
+        expect: err(400),
+    },
     {
         name: 'a scoreboardId naming no board: 404 `Scoreboard <id> not found for this game.`',
         ref: [OP.scores, 'rule-S4'],
@@ -660,7 +895,10 @@ export const CASES: readonly Case[] = [
             refused({ playerId: NEWBIE, score: -1, streak: 1 }, err(400)),
             refused({ playerId: NEWBIE, score: 1, streak: 1, nickname: 'Al' }, TOO_SHORT),
             refused({ playerId: NEWBIE, score: 1, streak: 1, scoreboardId: 'daily' }, err(400)),
-            refused({ playerId: NEWBIE, score: 1, streak: 1, scoreboardId: 'no-such-board' }, boardNotFound('no-such-board')),
+            refused(
+                { playerId: NEWBIE, score: 1, streak: 1, scoreboardId: 'no-such-board' },
+                boardNotFound('no-such-board'),
+            ),
         ],
         request: get(`/players/${NEWBIE}/profile`),
         expect: NOT_FOUND_PLAYER,
@@ -691,7 +929,12 @@ export const CASES: readonly Case[] = [
     {
         name: 'an exact repeat of a targeted submit inside 2 s gets the same 200 answer',
         ref: [OP.scores, 'rule-S2', 'rule-S5'],
-        setup: [LEVEL_1, send(score({ playerId: EVE, score: 400, streak: 1, scoreboardId: 'level-1' }), SUBMITTED, { MESSAGE: 'data.message' })],
+        setup: [
+            LEVEL_1,
+            send(score({ playerId: EVE, score: 400, streak: 1, scoreboardId: 'level-1' }), SUBMITTED, {
+                MESSAGE: 'data.message',
+            }),
+        ],
         request: score({ playerId: EVE, score: 400, streak: 1, scoreboardId: 'level-1' }),
         expect: ok({ message: '$MESSAGE' }),
     },
@@ -719,14 +962,23 @@ export const CASES: readonly Case[] = [
     {
         name: 'bests are independent maxima, an omitted nickname leaves the name alone, spaced submits count plays',
         ref: [OP.profile, 'rule-S1', 'rule-N1', 'rule-S5'],
-        setup: [submit({ playerId: BOB, score: 250, streak: 1 }), captureName(BOB, 'BOB_NAME'), SPACED, submit({ playerId: BOB, score: 100, streak: 7 })],
+        setup: [
+            submit({ playerId: BOB, score: 250, streak: 1 }),
+            captureName(BOB, 'BOB_NAME'),
+            SPACED,
+            submit({ playerId: BOB, score: 100, streak: 7 }),
+        ],
         request: get(`/players/${BOB}/profile`),
         expect: profile('$BOB_NAME', 250, 7, 2),
     },
     {
         name: 'profile bests rise',
         ref: [OP.profile, 'rule-S1'],
-        setup: [submit({ playerId: ALICE, score: 100, streak: 3, nickname: ALICE_NAME }), SPACED, submit({ playerId: ALICE, score: 250, streak: 9 })],
+        setup: [
+            submit({ playerId: ALICE, score: 100, streak: 3, nickname: ALICE_NAME }),
+            SPACED,
+            submit({ playerId: ALICE, score: 250, streak: 9 }),
+        ],
         request: get(`/players/${ALICE}/profile`),
         expect: profile(ALICE_NAME, 250, 9, 2),
     },
@@ -774,7 +1026,12 @@ export const CASES: readonly Case[] = [
         request: get('/leaderboard', OLD_PLUGIN),
         expect: ok({ leaderboard: LB_BY_SCORE, total: 5 }),
     },
-    { name: 'GET /leaderboard with an unknown sort=level: 400 naming sort', ref: OP.leaderboard, request: get('/leaderboard?sort=level'), expect: err(400, mentions('sort')) },
+    {
+        name: 'GET /leaderboard with an unknown sort=level: 400 naming sort',
+        ref: OP.leaderboard,
+        request: get('/leaderboard?sort=level'),
+        expect: err(400, mentions('sort')),
+    },
     {
         name: 'GET /leaderboard with sort in the list form, brackets after the name: 400',
         ref: OP.leaderboard,
@@ -810,7 +1067,12 @@ export const CASES: readonly Case[] = [
         request: get(`/players/${CAROL}/rank?sort=score`),
         expect: ok({ rank: 5, score: 10, streak: 0, totalPlayers: 5 }),
     },
-    { name: 'GET /players/id/rank of a player with no profile: 404 `Player not found`', ref: OP.rank, request: get(`/players/${GHOST}/rank`), expect: NOT_FOUND_PLAYER },
+    {
+        name: 'GET /players/id/rank of a player with no profile: 404 `Player not found`',
+        ref: OP.rank,
+        request: get(`/players/${GHOST}/rank`),
+        expect: NOT_FOUND_PLAYER,
+    },
     {
         name: 'GET /players/id/rank with sort=level: 400',
         ref: OP.rank,
@@ -818,7 +1080,12 @@ export const CASES: readonly Case[] = [
         request: get(`/players/${ALICE}/rank?sort=level`),
         expect: err(400, mentions('sort')),
     },
-    { name: 'GET /players/id/rank with bad characters in the id: 400', ref: OP.rank, request: get('/players/bad!id/rank'), expect: err(400, mentions('playerId')) },
+    {
+        name: 'GET /players/id/rank with bad characters in the id: 400',
+        ref: OP.rank,
+        request: get('/players/bad!id/rank'),
+        expect: err(400, mentions('playerId')),
+    },
 
     // -- board reads, also served directly by the canister -------------------------------------------------------
     {
@@ -829,8 +1096,20 @@ export const CASES: readonly Case[] = [
         expect: ok({
             gameId: '$GAME',
             scoreboards: [
-                boardSummary('all-time', 'allTime', 5, TIME), boardSummary('weekly', 'weekly', 5, '$WEEK_START'), boardSummary('daily', 'daily', 5, '$DAY_START'),
-                { scoreboardId: 'level-1', name: 'Level 1', description: '', period: 'allTime', sortBy: 'score', targeted: true, entryCount: 3, lastReset: TIME, isActive: true },
+                boardSummary('all-time', 'allTime', 5, TIME),
+                boardSummary('weekly', 'weekly', 5, '$WEEK_START'),
+                boardSummary('daily', 'daily', 5, '$DAY_START'),
+                {
+                    scoreboardId: 'level-1',
+                    name: 'Level 1',
+                    description: '',
+                    period: 'allTime',
+                    sortBy: 'score',
+                    targeted: true,
+                    entryCount: 3,
+                    lastReset: TIME,
+                    isActive: true,
+                },
             ],
         }),
         direct: true,
@@ -840,7 +1119,12 @@ export const CASES: readonly Case[] = [
         ref: [OP.board, 'rule-S1'],
         setup: RANKED,
         request: get('/games/$GAME/scoreboards/all-time'),
-        expect: ok({ scoreboardId: 'all-time', config: { name: TEXT, description: TEXT, period: 'allTime', sortBy: 'score', lastReset: TIME }, entries: BOARD_ENTRIES, totalEntries: 5 }),
+        expect: ok({
+            scoreboardId: 'all-time',
+            config: { name: TEXT, description: TEXT, period: 'allTime', sortBy: 'score', lastReset: TIME },
+            entries: BOARD_ENTRIES,
+            totalEntries: 5,
+        }),
         direct: true,
     },
     {
@@ -848,7 +1132,12 @@ export const CASES: readonly Case[] = [
         ref: [OP.board, 'rule-S1'],
         setup: RANKED,
         request: get('/games/$GAME/scoreboards/weekly'),
-        expect: ok({ scoreboardId: 'weekly', config: { name: TEXT, description: TEXT, period: 'weekly', sortBy: 'score', lastReset: '$WEEK_START' }, entries: BOARD_ENTRIES, totalEntries: 5 }),
+        expect: ok({
+            scoreboardId: 'weekly',
+            config: { name: TEXT, description: TEXT, period: 'weekly', sortBy: 'score', lastReset: '$WEEK_START' },
+            entries: BOARD_ENTRIES,
+            totalEntries: 5,
+        }),
         direct: true,
     },
     {
@@ -856,7 +1145,12 @@ export const CASES: readonly Case[] = [
         ref: [OP.board, 'rule-S1'],
         setup: RANKED,
         request: get('/games/$GAME/scoreboards/daily'),
-        expect: ok({ scoreboardId: 'daily', config: { name: TEXT, description: TEXT, period: 'daily', sortBy: 'score', lastReset: '$DAY_START' }, entries: BOARD_ENTRIES, totalEntries: 5 }),
+        expect: ok({
+            scoreboardId: 'daily',
+            config: { name: TEXT, description: TEXT, period: 'daily', sortBy: 'score', lastReset: '$DAY_START' },
+            entries: BOARD_ENTRIES,
+            totalEntries: 5,
+        }),
         direct: true,
     },
     {
@@ -867,7 +1161,11 @@ export const CASES: readonly Case[] = [
         expect: ok({
             scoreboardId: 'level-1',
             config: { name: 'Level 1', description: '', period: 'allTime', sortBy: 'score', lastReset: TIME },
-            entries: [boardEntry(1, '$EVE_NAME', 400, 1), boardEntry(2, DAVE_NAME, 300, 2), boardEntry(3, DEFAULT_NAME, 0, 0)],
+            entries: [
+                boardEntry(1, '$EVE_NAME', 400, 1),
+                boardEntry(2, DAVE_NAME, 300, 2),
+                boardEntry(3, DEFAULT_NAME, 0, 0),
+            ],
             totalEntries: 3,
         }),
         direct: true,
@@ -877,7 +1175,12 @@ export const CASES: readonly Case[] = [
         ref: OP.board,
         setup: RANKED,
         request: get('/games/$GAME/scoreboards/all-time?limit=2'),
-        expect: ok({ scoreboardId: 'all-time', config: expect.any(Object), entries: BOARD_ENTRIES.slice(0, 2), totalEntries: 5 }),
+        expect: ok({
+            scoreboardId: 'all-time',
+            config: expect.any(Object),
+            entries: BOARD_ENTRIES.slice(0, 2),
+            totalEntries: 5,
+        }),
         direct: true,
     },
     {
@@ -885,7 +1188,12 @@ export const CASES: readonly Case[] = [
         ref: OP.board,
         setup: RANKED,
         request: get('/games/$GAME/scoreboards/all-time?limit=0'),
-        expect: ok({ scoreboardId: 'all-time', config: expect.any(Object), entries: BOARD_ENTRIES.slice(0, 1), totalEntries: 5 }),
+        expect: ok({
+            scoreboardId: 'all-time',
+            config: expect.any(Object),
+            entries: BOARD_ENTRIES.slice(0, 1),
+            totalEntries: 5,
+        }),
         direct: true,
     },
     {
@@ -893,7 +1201,12 @@ export const CASES: readonly Case[] = [
         ref: OP.board,
         setup: RANKED,
         request: get('/games/$GAME/scoreboards/all-time?limit=-7'),
-        expect: ok({ scoreboardId: 'all-time', config: expect.any(Object), entries: BOARD_ENTRIES.slice(0, 1), totalEntries: 5 }),
+        expect: ok({
+            scoreboardId: 'all-time',
+            config: expect.any(Object),
+            entries: BOARD_ENTRIES.slice(0, 1),
+            totalEntries: 5,
+        }),
         direct: true,
     },
     {
@@ -941,9 +1254,27 @@ export const CASES: readonly Case[] = [
         expect: { status: expect.any(Number), body: expect.objectContaining({ ok: expect.any(Boolean) }) },
         direct: true,
     },
-    { name: 'path ids: a board id with a dot is 400', ref: OP.board, request: get('/games/$GAME/scoreboards/bad.id'), expect: err(400), direct: true },
-    { name: 'path ids: a board id of 65 characters is 400', ref: OP.board, request: get(`/games/$GAME/scoreboards/${LONG_ID}`), expect: err(400), direct: true },
-    { name: 'path ids: a game id of 65 characters is 400', ref: OP.boards, request: get(`/games/${LONG_ID}/scoreboards`), expect: err(400), direct: true },
+    {
+        name: 'path ids: a board id with a dot is 400',
+        ref: OP.board,
+        request: get('/games/$GAME/scoreboards/bad.id'),
+        expect: err(400),
+        direct: true,
+    },
+    {
+        name: 'path ids: a board id of 65 characters is 400',
+        ref: OP.board,
+        request: get(`/games/$GAME/scoreboards/${LONG_ID}`),
+        expect: err(400),
+        direct: true,
+    },
+    {
+        name: 'path ids: a game id of 65 characters is 400',
+        ref: OP.boards,
+        request: get(`/games/${LONG_ID}/scoreboards`),
+        expect: err(400),
+        direct: true,
+    },
     {
         name: 'path ids: a game id with a dot is 400, checked before any credential',
         ref: [OP.board, 'rule-K1'],
@@ -995,7 +1326,13 @@ export const CASES: readonly Case[] = [
         expect: err(404),
         direct: true,
     },
-    { name: 'archives: an unknown archive id is 404', ref: OP.archive, request: get('/games/$GAME/scoreboards/daily/archives/$GAME:daily:0'), expect: err(404), direct: true },
+    {
+        name: 'archives: an unknown archive id is 404',
+        ref: OP.archive,
+        request: get('/games/$GAME/scoreboards/daily/archives/$GAME:daily:0'),
+        expect: err(404),
+        direct: true,
+    },
     {
         name: 'archives of an unknown board: 404 `Scoreboard nope not found for this game.`',
         ref: [OP.archives, 'rule-R1'],
@@ -1003,13 +1340,22 @@ export const CASES: readonly Case[] = [
         expect: boardNotFound('nope'),
         direct: true,
     },
-    { name: 'archives: a bad board id in an archive path is 400', ref: OP.archives, request: get('/games/$GAME/scoreboards/bad.id/archives'), expect: err(400), direct: true },
+    {
+        name: 'archives: a bad board id in an archive path is 400',
+        ref: OP.archives,
+        request: get('/games/$GAME/scoreboards/bad.id/archives'),
+        expect: err(400),
+        direct: true,
+    },
 
     // -- PUT /players/{id}/nickname -------------------------------------------------------------------------------
     {
         name: 'a name taken in another letter case gets the suffix _1 and the reply names it: nickname and message',
         ref: [OP.nickname, 'rule-N2'],
-        setup: [submit({ playerId: ALICE, score: 1, streak: 1, nickname: ALICE_NAME }), submit({ playerId: BOB, score: 1, streak: 1 })],
+        setup: [
+            submit({ playerId: ALICE, score: 1, streak: 1, nickname: ALICE_NAME }),
+            submit({ playerId: BOB, score: 1, streak: 1 }),
+        ],
         request: put(`/players/${BOB}/nickname`, { nickname: 'alice${T}' }),
         expect: ok({ nickname: 'alice${T}_1', message: TEXT }),
     },
@@ -1020,7 +1366,10 @@ export const CASES: readonly Case[] = [
             submit({ playerId: ALICE, score: 1, streak: 1, nickname: ALICE_NAME }),
             submit({ playerId: BOB, score: 1, streak: 1 }),
             submit({ playerId: CAROL, score: 1, streak: 1 }),
-            send(put(`/players/${BOB}/nickname`, { nickname: 'alice${T}' }), ok({ nickname: 'alice${T}_1', message: TEXT })),
+            send(
+                put(`/players/${BOB}/nickname`, { nickname: 'alice${T}' }),
+                ok({ nickname: 'alice${T}_1', message: TEXT }),
+            ),
         ],
         request: put(`/players/${CAROL}/nickname`, { nickname: ALICE_NAME }),
         expect: ok({ nickname: 'Alice${T}_2', message: TEXT }),
@@ -1081,15 +1430,28 @@ export const CASES: readonly Case[] = [
         request: put(`/players/${ALICE}/nickname`, {}),
         expect: err(400, mentions('[Nn]ickname')),
     },
-    { name: 'PUT nickname of a player with no profile: 404 `Player not found`', ref: OP.nickname, request: put(`/players/${GHOST}/nickname`, { nickname: 'Ghosty${T}' }), expect: NOT_FOUND_PLAYER },
-    { name: 'PUT nickname with bad characters in the path id: 400', ref: OP.nickname, request: put('/players/bad!id/nickname', { nickname: 'Valid_Name' }), expect: err(400, mentions('playerId')) },
+    {
+        name: 'PUT nickname of a player with no profile: 404 `Player not found`',
+        ref: OP.nickname,
+        request: put(`/players/${GHOST}/nickname`, { nickname: 'Ghosty${T}' }),
+        expect: NOT_FOUND_PLAYER,
+    },
+    {
+        name: 'PUT nickname with bad characters in the path id: 400',
+        ref: OP.nickname,
+        request: put('/players/bad!id/nickname', { nickname: 'Valid_Name' }),
+        expect: err(400, mentions('playerId')),
+    },
     {
         name: 'the name applied by PUT nickname is the profile name',
         ref: [OP.nickname, OP.profile, 'rule-N2'],
         setup: [
             submit({ playerId: ALICE, score: 1, streak: 1, nickname: ALICE_NAME }),
             submit({ playerId: BOB, score: 250, streak: 7 }),
-            send(put(`/players/${BOB}/nickname`, { nickname: 'alice${T}' }), ok({ nickname: 'alice${T}_1', message: TEXT })),
+            send(
+                put(`/players/${BOB}/nickname`, { nickname: 'alice${T}' }),
+                ok({ nickname: 'alice${T}_1', message: TEXT }),
+            ),
         ],
         request: get(`/players/${BOB}/profile`),
         expect: profile('alice${T}_1', 250, 7, 1),
@@ -1119,14 +1481,22 @@ export const CASES: readonly Case[] = [
     {
         name: 'the rename by a submit is applied',
         ref: [OP.profile, 'rule-N1'],
-        setup: [submit({ playerId: DAVE, score: 250, streak: 9, nickname: DAVE_NAME }), wait(3), submit({ playerId: DAVE, score: 250, streak: 9, nickname: GREAT_NAME })],
+        setup: [
+            submit({ playerId: DAVE, score: 250, streak: 9, nickname: DAVE_NAME }),
+            wait(3),
+            submit({ playerId: DAVE, score: 250, streak: 9, nickname: GREAT_NAME }),
+        ],
         request: get(`/players/${DAVE}/profile`),
         expect: profile(GREAT_NAME, 250, 9, INT),
     },
     {
         name: 'a taken nickname on a later submit, as Godot 3 sends it every time, is silently ignored: 200, no error',
         ref: [OP.scores, 'rule-N1'],
-        setup: [submit({ playerId: ALICE, score: 1, streak: 1, nickname: ALICE_NAME }), submit({ playerId: DAVE, score: 250, streak: 9, nickname: GREAT_NAME }), wait(3)],
+        setup: [
+            submit({ playerId: ALICE, score: 1, streak: 1, nickname: ALICE_NAME }),
+            submit({ playerId: DAVE, score: 250, streak: 9, nickname: GREAT_NAME }),
+            wait(3),
+        ],
         request: score({ playerId: DAVE, score: 250, streak: 9, nickname: 'ALICE${T}' }),
         expect: SUBMITTED,
     },
@@ -1152,7 +1522,11 @@ export const CASES: readonly Case[] = [
     {
         name: 'a well-spaced duplicate moves the play count, bests unchanged',
         ref: [OP.profile, 'rule-S5'],
-        setup: [submit({ playerId: EVE, score: 50, streak: 20 }), SPACED, submit({ playerId: EVE, score: 50, streak: 20 })],
+        setup: [
+            submit({ playerId: EVE, score: 50, streak: 20 }),
+            SPACED,
+            submit({ playerId: EVE, score: 50, streak: 20 }),
+        ],
         request: get(`/players/${EVE}/profile`),
         expect: profile(DEFAULT_NAME, 50, 20, 2),
     },
@@ -1175,21 +1549,38 @@ export const CASES: readonly Case[] = [
     {
         name: 'achievements: a batch with one already unlocked id, every result success true',
         ref: [OP.achievements, 'rule-A1'],
-        setup: [submit({ playerId: ALICE, score: 1, streak: 1 }), send(post('/achievements', { playerId: ALICE, achievementId: 'first_win' }))],
+        setup: [
+            submit({ playerId: ALICE, score: 1, streak: 1 }),
+            send(post('/achievements', { playerId: ALICE, achievementId: 'first_win' })),
+        ],
         request: post('/achievements', { playerId: ALICE, achievementIds: ['first_win', 'level_5', 'speed_run'] }),
-        expect: ok({ unlocked: 2, total: 3, results: ['first_win', 'level_5', 'speed_run'].map((achievementId) => ({ achievementId, success: true, message: TEXT })) }),
+        expect: ok({
+            unlocked: 2,
+            total: 3,
+            results: ['first_win', 'level_5', 'speed_run'].map((achievementId) => ({
+                achievementId,
+                success: true,
+                message: TEXT,
+            })),
+        }),
     },
     {
         name: 'achievements: re-sending an unlocked id is idempotent, success true and nothing new',
         ref: [OP.achievements, 'rule-A1'],
-        setup: [submit({ playerId: ALICE, score: 1, streak: 1 }), send(post('/achievements', { playerId: ALICE, achievementIds: ['first_win', 'level_5', 'speed_run'] }))],
+        setup: [
+            submit({ playerId: ALICE, score: 1, streak: 1 }),
+            send(post('/achievements', { playerId: ALICE, achievementIds: ['first_win', 'level_5', 'speed_run'] })),
+        ],
         request: post('/achievements', { playerId: ALICE, achievementId: 'level_5' }),
         expect: ok({ unlocked: 0, total: 3, results: [{ achievementId: 'level_5', success: true, message: TEXT }] }),
     },
     {
         name: 'achievements: the documented form with gameId in the body',
         ref: OP.achievements,
-        setup: [submit({ playerId: ALICE, score: 1, streak: 1 }), send(post('/achievements', { playerId: ALICE, achievementIds: ['first_win', 'level_5', 'speed_run'] }))],
+        setup: [
+            submit({ playerId: ALICE, score: 1, streak: 1 }),
+            send(post('/achievements', { playerId: ALICE, achievementIds: ['first_win', 'level_5', 'speed_run'] })),
+        ],
         request: post('/achievements', { playerId: ALICE, gameId: '$GAME', achievementId: 'combo_10' }),
         expect: ok({ unlocked: 1, total: 4, results: [{ achievementId: 'combo_10', success: true, message: TEXT }] }),
     },
@@ -1198,18 +1589,42 @@ export const CASES: readonly Case[] = [
         ref: OP.achievements,
         setup: [submit({ playerId: EVE, score: 1, streak: 1 })],
         request: post('/achievements', { playerId: EVE, achievementIds: HUNDRED_IDS }),
-        expect: ok({ unlocked: 100, total: 100, results: HUNDRED_IDS.map((achievementId) => ({ achievementId, success: true, message: TEXT })) }),
+        expect: ok({
+            unlocked: 100,
+            total: 100,
+            results: HUNDRED_IDS.map((achievementId) => ({ achievementId, success: true, message: TEXT })),
+        }),
     },
-    { name: 'achievements: 101 ids is 400', ref: OP.achievements, request: post('/achievements', { playerId: EVE, achievementIds: [...HUNDRED_IDS, 'ach_100'] }), expect: err(400, mentions('achievementIds')) },
-    { name: 'achievements: neither achievementId nor achievementIds is 400', ref: OP.achievements, request: post('/achievements', { playerId: EVE }), expect: err(400, mentions('achievementId')) },
-    { name: 'achievements: achievementIds not a list is 400', ref: OP.achievements, request: post('/achievements', { playerId: EVE, achievementIds: 'first_win' }), expect: err(400, mentions('achievementIds')) },
+    {
+        name: 'achievements: 101 ids is 400',
+        ref: OP.achievements,
+        request: post('/achievements', { playerId: EVE, achievementIds: [...HUNDRED_IDS, 'ach_100'] }),
+        expect: err(400, mentions('achievementIds')),
+    },
+    {
+        name: 'achievements: neither achievementId nor achievementIds is 400',
+        ref: OP.achievements,
+        request: post('/achievements', { playerId: EVE }),
+        expect: err(400, mentions('achievementId')),
+    },
+    {
+        name: 'achievements: achievementIds not a list is 400',
+        ref: OP.achievements,
+        request: post('/achievements', { playerId: EVE, achievementIds: 'first_win' }),
+        expect: err(400, mentions('achievementIds')),
+    },
     {
         name: 'achievements: an achievementId with a space is 400 naming achievementId',
         ref: OP.achievements,
         request: post('/achievements', { playerId: EVE, achievementId: 'bad id' }),
         expect: err(400, mentions('achievementId')),
     },
-    { name: 'achievements: a missing playerId is 400', ref: OP.achievements, request: post('/achievements', { achievementId: 'first_win' }), expect: err(400, mentions('playerId')) },
+    {
+        name: 'achievements: a missing playerId is 400',
+        ref: OP.achievements,
+        request: post('/achievements', { achievementId: 'first_win' }),
+        expect: err(400, mentions('playerId')),
+    },
     {
         name: 'achievements: a gameId of another game is 400',
         ref: OP.achievements,
@@ -1238,7 +1653,10 @@ export const CASES: readonly Case[] = [
     {
         name: 'achievements unlocked before the first submit are kept for the player',
         ref: [OP.achievements, OP.profile, 'rule-A1'],
-        setup: [send(post('/achievements', { playerId: ALICE, achievementId: 'early_bird' })), submit({ playerId: ALICE, score: 1, streak: 1 })],
+        setup: [
+            send(post('/achievements', { playerId: ALICE, achievementId: 'early_bird' })),
+            submit({ playerId: ALICE, score: 1, streak: 1 }),
+        ],
         request: get(`/players/${ALICE}/profile`),
         expect: profile(DEFAULT_NAME, 1, 1, 1, ['early_bird']),
     },
@@ -1267,14 +1685,22 @@ export const CASES: readonly Case[] = [
     {
         name: 'play sessions: the 4th active start is 400 `Too many active play sessions. End or wait for current play sessions to expire.`',
         ref: [OP.start, 'rule-L2'],
-        setup: [startSession('session-player', 'PS1'), startSession('session-player', 'PS2'), startSession('session-player', 'PS3')],
+        setup: [
+            startSession('session-player', 'PS1'),
+            startSession('session-player', 'PS2'),
+            startSession('session-player', 'PS3'),
+        ],
         request: post('/play-sessions/start', { gameId: '$GAME', playerId: 'session-player' }),
         expect: err(400, 'Too many active play sessions. End or wait for current play sessions to expire.'),
     },
     {
         name: 'play sessions: the cap is per player',
         ref: [OP.start, 'rule-L2'],
-        setup: [startSession('session-player', 'PS1'), startSession('session-player', 'PS2'), startSession('session-player', 'PS3')],
+        setup: [
+            startSession('session-player', 'PS1'),
+            startSession('session-player', 'PS2'),
+            startSession('session-player', 'PS3'),
+        ],
         request: post('/play-sessions/start', { gameId: '$GAME', playerId: 'session-player-2' }),
         expect: STARTED,
     },
@@ -1288,11 +1714,19 @@ export const CASES: readonly Case[] = [
     {
         name: 'play sessions: ending it again is 404, end is idempotent',
         ref: OP.end,
-        setup: [startSession('session-player', 'PS1'), send(post('/play-sessions/end', { playSessionToken: '$PS1' }), ok({ message: TEXT }))],
+        setup: [
+            startSession('session-player', 'PS1'),
+            send(post('/play-sessions/end', { playSessionToken: '$PS1' }), ok({ message: TEXT })),
+        ],
         request: post('/play-sessions/end', { playSessionToken: '$PS1' }),
         expect: err(404),
     },
-    { name: 'play sessions: ending an unknown token is 404', ref: OP.end, request: post('/play-sessions/end', { playSessionToken: 'ps_00000000000000000000000000000000' }), expect: err(404) },
+    {
+        name: 'play sessions: ending an unknown token is 404',
+        ref: OP.end,
+        request: post('/play-sessions/end', { playSessionToken: 'ps_00000000000000000000000000000000' }),
+        expect: err(404),
+    },
     {
         name: 'play sessions: ending frees capacity',
         ref: [OP.start, OP.end, 'rule-L2'],
@@ -1305,8 +1739,18 @@ export const CASES: readonly Case[] = [
         request: post('/play-sessions/start', { gameId: '$GAME', playerId: 'session-player' }),
         expect: STARTED,
     },
-    { name: 'play sessions: start with a bad playerId is 400', ref: OP.start, request: post('/play-sessions/start', { gameId: '$GAME', playerId: 'bad id!' }), expect: err(400, mentions('playerId')) },
-    { name: 'play sessions: start without playerId is 400', ref: OP.start, request: post('/play-sessions/start', { gameId: '$GAME' }), expect: err(400, mentions('playerId')) },
+    {
+        name: 'play sessions: start with a bad playerId is 400',
+        ref: OP.start,
+        request: post('/play-sessions/start', { gameId: '$GAME', playerId: 'bad id!' }),
+        expect: err(400, mentions('playerId')),
+    },
+    {
+        name: 'play sessions: start without playerId is 400',
+        ref: OP.start,
+        request: post('/play-sessions/start', { gameId: '$GAME' }),
+        expect: err(400, mentions('playerId')),
+    },
     {
         name: 'play sessions: start with the gameId of another game is 400',
         ref: OP.start,
@@ -1314,7 +1758,12 @@ export const CASES: readonly Case[] = [
         request: post('/play-sessions/start', { gameId: '$GAME2', playerId: 'session-player' }),
         expect: err(400, mentions('gameId')),
     },
-    { name: 'play sessions: end without a token is 400', ref: OP.end, request: post('/play-sessions/end', {}), expect: err(400, mentions('playSessionToken')) },
+    {
+        name: 'play sessions: end without a token is 400',
+        ref: OP.end,
+        request: post('/play-sessions/end', {}),
+        expect: err(400, mentions('playSessionToken')),
+    },
     {
         name: 'play sessions: end with a token of 101 characters is 400',
         ref: OP.end,
@@ -1332,13 +1781,27 @@ export const CASES: readonly Case[] = [
     {
         name: 'GET /game: exactly gameId, name, description, totalPlayers, totalPlays, isActive, timeValidationEnabled, scoreboards',
         ref: OP.game,
-        setup: [TIME_VALIDATION, { admin: 'admin_create_board', request: { gameId: '$GAME', scoreboardId: 'tv-level', type: 'targeted', name: 'TV Level' } }],
+        setup: [
+            TIME_VALIDATION,
+            {
+                admin: 'admin_create_board',
+                request: { gameId: '$GAME', scoreboardId: 'tv-level', type: 'targeted', name: 'TV Level' },
+            },
+        ],
         request: get('/game'),
         expect: ok({
-            gameId: '$GAME', name: TEXT, description: TEXT, totalPlayers: 0, totalPlays: 0, isActive: true, timeValidationEnabled: true,
+            gameId: '$GAME',
+            name: TEXT,
+            description: TEXT,
+            totalPlayers: 0,
+            totalPlays: 0,
+            isActive: true,
+            timeValidationEnabled: true,
             scoreboards: [
-                { scoreboardId: 'all-time', name: TEXT, period: 'allTime' }, { scoreboardId: 'weekly', name: TEXT, period: 'weekly' },
-                { scoreboardId: 'daily', name: TEXT, period: 'daily' }, { scoreboardId: 'tv-level', name: 'TV Level', period: 'allTime' },
+                { scoreboardId: 'all-time', name: TEXT, period: 'allTime' },
+                { scoreboardId: 'weekly', name: TEXT, period: 'weekly' },
+                { scoreboardId: 'daily', name: TEXT, period: 'daily' },
+                { scoreboardId: 'tv-level', name: 'TV Level', period: 'allTime' },
             ],
         }),
     },
@@ -1359,7 +1822,13 @@ export const CASES: readonly Case[] = [
     {
         name: 'time validation: targeted submits need the token too',
         ref: [OP.scores, 'rule-S2', 'rule-L2'],
-        setup: [TIME_VALIDATION, { admin: 'admin_create_board', request: { gameId: '$GAME', scoreboardId: 'tv-level', type: 'targeted', name: 'TV Level' } }],
+        setup: [
+            TIME_VALIDATION,
+            {
+                admin: 'admin_create_board',
+                request: { gameId: '$GAME', scoreboardId: 'tv-level', type: 'targeted', name: 'TV Level' },
+            },
+        ],
         request: score({ playerId: 'tv-1', score: 10, streak: 1, scoreboardId: 'tv-level' }),
         expect: SESSION_REQUIRED,
     },
@@ -1367,7 +1836,12 @@ export const CASES: readonly Case[] = [
         name: 'time validation: an unknown token, a message with `play session`',
         ref: [OP.scores, 'rule-L2'],
         setup: [TIME_VALIDATION],
-        request: score({ playerId: 'tv-1', score: 10, streak: 1, playSessionToken: 'ps_00000000000000000000000000000000' }),
+        request: score({
+            playerId: 'tv-1',
+            score: 10,
+            streak: 1,
+            playSessionToken: 'ps_00000000000000000000000000000000',
+        }),
         expect: SESSION_PROBLEM,
     },
     {
@@ -1420,7 +1894,13 @@ export const CASES: readonly Case[] = [
     {
         name: 'time validation: a used token is single-use, a message with `play session`',
         ref: [OP.scores, 'rule-L2'],
-        setup: [TIME_VALIDATION, startSession('tv-1', 'TV2'), wait(6), submit({ playerId: 'tv-1', score: 500, streak: 2, playSessionToken: '$TV2' }), wait(3)],
+        setup: [
+            TIME_VALIDATION,
+            startSession('tv-1', 'TV2'),
+            wait(6),
+            submit({ playerId: 'tv-1', score: 500, streak: 2, playSessionToken: '$TV2' }),
+            wait(3),
+        ],
         request: score({ playerId: 'tv-1', score: 600, streak: 2, playSessionToken: '$TV2' }),
         expect: SESSION_PROBLEM,
     },
@@ -1463,7 +1943,13 @@ export const CASES: readonly Case[] = [
         request: get('/players/max-player/profile'),
         expect: profile(DEFAULT_NAME, 9007199254740991, 9007199254740991, 1),
     },
-    { name: 'caps: a score above the cap gets the generic `Score rejected by game validation rules`', ref: [OP.scores, 'rule-S6'], setup: [CAPS], request: score({ playerId: 'capped-1', score: 1001, streak: 0 }), expect: RULES },
+    {
+        name: 'caps: a score above the cap gets the generic `Score rejected by game validation rules`',
+        ref: [OP.scores, 'rule-S6'],
+        setup: [CAPS],
+        request: score({ playerId: 'capped-1', score: 1001, streak: 0 }),
+        expect: RULES,
+    },
     {
         name: 'caps: a streak above the cap: `Streak rejected by game validation rules`',
         ref: [OP.scores, 'rule-S6'],
@@ -1478,7 +1964,13 @@ export const CASES: readonly Case[] = [
         request: get('/players/capped-1/profile'),
         expect: NOT_FOUND_PLAYER,
     },
-    { name: 'caps: values at the cap are accepted', ref: [OP.scores, 'rule-S6'], setup: [CAPS], request: score({ playerId: 'capped-3', score: 1000, streak: 50 }), expect: SUBMITTED },
+    {
+        name: 'caps: values at the cap are accepted',
+        ref: [OP.scores, 'rule-S6'],
+        setup: [CAPS],
+        request: score({ playerId: 'capped-3', score: 1000, streak: 50 }),
+        expect: SUBMITTED,
+    },
     {
         name: 'nicknames are unique across the whole service: a first submit with a name taken in another game is accepted',
         ref: [OP.scores, 'rule-N1', 'rule-N3'],
@@ -1489,7 +1981,11 @@ export const CASES: readonly Case[] = [
     {
         name: 'nicknames are unique across the whole service: a name taken in another game falls back to Player_<number>',
         ref: [OP.profile, 'rule-N1', 'rule-N3'],
-        setup: [GAME2, submit({ playerId: DAVE, score: 1, streak: 1, nickname: GREAT_NAME }), submit({ playerId: 'g2-player', score: 1, streak: 1, nickname: GREAT_NAME }, H2)],
+        setup: [
+            GAME2,
+            submit({ playerId: DAVE, score: 1, streak: 1, nickname: GREAT_NAME }),
+            submit({ playerId: 'g2-player', score: 1, streak: 1, nickname: GREAT_NAME }, H2),
+        ],
         request: get('/players/g2-player/profile', H2),
         expect: profile(DEFAULT_NAME, 1, 1, 1),
     },
@@ -1500,23 +1996,46 @@ export const CASES: readonly Case[] = [
         ref: OP.game,
         setup: RANKED_SIX,
         request: get('/game'),
-        expect: ok({ gameId: '$GAME', name: TEXT, description: TEXT, totalPlayers: 6, totalPlays: 10, isActive: true, timeValidationEnabled: false, scoreboards: MAIN_BOARDS_META }),
+        expect: ok({
+            gameId: '$GAME',
+            name: TEXT,
+            description: TEXT,
+            totalPlayers: 6,
+            totalPlays: 10,
+            isActive: true,
+            timeValidationEnabled: false,
+            scoreboards: MAIN_BOARDS_META,
+        }),
     },
     {
         name: 'GET /game by an old plugin without X-Game-ID',
         ref: [OP.game, 'rule-K1'],
         setup: [LEVEL_1],
         request: get('/game', OLD_PLUGIN),
-        expect: ok(expect.objectContaining({ gameId: '$GAME', timeValidationEnabled: false, scoreboards: MAIN_BOARDS_META })),
+        expect: ok(
+            expect.objectContaining({ gameId: '$GAME', timeValidationEnabled: false, scoreboards: MAIN_BOARDS_META }),
+        ),
     },
     {
         name: 'GET /game/stats: at least gameId, totalPlayers, totalPlays and submissions with total and today',
         ref: OP.gameStats,
         setup: RANKED_SIX,
         request: get('/game/stats'),
-        expect: ok(expect.objectContaining({ gameId: '$GAME', totalPlayers: 6, totalPlays: 10, submissions: expect.objectContaining({ total: POSITIVE, today: POSITIVE }) })),
+        expect: ok(
+            expect.objectContaining({
+                gameId: '$GAME',
+                totalPlayers: 6,
+                totalPlays: 10,
+                submissions: expect.objectContaining({ total: POSITIVE, today: POSITIVE }),
+            }),
+        ),
     },
-    { name: 'GET /game/stats without a key: 401', ref: [OP.gameStats, 'rule-K1'], request: get('/game/stats', {}), expect: err(401, 'Missing API key') },
+    {
+        name: 'GET /game/stats without a key: 401',
+        ref: [OP.gameStats, 'rule-K1'],
+        request: get('/game/stats', {}),
+        expect: err(401, 'Missing API key'),
+    },
 
     // -- a day later, on a clock of their own: the daily board rolled over, its period is archived -----------------------
     {
@@ -1533,7 +2052,12 @@ export const CASES: readonly Case[] = [
         clock: true,
         setup: ROLLED_OVER,
         request: get('/games/$GAME/scoreboards/daily'),
-        expect: ok({ scoreboardId: 'daily', config: { name: TEXT, description: TEXT, period: 'daily', sortBy: 'score', lastReset: NEXT_DAY_START }, entries: [boardEntry(1, 'Alice${T}_2', 5, 1)], totalEntries: 1 }),
+        expect: ok({
+            scoreboardId: 'daily',
+            config: { name: TEXT, description: TEXT, period: 'daily', sortBy: 'score', lastReset: NEXT_DAY_START },
+            entries: [boardEntry(1, 'Alice${T}_2', 5, 1)],
+            totalEntries: 1,
+        }),
         direct: true,
     },
     {
@@ -1543,8 +2067,18 @@ export const CASES: readonly Case[] = [
         setup: ROLLED_OVER,
         request: get('/games/$GAME/scoreboards/daily/archives'),
         expect: ok({
-            gameId: '$GAME', scoreboardId: 'daily',
-            archives: [{ archiveId: DAILY_ARCHIVE_ID, periodStart: DAY_START, periodEnd: NEXT_DAY_START, entryCount: 5, topPlayer: 'alice${T}_1', topScore: 250 }],
+            gameId: '$GAME',
+            scoreboardId: 'daily',
+            archives: [
+                {
+                    archiveId: DAILY_ARCHIVE_ID,
+                    periodStart: DAY_START,
+                    periodEnd: NEXT_DAY_START,
+                    entryCount: 5,
+                    topPlayer: 'alice${T}_1',
+                    topScore: 250,
+                },
+            ],
         }),
         direct: true,
     },
@@ -1563,7 +2097,12 @@ export const CASES: readonly Case[] = [
         clock: true,
         setup: ROLLED_OVER,
         request: get('/games/$GAME/scoreboards/daily/archives/latest?limit=2'),
-        expect: ok({ archiveId: DAILY_ARCHIVE_ID, config: expect.any(Object), entries: ARCHIVED_ENTRIES.slice(0, 2), totalEntries: 5 }),
+        expect: ok({
+            archiveId: DAILY_ARCHIVE_ID,
+            config: expect.any(Object),
+            entries: ARCHIVED_ENTRIES.slice(0, 2),
+            totalEntries: 5,
+        }),
         direct: true,
     },
     {

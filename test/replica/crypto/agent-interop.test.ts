@@ -57,7 +57,8 @@ function fakeReplica(): FakeReplica {
 
     // greet(name) -> "Hello, name!"; anything else is rejected.
     const execute = (method: string, arg: Uint8Array): QueryResponseBody => {
-        if (method !== 'greet') return { status: 'rejected', reject_code: 3, reject_message: `no method ${method}`, error_code: 'IC0302' };
+        if (method !== 'greet')
+            return { status: 'rejected', reject_code: 3, reject_message: `no method ${method}`, error_code: 'IC0302' };
         const [name] = IDL.decode([IDL.Text], arg) as [string];
         return { status: 'replied', reply: { arg: new Uint8Array(IDL.encode([IDL.Text], [`Hello, ${name}!`])) } };
     };
@@ -90,7 +91,10 @@ function fakeReplica(): FakeReplica {
             if (!check.ok) return new Response(check.message, { status: check.httpStatus });
             const { content, requestId } = check;
             const cbor = (value: unknown): Response =>
-                new Response(new Uint8Array(Cbor.encode(value)), { status: 200, headers: { 'Content-Type': 'application/cbor' } });
+                new Response(new Uint8Array(Cbor.encode(value)), {
+                    status: 200,
+                    headers: { 'Content-Type': 'application/cbor' },
+                });
 
             if (content.request_type === 'read_state') {
                 return cbor({ certificate: certifyPaths(tree, bls.secretKey, content.paths) });
@@ -106,10 +110,18 @@ function fakeReplica(): FakeReplica {
                 requestId,
                 result.status === 'replied'
                     ? { status: 'replied', reply: result.reply.arg }
-                    : { status: 'rejected', reject_code: result.reject_code, reject_message: result.reject_message, error_code: result.error_code },
+                    : {
+                          status: 'rejected',
+                          reject_code: result.reject_code,
+                          reject_message: result.reject_message,
+                          error_code: result.error_code,
+                      },
             );
             if (replica.acceptCallsAsync) return new Response(null, { status: 202 });
-            return cbor({ status: 'replied', certificate: certifyPaths(tree, bls.secretKey, [['request_status', requestId]]) });
+            return cbor({
+                status: 'replied',
+                certificate: certifyPaths(tree, bls.secretKey, [['request_status', requestId]]),
+            });
         },
     };
     return replica;
@@ -121,22 +133,34 @@ const idlFactory: IDL.InterfaceFactory = ({ IDL: I }) =>
         greet_query: I.Func([I.Text], [I.Text], ['query']),
         missing: I.Func([], [I.Text], []),
     });
-type Greeter = { greet(name: string): Promise<string>; greet_query(name: string): Promise<string>; missing(): Promise<string> };
+type Greeter = {
+    greet(name: string): Promise<string>;
+    greet_query(name: string): Promise<string>;
+    missing(): Promise<string>;
+};
 
 beforeAll(() => initBls());
 
 describe('@dfinity/agent against replica/crypto', () => {
     test('CanisterStatus.request decodes time, controllers, module_hash and subnet node keys', async () => {
         const replica = fakeReplica();
-        const agent = HttpAgent.createSync({ host: 'http://127.0.0.1:4943', fetch: replica.fetch, rootKey: replica.rootKey });
+        const agent = HttpAgent.createSync({
+            host: 'http://127.0.0.1:4943',
+            fetch: replica.fetch,
+            rootKey: replica.rootKey,
+        });
         const status = await CanisterStatus.request({
             canisterId: replica.canisterId,
             agent,
             paths: ['time', 'controllers', 'module_hash', 'subnet'],
         });
         // The time of one of the certificates the agent got (not "close to now": exact).
-        expect(replica.certifiedTimes.map((t) => Number(t / 1_000_000n))).toContain((status.get('time') as Date).getTime());
-        expect((status.get('controllers') as Principal[]).map(p => p.toText())).toEqual(replica.controllers.map(p => p.toText()));
+        expect(replica.certifiedTimes.map((t) => Number(t / 1_000_000n))).toContain(
+            (status.get('time') as Date).getTime(),
+        );
+        expect((status.get('controllers') as Principal[]).map((p) => p.toText())).toEqual(
+            replica.controllers.map((p) => p.toText()),
+        );
         expect(status.get('module_hash')).toBe(Buffer.from(replica.moduleHash).toString('hex'));
         const subnet = status.get('subnet') as { subnetId: string; nodeKeys: Map<string, Uint8Array> };
         expect(subnet.subnetId).toBe(replica.subnetId.toText());
@@ -146,7 +170,12 @@ describe('@dfinity/agent against replica/crypto', () => {
     test('signed query responses pass the agent verification; forged ones do not', async () => {
         const replica = fakeReplica();
         const identity = Ed25519KeyIdentity.generate();
-        const agent = HttpAgent.createSync({ host: 'http://127.0.0.1:4943', fetch: replica.fetch, rootKey: replica.rootKey, identity });
+        const agent = HttpAgent.createSync({
+            host: 'http://127.0.0.1:4943',
+            fetch: replica.fetch,
+            rootKey: replica.rootKey,
+            identity,
+        });
         const arg = new Uint8Array(IDL.encode([IDL.Text], ['query']));
         const replied = await agent.query(replica.canisterId, { methodName: 'greet', arg });
         expect(replied.status).toBe('replied');
@@ -155,14 +184,24 @@ describe('@dfinity/agent against replica/crypto', () => {
         expect(rejected.status).toBe('rejected');
 
         replica.corruptQuerySignature = true;
-        const fresh = HttpAgent.createSync({ host: 'http://127.0.0.1:4943', fetch: replica.fetch, rootKey: replica.rootKey, identity });
+        const fresh = HttpAgent.createSync({
+            host: 'http://127.0.0.1:4943',
+            fetch: replica.fetch,
+            rootKey: replica.rootKey,
+            identity,
+        });
         await expect(fresh.query(replica.canisterId, { methodName: 'greet', arg })).rejects.toThrow(/signature/i);
     });
 
     test('an Actor with the mcl blsVerify gets certified update replies (sync and polled)', async () => {
         const replica = fakeReplica();
         const identity = Ed25519KeyIdentity.generate();
-        const agent = HttpAgent.createSync({ host: 'http://127.0.0.1:4943', fetch: replica.fetch, rootKey: replica.rootKey, identity });
+        const agent = HttpAgent.createSync({
+            host: 'http://127.0.0.1:4943',
+            fetch: replica.fetch,
+            rootKey: replica.rootKey,
+            identity,
+        });
         const actor: ActorSubclass<Greeter> = Actor.createActor<Greeter>(idlFactory, {
             agent,
             canisterId: replica.canisterId,

@@ -85,7 +85,7 @@ describe('BLS12-381 (IC flavour)', () => {
         const messages = Array.from({ length: rounds }, (_, i) => utf8(`message ${i}`));
         for (let i = 0; i < 10; i++) blsVerify(publicKey, blsSign(secretKey, messages[i]), messages[i]); // warm-up
         let start = performance.now();
-        const signatures = messages.map(m => blsSign(secretKey, m));
+        const signatures = messages.map((m) => blsSign(secretKey, m));
         const signMs = (performance.now() - start) / rounds;
         start = performance.now();
         for (let i = 0; i < rounds; i++) expect(blsVerify(publicKey, signatures[i], messages[i])).toBe(true);

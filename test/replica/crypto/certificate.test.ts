@@ -93,7 +93,9 @@ describe('certification', () => {
         await expect(
             Certificate.create({ certificate: encodeCertificate(revealed, forged), rootKey, canisterId, blsVerify }),
         ).rejects.toThrow();
-        await expect(Certificate.create({ certificate: encodeCertificate(revealed, forged), rootKey, canisterId })).rejects.toThrow();
+        await expect(
+            Certificate.create({ certificate: encodeCertificate(revealed, forged), rootKey, canisterId }),
+        ).rejects.toThrow();
 
         // A witness of a different state does not match the signed root.
         setRequestStatus(tree, requestId, { status: 'done' });
@@ -102,7 +104,9 @@ describe('certification', () => {
 
         // Another key is not the root key.
         const otherRoot = blsPublicKeyToDer(generateBlsKey(new Uint8Array(32).fill(8)).publicKey);
-        await expect(Certificate.create({ certificate: good, rootKey: otherRoot, canisterId, blsVerify })).rejects.toThrow();
+        await expect(
+            Certificate.create({ certificate: good, rootKey: otherRoot, canisterId, blsVerify }),
+        ).rejects.toThrow();
     });
 
     test('encoding is the CBOR map {tree, signature} without delegation', () => {

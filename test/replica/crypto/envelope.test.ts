@@ -1,11 +1,6 @@
 import { AnonymousIdentity, Cbor, DER_COSE_OID, requestIdOf, wrapDER } from '@dfinity/agent';
 import type { Identity } from '@dfinity/agent';
-import {
-    DelegationChain,
-    DelegationIdentity,
-    ECDSAKeyIdentity,
-    Ed25519KeyIdentity,
-} from '@dfinity/identity';
+import { DelegationChain, DelegationIdentity, ECDSAKeyIdentity, Ed25519KeyIdentity } from '@dfinity/identity';
 import { Secp256k1KeyIdentity } from '@dfinity/identity-secp256k1';
 import { Principal } from '@dfinity/principal';
 import {
@@ -60,9 +55,14 @@ function expectRejected(result: EnvelopeCheck, status: number, message: RegExp):
 async function delegated(options: { expiresAt?: Date; targets?: Principal[] } = {}) {
     const root = Ed25519KeyIdentity.generate();
     const session = await ECDSAKeyIdentity.generate();
-    const chain = await DelegationChain.create(root, session.getPublicKey(), options.expiresAt ?? new Date(NOW_MS + 3600_000), {
-        targets: options.targets,
-    });
+    const chain = await DelegationChain.create(
+        root,
+        session.getPublicKey(),
+        options.expiresAt ?? new Date(NOW_MS + 3600_000),
+        {
+            targets: options.targets,
+        },
+    );
     return { root, identity: DelegationIdentity.fromDelegation(session, chain) };
 }
 
@@ -79,8 +79,13 @@ describe('envelope authentication', () => {
         if (!result.ok) return;
         expect(Buffer.from(result.requestId)).toEqual(Buffer.from(requestIdOf(content)));
         expect(result.sender.toText()).toBe(identity.getPrincipal().toText());
-        expect(result.content).toMatchObject({ request_type: 'call', method_name: 'greet', ingress_expiry: content.ingress_expiry });
-        if (result.content.request_type !== 'read_state') expect(result.content.canister_id.toText()).toBe(CANISTER.toText());
+        expect(result.content).toMatchObject({
+            request_type: 'call',
+            method_name: 'greet',
+            ingress_expiry: content.ingress_expiry,
+        });
+        if (result.content.request_type !== 'read_state')
+            expect(result.content.canister_id.toText()).toBe(CANISTER.toText());
         expect(result.content.nonce).toEqual(new Uint8Array(16).fill(1));
     });
 
@@ -118,7 +123,8 @@ describe('envelope authentication', () => {
         const envelope = await envelopeFor(identity, content);
         const result = check(envelope);
         expect(result).toMatchObject({ ok: true, content: { request_type: 'read_state' } });
-        if (result.ok && result.content.request_type === 'read_state') expect(result.content.paths[0][1]).toEqual(new Uint8Array(32));
+        if (result.ok && result.content.request_type === 'read_state')
+            expect(result.content.paths[0][1]).toEqual(new Uint8Array(32));
         expectRejected(check(envelope, { ecid: OTHER_CANISTER }), 403, /not one of the delegation targets/);
     });
 
@@ -132,7 +138,11 @@ describe('envelope authentication', () => {
         expectRejected(check(tampered), 400, /^Invalid signature/);
         const secp = Secp256k1KeyIdentity.generate();
         const secpEnvelope = await envelopeFor(secp, callContent(secp.getPrincipal()));
-        expectRejected(check({ ...secpEnvelope, content: { ...secpEnvelope.content, method_name: 'other' } }), 400, /does not verify/);
+        expectRejected(
+            check({ ...secpEnvelope, content: { ...secpEnvelope.content, method_name: 'other' } }),
+            400,
+            /does not verify/,
+        );
     });
 
     test('rejects a sender that is not the key owner, and missing keys', async () => {
@@ -152,7 +162,8 @@ describe('envelope authentication', () => {
 
     test('enforces the ingress expiry window: now ≤ expiry ≤ now + 5 min + drift', async () => {
         const identity = Ed25519KeyIdentity.generate();
-        const at = async (expiry: bigint) => check(await envelopeFor(identity, callContent(identity.getPrincipal(), { ingress_expiry: expiry })));
+        const at = async (expiry: bigint) =>
+            check(await envelopeFor(identity, callContent(identity.getPrincipal(), { ingress_expiry: expiry })));
         expectRejected(await at(NOW - SECOND), 400, /^Invalid request expiry: /);
         expectRejected(await at(NOW + 10n * 60n * SECOND), 400, /^Invalid request expiry: /);
         expectRejected(await at(NOW + MAX_INGRESS_TTL_NS + PERMITTED_DRIFT_NS + 1n), 400, /^Invalid request expiry: /);
@@ -163,16 +174,35 @@ describe('envelope authentication', () => {
     test('lets anonymous reads through with any expiry (how agents sync their clock), but not anonymous calls', async () => {
         const anonymous = new AnonymousIdentity();
         const far = NOW + 30n * 24n * 3600n * SECOND;
-        const read = { request_type: 'read_state', paths: [[new TextEncoder().encode('time')]], sender: Principal.anonymous(), ingress_expiry: far };
+        const read = {
+            request_type: 'read_state',
+            paths: [[new TextEncoder().encode('time')]],
+            sender: Principal.anonymous(),
+            ingress_expiry: far,
+        };
         expect(check(await envelopeFor(anonymous, read))).toMatchObject({ ok: true });
         const query = callContent(Principal.anonymous(), { request_type: 'query', ingress_expiry: far });
-        expect(authenticateEnvelope(await envelopeFor(anonymous, query), { nowNs: NOW, effectiveCanisterId: CANISTER, expectedRequestType: 'query' })).toMatchObject({ ok: true });
-        expectRejected(check(await envelopeFor(anonymous, callContent(Principal.anonymous(), { ingress_expiry: far }))), 400, /^Invalid request expiry: /);
+        expect(
+            authenticateEnvelope(await envelopeFor(anonymous, query), {
+                nowNs: NOW,
+                effectiveCanisterId: CANISTER,
+                expectedRequestType: 'query',
+            }),
+        ).toMatchObject({ ok: true });
+        expectRejected(
+            check(await envelopeFor(anonymous, callContent(Principal.anonymous(), { ingress_expiry: far }))),
+            400,
+            /^Invalid request expiry: /,
+        );
     });
 
     test('rejects expired delegations and canisters outside the delegation targets', async () => {
         const expired = await delegated({ expiresAt: new Date(NOW_MS - 60_000) });
-        expectRejected(check(await envelopeFor(expired.identity, callContent(expired.identity.getPrincipal()))), 400, /^Invalid delegation expiry/);
+        expectRejected(
+            check(await envelopeFor(expired.identity, callContent(expired.identity.getPrincipal()))),
+            400,
+            /^Invalid delegation expiry/,
+        );
 
         const scoped = await delegated({ targets: [OTHER_CANISTER] });
         expectRejected(
@@ -185,8 +215,16 @@ describe('envelope authentication', () => {
     test('rejects tampered delegations, cycles and over-long chains', async () => {
         const { identity } = await delegated();
         const envelope = await envelopeFor(identity, callContent(identity.getPrincipal()));
-        const chain = envelope.sender_delegation as Array<{ delegation: Record<string, unknown>; signature: Uint8Array }>;
-        const stretched = [{ ...chain[0], delegation: { ...chain[0].delegation, expiration: BigInt(NOW_MS + 999_999_999) * 1_000_000n } }];
+        const chain = envelope.sender_delegation as Array<{
+            delegation: Record<string, unknown>;
+            signature: Uint8Array;
+        }>;
+        const stretched = [
+            {
+                ...chain[0],
+                delegation: { ...chain[0].delegation, expiration: BigInt(NOW_MS + 999_999_999) * 1_000_000n },
+            },
+        ];
         expectRejected(check({ ...envelope, sender_delegation: stretched }), 400, /^Invalid delegation: delegation 0/);
 
         const a = Ed25519KeyIdentity.generate();
@@ -195,7 +233,11 @@ describe('envelope authentication', () => {
         const ab = await DelegationChain.create(a, b.getPublicKey(), later);
         const aba = await DelegationChain.create(b, a.getPublicKey(), later, { previous: ab });
         const cyclic = DelegationIdentity.fromDelegation(a, aba);
-        expectRejected(check(await envelopeFor(cyclic, callContent(cyclic.getPrincipal()))), 400, /already appears in the chain/);
+        expectRejected(
+            check(await envelopeFor(cyclic, callContent(cyclic.getPrincipal()))),
+            400,
+            /already appears in the chain/,
+        );
 
         let long = await DelegationChain.create(a, b.getPublicKey(), later);
         let signer = b;
@@ -212,7 +254,10 @@ describe('envelope authentication', () => {
         const identity = Ed25519KeyIdentity.generate();
         const envelope = await envelopeFor(identity, callContent(identity.getPrincipal()));
         expectRejected(check(envelope, { ecid: OTHER_CANISTER }), 400, /does not match effective canister id/);
-        const management = await envelopeFor(identity, callContent(identity.getPrincipal(), { canister_id: Principal.managementCanister() }));
+        const management = await envelopeFor(
+            identity,
+            callContent(identity.getPrincipal(), { canister_id: Principal.managementCanister() }),
+        );
         expect(check(management, { ecid: OTHER_CANISTER })).toMatchObject({ ok: true });
     });
 
@@ -229,15 +274,25 @@ describe('envelope authentication', () => {
         expectRejected(check(envelope), 400, /canister signature public keys are not supported/);
         const coseKey = wrapDER(new Uint8Array(77).fill(1), DER_COSE_OID);
         const coseSender = Principal.selfAuthenticating(coseKey).toUint8Array();
-        const coseEnvelope = { ...envelope, content: { ...envelope.content, sender: coseSender }, sender_pubkey: coseKey };
+        const coseEnvelope = {
+            ...envelope,
+            content: { ...envelope.content, sender: coseSender },
+            sender_pubkey: coseKey,
+        };
         expectRejected(check(coseEnvelope), 400, /WebAuthn \(DER-wrapped COSE\) public keys are not supported/);
 
         expectRejected(check('nope'), 400, /^Invalid envelope/);
         expectRejected(check({}), 400, /content must be a map/);
         const identity = Ed25519KeyIdentity.generate();
-        const bigNonce = await envelopeFor(identity, callContent(identity.getPrincipal(), { nonce: new Uint8Array(33) }));
+        const bigNonce = await envelopeFor(
+            identity,
+            callContent(identity.getPrincipal(), { nonce: new Uint8Array(33) }),
+        );
         expectRejected(check(bigNonce), 400, /nonce is longer than 32 bytes/);
-        const unknownType = await envelopeFor(identity, callContent(identity.getPrincipal(), { request_type: 'bogus' }));
+        const unknownType = await envelopeFor(
+            identity,
+            callContent(identity.getPrincipal(), { request_type: 'bogus' }),
+        );
         expectRejected(check(unknownType), 400, /unknown request_type/);
         expectRejected(
             authenticateEnvelope(await envelopeFor(identity, callContent(identity.getPrincipal())), {

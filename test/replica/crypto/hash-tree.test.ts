@@ -41,7 +41,9 @@ function specLookup(path: Uint8Array[], tree: HashTree): SpecResult {
     for (const t of list) {
         if (t[0] === NodeType.Labeled && compareLabels(t[1], label) === 0) return specLookup(rest, t[2]);
     }
-    const isLabeled = (t: HashTree | undefined): t is [NodeType.Labeled, Uint8Array & { __nodeLabel__: void }, HashTree] =>
+    const isLabeled = (
+        t: HashTree | undefined,
+    ): t is [NodeType.Labeled, Uint8Array & { __nodeLabel__: void }, HashTree] =>
         t !== undefined && t[0] === NodeType.Labeled;
     for (let i = 0; i + 1 < list.length; i++) {
         const a = list[i];
@@ -82,7 +84,7 @@ describe('labeled hash tree', () => {
         for (let i = 0; i < 300; i++) {
             const path: Path = [`level-${i % 3}`, rand(1 + (i % 5)), i % 2 ? 'x' : 'y'];
             setLeaf(tree, path, rand(i % 7));
-            live.set(hex(Buffer.concat(path.map(l => Buffer.from(toLabel(l))))), path);
+            live.set(hex(Buffer.concat(path.map((l) => Buffer.from(toLabel(l))))), path);
             if (i % 37 === 0) await expectSameDigest(tree, fullHashTree(tree.root));
         }
         let n = 0;
@@ -100,10 +102,12 @@ describe('labeled hash tree', () => {
         const labels = Array.from({ length: 200 }, () => rand(1 + Math.floor(Math.random() * 4)));
         const a = createTree();
         const b = createTree();
-        labels.forEach(l => setLeaf(a, ['t', l], l));
-        [...labels].reverse().forEach(l => setLeaf(b, ['t', l], l));
+        labels.forEach((l) => setLeaf(a, ['t', l], l));
+        [...labels].reverse().forEach((l) => setLeaf(b, ['t', l], l));
         const listed = childLabels(a, ['t']).map(hex);
-        const sorted = [...new Set(labels.map(hex))].sort((x, y) => compareLabels(Buffer.from(x, 'hex'), Buffer.from(y, 'hex')));
+        const sorted = [...new Set(labels.map(hex))].sort((x, y) =>
+            compareLabels(Buffer.from(x, 'hex'), Buffer.from(y, 'hex')),
+        );
         expect(listed).toEqual(sorted);
         expect(hex(rootDigest(a))).toBe(hex(rootDigest(b)));
         expect(getLeaf(a, ['t', labels[0]])).toEqual(labels[0]);
@@ -113,15 +117,24 @@ describe('labeled hash tree', () => {
         const tree = createStateTree(123n);
         const ids = Array.from({ length: 2000 }, () => rand(32));
         ids.forEach((id, i) =>
-            setRequestStatus(tree, id, i % 2 ? { status: 'replied', reply: rand(8) } : { status: 'rejected', reject_code: 4, reject_message: 'no' }),
+            setRequestStatus(
+                tree,
+                id,
+                i % 2
+                    ? { status: 'replied', reply: rand(8) }
+                    : { status: 'rejected', reject_code: 4, reject_message: 'no' },
+            ),
         );
-        const canisters = [1, 2, 3, 5, 8, 13, 200, 201].map(n => Uint8Array.from([0, 0, 0, 0, 0, 0, 0, n, 1, 1]));
-        canisters.forEach(c => setLeaf(tree, ['canister', c, 'certified_data'], rand(4)));
+        const canisters = [1, 2, 3, 5, 8, 13, 200, 201].map((n) => Uint8Array.from([0, 0, 0, 0, 0, 0, 0, n, 1, 1]));
+        canisters.forEach((c) => setLeaf(tree, ['canister', c, 'certified_data'], rand(4)));
         const root = rootDigest(tree);
 
         // Found values, with a small witness.
         const target = ids[777];
-        const w = witness(tree, [['request_status', target, 'status'], ['request_status', target, 'reply']]);
+        const w = witness(tree, [
+            ['request_status', target, 'status'],
+            ['request_status', target, 'reply'],
+        ]);
         expect(hex(await reconstruct(w))).toBe(hex(root));
         const status = lookup_path(['request_status', target, 'status'], w);
         expect(status.status).toBe(LookupPathStatus.Found);
@@ -165,7 +178,11 @@ describe('labeled hash tree', () => {
         }
 
         // Several paths at once, mixing found and absent.
-        const mixed: Uint8Array[][] = [[enc('time')], [enc('request_status'), ids[5], enc('status')], [enc('request_status'), rand(32)]];
+        const mixed: Uint8Array[][] = [
+            [enc('time')],
+            [enc('request_status'), ids[5], enc('status')],
+            [enc('request_status'), rand(32)],
+        ];
         const mw = witness(tree, mixed);
         expect(hex(await reconstruct(mw))).toBe(hex(root));
         expect(lookup_path(mixed[0], mw).status).toBe(LookupPathStatus.Found);

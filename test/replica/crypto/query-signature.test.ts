@@ -29,7 +29,12 @@ describe('query response signatures', () => {
         const replyHash = hashOfMap({ status: 'replied', reply: reply.reply, timestamp, request_id: requestId });
         expect(ed25519.verify(signed.signature, concat(IC_RESPONSE_DOMAIN_SEPARATOR, replyHash), raw)).toBe(true);
 
-        const reject = { status: 'rejected' as const, reject_code: 3, reject_message: 'no such method', error_code: 'IC0536' };
+        const reject = {
+            status: 'rejected' as const,
+            reject_code: 3,
+            reject_message: 'no such method',
+            error_code: 'IC0536',
+        };
         const rejected = signQueryResponse(key.secretKey, reject, requestId, timestamp);
         const rejectHash = hashOfMap({ ...reject, timestamp, request_id: requestId });
         expect(ed25519.verify(rejected.signature, concat(IC_RESPONSE_DOMAIN_SEPARATOR, rejectHash), raw)).toBe(true);
@@ -41,7 +46,12 @@ describe('query response signatures', () => {
         expect(ed25519.verify(bareSigned.signature, concat(IC_RESPONSE_DOMAIN_SEPARATOR, bareHash), raw)).toBe(true);
 
         // Any change in what was signed breaks it.
-        const otherHash = hashOfMap({ status: 'replied', reply: reply.reply, timestamp: timestamp + 1n, request_id: requestId });
+        const otherHash = hashOfMap({
+            status: 'replied',
+            reply: reply.reply,
+            timestamp: timestamp + 1n,
+            request_id: requestId,
+        });
         expect(ed25519.verify(signed.signature, concat(IC_RESPONSE_DOMAIN_SEPARATOR, otherHash), raw)).toBe(false);
     });
 });

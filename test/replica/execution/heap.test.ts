@@ -20,7 +20,9 @@ function setup(pages: number) {
         mem().set(bytes, RESERVED_BYTES + address);
         mem()[address >>> 12] = 1;
     };
-    const read = (address: number, n: number) => [...mem().subarray(RESERVED_BYTES + address, RESERVED_BYTES + address + n)];
+    const read = (address: number, n: number) => [
+        ...mem().subarray(RESERVED_BYTES + address, RESERVED_BYTES + address + n),
+    ];
     return { memory, heap, store, read, mem };
 }
 
@@ -31,7 +33,11 @@ test('commit reports only the 64-byte blocks that changed, merged, and the shado
     store(5001, [9]); // same chunk, same block
     store(70_000, [7]);
     const spans = heap.commit(2);
-    expect(spans).toEqual([[64, 128], [4992, 5056], [69_952, 70_016]]);
+    expect(spans).toEqual([
+        [64, 128],
+        [4992, 5056],
+        [69_952, 70_016],
+    ]);
     expect([...heap.committed().subarray(100, 103)]).toEqual([1, 2, 3]);
     expect(read(100, 3)).toEqual([1, 2, 3]);
     // Writing the same value again marks a chunk but changes nothing: nothing to log.

@@ -47,7 +47,10 @@ function stubImports(bytes: Uint8Array, shift: number, memory: () => WebAssembly
                     ? () => INIT_ARG.length
                     : imp.name === 'msg_arg_data_copy'
                       ? (dst, offset, size) =>
-                            new Uint8Array(memory().buffer).set(INIT_ARG.subarray(offset, offset + size), (dst >>> 0) + shift)
+                            new Uint8Array(memory().buffer).set(
+                                INIT_ARG.subarray(offset, offset + size),
+                                (dst >>> 0) + shift,
+                            )
                       : () => zero;
     }
     return { imports: modules as WebAssembly.Imports, printed };

@@ -1,14 +1,6 @@
 // The binary reader/writer, the instruction decoder on every kind of immediate, and the cost
 // table: an instrumented module must behave exactly like the original.
-import {
-    Op,
-    Reader,
-    Writer,
-    fd,
-    parseModuleInfo,
-    readInstruction,
-    readSections,
-} from '../../../replica/wasm/binary';
+import { Op, Reader, Writer, fd, parseModuleInfo, readInstruction, readSections } from '../../../replica/wasm/binary';
 import { DEFAULT_COST, instructionCost } from '../../../replica/wasm/costs';
 import { instrument } from '../../../replica/wasm/instrument';
 import { Canister, compile, wat } from './util';
@@ -43,7 +35,18 @@ describe('instruction decoding', () => {
     test('decodes SIMD instructions with multi-byte sub-opcodes and their immediates', () => {
         // v128.const, f64x2.sqrt (0xfd 0xef 0x01), v128.store8_lane memarg lane, end
         const code = new Uint8Array([
-            0xfd, 0x0c, ...new Array(16).fill(7), 0xfd, 0xef, 0x01, 0xfd, 0x58, 0x00, 0x05, 0x03, 0x0b,
+            0xfd,
+            0x0c,
+            ...new Array(16).fill(7),
+            0xfd,
+            0xef,
+            0x01,
+            0xfd,
+            0x58,
+            0x00,
+            0x05,
+            0x03,
+            0x0b,
         ]);
         const r = new Reader(code);
         const ops: number[] = [];
@@ -179,7 +182,13 @@ describe('instrumented modules behave like the originals', () => {
     });
 
     const inputs: [number, number][] = [
-        [0, 0], [1, 2], [7, -3], [255, 1000], [-5, 4], [12345, 678], [2 ** 31 - 1, -(2 ** 31)],
+        [0, 0],
+        [1, 2],
+        [7, -3],
+        [255, 1000],
+        [-5, 4],
+        [12345, 678],
+        [2 ** 31 - 1, -(2 ** 31)],
     ];
 
     test.each(['control', 'calls', 'numeric', 'memory', 'simd'])('%s', (name) => {
@@ -203,18 +212,45 @@ describe('instrumented modules behave like the originals', () => {
 describe('cost table', () => {
     test('spot checks against the IC', () => {
         const costs: [string, number, number][] = [
-            ['block', 0x02, 0], ['loop', 0x03, 0], ['else', 0x05, 0], ['end', 0x0b, 0],
-            ['if', 0x04, 2], ['br_table', 0x0e, 2], ['call', 0x10, 5], ['call_indirect', 0x11, 10],
-            ['return_call', 0x12, 3], ['return_call_indirect', 0x13, 60], ['global.get', 0x23, 2],
-            ['table.get', 0x25, 5], ['i64.load', 0x29, 1], ['memory.size', 0x3f, 20],
-            ['memory.grow', 0x40, 300], ['i64.rem_u', 0x82, 10], ['f32.min', 0x96, 18],
-            ['f64.sqrt', 0x9f, 8], ['f64.copysign', 0xa6, 3], ['f32.copysign', 0x98, 2],
-            ['i64.trunc_f64_u', 0xb1, 20], ['f64.convert_i64_u', 0xba, 16], ['f32.convert_i32_s', 0xb2, 3],
-            ['f64.eq', 0x61, 3], ['ref.is_null', 0xd1, 5], ['ref.func', 0xd2, 130], ['i32.extend8_s', 0xc0, 1],
-            ['i32.trunc_sat_f32_s', 0xfc0000, 20], ['memory.init', 0xfc0008, 100], ['data.drop', 0xfc0009, 300],
-            ['table.size', 0xfc0010, 100], ['i8x16.shuffle', fd(0x0d), 3], ['i8x16.popcnt', fd(0x62), 3],
-            ['i64x2.mul', fd(0xd5), 4], ['f64x2.sqrt', fd(0xef), 14], ['f64x2.max', fd(0xf5), 5],
-            ['f32x4.div', fd(0xe7), 10], ['i32x4.trunc_sat_f32x4_u', fd(0xf9), 4], ['v128.store', fd(0x0b), 1],
+            ['block', 0x02, 0],
+            ['loop', 0x03, 0],
+            ['else', 0x05, 0],
+            ['end', 0x0b, 0],
+            ['if', 0x04, 2],
+            ['br_table', 0x0e, 2],
+            ['call', 0x10, 5],
+            ['call_indirect', 0x11, 10],
+            ['return_call', 0x12, 3],
+            ['return_call_indirect', 0x13, 60],
+            ['global.get', 0x23, 2],
+            ['table.get', 0x25, 5],
+            ['i64.load', 0x29, 1],
+            ['memory.size', 0x3f, 20],
+            ['memory.grow', 0x40, 300],
+            ['i64.rem_u', 0x82, 10],
+            ['f32.min', 0x96, 18],
+            ['f64.sqrt', 0x9f, 8],
+            ['f64.copysign', 0xa6, 3],
+            ['f32.copysign', 0x98, 2],
+            ['i64.trunc_f64_u', 0xb1, 20],
+            ['f64.convert_i64_u', 0xba, 16],
+            ['f32.convert_i32_s', 0xb2, 3],
+            ['f64.eq', 0x61, 3],
+            ['ref.is_null', 0xd1, 5],
+            ['ref.func', 0xd2, 130],
+            ['i32.extend8_s', 0xc0, 1],
+            ['i32.trunc_sat_f32_s', 0xfc0000, 20],
+            ['memory.init', 0xfc0008, 100],
+            ['data.drop', 0xfc0009, 300],
+            ['table.size', 0xfc0010, 100],
+            ['i8x16.shuffle', fd(0x0d), 3],
+            ['i8x16.popcnt', fd(0x62), 3],
+            ['i64x2.mul', fd(0xd5), 4],
+            ['f64x2.sqrt', fd(0xef), 14],
+            ['f64x2.max', fd(0xf5), 5],
+            ['f32x4.div', fd(0xe7), 10],
+            ['i32x4.trunc_sat_f32x4_u', fd(0xf9), 4],
+            ['v128.store', fd(0x0b), 1],
             ['i8x16.relaxed_swizzle', fd(0x100), DEFAULT_COST],
         ];
         for (const [name, op, cost] of costs) expect([name, instructionCost(op)]).toEqual([name, cost]);

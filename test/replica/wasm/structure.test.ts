@@ -60,10 +60,9 @@ describe('exports added for the host', () => {
 
     test('an imported table is exported too', async () => {
         const table = new WebAssembly.Table({ element: 'anyfunc', initial: 1 });
-        const c = await Canister.fromWat(
-            `(module (import "env" "t" (table 1 funcref)) (func (export "f")))`,
-            { env: { t: table } },
-        );
+        const c = await Canister.fromWat(`(module (import "env" "t" (table 1 funcref)) (func (export "f")))`, {
+            env: { t: table },
+        });
         expect(c.exports[TABLE_EXPORT]).toBe(table);
     });
 
@@ -140,7 +139,8 @@ describe('refused modules', () => {
         ['table.copy', `(func (table.copy $t $t (i32.const 0) (i32.const 0) (i32.const 1)))`],
         ['table.init', `(func (table.init $t $e (i32.const 0) (i32.const 0) (i32.const 1)))`],
     ])('tables mutated by %s', (op, func) =>
-        refuses(`(module ${TABLE} ${func})`, new RegExp(`function 1 uses ${op.replace('.', '\\.')}`)));
+        refuses(`(module ${TABLE} ${func})`, new RegExp(`function 1 uses ${op.replace('.', '\\.')}`)),
+    );
 
     test('table.get and table.size are fine', async () => {
         const c = await Canister.fromWat(`(module ${TABLE}
