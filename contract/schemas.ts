@@ -123,15 +123,13 @@ export const PlaySessionEndBody = z.object({
 
 export const LimitQuery = z.object({
     limit: z.optional(
-        z
-            .string()
-            .meta({
-                type: 'integer',
-                minimum: 1,
-                maximum: LIMIT.max,
-                default: LIMIT.default,
-                description: 'clamped to 1..1000',
-            }),
+        z.string().meta({
+            type: 'integer',
+            minimum: 1,
+            maximum: LIMIT.max,
+            default: LIMIT.default,
+            description: 'clamped to 1..1000',
+        }),
     ),
 });
 export const LimitSortQuery = LimitQuery.extend({ sort: z.optional(SortBy.meta({ default: 'score' })) });
