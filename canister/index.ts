@@ -23,7 +23,10 @@ import { bytesToText, textToBytes } from './codecs';
 import { stringify } from './domain/json';
 import { HttpRequest, HttpResponse, serveHttp } from './http';
 import * as accounts from './service/accounts';
+import * as analytics from './service/analytics';
+import * as developers from './service/developers';
 import * as deviceCodes from './service/device-codes';
+import * as moderation from './service/moderation';
 import * as games from './service/games';
 import * as merge from './service/merge';
 import * as players from './service/players';
@@ -31,7 +34,7 @@ import * as reads from './service/reads';
 import { rolloverAll } from './service/rollover';
 import * as scores from './service/scores';
 import * as sessions from './service/sessions';
-import type { Ctx, Untrusted } from './service/context';
+import type { Ctx, GameState, Untrusted } from './service/context';
 import { Fail } from './service/fail';
 import { writeSnapshot } from './service/snapshot';
 import { loadGames, rebuildSome } from './service/startup';
@@ -48,6 +51,8 @@ const ctx: Ctx = {
     games: new Map(),
     stats: new Map(),
     dirtyStats: new Set(),
+    daily: new Map(),
+    dirtyDaily: new Set(),
     rebuilding: new Map(),
 };
 
@@ -57,6 +62,8 @@ const TICK_SECONDS = 30;
 // inside the 300 B install limit); timers read the rest, this many per message.
 const REBUILD_IN_UPGRADE = 150_000;
 const REBUILD_PER_TIMER = 25_000;
+// A deleted game's players are removed this many per tick (~5 stable deletes each).
+const PURGE_PER_TICK = 5_000;
 
 function continueRebuild(): void {
     if (ctx.rebuilding.size === 0) return;
@@ -66,26 +73,45 @@ function continueRebuild(): void {
     });
 }
 
-/** Principals (text) allowed to call write methods, besides controllers. */
+/** Principals (text) allowed to call gateway methods, and operator methods, besides controllers. */
 let gateways = new Set<string>();
+let operators = new Set<string>();
+
+function principalList(value: unknown, name: string): string[] {
+    if (!Array.isArray(value) || !value.every((g) => typeof g === 'string'))
+        trap(`init argument: ${name} must be a list of principal texts`);
+    return value as string[];
+}
 
 function configure(arg: [] | [string]): void {
     const [json] = arg;
     if (json !== undefined) {
-        const config = JSON.parse(json) as { gateways?: unknown };
-        if (config.gateways !== undefined) {
-            if (!Array.isArray(config.gateways) || !config.gateways.every((g) => typeof g === 'string')) {
-                trap('init argument: gateways must be a list of principal texts');
-            }
-            ctx.store.meta.set('gateways', config.gateways);
-        }
+        const config = JSON.parse(json) as { gateways?: unknown; operators?: unknown };
+        if (config.gateways !== undefined) ctx.store.meta.set('gateways', principalList(config.gateways, 'gateways'));
+        if (config.operators !== undefined)
+            ctx.store.meta.set('operators', principalList(config.operators, 'operators'));
     }
     gateways = new Set((ctx.store.meta.get('gateways') as string[] | undefined) ?? []);
+    operators = new Set((ctx.store.meta.get('operators') as string[] | undefined) ?? []);
     setTimerInterval(TICK_SECONDS, () => {
         rolloverAll(ctx);
         sessions.sweepSessions(ctx);
         deviceCodes.sweepDeviceCodes(ctx);
+        developers.purgeSome(ctx, PURGE_PER_TICK);
     });
+}
+
+/**
+ * Runs a developer method on one of the session's developer's games (404 for any other game):
+ * the check comes first, so the game-level functions below it may trust `gameId`. Queries
+ * pass `renew = false` (a query cannot write).
+ */
+function owned<T>(
+    req: Untrusted<{ sessionHash: string; gameId: string }>,
+    fn: (game: GameState) => T,
+    renew = true,
+): T {
+    return fn(developers.ownedGame(ctx, req, renew).game);
 }
 
 let lastCaller: Uint8Array | undefined;
@@ -96,7 +122,10 @@ function authorized(access: Access): boolean {
     const caller = msgCaller();
     const bytes = caller.toUint8Array();
     if (access === 'gateway' && lastCaller !== undefined && sameBytes(bytes, lastCaller)) return lastAllowed;
-    const allowed = isController(caller) || (access === 'gateway' && gateways.has(caller.toText()));
+    const allowed =
+        isController(caller) ||
+        (access === 'gateway' && gateways.has(caller.toText())) ||
+        (access === 'operator' && operators.has(caller.toText()));
     if (access === 'gateway') {
         lastCaller = bytes;
         lastAllowed = allowed;
@@ -118,8 +147,8 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 function handle<M extends Method>(method: M, fn: (req: Untrusted<RequestOf<M>>) => ReplyOf<M>): void {
     let reply: Result<ReplyOf<M>>;
     try {
-        if (!authorized(METHODS[method].access))
-            throw new Fail(403, 'This method is only for registered gateways and controllers');
+        const access = METHODS[method].access;
+        if (!authorized(access)) throw new Fail(403, REFUSED[access]);
         let req: unknown;
         try {
             req = JSON.parse(bytesToText(msgArgData()));
@@ -135,6 +164,13 @@ function handle<M extends Method>(method: M, fn: (req: Untrusted<RequestOf<M>>) 
     }
     msgReply(textToBytes(stringify(reply)));
 }
+
+const REFUSED: Record<Access, string> = {
+    public: '',
+    gateway: 'This method is only for registered gateways and controllers',
+    operator: 'This method is only for operators and controllers',
+    controller: 'This method is only for controllers',
+};
 
 const JSON_METHOD: [IDL.Type[], IDL.Type, { manual: true }] = [[IDL.Text], IDL.Text, { manual: true }];
 
@@ -295,7 +331,7 @@ export default class {
 
     @update(...JSON_METHOD)
     admin_set_allowance(): void {
-        handle('admin_set_allowance', (req) => games.setAllowance(ctx, req));
+        handle('admin_set_allowance', (req) => developers.developerView(games.setAllowance(ctx, req)));
     }
 
     @query(...JSON_METHOD)
@@ -319,6 +355,141 @@ export default class {
             lastCaller = undefined;
             return { gateways: req.gateways as string[] };
         });
+    }
+
+    @update(...JSON_METHOD)
+    admin_set_operators(): void {
+        handle('admin_set_operators', (req) => {
+            if (!Array.isArray(req.operators) || !req.operators.every((g) => typeof g === 'string'))
+                throw new Fail(400, 'Invalid operators: must be a list of principal texts');
+            ctx.store.meta.set('operators', req.operators);
+            operators = new Set(req.operators as string[]);
+            return { operators: req.operators as string[] };
+        });
+    }
+
+    @query(...JSON_METHOD)
+    admin_list_requests(): void {
+        handle('admin_list_requests', () => developers.listRequests(ctx));
+    }
+
+    @update(...JSON_METHOD)
+    admin_approve_request(): void {
+        handle('admin_approve_request', (req) => developers.approveRequest(ctx, req));
+    }
+
+    // ---- developers (the dashboard, through gateways; each call carries its session) ----------
+
+    @update(...JSON_METHOD)
+    dev_sign_in(): void {
+        handle('dev_sign_in', (req) => developers.developerSignIn(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    dev_sign_out(): void {
+        handle('dev_sign_out', (req) => developers.developerSignOut(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
+    dev_me(): void {
+        handle('dev_me', (req) => developers.developerMe(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    dev_register_game(): void {
+        handle('dev_register_game', (req) => developers.registerOwnGame(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    dev_update_game(): void {
+        handle('dev_update_game', (req) => owned(req, () => games.gameView(games.updateGame(ctx, req))));
+    }
+
+    @update(...JSON_METHOD)
+    dev_delete_game(): void {
+        handle('dev_delete_game', (req) => developers.deleteOwnGame(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    dev_rotate_key(): void {
+        handle('dev_rotate_key', (req) => owned(req, () => ({ apiKey: games.rotateKey(ctx, req) })));
+    }
+
+    @update(...JSON_METHOD)
+    dev_set_time_validation(): void {
+        handle('dev_set_time_validation', (req) => owned(req, () => games.setTimeValidation(ctx, req)));
+    }
+
+    @update(...JSON_METHOD)
+    dev_set_caps(): void {
+        handle('dev_set_caps', (req) => owned(req, () => games.setCaps(ctx, req)));
+    }
+
+    @update(...JSON_METHOD)
+    dev_create_board(): void {
+        handle('dev_create_board', (req) => owned(req, () => games.boardView(games.createBoard(ctx, req))));
+    }
+
+    @update(...JSON_METHOD)
+    dev_update_board(): void {
+        handle('dev_update_board', (req) =>
+            owned(req, () => games.boardView(games.updateBoard(ctx, { ...req, isActive: undefined }))),
+        );
+    }
+
+    @update(...JSON_METHOD)
+    dev_reset_board(): void {
+        handle('dev_reset_board', (req) => developers.resetOwnBoard(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    dev_delete_board(): void {
+        handle('dev_delete_board', (req) => owned(req, () => games.deleteBoard(ctx, req)));
+    }
+
+    @query(...JSON_METHOD)
+    dev_read_board(): void {
+        handle('dev_read_board', (req) => developers.readOwnBoard(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
+    dev_suspicion_log(): void {
+        handle('dev_suspicion_log', (req) => owned(req, () => scores.suspicionLog(ctx, req), false));
+    }
+
+    @update(...JSON_METHOD)
+    dev_request_games(): void {
+        handle('dev_request_games', (req) => developers.requestGames(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    dev_remove_entry(): void {
+        handle('dev_remove_entry', (req) => owned(req, (game) => moderation.removeBoardEntry(ctx, game, req)));
+    }
+
+    @update(...JSON_METHOD)
+    dev_wipe_player(): void {
+        handle('dev_wipe_player', (req) => owned(req, (game) => moderation.wipePlayer(ctx, game, req)));
+    }
+
+    @update(...JSON_METHOD)
+    dev_ban(): void {
+        handle('dev_ban', (req) => owned(req, (game) => moderation.ban(ctx, game, req)));
+    }
+
+    @update(...JSON_METHOD)
+    dev_unban(): void {
+        handle('dev_unban', (req) => owned(req, (game) => moderation.unban(ctx, game, req)));
+    }
+
+    @query(...JSON_METHOD)
+    dev_moderation_log(): void {
+        handle('dev_moderation_log', (req) => owned(req, (game) => moderation.moderationLog(ctx, game, req), false));
+    }
+
+    @query(...JSON_METHOD)
+    dev_analytics(): void {
+        handle('dev_analytics', (req) => owned(req, (game) => analytics.analytics(ctx, game, req), false));
     }
 
     // ---- public reads --------------------------------------------------------------------------

@@ -52,5 +52,10 @@ export function stableStore(): Store {
         deviceCodes: stableKv(20, jsonCodec()),
         userCodes: stableKv(21, textCodec),
         deviceCodeExpiry: stableKv(22, textCodec),
+        developerKeys: stableKv(23, textCodec),
+        developerSessions: stableKv(24, jsonCodec()),
+        bans: stableKv(25, jsonCodec()),
+        moderation: stableKv(26, jsonCodec()),
+        daily: stableKv(27, jsonCodec()),
     };
 }

@@ -96,8 +96,47 @@ export interface KeyInfo {
 
 export interface DeveloperView {
     developerId: string;
+    /** Signed-in developers (dashboard); operator-made ones have none. */
+    email?: string;
     allowance: number;
     gameIds: string[];
+    /** A pending request for more game slots. */
+    request?: { games: number; message: string; at: Nanoseconds };
+}
+
+/** A board entry as the game's developer sees it: with the player id (never public). */
+export interface DeveloperEntry {
+    rank: number;
+    playerId: string;
+    nickname: string;
+    score: number;
+    streak: number;
+    authType: string;
+    submittedAt: Nanoseconds;
+    banned: boolean;
+}
+
+/** What moderation did, for the game's developer. */
+export interface ModerationEntry {
+    at: Nanoseconds;
+    action: 'remove-entry' | 'wipe-player' | 'ban' | 'unban';
+    playerId: string;
+    scoreboardId?: string;
+    detail: string;
+}
+
+/** A game's activity per UTC day (kept for 90 days) and its players by provider. */
+export interface Analytics {
+    days: Array<{
+        day: string;
+        submissions: number;
+        plays: number;
+        activePlayers: number;
+        newPlayers: number;
+        returningPlayers: number;
+    }>;
+    providers: Array<{ provider: string; players: number }>;
+    boards: Array<{ scoreboardId: string; submissions: number }>;
 }
 
 /**
@@ -178,11 +217,17 @@ export interface CreateBoardRequest {
 
 type GameRef = { gameId: string };
 type BoardRef = GameRef & { boardId: string };
+type DevRef = { sessionHash: string };
+type DevGame = DevRef & GameRef;
 
 // ---- the methods ---------------------------------------------------------------------------------------
 
-/** Who may call a method: anyone, registered gateways (and controllers), or controllers only. */
-export type Access = 'public' | 'gateway' | 'controller';
+/**
+ * Who may call a method: anyone; registered gateways (player and developer requests, each
+ * carrying its own credential); operators (the admin CLI: allowances, approvals, any game);
+ * or controllers only. Controllers may call everything.
+ */
+export type Access = 'public' | 'gateway' | 'operator' | 'controller';
 
 /** Request and reply of every method (`{ok: reply}` on success). */
 export interface Methods {
@@ -224,7 +269,7 @@ export interface Methods {
         request: GameRef & { sessionHash: string; deviceId: string };
         reply: { message: string; migratedGames: number; migratedScoreboards: number };
     };
-    // developers (dashboard, admin CLI)
+    // operators (the admin CLI)
     admin_register_game: {
         request: { developerId: string; gameId: string; name: string; description?: string };
         reply: { game: GameView; apiKey: string };
@@ -245,8 +290,47 @@ export interface Methods {
     admin_delete_board: { request: GameRef & { scoreboardId: string }; reply: null };
     admin_set_allowance: { request: { developerId: string; allowance: number }; reply: DeveloperView };
     admin_list_games: { request: { developerId?: string }; reply: GameView[] };
-    admin_suspicion_log: { request: GameRef & { limit?: number }; reply: SuspicionEntry[] };
+    admin_suspicion_log: { request: GameRef & { playerId?: string; limit?: number }; reply: SuspicionEntry[] };
     admin_set_gateways: { request: { gateways: string[] }; reply: { gateways: string[] } };
+    admin_set_operators: { request: { operators: string[] }; reply: { operators: string[] } };
+    admin_list_requests: { request: Record<string, never>; reply: DeveloperView[] };
+    admin_approve_request: { request: { developerId: string }; reply: DeveloperView };
+    // developers (the dashboard, through gateways): every call carries the developer session's hash
+    dev_sign_in: { request: { identity: Identity }; reply: { sessionToken: string; developer: DeveloperView } };
+    dev_sign_out: { request: DevRef; reply: Message };
+    dev_me: { request: DevRef; reply: { developer: DeveloperView; games: GameView[] } };
+    dev_register_game: {
+        request: DevRef & { gameId: string; name: string; description?: string };
+        reply: { game: GameView; apiKey: string };
+    };
+    dev_update_game: {
+        request: DevGame & { name?: string; description?: string; isActive?: boolean };
+        reply: GameView;
+    };
+    /** `confirm` repeats the game id: nothing is deleted by a slip. */
+    dev_delete_game: { request: DevGame & { confirm: string }; reply: Message };
+    dev_rotate_key: { request: DevGame; reply: { apiKey: string } };
+    dev_set_time_validation: { request: DevGame & Partial<TimeValidation>; reply: TimeValidation };
+    dev_set_caps: { request: DevGame & { maxScore?: number | null; maxStreak?: number | null }; reply: Caps };
+    dev_create_board: { request: DevRef & CreateBoardRequest; reply: BoardView };
+    dev_update_board: {
+        request: DevGame & { scoreboardId: string; name?: string; description?: string };
+        reply: BoardView;
+    };
+    dev_reset_board: { request: DevGame & { scoreboardId: string }; reply: BoardView };
+    dev_delete_board: { request: DevGame & { scoreboardId: string }; reply: null };
+    dev_read_board: {
+        request: DevGame & { boardId: string; offset?: number; limit?: number };
+        reply: { scoreboardId: string; totalEntries: number; offset: number; entries: DeveloperEntry[] };
+    };
+    dev_suspicion_log: { request: DevGame & { playerId?: string; limit?: number }; reply: SuspicionEntry[] };
+    dev_request_games: { request: DevRef & { games: number; message: string }; reply: DeveloperView };
+    dev_remove_entry: { request: DevGame & { scoreboardId: string; playerId: string }; reply: Message };
+    dev_wipe_player: { request: DevGame & { playerId: string; archives?: boolean }; reply: Message };
+    dev_ban: { request: DevGame & { playerId: string; reason?: string }; reply: Message };
+    dev_unban: { request: DevGame & { playerId: string }; reply: Message };
+    dev_moderation_log: { request: DevGame & { limit?: number }; reply: ModerationEntry[] };
+    dev_analytics: { request: DevGame & { days?: number }; reply: Analytics };
     // public reads
     leaderboard: { request: GameRef & { sort?: SortBy; limit?: number }; reply: Leaderboard };
     list_boards: { request: GameRef; reply: BoardList };
@@ -291,18 +375,43 @@ export const METHODS = {
     logout: { kind: 'update', access: 'gateway' },
     delete_account: { kind: 'update', access: 'gateway' },
     migrate_account: { kind: 'update', access: 'gateway' },
-    admin_register_game: { kind: 'update', access: 'gateway' },
-    admin_update_game: { kind: 'update', access: 'gateway' },
-    admin_rotate_key: { kind: 'update', access: 'gateway' },
-    admin_set_time_validation: { kind: 'update', access: 'gateway' },
-    admin_set_caps: { kind: 'update', access: 'gateway' },
-    admin_create_board: { kind: 'update', access: 'gateway' },
-    admin_update_board: { kind: 'update', access: 'gateway' },
-    admin_delete_board: { kind: 'update', access: 'gateway' },
-    admin_set_allowance: { kind: 'update', access: 'gateway' },
-    admin_list_games: { kind: 'query', access: 'gateway' },
-    admin_suspicion_log: { kind: 'query', access: 'gateway' },
+    admin_register_game: { kind: 'update', access: 'operator' },
+    admin_update_game: { kind: 'update', access: 'operator' },
+    admin_rotate_key: { kind: 'update', access: 'operator' },
+    admin_set_time_validation: { kind: 'update', access: 'operator' },
+    admin_set_caps: { kind: 'update', access: 'operator' },
+    admin_create_board: { kind: 'update', access: 'operator' },
+    admin_update_board: { kind: 'update', access: 'operator' },
+    admin_delete_board: { kind: 'update', access: 'operator' },
+    admin_set_allowance: { kind: 'update', access: 'operator' },
+    admin_list_games: { kind: 'query', access: 'operator' },
+    admin_suspicion_log: { kind: 'query', access: 'operator' },
     admin_set_gateways: { kind: 'update', access: 'controller' },
+    admin_set_operators: { kind: 'update', access: 'controller' },
+    admin_list_requests: { kind: 'query', access: 'operator' },
+    admin_approve_request: { kind: 'update', access: 'operator' },
+    dev_sign_in: { kind: 'update', access: 'gateway' },
+    dev_sign_out: { kind: 'update', access: 'gateway' },
+    dev_me: { kind: 'query', access: 'gateway' },
+    dev_register_game: { kind: 'update', access: 'gateway' },
+    dev_update_game: { kind: 'update', access: 'gateway' },
+    dev_delete_game: { kind: 'update', access: 'gateway' },
+    dev_rotate_key: { kind: 'update', access: 'gateway' },
+    dev_set_time_validation: { kind: 'update', access: 'gateway' },
+    dev_set_caps: { kind: 'update', access: 'gateway' },
+    dev_create_board: { kind: 'update', access: 'gateway' },
+    dev_update_board: { kind: 'update', access: 'gateway' },
+    dev_reset_board: { kind: 'update', access: 'gateway' },
+    dev_delete_board: { kind: 'update', access: 'gateway' },
+    dev_read_board: { kind: 'query', access: 'gateway' },
+    dev_suspicion_log: { kind: 'query', access: 'gateway' },
+    dev_request_games: { kind: 'update', access: 'gateway' },
+    dev_remove_entry: { kind: 'update', access: 'gateway' },
+    dev_wipe_player: { kind: 'update', access: 'gateway' },
+    dev_ban: { kind: 'update', access: 'gateway' },
+    dev_unban: { kind: 'update', access: 'gateway' },
+    dev_moderation_log: { kind: 'query', access: 'gateway' },
+    dev_analytics: { kind: 'query', access: 'gateway' },
     leaderboard: { kind: 'query', access: 'public' },
     list_boards: { kind: 'query', access: 'public' },
     read_board: { kind: 'query', access: 'public' },
@@ -330,7 +439,8 @@ export const idlFactory: IDL.InterfaceFactory = ({ IDL: I }) =>
 /** The actor `idlFactory` gives: each method takes and returns JSON text. */
 export type LeaderboardActor = Record<Method, (json: string) => Promise<string>>;
 
-/** The init/upgrade argument: which principals may call the write methods (besides controllers). */
+/** The init/upgrade argument: gateway and operator principals (texts), besides controllers. */
 export interface InitConfig {
     gateways?: string[];
+    operators?: string[];
 }

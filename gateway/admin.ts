@@ -1,6 +1,7 @@
-// `npm run admin -- <command>`: operator commands against the canister, as the gateway's
-// identity: the local stack running on DATA_DIR (npm start) or a production canister
-// (IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM). Each command prints one JSON line.
+// `npm run admin -- <command>`: operator commands against the canister, as an operator
+// identity: the local stack running on DATA_DIR (npm start, its operator-identity.pem) or a
+// production canister (IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM, OPERATOR_IDENTITY_PEM).
+// Each command prints one JSON line.
 import { parseArgs } from 'node:util';
 
 import type { Method, ReplyOf, RequestOf } from '../contract/canister';
@@ -20,8 +21,10 @@ export const HELP = `Usage: npm run admin -- <command> [options]
   deactivate-game <gameId> | activate-game <gameId>
   suspicion-log <gameId> [--limit N]
 
+  list-requests | approve-request <developerId>   (developers asking for more game slots)
+
 Targets the service started by npm start (DATA_DIR, default ./data), or a production
-canister when IC_HOST, CANISTER_ID and GATEWAY_IDENTITY_PEM are set.
+canister when IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM and OPERATOR_IDENTITY_PEM are set.
 `;
 
 const OPERATOR = 'operator';
@@ -64,7 +67,7 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
         print(HELP);
         return;
     }
-    const canister: CanisterClient = await resolveCanister(readConfig());
+    const canister: CanisterClient = await resolveCanister(readConfig(), 'operator');
     // Arguments come from the command line as they are; the canister checks every field.
     const ok = <M extends Method>(method: M, request: unknown): Promise<ReplyOf<M>> =>
         canister.ok(method, request as RequestOf<M>);
@@ -154,6 +157,13 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
         case 'suspicion-log':
             need(1, 'suspicion-log <gameId> [--limit N]');
             result = await ok('admin_suspicion_log', { gameId: args[0], limit: number('limit', values.limit) });
+            break;
+        case 'list-requests':
+            result = await ok('admin_list_requests', {});
+            break;
+        case 'approve-request':
+            need(1, 'approve-request <developerId>');
+            result = await ok('admin_approve_request', { developerId: args[0] });
             break;
         default:
             throw new Error(`Unknown command '${command}'. Run npm run admin -- help`);

@@ -35,7 +35,12 @@ export interface Config {
     trustProxy?: string;
     /** Identity providers for player sign-in (GOOGLE_*, APPLE_*, OIDC_PROVIDERS). */
     providers: ProviderConfig[];
+    /** OPERATOR_IDENTITY_PEM: the admin CLI's identity against a production canister. */
+    operatorIdentityPem?: string;
 }
+
+/** Who a connection acts as: a gateway (player and developer requests) or an operator (the admin CLI). */
+export type Role = 'gateway' | 'operator';
 
 function integer(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
     if (value === undefined || value === '') return fallback;
@@ -64,6 +69,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
         secret: env.GATEWAY_SECRET ? secretOf(env.GATEWAY_SECRET) : undefined,
         trustProxy: env.TRUST_PROXY || undefined,
         providers: providersFromEnv(env),
+        operatorIdentityPem: env.OPERATOR_IDENTITY_PEM || undefined,
     };
 }
 
@@ -99,26 +105,34 @@ export function localSecret(dataDir: string): Uint8Array {
 /** The IC's own hosts publish no root key to fetch: the agent has it built in. */
 const isIcMainnet = (host: string): boolean => /\b(ic0\.app|icp0\.io|icp-api\.io)\b/.test(host);
 
-export function connectRemote(remote: RemoteCanister): Promise<CanisterClient> {
+export function connectRemote(remote: RemoteCanister, identityPem = remote.identityPem): Promise<CanisterClient> {
     return connectCanister({
         host: remote.host,
         canisterId: Principal.fromText(remote.canisterId),
-        identity: loadIdentity(remote.identityPem),
+        identity: loadIdentity(identityPem),
         fetchRootKey: !isIcMainnet(remote.host),
     });
 }
 
 /** Where the local stack says it runs (written by npm start for the admin CLI on this machine). */
 const serviceFile = (dataDir: string): string => path.join(dataDir, 'service.json');
-export const localIdentityFile = (dataDir: string): string => path.join(dataDir, 'gateway-identity.pem');
+export const localIdentityFile = (dataDir: string, role: Role = 'gateway'): string =>
+    path.join(dataDir, `${role}-identity.pem`);
 
 export function writeServiceFile(dataDir: string, host: string, canisterId: string): void {
     fs.writeFileSync(serviceFile(dataDir), `${JSON.stringify({ icHost: host, canisterId }, null, 2)}\n`);
 }
 
-/** The canister the configuration names: the remote one, or the local stack running on DATA_DIR. */
-export function resolveCanister(config: Config): Promise<CanisterClient> {
-    if (config.remote !== undefined) return connectRemote(config.remote);
+/** The canister the configuration names, as `role`: the remote one, or the local stack running on DATA_DIR. */
+export function resolveCanister(config: Config, role: Role): Promise<CanisterClient> {
+    if (config.remote !== undefined) {
+        if (role === 'gateway') return connectRemote(config.remote);
+        if (config.operatorIdentityPem === undefined)
+            throw new Error(
+                "Operator commands need OPERATOR_IDENTITY_PEM: an identity whose principal is in the canister's operators",
+            );
+        return connectRemote(config.remote, config.operatorIdentityPem);
+    }
     const file = serviceFile(config.dataDir);
     if (!fs.existsSync(file)) {
         throw new Error(
@@ -129,7 +143,7 @@ export function resolveCanister(config: Config): Promise<CanisterClient> {
     return connectCanister({
         host: service.icHost,
         canisterId: Principal.fromText(service.canisterId),
-        identity: loadIdentity(localIdentityFile(config.dataDir)),
+        identity: loadIdentity(localIdentityFile(config.dataDir, role)),
         fetchRootKey: true,
     });
 }

@@ -1,5 +1,5 @@
 // The canister the local stack installs: where `npm run build` put its wasm, and its
-// init/upgrade argument (the gateways it trusts).
+// init/upgrade argument (the gateways it trusts and its operators).
 import * as path from 'node:path';
 
 import { IDL } from '@dfinity/candid';
@@ -11,7 +11,11 @@ export function leaderboardWasmPath(): string {
     return path.join(__dirname, '..', '.azle', 'leaderboard', 'leaderboard.wasm');
 }
 
-export function initArgFor(gateways: Principal[]): Uint8Array {
-    const config: InitConfig = { gateways: gateways.map((g) => g.toText()) };
+/** The init/upgrade argument: the gateways the canister trusts and its operators (the admin CLI). */
+export function initArgFor(o: { gateways: Principal[]; operators: Principal[] }): Uint8Array {
+    const config: InitConfig = {
+        gateways: o.gateways.map((g) => g.toText()),
+        operators: o.operators.map((g) => g.toText()),
+    };
     return new Uint8Array(IDL.encode([IDL.Opt(IDL.Text)], [[JSON.stringify(config)]]));
 }

@@ -52,13 +52,19 @@ export async function startLocal(config: Config, log: (line: string) => void = (
             'IC_HOST is set: run the production gateway with npm run gateway (npm start runs the whole service locally)',
         );
     fs.mkdirSync(config.dataDir, { recursive: true });
-    const identity = ensureIdentity(localIdentityFile(config.dataDir));
+    const identity = ensureIdentity(localIdentityFile(config.dataDir, 'gateway'));
+    // The admin CLI's identity: an operator, which the gateway's identity is not.
+    const operator = ensureIdentity(localIdentityFile(config.dataDir, 'operator'));
     // The replica gets its own thread: canister execution never blocks the API's event loop.
     const replica = await startReplicaThread(
         {
             options: { dataDir: path.join(config.dataDir, 'replica'), port: config.replicaPort },
             canisters: [
-                { name: 'leaderboard', wasmPath: leaderboardWasmPath(), arg: initArgFor([identity.getPrincipal()]) },
+                {
+                    name: 'leaderboard',
+                    wasmPath: leaderboardWasmPath(),
+                    arg: initArgFor({ gateways: [identity.getPrincipal()], operators: [operator.getPrincipal()] }),
+                },
             ],
         },
         (id, message) => log(`[canister ${id}] ${message}`),
@@ -73,7 +79,14 @@ export async function startLocal(config: Config, log: (line: string) => void = (
             fetchRootKey: true,
             verifyReplies: false,
         });
-        const demo = await demoGame(canister, replica);
+        const admin = await connectCanister({
+            host: replica.url,
+            canisterId,
+            identity: operator,
+            fetchRootKey: true,
+            verifyReplies: false,
+        });
+        const demo = await demoGame(admin, replica);
         writeServiceFile(config.dataDir, replica.url, installed.id);
         const signIn: SignInConfig = {
             publicUrl: config.publicUrl ?? '',

@@ -1,6 +1,6 @@
 // What every service function works on: the stable store (the truth), the clock and
 // randomness, and the heap tables of every game (types only).
-import type { Stats } from './records';
+import type { DailyRecord, Stats } from './records';
 import type { GameRecord } from './records';
 import type { Store } from './store';
 import type { BoardTable, PlayerTable } from './tables';
@@ -33,6 +33,9 @@ export interface Ctx {
     /** Counters, read once from the store and written back by flushStats (once per call). */
     stats: Map<string, Stats>;
     dirtyStats: Set<string>;
+    /** Today's activity per game (analytics), read once and written back with the counters. */
+    daily: Map<string, DailyRecord>;
+    dirtyDaily: Set<string>;
     /** Games whose heap tables are still being rebuilt from records: the next slot to read. */
     rebuilding: Map<string, number>;
 }

@@ -8,7 +8,7 @@ import { isCurrentEntry, type BoardRecord, type GameRecord, type PlayerRecord } 
 import { createBoardTable, createPlayerTable, putEntry, setPlayer, type BoardTable } from './tables';
 
 export function ruleOf(board: BoardRecord): PeriodRule {
-    return { period: board.period, days: board.days, anchor: board.createdAt };
+    return { period: board.period, days: board.days, anchor: board.anchor ?? board.createdAt };
 }
 
 function boardRanks(board: BoardRecord): SortBy[] {

@@ -73,13 +73,25 @@ function board(id: string, name: string, period: Period, now: number, extra: Par
 
 /** A game record as the developer methods show it: times in ns like every reply. */
 export function gameView(record: GameRecord): GameView {
-    const { suspicionSeq: _seq, boardSerial: _serial, ...shown } = record;
-    return { ...shown, createdAt: ns(record.createdAt), boards: record.boards.map(boardView) };
+    const { gameId, name, description, developerId, isActive, timeValidation, caps, apiKey } = record;
+    return {
+        gameId,
+        name,
+        description,
+        developerId,
+        isActive,
+        createdAt: ns(record.createdAt),
+        timeValidation,
+        caps,
+        apiKey,
+        boards: record.boards.map(boardView),
+    };
 }
 
 export function boardView(board: BoardRecord): BoardView {
+    const { anchor: _anchor, ...shown } = board;
     return {
-        ...board,
+        ...shown,
         createdAt: ns(board.createdAt),
         periodStart: ns(board.periodStart),
         archives: board.archives.map(ns),

@@ -67,6 +67,23 @@ function entriesOf(
         }));
 }
 
+/** A page of a board's current period from `offset` (0-based), with each entry's player slot. */
+export function boardPage(
+    ctx: Ctx,
+    game: GameState,
+    boardId: string,
+    offset: number,
+    count: number,
+): Array<BoardEntry & { slot: number }> {
+    const board = boardOf(game, boardId);
+    const table = liveTable(ctx, game, board);
+    if (table === undefined) return [];
+    const slots = rankIndex(table, board.sortBy)
+        .range(offset + 1, count)
+        .map((id) => table.slot[id]);
+    return entriesOf(game, table, board.sortBy, offset + 1, count).map((e, i) => ({ ...e, slot: slots[i]! }));
+}
+
 /** GET /leaderboard: the game's players by best score or best streak. */
 export function leaderboard(ctx: Ctx, req: Untrusted<RequestOf<'leaderboard'>>): Leaderboard {
     const game = requireGame(ctx, req.gameId);
@@ -190,7 +207,10 @@ type ArchivedEntry = ArchiveRecord['entries'][number];
  * entries carried slots read as they were written.
  */
 function liveArchive(game: GameState, archive: ArchiveRecord): { entries: ArchivedEntry[]; entryCount: number } {
-    if (game.retired.size === 0) return { entries: archive.entries, entryCount: archive.entryCount };
+    const wipes = game.record.archiveWipes?.filter((w) => archive.periodStart < w.before);
+    if (game.retired.size === 0 && (wipes === undefined || wipes.length === 0))
+        return { entries: archive.entries, entryCount: archive.entryCount };
+    const wiped = new Set(wipes?.map((w) => w.slot));
     const out: ArchivedEntry[] = [];
     const bySlot = new Map<number, ArchivedEntry>();
     let gone = 0;
@@ -199,7 +219,7 @@ function liveArchive(game: GameState, archive: ArchiveRecord): { entries: Archiv
         let slot = e.slot;
         for (let hops = 0; slot !== undefined && slot >= 0 && game.retired.has(slot) && hops < 8; hops++)
             slot = game.retired.get(slot);
-        if (slot === -1) {
+        if (slot === -1 || (slot !== undefined && (wiped.has(slot) || wiped.has(e.slot!)))) {
             gone++;
             continue;
         }

@@ -30,6 +30,8 @@ export interface BoardRecord extends BoardConfig {
      * and boards made before serials): entries of a deleted board never count for a new one.
      */
     serial?: number;
+    /** Custom boards: where their periods count from (absent = createdAt); a reset moves it. */
+    anchor?: number;
 }
 
 export interface GameRecord {
@@ -45,6 +47,12 @@ export interface GameRecord {
     boards: BoardRecord[];
     /** Next sequence number of the suspicion log. */
     suspicionSeq: number;
+    /** Next sequence number of the moderation log. */
+    moderationSeq?: number;
+    /** Bans of player ids that had no record when banned (kept in `bans`). */
+    pendingBans?: number;
+    /** Players wiped from the archives: their entries in periods before `before` are hidden. */
+    archiveWipes?: Array<{ slot: number; before: number }>;
     /** The last board serial handed out. */
     boardSerial?: number;
 }
@@ -53,6 +61,48 @@ export interface DeveloperRecord {
     developerId: string;
     allowance: number;
     gameIds: string[];
+    /** Developers who sign in to the dashboard. */
+    email?: string;
+    provider?: string;
+    /** A standing request for more game slots. */
+    request?: { games: number; message: string; at: number };
+}
+
+/** A dashboard session, kept under the hash of its token. */
+export interface DeveloperSessionRecord {
+    developerId: string;
+    createdAt: number;
+    renewedAt: number;
+    expiresAt: number;
+}
+
+/** A ban of a player id (or an account's `@id`) in a game. */
+export interface BanRecord {
+    at: number;
+    reason: string;
+}
+
+/** One moderation action, kept in the game's log (a ring like the suspicion log). */
+export interface ModerationRecord {
+    at: number;
+    action: 'remove-entry' | 'wipe-player' | 'ban' | 'unban';
+    playerId: string;
+    scoreboardId?: string;
+    detail: string;
+}
+
+/** One UTC day of a game's activity (a ring of 90 days). */
+export interface DailyRecord {
+    /** The UTC day, in days since the epoch. */
+    day: number;
+    submissions: number;
+    plays: number;
+    activePlayers: number;
+    newPlayers: number;
+    /** Submissions per board id. */
+    boards: Dict<number>;
+    /** Active players per sign-in provider (authType). */
+    providers: Dict<number>;
 }
 
 /** One board entry of a player: the bests of one period. */
@@ -82,6 +132,10 @@ export interface PlayerRecord {
      * retries and repeat plays; kept for the play de-duplication window.
      */
     pace: Dict<LastSubmit>;
+    /** The last UTC day (days since the epoch) the player submitted: daily active players. */
+    activeDay?: number;
+    /** Banned players' submits are refused. */
+    banned?: BanRecord;
     /**
      * Set once the player is gone from every board: merged into a signed-in account's player
      * (its id and slot), or removed (its account was deleted). Its submits are refused.

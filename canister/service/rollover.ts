@@ -25,6 +25,15 @@ export function rollover(ctx: Ctx, game: GameState, board: BoardRecord): boolean
     const current = currentPeriod(board, now);
     game.periodEnds.set(board.scoreboardId, periodEnd(ruleOf(board), current));
     if (current === board.periodStart) return false;
+    archivePeriod(ctx, game, board, periodEnd(ruleOf(board), board.periodStart));
+    board.periodStart = current;
+    game.boards.set(board.scoreboardId, newBoardTable(board, current));
+    saveGame(ctx, game);
+    return true;
+}
+
+/** Archives the board's current period (when it has entries), ended at `end`; drops archives past retention. */
+export function archivePeriod(ctx: Ctx, game: GameState, board: BoardRecord, end: number): void {
     const table = game.boards.get(board.scoreboardId);
     if (table !== undefined && entryCount(table) > 0) {
         const index = rankIndex(table, board.sortBy);
@@ -36,7 +45,7 @@ export function rollover(ctx: Ctx, game: GameState, board: BoardRecord): boolean
             period: board.period,
             sortBy: board.sortBy,
             periodStart: board.periodStart,
-            periodEnd: periodEnd(ruleOf(board), board.periodStart),
+            periodEnd: end,
             entryCount: index.size(),
             entries: ids.map((id) => ({
                 nickname: nicknameOf(game.players, table.slot[id]),
@@ -55,10 +64,6 @@ export function rollover(ctx: Ctx, game: GameState, board: BoardRecord): boolean
             ctx.store.archives.delete(archiveKey(game.record.gameId, board.scoreboardId, dropped));
         }
     }
-    board.periodStart = current;
-    game.boards.set(board.scoreboardId, newBoardTable(board, current));
-    saveGame(ctx, game);
-    return true;
 }
 
 /** Rolls over every board whose period ended (the timer runs this; submits do it per game). */

@@ -12,7 +12,7 @@ import { improve } from '../domain/bests';
 import { RATE_WINDOW_US, countsAsPlay, pace, stillPacing } from '../domain/throttle';
 import { checkCount, checkNickname, invalid, isFanout } from '../../contract/rules';
 import { createPlayer, findPlayer, renameIfFree } from './players';
-import { refuseRetired, resolveWriter } from './writer';
+import { refuseRetired, requirePlayerRef, resolveWriter } from './writer';
 import { isCurrentEntry, type BoardRecord, type PlayerRecord, type SuspicionRecord } from './records';
 import { rollover } from './rollover';
 import { consumeSession, sessionOf } from './sessions';
@@ -21,6 +21,8 @@ import type { Ctx, GameState, Untrusted } from './context';
 import { Fail } from './fail';
 import { requireGame, saveGame } from './game-state';
 import { flushStats, updateStats } from './stats';
+import { countSubmit, flushDaily } from './analytics';
+import { BANNED_MESSAGE, isBanned } from './moderation';
 import { putEntry } from './tables';
 
 const MAX_BATCH = 200;
@@ -40,13 +42,14 @@ export function submitBatch(ctx: Ctx, req: Untrusted<RequestOf<'submit_scores'>>
     });
     // Counters change with every submit: they are written once per batch.
     flushStats(ctx);
+    flushDaily(ctx);
     return results;
 }
 
 function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     if (req === null || typeof req !== 'object')
         throw new Fail(400, invalid('submits', 'each submit must be an object'));
-    const { game, playerId, authType } = resolveWriter(ctx, req);
+    const { game, playerId, authType, account } = resolveWriter(ctx, req);
     const gameId = game.record.gameId;
     for (const field of ['score', 'streak'] as const) {
         const error = checkCount(field, req[field]);
@@ -78,6 +81,8 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     const now = ctx.env.now();
     const existing = findPlayer(ctx, gameId, playerId);
     refuseRetired(existing);
+    // A session request gets 400: on those, 401/403 mean the session is dead.
+    if (isBanned(ctx, game, playerId, existing)) throw new Fail(account === undefined ? 403 : 400, BANNED_MESSAGE);
     const paceKey = target?.scoreboardId ?? '*';
     const last = existing?.pace[paceKey];
     const submitted = { score, streak, nickname };
@@ -128,6 +133,7 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     for (const k of Object.keys(player.pace)) if (!stillPacing(player.pace[k]!, now)) delete player.pace[k];
     player.pace[paceKey] = { at: now, score, streak, nickname, message };
     dropDeadEntries(game, player);
+    countSubmit(ctx, game, player, { created, play: counted, boards: boards.map((b) => b.scoreboardId) });
     if (session !== undefined && game.record.timeValidation.enabled) consumeSession(ctx, session);
     ctx.store.players.set(playerKey(gameId, playerId), player);
     updateStats(ctx, gameId, (s) => ({
@@ -197,7 +203,8 @@ function logSuspicion(
     let firstAt = now;
     if (known !== undefined) {
         const previous = ctx.store.suspicion.get(slotKey(gameId, known.seq));
-        if (previous !== undefined) {
+        // The slot may hold someone else's entry by now (a deleted game's id used again).
+        if (previous !== undefined && previous.playerId === rejected.playerId) {
             count = previous.count + 1;
             firstAt = previous.firstAt;
             ctx.store.suspicion.delete(slotKey(gameId, known.seq));
@@ -222,7 +229,11 @@ const slotKey = (gameId: string, seq: number): string => `${gameId}/${seq % SUSP
 /** The newest suspicion-log entries first. */
 export function suspicionLog(ctx: Ctx, req: Untrusted<RequestOf<'admin_suspicion_log'>>): SuspicionEntry[] {
     const game = requireGame(ctx, req.gameId);
-    const limit = typeof req.limit === 'number' ? Math.max(1, Math.min(SUSPICION_KEEP, Math.floor(req.limit))) : 100;
+    const limit =
+        typeof req.limit === 'number' && Number.isFinite(req.limit)
+            ? Math.max(1, Math.min(SUSPICION_KEEP, Math.floor(req.limit)))
+            : 100;
+    const playerId = req.playerId === undefined || req.playerId === '' ? undefined : requirePlayerRef(req.playerId);
     const out: SuspicionEntry[] = [];
     for (
         let seq = game.record.suspicionSeq - 1;
@@ -230,7 +241,7 @@ export function suspicionLog(ctx: Ctx, req: Untrusted<RequestOf<'admin_suspicion
         seq--
     ) {
         const entry = ctx.store.suspicion.get(slotKey(game.record.gameId, seq));
-        if (entry !== undefined)
+        if (entry !== undefined && (playerId === undefined || entry.playerId === playerId))
             out.push({ ...entry, at: ns(entry.at), firstAt: ns(entry.firstAt ?? entry.at), count: entry.count ?? 1 });
     }
     return out;

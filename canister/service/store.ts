@@ -5,8 +5,12 @@ import type {
     AccountRecord,
     ActiveSessions,
     ArchiveRecord,
+    BanRecord,
+    DailyRecord,
     DeveloperRecord,
+    DeveloperSessionRecord,
     DeviceCodeRecord,
+    ModerationRecord,
     GameRecord,
     PlayerRecord,
     PlayerSessionRecord,
@@ -70,6 +74,16 @@ export interface Store {
     userCodes: KV<string>;
     /** `<expiresAt, 20 digits>/<hash>` -> '' : device codes in expiry order, for the sweep. */
     deviceCodeExpiry: KV<string>;
+    /** `<issuer>\n<subject>` -> developer id. */
+    developerKeys: KV<string>;
+    /** SHA-256 (hex) of a dashboard session token -> the session. */
+    developerSessions: KV<DeveloperSessionRecord>;
+    /** `<gameId>/<playerId>` -> a ban of a player that has no record yet. */
+    bans: KV<BanRecord>;
+    /** `<gameId>/<seq % MODERATION_KEEP>` -> moderation action. */
+    moderation: KV<ModerationRecord>;
+    /** `<gameId>/<day % 90>` -> that day's activity. */
+    daily: KV<DailyRecord>;
 }
 
 export const playerKey = (gameId: string, playerId: string): string => `${gameId}/${playerId}`;
@@ -130,5 +144,10 @@ export function memoryStore(): Store {
         deviceCodes: json(),
         userCodes: plain(),
         deviceCodeExpiry: plain(),
+        developerKeys: plain(),
+        developerSessions: json(),
+        bans: json(),
+        moderation: json(),
+        daily: json(),
     };
 }

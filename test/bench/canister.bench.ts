@@ -84,7 +84,7 @@ export async function benchCanister(): Promise<void> {
             checkpointBytes: 64 * 1024 * 1024,
         });
         const id = r.createCanister();
-        await r.installCode(id, leaderboardWasm(), { arg: initArg([]) });
+        await r.installCode(id, leaderboardWasm(), { arg: initArg({ gateways: [], operators: [] }) });
         const m = new Map<string, bigint>();
         for (const [gameId, extra] of [
             ['three', false],
@@ -165,7 +165,7 @@ export async function benchCanister(): Promise<void> {
             'profile read',
             (await call(r, id, 'profile', { gameId: g, playerId: p(players >> 1) }, true)).instructions,
         );
-        await r.installCode(id, leaderboardWasm(), { mode: 'upgrade', arg: initArg([]) });
+        await r.installCode(id, leaderboardWasm(), { mode: 'upgrade', arg: initArg({ gateways: [], operators: [] }) });
         const pre = r
             .executions()
             .filter((e) => e.method === 'canister_pre_upgrade')

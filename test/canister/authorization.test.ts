@@ -1,6 +1,6 @@
-// On the IC anyone can call a canister: write methods and private reads accept only the
-// registered gateways and controllers; public reads are open; only controllers change the
-// gateway list.
+// On the IC anyone can call a canister: gateway methods accept only the registered gateways
+// and controllers, operator methods only the operators and controllers (a gateway alone cannot
+// create games or rotate keys); public reads are open; only controllers change the lists.
 import { IDL } from '@dfinity/candid';
 import { Ed25519KeyIdentity } from '@dfinity/identity';
 
@@ -18,6 +18,8 @@ beforeAll(async () => {
 afterAll(() => c.replica.stop());
 
 const FORBIDDEN = { err: { status: 403, message: 'This method is only for registered gateways and controllers' } };
+const OPERATORS_ONLY = { err: { status: 403, message: 'This method is only for operators and controllers' } };
+const CONTROLLERS_ONLY = { err: { status: 403, message: 'This method is only for controllers' } };
 
 test('a stranger cannot submit, register games, rotate keys, resolve keys or read the suspicion log', async () => {
     const stranger = Ed25519KeyIdentity.generate();
@@ -29,14 +31,40 @@ test('a stranger cannot submit, register games, rotate keys, resolve keys or rea
         ),
     ).toEqual(FORBIDDEN);
     expect(await c.call('admin_register_game', { developerId: 'x', gameId: 'stolen', name: 'x' }, stranger)).toEqual(
-        FORBIDDEN,
+        OPERATORS_ONLY,
     );
-    expect(await c.call('admin_rotate_key', { gameId: 'guarded' }, stranger)).toEqual(FORBIDDEN);
+    expect(await c.call('admin_rotate_key', { gameId: 'guarded' }, stranger)).toEqual(OPERATORS_ONLY);
     expect(await c.call('resolve_key', { apiKey: 'key_guarded_00000000000000000000000000000000' }, stranger)).toEqual(
         FORBIDDEN,
     );
-    expect(await c.call('admin_suspicion_log', { gameId: 'guarded' }, stranger)).toEqual(FORBIDDEN);
+    expect(await c.call('admin_suspicion_log', { gameId: 'guarded' }, stranger)).toEqual(OPERATORS_ONLY);
+    expect(await c.call('dev_me', { sessionHash: '0'.repeat(64) }, stranger)).toEqual(FORBIDDEN);
     expect((await c.ok('leaderboard', { gameId: 'guarded' })).leaderboard[0].score).toBe(10);
+});
+
+test('a gateway alone cannot create games, rotate keys or change settings; an operator cannot act as a gateway', async () => {
+    for (const [method, request] of [
+        ['admin_register_game', { developerId: 'x', gameId: 'gw-game', name: 'x' }],
+        ['admin_rotate_key', { gameId: 'guarded' }],
+        ['admin_set_caps', { gameId: 'guarded', maxScore: 1 }],
+        ['admin_update_game', { gameId: 'guarded', isActive: false }],
+        ['admin_set_allowance', { developerId: 'dev-1', allowance: 99 }],
+        ['admin_list_games', {}],
+    ] as const)
+        expect(await c.call(method, request, c.gateway)).toEqual(OPERATORS_ONLY);
+    expect(
+        await c.call(
+            'submit_scores',
+            { submits: [{ apiKey, gameId: 'guarded', playerId: 'p1', score: 999, streak: 9 }] },
+            c.operator,
+        ),
+    ).toEqual(FORBIDDEN);
+    // Developer methods come through gateways, each with a developer session of its own.
+    expect(await c.call('dev_me', { sessionHash: '0'.repeat(64) }, c.operator)).toEqual(FORBIDDEN);
+    expect(await c.call('dev_me', { sessionHash: '0'.repeat(64) }, c.gateway)).toEqual({
+        err: { status: 401, message: 'Your dashboard session has ended: sign in again.' },
+    });
+    expect(await c.call('admin_set_operators', { operators: [] }, c.operator)).toEqual(CONTROLLERS_ONLY);
 });
 
 test('public reads are open to anyone', async () => {
@@ -48,9 +76,9 @@ test('public reads are open to anyone', async () => {
 test('controllers may call write methods and are the only ones who change the gateway list', async () => {
     const stranger = Ed25519KeyIdentity.generate();
     expect(await c.call('admin_set_gateways', { gateways: [stranger.getPrincipal().toText()] }, stranger)).toEqual(
-        FORBIDDEN,
+        CONTROLLERS_ONLY,
     );
-    expect(await c.call('admin_set_gateways', { gateways: [] })).toEqual(FORBIDDEN); // a gateway is not a controller
+    expect(await c.call('admin_set_gateways', { gateways: [] })).toEqual(CONTROLLERS_ONLY); // a gateway is not one
     const json = (req: unknown) => new Uint8Array(IDL.encode([IDL.Text], [JSON.stringify(req)]));
     const reply = await c.replica.update(
         c.canisterId,

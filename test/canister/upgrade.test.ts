@@ -58,7 +58,7 @@ test('an upgrade keeps every record and index (snapshot path)', async () => {
     const before = await view(c);
     await c.replica.installCode(c.canisterId, leaderboardWasm(), {
         mode: 'upgrade',
-        arg: initArg([c.gateway.getPrincipal()]),
+        arg: initArg({ gateways: [c.gateway.getPrincipal()], operators: [c.operator.getPrincipal()] }),
     });
     expect(c.replica.executions().some((e) => e.method === 'canister_pre_upgrade' && e.error === undefined)).toBe(true);
     expect(await view(c)).toEqual(before);
@@ -78,7 +78,7 @@ test('an upgrade that skips pre_upgrade rebuilds the tables from the records', a
     const before = await view(c);
     await c.replica.installCode(c.canisterId, leaderboardWasm(), {
         mode: 'upgrade',
-        arg: initArg([c.gateway.getPrincipal()]),
+        arg: initArg({ gateways: [c.gateway.getPrincipal()], operators: [c.operator.getPrincipal()] }),
         skipPreUpgrade: true,
     });
     expect(await view(c)).toEqual(before);

@@ -1,6 +1,7 @@
 // The admin CLI against the running embedded service (same data directory) and, with the
 // production variables, against a canister the gateway does not host; the gateway's
-// production mode (IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM) serves the same API.
+// production mode (IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM) serves the same API. The CLI
+// acts as an operator (OPERATOR_IDENTITY_PEM in production): the gateway's identity is not one.
 import * as path from 'node:path';
 
 import { runAdmin } from '../../gateway/admin';
@@ -62,6 +63,11 @@ test('the operator is not held to the 3-games default; rotate-key stops the old 
     expect(res.status).toBe(401);
 });
 
+test('developers asking for more game slots are listed and approved by the operator', async () => {
+    expect(await admin('list-requests')).toEqual([]);
+    await expect(admin('approve-request', 'dev_nobody')).rejects.toThrow(/No request from that developer/);
+});
+
 test('bad commands and bad input fail with a message, and change nothing', async () => {
     await expect(admin('create-board', 'cli-game', 'x', '--type', 'weird')).rejects.toThrow(
         /Invalid type: must be targeted, monthly or custom/,
@@ -77,6 +83,11 @@ test('production mode: the CLI and a second gateway reach the canister by IC_HOS
         GATEWAY_IDENTITY_PEM: path.join(dataDir, 'gateway-identity.pem'),
     };
     Object.assign(process.env, production, { DATA_DIR: tempDir('elsewhere') });
+    await expect(admin('create-game', 'prod-game')).rejects.toThrow(/OPERATOR_IDENTITY_PEM/);
+    // The gateway's own identity is no operator: it cannot create games.
+    process.env.OPERATOR_IDENTITY_PEM = production.GATEWAY_IDENTITY_PEM;
+    await expect(admin('create-game', 'prod-game')).rejects.toThrow(/only for operators and controllers/);
+    process.env.OPERATOR_IDENTITY_PEM = path.join(dataDir, 'operator-identity.pem');
     const created = await admin('create-game', 'prod-game');
     const gateway = await startGateway(readConfig({ ...production, PORT: '0', DATA_DIR: tempDir('gw') }));
     try {
@@ -85,6 +96,6 @@ test('production mode: the CLI and a second gateway reach the canister by IC_HOS
     } finally {
         await gateway.close();
         process.env.DATA_DIR = dataDir;
-        for (const key of Object.keys(production)) delete process.env[key];
+        for (const key of [...Object.keys(production), 'OPERATOR_IDENTITY_PEM']) delete process.env[key];
     }
 });

@@ -1,12 +1,13 @@
-// The leaderboard canister on a test replica, with a gateway identity registered at install
-// and a JSON client for its methods.
+// The leaderboard canister on a test replica, with a gateway and an operator identity
+// registered at install, and a JSON client for its methods that calls each as the identity its
+// access names (gateway methods as the gateway, operator methods as the operator).
 import * as fs from 'node:fs';
 
 import { Actor, type HttpAgent, type Identity } from '@dfinity/agent';
 import { Ed25519KeyIdentity } from '@dfinity/identity';
 import type { Principal } from '@dfinity/principal';
 
-import { idlFactory, type LeaderboardActor, type Method, type Result as Reply } from '../../contract/canister';
+import { METHODS, idlFactory, type LeaderboardActor, type Method, type Result as Reply } from '../../contract/canister';
 import { initArgFor, leaderboardWasmPath } from '../../local/install';
 import { blsVerify } from '../../replica/crypto/bls';
 import type { Replica, ReplicaOptions } from '../../replica/replica';
@@ -22,8 +23,9 @@ export interface TestCanister {
     replica: Replica;
     canisterId: Principal;
     gateway: Identity;
+    operator: Identity;
     agent: HttpAgent;
-    /** Calls a method as the gateway (or `as`); returns the parsed JSON reply. */
+    /** Calls a method as its access names (or `as`); returns the parsed JSON reply. */
     call<T = any>(method: Method, request: unknown, as?: Identity): Promise<Reply<T>>;
     /** The `ok` value of a call; throws with the error message otherwise. */
     ok<T = any>(method: Method, request: unknown): Promise<T>;
@@ -32,8 +34,11 @@ export interface TestCanister {
 export async function startLeaderboard(options: Partial<ReplicaOptions> = {}): Promise<TestCanister> {
     const replica = await startTestReplica(options);
     const gateway = Ed25519KeyIdentity.generate();
+    const operator = Ed25519KeyIdentity.generate();
     const canisterId = replica.createCanister();
-    await replica.installCode(canisterId, leaderboardWasm(), { arg: initArgFor([gateway.getPrincipal()]) });
+    await replica.installCode(canisterId, leaderboardWasm(), {
+        arg: initArgFor({ gateways: [gateway.getPrincipal()], operators: [operator.getPrincipal()] }),
+    });
     const agent = await agentFor(replica, gateway);
     const actors = new Map<Identity, LeaderboardActor>();
     const actorOf = async (identity: Identity): Promise<LeaderboardActor> => {
@@ -45,12 +50,14 @@ export async function startLeaderboard(options: Partial<ReplicaOptions> = {}): P
         }
         return actor;
     };
-    const call = async <T>(method: Method, request: unknown, as: Identity = gateway): Promise<Reply<T>> =>
+    const defaultFor = (method: Method): Identity => (METHODS[method].access === 'operator' ? operator : gateway);
+    const call = async <T>(method: Method, request: unknown, as: Identity = defaultFor(method)): Promise<Reply<T>> =>
         JSON.parse(await (await actorOf(as))[method](JSON.stringify(request))) as Reply<T>;
     return {
         replica,
         canisterId,
         gateway,
+        operator,
         agent,
         call,
         async ok<T>(method: Method, request: unknown) {

@@ -1,9 +1,10 @@
 // The whole service for a test: replica, canister, and the gateway in front of it, on free
-// ports, with games registered through the canister's admin methods.
+// ports, with games registered through the canister's operator methods.
 import { randomBytes } from 'node:crypto';
 
 import type { Principal } from '@dfinity/principal';
 
+import { METHODS, type Method } from '../../contract/canister';
 import { connectCanister, type CanisterClient } from '../../gateway/canister';
 import { ensureIdentity } from '../../gateway/identity';
 import { serveGateway, type RunningGateway } from '../../gateway/serve';
@@ -15,6 +16,10 @@ import { startTestReplica, tempDir } from './replica';
 
 export interface TestService {
     replica: Replica;
+    /**
+     * The canister as the test drives it: operator methods as the operator identity, everything
+     * else as the gateway's identity (the gateway itself holds only the gateway client).
+     */
     canister: CanisterClient;
     gateway: RunningGateway;
     /** The direct canister read URL base: `${canisterUrl}/games/...?canisterId=...` is added by `direct`. */
@@ -60,22 +65,30 @@ export async function startService(
 ): Promise<TestService & { signIn: SignInConfig }> {
     const replica = await startTestReplica(options.replica);
     const identity = ensureIdentity(`${tempDir('gateway-identity')}/identity.pem`);
+    const operator = ensureIdentity(`${tempDir('operator-identity')}/identity.pem`);
     const canisterId = replica.createCanister();
-    await replica.installCode(canisterId, leaderboardWasm(), { arg: initArgFor([identity.getPrincipal()]) });
-    const canister = await connectCanister({
-        host: replica.url,
-        canisterId,
-        identity,
-        fetchRootKey: true,
-        log: () => undefined,
+    await replica.installCode(canisterId, leaderboardWasm(), {
+        arg: initArgFor({ gateways: [identity.getPrincipal()], operators: [operator.getPrincipal()] }),
     });
+    const connect = (as: typeof identity) =>
+        connectCanister({ host: replica.url, canisterId, identity: as, fetchRootKey: true, log: () => undefined });
+    const gatewayClient = await connect(identity);
+    const operatorClient = await connect(operator);
+    const byAccess = (method: Method): CanisterClient =>
+        METHODS[method].access === 'operator' ? operatorClient : gatewayClient;
+    const canister: CanisterClient = {
+        canisterId,
+        agent: gatewayClient.agent,
+        call: (method, request) => byAccess(method).call(method, request),
+        ok: (method, request) => byAccess(method).ok(method, request),
+    };
     const signIn: SignInConfig = {
         publicUrl: '',
         secret: new Uint8Array(randomBytes(32)),
         providers: options.providers ?? [],
     };
     const gateway = await serveGateway({
-        canister,
+        canister: gatewayClient,
         port: 0,
         host: '127.0.0.1',
         readCacheTtlSeconds: options.readCacheTtlSeconds ?? 0,

@@ -1,0 +1,279 @@
+// Game developers: accounts keyed by (issuer, subject) like players' but separate from them,
+// dashboard sessions (tokens kept only as hashes, 7 days, renewed on use), the game-slot
+// allowance with requests for more, and the ownership check every developer method starts with.
+import type { BoardView, DeveloperView, GameView, Identity, ReplyOf, RequestOf } from '../../contract/canister';
+import { boardNotFound } from '../../contract/messages';
+import { clampLimit, invalid } from '../../contract/rules';
+import { nameKey } from '../domain/nicknames';
+import { dropDays } from './analytics';
+import { MODERATION_KEEP } from './moderation';
+import { boardPage, readBoard } from './reads';
+import { archiveKey, archivePeriod, rollover } from './rollover';
+import { SUSPICION_KEEP } from './scores';
+import { statsOf } from './stats';
+import { playerKey } from './store';
+import { newToken } from '../domain/device-codes';
+import { ns } from '../domain/json';
+import { tokenHash } from '../domain/sha256';
+import { checkIdentity } from './accounts';
+import type { Ctx, GameState, Untrusted } from './context';
+import { Fail } from './fail';
+import { boardView, developerOf, gameView, registerGame } from './games';
+import { newBoardTable, saveGame } from './game-state';
+import type { DeveloperRecord, DeveloperSessionRecord } from './records';
+
+export const DEVELOPER_SESSION_US = 7 * 86_400_000_000;
+const RENEW_US = 3_600_000_000;
+const HASH = /^[0-9a-f]{64}$/;
+const DEAD = 'Your dashboard session has ended: sign in again.';
+
+const identityKey = (identity: Identity): string => `${identity.issuer}\n${identity.subject}`;
+
+export function developerView(d: DeveloperRecord): DeveloperView {
+    return {
+        developerId: d.developerId,
+        email: d.email,
+        allowance: d.allowance,
+        gameIds: d.gameIds,
+        request: d.request === undefined ? undefined : { ...d.request, at: ns(d.request.at) },
+    };
+}
+
+/** Signs a developer in (their record made on first sign-in); the token goes to them once. */
+export function developerSignIn(
+    ctx: Ctx,
+    req: Untrusted<RequestOf<'dev_sign_in'>>,
+): { sessionToken: string; developer: DeveloperView } {
+    const identity = checkIdentity(req.identity);
+    let developerId = ctx.store.developerKeys.get(identityKey(identity));
+    if (developerId === undefined) {
+        let id = 'dev_';
+        for (const b of ctx.env.random(12)) id += (b < 16 ? '0' : '') + b.toString(16);
+        developerId = id;
+        ctx.store.developerKeys.set(identityKey(identity), developerId);
+    }
+    const developer = { ...developerOf(ctx, developerId), email: identity.email, provider: identity.provider };
+    ctx.store.developers.set(developerId, developer);
+    const sessionToken = newToken(ctx.env.random);
+    const now = ctx.env.now();
+    const session: DeveloperSessionRecord = {
+        developerId,
+        createdAt: now,
+        renewedAt: now,
+        expiresAt: now + DEVELOPER_SESSION_US,
+    };
+    ctx.store.developerSessions.set(tokenHash(sessionToken), session);
+    return { sessionToken, developer: developerView(developer) };
+}
+
+/** The developer of a live dashboard session (401 otherwise); used in an update, it renews. */
+export function liveDeveloper(ctx: Ctx, sessionHash: unknown, renew: boolean): DeveloperRecord {
+    const hash = typeof sessionHash === 'string' && HASH.test(sessionHash) ? sessionHash : undefined;
+    const session = hash === undefined ? undefined : ctx.store.developerSessions.get(hash);
+    const now = ctx.env.now();
+    if (hash === undefined || session === undefined || now >= session.expiresAt) throw new Fail(401, DEAD);
+    if (renew && now - session.renewedAt >= RENEW_US) {
+        ctx.store.developerSessions.set(hash, { ...session, renewedAt: now, expiresAt: now + DEVELOPER_SESSION_US });
+    }
+    return developerOf(ctx, session.developerId);
+}
+
+export function developerSignOut(ctx: Ctx, req: Untrusted<RequestOf<'dev_sign_out'>>): { message: string } {
+    liveDeveloper(ctx, req.sessionHash, false);
+    ctx.store.developerSessions.delete(req.sessionHash as string);
+    return { message: 'Signed out.' };
+}
+
+/**
+ * The game a developer method acts on: it must be one of the session's developer's games. Any
+ * other game, existing or not, is the same 404, so nothing is learnt about other developers.
+ */
+export function ownedGame(
+    ctx: Ctx,
+    req: Untrusted<{ sessionHash: string; gameId: string }>,
+    renew = true,
+): { game: GameState; developer: DeveloperRecord } {
+    const developer = liveDeveloper(ctx, req.sessionHash, renew);
+    const game =
+        typeof req.gameId === 'string' && developer.gameIds.includes(req.gameId)
+            ? ctx.games.get(req.gameId)
+            : undefined;
+    if (game === undefined) throw new Fail(404, 'Game not found among your games');
+    return { game, developer };
+}
+
+export function developerMe(
+    ctx: Ctx,
+    req: Untrusted<RequestOf<'dev_me'>>,
+): { developer: DeveloperView; games: GameView[] } {
+    const developer = liveDeveloper(ctx, req.sessionHash, false);
+    const games = developer.gameIds
+        .map((id) => ctx.games.get(id)?.record)
+        .filter((r) => r !== undefined)
+        .map(gameView);
+    return { developer: developerView(developer), games };
+}
+
+/** A developer asks operators for more game slots; one request stands at a time. */
+export function requestGames(ctx: Ctx, req: Untrusted<RequestOf<'dev_request_games'>>): DeveloperView {
+    const developer = liveDeveloper(ctx, req.sessionHash, true);
+    const games = req.games;
+    if (typeof games !== 'number' || !Number.isInteger(games) || games < 1 || games > 100)
+        throw new Fail(400, invalid('games', 'must be a whole number from 1 to 100'));
+    const message = req.message ?? '';
+    if (typeof message !== 'string' || message.length > 1000)
+        throw new Fail(400, invalid('message', 'must be text of at most 1000 characters'));
+    const updated = { ...developer, request: { games, message, at: ctx.env.now() } };
+    ctx.store.developers.set(developer.developerId, updated);
+    const requesters = (ctx.store.meta.get('requesters') as string[] | undefined) ?? [];
+    if (!requesters.includes(developer.developerId))
+        ctx.store.meta.set('requesters', [...requesters, developer.developerId]);
+    return developerView(updated);
+}
+
+/** Operators: the standing requests for more game slots. */
+export function listRequests(ctx: Ctx): DeveloperView[] {
+    const out: DeveloperView[] = [];
+    for (const id of (ctx.store.meta.get('requesters') as string[] | undefined) ?? []) {
+        const d = ctx.store.developers.get(id);
+        if (d?.request !== undefined) out.push(developerView(d));
+    }
+    return out;
+}
+
+/** Operators: grants a request (the allowance grows by what was asked). */
+export function approveRequest(ctx: Ctx, req: Untrusted<RequestOf<'admin_approve_request'>>): DeveloperView {
+    const developer = typeof req.developerId === 'string' ? ctx.store.developers.get(req.developerId) : undefined;
+    if (developer?.request === undefined) throw new Fail(404, 'No request from that developer');
+    const updated: DeveloperRecord = {
+        ...developer,
+        allowance: developer.allowance + developer.request.games,
+        request: undefined,
+    };
+    ctx.store.developers.set(developer.developerId, updated);
+    const requesters = (ctx.store.meta.get('requesters') as string[] | undefined) ?? [];
+    ctx.store.meta.set(
+        'requesters',
+        requesters.filter((id) => id !== developer.developerId),
+    );
+    return developerView(updated);
+}
+
+/** Registers a game for the signed-in developer, within their allowance. */
+export function registerOwnGame(
+    ctx: Ctx,
+    req: Untrusted<RequestOf<'dev_register_game'>>,
+): { game: GameView; apiKey: string } {
+    const developer = liveDeveloper(ctx, req.sessionHash, true);
+    if (purging(ctx).some((p) => p.gameId === req.gameId))
+        throw new Fail(409, `Game ID '${String(req.gameId)}' is still being deleted: try again in a few minutes.`);
+    const { game, apiKey } = registerGame(ctx, { ...req, developerId: developer.developerId });
+    return { game: gameView(game), apiKey };
+}
+
+/** A deleted game whose records are still being removed, a few thousand players per timer tick. */
+interface Purge {
+    gameId: string;
+    /** The next player slot to remove, and how many there are. */
+    next: number;
+    players: number;
+    /** Store keys of its archives. */
+    archives: string[];
+}
+
+const purging = (ctx: Ctx): Purge[] => (ctx.store.meta.get('purging') as Purge[] | undefined) ?? [];
+
+/**
+ * Deletes a game: it is gone at once (key, reads, writes, the developer's slot), and its
+ * records are removed by `purgeSome` over the next timer ticks; its id is free after that.
+ */
+export function deleteOwnGame(ctx: Ctx, req: Untrusted<RequestOf<'dev_delete_game'>>): { message: string } {
+    const { game, developer } = ownedGame(ctx, req);
+    const gameId = game.record.gameId;
+    if (req.confirm !== gameId) throw new Fail(400, invalid('confirm', 'must repeat the game ID to delete it'));
+    const archives = game.record.boards.flatMap((b) =>
+        b.archives.map((start) => archiveKey(gameId, b.scoreboardId, start)),
+    );
+    ctx.store.apiKeys.delete(game.record.apiKey);
+    ctx.store.games.delete(gameId);
+    ctx.games.delete(gameId);
+    ctx.rebuilding.delete(gameId);
+    ctx.store.developers.set(developer.developerId, {
+        ...developer,
+        gameIds: developer.gameIds.filter((id) => id !== gameId),
+    });
+    const players = statsOf(ctx, gameId).players;
+    ctx.store.meta.set('purging', [...purging(ctx), { gameId, next: 0, players, archives }]);
+    return { message: `Game '${gameId}' and all of its data were deleted.` };
+}
+
+/** Removes up to `budget` records of deleted games; returns whether any purge is still going. */
+export function purgeSome(ctx: Ctx, budget: number): boolean {
+    const list = purging(ctx);
+    if (list.length === 0) return false;
+    const p = list[0]!;
+    for (; p.next < p.players && budget > 0; p.next++, budget--) {
+        const slotKey = `${p.gameId}/${p.next}`;
+        const playerId = ctx.store.slots.get(slotKey);
+        ctx.store.slots.delete(slotKey);
+        if (playerId === undefined) continue;
+        const key = playerKey(p.gameId, playerId);
+        const player = ctx.store.players.get(key);
+        if (player !== undefined && ctx.store.nicknames.get(nameKey(player.nickname)) === key)
+            ctx.store.nicknames.delete(nameKey(player.nickname));
+        ctx.store.players.delete(key);
+        ctx.store.achievements.delete(key);
+        ctx.store.activeSessions.delete(key);
+        ctx.store.bans.delete(key);
+    }
+    if (p.next < p.players) {
+        ctx.store.meta.set('purging', list);
+        return true;
+    }
+    // The players are gone: the game's bounded rings and counters go in one step.
+    for (const key of p.archives) ctx.store.archives.delete(key);
+    for (let i = 0; i < SUSPICION_KEEP; i++) ctx.store.suspicion.delete(`${p.gameId}/${i}`);
+    for (let i = 0; i < MODERATION_KEEP; i++) ctx.store.moderation.delete(`${p.gameId}/${i}`);
+    dropDays(ctx, p.gameId);
+    ctx.store.stats.delete(p.gameId);
+    ctx.stats.delete(p.gameId);
+    ctx.dirtyStats.delete(p.gameId);
+    ctx.store.meta.set('purging', list.slice(1));
+    return list.length > 1;
+}
+
+/** A page of a board's current period with player ids and bans, for its developer. */
+export function readOwnBoard(ctx: Ctx, req: Untrusted<RequestOf<'dev_read_board'>>): ReplyOf<'dev_read_board'> {
+    const { game } = ownedGame(ctx, req, false);
+    const board = readBoard(ctx, { gameId: game.record.gameId, boardId: req.boardId, limit: 1 });
+    const offset = typeof req.offset === 'number' && Number.isInteger(req.offset) && req.offset >= 0 ? req.offset : 0;
+    const limit = clampLimit(req.limit, 50);
+    const entries = boardPage(ctx, game, board.scoreboardId, offset, limit).map((e) => {
+        const playerId = ctx.store.slots.get(`${game.record.gameId}/${e.slot}`) ?? '';
+        const player = playerId === '' ? undefined : ctx.store.players.get(playerKey(game.record.gameId, playerId));
+        const { slot: _slot, ...entry } = e;
+        return { ...entry, playerId, banned: player?.banned !== undefined };
+    });
+    return { scoreboardId: board.scoreboardId, totalEntries: board.totalEntries, offset, entries };
+}
+
+/** Starts a custom board's next period now: the current one is archived. */
+export function resetOwnBoard(ctx: Ctx, req: Untrusted<RequestOf<'dev_reset_board'>>): BoardView {
+    const { game } = ownedGame(ctx, req);
+    const board = game.record.boards.find((b) => b.scoreboardId === req.scoreboardId);
+    if (board === undefined) throw new Fail(404, boardNotFound(String(req.scoreboardId)));
+    if (board.period !== 'custom')
+        throw new Fail(
+            400,
+            'Only custom boards can be reset by hand: daily, weekly and monthly boards reset on the calendar.',
+        );
+    rollover(ctx, game, board);
+    const now = ctx.env.now();
+    archivePeriod(ctx, game, board, now);
+    board.anchor = now;
+    board.periodStart = now;
+    game.periodEnds.delete(board.scoreboardId);
+    game.boards.set(board.scoreboardId, newBoardTable(board, now));
+    saveGame(ctx, game);
+    return boardView(board);
+}
