@@ -187,8 +187,10 @@ export interface DeviceCodeRecord {
 
 /** A player record as parsed from JSON, with its maps keyed by user input made safe. */
 export function revivePlayer(parsed: PlayerRecord): PlayerRecord {
-    parsed.boards = dict(parsed.boards);
-    parsed.pace = dict(parsed.pace);
+    // JSON.parse makes every key (`__proto__` too) an own property: dropping the prototype is
+    // enough, and cheaper than copying the keys.
+    Object.setPrototypeOf(parsed.boards, null);
+    Object.setPrototypeOf(parsed.pace, null);
     return parsed;
 }
 

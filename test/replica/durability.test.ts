@@ -1,18 +1,16 @@
 // A replica killed with kill -9 in the middle of a write load restarts at once from its data
 // directory with every acknowledged update and nothing half-applied.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as readline from 'node:readline';
 
 import { HttpAgent } from '@dfinity/agent';
 import { Principal } from '@dfinity/principal';
 
 import { initBls } from '../../replica/crypto/bls';
 import { actorFor, tempDir } from '../support/replica';
-import { PROBE_WASM, probeIdl, probeInit, type Probe } from './probe';
-
-const ROOT = path.join(__dirname, '..', '..');
+import { runReplicaCli } from './cli-child';
+import { probeIdl, type Probe } from './probe';
 
 interface Started {
     child: ChildProcess;
@@ -22,37 +20,17 @@ interface Started {
 }
 
 /** Starts `npm run replica`'s program as a child process and waits for its ready line. */
-function startChild(dataDir: string): Promise<Started> {
-    const child = spawn(
-        process.execPath,
-        [
-            '--import',
-            'tsx',
-            path.join(ROOT, 'replica', 'cli.ts'),
-            '--port',
-            '0',
-            '--data-dir',
-            dataDir,
-            '--canister',
-            `probe=${PROBE_WASM}`,
-            '--arg',
-            `probe=${Buffer.from(probeInit('durable')).toString('hex')}`,
-            '--json',
-            '--quiet',
-        ],
-        { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    return new Promise((resolve, reject) => {
-        const lines = readline.createInterface({ input: child.stdout! });
-        lines.once('line', (line) => {
-            const ready = JSON.parse(line) as { url: string; canisters: Array<{ name: string; id: string }> };
-            resolve({ child, exited, url: ready.url, canisterId: Principal.fromText(ready.canisters[0].id) });
-        });
-        void exited.then((code) => reject(new Error(`replica exited with ${String(code)}: ${stderr}`)));
-    });
+async function startChild(dataDir: string): Promise<Started> {
+    const cli = runReplicaCli(dataDir, 'durable');
+    const line = await cli.ready;
+    if (line === undefined) throw new Error(`replica exited with ${String(await cli.exited)}: ${cli.stderr()}`);
+    const ready = JSON.parse(line) as { url: string; canisters: Array<{ name: string; id: string }> };
+    return {
+        child: cli.child,
+        exited: cli.exited,
+        url: ready.url,
+        canisterId: Principal.fromText(ready.canisters[0].id),
+    };
 }
 
 async function probeAt(url: string, canisterId: Principal): Promise<Probe> {

@@ -2,59 +2,16 @@
 // a LOCK file left behind never blocks a start, whatever process its PID now names; a second
 // live replica is refused, in another process, in another thread or in the same thread; a
 // clean stop releases the directory. (The kill -9 restart under load is in durability.test.ts.)
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as readline from 'node:readline';
 
 import { startReplicaThread } from '../../replica/threaded';
 import { actorFor, agentFor, startTestReplica, tempDir } from '../support/replica';
-import { PROBE_WASM, probeIdl, probeInit, probeWasm, type Probe } from './probe';
-
-const ROOT = path.join(__dirname, '..', '..');
+import { runReplicaCli } from './cli-child';
+import { probeIdl, probeInit, probeWasm, type Probe } from './probe';
 
 const inUse = (dir: string, pid: number): string =>
     `The data directory ${dir} is in use by another replica (process ${pid}`;
-
-interface Cli {
-    child: ChildProcess;
-    /** The first line on stdout (the ready line), or undefined if the process ended first. */
-    ready: Promise<string | undefined>;
-    exited: Promise<number | null>;
-    stderr(): string;
-}
-
-/** `npm run replica`'s program in a child process on `dataDir`. */
-function runCli(dataDir: string): Cli {
-    const child = spawn(
-        process.execPath,
-        [
-            '--import',
-            'tsx',
-            path.join(ROOT, 'replica', 'cli.ts'),
-            '--port',
-            '0',
-            '--data-dir',
-            dataDir,
-            '--canister',
-            `probe=${PROBE_WASM}`,
-            '--arg',
-            `probe=${Buffer.from(probeInit('lock')).toString('hex')}`,
-            '--json',
-            '--quiet',
-        ],
-        { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const lines = readline.createInterface({ input: child.stdout! });
-    const ready = new Promise<string | undefined>((resolve) => {
-        lines.once('line', resolve);
-        lines.once('close', () => resolve(undefined));
-    });
-    return { child, ready, exited, stderr: () => stderr };
-}
 
 test('a LOCK file left behind that names a live, unrelated process does not block the start', async () => {
     // What a PID file cannot tell apart from a live holder: the dead holder's PID now belongs to
@@ -107,7 +64,7 @@ test('a second live replica in another process is refused, either way round, and
     // This process holds the directory: the child is refused and exits with the message.
     const held = await startTestReplica();
     try {
-        const refused = runCli(held.dataDir);
+        const refused = runReplicaCli(held.dataDir, 'lock');
         expect(await refused.exited).toBe(1);
         expect(await refused.ready).toBeUndefined();
         expect(refused.stderr()).toContain(inUse(held.dataDir, process.pid));
@@ -117,7 +74,7 @@ test('a second live replica in another process is refused, either way round, and
 
     // A child holds the directory: this process is refused, naming the child.
     const dataDir = tempDir('lock-child');
-    const holder = runCli(dataDir);
+    const holder = runReplicaCli(dataDir, 'lock');
     try {
         if ((await holder.ready) === undefined) throw new Error(`the replica did not start: ${holder.stderr()}`);
         await expect(startTestReplica({ dataDir })).rejects.toThrow(inUse(dataDir, holder.child.pid!));
