@@ -23,6 +23,8 @@ export interface Config {
     port: number;
     /** The local replica's port (the local stack only). */
     replicaPort: number;
+    /** The built-in identity provider's port (the local stack only; part of its issuer URL, so keep it fixed). */
+    idpPort: number;
     dataDir: string;
     readCacheTtlSeconds: number;
     /** Set in production (IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM); the local stack otherwise. */
@@ -60,6 +62,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     return {
         port: integer('PORT', env.PORT, 8080, 0, 65535),
         replicaPort: integer('REPLICA_PORT', env.REPLICA_PORT, 4943, 0, 65535),
+        idpPort: integer('IDP_PORT', env.IDP_PORT, 4944, 0, 65535),
         dataDir: path.resolve(env.DATA_DIR ?? 'data'),
         readCacheTtlSeconds: integer('READ_CACHE_TTL_SECONDS', env.READ_CACHE_TTL_SECONDS, 30, 0, 86_400),
         remote: env.IC_HOST

@@ -2,6 +2,7 @@
 // Starts the local replica with its data directory, installs or upgrades the canister,
 // registers this gateway's identity with it, creates a demo game on first start, serves the
 // API, and stops cleanly on Ctrl-C. Production runs only the gateway: gateway/main.ts.
+import { createHmac } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -13,6 +14,7 @@ import { ensureIdentity } from '../gateway/identity';
 import { serveGateway, type RunningGateway } from '../gateway/serve';
 import type { SignInConfig } from '../gateway/sign-in/providers';
 import { startReplicaThread, type ReplicaThread } from '../replica/threaded';
+import { startIdentityProviderThread, type RunningIdentityProvider } from './idp/thread';
 import { initArgFor, leaderboardWasmPath } from './install';
 
 export const DEMO_GAME = 'demo-game';
@@ -24,7 +26,48 @@ export interface LocalService {
     canister: CanisterClient;
     canisterUrl: string;
     demo?: { gameId: string; apiKey: string };
+    /** The built-in OpenID provider players (and developers) sign in with. */
+    identityProvider: RunningIdentityProvider;
     stop(): Promise<void>;
+}
+
+/** The name of the built-in provider: `authType` of the players who sign in with it. */
+export const LOCAL_PROVIDER = 'local';
+
+/**
+ * Starts the built-in OpenID provider (local accounts, state in DATA_DIR/idp) with this
+ * gateway as its one client, and adds it to the gateway's providers. Its client secret is
+ * derived from the gateway secret, so it is the same on every start.
+ */
+async function startBuiltInProvider(
+    config: Config,
+    signIn: SignInConfig,
+    log: (line: string) => void,
+): Promise<RunningIdentityProvider> {
+    const clientId = 'leaderboard-gateway';
+    const clientSecret = createHmac('sha256', signIn.secret).update('built-in provider client').digest('base64url');
+    const idp = await startIdentityProviderThread(
+        {
+            dataDir: config.dataDir,
+            port: config.idpPort,
+            clients: [
+                {
+                    clientId,
+                    clientSecret,
+                    redirectUris: [`${signIn.publicUrl}/link/callback`, `${signIn.publicUrl}/dashboard/callback`],
+                },
+            ],
+        },
+        (line) => log(`[identity provider] ${line}`),
+    );
+    signIn.providers.push({
+        name: LOCAL_PROVIDER,
+        label: 'Sign in with a local account',
+        issuer: idp.issuer,
+        clientId,
+        clientSecret,
+    });
+    return idp;
 }
 
 async function demoGame(
@@ -101,14 +144,25 @@ export async function startLocal(config: Config, log: (line: string) => void = (
         });
         // With PORT=0 the address is known only now.
         if (signIn.publicUrl === '') signIn.publicUrl = gateway.url.replace('127.0.0.1', 'localhost');
+        let idp: RunningIdentityProvider;
+        try {
+            idp = await startBuiltInProvider(config, signIn, log);
+        } catch (e) {
+            await gateway.close();
+            throw new Error(
+                `the built-in identity provider could not start on port ${config.idpPort} (IDP_PORT): ${e instanceof Error ? e.message : String(e)}`,
+            );
+        }
         return {
             gateway,
             replicaUrl: replica.url,
             canister,
             demo,
             canisterUrl: `${replica.url}/?canisterId=${installed.id}`,
+            identityProvider: idp,
             async stop() {
                 await gateway.close();
+                await idp.close();
                 await replica.stop();
             },
         };
@@ -138,6 +192,10 @@ function banner(s: LocalService, config: Config): string {
         );
         lines.push(`  curl '${base}/leaderboard?sort=score&limit=10' -H 'X-API-Key: ${s.demo.apiKey}'`);
     }
+    lines.push(
+        '',
+        `  Player sign-in: ${base}/link  (codes from POST /auth/device/code; local accounts at ${s.identityProvider.url})`,
+    );
     lines.push(
         '',
         `Data is kept in ${config.dataDir} (delete it to start over). Admin: npm run admin -- help. Ctrl-C stops.`,

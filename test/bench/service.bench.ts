@@ -14,7 +14,13 @@ const run = promisify(execFile);
 
 export async function benchService(seconds = 8): Promise<void> {
     const service = await startLocal(
-        readConfig({ PORT: '0', REPLICA_PORT: '0', DATA_DIR: tempDir('bench-service'), READ_CACHE_TTL_SECONDS: '30' }),
+        readConfig({
+            PORT: '0',
+            REPLICA_PORT: '0',
+            IDP_PORT: '0',
+            DATA_DIR: tempDir('bench-service'),
+            READ_CACHE_TTL_SECONDS: '30',
+        }),
     );
     try {
         const { gameId, apiKey } = service.demo!;

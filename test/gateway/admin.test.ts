@@ -22,7 +22,7 @@ async function admin(...args: string[]): Promise<any> {
 
 beforeAll(async () => {
     dataDir = tempDir('admin');
-    service = await startLocal(readConfig({ PORT: '0', REPLICA_PORT: '0', DATA_DIR: dataDir }));
+    service = await startLocal(readConfig({ PORT: '0', REPLICA_PORT: '0', IDP_PORT: '0', DATA_DIR: dataDir }));
     process.env.DATA_DIR = dataDir;
 });
 afterAll(async () => {

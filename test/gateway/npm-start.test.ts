@@ -19,7 +19,7 @@ interface Started {
 function npmStart(dataDir: string): Promise<Started> {
     const child = spawn('npm', ['start'], {
         cwd: ROOT,
-        env: { ...process.env, PORT: '0', REPLICA_PORT: '0', DATA_DIR: dataDir },
+        env: { ...process.env, PORT: '0', REPLICA_PORT: '0', IDP_PORT: '0', DATA_DIR: dataDir },
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
     });
@@ -61,6 +61,22 @@ test('npm start: fresh data directory, demo game, submit, read, Ctrl-C, restart 
     expect(await submit.json()).toEqual({ ok: true, data: { message: expect.any(String) } });
     const board = await (await fetch(`${first.url}/leaderboard?limit=10`, { headers })).json();
     expect(board.data.leaderboard[0]).toMatchObject({ rank: 1, score: 4321, streak: 5 });
+    // Player sign-in works out of the box: the link page lists the built-in provider, whose
+    // discovery document is served where the banner says.
+    const idp = /local accounts at (\S+)\)/.exec(first.output())?.[1];
+    expect(idp).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const discovery = await (await fetch(`${idp}/.well-known/openid-configuration`)).json();
+    expect(discovery.issuer).toBe(idp);
+    const started = await (
+        await fetch(`${first.url}/auth/device/code`, {
+            method: 'POST',
+            headers: { 'X-Game-ID': 'demo-game', 'Content-Type': 'application/json' },
+            body: '{}',
+        })
+    ).json();
+    const page = await (await fetch(started.data.verification_url_complete)).text();
+    expect(page).toContain('Sign in to Demo Game');
+    expect(page).toContain(started.data.user_code);
     await stop(first);
 
     const second = await npmStart(dataDir);
