@@ -394,7 +394,265 @@ const OP = {
     gameStats: 'get-game-stats',
     stats: 'get-stats',
     health: 'get-health',
+    deviceCode: 'post-auth-device-code',
+    deviceToken: 'post-auth-device-token',
+    google: 'post-auth-google',
+    apple: 'post-auth-apple',
+    authProfile: 'get-auth-profile',
+    profileNickname: 'put-profile-nickname',
+    logout: 'post-auth-logout',
+    deleteAccount: 'delete-auth-account',
+    migrate: 'post-migrate-account',
 } as const;
+
+// ---- player sign-in ----------------------------------------------------------------------------------
+
+const GAME_ONLY = { 'X-Game-ID': '$GAME' };
+const SESSION = { 'X-Session-Token': '$SESSION', 'X-Game-ID': '$GAME' };
+/** Starts a device code for the case's game: `$DEVICE` and `$USER_CODE`. */
+const startCode = (nickname?: string): SendStep =>
+    send(post('/auth/device/code', nickname === undefined ? {} : { nickname }, GAME_ONLY), undefined, {
+        DEVICE: 'data.device_code',
+        USER_CODE: 'data.user_code',
+    });
+/**
+ * The link page's part, as a gateway does it once an identity provider vouched for the player
+ * (the browser flow itself is test/local/link-flow.test.ts).
+ */
+const approve = (who: string): AdminStep => ({
+    admin: 'device_code_approve',
+    request: {
+        userCode: '$USER_CODE',
+        client: 'conformance',
+        identity: {
+            issuer: 'https://idp.conformance.test',
+            subject: `${who}-$T`,
+            email: `${who}@example.com`,
+            provider: 'local',
+        },
+    },
+});
+const redeem = (capture = 'SESSION'): SendStep =>
+    send(post('/auth/device/token', { device_code: '$DEVICE' }, GAME_ONLY), undefined, { [capture]: 'data.sessionId' });
+/** A signed-in player of the case's game: `$SESSION`. */
+const SIGNED_IN: readonly Step[] = [startCode('Signed$T'), approve('ada'), redeem()];
+const APPROVAL = {
+    sessionId: TOKEN,
+    nickname: TEXT,
+    email: TEXT,
+    gameProfile: {
+        score: INT,
+        streak: INT,
+        achievements: expect.any(Array),
+        playCount: INT,
+        lastPlayed: expect.anything(),
+    },
+    isNewUser: expect.any(Boolean),
+    provider: 'local',
+};
+const SIGN_IN_CASES: Case[] = [
+    {
+        name: 'device code: the start answer with a code to type, the link page URLs and a QR code',
+        ref: OP.deviceCode,
+        request: post('/auth/device/code', { nickname: 'Starter$T' }, GAME_ONLY),
+        expect: ok({
+            device_code: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+            user_code: expect.stringMatching(/^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/),
+            verification_url: expect.stringMatching(/\/link$/),
+            verification_url_complete: expect.stringMatching(
+                /\/link\?code=[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/,
+            ),
+            expires_in: 300,
+            interval: 5,
+            qr_data_url: expect.stringMatching(/^data:image\/png;base64,/),
+        }),
+    },
+    {
+        name: 'device code: without X-Game-ID it is 400',
+        ref: OP.deviceCode,
+        request: post('/auth/device/code', {}, {}),
+        expect: err(400),
+    },
+    {
+        name: 'device code: an API key of another game is 400',
+        ref: OP.deviceCode,
+        setup: [GAME2],
+        request: post('/auth/device/code', {}, { 'X-Game-ID': '$GAME', 'X-API-Key': '$KEY2' }),
+        expect: err(400),
+    },
+    {
+        name: 'device code: an unknown game is 404',
+        ref: OP.deviceCode,
+        request: post('/auth/device/code', {}, { 'X-Game-ID': 'no-such-game' }),
+        expect: err(404),
+    },
+    {
+        name: 'device code: the nickname rules apply',
+        ref: [OP.deviceCode, 'rule-N3'],
+        request: post('/auth/device/code', { nickname: 'x' }, GAME_ONLY),
+        expect: TOO_SHORT,
+    },
+    {
+        name: 'device token: 428 authorization_pending before the player approves',
+        ref: OP.deviceToken,
+        setup: [startCode()],
+        request: post('/auth/device/token', { device_code: '$DEVICE' }, GAME_ONLY),
+        expect: err(428, 'authorization_pending'),
+    },
+    {
+        name: 'device token: once approved, 200 with the session and the profile',
+        ref: OP.deviceToken,
+        setup: [startCode('Approved$T'), approve('bea')],
+        request: post('/auth/device/token', { device_code: '$DEVICE' }, GAME_ONLY),
+        expect: ok({ ...APPROVAL, nickname: 'Approved$T', email: 'bea@example.com', isNewUser: true }),
+    },
+    {
+        name: 'device token: a redeemed code is 404',
+        ref: OP.deviceToken,
+        setup: [startCode(), approve('cy'), redeem()],
+        request: post('/auth/device/token', { device_code: '$DEVICE' }, GAME_ONLY),
+        expect: err(404),
+    },
+    {
+        name: 'device token: an unknown code is 404',
+        ref: OP.deviceToken,
+        request: post('/auth/device/token', { device_code: 'x'.repeat(43) }, GAME_ONLY),
+        expect: err(404),
+    },
+    {
+        name: 'device token: without device_code it is 400',
+        ref: OP.deviceToken,
+        request: post('/auth/device/token', {}, GAME_ONLY),
+        expect: err(400),
+    },
+    {
+        name: 'device token: 410 expired_token after 300 s',
+        ref: OP.deviceToken,
+        clock: true,
+        setup: [startCode(), wait(120), wait(120), wait(61)],
+        request: post('/auth/device/token', { device_code: '$DEVICE' }, GAME_ONLY),
+        expect: err(410, 'expired_token'),
+    },
+    {
+        name: 'id token: Google sign-in not configured on this server is 400',
+        ref: OP.google,
+        request: post('/auth/google', { id_token: 'a.b.c' }, GAME_ONLY),
+        expect: err(400, 'Sign-in with google is not configured on this server'),
+    },
+    {
+        name: 'id token: Apple sign-in without a token is 400',
+        ref: OP.apple,
+        request: post('/auth/apple', {}, GAME_ONLY),
+        expect: err(400),
+    },
+    {
+        name: 'session: the auth profile of the signed-in player',
+        ref: OP.authProfile,
+        setup: SIGNED_IN,
+        request: get('/auth/profile', SESSION),
+        expect: ok(expect.objectContaining({ nickname: 'Signed$T', email: 'ada@example.com', provider: 'local' })),
+    },
+    {
+        name: 'session: the auth profile without a session is 401',
+        ref: OP.authProfile,
+        request: get('/auth/profile', SOME_SESSION),
+        expect: err(401),
+    },
+    {
+        name: 'session: a nickname change of the signed-in player',
+        ref: [OP.profileNickname, 'rule-N2'],
+        setup: SIGNED_IN,
+        request: put('/profile/nickname', { nickname: 'Renamed$T' }, SESSION),
+        expect: ok(expect.objectContaining({ nickname: 'Renamed$T' })),
+    },
+    {
+        name: 'session: a nickname change with a bad name is 400',
+        ref: [OP.profileNickname, 'rule-N3'],
+        setup: SIGNED_IN,
+        request: put('/profile/nickname', { nickname: 'no spaces' }, SESSION),
+        expect: BAD_CHARS,
+    },
+    {
+        name: 'session: a submit acts as the signed-in player, whatever playerId the body names',
+        ref: OP.scores,
+        setup: [...SIGNED_IN, send(score({ playerId: 'someone-else', score: 42, streak: 1 }, SESSION), SUBMITTED)],
+        request: get('/players/someone-else/profile'),
+        expect: NOT_FOUND_PLAYER,
+    },
+    {
+        name: 'session: the board rank of the signed-in player',
+        ref: OP.boardRank,
+        setup: [...SIGNED_IN, send(score({ score: 42, streak: 1 }, SESSION), SUBMITTED)],
+        request: get('/games/$GAME/scoreboards/daily/rank', SESSION),
+        expect: ok({ found: true, rank: 1, score: 42, streak: 1, totalPlayers: 1 }),
+    },
+    {
+        name: 'session: logout, then the session is 401',
+        ref: OP.logout,
+        setup: [...SIGNED_IN, send(post('/auth/logout', {}, SESSION))],
+        request: get('/auth/profile', SESSION),
+        expect: err(401),
+    },
+    {
+        name: 'session: deleting the account ends its sessions',
+        ref: OP.deleteAccount,
+        setup: [...SIGNED_IN, send({ method: 'DELETE', path: '/auth/account', headers: SESSION })],
+        request: get('/auth/profile', SESSION),
+        expect: err(401),
+    },
+    {
+        name: 'session: dead after 30 days',
+        ref: OP.authProfile,
+        clock: true,
+        setup: [...SIGNED_IN, ...Array.from({ length: 30 }, () => wait(86_400)), wait(1)],
+        request: get('/auth/profile', SESSION),
+        expect: err(401),
+    },
+    {
+        name: 'merge: an anonymous player joins the signed-in account',
+        ref: OP.migrate,
+        setup: [submit({ playerId: ALICE, score: 900, streak: 9 }), ...SIGNED_IN],
+        request: post('/migrate-account', { deviceId: ALICE }, SESSION),
+        expect: ok(expect.objectContaining({ migratedGames: 1 })),
+    },
+    {
+        name: 'merge: only once per sign-in',
+        ref: OP.migrate,
+        setup: [
+            submit({ playerId: ALICE, score: 900, streak: 9 }),
+            submit({ playerId: BOB, score: 1, streak: 1 }),
+            ...SIGNED_IN,
+            send(post('/migrate-account', { deviceId: ALICE }, SESSION)),
+        ],
+        request: post('/migrate-account', { deviceId: BOB }, SESSION),
+        expect: err(400),
+    },
+    {
+        name: 'merge: a merged anonymous id can no longer submit',
+        ref: [OP.migrate, OP.scores],
+        setup: [
+            submit({ playerId: ALICE, score: 900, streak: 9 }),
+            ...SIGNED_IN,
+            send(post('/migrate-account', { deviceId: ALICE }, SESSION)),
+            SPACED,
+        ],
+        request: score({ playerId: ALICE, score: 1, streak: 1 }),
+        expect: err(400),
+    },
+    {
+        name: 'merge: an unknown anonymous id is 404',
+        ref: OP.migrate,
+        setup: SIGNED_IN,
+        request: post('/migrate-account', { deviceId: 'dev_1700000000_ffffffff' }, SESSION),
+        expect: err(404),
+    },
+    {
+        name: 'merge: without a session it is 401',
+        ref: OP.migrate,
+        request: post('/migrate-account', { deviceId: ALICE }, SOME_SESSION),
+        expect: err(401),
+    },
+];
 
 // ---- the cases ----------------------------------------------------------------------------------------
 
@@ -2173,4 +2431,5 @@ export const CASES: readonly Case[] = [
         request: get('/leaderboard?limit=3'),
         expect: ok({ leaderboard: RENAMED_BY_SCORE.slice(0, 3), total: 5 }),
     },
+    ...SIGN_IN_CASES,
 ];
