@@ -71,7 +71,8 @@ export function credentialResolver(
         if (cached !== undefined) return cached;
         const reply = await canister.call('resolve_key', { apiKey });
         const info = 'ok' in reply ? reply.ok : 'invalid';
-        keys.set(apiKey, info);
+        // A deactivated game is not remembered: activating it again takes effect at once.
+        if (info === 'invalid' || info.isActive) keys.set(apiKey, info);
         return info;
     }
 
