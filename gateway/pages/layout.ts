@@ -1,5 +1,6 @@
-// The frame of the gateway's HTML pages (the link page now, the dashboard later): mobile first,
-// system fonts, inline CSS, no external requests of any kind.
+// The frame of the gateway's HTML pages (the link page; the dashboard has its own frame): mobile first,
+// system fonts, inline CSS, no external requests of any kind; and the headers every such page gets.
+import type { Response } from 'express';
 
 export const escapeHtml = (text: string): string =>
     text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -58,4 +59,27 @@ export function page(title: string, body: Html): string {
     return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="same-origin"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
 <body><main>${body.text}</main></body></html>`;
+}
+
+/**
+ * Sends a page of a sign-in flow: never cached, never framed, nothing loaded from elsewhere;
+ * forms may post only here and to the identity providers (`scripts`: this origin's scripts).
+ */
+export function sendPage(
+    res: Response,
+    status: number,
+    providers: ReadonlyArray<{ issuer: string }>,
+    body: string,
+    o: { scripts?: boolean } = {},
+): void {
+    const origins = providers.map((p) => new URL(p.issuer).origin).join(' ');
+    const scripts = o.scripts === true ? "script-src 'self'; connect-src 'self'; " : '';
+    res.status(status)
+        .set({
+            'Content-Type': 'text/html; charset=utf-8',
+            'Cache-Control': 'no-store',
+            'X-Frame-Options': 'DENY',
+            'Content-Security-Policy': `default-src 'none'; ${scripts}style-src 'unsafe-inline'; img-src data:; form-action 'self' ${origins}; frame-ancestors 'none'; base-uri 'none'`,
+        })
+        .send(body);
 }

@@ -6,13 +6,14 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 
 import express, { type Request, type Response, Router } from 'express';
-import * as client from 'openid-client';
 
+import type { Identity } from '../../contract/canister';
 import { ApiFailure } from '../errors';
+import { beginFlow, finishFlow } from '../sign-in/oidc-flow';
 import type { CanisterClient } from '../canister';
 import type { Provider, SignInConfig } from '../sign-in/providers';
 import { clearCookie, cookie, readSealed, sealKey, setSealed, type CookieOptions } from '../sign-in/sealed-cookie';
-import { html, page, type Html } from './layout';
+import { html, page, sendPage, type Html } from './layout';
 
 const FLOW_COOKIE = 'lb_link_flow';
 const CSRF_COOKIE = 'lb_link_csrf';
@@ -72,17 +73,8 @@ export function linkPages(o: LinkPagesOptions): Router {
     const callbackUrl = (): string => `${o.signIn.publicUrl}/link/callback`;
     const providerNamed = o.providerNamed;
 
-    function send(res: Response, status: number, title: string, body: Html): void {
-        const origins = o.signIn.providers.map((p) => new URL(p.issuer).origin).join(' ');
-        res.status(status)
-            .set({
-                'Content-Type': 'text/html; charset=utf-8',
-                'Cache-Control': 'no-store',
-                'X-Frame-Options': 'DENY',
-                'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self' ${origins}; frame-ancestors 'none'; base-uri 'none'`,
-            })
-            .send(frame(title, body));
-    }
+    const send = (res: Response, status: number, title: string, body: Html): void =>
+        sendPage(res, status, o.signIn.providers, frame(title, body));
 
     const fail = (res: Response, status: number, message: string): void =>
         send(
@@ -168,25 +160,12 @@ export function linkPages(o: LinkPagesOptions): Router {
         try {
             const found = await lookup(req, code);
             if ('err' in found) return fail(res, found.err.status === 429 ? 429 : 404, found.err.message);
-            const config = await p.oidc();
-            const verifier = client.randomPKCECodeVerifier();
-            const state = client.randomState();
-            const nonce = client.randomNonce();
-            const isApple = p.config.apple !== undefined;
-            const url = client.buildAuthorizationUrl(config, {
-                redirect_uri: callbackUrl(),
-                scope: 'openid email',
-                state,
-                nonce,
-                code_challenge: await client.calculatePKCECodeChallenge(verifier),
-                code_challenge_method: 'S256',
-                ...(isApple ? { response_mode: 'form_post' } : {}),
-            });
+            const { url, secrets } = await beginFlow(p, callbackUrl());
             await setSealed(
                 res,
                 FLOW_COOKIE,
                 flowKey,
-                { state, nonce, verifier, code: found.ok.userCode, provider: p.config.name },
+                { ...secrets, code: found.ok.userCode, provider: p.config.name },
                 FLOW_SECONDS,
                 cookieOptions(),
             );
@@ -208,42 +187,20 @@ export function linkPages(o: LinkPagesOptions): Router {
             return fail(res, 400, 'This sign-in link expired or was already used. Enter your code again.');
         const p = providerNamed(String(flow.provider));
         if (p === undefined) return fail(res, 400, 'That sign-in method is no longer offered.');
-        let claims: { sub: string; email?: unknown; iss?: unknown } | undefined;
+        let identity: Identity;
         try {
-            const config = await p.oidc();
-            const current = new URL(req.originalUrl, o.signIn.publicUrl);
-            const input =
-                req.method === 'POST'
-                    ? new Request(callbackUrl(), {
-                          method: 'POST',
-                          body: new URLSearchParams(req.body as Record<string, string>),
-                          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-                      })
-                    : new URL(`${callbackUrl()}${current.search}`);
-            const tokens = await client.authorizationCodeGrant(config, input, {
-                pkceCodeVerifier: String(flow.verifier),
-                expectedState: String(flow.state),
-                expectedNonce: String(flow.nonce),
-                idTokenExpected: true,
-            });
-            claims = tokens.claims() as typeof claims;
+            identity = await finishFlow(p, req, callbackUrl(), flow);
         } catch {
             return fail(res, 400, 'The sign-in was not completed or could not be verified. Enter your code again.');
         }
-        if (claims === undefined) return fail(res, 400, 'The identity provider sent no identity.');
         try {
             const approved = await o.canister.call('device_code_approve', {
                 userCode: String(flow.code),
                 client: req.ip ?? 'unknown',
-                identity: {
-                    issuer: (await p.oidc()).serverMetadata().issuer,
-                    subject: claims.sub,
-                    email: typeof claims.email === 'string' ? claims.email : '',
-                    provider: p.config.name,
-                },
+                identity,
             });
             if ('err' in approved) return fail(res, approved.err.status === 429 ? 429 : 404, approved.err.message);
-            const who = typeof claims.email === 'string' && claims.email !== '' ? claims.email : 'your account';
+            const who = identity.email !== '' ? identity.email : 'your account';
             send(
                 res,
                 200,
