@@ -10,6 +10,7 @@ import { batcher, type BatcherOptions } from './batcher';
 import { ttlCache } from './cache';
 import type { CanisterClient } from './canister';
 import { docsPage, openApiDocument } from './docs';
+import { dashboard } from './dashboard';
 import { linkPages } from './pages/link';
 import { providerRegistry, type SignInConfig } from './sign-in/providers';
 import { ApiFailure, sendError } from './errors';
@@ -56,6 +57,7 @@ export function createApp(o: GatewayOptions): express.Express {
     });
     for (const r of ROUTES) app[r.method](expressPath(r.path), ...serve(ctx, r));
     app.use(linkPages({ canister: o.canister, signIn: o.signIn, providerNamed }));
+    app.use(dashboard({ canister: o.canister, signIn: o.signIn, providerNamed }));
     const reference = openApiDocument(ROUTES);
     app.get('/openapi.json', (_req, res) => void res.json(reference));
     const page = docsPage(reference);

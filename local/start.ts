@@ -194,6 +194,7 @@ function banner(s: LocalService, config: Config): string {
     }
     lines.push(
         '',
+        `  Dashboard:      ${base}/dashboard  (game developers: register games, keys, boards, anti-cheat)`,
         `  Player sign-in: ${base}/link  (codes from POST /auth/device/code; local accounts at ${s.identityProvider.url})`,
     );
     lines.push(

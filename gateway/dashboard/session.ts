@@ -1,0 +1,59 @@
+// A developer's dashboard session in the browser: the token the canister issued lives only in
+// an HttpOnly cookie; every canister call carries its SHA-256; every write carries a CSRF token
+// derived from the session (HMAC with the gateway secret) and must come from this origin.
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+
+import type { Request, Response } from 'express';
+
+import { cookie } from '../sign-in/sealed-cookie';
+import type { SignInConfig } from '../sign-in/providers';
+
+export const SESSION_COOKIE = 'lb_dev';
+const SESSION_DAYS = 7;
+
+export interface DeveloperSession {
+    /** What the canister knows the session by. */
+    sessionHash: string;
+    /** The token every form and JSON write of this session must carry. */
+    csrf: string;
+}
+
+export const secureCookies = (signIn: SignInConfig): boolean => signIn.publicUrl.startsWith('https:');
+
+export function setSessionCookie(res: Response, signIn: SignInConfig, token: string): void {
+    res.cookie(SESSION_COOKIE, token, {
+        httpOnly: true,
+        secure: secureCookies(signIn),
+        sameSite: 'lax',
+        path: '/dashboard',
+        maxAge: SESSION_DAYS * 86_400_000,
+    });
+}
+
+export function clearSessionCookie(res: Response, signIn: SignInConfig): void {
+    res.clearCookie(SESSION_COOKIE, {
+        httpOnly: true,
+        secure: secureCookies(signIn),
+        sameSite: 'lax',
+        path: '/dashboard',
+    });
+}
+
+/** The request's session (not yet checked with the canister), or undefined without a cookie. */
+export function sessionOf(req: Request, signIn: SignInConfig): DeveloperSession | undefined {
+    const token = cookie(req, SESSION_COOKIE);
+    if (token === undefined || !/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
+    return {
+        sessionHash: createHash('sha256').update(token).digest('hex'),
+        csrf: createHmac('sha256', signIn.secret).update(`dashboard csrf\n${token}`).digest('base64url'),
+    };
+}
+
+/** Whether a write carries its session's CSRF token (form field or header) and comes from this origin. */
+export function writeAllowed(req: Request, session: DeveloperSession, signIn: SignInConfig): boolean {
+    const sent = (req.body as Record<string, unknown> | undefined)?.csrf ?? req.get('X-CSRF-Token');
+    if (typeof sent !== 'string' || sent.length !== session.csrf.length) return false;
+    if (!timingSafeEqual(Buffer.from(sent), Buffer.from(session.csrf))) return false;
+    const origin = req.get('Origin');
+    return origin === undefined || origin === new URL(signIn.publicUrl).origin;
+}
