@@ -32,6 +32,7 @@ function inputsHash(dfxRoot, name, main) {
     }
     hash.update(fs.readFileSync(path.join(dfxRoot, 'dfx.json')));
     hash.update(fs.readFileSync(path.join(root, 'package-lock.json')));
+    hash.update(fs.readFileSync(__filename)); // how the wasm is made (its metadata) counts too
     hash.update(name);
     return hash.digest('hex');
 }
@@ -59,8 +60,31 @@ function buildCanister(dfxRoot, name, { quiet = false } = {}) {
             stdio: quiet ? 'pipe' : 'inherit',
         },
     );
+    appendCustomSection(wasm, 'icp:public candid:service', fs.readFileSync(did));
     fs.writeFileSync(stamp, hash);
     return { wasm, did };
+}
+
+/** An unsigned LEB128 number, as wasm writes sizes. */
+function leb128(n) {
+    const out = [];
+    do {
+        let byte = n & 0x7f;
+        n >>>= 7;
+        if (n !== 0) byte |= 0x80;
+        out.push(byte);
+    } while (n !== 0);
+    return Buffer.from(out);
+}
+
+/**
+ * Appends a custom section (id 0: name, then content) to a wasm file, as dfx does for the
+ * `candid:service` metadata: tools and the IC read a canister's interface from it.
+ */
+function appendCustomSection(file, name, content) {
+    const nameBytes = Buffer.from(name, 'utf8');
+    const payload = Buffer.concat([leb128(nameBytes.length), nameBytes, content]);
+    fs.appendFileSync(file, Buffer.concat([Buffer.from([0]), leb128(payload.length), payload]));
 }
 
 module.exports = { buildCanister, root };
