@@ -1,6 +1,7 @@
 // Builds Azle canisters offline with `azle build` (setting the variables dfx would set) and
 // skips the build when nothing that goes into the wasm changed since the last one.
 'use strict';
+const { Buffer } = require('node:buffer');
 const { createHash } = require('node:crypto');
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
