@@ -31,20 +31,39 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
     });
 }
 
+/** One JSON line per event on stdout (journald and log shippers keep the fields). */
+function log(msg: string, fields: Record<string, unknown> = {}): void {
+    console.log(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg, ...fields }));
+}
+
 async function main(): Promise<void> {
     const config = readConfig();
     const gateway = await startGateway(config);
-    console.log(
-        `Gateway for canister ${config.remote!.canisterId} at ${config.remote!.host} listening on ${gateway.url}`,
-    );
-    const stop = (): void => void gateway.close().then(() => process.exit(0));
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    log('listening', { url: gateway.url, canisterId: config.remote!.canisterId, icHost: config.remote!.host });
+    let stopping = false;
+    const stop = (signal: string): void => {
+        if (stopping) return;
+        stopping = true;
+        // systemd sends SIGTERM: requests in progress (and their submit batches) finish first.
+        log('stopping: draining requests in progress', { signal });
+        void gateway.close().then(() => {
+            log('stopped');
+            process.exit(0);
+        });
+    };
+    process.on('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 if (require.main === module) {
     main().catch((e: unknown) => {
-        console.error(`gateway failed: ${e instanceof Error ? e.message : String(e)}`);
+        console.error(
+            JSON.stringify({
+                time: new Date().toISOString(),
+                level: 'error',
+                msg: `gateway failed: ${e instanceof Error ? e.message : String(e)}`,
+            }),
+        );
         process.exit(1);
     });
 }
