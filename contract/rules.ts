@@ -119,6 +119,28 @@ export function parseLimit(params: Map<string, string[]>): Parsed<number> {
     return { ok: Math.max(1, Math.min(LIMIT.max, Number(value.ok))) };
 }
 
+/** Around-me windows: how many entries above and below the player, 5 by default, at most 50. */
+export const AROUND = { default: 5, max: 50 } as const;
+
+/** `?before=` or `?after=` of an around-me read: an integer 0..50 (absent: 5). */
+export function parseWindow(params: Map<string, string[]>, name: 'before' | 'after'): Parsed<number> {
+    const value = single(params, name);
+    if ('error' in value) return value;
+    if (value.ok === undefined) return { ok: AROUND.default };
+    if (!/^[0-9]+$/.test(value.ok) || Number(value.ok) > AROUND.max)
+        return { error: invalid(name, `must be an integer from 0 to ${AROUND.max}`) };
+    return { ok: Number(value.ok) };
+}
+
+/** `?playerId=` of a read by API key. */
+export function parsePlayerId(params: Map<string, string[]>): Parsed<string> {
+    const value = single(params, 'playerId');
+    if ('error' in value) return value;
+    if (value.ok === undefined) return { error: invalid('playerId', 'is required') };
+    const error = checkPlayerId(value.ok);
+    return error === undefined ? { ok: value.ok } : { error };
+}
+
 /** `?sort=`: score (the default) or streak. */
 export function parseSort(params: Map<string, string[]>): Parsed<SortBy> {
     const value = single(params, 'sort');

@@ -160,6 +160,8 @@ export type Leaderboard = z.infer<typeof Leaderboard>;
 
 export const BoardEntry = LeaderboardEntry.extend({ submittedAt: Nanoseconds });
 export type BoardEntry = z.infer<typeof BoardEntry>;
+export const Around = z.object({ rank: z.number().int(), entries: z.array(BoardEntry) });
+export type Around = z.infer<typeof Around>;
 
 const BoardListItem = z.object({
     scoreboardId: z.string(),

@@ -4,7 +4,7 @@
 // rollover has been written.
 import type { RequestOf } from '../../contract/canister';
 import { MESSAGES, boardNotFound } from '../../contract/messages';
-import { checkBoardId, clampLimit, invalid } from '../../contract/rules';
+import { AROUND, checkBoardId, clampLimit, invalid } from '../../contract/rules';
 import type {
     Archive,
     ArchiveList,
@@ -183,7 +183,11 @@ export function playerRank(ctx: Ctx, req: Untrusted<RequestOf<'player_rank'>>): 
     };
 }
 
-/** The entries just above and below a player on a board. */
+/** An around-me window: 0..AROUND.max entries (absent or invalid: the default). */
+const aroundWindow = (v: unknown): number =>
+    typeof v === 'number' && Number.isInteger(v) && v >= 0 ? Math.min(v, AROUND.max) : AROUND.default;
+
+/** The entries just above and below a player on a board (O(log n) to find them): around-me. */
 export function around(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): { rank: number; entries: BoardEntry[] } {
     const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
@@ -193,8 +197,8 @@ export function around(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): { rank: n
     const id = player === undefined || table === undefined ? undefined : entryOf(table, player.slot);
     const rank = id === undefined ? undefined : rankIndex(table!, board.sortBy).rank(id);
     if (rank === undefined) throw new Fail(404, 'Player has no entry on this scoreboard');
-    const before = Math.min(clampLimit(req.before, 5), 100);
-    const after = Math.min(clampLimit(req.after, 5), 100);
+    const before = aroundWindow(req.before);
+    const after = aroundWindow(req.after);
     const start = Math.max(1, rank - before);
     return { rank, entries: entriesOf(game, table, board.sortBy, start, rank - start + 1 + after) };
 }

@@ -8,6 +8,7 @@ import idTokens from './id-token';
 import logout from './logout';
 import migrateAccount from './migrate-account';
 import profileNickname from './profile-nickname';
+import around from './around';
 import boardRank from './board-rank';
 import boardReads from './board-reads';
 import game from './game';
@@ -28,6 +29,7 @@ export const ROUTES: readonly Route[] = [
     leaderboard,
     ...boardReads,
     boardRank,
+    around,
     playerProfile,
     playerRank,
     playerNickname,

@@ -403,6 +403,7 @@ const OP = {
     logout: 'post-auth-logout',
     deleteAccount: 'delete-auth-account',
     migrate: 'post-migrate-account',
+    around: 'get-board-around',
 } as const;
 
 // ---- player sign-in ----------------------------------------------------------------------------------
@@ -651,6 +652,66 @@ const SIGN_IN_CASES: Case[] = [
         ref: OP.migrate,
         request: post('/migrate-account', { deviceId: ALICE }, SOME_SESSION),
         expect: err(401),
+    },
+];
+
+/** Five players on the weekly board: 500, 400, 300, 200, 100 points. */
+const FIVE_ON_A_BOARD: readonly Step[] = [500, 400, 300, 200, 100].map((points, i) =>
+    submit({ playerId: `dev_1700000000_0000000${i}`, score: points, streak: 0 }),
+);
+const AROUND_CASES: Case[] = [
+    {
+        name: 'around me: one above and one below the player, with their ranks',
+        ref: OP.around,
+        setup: FIVE_ON_A_BOARD,
+        request: get('/games/$GAME/scoreboards/weekly/around?playerId=dev_1700000000_00000002&before=1&after=1'),
+        expect: ok({
+            rank: 3,
+            entries: [
+                expect.objectContaining({ rank: 2, score: 400 }),
+                expect.objectContaining({ rank: 3, score: 300 }),
+                expect.objectContaining({ rank: 4, score: 200 }),
+            ],
+        }),
+    },
+    {
+        name: 'around me: the window stops at the top of the board',
+        ref: OP.around,
+        setup: FIVE_ON_A_BOARD,
+        request: get('/games/$GAME/scoreboards/weekly/around?playerId=dev_1700000000_00000000&after=0'),
+        expect: ok({ rank: 1, entries: [expect.objectContaining({ rank: 1, score: 500 })] }),
+    },
+    {
+        name: 'around me: a player without an entry is 404',
+        ref: OP.around,
+        setup: FIVE_ON_A_BOARD,
+        request: get('/games/$GAME/scoreboards/weekly/around?playerId=dev_1700000000_99999999'),
+        expect: err(404),
+    },
+    {
+        name: 'around me: without playerId an API-key request is 400',
+        ref: OP.around,
+        request: get('/games/$GAME/scoreboards/weekly/around'),
+        expect: err(400, 'Invalid playerId: is required'),
+    },
+    {
+        name: 'around me: a window above 50 is 400',
+        ref: OP.around,
+        request: get('/games/$GAME/scoreboards/weekly/around?playerId=dev_1700000000_00000000&before=51'),
+        expect: err(400, 'Invalid before: must be an integer from 0 to 50'),
+    },
+    {
+        name: 'around me: an unknown board is 404',
+        ref: [OP.around, 'rule-R1'],
+        request: get('/games/$GAME/scoreboards/no-such-board/around?playerId=dev_1700000000_00000000'),
+        expect: boardNotFound('no-such-board'),
+    },
+    {
+        name: 'around me: the signed-in player needs no playerId',
+        ref: OP.around,
+        setup: [...SIGNED_IN, send(score({ score: 42, streak: 1 }, SESSION), SUBMITTED)],
+        request: get('/games/$GAME/scoreboards/weekly/around', SESSION),
+        expect: ok({ rank: 1, entries: [expect.objectContaining({ rank: 1, score: 42 })] }),
     },
 ];
 
@@ -2432,4 +2493,5 @@ export const CASES: readonly Case[] = [
         expect: ok({ leaderboard: RENAMED_BY_SCORE.slice(0, 3), total: 5 }),
     },
     ...SIGN_IN_CASES,
+    ...AROUND_CASES,
 ];

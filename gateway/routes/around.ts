@@ -1,0 +1,56 @@
+// GET /games/{gameId}/scoreboards/{boardId}/around: around-me, the entries just above and below
+// a player on a board (by ?playerId= with the API key, or the signed-in player).
+import { z } from 'zod';
+
+import { FIELD } from '../../contract/messages';
+import { AROUND, PATH_ID, parsePlayerId, parseWindow } from '../../contract/rules';
+import { Around } from '../../contract/schemas';
+import { ApiFailure } from '../errors';
+import { route, sameGame } from '../route';
+
+const count = (what: string) =>
+    z.optional(
+        z
+            .int()
+            .min(0)
+            .max(AROUND.max)
+            .meta({ default: AROUND.default, description: `entries ${what} the player` }),
+    );
+
+export default route({
+    method: 'get',
+    path: '/games/{gameId}/scoreboards/{boardId}/around',
+    id: 'get-board-around',
+    summary: 'Around me: the entries just above and below a player on a board',
+    description:
+        'With the API key name the player with `?playerId=`; with X-Session-Token it is the signed-in player. The rank is found in O(log n), so any place of a board of a million players costs the same. 404 when the player has no entry this period.',
+    auth: 'player',
+    params: {
+        gameId: { pattern: PATH_ID, description: 'the game' },
+        boardId: { pattern: PATH_ID, label: 'scoreboardId', description: FIELD.scoreboardId },
+    },
+    query: z.object({ playerId: z.optional(z.string()), before: count('above'), after: count('below') }),
+    data: Around,
+    errors: { 400: 'playerId, before or after invalid', 404: 'no such board, or the player has no entry on it' },
+    async handle(ctx, { params, query, caller }) {
+        sameGame(caller.gameId, params.gameId, 'Game');
+        let playerId: string;
+        if (caller.kind === 'session') playerId = caller.playerId;
+        else {
+            const parsed = parsePlayerId(query);
+            if ('error' in parsed) throw new ApiFailure(400, parsed.error);
+            playerId = parsed.ok;
+        }
+        const before = parseWindow(query, 'before');
+        if ('error' in before) throw new ApiFailure(400, before.error);
+        const after = parseWindow(query, 'after');
+        if ('error' in after) throw new ApiFailure(400, after.error);
+        return ctx.canister.ok('around', {
+            gameId: params.gameId,
+            boardId: params.boardId,
+            playerId,
+            before: before.ok,
+            after: after.ok,
+        });
+    },
+});
