@@ -2,7 +2,7 @@
 // the canister serves the same paths itself over http_request (with no headers). Both turn a
 // path and query string into the same canister read here, with the same errors.
 import type { RequestOf } from './canister';
-import { checkPathId, parseLimit, parseQuery } from './rules';
+import { checkPathId, parseLimit, parseOffset, parseQuery } from './rules';
 
 type BoardReadMethod = 'list_boards' | 'read_board' | 'list_archives' | 'read_archive';
 
@@ -105,10 +105,18 @@ export function boardRead(
         if (message !== undefined) return { error: { status: 400, message } };
     }
     let limit: number | undefined;
+    let offset: number | undefined;
     if (entry.limit) {
-        const parsed = parseLimit(parseQuery(search));
+        const query = parseQuery(search);
+        const parsed = parseLimit(query);
         if ('error' in parsed) return { error: { status: 400, message: parsed.error } };
         limit = parsed.ok;
+        if (entry.method === 'read_board') {
+            const skip = parseOffset(query);
+            if ('error' in skip) return { error: { status: 400, message: skip.error } };
+            // Absent and 0 are the same read (one cache entry, one answer).
+            if (skip.ok > 0) offset = skip.ok;
+        }
     }
     const { boardId, archiveId } = params;
     // An archive id names its game (`<gameId>:<boardId>:<periodStart>`); the canister checks the rest.
@@ -116,7 +124,8 @@ export function boardRead(
     let read: BoardRead;
     if (archiveId !== undefined) read = { method: 'read_archive', request: { gameId, archiveId, limit } };
     else if (entry.method === 'list_boards') read = { method: 'list_boards', request: { gameId } };
-    else if (entry.method === 'read_board') read = { method: 'read_board', request: { gameId, boardId, limit } };
+    else if (entry.method === 'read_board')
+        read = { method: 'read_board', request: { gameId, boardId, limit, offset } };
     else if (entry.method === 'list_archives') read = { method: 'list_archives', request: { gameId, boardId } };
     else read = { method: 'read_archive', request: { gameId, boardId, limit } };
     return { ok: { gameId, read } };

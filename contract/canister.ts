@@ -334,7 +334,8 @@ export interface Methods {
     // public reads
     leaderboard: { request: GameRef & { sort?: SortBy; limit?: number }; reply: Leaderboard };
     list_boards: { request: GameRef; reply: BoardList };
-    read_board: { request: BoardRef & { limit?: number }; reply: Board };
+    /** `offset`: entries skipped from the top (paging; the ranks go on from there). */
+    read_board: { request: BoardRef & { limit?: number; offset?: number }; reply: Board };
     board_rank: { request: BoardRef & { playerId: string }; reply: BoardRank };
     player_rank: { request: GameRef & { playerId: string; sort?: SortBy }; reply: PlayerRank };
     around: {

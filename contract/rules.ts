@@ -119,6 +119,17 @@ export function parseLimit(params: Map<string, string[]>): Parsed<number> {
     return { ok: Math.max(1, Math.min(LIMIT.max, Number(value.ok))) };
 }
 
+/** `?offset=` of a board read: entries to skip from the top (0 when absent); pages through a board of any size. */
+export const MAX_OFFSET = 1_000_000_000;
+export function parseOffset(params: Map<string, string[]>): Parsed<number> {
+    const value = single(params, 'offset');
+    if ('error' in value) return value;
+    if (value.ok === undefined) return { ok: 0 };
+    if (!/^[0-9]+$/.test(value.ok) || Number(value.ok) > MAX_OFFSET)
+        return { error: invalid('offset', `must be an integer from 0 to ${MAX_OFFSET}`) };
+    return { ok: Number(value.ok) };
+}
+
 /** Around-me windows: how many entries above and below the player, 5 by default, at most 50. */
 export const AROUND = { default: 5, max: 50 } as const;
 

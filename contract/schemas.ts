@@ -137,6 +137,13 @@ export const LimitQuery = z.object({
         }),
     ),
 });
+export const LimitOffsetQuery = LimitQuery.extend({
+    offset: z.optional(
+        z
+            .string()
+            .meta({ type: 'integer', minimum: 0, default: 0, description: 'entries to skip from the top (paging)' }),
+    ),
+});
 export const LimitSortQuery = LimitQuery.extend({ sort: z.optional(SortBy.meta({ default: 'score' })) });
 
 // ---- response data -------------------------------------------------------------------------------------

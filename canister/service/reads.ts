@@ -4,7 +4,7 @@
 // rollover has been written.
 import type { RequestOf } from '../../contract/canister';
 import { MESSAGES, boardNotFound } from '../../contract/messages';
-import { AROUND, checkBoardId, clampLimit, invalid } from '../../contract/rules';
+import { AROUND, MAX_OFFSET, checkBoardId, clampLimit, invalid } from '../../contract/rules';
 import type {
     Archive,
     ArchiveList,
@@ -143,10 +143,14 @@ export function readBoard(ctx: Ctx, req: Untrusted<RequestOf<'read_board'>>): Bo
             sortBy: board.sortBy,
             lastReset: ns(currentPeriod(board, ctx.env.now())),
         },
-        entries: entriesOf(game, table, board.sortBy, 1, clampLimit(req.limit)),
+        entries: entriesOf(game, table, board.sortBy, 1 + offsetOf(req.offset), clampLimit(req.limit)),
         totalEntries: table === undefined ? 0 : entryCount(table),
     };
 }
+
+/** Entries skipped from the top: the rank index finds any place in O(log n), so every page costs the same. */
+const offsetOf = (v: unknown): number =>
+    typeof v === 'number' && Number.isInteger(v) && v > 0 ? Math.min(v, MAX_OFFSET) : 0;
 
 /** A player's rank on a board: `found: false` (with the board size) when they have no entry this period. */
 export function boardRank(ctx: Ctx, req: Untrusted<RequestOf<'board_rank'>>): BoardRank {

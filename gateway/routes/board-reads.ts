@@ -4,7 +4,7 @@ import { BOARD_PATHS, boardRead, type BoardPath, type BoardRead } from '../../co
 import type { ReplyOf } from '../../contract/canister';
 import { FIELD } from '../../contract/messages';
 import { PATH_ID } from '../../contract/rules';
-import { Archive, ArchiveList, Board, BoardList, LimitQuery } from '../../contract/schemas';
+import { Archive, ArchiveList, Board, BoardList, LimitOffsetQuery, LimitQuery } from '../../contract/schemas';
 import { ApiFailure } from '../errors';
 import { cachedRead, route, sameGame, type PathParam, type Route, type RouteContext } from '../route';
 
@@ -45,7 +45,7 @@ function boardReadRoute(entry: BoardPath): Route {
             'Also served by the canister itself at the same path of {canister_url}, with the same JSON and no headers needed. Cached for about 30 s (R2).',
         auth: 'apiKey',
         params: Object.fromEntries(names.map((n) => [n, PARAMS[n]])),
-        query: entry.limit ? LimitQuery : undefined,
+        query: entry.method === 'read_board' ? LimitOffsetQuery : entry.limit ? LimitQuery : undefined,
         data: DATA[entry.method],
         errors: {
             400: 'an id in the path does not match ' + PATH_ID.source + ', or limit is invalid',

@@ -661,6 +661,37 @@ const FIVE_ON_A_BOARD: readonly Step[] = [500, 400, 300, 200, 100].map((points, 
 );
 const AROUND_CASES: Case[] = [
     {
+        name: 'paging: offset skips from the top and the ranks go on from there, on both hosts',
+        ref: OP.board,
+        setup: FIVE_ON_A_BOARD,
+        request: get('/games/$GAME/scoreboards/weekly?limit=2&offset=2'),
+        expect: ok(
+            expect.objectContaining({
+                entries: [
+                    expect.objectContaining({ rank: 3, score: 300 }),
+                    expect.objectContaining({ rank: 4, score: 200 }),
+                ],
+                totalEntries: 5,
+            }),
+        ),
+        direct: true,
+    },
+    {
+        name: 'paging: past the last entry the page is empty',
+        ref: OP.board,
+        setup: FIVE_ON_A_BOARD,
+        request: get('/games/$GAME/scoreboards/weekly?offset=5'),
+        expect: ok(expect.objectContaining({ entries: [], totalEntries: 5 })),
+        direct: true,
+    },
+    {
+        name: 'paging: a negative or fractional offset is 400 on both hosts',
+        ref: OP.board,
+        request: get('/games/$GAME/scoreboards/weekly?offset=-1'),
+        expect: err(400, 'Invalid offset: must be an integer from 0 to 1000000000'),
+        direct: true,
+    },
+    {
         name: 'around me: one above and one below the player, with their ranks',
         ref: OP.around,
         setup: FIVE_ON_A_BOARD,
