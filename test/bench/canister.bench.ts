@@ -2,7 +2,7 @@
 // matter, on games of 1,000 and 100,000 players (BENCH_PLAYERS=1000,100000,1000000 to choose),
 // including an upgrade. Prints a table; asserts nothing.
 import { IDL } from '@dfinity/candid';
-import type { Principal } from '@dfinity/principal';
+import { Principal } from '@dfinity/principal';
 
 import { OPERATOR, startReplica, type Replica } from '../../replica/replica';
 import { initArg, leaderboardWasm } from '../support/canister';
@@ -65,6 +65,21 @@ function httpRequest(r: Replica, id: Principal, url: string): bigint {
 const keys = new Map<string, string>();
 
 /** Fills a game with `players` players, 200 submits per call (deterministic pseudo-random scores). */
+/** The canister's memory (wasm heap + stable memory) as the management canister reports it. */
+async function memorySize(r: Replica, id: Principal): Promise<bigint> {
+    const reply = await r.update(
+        Principal.fromText('aaaaa-aa'),
+        'canister_status',
+        new Uint8Array(IDL.encode([IDL.Record({ canister_id: IDL.Principal })], [{ canister_id: id }])),
+        OPERATOR,
+    );
+    if (!('reply' in reply)) throw new Error(`canister_status: ${reply.reject.message}`);
+    const [status] = IDL.decode([IDL.Record({ memory_size: IDL.Nat })], reply.reply) as unknown as [
+        { memory_size: bigint },
+    ];
+    return status.memory_size;
+}
+
 async function populate(r: Replica, id: Principal, gameId: string, players: number): Promise<void> {
     for (let from = 0; from < players; from += 200) {
         const submits = [];
@@ -85,6 +100,7 @@ export async function benchCanister(): Promise<void> {
     const sizes = (process.env.BENCH_PLAYERS ?? '1000,100000').split(',').map(Number);
     const rows: Array<Array<string | number>> = [];
     const results = new Map<number, Map<string, bigint>>();
+    const memory: Array<[number, bigint, bigint]> = [];
     for (const players of sizes) {
         const t0 = Date.now();
         const r = await startReplica({
@@ -98,6 +114,7 @@ export async function benchCanister(): Promise<void> {
         const id = r.createCanister();
         await r.installCode(id, leaderboardWasm(), { arg: initArg({ gateways: [], operators: [] }) });
         const m = new Map<string, bigint>();
+        const empty = await memorySize(r, id);
         for (const [gameId, extra] of [
             ['three', false],
             ['four', true],
@@ -116,6 +133,8 @@ export async function benchCanister(): Promise<void> {
                 });
             await populate(r, id, `g-${gameId}`, players);
         }
+        const filled = await memorySize(r, id);
+        memory.push([players, empty, filled]);
         await r.advanceTime(3_000);
         const g = 'g-three';
         const p = (i: number): string => `dev_1700000000_${i.toString(16).padStart(8, '0')}`;
@@ -211,5 +230,15 @@ export async function benchCanister(): Promise<void> {
         'Canister: metered instructions per call (cycles on the IC are proportional)',
         ['operation', ...sizes.map((n) => `${n.toLocaleString('en-US')} players`)],
         rows,
+    );
+    table(
+        'Canister memory (wasm heap + stable memory, canister_status): two games of n players',
+        ['players per game', 'empty canister', 'filled', 'per player'],
+        memory.map(([n, empty, filled]) => [
+            n.toLocaleString('en-US'),
+            `${(Number(empty) / 2 ** 20).toFixed(1)} MiB`,
+            `${(Number(filled) / 2 ** 20).toFixed(1)} MiB`,
+            `${Math.round(Number(filled - empty) / (2 * n))} B`,
+        ]),
     );
 }
