@@ -1,6 +1,8 @@
 // The HTTP-gateway path: a plain HTTP request to a canister (by `?canisterId=` or by the
 // `<id>.localhost` host name) becomes an `http_request` query, upgraded to
 // `http_request_update` when the canister asks for it; the canister's answer goes back as is.
+// The query can read a data certificate, as on the IC, so the canister can certify its answers
+// (IC-Certificate headers); like a `raw` domain, this path does not verify them itself.
 import type * as http from 'node:http';
 
 import { IDL } from '@dfinity/candid';
@@ -42,6 +44,8 @@ export interface GatewayDeps {
     subnet: Subnet;
     readBody(limit: number): Promise<Uint8Array>;
     runUpdate(canisterId: string, arg: Uint8Array): Promise<Reply>;
+    /** The certificate a non-replicated query may read (ic0.data_certificate): the canister's certified data, signed. */
+    dataCertificate(canisterId: string): Uint8Array;
 }
 
 const MAX_REQUEST_BODY = 2 * 1024 * 1024;
@@ -65,7 +69,9 @@ export async function serveHttpGateway(
     const request = { method: req.method ?? 'GET', url: target, headers, body };
 
     const arg = new Uint8Array(IDL.encode([HttpRequest], [{ ...request, certificate_version: [2] }]));
-    let reply = deps.subnet.query(canisterId, 'http_request', arg, Principal.anonymous().toUint8Array());
+    let reply = deps.subnet.query(canisterId, 'http_request', arg, Principal.anonymous().toUint8Array(), () =>
+        deps.dataCertificate(canisterId),
+    );
     let response = decode(reply);
     if (typeof response === 'string') return text(res, 502, response);
     if (response.upgrade[0] === true) {

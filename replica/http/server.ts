@@ -154,6 +154,12 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
             subnet: o.subnet,
             readBody: (limit) => readBody(req, limit),
             runUpdate: o.runHttpUpdate,
+            dataCertificate: (canisterId) => {
+                o.freshen();
+                return o.certifier.certificate([
+                    ['canister', Principal.fromText(canisterId).toUint8Array(), 'certified_data'],
+                ]);
+            },
         });
     }
 
