@@ -3,11 +3,13 @@
 // keep the heap tables, the period/session timer, and direct board reads over http_request.
 import {
     IDL,
+    certifiedDataSet,
     init,
     isController,
     msgArgData,
     msgCaller,
     msgReply,
+    performanceCounter,
     postUpgrade,
     preUpgrade,
     query,
@@ -21,10 +23,11 @@ import {
 import { METHODS, type Access, type Method, type ReplyOf, type RequestOf, type Result } from '../contract/canister';
 import { bytesToText, textToBytes } from './codecs';
 import { stringify } from './domain/json';
-import { HttpRequest, HttpResponse, serveHttp } from './http';
+import { HttpRequest, HttpResponse, HttpUpdateRequest, serveHttp, serveHttpUpdate } from './http';
 import * as accounts from './service/accounts';
 import * as analytics from './service/analytics';
 import * as developers from './service/developers';
+import { createDirectReads } from './service/direct-reads';
 import * as deviceCodes from './service/device-codes';
 import * as moderation from './service/moderation';
 import * as games from './service/games';
@@ -58,6 +61,28 @@ const ctx: Ctx = {
 
 const InitArg = IDL.Opt(IDL.Text);
 const TICK_SECONDS = 30;
+// Direct reads: writes mark games dirty; every RENDER_SECONDS the dirty ones are rendered and
+// certified, until RENDER_BUDGET instructions are spent (the rest waits for the next tick).
+const RENDER_SECONDS = 3;
+const RENDER_BUDGET = 4_000_000_000n;
+const direct = createDirectReads();
+
+function certify(): void {
+    certifiedDataSet(direct.rootHash());
+}
+
+/** Marks what a successful update may have changed on the public board paths. */
+function touched(method: Method, req: Record<string, unknown>, reply: unknown): void {
+    if (method === 'submit_scores') {
+        for (const s of (req.submits as Array<Record<string, unknown>> | undefined) ?? [])
+            if (typeof s?.gameId === 'string')
+                direct.markDirty(s.gameId, typeof s.scoreboardId === 'string' ? s.scoreboardId : 'fanout');
+        return;
+    }
+    const gameId = req.gameId ?? (reply as { gameId?: unknown } | null)?.gameId;
+    if (typeof gameId === 'string') direct.markDirty(gameId);
+    else if (method === 'delete_account' || method === 'device_code_redeem') direct.markAllDirty(ctx);
+}
 // Without a snapshot, post_upgrade reads this many players (~1 M instructions each, well
 // inside the 300 B install limit); timers read the rest, this many per message.
 const REBUILD_IN_UPGRADE = 150_000;
@@ -94,10 +119,13 @@ function configure(arg: [] | [string]): void {
     gateways = new Set((ctx.store.meta.get('gateways') as string[] | undefined) ?? []);
     operators = new Set((ctx.store.meta.get('operators') as string[] | undefined) ?? []);
     setTimerInterval(TICK_SECONDS, () => {
-        rolloverAll(ctx);
+        if (rolloverAll(ctx) > 0) direct.markAllDirty(ctx);
         sessions.sweepSessions(ctx);
         deviceCodes.sweepDeviceCodes(ctx);
         developers.purgeSome(ctx, PURGE_PER_TICK);
+    });
+    setTimerInterval(RENDER_SECONDS, () => {
+        if (direct.renderDirty(ctx, () => performanceCounter(0) > RENDER_BUDGET)) certify();
     });
 }
 
@@ -158,6 +186,7 @@ function handle<M extends Method>(method: M, fn: (req: Untrusted<RequestOf<M>>) 
         if (req === null || typeof req !== 'object' || Array.isArray(req))
             throw new Fail(400, 'The request must be a JSON object');
         reply = { ok: fn(req as Untrusted<RequestOf<M>>) };
+        if (METHODS[method].kind === 'update') touched(method, req as Record<string, unknown>, reply.ok);
     } catch (e) {
         if (!(e instanceof Fail)) throw e;
         reply = { err: { status: e.status, message: e.message } };
@@ -179,6 +208,7 @@ export default class {
     init(arg: [] | [string]): void {
         configure(arg);
         loadGames(ctx);
+        certify();
     }
 
     @preUpgrade
@@ -191,6 +221,8 @@ export default class {
         configure(arg);
         loadGames(ctx, REBUILD_IN_UPGRADE);
         continueRebuild();
+        direct.markAllDirty(ctx);
+        certify();
     }
 
     // ---- game API (gateways) ---------------------------------------------------------------
@@ -556,6 +588,11 @@ export default class {
 
     @query([HttpRequest], HttpResponse, { manual: true })
     http_request(): void {
-        serveHttp(ctx);
+        serveHttp(ctx, direct);
+    }
+
+    @update([HttpUpdateRequest], HttpResponse, { manual: true })
+    http_request_update(): void {
+        serveHttpUpdate(ctx, direct, certify);
     }
 }

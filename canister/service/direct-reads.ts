@@ -1,0 +1,557 @@
+// Direct reads at {canister_url}, served from a certified snapshot (HTTP certification v2).
+//
+// Writes only mark games dirty (markDirty: a Set insert). A timer renders the dirty games'
+// public board paths once (renderDirty), stores the response bytes and puts each response's hash
+// into the certification tree, whose root becomes the canister's certified data. http_request
+// (a query) then answers from the stored bytes with an IC-Certificate header: the data
+// certificate and a witness of the response's leaf. What was not pre-rendered:
+// - a board path of something that exists, with a query not pre-rendered (another limit, an
+//   offset page, an archive by id): the query asks for the upgrade to an update call, which
+//   renders that one response, answers it and keeps it certified for the queries that follow
+//   (up to ON_DEMAND_MAX of them, dropped when their game changes);
+// - unknown paths, bad ids, missing boards, a player's around-me window: answered at once,
+//   deliberately uncertified under the root wildcard's no-certification expression, which the
+//   witness proves is the most specific path the tree has for them.
+// No azle import: the canister passes in what the IC gives (the data certificate).
+import { boardRead, findBoardPath, type BoardRead } from '../../contract/board-paths';
+import { API_HEADERS, DIRECT_READ_CACHE_CONTROL } from '../../contract/http';
+import { unknownEndpoint } from '../../contract/messages';
+import { checkPathId, parsePlayerId, parseQuery, parseWindow } from '../../contract/rules';
+import type { Board } from '../../contract/schemas';
+import {
+    EXACT,
+    EXPRESSION_HEADER,
+    FULL_EXPRESSION,
+    PATH_PREFIX,
+    SKIP_EXPRESSION,
+    SKIP_TREE_PATH,
+    certificateHeader,
+    certifiedQuery,
+    pathKeys,
+    queryOf,
+    requestHash,
+    responseHash,
+    responseHeadersHash,
+    responseTreePath,
+    skipWitnessPaths,
+    utf8,
+} from '../domain/certification/http';
+import { Sha256, sha256 } from '../domain/certification/sha256';
+import {
+    keysOf,
+    newLeaf,
+    newLevel,
+    nodeDigest,
+    removeAt,
+    setAt,
+    witness,
+    type Digest,
+    type Level,
+} from '../domain/certification/hash-tree';
+import { stringify } from '../domain/json';
+import type { Ctx } from './context';
+import { Fail } from './fail';
+import * as reads from './reads';
+
+/** The `limit`s of a board read rendered ahead of time (besides none, which is 100). */
+export const CERTIFIED_LIMITS = [10, 25, 50, 100, 1000] as const;
+/** The same for the latest archive of a timed board. */
+const ARCHIVE_LIMITS = CERTIFIED_LIMITS;
+/** Responses rendered on demand (upgrade to update) kept certified at once, across all games. */
+export const ON_DEMAND_MAX = 256;
+
+export interface HttpAnswer {
+    status: number;
+    headers: Array<[string, string]>;
+    body: Uint8Array;
+    /** Ask the HTTP gateway to call http_request_update instead. */
+    upgrade?: true;
+}
+
+interface Stored {
+    status: number;
+    headers: Array<[string, string]>;
+    /** The body is `bytes[0..end)` followed by `tail`: the limits of one board share one buffer. */
+    bytes: Uint8Array;
+    end: number;
+    tail: Uint8Array;
+    /** Its leaf in the tree. */
+    leaf: string[];
+    onDemand: boolean;
+}
+
+/** What the last render of a board kept, so an unchanged top is not hashed again. */
+interface BoardRender {
+    head: string;
+    entries: string[];
+    /** Hasher state after the head and the first n entries, by n. */
+    states: Map<number, Sha256>;
+}
+
+type Dirty = Set<string>; // board ids; ALL = everything of the game, FANOUT = every non-targeted board
+const ALL = '*';
+const FANOUT = '+';
+
+const BASE_HEADERS: Array<[string, string]> = [
+    ['content-type', 'application/json'],
+    ...Object.entries(API_HEADERS).map(([k, v]): [string, string] => [k.toLowerCase(), v]),
+];
+
+function headersFor(status: number, expression: string): Array<[string, string]> {
+    return [
+        ...BASE_HEADERS,
+        ['cache-control', status === 200 ? DIRECT_READ_CACHE_CONTROL : 'no-store'],
+        [EXPRESSION_HEADER, expression],
+    ];
+}
+
+/** Hashes of the headers by status (they depend on nothing else). */
+const headerHashes = new Map<number, Digest>();
+function headersHash(status: number): Digest {
+    let h = headerHashes.get(status);
+    if (h === undefined)
+        headerHashes.set(status, (h = responseHeadersHash(status, headersFor(status, FULL_EXPRESSION))));
+    return h;
+}
+
+const requestHashes = new Map<string, Digest>();
+function getRequestHash(query: string): Digest {
+    let h = requestHashes.get(query);
+    if (h === undefined) requestHashes.set(query, (h = requestHash('GET', query)));
+    return h;
+}
+
+const EMPTY = new Uint8Array(0);
+
+function ascii(text: string): Uint8Array {
+    const out = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c > 0x7f) return utf8(text);
+        out[i] = c;
+    }
+    return out;
+}
+
+const envelope = (data: unknown): string => stringify({ ok: true, data });
+const failure = (message: string): string => stringify({ ok: false, error: message });
+
+// ---- reading a path live (the same answers as the gateway's) --------------------------------------------
+
+function runRead(ctx: Ctx, read: BoardRead): unknown {
+    switch (read.method) {
+        case 'list_boards':
+            return reads.listBoards(ctx, read.request);
+        case 'read_board':
+            return reads.readBoard(ctx, read.request);
+        case 'list_archives':
+            return reads.listArchives(ctx, read.request);
+        case 'read_archive':
+            return reads.readArchive(ctx, read.request);
+    }
+}
+
+const AROUND_PATH = /^\/games\/([^/]*)\/scoreboards\/([^/]*)\/around\/?$/;
+
+/** Around-me, by ?playerId=: depends on the player, so it is served uncertified. */
+function aroundAnswer(ctx: Ctx, match: RegExpExecArray, query: string): { status: number; text: string } {
+    const decode = (s: string): string => {
+        try {
+            return decodeURIComponent(s);
+        } catch {
+            return s;
+        }
+    };
+    const gameId = decode(match[1]);
+    const boardId = decode(match[2]);
+    const bad =
+        checkPathId('gameId', gameId) ??
+        checkPathId('scoreboardId', boardId) ??
+        ((): string | undefined => {
+            const params = parseQuery(query);
+            for (const p of [parsePlayerId(params), parseWindow(params, 'before'), parseWindow(params, 'after')])
+                if ('error' in p) return p.error;
+            return undefined;
+        })();
+    if (bad !== undefined) return { status: 400, text: failure(bad) };
+    const params = parseQuery(query);
+    const playerId = (parsePlayerId(params) as { ok: string }).ok;
+    const before = (parseWindow(params, 'before') as { ok: number }).ok;
+    const after = (parseWindow(params, 'after') as { ok: number }).ok;
+    return {
+        status: 200,
+        text: envelope(reads.around(ctx, { gameId, boardId, playerId, before, after })),
+    };
+}
+
+/** The answer to a request as the gateway would give it (status and JSON text), computed now. */
+export function liveAnswer(ctx: Ctx, method: string, url: string): { status: number; text: string } {
+    const query = queryOf(url);
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    try {
+        if (method === 'OPTIONS') return { status: 200, text: '{}' };
+        if (method !== 'GET' && method !== 'HEAD')
+            return { status: 405, text: failure(`Only GET is served here; writes go to the API: ${method} ${path}`) };
+        const around = AROUND_PATH.exec(path);
+        if (around !== null) return aroundAnswer(ctx, around, query);
+        const found = findBoardPath(path);
+        if (found === undefined) return { status: 404, text: failure(unknownEndpoint(method, path)) };
+        const read = boardRead(found.entry, found.params, query);
+        if ('error' in read) return { status: read.error.status, text: failure(read.error.message) };
+        return { status: 200, text: envelope(runRead(ctx, read.ok.read)) };
+    } catch (e) {
+        if (!(e instanceof Fail)) throw e;
+        return { status: e.status, text: failure(e.message) };
+    }
+}
+
+/** The read a board path asks for with this query, as a comparable key (or the 400 it gets). */
+function readKey(path: string, query: string): string | undefined {
+    const found = findBoardPath(path);
+    if (found === undefined) return undefined;
+    return JSON.stringify(boardRead(found.entry, found.params, query));
+}
+
+// ---- the snapshot ---------------------------------------------------------------------------------------
+
+export interface DirectReads {
+    /** Something of the game changed: `boardId` (one targeted board), 'fanout' (a fan-out submit) or all of it. */
+    markDirty(gameId: string, boardId?: string | 'fanout'): void;
+    markAllDirty(ctx: Ctx): void;
+    /** Renders dirty games until `stop()` says the budget is spent; true when the tree changed. */
+    renderDirty(ctx: Ctx, stop: () => boolean): boolean;
+    pending(): number;
+    /** The certified data: the tree's root hash. */
+    rootHash(): Uint8Array;
+    /** http_request (a query). `certificate`: the data certificate, when the IC gives one. */
+    serve(ctx: Ctx, method: string, url: string, certificate: Uint8Array | undefined): HttpAnswer;
+    /** http_request_update: the answer, rendered and kept certified when it can be; true in `changed` when the tree changed. */
+    serveUpdate(ctx: Ctx, method: string, url: string): { answer: HttpAnswer; changed: boolean };
+}
+
+export function createDirectReads(): DirectReads {
+    const tree: Level = newLevel();
+    setAt(tree, [...SKIP_TREE_PATH], newLeaf(EMPTY));
+    /** pathKey (segments joined by '/') -> certified query -> response. */
+    const responses = new Map<string, Map<string, Stored>>();
+    /** The path keys each game has responses under. */
+    const gamePaths = new Map<string, Set<string>>();
+    const renders = new Map<string, BoardRender>();
+    /** What each board's archives were when they were last rendered. */
+    const archivesSeen = new Map<string, string>();
+    const dirty = new Map<string, Dirty>();
+    /** On-demand responses, oldest first: `${pathKey}?${query}` -> game. */
+    const onDemand = new Map<string, string>();
+
+    function put(gameId: string, path: string[], query: string, stored: Omit<Stored, 'leaf'>, bodyHash: Digest): void {
+        const pathKey = path.join('/');
+        let byQuery = responses.get(pathKey);
+        if (byQuery === undefined) {
+            responses.set(pathKey, (byQuery = new Map()));
+            let paths = gamePaths.get(gameId);
+            if (paths === undefined) gamePaths.set(gameId, (paths = new Set()));
+            paths.add(pathKey);
+        }
+        const leaf = responseTreePath(path, getRequestHash(query), responseHash(headersHash(stored.status), bodyHash));
+        const old = byQuery.get(query);
+        if (old !== undefined) {
+            if (old.leaf.join('/') === leaf.join('/') && old.status === stored.status) {
+                byQuery.set(query, { ...stored, leaf });
+                return;
+            }
+            removeAt(tree, old.leaf);
+        }
+        setAt(tree, leaf, newLeaf(EMPTY));
+        byQuery.set(query, { ...stored, leaf });
+    }
+
+    function drop(pathKey: string, query: string): void {
+        const byQuery = responses.get(pathKey);
+        const old = byQuery?.get(query);
+        if (old === undefined) return;
+        removeAt(tree, old.leaf);
+        byQuery!.delete(query);
+        onDemand.delete(`${pathKey}?${query}`);
+        if (byQuery!.size === 0) {
+            responses.delete(pathKey);
+            for (const paths of gamePaths.values()) paths.delete(pathKey);
+        }
+    }
+
+    function dropGame(gameId: string): void {
+        for (const pathKey of gamePaths.get(gameId) ?? []) {
+            for (const query of [...(responses.get(pathKey)?.keys() ?? [])]) drop(pathKey, query);
+            responses.delete(pathKey);
+        }
+        gamePaths.delete(gameId);
+        for (const key of renders.keys()) if (key.startsWith(`${gameId}/`)) renders.delete(key);
+        for (const key of archivesSeen.keys()) if (key.startsWith(`${gameId}/`)) archivesSeen.delete(key);
+    }
+
+    /** One response (status and JSON text) at a path and certified query. */
+    function putText(
+        gameId: string,
+        path: string[],
+        query: string,
+        status: number,
+        text: string,
+        onDemand: boolean,
+    ): void {
+        const bytes = ascii(text);
+        put(
+            gameId,
+            path,
+            query,
+            { status, headers: headersFor(status, FULL_EXPRESSION), bytes, end: bytes.length, tail: EMPTY, onDemand },
+            sha256(bytes),
+        );
+    }
+
+    /** A board's current period at every certified limit, sharing one buffer and one pass of hashing. */
+    function renderBoard(ctx: Ctx, gameId: string, boardId: string): void {
+        const path = ['games', gameId, 'scoreboards', boardId];
+        const board: Board = reads.readBoard(ctx, { gameId, boardId, limit: 1000 });
+        const head = `${stringify({ ok: true, data: { scoreboardId: board.scoreboardId, config: board.config } }).slice(0, -2)},"entries":[`;
+        const entries = board.entries.map((e) => stringify(e));
+        const tail = ascii(`],"totalEntries":${board.totalEntries}}}`);
+        const key = `${gameId}/${boardId}`;
+        const prev = renders.get(key);
+        // Entries the previous render had at the same places, from the top.
+        let same = 0;
+        if (prev !== undefined && prev.head === head)
+            while (same < entries.length && same < prev.entries.length && entries[same] === prev.entries[same]) same++;
+        const headBytes = ascii(head);
+        const entryBytes = entries.map(ascii);
+        let size = headBytes.length;
+        const offsets = new Array<number>(entries.length + 1);
+        offsets[0] = size;
+        for (let i = 0; i < entries.length; i++) {
+            size += entryBytes[i].length + (i > 0 ? 1 : 0);
+            offsets[i + 1] = size;
+        }
+        const bytes = new Uint8Array(size);
+        bytes.set(headBytes);
+        for (let i = 0; i < entries.length; i++) {
+            if (i > 0) bytes[offsets[i]] = 44; // ','
+            bytes.set(entryBytes[i], offsets[i + 1] - entryBytes[i].length);
+        }
+        // Where each limit's entries end, and the hasher there (resumed from the last render when the top is the same).
+        const counts = [...new Set(CERTIFIED_LIMITS.map((l) => Math.min(l, entries.length)))].sort((a, b) => a - b);
+        let start = 0;
+        let hasher = new Sha256().update(headBytes);
+        if (prev !== undefined)
+            for (const n of counts)
+                if (n <= same && prev.states.has(n)) {
+                    start = n;
+                    hasher = prev.states.get(n)!.clone();
+                }
+        const states = new Map<number, Sha256>();
+        let hashedTo = start;
+        for (const n of counts) {
+            if (n < start) {
+                states.set(n, prev!.states.get(n)!);
+                continue;
+            }
+            if (n > hashedTo) {
+                hasher.update(bytes.subarray(offsets[hashedTo], offsets[n]));
+                hashedTo = n;
+            }
+            states.set(n, hasher.clone());
+        }
+        const bodyHashes = new Map<number, Digest>();
+        for (const n of counts) bodyHashes.set(n, states.get(n)!.clone().update(tail).digest());
+        const headers = headersFor(200, FULL_EXPRESSION);
+        const store = (query: string, limit: number): void => {
+            const n = Math.min(limit, entries.length);
+            put(
+                gameId,
+                path,
+                query,
+                { status: 200, headers, bytes, end: offsets[n], tail, onDemand: false },
+                bodyHashes.get(n)!,
+            );
+        };
+        store('', 100);
+        for (const limit of CERTIFIED_LIMITS) store(`limit=${limit}`, limit);
+        renders.set(key, { head, entries, states });
+    }
+
+    function renderArchives(ctx: Ctx, gameId: string, boardId: string, archives: readonly number[]): void {
+        const key = `${gameId}/${boardId}`;
+        const fingerprint = `${archives.length}:${archives[archives.length - 1] ?? ''}`;
+        if (archivesSeen.get(key) === fingerprint) return;
+        const base = ['games', gameId, 'scoreboards', boardId, 'archives'];
+        putText(gameId, base, '', 200, envelope(reads.listArchives(ctx, { gameId, boardId })), false);
+        const latest = [...base, 'latest'];
+        for (const limit of [undefined, ...ARCHIVE_LIMITS]) {
+            const query = limit === undefined ? '' : `limit=${limit}`;
+            const answer = liveAnswer(ctx, 'GET', `/${latest.join('/')}${query === '' ? '' : '?'}${query}`);
+            putText(gameId, latest, query, answer.status, answer.text, false);
+        }
+        archivesSeen.set(key, fingerprint);
+    }
+
+    /** Renders one dirty game (or the part of it that changed). */
+    function renderGame(ctx: Ctx, gameId: string, what: Dirty): void {
+        const game = ctx.games.get(gameId);
+        if (game === undefined) {
+            dropGame(gameId);
+            return;
+        }
+        // On-demand responses of the game may be stale now (an archive by id never changes).
+        for (const [key, owner] of [...onDemand]) {
+            if (owner !== gameId || (key.includes('/archives/') && !key.includes('/archives/latest'))) continue;
+            const q = key.indexOf('?');
+            drop(key.slice(0, q), key.slice(q + 1));
+        }
+        const listPath = ['games', gameId, 'scoreboards'];
+        putText(gameId, listPath, '', 200, envelope(reads.listBoards(ctx, { gameId })), false);
+        const live = new Set(game.record.boards.map((b) => b.scoreboardId));
+        if (what.has(ALL)) {
+            // Boards deleted since the last render leave the tree.
+            for (const pathKey of [...(gamePaths.get(gameId) ?? [])]) {
+                const boardId = pathKey.split('/')[3];
+                if (boardId !== undefined && !live.has(boardId)) {
+                    for (const query of [...(responses.get(pathKey)?.keys() ?? [])]) drop(pathKey, query);
+                    responses.delete(pathKey);
+                    gamePaths.get(gameId)!.delete(pathKey);
+                    renders.delete(`${gameId}/${boardId}`);
+                    archivesSeen.delete(`${gameId}/${boardId}`);
+                }
+            }
+        }
+        for (const board of game.record.boards) {
+            const id = board.scoreboardId;
+            if (what.has(ALL) || what.has(id) || (what.has(FANOUT) && !board.targeted)) renderBoard(ctx, gameId, id);
+            renderArchives(ctx, gameId, id, board.archives);
+        }
+    }
+
+    function certifiedAnswer(stored: Stored, certificate: Uint8Array | undefined, path: string[]): HttpAnswer {
+        const body = new Uint8Array(stored.end + stored.tail.length);
+        body.set(stored.end === stored.bytes.length ? stored.bytes : stored.bytes.subarray(0, stored.end));
+        body.set(stored.tail, stored.end);
+        const headers = [...stored.headers];
+        if (certificate !== undefined)
+            headers.push([
+                'ic-certificate',
+                certificateHeader(certificate, witness(tree, [stored.leaf]), [PATH_PREFIX, ...path, EXACT]),
+            ]);
+        return { status: stored.status, headers, body };
+    }
+
+    function skipAnswer(
+        status: number,
+        text: string,
+        certificate: Uint8Array | undefined,
+        path: string[] | undefined,
+    ): HttpAnswer {
+        const headers = headersFor(status, SKIP_EXPRESSION);
+        if (certificate !== undefined && path !== undefined)
+            headers.push([
+                'ic-certificate',
+                certificateHeader(certificate, witness(tree, skipWitnessPaths(path)), [
+                    SKIP_TREE_PATH[0],
+                    SKIP_TREE_PATH[1],
+                ]),
+            ]);
+        return { status, headers, body: ascii(text) };
+    }
+
+    const UPGRADE: HttpAnswer = { status: 200, headers: [], body: EMPTY, upgrade: true };
+
+    /** A board path whose certified query reads the same as the whole query (else it is answered live). */
+    function certifiable(url: string): { path: string[]; query: string } | undefined {
+        const path = pathKeys(url);
+        if (path === undefined) return undefined;
+        const q = url.indexOf('?');
+        const rawPath = q < 0 ? url : url.slice(0, q);
+        const query = certifiedQuery(queryOf(url));
+        const whole = readKey(rawPath, queryOf(url));
+        if (whole === undefined || whole !== readKey(rawPath, query)) return undefined;
+        // The verifier's path must be the one the board path was matched on (no `//`, no trailing `/`).
+        if (`/${path.join('/')}` !== decodeURIComponentSafe(rawPath)) return undefined;
+        return { path, query };
+    }
+
+    function markDirty(gameId: string, boardId?: string): void {
+        let d = dirty.get(gameId);
+        if (d === undefined) dirty.set(gameId, (d = new Set()));
+        d.add(boardId === undefined ? ALL : boardId === 'fanout' ? FANOUT : boardId);
+    }
+
+    return {
+        markDirty,
+        markAllDirty(ctx) {
+            for (const gameId of ctx.games.keys()) markDirty(gameId);
+            for (const gameId of gamePaths.keys()) markDirty(gameId);
+        },
+        pending: () => dirty.size,
+        renderDirty(ctx, stop) {
+            let changed = false;
+            for (const [gameId, what] of dirty) {
+                if (changed && stop()) break;
+                if (ctx.rebuilding.has(gameId)) continue; // its tables are not whole yet
+                dirty.delete(gameId);
+                renderGame(ctx, gameId, what);
+                changed = true;
+            }
+            return changed;
+        },
+        rootHash: () => nodeDigest(tree),
+        serve(ctx, method, url, certificate) {
+            const path = pathKeys(url);
+            const byQuery = path === undefined ? undefined : responses.get(path.join('/'));
+            if (byQuery !== undefined) {
+                // The path is in the tree: only its certified responses can verify; anything else is rendered by an update.
+                const c = method === 'GET' ? certifiable(url) : undefined;
+                const stored = c === undefined ? undefined : byQuery.get(c.query);
+                return stored === undefined ? UPGRADE : certifiedAnswer(stored, certificate, path!);
+            }
+            const answer = liveAnswer(ctx, method, url);
+            if (answer.status === 200 && method === 'GET' && certifiable(url) !== undefined) return UPGRADE;
+            return skipAnswer(answer.status, answer.text, certificate, path);
+        },
+        serveUpdate(ctx, method, url) {
+            const answer = liveAnswer(ctx, method, url);
+            const c = method === 'GET' ? certifiable(url) : undefined;
+            const stored = c === undefined ? undefined : responses.get(c.path.join('/'))?.get(c.query);
+            if (stored !== undefined) return { answer: certifiedAnswer(stored, undefined, c!.path), changed: false };
+            const gameId =
+                c?.path[0] === 'games' ? c.path[1] : c?.path[0] === 'archives' ? c.path[1]?.split(':')[0] : undefined;
+            if (c === undefined || gameId === undefined || !ctx.games.has(gameId)) {
+                return {
+                    answer: {
+                        status: answer.status,
+                        headers: headersFor(answer.status, SKIP_EXPRESSION),
+                        body: ascii(answer.text),
+                    },
+                    changed: false,
+                };
+            }
+            putText(gameId, c.path, c.query, answer.status, answer.text, true);
+            const key = `${c.path.join('/')}?${c.query}`;
+            onDemand.delete(key);
+            onDemand.set(key, gameId);
+            while (onDemand.size > ON_DEMAND_MAX) {
+                const oldest = onDemand.keys().next().value as string;
+                const q = oldest.indexOf('?');
+                drop(oldest.slice(0, q), oldest.slice(q + 1));
+            }
+            const stored2 = responses.get(c.path.join('/'))!.get(c.query)!;
+            return { answer: certifiedAnswer(stored2, undefined, c.path), changed: true };
+        },
+    };
+}
+
+function decodeURIComponentSafe(s: string): string {
+    try {
+        return decodeURIComponent(s);
+    } catch {
+        return s;
+    }
+}
+
+/** For tests: the tree's keys at the top. */
+export const topKeys = (level: Level): string[] => keysOf(level);

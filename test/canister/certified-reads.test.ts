@@ -1,0 +1,174 @@
+// Direct reads are tamper-evident: the canister's real wasm on the replica answers the public
+// board paths with IC-Certificate headers that @dfinity/response-verification (the HTTP Gateway
+// Protocol's response verification, as the IC's gateways run it) accepts against the replica's
+// root key, and rejects as soon as one byte of the body or of a certified header changes. Writes
+// only mark boards dirty: the render timer (every 3 s of canister time) certifies them.
+import { verifyRequestResponsePair } from '@dfinity/response-verification';
+
+import { startLeaderboard, type TestCanister } from '../support/canister';
+
+const GAME = 'certified-game';
+let c: TestCanister;
+let apiKey: string;
+
+const SERVER_HEADERS = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+interface Direct {
+    url: string;
+    status: number;
+    headers: Array<[string, string]>;
+    body: Uint8Array;
+}
+
+/** A GET of the canister's own HTTP path; `url` is what the canister saw (the path and query). */
+async function direct(url: string): Promise<Direct> {
+    const sep = url.includes('?') ? '&' : '?';
+    const res = await fetch(`${c.replica.url}${url}${sep}canisterId=${c.canisterId.toText()}`);
+    const headers: Array<[string, string]> = [];
+    // What the replica's HTTP server adds itself is not the canister's (a gateway verifies the canister's reply).
+    res.headers.forEach((value, name) => (SERVER_HEADERS.has(name) ? undefined : headers.push([name, value])));
+    return { url, status: res.status, headers, body: new Uint8Array(await res.arrayBuffer()) };
+}
+
+/** Response verification as an HTTP gateway does it: the verified response, undefined for a certified skip; throws when it fails. */
+function verify(r: Direct): { statusCode?: number; body: Uint8Array } | undefined {
+    const nowNs = c.replica.time() + 60_000_000_000n; // the replica's protocol time may run ahead of canister time
+    const info = verifyRequestResponsePair(
+        { url: r.url, method: 'GET', headers: [], body: new Uint8Array(0), certificate_version: [2] },
+        { status_code: r.status, headers: r.headers, body: r.body },
+        c.canisterId.toUint8Array(),
+        nowNs,
+        BigInt(10 * 60) * 1_000_000_000n,
+        c.replica.rootKey,
+        2,
+    );
+    expect(info.verificationVersion).toBe(2);
+    return info.response;
+}
+
+const json = (r: Direct): any => JSON.parse(new TextDecoder().decode(r.body));
+const header = (r: Direct, name: string): string | undefined => r.headers.find(([n]) => n === name)?.[1];
+
+/** Lets the render timer run: canister time moves 3 s and due timers run at once. */
+async function render(): Promise<void> {
+    await c.replica.advanceTime(3000);
+    await c.agent.syncTime(c.canisterId);
+}
+
+async function submit(playerId: string, score: number, extra: Record<string, unknown> = {}): Promise<void> {
+    const [result] = await c.ok('submit_scores', {
+        submits: [{ apiKey, gameId: GAME, playerId, score, streak: 1, ...extra }],
+    });
+    expect(result).toMatchObject({ ok: {} });
+}
+
+beforeAll(async () => {
+    c = await startLeaderboard();
+    ({ apiKey } = await c.ok('admin_register_game', { developerId: 'dev-1', gameId: GAME, name: 'Certified' }));
+    for (let i = 0; i < 12; i++) await submit(`dev_1700000000_${i.toString(16).padStart(8, '0')}`, 100 + i * 10);
+    await render();
+});
+afterAll(() => c.replica.stop());
+
+test('every pre-rendered board path verifies, with the same JSON as the canister method', async () => {
+    const board = await c.ok('read_board', { gameId: GAME, boardId: 'all-time', limit: 100 });
+    for (const url of [
+        `/games/${GAME}/scoreboards/all-time`,
+        `/games/${GAME}/scoreboards/all-time?limit=10`,
+        `/games/${GAME}/scoreboards/all-time?limit=1000`,
+        `/games/${GAME}/scoreboards/daily?limit=25`,
+        `/games/${GAME}/scoreboards`,
+        `/games/${GAME}/scoreboards/weekly/archives`,
+        `/games/${GAME}/scoreboards/weekly/archives/latest`,
+    ]) {
+        const r = await direct(url);
+        expect(header(r, 'ic-certificate')).toMatch(/^certificate=:.*:, tree=:.*:, version=2, expr_path=:.*:$/);
+        const verified = verify(r);
+        expect({ url, status: verified?.statusCode }).toEqual({ url, status: r.status });
+        expect(verified!.body).toEqual(r.body);
+    }
+    const top = await direct(`/games/${GAME}/scoreboards/all-time`);
+    expect(json(top)).toEqual({ ok: true, data: board });
+    expect(json(await direct(`/games/${GAME}/scoreboards/all-time?limit=10`)).data.entries).toHaveLength(10);
+    // A certified 404: the board exists, its latest archive does not yet.
+    expect((await direct(`/games/${GAME}/scoreboards/weekly/archives/latest`)).status).toBe(404);
+});
+
+test('one flipped byte of the body, or a changed certified header, fails verification', async () => {
+    const r = await direct(`/games/${GAME}/scoreboards/all-time?limit=10`);
+    verify(r);
+    const body = r.body.slice();
+    body[body.length - 5] ^= 1;
+    expect(() => verify({ ...r, body })).toThrow();
+    for (const name of ['cache-control', 'content-type', 'access-control-allow-origin', 'ic-certificateexpression']) {
+        const headers = r.headers.map(([n, v]): [string, string] => [n, n === name ? `${v}x` : v]);
+        expect({
+            name,
+            verified: (() => {
+                try {
+                    verify({ ...r, headers });
+                    return true;
+                } catch {
+                    return false;
+                }
+            })(),
+        }).toEqual({ name, verified: false });
+    }
+    // Another path's certified answer does not verify for this one either.
+    const other = await direct(`/games/${GAME}/scoreboards/daily?limit=10`);
+    expect(() => verify({ ...other, url: r.url })).toThrow();
+});
+
+test('unknown paths, bad ids, missing boards and around-me are uncertified on purpose, and say so verifiably', async () => {
+    for (const [url, status] of [
+        ['/somewhere/else', 404],
+        [`/games/${GAME}/scoreboards/nope`, 404],
+        ['/games/no-such-game/scoreboards', 404],
+        [`/games/bad.id/scoreboards`, 400],
+        [`/games/${GAME}/scoreboards/all-time/around?playerId=dev_1700000000_00000003&before=1&after=1`, 200],
+    ] as const) {
+        const r = await direct(url);
+        expect({ url, status: r.status }).toEqual({ url, status });
+        expect({ url, skipped: verify(r) }).toEqual({ url, skipped: undefined });
+        expect(header(r, 'ic-certificateexpression')).toBe(
+            'default_certification(ValidationArgs{no_certification:Empty{}})',
+        );
+    }
+    const around = json(
+        await direct(`/games/${GAME}/scoreboards/all-time/around?playerId=dev_1700000000_00000003&before=1&after=1`),
+    );
+    expect(around).toEqual({
+        ok: true,
+        data: await c.ok('around', {
+            gameId: GAME,
+            boardId: 'all-time',
+            playerId: 'dev_1700000000_00000003',
+            before: 1,
+            after: 1,
+        }),
+    });
+    // A skip answer cannot pass for a certified path.
+    const skipped = await direct('/somewhere/else');
+    expect(() => verify({ ...skipped, url: `/games/${GAME}/scoreboards/all-time` })).toThrow();
+});
+
+test('a limit or page not rendered ahead is rendered by an update call once, then served certified', async () => {
+    const url = `/games/${GAME}/scoreboards/all-time?limit=3&offset=2`;
+    const first = await direct(url); // the query asks for the upgrade; the update renders and certifies it
+    expect(first.status).toBe(200);
+    expect(json(first).data.entries.map((e: { rank: number }) => e.rank)).toEqual([3, 4, 5]);
+    const again = await direct(url);
+    expect(verify(again)!.body).toEqual(first.body);
+});
+
+test('a submit shows in direct reads after the next render, not before', async () => {
+    const url = `/games/${GAME}/scoreboards/daily?limit=10`;
+    const before = await direct(url);
+    await submit('dev_1700000000_ffffffff', 10_000);
+    expect((await direct(url)).body).toEqual(before.body); // still the certified snapshot
+    await render();
+    const after = await direct(url);
+    verify(after);
+    expect(json(after).data.entries[0]).toMatchObject({ rank: 1, score: 10_000 });
+    expect(json(after).data.totalEntries).toBe(13);
+});
