@@ -20,6 +20,7 @@ import {
     update,
 } from 'azle';
 
+import { DIRECT_READ_RENDER_SECONDS } from '../contract/http';
 import { METHODS, type Access, type Method, type ReplyOf, type RequestOf, type Result } from '../contract/canister';
 import { bytesToText, textToBytes } from './codecs';
 import { stringify } from './domain/json';
@@ -61,9 +62,8 @@ const ctx: Ctx = {
 
 const InitArg = IDL.Opt(IDL.Text);
 const TICK_SECONDS = 30;
-// Direct reads: writes mark games dirty; every RENDER_SECONDS the dirty ones are rendered and
+// Direct reads: writes mark games dirty; every DIRECT_READ_RENDER_SECONDS the dirty ones are rendered and
 // certified, until RENDER_BUDGET instructions are spent (the rest waits for the next tick).
-const RENDER_SECONDS = 3;
 const RENDER_BUDGET = 4_000_000_000n;
 const direct = createDirectReads();
 
@@ -124,7 +124,7 @@ function configure(arg: [] | [string]): void {
         deviceCodes.sweepDeviceCodes(ctx);
         developers.purgeSome(ctx, PURGE_PER_TICK);
     });
-    setTimerInterval(RENDER_SECONDS, () => {
+    setTimerInterval(DIRECT_READ_RENDER_SECONDS, () => {
         if (direct.renderDirty(ctx, () => performanceCounter(0) > RENDER_BUDGET)) certify();
     });
 }

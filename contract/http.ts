@@ -15,3 +15,9 @@ export const API_HEADERS = { ...CORS_HEADERS, 'X-API-Version': API_VERSION } as 
 
 /** Direct canister reads of a board (R2: edge-cached for about 30 s). */
 export const DIRECT_READ_CACHE_CONTROL = 'public, max-age=30';
+
+/**
+ * Direct reads are served from a snapshot the canister renders and certifies every this many
+ * seconds (only what changed); a direct read is at most about this stale.
+ */
+export const DIRECT_READ_RENDER_SECONDS = 3;

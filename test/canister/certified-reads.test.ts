@@ -3,55 +3,30 @@
 // Protocol's response verification, as the IC's gateways run it) accepts against the replica's
 // root key, and rejects as soon as one byte of the body or of a certified header changes. Writes
 // only mark boards dirty: the render timer (every 3 s of canister time) certifies them.
-import { verifyRequestResponsePair } from '@dfinity/response-verification';
-
+import { DIRECT_READ_RENDER_SECONDS } from '../../contract/http';
 import { startLeaderboard, type TestCanister } from '../support/canister';
+import { canisterAnswer, directUrls, verifyAnswer, type CanisterAnswer } from '../support/verify-response';
 
 const GAME = 'certified-game';
 let c: TestCanister;
 let apiKey: string;
 
-const SERVER_HEADERS = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+type Direct = CanisterAnswer;
 
-interface Direct {
-    url: string;
-    status: number;
-    headers: Array<[string, string]>;
-    body: Uint8Array;
+/** A GET of the canister's own HTTP path. */
+async function direct(path: string): Promise<Direct> {
+    const urls = directUrls(c.replica, c.canisterId, path);
+    return canisterAnswer(urls.seen, await fetch(urls.fetch));
 }
 
-/** A GET of the canister's own HTTP path; `url` is what the canister saw (the path and query). */
-async function direct(url: string): Promise<Direct> {
-    const sep = url.includes('?') ? '&' : '?';
-    const res = await fetch(`${c.replica.url}${url}${sep}canisterId=${c.canisterId.toText()}`);
-    const headers: Array<[string, string]> = [];
-    // What the replica's HTTP server adds itself is not the canister's (a gateway verifies the canister's reply).
-    res.headers.forEach((value, name) => (SERVER_HEADERS.has(name) ? undefined : headers.push([name, value])));
-    return { url, status: res.status, headers, body: new Uint8Array(await res.arrayBuffer()) };
-}
-
-/** Response verification as an HTTP gateway does it: the verified response, undefined for a certified skip; throws when it fails. */
-function verify(r: Direct): { statusCode?: number; body: Uint8Array } | undefined {
-    const nowNs = c.replica.time() + 60_000_000_000n; // the replica's protocol time may run ahead of canister time
-    const info = verifyRequestResponsePair(
-        { url: r.url, method: 'GET', headers: [], body: new Uint8Array(0), certificate_version: [2] },
-        { status_code: r.status, headers: r.headers, body: r.body },
-        c.canisterId.toUint8Array(),
-        nowNs,
-        BigInt(10 * 60) * 1_000_000_000n,
-        c.replica.rootKey,
-        2,
-    );
-    expect(info.verificationVersion).toBe(2);
-    return info.response;
-}
+const verify = (r: Direct): ReturnType<typeof verifyAnswer> => verifyAnswer(c.replica, c.canisterId, r);
 
 const json = (r: Direct): any => JSON.parse(new TextDecoder().decode(r.body));
 const header = (r: Direct, name: string): string | undefined => r.headers.find(([n]) => n === name)?.[1];
 
-/** Lets the render timer run: canister time moves 3 s and due timers run at once. */
+/** Lets the render timer run: canister time moves by its interval and due timers run at once. */
 async function render(): Promise<void> {
-    await c.replica.advanceTime(3000);
+    await c.replica.advanceTime(DIRECT_READ_RENDER_SECONDS * 1000);
     await c.agent.syncTime(c.canisterId);
 }
 

@@ -5,8 +5,10 @@
 // alone (`-t '<case name>'`) or in any order (`--randomize`). Known gaps run too and are named
 // [KNOWN GAP].
 import type { Method } from '../../contract/canister';
+import { DIRECT_READ_RENDER_SECONDS } from '../../contract/http';
 import { RULES } from '../../contract/rules-text';
 import { startService, type TestResponse, type TestService } from '../support/gateway';
+import { canisterAnswer, directUrls, verifyAnswer } from '../support/verify-response';
 import {
     CASES,
     EVERY_RESPONSE_HEADERS,
@@ -158,6 +160,30 @@ function checkDirect(r: TestResponse, expected: Expectation, gateway: TestRespon
     expect({ status: r.status, body: r.body }).toEqual({ status: gateway.status, body: gateway.body });
 }
 
+/**
+ * The direct answer again (now served from the certified snapshot), verified as an IC HTTP
+ * gateway verifies it: the certified status and JSON, or, for a path the canister leaves
+ * uncertified on purpose (errors, around-me), the answer as it came with its certified skip.
+ */
+async function verifiedDirect(service: TestService, path: string): Promise<{ status: number; body: unknown }> {
+    const urls = directUrls(service.replica, service.canisterId, path);
+    const answer = await canisterAnswer(urls.seen, await fetch(urls.fetch));
+    const parsed = (bytes: Uint8Array): unknown => JSON.parse(new TextDecoder().decode(bytes));
+    // No IC-Certificate: the query asked for the upgrade, and this answer is the update call's,
+    // which the IC certifies by consensus (only reads whose query string the canister cannot tie
+    // to one certified answer, e.g. `limit[]=`).
+    if (!answer.headers.some(([name]) => name === 'ic-certificate'))
+        return { status: answer.status, body: parsed(answer.body) };
+    let verified: ReturnType<typeof verifyAnswer>;
+    try {
+        verified = verifyAnswer(service.replica, service.canisterId, answer);
+    } catch (e) {
+        return { status: answer.status, body: `verification failed: ${String(e)}` };
+    }
+    const body = verified === undefined ? answer.body : verified.body;
+    return { status: verified?.statusCode ?? answer.status, body: parsed(body) };
+}
+
 /** Runs `check`; a failure is kept with its label instead of thrown. */
 function collect(failures: string[], label: string, check: () => void): void {
     try {
@@ -228,12 +254,18 @@ async function runCase(c: Case, index: number): Promise<void> {
 
         const req = resolve(vars, c.request);
         const expected = resolve(vars, c.expect);
+        // Direct reads come from the canister's certified snapshot: let its render timer run first.
+        if (c.direct) {
+            await service.replica.advanceTime(DIRECT_READ_RENDER_SECONDS * 1000);
+            await service.canister.agent.syncTime(service.canisterId);
+        }
         const gateway = await service.request(req.method, req.path, {
             headers: req.headers ?? {},
             body: req.body,
             raw: req.raw,
         });
         const direct = c.direct ? await service.direct(req.path) : undefined;
+        const certified = c.direct ? await verifiedDirect(service, req.path) : undefined;
 
         const failures: string[] = [];
         collect(failures, `[gateway] ${req.method} ${req.path}`, () => {
@@ -243,6 +275,13 @@ async function runCase(c: Case, index: number): Promise<void> {
         });
         if (direct !== undefined)
             collect(failures, `[canister] GET ${req.path}`, () => checkDirect(direct, expected, gateway));
+        if (certified !== undefined)
+            collect(failures, `[canister, verified] GET ${req.path}`, () =>
+                expect({ status: certified.status, body: certified.body }).toEqual({
+                    status: direct!.status,
+                    body: direct!.body,
+                }),
+            );
         if (failures.length > 0) throw new Error(failures.join('\n\n'));
     } finally {
         await own?.stop();

@@ -704,6 +704,7 @@ const AROUND_CASES: Case[] = [
                 expect.objectContaining({ rank: 4, score: 200 }),
             ],
         }),
+        direct: true,
     },
     {
         name: 'around me: the window stops at the top of the board',
@@ -711,6 +712,7 @@ const AROUND_CASES: Case[] = [
         setup: FIVE_ON_A_BOARD,
         request: get('/games/$GAME/scoreboards/weekly/around?playerId=dev_1700000000_00000000&after=0'),
         expect: ok({ rank: 1, entries: [expect.objectContaining({ rank: 1, score: 500 })] }),
+        direct: true,
     },
     {
         name: 'around me: a player without an entry is 404',
@@ -718,24 +720,28 @@ const AROUND_CASES: Case[] = [
         setup: FIVE_ON_A_BOARD,
         request: get('/games/$GAME/scoreboards/weekly/around?playerId=dev_1700000000_99999999'),
         expect: err(404),
+        direct: true,
     },
     {
         name: 'around me: without playerId an API-key request is 400',
         ref: OP.around,
         request: get('/games/$GAME/scoreboards/weekly/around'),
         expect: err(400, 'Invalid playerId: is required'),
+        direct: true,
     },
     {
         name: 'around me: a window above 50 is 400',
         ref: OP.around,
         request: get('/games/$GAME/scoreboards/weekly/around?playerId=dev_1700000000_00000000&before=51'),
         expect: err(400, 'Invalid before: must be an integer from 0 to 50'),
+        direct: true,
     },
     {
         name: 'around me: an unknown board is 404',
         ref: [OP.around, 'rule-R1'],
         request: get('/games/$GAME/scoreboards/no-such-board/around?playerId=dev_1700000000_00000000'),
         expect: boardNotFound('no-such-board'),
+        direct: true,
     },
     {
         name: 'around me: the signed-in player needs no playerId',
