@@ -1,0 +1,314 @@
+// The certification modules natively: streaming SHA-256 against Node's, the hash tree's digests
+// and witnesses against @dfinity/agent's reconstruction and lookups, the CBOR against
+// @dfinity/cbor, the HTTP certification hashes against the specification's definitions computed
+// here independently, and the snapshot of direct reads end to end (certificate aside).
+import { createHash, randomBytes } from 'node:crypto';
+
+import { LookupPathStatus, lookup_path, reconstruct, type HashTree as AgentTree } from '@dfinity/agent';
+import { decode as cborDecode } from '@dfinity/cbor';
+
+import {
+    encodePath,
+    encodeTree,
+    keyOf,
+    newLeaf,
+    newLevel,
+    nodeDigest,
+    removeAt,
+    setAt,
+    treeDigest,
+    witness,
+    type HashTree,
+} from '../../../canister/domain/certification/hash-tree';
+import {
+    FULL_EXPRESSION,
+    SKIP_EXPRESSION,
+    base64,
+    certifiedQuery,
+    pathKeys,
+    requestHash,
+    responseHeadersHash,
+    skipWitnessPaths,
+} from '../../../canister/domain/certification/http';
+import { Sha256, sha256 } from '../../../canister/domain/certification/sha256';
+import { encodeHttpReply } from '../../../canister/domain/http-response';
+import { createDirectReads } from '../../../canister/service/direct-reads';
+import { submitBatch } from '../../../canister/service/scores';
+import { IDL } from '@dfinity/candid';
+import { harness, key, withGame } from '../service/harness';
+
+const nodeSha = (...parts: Uint8Array[]): Uint8Array => {
+    const h = createHash('sha256');
+    for (const p of parts) h.update(p);
+    return new Uint8Array(h.digest());
+};
+const text = (s: string): Uint8Array => new TextEncoder().encode(s);
+const asAgent = (t: HashTree): AgentTree => t as unknown as AgentTree;
+
+describe('sha256', () => {
+    test('matches Node for lengths around every block boundary, fed in any pieces, cloned mid-stream', () => {
+        for (const n of [0, 1, 55, 56, 63, 64, 65, 119, 120, 128, 1000, 4097]) {
+            const data = new Uint8Array(randomBytes(n));
+            expect(sha256(data)).toEqual(nodeSha(data));
+            const h = new Sha256();
+            let at = 0;
+            while (at < n) {
+                const step = 1 + ((at * 7) % 70);
+                h.update(data.subarray(at, at + step));
+                at += step;
+            }
+            const fork = h.clone();
+            expect(h.digest()).toEqual(nodeSha(data));
+            expect(fork.update(text('more')).digest()).toEqual(nodeSha(data, text('more')));
+        }
+    });
+});
+
+describe('hash tree', () => {
+    const paths = [
+        ['http_expr', 'games', 'g1', 'scoreboards', '<$>'],
+        ['http_expr', 'games', 'g1', 'scoreboards', 'daily', '<$>'],
+        ['http_expr', 'games', 'g2', 'scoreboards', '<$>'],
+        ['http_expr', 'games', 'g10', 'scoreboards', 'weekly', 'archives', '<$>'],
+        ['http_expr', '<*>', 'skip'],
+    ];
+
+    test('witnesses reconstruct to the root digest, reveal what they prove, and survive changes', async () => {
+        const tree = newLevel();
+        for (const p of paths) setAt(tree, p, newLeaf(new Uint8Array(0)));
+        for (let round = 0; round < 3; round++) {
+            const root = nodeDigest(tree);
+            for (const p of paths) {
+                const w = witness(tree, [p]);
+                expect(treeDigest(w)).toEqual(root);
+                expect(new Uint8Array(await reconstruct(asAgent(w)))).toEqual(root);
+                expect(lookup_path(p, asAgent(w)).status).toBe(LookupPathStatus.Found);
+            }
+            // Changes invalidate exactly what they must: digests stay equal to a tree built fresh.
+            setAt(tree, ['http_expr', 'games', `g${round + 3}`, 'x'], newLeaf(text(`v${round}`)));
+            const fresh = newLevel();
+            for (const p of paths) setAt(fresh, p, newLeaf(new Uint8Array(0)));
+            for (let r = 0; r <= round; r++)
+                setAt(fresh, ['http_expr', 'games', `g${r + 3}`, 'x'], newLeaf(text(`v${r}`)));
+            expect(nodeDigest(tree)).toEqual(nodeDigest(fresh));
+        }
+        removeAt(tree, ['http_expr', 'games', 'g3', 'x']);
+        removeAt(tree, ['http_expr', 'games', 'g4', 'x']);
+        removeAt(tree, ['http_expr', 'games', 'g5', 'x']);
+        const fresh = newLevel();
+        for (const p of paths) setAt(fresh, p, newLeaf(new Uint8Array(0)));
+        expect(nodeDigest(tree)).toEqual(nodeDigest(fresh));
+    });
+
+    test('many random inserts and removals keep the digest of the same content', () => {
+        const tree = newLevel();
+        const live = new Set<string>();
+        for (let i = 0; i < 400; i++) {
+            const k = `k${(i * 7919) % 97}`;
+            if (live.has(k) && i % 3 === 0) {
+                removeAt(tree, ['a', k]);
+                live.delete(k);
+            } else {
+                setAt(tree, ['a', k], newLeaf(text(k)));
+                live.add(k);
+            }
+        }
+        const fresh = newLevel();
+        for (const k of [...live].reverse()) setAt(fresh, ['a', k], newLeaf(text(k)));
+        expect(nodeDigest(tree)).toEqual(nodeDigest(fresh));
+    });
+
+    test('CBOR: the witness and the expression path decode with @dfinity/cbor', () => {
+        const tree = newLevel();
+        for (const p of paths) setAt(tree, p, newLeaf(new Uint8Array(0)));
+        const w = witness(tree, [paths[1]]);
+        const decoded = cborDecode(encodeTree(w)) as unknown[];
+        const norm = (t: unknown): unknown =>
+            Array.isArray(t) ? t.map(norm) : t instanceof Uint8Array ? Buffer.from(t).toString('hex') : t;
+        expect(norm(decoded)).toEqual(norm(w));
+        expect((cborDecode(encodePath(['http_expr', 'a', '<$>'])) as unknown[]).map(String)).toEqual([
+            'http_expr',
+            'a',
+            '<$>',
+        ]);
+    });
+});
+
+describe('HTTP certification', () => {
+    // The specification's definitions, written out here with Node's hashing.
+    const hashOfMap = (entries: Array<[string, string | number]>): Uint8Array => {
+        const leb = (n: number): Uint8Array => {
+            const out: number[] = [];
+            do {
+                out.push((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
+                n >>>= 7;
+            } while (n > 0);
+            return new Uint8Array(out);
+        };
+        const pairs = entries
+            .map(([k, v]) => Buffer.concat([nodeSha(text(k)), nodeSha(typeof v === 'number' ? leb(v) : text(v))]))
+            .sort(Buffer.compare);
+        return nodeSha(...pairs);
+    };
+
+    test('request hash: method and the certified query parameters, no body', () => {
+        expect(requestHash('GET', '')).toEqual(
+            nodeSha(hashOfMap([[':ic-cert-method', 'GET']]), nodeSha(new Uint8Array())),
+        );
+        expect(requestHash('GET', 'limit=10')).toEqual(
+            nodeSha(
+                hashOfMap([
+                    [':ic-cert-method', 'GET'],
+                    [':ic-cert-query', 'limit=10'],
+                ]),
+                nodeSha(new Uint8Array()),
+            ),
+        );
+    });
+
+    test('response headers hash: every header but IC-Certificate, lower-cased, and the status', () => {
+        expect(
+            responseHeadersHash(200, [
+                ['Content-Type', 'application/json'],
+                ['IC-Certificate', 'ignored'],
+                ['ic-certificateexpression', FULL_EXPRESSION],
+            ]),
+        ).toEqual(
+            hashOfMap([
+                ['content-type', 'application/json'],
+                ['ic-certificateexpression', FULL_EXPRESSION],
+                [':ic-cert-status', 200],
+            ]),
+        );
+    });
+
+    test('the certified part of a query and the path segments, as a verifier computes them', () => {
+        expect(certifiedQuery('')).toBe('');
+        expect(certifiedQuery('limit=10')).toBe('limit=10');
+        expect(certifiedQuery('foo=1&LIMIT=5&offset=2&limit[]=3')).toBe('LIMIT=5&offset=2');
+        expect(pathKeys('/games/a%2Db/scoreboards?x=1')).toEqual(['games', 'a-b', 'scoreboards']);
+        expect(pathKeys('/a//b/')).toEqual(['a', 'b', '']);
+        expect(pathKeys('/%zz')).toBeUndefined();
+        expect(skipWitnessPaths(['a', 'b'])).toEqual([
+            ['http_expr', '<*>', expect.any(String)],
+            ['http_expr', 'a', 'b', '<$>'],
+            ['http_expr', 'a', 'b', '<*>'],
+            ['http_expr', 'a', '', '<*>'],
+            ['http_expr', 'a', '<*>'],
+            ['http_expr', '', '<*>'],
+        ]);
+        expect(SKIP_EXPRESSION).toBe('default_certification(ValidationArgs{no_certification:Empty{}})');
+    });
+
+    test('base64 and the Candid reply match the reference encoders', () => {
+        for (const n of [0, 1, 2, 3, 4, 100]) {
+            const b = new Uint8Array(randomBytes(n));
+            expect(base64(b)).toBe(Buffer.from(b).toString('base64'));
+        }
+        const reply = {
+            status: 404,
+            headers: [
+                ['content-type', 'application/json'],
+                ['x-é', 'ü'],
+            ] as Array<[string, string]>,
+            body: text('{"ok":false}'),
+            upgrade: true,
+        };
+        const Response = IDL.Record({
+            status_code: IDL.Nat16,
+            headers: IDL.Vec(IDL.Tuple(IDL.Text, IDL.Text)),
+            body: IDL.Vec(IDL.Nat8),
+            upgrade: IDL.Opt(IDL.Bool),
+        });
+        const [decoded] = IDL.decode([Response], encodeHttpReply(reply)) as unknown as [Record<string, unknown>];
+        expect(decoded).toEqual({
+            status_code: 404,
+            headers: reply.headers,
+            body: reply.body,
+            upgrade: [true],
+        });
+    });
+});
+
+describe('the direct-read snapshot', () => {
+    const BOARD = '/games/my-game/scoreboards/all-time';
+
+    /** A served answer checked as a verifier would, minus the certificate: its tree proves this response. */
+    function check(root: Uint8Array, answer: ReturnType<ReturnType<typeof createDirectReads>['serve']>, url: string) {
+        const cert = answer.headers.find(([n]) => n === 'ic-certificate')![1];
+        const tree = cborDecode(Buffer.from(/tree=:([^:]*):/.exec(cert)![1], 'base64')) as AgentTree;
+        const path = cborDecode(Buffer.from(/expr_path=:([^:]*):/.exec(cert)![1], 'base64')) as string[];
+        const q = url.indexOf('?');
+        const request = requestHash('GET', certifiedQuery(q < 0 ? '' : url.slice(q + 1)));
+        const response = nodeSha(responseHeadersHash(answer.status, answer.headers), nodeSha(answer.body));
+        const leaf = [...path, keyOf(nodeSha(text(FULL_EXPRESSION))), keyOf(request), keyOf(response)].map((k) =>
+            Uint8Array.from(k, (c) => c.charCodeAt(0)),
+        );
+        expect(treeDigest(tree as unknown as HashTree)).toEqual(root);
+        expect(lookup_path(leaf, tree).status).toBe(LookupPathStatus.Found);
+    }
+
+    test('renders once, serves every certified limit, and re-hashes only what changed', () => {
+        const h = harness();
+        withGame(h);
+        const direct = createDirectReads();
+        const players = Array.from({ length: 30 }, (_, i) => `dev_1700000000_${i.toString(16).padStart(8, '0')}`);
+        submitBatch(h, {
+            submits: players.map((playerId, i) => ({
+                apiKey: key(h, 'my-game'),
+                gameId: 'my-game',
+                playerId,
+                score: 1000 - i,
+                streak: 1,
+            })),
+        });
+        direct.markDirty('my-game');
+        expect(direct.renderDirty(h, () => false)).toBe(true);
+        const cert = new Uint8Array([1, 2, 3]);
+        for (const url of [BOARD, `${BOARD}?limit=10`, `${BOARD}?limit=1000`, '/games/my-game/scoreboards']) {
+            const answer = direct.serve(h, 'GET', url, cert);
+            expect(answer.upgrade).toBeUndefined();
+            check(direct.rootHash(), answer, url);
+        }
+        expect(
+            JSON.parse(new TextDecoder().decode(direct.serve(h, 'GET', `${BOARD}?limit=10`, cert).body)).data.entries,
+        ).toHaveLength(10);
+        // A change below the top 10 keeps the top-10 answer and its leaf; a change at the top replaces it.
+        const top10 = direct.serve(h, 'GET', `${BOARD}?limit=10`, cert).body;
+        h.advance(3);
+        submitBatch(h, {
+            submits: [{ apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: players[29], score: 980, streak: 1 }],
+        });
+        direct.markDirty('my-game', 'fanout');
+        direct.renderDirty(h, () => false);
+        expect(direct.serve(h, 'GET', `${BOARD}?limit=10`, cert).body).toEqual(top10);
+        check(direct.rootHash(), direct.serve(h, 'GET', `${BOARD}?limit=25`, cert), `${BOARD}?limit=25`);
+        h.advance(3);
+        submitBatch(h, {
+            submits: [{ apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: players[29], score: 5000, streak: 1 }],
+        });
+        direct.markDirty('my-game', 'fanout');
+        direct.renderDirty(h, () => false);
+        const now = direct.serve(h, 'GET', `${BOARD}?limit=10`, cert);
+        expect(JSON.parse(new TextDecoder().decode(now.body)).data.entries[0].score).toBe(5000);
+        check(direct.rootHash(), now, `${BOARD}?limit=10`);
+        // Not rendered ahead: an upgrade, then certified.
+        expect(direct.serve(h, 'GET', `${BOARD}?limit=7`, cert).upgrade).toBe(true);
+        expect(direct.serveUpdate(h, 'GET', `${BOARD}?limit=7`).changed).toBe(true);
+        check(direct.rootHash(), direct.serve(h, 'GET', `${BOARD}?limit=7`, cert), `${BOARD}?limit=7`);
+    });
+
+    test('a deleted game leaves the tree', () => {
+        const h = harness();
+        withGame(h);
+        const direct = createDirectReads();
+        const empty = direct.rootHash();
+        direct.markDirty('my-game');
+        direct.renderDirty(h, () => false);
+        expect(direct.rootHash()).not.toEqual(empty);
+        h.games.delete('my-game');
+        direct.markDirty('my-game');
+        direct.renderDirty(h, () => false);
+        expect(direct.rootHash()).toEqual(empty);
+    });
+});
