@@ -37,3 +37,12 @@ export const bytesCodec = {
     toBytes: (value: Uint8Array): Uint8Array => value,
     fromBytes: (bytes: Uint8Array): Uint8Array => bytes,
 };
+
+/** A string's UTF-8 bytes (natively: the bytes of the Candid text value without its header). */
+export function utf8Bytes(text: string): Uint8Array {
+    const candid = textToBytes(text);
+    // "DIDL", 0 types, 1 value of type text (0x71), then the length as LEB128, then the bytes.
+    let at = 7;
+    while (candid[at] & 0x80) at++;
+    return candid.subarray(at + 1);
+}

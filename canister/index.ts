@@ -22,7 +22,7 @@ import {
 
 import { DIRECT_READ_RENDER_SECONDS } from '../contract/http';
 import { METHODS, type Access, type Method, type ReplyOf, type RequestOf, type Result } from '../contract/canister';
-import { bytesToText, textToBytes } from './codecs';
+import { bytesToText, textToBytes, utf8Bytes } from './codecs';
 import { stringify } from './domain/json';
 import { HttpRequest, HttpResponse, HttpUpdateRequest, serveHttp, serveHttpUpdate } from './http';
 import * as accounts from './service/accounts';
@@ -65,7 +65,7 @@ const TICK_SECONDS = 30;
 // Direct reads: writes mark games dirty; every DIRECT_READ_RENDER_SECONDS the dirty ones are rendered and
 // certified, until RENDER_BUDGET instructions are spent (the rest waits for the next tick).
 const RENDER_BUDGET = 4_000_000_000n;
-const direct = createDirectReads();
+const direct = createDirectReads(utf8Bytes);
 
 function certify(): void {
     certifiedDataSet(direct.rootHash());

@@ -86,7 +86,8 @@ export interface Replica {
     ): Promise<bigint>;
     /** Submits an update call as `caller` and waits for its result (in-process, no signature). */
     update(canisterId: Principal, method: string, arg: Uint8Array, caller?: Principal): Promise<Reply>;
-    query(canisterId: Principal, method: string, arg: Uint8Array, caller?: Principal): Reply;
+    /** A non-replicated query; with `certified`, it can read a data certificate (as one reached over HTTP can). */
+    query(canisterId: Principal, method: string, arg: Uint8Array, caller?: Principal, certified?: boolean): Reply;
     /** Named values kept with the state (e.g. canister ids by name). */
     getExtra(key: string): unknown;
     setExtra(key: string, value: unknown): void;
@@ -531,8 +532,16 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
             );
         },
         update: (canisterId, method, arg, caller = ANONYMOUS) => runUpdate(canisterId, method, arg, caller),
-        query: (canisterId, method, arg, caller = ANONYMOUS) =>
-            subnet.query(canisterId.toText(), method, arg, caller.toUint8Array()),
+        query: (canisterId, method, arg, caller = ANONYMOUS, certified = false) =>
+            subnet.query(
+                canisterId.toText(),
+                method,
+                arg,
+                caller.toUint8Array(),
+                certified
+                    ? () => certifier.certificate([['canister', canisterId.toUint8Array(), 'certified_data']])
+                    : undefined,
+            ),
         getExtra: (key) => extra[key],
         setExtra(key, value) {
             extra = { ...extra, [key]: value };

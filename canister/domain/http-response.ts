@@ -56,9 +56,20 @@ function textBytes(text: string): Uint8Array {
     return out;
 }
 
+/** Header texts every reply has, as bytes once (converting text in a query costs per character). */
+const KNOWN = new Map<string, Uint8Array>();
+
+/** Registers texts (header names and values) whose bytes replies reuse. */
+export function knownTexts(texts: readonly string[]): void {
+    for (const t of texts) KNOWN.set(t, textBytes(t));
+}
+
+/** A header value: text, or bytes already (e.g. a long value built as bytes). */
+export type HeaderValue = string | Uint8Array;
+
 export interface HttpReply {
     status: number;
-    headers: ReadonlyArray<readonly [string, string]>;
+    headers: ReadonlyArray<readonly [string, HeaderValue]>;
     body: Uint8Array;
     upgrade?: boolean;
 }
@@ -77,7 +88,7 @@ export function encodeHttpReply(reply: HttpReply): Uint8Array {
             head.length = 0;
             for (const [name, value] of reply.headers) {
                 for (const text of [name, value]) {
-                    const bytes = textBytes(text);
+                    const bytes = typeof text === 'string' ? (KNOWN.get(text) ?? textBytes(text)) : text;
                     const len: number[] = [];
                     leb(bytes.length, len);
                     parts.push(new Uint8Array(len), bytes);

@@ -48,6 +48,7 @@ import {
     type Digest,
     type Level,
 } from '../domain/certification/hash-tree';
+import { knownTexts, type HeaderValue } from '../domain/http-response';
 import { stringify } from '../domain/json';
 import type { Ctx } from './context';
 import { Fail } from './fail';
@@ -62,7 +63,7 @@ export const ON_DEMAND_MAX = 256;
 
 export interface HttpAnswer {
     status: number;
-    headers: Array<[string, string]>;
+    headers: Array<[string, HeaderValue]>;
     body: Uint8Array;
     /** Ask the HTTP gateway to call http_request_update instead. */
     upgrade?: true;
@@ -97,6 +98,17 @@ const BASE_HEADERS: Array<[string, string]> = [
     ...Object.entries(API_HEADERS).map(([k, v]): [string, string] => [k.toLowerCase(), v]),
 ];
 
+knownTexts([
+    ...BASE_HEADERS.flat(),
+    'cache-control',
+    DIRECT_READ_CACHE_CONTROL,
+    'no-store',
+    EXPRESSION_HEADER,
+    FULL_EXPRESSION,
+    SKIP_EXPRESSION,
+    'ic-certificate',
+]);
+
 function headersFor(status: number, expression: string): Array<[string, string]> {
     return [
         ...BASE_HEADERS,
@@ -123,15 +135,13 @@ function getRequestHash(query: string): Digest {
 
 const EMPTY = new Uint8Array(0);
 
-function ascii(text: string): Uint8Array {
-    const out = new Uint8Array(text.length);
-    for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (c > 0x7f) return utf8(text);
-        out[i] = c;
-    }
-    return out;
+/** UTF-8 of a string in JavaScript: a per-character loop (the canister passes a native one to createDirectReads). */
+function jsUtf8(text: string): Uint8Array {
+    return utf8(text);
 }
+
+/** How text becomes bytes (set by createDirectReads). */
+let ascii: (text: string) => Uint8Array = jsUtf8;
 
 const envelope = (data: unknown): string => stringify({ ok: true, data });
 const failure = (message: string): string => stringify({ ok: false, error: message });
@@ -230,7 +240,12 @@ export interface DirectReads {
     serveUpdate(ctx: Ctx, method: string, url: string): { answer: HttpAnswer; changed: boolean };
 }
 
-export function createDirectReads(): DirectReads {
+/**
+ * `encode`: UTF-8 of a string; the canister passes its native codec (a JavaScript loop costs
+ * thousands of instructions per character in QuickJS).
+ */
+export function createDirectReads(encode: (text: string) => Uint8Array = jsUtf8): DirectReads {
+    ascii = encode;
     const tree: Level = newLevel();
     setAt(tree, [...SKIP_TREE_PATH], newLeaf(EMPTY));
     /** pathKey (segments joined by '/') -> certified query -> response. */
@@ -322,20 +337,22 @@ export function createDirectReads(): DirectReads {
         if (prev !== undefined && prev.head === head)
             while (same < entries.length && same < prev.entries.length && entries[same] === prev.entries[same]) same++;
         const headBytes = ascii(head);
-        const entryBytes = entries.map(ascii);
-        let size = headBytes.length;
+        const joined = entries.join(',');
+        let entryBytes = ascii(joined);
         const offsets = new Array<number>(entries.length + 1);
-        offsets[0] = size;
-        for (let i = 0; i < entries.length; i++) {
-            size += entryBytes[i].length + (i > 0 ? 1 : 0);
-            offsets[i + 1] = size;
+        offsets[0] = headBytes.length;
+        if (entryBytes.length === joined.length) {
+            // ASCII (nicknames are): character offsets are byte offsets.
+            for (let i = 0; i < entries.length; i++) offsets[i + 1] = offsets[i] + entries[i].length + (i > 0 ? 1 : 0);
+        } else {
+            const parts = entries.map((e, i) => ascii(i > 0 ? `,${e}` : e));
+            for (let i = 0; i < entries.length; i++) offsets[i + 1] = offsets[i] + parts[i].length;
+            entryBytes = new Uint8Array(offsets[entries.length] - offsets[0]);
+            for (let i = 0; i < entries.length; i++) entryBytes.set(parts[i], offsets[i] - offsets[0]);
         }
-        const bytes = new Uint8Array(size);
+        const bytes = new Uint8Array(headBytes.length + entryBytes.length);
         bytes.set(headBytes);
-        for (let i = 0; i < entries.length; i++) {
-            if (i > 0) bytes[offsets[i]] = 44; // ','
-            bytes.set(entryBytes[i], offsets[i + 1] - entryBytes[i].length);
-        }
+        bytes.set(entryBytes, headBytes.length);
         // Where each limit's entries end, and the hasher there (resumed from the last render when the top is the same).
         const counts = [...new Set(CERTIFIED_LIMITS.map((l) => Math.min(l, entries.length)))].sort((a, b) => a - b);
         let start = 0;
@@ -432,7 +449,7 @@ export function createDirectReads(): DirectReads {
         const body = new Uint8Array(stored.end + stored.tail.length);
         body.set(stored.end === stored.bytes.length ? stored.bytes : stored.bytes.subarray(0, stored.end));
         body.set(stored.tail, stored.end);
-        const headers = [...stored.headers];
+        const headers: Array<[string, HeaderValue]> = [...stored.headers];
         if (certificate !== undefined)
             headers.push([
                 'ic-certificate',
@@ -447,7 +464,7 @@ export function createDirectReads(): DirectReads {
         certificate: Uint8Array | undefined,
         path: string[] | undefined,
     ): HttpAnswer {
-        const headers = headersFor(status, SKIP_EXPRESSION);
+        const headers: Array<[string, HeaderValue]> = headersFor(status, SKIP_EXPRESSION);
         if (certificate !== undefined && path !== undefined)
             headers.push([
                 'ic-certificate',
@@ -461,17 +478,24 @@ export function createDirectReads(): DirectReads {
 
     const UPGRADE: HttpAnswer = { status: 200, headers: [], body: EMPTY, upgrade: true };
 
-    /** A board path whose certified query reads the same as the whole query (else it is answered live). */
-    function certifiable(url: string): { path: string[]; query: string } | undefined {
+    /**
+     * A board path whose certified query reads the same as the whole query (else it is answered
+     * live); `known`: the path is one the snapshot has. The path is taken as the verifier takes
+     * it (`//` collapsed, a trailing `/` kept), which is also how board paths are matched.
+     */
+    function certifiable(url: string, known = false): { path: string[]; query: string } | undefined {
         const path = pathKeys(url);
         if (path === undefined) return undefined;
         const q = url.indexOf('?');
         const rawPath = q < 0 ? url : url.slice(0, q);
-        const query = certifiedQuery(queryOf(url));
-        const whole = readKey(rawPath, queryOf(url));
-        if (whole === undefined || whole !== readKey(rawPath, query)) return undefined;
-        // The verifier's path must be the one the board path was matched on (no `//`, no trailing `/`).
-        if (`/${path.join('/')}` !== decodeURIComponentSafe(rawPath)) return undefined;
+        const full = queryOf(url);
+        const query = certifiedQuery(full);
+        // The certified query is the whole query: the answer depends on nothing else. Otherwise it
+        // must read the same as the whole query (an ignored `foo=1` does; `limit[]=2` does not).
+        if (query !== full) {
+            const whole = readKey(rawPath, full);
+            if (whole === undefined || whole !== readKey(rawPath, query)) return undefined;
+        } else if (!known && findBoardPath(rawPath) === undefined) return undefined;
         return { path, query };
     }
 
@@ -505,7 +529,7 @@ export function createDirectReads(): DirectReads {
             const byQuery = path === undefined ? undefined : responses.get(path.join('/'));
             if (byQuery !== undefined) {
                 // The path is in the tree: only its certified responses can verify; anything else is rendered by an update.
-                const c = method === 'GET' ? certifiable(url) : undefined;
+                const c = method === 'GET' ? certifiable(url, true) : undefined;
                 const stored = c === undefined ? undefined : byQuery.get(c.query);
                 return stored === undefined ? UPGRADE : certifiedAnswer(stored, certificate, path!);
             }
@@ -543,14 +567,6 @@ export function createDirectReads(): DirectReads {
             return { answer: certifiedAnswer(stored2, undefined, c.path), changed: true };
         },
     };
-}
-
-function decodeURIComponentSafe(s: string): string {
-    try {
-        return decodeURIComponent(s);
-    } catch {
-        return s;
-    }
 }
 
 /** For tests: the tree's keys at the top. */

@@ -8,6 +8,7 @@ import { OPERATOR, startReplica, type Replica } from '../../replica/replica';
 import { initArg, leaderboardWasm } from '../support/canister';
 import { tempDir } from '../support/replica';
 import { table } from './stats';
+import { DIRECT_READ_RENDER_SECONDS } from '../../contract/http';
 
 const json = (req: unknown): Uint8Array => new Uint8Array(IDL.encode([IDL.Text], [JSON.stringify(req)]));
 
@@ -30,7 +31,10 @@ async function call(r: Replica, id: Principal, method: string, req: unknown, isQ
     return { instructions: runs[runs.length - 1].instructions, reply: parsed.ok };
 }
 
-function httpRequest(r: Replica, id: Principal, url: string): bigint {
+const HttpReply = IDL.Record({ status_code: IDL.Nat16, upgrade: IDL.Opt(IDL.Bool) });
+
+/** An http_request query as the IC's gateways send it (it may read a data certificate); its cost. */
+function httpRequest(r: Replica, id: Principal, url: string, expect: 'served' | 'upgrade' = 'served'): bigint {
     const Req = IDL.Record({
         method: IDL.Text,
         url: IDL.Text,
@@ -38,7 +42,7 @@ function httpRequest(r: Replica, id: Principal, url: string): bigint {
         body: IDL.Vec(IDL.Nat8),
         certificate_version: IDL.Opt(IDL.Nat16),
     });
-    r.query(
+    const reply = r.query(
         id,
         'http_request',
         new Uint8Array(
@@ -56,8 +60,38 @@ function httpRequest(r: Replica, id: Principal, url: string): bigint {
             ),
         ),
         OPERATOR,
+        true,
     );
+    if (!('reply' in reply)) throw new Error(`http_request ${url}: ${reply.reject.message}`);
+    const [answer] = IDL.decode([HttpReply], reply.reply) as unknown as [{ upgrade: [] | [boolean] }];
+    if ((answer.upgrade[0] === true) !== (expect === 'upgrade')) throw new Error(`http_request ${url}: not ${expect}`);
     const runs = r.executions().filter((e) => e.method.endsWith(' http_request'));
+    return runs[runs.length - 1].instructions;
+}
+
+/** The cost of the render timer's run(s) while the clock moves one render interval. */
+async function renderRun(r: Replica): Promise<bigint> {
+    const before = r.executions().length;
+    await r.advanceTime(DIRECT_READ_RENDER_SECONDS * 1000);
+    const runs = r
+        .executions()
+        .slice(before)
+        .filter((e) => /timer/.test(e.method));
+    return runs.reduce((max, e) => (e.instructions > max ? e.instructions : max), 0n);
+}
+
+/** An http_request_update (what an upgraded read runs): its cost. */
+async function httpUpdate(r: Replica, id: Principal, url: string): Promise<bigint> {
+    const Req = IDL.Record({
+        method: IDL.Text,
+        url: IDL.Text,
+        headers: IDL.Vec(IDL.Tuple(IDL.Text, IDL.Text)),
+        body: IDL.Vec(IDL.Nat8),
+    });
+    const arg = new Uint8Array(IDL.encode([Req], [{ method: 'GET', url, headers: [], body: new Uint8Array() }]));
+    const reply = await r.update(id, 'http_request_update', arg, OPERATOR);
+    if (!('reply' in reply)) throw new Error(`http_request_update ${url}: ${reply.reject.message}`);
+    const runs = r.executions().filter((e) => e.method.endsWith(' http_request_update'));
     return runs[runs.length - 1].instructions;
 }
 
@@ -191,7 +225,39 @@ export async function benchCanister(): Promise<void> {
             'top-100 global leaderboard',
             (await call(r, id, 'leaderboard', { gameId: g, sort: 'score', limit: 100 }, true)).instructions,
         );
-        m.set('top-100 over http_request', httpRequest(r, id, `/games/${g}/scoreboards/weekly?limit=100`));
+        // Direct reads: the render timer certifies what the submits above changed, then queries serve stored bytes.
+        m.set('render timer run: one game after a batch of submits (3 boards, every limit)', await renderRun(r));
+        m.set(
+            'top-100 direct read (http_request, certified)',
+            httpRequest(r, id, `/games/${g}/scoreboards/weekly?limit=100`),
+        );
+        m.set(
+            'top-1000 direct read (http_request, certified)',
+            httpRequest(r, id, `/games/${g}/scoreboards/weekly?limit=1000`),
+        );
+        m.set('board list direct read (certified)', httpRequest(r, id, `/games/${g}/scoreboards`));
+        m.set('unknown board direct read (404, certified skip)', httpRequest(r, id, `/games/${g}/scoreboards/nope`));
+        m.set(
+            'around-me direct read (5 above, 5 below; uncertified by design)',
+            httpRequest(r, id, `/games/${g}/scoreboards/weekly/around?playerId=${p(players >> 1)}`),
+        );
+        const page = `/games/${g}/scoreboards/weekly?limit=100&offset=${players >> 1}`;
+        m.set('page of 100 in the middle: query asking for the upgrade', httpRequest(r, id, page, 'upgrade'));
+        m.set('page of 100 in the middle: http_request_update (render + certify)', await httpUpdate(r, id, page));
+        m.set('page of 100 in the middle: then served certified', httpRequest(r, id, page));
+        m.set(
+            'page of 100 in the middle (read_board, offset)',
+            (await call(r, id, 'read_board', { gameId: g, boardId: 'weekly', limit: 100, offset: players >> 1 }, true))
+                .instructions,
+        );
+        await call(r, id, 'submit_scores', {
+            submits: [{ apiKey: keys.get(g), gameId: g, playerId: 'newcomer-2', score: 0, streak: 0 }],
+        });
+        m.set('render timer run: a new player below the top 1,000 (only totalEntries re-hashed)', await renderRun(r));
+        await call(r, id, 'submit_scores', {
+            submits: [{ apiKey: keys.get(g), gameId: g, playerId: p(11), score: 9_000_000, streak: 0 }],
+        });
+        m.set('render timer run: a submit that takes rank 1 (everything re-hashed)', await renderRun(r));
         m.set(
             "a player's rank (player_rank)",
             (await call(r, id, 'player_rank', { gameId: g, playerId: p(players >> 1) }, true)).instructions,
@@ -217,7 +283,7 @@ export async function benchCanister(): Promise<void> {
         m.set('upgrade: pre_upgrade (snapshot of both games)', pre);
         m.set('upgrade: post_upgrade (Azle start ~1 B + restore)', post);
         const check = await call(r, id, 'leaderboard', { gameId: g, limit: 1 }, true);
-        if (check.reply.total !== players + 1) throw new Error(`after upgrade: ${check.reply.total} players`);
+        if (check.reply.total !== players + 2) throw new Error(`after upgrade: ${check.reply.total} players`);
         results.set(players, m);
         await r.stop();
         console.log(

@@ -27,6 +27,8 @@ export type TreeNode = Leaf | Level;
 
 interface Entry {
     readonly key: string;
+    /** The label's bytes, made once (a per-byte loop costs hundreds of instructions a byte here). */
+    readonly label: Uint8Array;
     readonly prio: number;
     child: TreeNode;
     left: Entry | null;
@@ -168,6 +170,7 @@ export function levelAt(root: Level, path: readonly string[], create: boolean): 
             if (!create) return undefined;
             e = {
                 key,
+                label: keyBytes(key),
                 prio: prioOf(key),
                 child: newLevel(),
                 left: null,
@@ -199,6 +202,7 @@ export function setAt(root: Level, path: readonly string[], node: TreeNode): voi
     }
     level.root = insert(level.root, {
         key,
+        label: keyBytes(key),
         prio: prioOf(key),
         child: node,
         left: null,
@@ -252,8 +256,7 @@ export function nodeDigest(node: TreeNode): Digest {
 }
 
 function labeledDigest(e: Entry): Digest {
-    if (e.labeled === undefined)
-        e.labeled = LABELED.clone().update(keyBytes(e.key)).update(nodeDigest(e.child)).digest();
+    if (e.labeled === undefined) e.labeled = LABELED.clone().update(e.label).update(nodeDigest(e.child)).digest();
     return e.labeled;
 }
 
@@ -292,7 +295,7 @@ function trieOf(paths: ReadonlyArray<readonly string[]>): Trie {
 export function fullTree(node: TreeNode): HashTree {
     if (node.kind === 'leaf') return [3, node.value];
     const go = (e: Entry): HashTree => {
-        let t: HashTree = [2, keyBytes(e.key), fullTree(e.child)];
+        let t: HashTree = [2, e.label, fullTree(e.child)];
         if (e.left !== null) t = [1, go(e.left), t];
         if (e.right !== null) t = [1, t, go(e.right)];
         return t;
@@ -344,7 +347,7 @@ function witnessEntry(e: Entry, shown: Shown[], from: number, to: number): HashT
     let t: HashTree =
         hit === undefined
             ? [4, labeledDigest(e)]
-            : [2, keyBytes(e.key), hit.sub === undefined ? [4, nodeDigest(e.child)] : witnessNode(e.child, hit.sub)];
+            : [2, e.label, hit.sub === undefined ? [4, nodeDigest(e.child)] : witnessNode(e.child, hit.sub)];
     if (e.left !== null) t = [1, witnessEntry(e.left, shown, from, split), t];
     if (e.right !== null) t = [1, t, witnessEntry(e.right, shown, hit === undefined ? split : split + 1, to)];
     return t;
