@@ -401,7 +401,8 @@ export function createDirectReads(encode: (text: string) => Uint8Array = jsUtf8)
         const base = ['games', gameId, 'scoreboards', boardId, 'archives'];
         putText(gameId, base, '', 200, envelope(reads.listArchives(ctx, { gameId, boardId })), false);
         const latest = [...base, 'latest'];
-        for (const limit of [undefined, ...ARCHIVE_LIMITS]) {
+        // Without an archive every limit is the same 404: certify the plain path only (others upgrade).
+        for (const limit of [undefined, ...(archives.length > 0 ? ARCHIVE_LIMITS : [])]) {
             const query = limit === undefined ? '' : `limit=${limit}`;
             const answer = liveAnswer(ctx, 'GET', `/${latest.join('/')}${query === '' ? '' : '?'}${query}`);
             putText(gameId, latest, query, answer.status, answer.text, false);
