@@ -64,8 +64,8 @@ const InitArg = IDL.Opt(IDL.Text);
 const TICK_SECONDS = 30;
 // Direct reads: writes mark games dirty; every DIRECT_READ_RENDER_SECONDS the dirty ones are rendered and
 // certified, until RENDER_BUDGET instructions are spent (the rest waits for the next tick).
-const RENDER_BUDGET = 4_000_000_000n;
-const direct = createDirectReads(utf8Bytes);
+const RENDER_BUDGET = 1_000_000_000n;
+const direct = createDirectReads(utf8Bytes, () => Number(performanceCounter(0)));
 
 function certify(): void {
     certifiedDataSet(direct.rootHash());

@@ -54,12 +54,30 @@ import type { Ctx } from './context';
 import { Fail } from './fail';
 import * as reads from './reads';
 
-/** The `limit`s of a board read rendered ahead of time (besides none, which is 100). */
-export const CERTIFIED_LIMITS = [10, 25, 50, 100, 1000] as const;
-/** The same for the latest archive of a timed board. */
-const ARCHIVE_LIMITS = CERTIFIED_LIMITS;
+/**
+ * The `limit`s of a board read rendered ahead of time (besides none, which is 100), also for the
+ * latest archive. Not 1,000: SHA-256 costs ~1 M instructions per 64 bytes here, so keeping a
+ * ~110 KB top 1,000 certified would cost ~1.7 B instructions per board per change; it is
+ * rendered on demand instead, like any other limit.
+ */
+export const CERTIFIED_LIMITS = [10, 25, 50, 100] as const;
+const TOP = CERTIFIED_LIMITS[CERTIFIED_LIMITS.length - 1];
 /** Responses rendered on demand (upgrade to update) kept certified at once, across all games. */
 export const ON_DEMAND_MAX = 256;
+/**
+ * Instructions that renders started by updates (a game's first direct read, another limit, a
+ * page) may spend per minute, service-wide. Anyone can ask for an upgrade with a new
+ * `limit`/`offset` or game; past this the update answers live without rendering or certifying,
+ * so a flood of distinct queries costs the canister reads, never unbounded hashing.
+ */
+export const ON_DEMAND_BUDGET_PER_MINUTE = 5_000_000_000;
+/**
+ * A game is kept rendered while someone reads it directly: each upgraded read of it watches it
+ * for this long (µs). A change after that drops its answers from the tree instead of rendering
+ * them, and the next direct read upgrades and renders it again. Games nobody reads directly cost
+ * no rendering at all.
+ */
+export const WATCH_MICROS = 10 * 60 * 1_000_000;
 
 export interface HttpAnswer {
     status: number;
@@ -244,7 +262,10 @@ export interface DirectReads {
  * `encode`: UTF-8 of a string; the canister passes its native codec (a JavaScript loop costs
  * thousands of instructions per character in QuickJS).
  */
-export function createDirectReads(encode: (text: string) => Uint8Array = jsUtf8): DirectReads {
+export function createDirectReads(
+    encode: (text: string) => Uint8Array = jsUtf8,
+    instructions: () => number = () => 0,
+): DirectReads {
     ascii = encode;
     const tree: Level = newLevel();
     setAt(tree, [...SKIP_TREE_PATH], newLeaf(EMPTY));
@@ -258,6 +279,20 @@ export function createDirectReads(encode: (text: string) => Uint8Array = jsUtf8)
     const dirty = new Map<string, Dirty>();
     /** On-demand responses, oldest first: `${pathKey}?${query}` -> game. */
     const onDemand = new Map<string, string>();
+    let spentThisMinute = { minute: 0, instructions: 0 };
+    /** Games read directly lately: until when (µs) their changes are rendered. */
+    const watched = new Map<string, number>();
+
+    /** Runs an update's render if the minute's budget allows it (false if it did not run). */
+    function withinBudget(ctx: Ctx, render: () => void): boolean {
+        const minute = Math.floor(ctx.env.now() / 60_000_000);
+        if (minute !== spentThisMinute.minute) spentThisMinute = { minute, instructions: 0 };
+        if (spentThisMinute.instructions >= ON_DEMAND_BUDGET_PER_MINUTE) return false;
+        const start = instructions();
+        render();
+        spentThisMinute.instructions += Math.max(instructions() - start, 1);
+        return true;
+    }
 
     function put(gameId: string, path: string[], query: string, stored: Omit<Stored, 'leaf'>, bodyHash: Digest): void {
         const pathKey = path.join('/');
@@ -326,7 +361,7 @@ export function createDirectReads(encode: (text: string) => Uint8Array = jsUtf8)
     /** A board's current period at every certified limit, sharing one buffer and one pass of hashing. */
     function renderBoard(ctx: Ctx, gameId: string, boardId: string): void {
         const path = ['games', gameId, 'scoreboards', boardId];
-        const board: Board = reads.readBoard(ctx, { gameId, boardId, limit: 1000 });
+        const board: Board = reads.readBoard(ctx, { gameId, boardId, limit: TOP });
         const head = `${stringify({ ok: true, data: { scoreboardId: board.scoreboardId, config: board.config } }).slice(0, -2)},"entries":[`;
         const entries = board.entries.map((e) => stringify(e));
         const tail = ascii(`],"totalEntries":${board.totalEntries}}}`);
@@ -402,7 +437,7 @@ export function createDirectReads(encode: (text: string) => Uint8Array = jsUtf8)
         putText(gameId, base, '', 200, envelope(reads.listArchives(ctx, { gameId, boardId })), false);
         const latest = [...base, 'latest'];
         // Without an archive every limit is the same 404: certify the plain path only (others upgrade).
-        for (const limit of [undefined, ...(archives.length > 0 ? ARCHIVE_LIMITS : [])]) {
+        for (const limit of [undefined, ...(archives.length > 0 ? CERTIFIED_LIMITS : [])]) {
             const query = limit === undefined ? '' : `limit=${limit}`;
             const answer = liveAnswer(ctx, 'GET', `/${latest.join('/')}${query === '' ? '' : '?'}${query}`);
             putText(gameId, latest, query, answer.status, answer.text, false);
@@ -519,7 +554,13 @@ export function createDirectReads(encode: (text: string) => Uint8Array = jsUtf8)
                 if (changed && stop()) break;
                 if (ctx.rebuilding.has(gameId)) continue; // its tables are not whole yet
                 dirty.delete(gameId);
-                renderGame(ctx, gameId, what);
+                if ((watched.get(gameId) ?? 0) > ctx.env.now()) renderGame(ctx, gameId, what);
+                else {
+                    // Nobody has read it directly lately: forget its answers rather than render them.
+                    watched.delete(gameId);
+                    if (!gamePaths.has(gameId)) continue;
+                    dropGame(gameId);
+                }
                 changed = true;
             }
             return changed;
@@ -541,21 +582,35 @@ export function createDirectReads(encode: (text: string) => Uint8Array = jsUtf8)
         serveUpdate(ctx, method, url) {
             const answer = liveAnswer(ctx, method, url);
             const c = method === 'GET' ? certifiable(url) : undefined;
-            const stored = c === undefined ? undefined : responses.get(c.path.join('/'))?.get(c.query);
-            if (stored !== undefined) return { answer: certifiedAnswer(stored, undefined, c!.path), changed: false };
             const gameId =
                 c?.path[0] === 'games' ? c.path[1] : c?.path[0] === 'archives' ? c.path[1]?.split(':')[0] : undefined;
-            if (c === undefined || gameId === undefined || !ctx.games.has(gameId)) {
-                return {
-                    answer: {
-                        status: answer.status,
-                        headers: headersFor(answer.status, SKIP_EXPRESSION),
-                        body: ascii(answer.text),
-                    },
-                    changed: false,
-                };
+            const stored = c === undefined ? undefined : responses.get(c.path.join('/'))?.get(c.query);
+            if (stored !== undefined) {
+                if (gameId !== undefined && ctx.games.has(gameId)) watched.set(gameId, ctx.env.now() + WATCH_MICROS);
+                return { answer: certifiedAnswer(stored, undefined, c!.path), changed: false };
             }
-            putText(gameId, c.path, c.query, answer.status, answer.text, true);
+            const live = (): { answer: HttpAnswer; changed: boolean } => ({
+                answer: {
+                    status: answer.status,
+                    headers: headersFor(answer.status, SKIP_EXPRESSION),
+                    body: ascii(answer.text),
+                },
+                changed: false,
+            });
+            if (c === undefined || gameId === undefined || !ctx.games.has(gameId)) return live();
+            // A game read directly: watched for a while; rendered now if it is not in the tree.
+            const wasWatched = (watched.get(gameId) ?? 0) > ctx.env.now() && gamePaths.has(gameId);
+            const renderAll = (): void => {
+                dirty.delete(gameId); // everything of it is rendered now
+                renderGame(ctx, gameId, new Set([ALL]));
+            };
+            if (!wasWatched && !withinBudget(ctx, renderAll)) return live();
+            watched.set(gameId, ctx.env.now() + WATCH_MICROS);
+            const rendered = responses.get(c.path.join('/'))?.get(c.query);
+            if (rendered !== undefined) return { answer: certifiedAnswer(rendered, undefined, c.path), changed: true };
+            // Another limit, a page, an archive by id: rendered alone (past the budget: live, not kept).
+            if (!withinBudget(ctx, () => putText(gameId, c.path, c.query, answer.status, answer.text, true)))
+                return { answer: live().answer, changed: !wasWatched };
             const key = `${c.path.join('/')}?${c.query}`;
             onDemand.delete(key);
             onDemand.set(key, gameId);

@@ -41,7 +41,7 @@ beforeAll(async () => {
     c = await startLeaderboard();
     ({ apiKey } = await c.ok('admin_register_game', { developerId: 'dev-1', gameId: GAME, name: 'Certified' }));
     for (let i = 0; i < 12; i++) await submit(`dev_1700000000_${i.toString(16).padStart(8, '0')}`, 100 + i * 10);
-    await render();
+    await direct(`/games/${GAME}/scoreboards`); // its first direct read: the game is rendered and watched
 });
 afterAll(() => c.replica.stop());
 
@@ -50,7 +50,7 @@ test('every pre-rendered board path verifies, with the same JSON as the canister
     for (const url of [
         `/games/${GAME}/scoreboards/all-time`,
         `/games/${GAME}/scoreboards/all-time?limit=10`,
-        `/games/${GAME}/scoreboards/all-time?limit=1000`,
+        `/games/${GAME}/scoreboards/all-time?limit=100`,
         `/games/${GAME}/scoreboards/daily?limit=25`,
         `/games/${GAME}/scoreboards`,
         `/games/${GAME}/scoreboards/weekly/archives`,
@@ -136,6 +136,15 @@ test('a limit or page not rendered ahead is rendered by an update call once, the
     expect(verify(again)!.body).toEqual(first.body);
 });
 
+test('the top 1,000 is rendered on demand (hashing it ahead would cost ~1.7 B instructions per change)', async () => {
+    const url = `/games/${GAME}/scoreboards/weekly?limit=1000`;
+    const first = await direct(url);
+    expect(header(first, 'ic-certificate')).toBeUndefined(); // the update's own answer, certified by consensus
+    const again = await direct(url);
+    expect(verify(again)!.body).toEqual(first.body);
+    expect(json(again).data.entries).toHaveLength(12);
+});
+
 test('a submit shows in direct reads after the next render, not before', async () => {
     const url = `/games/${GAME}/scoreboards/daily?limit=10`;
     const before = await direct(url);
@@ -146,4 +155,48 @@ test('a submit shows in direct reads after the next render, not before', async (
     verify(after);
     expect(json(after).data.entries[0]).toMatchObject({ rank: 1, score: 10_000 });
     expect(json(after).data.totalEntries).toBe(13);
+});
+
+test('a game nobody reads directly costs no rendering; its first direct read renders it, a change after 10 quiet minutes drops it', async () => {
+    const other = 'unwatched-game';
+    const { apiKey: otherKey } = await c.ok('admin_register_game', { developerId: 'dev-1', gameId: other, name: 'U' });
+    const submitTo = async (playerId: string, score: number): Promise<void> => {
+        const [result] = await c.ok('submit_scores', {
+            submits: [{ apiKey: otherKey, gameId: other, playerId, score, streak: 1 }],
+        });
+        expect(result).toMatchObject({ ok: {} });
+    };
+    await submitTo('dev_1700000000_0000aaaa', 5);
+    const timerRuns = (): Array<{ instructions: bigint }> =>
+        c.replica.executions().filter((e) => /timer/.test(e.method));
+    const before = timerRuns().length;
+    await render();
+    // Renders of nobody's game: none above a timer's own cost (a render hashes ~0.1 B at least).
+    expect(
+        timerRuns()
+            .slice(before)
+            .every((e) => e.instructions < 50_000_000n),
+    ).toBe(true);
+    const url = `/games/${other}/scoreboards/all-time`;
+    const first = await direct(url);
+    expect(header(first, 'ic-certificate')).toBeUndefined(); // the update that rendered it
+    expect(json(first).data.entries).toHaveLength(1);
+    verify(await direct(url));
+    // Watched: a change is rendered.
+    await submitTo('dev_1700000000_0000bbbb', 50);
+    await render();
+    const second = await direct(url);
+    verify(second);
+    expect(json(second).data.entries).toHaveLength(2);
+    // Ten quiet minutes, then a change: dropped, and the next read renders it again.
+    await c.replica.advanceTime(10 * 60_000);
+    await c.agent.syncTime(c.canisterId);
+    await submitTo('dev_1700000000_0000cccc', 500);
+    await render();
+    const third = await direct(url);
+    expect(header(third, 'ic-certificate')).toBeUndefined();
+    expect(json(third).data.entries[0]).toMatchObject({ rank: 1, score: 500 });
+    const fourth = await direct(url);
+    expect(verify(fourth)!.body).toEqual(fourth.body);
+    expect(json(fourth).data.totalEntries).toBe(3);
 });

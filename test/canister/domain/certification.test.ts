@@ -32,7 +32,7 @@ import {
 } from '../../../canister/domain/certification/http';
 import { Sha256, sha256 } from '../../../canister/domain/certification/sha256';
 import { encodeHttpReply } from '../../../canister/domain/http-response';
-import { createDirectReads } from '../../../canister/service/direct-reads';
+import { ON_DEMAND_BUDGET_PER_MINUTE, createDirectReads } from '../../../canister/service/direct-reads';
 import { submitBatch } from '../../../canister/service/scores';
 import { IDL } from '@dfinity/candid';
 import { harness, key, withGame } from '../service/harness';
@@ -263,10 +263,12 @@ describe('the direct-read snapshot', () => {
                 streak: 1,
             })),
         });
+        // Its first direct read watches the game (an update renders it); then changes are rendered by the timer.
+        expect(direct.serveUpdate(h, 'GET', BOARD).changed).toBe(true);
         direct.markDirty('my-game');
         expect(direct.renderDirty(h, () => false)).toBe(true);
         const cert = new Uint8Array([1, 2, 3]);
-        for (const url of [BOARD, `${BOARD}?limit=10`, `${BOARD}?limit=1000`, '/games/my-game/scoreboards']) {
+        for (const url of [BOARD, `${BOARD}?limit=10`, `${BOARD}?limit=100`, '/games/my-game/scoreboards']) {
             const answer = direct.serve(h, 'GET', url, cert);
             expect(answer.upgrade).toBeUndefined();
             check(direct.rootHash(), answer, url);
@@ -304,12 +306,33 @@ describe('the direct-read snapshot', () => {
         withGame(h);
         const direct = createDirectReads();
         const empty = direct.rootHash();
-        direct.markDirty('my-game');
-        direct.renderDirty(h, () => false);
+        direct.serveUpdate(h, 'GET', BOARD);
         expect(direct.rootHash()).not.toEqual(empty);
         h.games.delete('my-game');
         direct.markDirty('my-game');
         direct.renderDirty(h, () => false);
         expect(direct.rootHash()).toEqual(empty);
+    });
+
+    test('renders started by updates stop at the minute budget; past it an answer is live and not kept', () => {
+        const h = harness();
+        withGame(h);
+        let counter = 0;
+        // Each measured render "costs" a fifth of the minute's budget.
+        const direct = createDirectReads(undefined, () => (counter += ON_DEMAND_BUDGET_PER_MINUTE / 5));
+        submitBatch(h, {
+            submits: [{ apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: 'p-1', score: 10, streak: 1 }],
+        });
+        const kept = (url: string): boolean => {
+            direct.serveUpdate(h, 'GET', url);
+            return direct.serve(h, 'GET', url, new Uint8Array([1])).upgrade === undefined;
+        };
+        expect(kept(BOARD)).toBe(true); // the game's first render
+        const pages = Array.from({ length: 6 }, (_, i) => `${BOARD}?limit=${i + 2}`);
+        expect(pages.map(kept)).toEqual([true, true, true, true, false, false]);
+        const answer = direct.serveUpdate(h, 'GET', pages[5]).answer;
+        expect(JSON.parse(new TextDecoder().decode(answer.body)).data.entries).toHaveLength(1); // still answered
+        h.advance(60);
+        expect(kept(pages[5])).toBe(true);
     });
 });
