@@ -144,10 +144,13 @@ function headersHash(status: number): Digest {
     return h;
 }
 
+/** Request hashes of the queries rendered ahead (others, rendered on demand, are hashed each time: no unbounded cache). */
 const requestHashes = new Map<string, Digest>();
 function getRequestHash(query: string): Digest {
     let h = requestHashes.get(query);
-    if (h === undefined) requestHashes.set(query, (h = requestHash('GET', query)));
+    if (h !== undefined) return h;
+    h = requestHash('GET', query);
+    if (query === '' || CERTIFIED_LIMITS.some((l) => query === `limit=${l}`)) requestHashes.set(query, h);
     return h;
 }
 
