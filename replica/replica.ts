@@ -411,9 +411,11 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
                     ? { ...base, status: 'replied', reply: reply.reply }
                     : { ...base, status: 'rejected', reject: reply.reject },
             );
-        } else {
-            subnet.submitIngress(requestId, sender, canisterId, method, arg, expiry);
+            // Its answer is final already: certify it now, so a synchronous call's certificate holds it.
+            round();
+            return;
         }
+        subnet.submitIngress(requestId, sender, canisterId, method, arg, expiry);
         scheduleRound();
     }
 

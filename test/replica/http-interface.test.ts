@@ -6,7 +6,7 @@ import * as http from 'node:http';
 import { AnonymousIdentity, Certificate, Cbor, HttpAgent, lookupResultToBuffer, requestIdOf } from '@dfinity/agent';
 import { IDL } from '@dfinity/candid';
 import { Ed25519KeyIdentity } from '@dfinity/identity';
-import type { Principal } from '@dfinity/principal';
+import { Principal } from '@dfinity/principal';
 
 import type { Replica } from '../../replica/replica';
 import { actorFor, agentFor, startTestReplica } from '../support/replica';
@@ -83,6 +83,28 @@ test('certified data shows up in the data certificate of a query, verifiable aga
     });
     const found = lookupResultToBuffer(cert.lookup_path(['canister', id.toUint8Array(), 'certified_data']));
     expect(Buffer.from(found!)).toEqual(Buffer.from(data));
+});
+
+test('a synchronous call to the management canister gets a certificate holding its reply (as dfx and deploy make it)', async () => {
+    const agent = await agentFor(replica, Ed25519KeyIdentity.generate());
+    const Settings = IDL.Record({ controllers: IDL.Opt(IDL.Vec(IDL.Principal)) });
+    const create = IDL.Func(
+        [IDL.Record({ amount: IDL.Opt(IDL.Nat), settings: IDL.Opt(Settings), specified_id: IDL.Opt(IDL.Principal) })],
+        [IDL.Record({ canister_id: IDL.Principal })],
+    );
+    const management = actorFor<{
+        provisional_create_canister_with_cycles: (a: unknown) => Promise<{ canister_id: Principal }>;
+    }>(
+        agent,
+        ({ IDL: I }) => I.Service({ provisional_create_canister_with_cycles: create }),
+        Principal.managementCanister(),
+    );
+    const { canister_id } = await management.provisional_create_canister_with_cycles({
+        amount: [],
+        settings: [],
+        specified_id: [],
+    });
+    expect(replica.subnet.canisters.has(canister_id.toText())).toBe(true);
 });
 
 describe('bad input', () => {
