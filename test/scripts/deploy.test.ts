@@ -1,0 +1,143 @@
+// `npm run deploy -- --network local` end to end: the command (a child process, as a maintainer
+// runs it) creates the canister on a replica through the IC HTTP interface, installs the wasm
+// through the management canister with the gateways and operators it registers, prints the
+// id and URL; the gateway and operator identities can then use it, and a second deploy upgrades
+// it without losing data. Also what it refuses, and how clearly.
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+
+import { Principal } from '@dfinity/principal';
+
+import { connectCanister } from '../../gateway/canister';
+import { ensureIdentity } from '../../gateway/identity';
+import type { Replica } from '../../replica/replica';
+import { builtModuleHash } from '../../scripts/deploy';
+import { startTestReplica, tempDir } from '../support/replica';
+
+const root = path.join(__dirname, '..', '..');
+const run = promisify(execFile);
+
+interface Outcome {
+    code: number;
+    stdout: string;
+    stderr: string;
+}
+
+async function deployCli(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Outcome> {
+    try {
+        const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/deploy.ts', ...args], {
+            cwd: root,
+            env,
+        });
+        return { code: 0, stdout, stderr };
+    } catch (e) {
+        const err = e as { code: number; stdout: string; stderr: string };
+        return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+    }
+}
+
+let replica: Replica;
+let dir: string;
+
+beforeAll(async () => {
+    replica = await startTestReplica();
+    dir = tempDir('deploy');
+});
+afterAll(() => replica.stop());
+
+test('deploys to a local replica, registers the gateway and operator, and a second deploy upgrades in place', async () => {
+    const files = {
+        gateway: path.join(dir, 'gateway.pem'),
+        operator: path.join(dir, 'operator.pem'),
+        deployer: path.join(dir, 'deployer.pem'),
+        ids: path.join(dir, 'canister_ids.json'),
+    };
+    const common = ['--network', 'local', '--url', replica.url, '--identity', files.deployer, '--ids-file', files.ids];
+    const first = await deployCli([...common, '--gateway-pem', files.gateway, '--operator-pem', files.operator]);
+    expect(first).toMatchObject({ code: 0 });
+    const id = /canister id: +(\S+)/.exec(first.stdout)?.[1];
+    expect(id).toBeDefined();
+    const canisterId = Principal.fromText(id!);
+    expect(first.stdout).toContain(`Installed leaderboard on local`);
+    expect(first.stdout).toContain(`canister URL:  http://${id}.localhost:${replica.port}`);
+    expect(JSON.parse(fs.readFileSync(files.ids, 'utf8'))).toEqual({ leaderboard: { local: id } });
+    // The module is the wasm the build made (installed gzipped, as dfx does).
+    expect(first.stdout).toContain(`module hash:   ${builtModuleHash()}`);
+
+    const as = (pem: string) =>
+        connectCanister({ host: replica.url, canisterId, identity: ensureIdentity(pem), fetchRootKey: true });
+    const operator = await as(files.operator);
+    const gateway = await as(files.gateway);
+    const { apiKey } = await operator.ok('admin_register_game', {
+        developerId: 'dev-1',
+        gameId: 'deployed',
+        name: 'Deployed',
+    });
+    const submit = (playerId: string, score: number) =>
+        gateway.ok('submit_scores', { submits: [{ apiKey, gameId: 'deployed', playerId, score, streak: 1 }] });
+    expect(await submit('dev_1700000000_00000001', 42)).toMatchObject([{ ok: {} }]);
+    // Someone else is neither: the canister refuses its writes.
+    const stranger = await as(path.join(dir, 'stranger.pem'));
+    expect(await stranger.call('admin_register_game', { developerId: 'x', gameId: 'nope', name: 'N' })).toMatchObject({
+        err: { status: 403 },
+    });
+    // The canister URL serves the game's boards.
+    const direct = await fetch(`${replica.url}/games/deployed/scoreboards?canisterId=${id}`);
+    expect(direct.status).toBe(200);
+
+    // Again, with no lists: an upgrade that keeps the data, the gateways and the operators.
+    const second = await deployCli(common);
+    expect(second).toMatchObject({ code: 0 });
+    expect(second.stdout).toContain(`Upgraded leaderboard on local`);
+    expect(second.stdout).toContain(`canister id:   ${id}`);
+    await replica.advanceTime(3_000);
+    await gateway.agent.syncTime(canisterId);
+    expect(await submit('dev_1700000000_00000002', 7)).toMatchObject([{ ok: {} }]);
+    const board = await operator.ok('read_board', { gameId: 'deployed', boardId: 'all-time', limit: 10 });
+    expect(board.entries.map((e) => e.score)).toEqual([42, 7]);
+});
+
+test('a stored id from another replica is replaced by a new canister', async () => {
+    const ids = path.join(dir, 'stale-ids.json');
+    fs.writeFileSync(ids, JSON.stringify({ leaderboard: { local: 'rrkah-fqaaa-aaaaa-aaaaq-cai' } }));
+    const r = await deployCli([
+        '--network',
+        'local',
+        '--url',
+        replica.url,
+        '--identity',
+        path.join(dir, 'd2.pem'),
+        '--ids-file',
+        ids,
+    ]);
+    expect(r).toMatchObject({ code: 0 });
+    expect(r.stdout).toContain('is not on this replica: creating a new one');
+    expect(JSON.parse(fs.readFileSync(ids, 'utf8')).leaderboard.local).not.toBe('rrkah-fqaaa-aaaaa-aaaaq-cai');
+});
+
+test('refuses clearly: the IC without dfx, a bad principal, an unknown network, an unreachable replica', async () => {
+    const noDfx = { ...process.env, PATH: path.dirname(process.execPath) };
+    const ic = await deployCli(['--network', 'ic', '--ids-file', path.join(dir, 'ic-ids.json')], noDfx);
+    expect(ic.code).toBe(1);
+    expect(ic.stderr).toContain('dfx was not found on PATH');
+    const bad = await deployCli(['--network', 'local', '--url', replica.url, '--gateway', 'not-a-principal']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('Not a principal: not-a-principal');
+    const net = await deployCli(['--network', 'mainnet']);
+    expect(net.code).toBe(1);
+    expect(net.stderr).toContain('--network must be local or ic');
+    const down = await deployCli([
+        '--network',
+        'local',
+        '--url',
+        'http://127.0.0.1:1',
+        '--identity',
+        path.join(dir, 'd3.pem'),
+        '--ids-file',
+        path.join(dir, 'down-ids.json'),
+    ]);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain('Cannot reach http://127.0.0.1:1');
+});
