@@ -41,6 +41,7 @@ import * as sessions from './service/sessions';
 import type { Ctx, GameState, Untrusted } from './service/context';
 import { Fail } from './service/fail';
 import { writeSnapshot } from './service/snapshot';
+import { migrateStore } from './service/stable-schema';
 import { loadGames, rebuildSome } from './service/startup';
 import { stableStore } from './stable-store';
 
@@ -206,6 +207,7 @@ const JSON_METHOD: [IDL.Type[], IDL.Type, { manual: true }] = [[IDL.Text], IDL.T
 export default class {
     @init([InitArg])
     init(arg: [] | [string]): void {
+        migrateStore(ctx.store);
         configure(arg);
         loadGames(ctx);
         certify();
@@ -218,6 +220,11 @@ export default class {
 
     @postUpgrade([InitArg])
     postUpgrade(arg: [] | [string]): void {
+        try {
+            migrateStore(ctx.store);
+        } catch (e) {
+            trap(e instanceof Error ? e.message : String(e)); // the upgrade is rolled back
+        }
         configure(arg);
         loadGames(ctx, REBUILD_IN_UPGRADE);
         continueRebuild();

@@ -1,0 +1,44 @@
+// The version of the stable layout (the records in the Store and their shapes) and the path
+// from any older version to this one. post_upgrade runs it before anything reads the store;
+// a store written by a newer version is refused, so installing an older wasm over newer data
+// traps and the IC rolls the upgrade back with the data untouched. (The heap-table snapshot
+// has its own version in snapshot.ts: one of another version is ignored and the tables rebuilt.)
+import type { Store } from './store';
+
+/** Bump with a migration whenever a stored record's shape or a key's meaning changes. */
+export const STABLE_SCHEMA_VERSION = 1;
+
+/**
+ * MIGRATIONS[v] turns a version-v store into version v + 1, in place. Each runs once, in
+ * post_upgrade (so within its instruction limit: one that rewrites every record must instead
+ * mark the work and let timers finish it, like the table rebuild in startup.ts).
+ */
+export type Migration = (store: Store) => void;
+export const MIGRATIONS: Readonly<Record<number, Migration>> = {};
+
+const KEY = 'schemaVersion';
+
+/**
+ * Brings the store to `current`; returns the version it found. A store without a version is
+ * version 1 (the layout before versions were recorded, which is version 1's).
+ */
+export function migrateStore(
+    store: Store,
+    migrations: Readonly<Record<number, Migration>> = MIGRATIONS,
+    current: number = STABLE_SCHEMA_VERSION,
+): number {
+    const stored = store.meta.get(KEY);
+    const found = typeof stored === 'number' ? stored : 1;
+    if (found > current)
+        throw new Error(
+            `The stable data is schema version ${found}, newer than this wasm's ${current}: install a release that knows it (the upgrade is refused, nothing was changed)`,
+        );
+    for (let v = found; v < current; v++) {
+        const step = migrations[v];
+        if (step === undefined) throw new Error(`No migration from stable schema version ${v} to ${v + 1}`);
+        step(store);
+        store.meta.set(KEY, v + 1);
+    }
+    store.meta.set(KEY, current);
+    return found;
+}
