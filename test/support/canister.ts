@@ -11,7 +11,7 @@ import { METHODS, idlFactory, type LeaderboardActor, type Method, type Result as
 import { initArgFor, leaderboardWasmPath } from '../../local/install';
 import { blsVerify } from '../../replica/crypto/bls';
 import type { Replica, ReplicaOptions } from '../../replica/replica';
-import { agentFor, startTestReplica } from './replica';
+import { advance, agentFor, startTestReplica } from './replica';
 
 export function leaderboardWasm(): Uint8Array {
     return new Uint8Array(fs.readFileSync(leaderboardWasmPath()));
@@ -29,22 +29,33 @@ export interface TestCanister {
     call<T = any>(method: Method, request: unknown, as?: Identity): Promise<Reply<T>>;
     /** The `ok` value of a call; throws with the error message otherwise. */
     ok<T = any>(method: Method, request: unknown): Promise<T>;
+    /** Moves the replica's clock and lets every agent of this client follow (see `advance`). */
+    advance(ms: number): Promise<void>;
 }
 
-export async function startLeaderboard(options: Partial<ReplicaOptions> = {}): Promise<TestCanister> {
-    const replica = await startTestReplica(options);
+/**
+ * A replica with the leaderboard installed: the current build, or `wasm` (a past release's,
+ * for upgrade tests).
+ */
+export async function startLeaderboard(
+    options: Partial<ReplicaOptions> & { wasm?: Uint8Array } = {},
+): Promise<TestCanister> {
+    const { wasm = leaderboardWasm(), ...replicaOptions } = options;
+    const replica = await startTestReplica(replicaOptions);
     const gateway = Ed25519KeyIdentity.generate();
     const operator = Ed25519KeyIdentity.generate();
     const canisterId = replica.createCanister();
-    await replica.installCode(canisterId, leaderboardWasm(), {
+    await replica.installCode(canisterId, wasm, {
         arg: initArgFor({ gateways: [gateway.getPrincipal()], operators: [operator.getPrincipal()] }),
     });
     const agent = await agentFor(replica, gateway);
     const actors = new Map<Identity, LeaderboardActor>();
+    const agents = [agent];
     const actorOf = async (identity: Identity): Promise<LeaderboardActor> => {
         let actor = actors.get(identity);
         if (actor === undefined) {
             const a = identity === gateway ? agent : await agentFor(replica, identity);
+            if (a !== agent) agents.push(a);
             actor = Actor.createActor(idlFactory, { agent: a, canisterId, blsVerify }) as unknown as LeaderboardActor;
             actors.set(identity, actor);
         }
@@ -65,5 +76,6 @@ export async function startLeaderboard(options: Partial<ReplicaOptions> = {}): P
             if ('err' in reply) throw new Error(`${method}: ${reply.err.status} ${reply.err.message}`);
             return reply.ok;
         },
+        advance: (ms) => advance(replica, ms, agents),
     };
 }
