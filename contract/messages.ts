@@ -23,6 +23,9 @@ export const MESSAGES = {
     nicknameCharacters: 'Nickname can only contain letters, numbers, and underscores',
     notJsonObject: 'The request body must be a JSON object',
     unavailable: 'The leaderboard service is temporarily unavailable. Try again shortly.',
+    /** The gateway's queue of submits is full (the canister is falling behind). */
+    busy: 'The leaderboard service is busy. Try again in a few seconds.',
+    noReply: 'No reply for this submit',
 } as const;
 
 /** What is wrong with a field's value, after `Invalid <field>: `. */

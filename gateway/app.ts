@@ -30,6 +30,12 @@ export interface GatewayOptions {
     trustProxy?: string | number | boolean;
 }
 
+/**
+ * Submits per canister call and calls in flight: on the IC an update takes 1-2 s, so one call
+ * at a time caps a gateway near 100 submits/s; eight overlap (one player's never do).
+ */
+export const SUBMIT_BATCHING: BatcherOptions = { maxBatch: 100, maxWaitMs: 2, maxInFlight: 8, maxQueued: 10_000 };
+
 export function createApp(o: GatewayOptions): express.Express {
     const providerNamed = providerRegistry(o.signIn);
     const ctx: RouteContext = {
@@ -40,7 +46,9 @@ export function createApp(o: GatewayOptions): express.Express {
         reads: ttlCache(o.readCacheTtlSeconds * 1000, undefined, o.clock),
         submit: batcher(
             async (submits) => o.canister.ok('submit_scores', { submits }),
-            o.batch ?? { maxBatch: 100, maxWaitMs: 2 },
+            o.batch ?? SUBMIT_BATCHING,
+            // One player's submits keep their order; different players' calls overlap.
+            (s) => `${s.gameId}/${'playerId' in s ? s.playerId : s.sessionHash}`,
         ),
     };
     const app = express();

@@ -1,67 +1,127 @@
-// Coalesces concurrent score submits into one canister update call: at most `maxBatch`
-// submits and `maxBytes` of JSON (the IC refuses messages over 2 MiB, and one oversized call
-// would fail every submit in it), gathered for at most `maxWaitMs`, one call in flight at a
-// time so that a player's submits keep their order; every request still gets its own answer.
+// Coalesces concurrent score submits into canister update calls: at most `maxBatch` submits
+// and `maxBytes` of JSON per call (the IC refuses messages over 2 MiB, and one oversized call
+// would fail every submit in it), gathered for at most `maxWaitMs`. Up to `maxInFlight` calls
+// run at once (on the IC an update takes 1-2 s: one call at a time would cap a gateway at
+// ~100 submits/s), while requests with the same key (a player) keep their order: a request
+// never joins a call while an earlier one of its key is queued before it or in flight. At most
+// `maxQueued` requests wait; past that a request gets a 503 at once (bounded memory when the
+// canister falls behind). Every request gets its own answer.
 import type { Result } from '../contract/canister';
+import { MESSAGES } from '../contract/messages';
 
 export interface BatcherOptions {
     maxBatch: number;
     maxWaitMs: number;
     /** Bytes of JSON per call at most (a request larger than this alone goes alone). */
     maxBytes?: number;
+    /** Calls in flight at once (default 1). */
+    maxInFlight?: number;
+    /** Requests waiting at most (default 10,000); more get a 503. */
+    maxQueued?: number;
 }
 
 /** Well under the IC's 2 MiB ingress message limit, leaving room for the envelope. */
 const DEFAULT_MAX_BATCH_BYTES = 1024 * 1024;
+const DEFAULT_MAX_QUEUED = 10_000;
 
 interface Waiting<Q, A> {
     request: Q;
+    key: string;
     bytes: number;
     resolve: (reply: Result<A>) => void;
     reject: (error: unknown) => void;
 }
 
+/**
+ * `keyOf`: requests of one key keep their order (default: all requests share one key, so
+ * calls never overlap whatever `maxInFlight` says).
+ */
 export function batcher<Q, A>(
     send: (requests: Q[]) => Promise<Array<Result<A>>>,
     o: BatcherOptions,
+    keyOf: (request: Q) => string = () => '',
 ): (request: Q) => Promise<Result<A>> {
     const queue: Array<Waiting<Q, A>> = [];
-    let inFlight = false;
+    const maxInFlight = o.maxInFlight ?? 1;
+    const maxBytes = o.maxBytes ?? DEFAULT_MAX_BATCH_BYTES;
+    const maxQueued = o.maxQueued ?? DEFAULT_MAX_QUEUED;
+    /** Keys with a request in a call in flight, by how many. */
+    const busy = new Map<string, number>();
+    let inFlight = 0;
     let timer: NodeJS.Timeout | undefined;
 
-    async function flush(): Promise<void> {
-        timer = undefined;
-        if (inFlight || queue.length === 0) return;
-        inFlight = true;
-        const maxBytes = o.maxBytes ?? DEFAULT_MAX_BATCH_BYTES;
-        let count = 0;
+    /** Takes the next call's requests out of the queue: in order, skipping keys that must wait. */
+    function nextBatch(): Array<Waiting<Q, A>> {
+        const blocked = new Set(busy.keys());
+        const batch: Array<Waiting<Q, A>> = [];
         let bytes = 0;
-        while (count < queue.length && count < o.maxBatch && (count === 0 || bytes + queue[count].bytes <= maxBytes)) {
-            bytes += queue[count].bytes;
-            count++;
+        for (let i = 0; i < queue.length && batch.length < o.maxBatch;) {
+            const w = queue[i];
+            const fits = batch.length === 0 || bytes + w.bytes <= maxBytes;
+            if (blocked.has(w.key) || !fits) {
+                blocked.add(w.key); // a later request of this key must not overtake this one
+                i++;
+                continue;
+            }
+            queue.splice(i, 1);
+            batch.push(w);
+            bytes += w.bytes;
         }
-        const batch = queue.splice(0, count);
+        return batch;
+    }
+
+    async function run(batch: Array<Waiting<Q, A>>): Promise<void> {
+        const keys = batch.map((w) => w.key);
+        for (const k of keys) busy.set(k, (busy.get(k) ?? 0) + 1);
         try {
             const replies = await send(batch.map((w) => w.request));
-            batch.forEach((w, i) =>
-                w.resolve(replies[i] ?? { err: { status: 503, message: 'No reply for this submit' } }),
-            );
+            batch.forEach((w, i) => w.resolve(replies[i] ?? { err: { status: 503, message: MESSAGES.noReply } }));
         } catch (error) {
             for (const w of batch) w.reject(error);
         } finally {
-            inFlight = false;
+            for (const k of keys) {
+                const n = busy.get(k)! - 1;
+                if (n === 0) busy.delete(k);
+                else busy.set(k, n);
+            }
+            inFlight--;
             if (queue.length > 0) schedule(queue.length >= o.maxBatch ? 0 : o.maxWaitMs);
         }
     }
 
+    function flush(): void {
+        timer = undefined;
+        while (inFlight < maxInFlight && queue.length > 0) {
+            const batch = nextBatch();
+            if (batch.length === 0) return; // everything queued waits for a call in flight
+            inFlight++;
+            void run(batch);
+            if (queue.length > 0 && queue.length < o.maxBatch) {
+                // A partial remainder waits for company (or for a call to finish).
+                schedule(o.maxWaitMs);
+                return;
+            }
+        }
+    }
+
     function schedule(delay: number): void {
-        if (timer !== undefined || inFlight) return;
-        timer = setTimeout(() => void flush(), delay);
+        if (timer !== undefined || inFlight >= maxInFlight) return;
+        timer = setTimeout(flush, delay);
     }
 
     return (request) =>
         new Promise((resolve, reject) => {
-            queue.push({ request, bytes: Buffer.byteLength(JSON.stringify(request)), resolve, reject });
+            if (queue.length >= maxQueued) {
+                resolve({ err: { status: 503, message: MESSAGES.busy } });
+                return;
+            }
+            queue.push({
+                request,
+                key: keyOf(request),
+                bytes: Buffer.byteLength(JSON.stringify(request)),
+                resolve,
+                reject,
+            });
             schedule(queue.length >= o.maxBatch ? 0 : o.maxWaitMs);
         });
 }

@@ -67,3 +67,97 @@ test('a failed call rejects every request of its batch; the next batch goes on',
     await jest.runAllTimersAsync();
     await expect(next).resolves.toEqual({ ok: 3 });
 });
+
+describe('several calls in flight', () => {
+    interface Req {
+        player: string;
+        n: number;
+    }
+
+    /** A "canister" whose calls answer when the test says so. */
+    function controlled(o = { maxBatch: 2, maxWaitMs: 1, maxInFlight: 3, maxQueued: 8 }) {
+        const calls: Array<{ batch: Req[]; answered: boolean; answer: () => void }> = [];
+        const send = batcher<Req, number>(
+            (batch) =>
+                new Promise((resolve) => {
+                    const call = {
+                        batch,
+                        answered: false,
+                        answer: () => {
+                            call.answered = true;
+                            resolve(batch.map((r) => ({ ok: r.n })));
+                        },
+                    };
+                    calls.push(call);
+                }),
+            o,
+            (r) => r.player,
+        );
+        const open = () => calls.filter((c) => !c.answered);
+        /** Answers the calls in flight, oldest first, until none is left. */
+        async function answerAll(): Promise<void> {
+            for (let guard = 0; open().length > 0 && guard < 100; guard++) {
+                open()[0].answer();
+                await jest.advanceTimersByTimeAsync(1);
+            }
+        }
+        /** No key in two calls in flight at once. */
+        const keysOverlap = (): boolean => {
+            const keys = open().map((c) => new Set(c.batch.map((r) => r.player)));
+            return keys.some((a, i) => keys.some((b, j) => i !== j && [...a].some((k) => b.has(k))));
+        };
+        const order = (player: string): number[] =>
+            calls
+                .flatMap((c) => c.batch)
+                .filter((r) => r.player === player)
+                .map((r) => r.n);
+        return { calls, send, open, answerAll, keysOverlap, order };
+    }
+
+    test('different players overlap, up to maxInFlight calls; one player is never in two calls at once', async () => {
+        const t = controlled({ maxBatch: 2, maxWaitMs: 1, maxInFlight: 3, maxQueued: 100 });
+        const players = ['a', 'a', 'b', 'c', 'd', 'e', 'f', 'a', 'g', 'a'];
+        const replies = Promise.all(players.map((player, n) => t.send({ player, n })));
+        await jest.advanceTimersByTimeAsync(1);
+        expect(t.open()).toHaveLength(3);
+        await jest.advanceTimersByTimeAsync(60_000); // nothing more starts while three are in flight
+        expect(t.open()).toHaveLength(3);
+        expect(t.keysOverlap()).toBe(false);
+        for (let guard = 0; t.open().length > 0 && guard < 100; guard++) {
+            t.open()[0].answer();
+            await jest.advanceTimersByTimeAsync(1);
+            expect(t.keysOverlap()).toBe(false);
+            expect(t.open().length).toBeLessThanOrEqual(3);
+        }
+        expect(await replies).toEqual(players.map((_, n) => ({ ok: n })));
+        expect(t.order('a')).toEqual([0, 1, 7, 9]);
+    });
+
+    test("a player's later submit never overtakes an earlier one that waits for a call in flight", async () => {
+        const t = controlled();
+        const first = [t.send({ player: 'a', n: 1 }), t.send({ player: 'b', n: 1 })];
+        await jest.advanceTimersByTimeAsync(1); // call 1: a1, b1
+        const later = [t.send({ player: 'a', n: 2 }), t.send({ player: 'c', n: 1 })];
+        await jest.advanceTimersByTimeAsync(1); // call 2: c1 (a2 waits for call 1)
+        const last = t.send({ player: 'a', n: 3 });
+        await jest.advanceTimersByTimeAsync(60_000);
+        expect(t.calls.map((c) => c.batch.map((r) => `${r.player}${r.n}`))).toEqual([['a1', 'b1'], ['c1']]);
+        await t.answerAll();
+        await Promise.all([...first, ...later, last]);
+        expect(t.order('a')).toEqual([1, 2, 3]);
+    });
+
+    test('past maxQueued waiting requests, a request gets a 503 at once; the accepted ones are answered', async () => {
+        const t = controlled();
+        // 3 calls of 2 in flight take 6; 8 more wait; the next one is refused.
+        const accepted = Array.from({ length: 6 }, (_, n) => t.send({ player: `p${n}`, n }));
+        await jest.advanceTimersByTimeAsync(1);
+        expect(t.open()).toHaveLength(3);
+        for (let n = 6; n < 14; n++) accepted.push(t.send({ player: `p${n}`, n }));
+        await expect(t.send({ player: 'late', n: 99 })).resolves.toEqual({
+            err: { status: 503, message: 'The leaderboard service is busy. Try again in a few seconds.' },
+        });
+        await t.answerAll();
+        expect(await Promise.all(accepted)).toEqual(Array.from({ length: 14 }, (_, n) => ({ ok: n })));
+    });
+});
