@@ -17,6 +17,8 @@ const HELP = `Usage: npm run replica -- [options]
   --test-mode             manual canister clock, moved only at POST /_/time (loopback only)
   --start-time <iso>      clock start for a fresh data directory (test mode)
   --fsync                 fsync the log after every round (survive power loss, slower)
+  --round-ms <n>          IC-like latency: a round runs n ms after the first call that asks for it
+                          (replies visible only then; queries answered at once; default 0)
   --json                  print one JSON line when ready (for scripts)
   --quiet                 do not print canister debug output
 `;
@@ -76,6 +78,7 @@ async function main(): Promise<void> {
             'test-mode': { type: 'boolean', default: false },
             'start-time': { type: 'string' },
             fsync: { type: 'boolean', default: false },
+            'round-ms': { type: 'string', default: '0' },
             json: { type: 'boolean', default: false },
             quiet: { type: 'boolean', default: false },
             help: { type: 'boolean', default: false },
@@ -87,6 +90,9 @@ async function main(): Promise<void> {
     }
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid --port ${values.port}`);
+    const roundMs = Number(values['round-ms']);
+    if (!Number.isInteger(roundMs) || roundMs < 0 || roundMs > 60_000)
+        throw new Error(`Invalid --round-ms ${values['round-ms']}: an integer from 0 to 60000`);
     const startTime =
         values['start-time'] === undefined ? undefined : BigInt(Date.parse(values['start-time'])) * 1_000_000n;
     const replica = await startReplica({
@@ -95,6 +101,7 @@ async function main(): Promise<void> {
         testMode: values['test-mode'],
         startTime,
         fsync: values.fsync,
+        roundMs,
         log: values.quiet ? () => undefined : undefined,
     });
     const wanted =

@@ -56,6 +56,13 @@ export interface ReplicaOptions {
     log?: (canister: string, message: string) => void;
     /** Checkpoint once the log is this large (bytes). */
     checkpointBytes?: number;
+    /**
+     * IC-like latency: a round runs this long after the first message that asks for it, so a
+     * call's reply is visible only after the delay (as a subnet's consensus would make it) and
+     * the calls that arrive meanwhile share the round. Queries and reads of state are answered
+     * at once. 0 (default): a round runs as soon as there is work.
+     */
+    roundMs?: number;
 }
 
 export interface Replica {
@@ -180,6 +187,7 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
 
     const waiters = new Map<string, Array<(status: IngressStatus) => void>>();
     let roundScheduled = false;
+    let roundGeneration = 0;
     let timer: NodeJS.Timeout | undefined;
     let stopped = false;
     let lastRound = 0;
@@ -210,9 +218,13 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
     function scheduleRound(): void {
         if (roundScheduled || stopped) return;
         roundScheduled = true;
-        setImmediate(() => {
-            if (!stopped) safely(round);
-        });
+        const generation = ++roundGeneration;
+        const run = (): void => {
+            // Not if a round ran meanwhile (tick, advanceTime) and another was asked for since.
+            if (!stopped && roundScheduled && generation === roundGeneration) safely(round);
+        };
+        if ((options.roundMs ?? 0) > 0) setTimeout(run, options.roundMs).unref();
+        else setImmediate(run);
     }
 
     function armTimer(): void {
@@ -441,6 +453,8 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
 
     /** Certificates older than a second are refreshed before they are handed out. */
     function freshen(): void {
+        // With IC-like latency a round already asked for keeps its time: no reply comes early.
+        if ((options.roundMs ?? 0) > 0 && roundScheduled) return;
         if (Date.now() - lastRound > 1000) round();
     }
 
