@@ -17,8 +17,8 @@ const HELP = `Usage: npm run replica -- [options]
   --test-mode             manual canister clock, moved only at POST /_/time (loopback only)
   --start-time <iso>      clock start for a fresh data directory (test mode)
   --fsync                 fsync the log after every round (survive power loss, slower)
-  --round-ms <n>          IC-like latency: a round runs n ms after the first call that asks for it
-                          (replies visible only then; queries answered at once; default 0)
+  --round-ms <n>          IC-like latency: each round's results (call replies, certified state) are
+                          visible only n ms after it ran; queries answer at once (default 0)
   --json                  print one JSON line when ready (for scripts)
   --quiet                 do not print canister debug output
 `;

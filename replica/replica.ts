@@ -57,10 +57,10 @@ export interface ReplicaOptions {
     /** Checkpoint once the log is this large (bytes). */
     checkpointBytes?: number;
     /**
-     * IC-like latency: a round runs this long after the first message that asks for it, so a
-     * call's reply is visible only after the delay (as a subnet's consensus would make it) and
-     * the calls that arrive meanwhile share the round. Queries and reads of state are answered
-     * at once. 0 (default): a round runs as soon as there is work.
+     * IC-like latency: a round runs as soon as there is work, but what it did (call replies,
+     * the certified state read_state shows) becomes visible only this long after, as a subnet's
+     * consensus would make it; the next rounds run meanwhile, so throughput is not lost.
+     * Queries answer at once. 0 (default): visible at once.
      */
     roundMs?: number;
 }
@@ -187,12 +187,33 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
 
     const waiters = new Map<string, Array<(status: IngressStatus) => void>>();
     let roundScheduled = false;
-    let roundGeneration = 0;
     let timer: NodeJS.Timeout | undefined;
     let stopped = false;
     let lastRound = 0;
 
-    function round(): void {
+    /**
+     * Rounds run but not visible yet (IC-like latency, `roundMs`), oldest first, and the
+     * requests whose final status they hold: neither read_state nor a waiting call sees them.
+     */
+    const unrevealed: Array<{ reveal: () => void; timer?: NodeJS.Timeout }> = [];
+    const hidden = new Set<string>();
+
+    /** Makes the oldest unrevealed rounds visible, up to and including `last` (all without it). */
+    function revealUpTo(last?: (typeof unrevealed)[number]): void {
+        while (unrevealed.length > 0) {
+            const next = unrevealed.shift()!;
+            clearTimeout(next.timer);
+            next.reveal();
+            if (next === last) return;
+        }
+    }
+
+    /**
+     * Runs the queued messages. `delayed`: with `roundMs`, its results become visible only
+     * `roundMs` later (rounds scheduled by calls); a round a test or an in-process call runs
+     * itself is visible at once, with every round before it.
+     */
+    function round(delayed = false): void {
         roundScheduled = false;
         subnet.time = clock.next();
         subnet.run();
@@ -200,14 +221,28 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
         subnet.changes = newChanges();
         const pruned = pruneStatuses(changes.statuses);
         persist(changes, pruned);
-        certifier.update(subnet, changes, pruned, certifiedTime());
+        const time = certifiedTime();
         lastRound = Date.now();
-        for (const id of changes.statuses) {
-            const status = subnet.ingress.get(id);
-            if (status === undefined || !isFinal(status)) continue;
-            const list = waiters.get(id);
-            waiters.delete(id);
-            list?.forEach((resolve) => resolve(status));
+        const reveal = (): void => {
+            certifier.update(subnet, changes, pruned, time);
+            for (const id of changes.statuses) {
+                hidden.delete(id);
+                const status = subnet.ingress.get(id);
+                if (status === undefined || !isFinal(status)) continue;
+                const list = waiters.get(id);
+                waiters.delete(id);
+                list?.forEach((resolve) => resolve(status));
+            }
+        };
+        if (delayed && (options.roundMs ?? 0) > 0) {
+            for (const id of changes.statuses) hidden.add(id);
+            const entry: (typeof unrevealed)[number] = { reveal };
+            entry.timer = setTimeout(() => revealUpTo(entry), options.roundMs);
+            entry.timer.unref();
+            unrevealed.push(entry);
+        } else {
+            revealUpTo();
+            reveal();
         }
         if (store.logSize() > checkpointBytes) checkpoint();
         armTimer();
@@ -218,13 +253,9 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
     function scheduleRound(): void {
         if (roundScheduled || stopped) return;
         roundScheduled = true;
-        const generation = ++roundGeneration;
-        const run = (): void => {
-            // Not if a round ran meanwhile (tick, advanceTime) and another was asked for since.
-            if (!stopped && roundScheduled && generation === roundGeneration) safely(round);
-        };
-        if ((options.roundMs ?? 0) > 0) setTimeout(run, options.roundMs).unref();
-        else setImmediate(run);
+        setImmediate(() => {
+            if (!stopped && roundScheduled) safely(() => round(true));
+        });
     }
 
     function armTimer(): void {
@@ -433,7 +464,7 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
 
     function waitFor(requestId: string, timeoutMs: number): Promise<IngressStatus | undefined> {
         const status = subnet.ingress.get(requestId);
-        if (status !== undefined && isFinal(status)) return Promise.resolve(status);
+        if (status !== undefined && isFinal(status) && !hidden.has(requestId)) return Promise.resolve(status);
         return new Promise((resolve) => {
             const t = setTimeout(() => {
                 const list = waiters.get(requestId);
@@ -453,9 +484,7 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
 
     /** Certificates older than a second are refreshed before they are handed out. */
     function freshen(): void {
-        // With IC-like latency a round already asked for keeps its time: no reply comes early.
-        if ((options.roundMs ?? 0) > 0 && roundScheduled) return;
-        if (Date.now() - lastRound > 1000) round();
+        if (Date.now() - lastRound > 1000) round(true);
     }
 
     const http: HttpServer | undefined =
