@@ -25,6 +25,8 @@ export interface Config {
     replicaPort: number;
     /** The built-in identity provider's port (the local stack only; part of its issuer URL, so keep it fixed). */
     idpPort: number;
+    /** ROUND_MS: IC-like latency in the local replica (the local stack only; 0 = none). */
+    roundMs: number;
     dataDir: string;
     readCacheTtlSeconds: number;
     /** Set in production (IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM); the local stack otherwise. */
@@ -63,6 +65,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
         port: integer('PORT', env.PORT, 8080, 0, 65535),
         replicaPort: integer('REPLICA_PORT', env.REPLICA_PORT, 4943, 0, 65535),
         idpPort: integer('IDP_PORT', env.IDP_PORT, 4944, 0, 65535),
+        roundMs: integer('ROUND_MS', env.ROUND_MS, 0, 0, 60_000),
         dataDir: path.resolve(env.DATA_DIR ?? 'data'),
         readCacheTtlSeconds: integer('READ_CACHE_TTL_SECONDS', env.READ_CACHE_TTL_SECONDS, 30, 0, 86_400),
         remote: env.IC_HOST

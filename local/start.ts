@@ -101,7 +101,11 @@ export async function startLocal(config: Config, log: (line: string) => void = (
     // The replica gets its own thread: canister execution never blocks the API's event loop.
     const replica = await startReplicaThread(
         {
-            options: { dataDir: path.join(config.dataDir, 'replica'), port: config.replicaPort },
+            options: {
+                dataDir: path.join(config.dataDir, 'replica'),
+                port: config.replicaPort,
+                roundMs: config.roundMs,
+            },
             canisters: [
                 {
                     name: 'leaderboard',
