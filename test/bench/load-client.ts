@@ -1,68 +1,66 @@
-// A load generator in its own process: `connections` clients, each sending requests back to
-// back for `seconds`; prints one JSON line with the count and latencies (ms).
-import * as http from 'node:http';
+// The load generator, in its own process: autocannon with `connections` keep-alive clients
+// for `seconds`. Submits carry a new player each (no player meets the 2 s pace of its own
+// previous submit); reads ask for the cached top 100; ranks ask for a player's rank (the players
+// the bench submitted first). Prints one JSON line: requests per
+// second, latency percentiles (ms) and the count of each status.
+import autocannon from 'autocannon';
 
 interface Job {
     url: string;
     apiKey: string;
     gameId: string;
-    kind: 'submit' | 'read';
+    kind: 'submit' | 'read' | 'rank';
     connections: number;
     seconds: number;
 }
 
 const job = JSON.parse(process.argv[2]) as Job;
-const agent = new http.Agent({ keepAlive: true, maxSockets: job.connections });
-const target = new URL(job.url);
+/** Players rank_0 .. rank_{RANKED-1} exist (the bench submits them first); rank reads cycle through them. */
+export const RANKED = 1000;
+let n = 0;
 
-function request(method: string, path: string, body?: string): Promise<number> {
-    return new Promise((resolve, reject) => {
-        const req = http.request(
-            {
-                host: target.hostname,
-                port: target.port,
-                method,
-                path,
-                agent,
-                headers: { 'X-API-Key': job.apiKey, 'Content-Type': 'application/json' },
-            },
-            (res) => {
-                res.resume();
-                res.on('end', () => resolve(res.statusCode ?? 0));
-            },
-        );
-        req.on('error', reject);
-        req.end(body);
-    });
-}
-
-async function client(c: number, until: number, latencies: number[], statuses: Map<number, number>): Promise<void> {
-    for (let i = 0; Date.now() < until; i++) {
-        const t = performance.now();
-        const status =
+const instance = autocannon(
+    {
+        url: job.url,
+        connections: job.connections,
+        duration: job.seconds,
+        headers: { 'x-api-key': job.apiKey, 'content-type': 'application/json' },
+        requests: [
             job.kind === 'submit'
-                ? await request(
-                      'POST',
-                      '/scores',
-                      JSON.stringify({ playerId: `load_${c}_${i}`, gameId: job.gameId, score: i, streak: c }),
-                  )
-                : await request('GET', '/leaderboard?limit=100');
-        latencies.push(performance.now() - t);
-        statuses.set(status, (statuses.get(status) ?? 0) + 1);
-    }
-}
-
-async function main(): Promise<void> {
-    const latencies: number[] = [];
-    const statuses = new Map<number, number>();
-    const until = Date.now() + job.seconds * 1000;
-    await Promise.all(Array.from({ length: job.connections }, (_, c) => client(c, until, latencies, statuses)));
-    latencies.sort((a, b) => a - b);
-    const at = (q: number): number => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-    process.stdout.write(
-        `${JSON.stringify({ count: latencies.length, perSecond: latencies.length / job.seconds, p50: at(0.5), p95: at(0.95), statuses: Object.fromEntries(statuses) })}\n`,
-    );
-    agent.destroy();
-}
-
-void main();
+                ? {
+                      method: 'POST',
+                      path: '/scores',
+                      setupRequest: (req) => ({
+                          ...req,
+                          body: JSON.stringify({
+                              playerId: `load_${process.pid}_${n++}`,
+                              gameId: job.gameId,
+                              score: n % 100_000,
+                              streak: n % 50,
+                          }),
+                      }),
+                  }
+                : job.kind === 'read'
+                  ? { method: 'GET', path: '/leaderboard?limit=100' }
+                  : {
+                        method: 'GET',
+                        setupRequest: (req) => ({ ...req, path: `/players/rank_${n++ % RANKED}/rank` }),
+                    },
+        ],
+    },
+    (error, result) => {
+        if (error) throw error;
+        const statuses: Record<string, number> = {};
+        for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = count ?? 0;
+        process.stdout.write(
+            `${JSON.stringify({
+                perSecond: result.requests.total / job.seconds,
+                p50: result.latency.p50,
+                p99: result.latency.p99,
+                errors: result.errors + result.timeouts,
+                statuses,
+            })}\n`,
+        );
+    },
+);
+process.once('SIGINT', () => instance.stop());

@@ -1,6 +1,9 @@
 // The whole service as npm start runs it (replica in its own thread, gateway), loaded over
-// HTTP by a client in another process: submits and leaderboard reads per second, latencies.
-// Prints a table; asserts nothing.
+// HTTP by autocannon in another process: submits, cached board reads and a player's rank per
+// second with p50 and p99 latency; once with the replica answering as fast as it can, once
+// with IC-like latency (ROUND_MS=1000: a call's reply comes a second after it is asked for),
+// and the same workload against the usual alternative, Express on Redis sorted sets
+// (redis-reference.ts). Prints tables and returns the rows; asserts nothing.
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -8,56 +11,169 @@ import { promisify } from 'node:util';
 import { readConfig } from '../../gateway/config';
 import { startLocal } from '../../local/start';
 import { tempDir } from '../support/replica';
+import { startRedisReference } from './redis-reference';
 import { table } from './stats';
 
 const run = promisify(execFile);
 
-export async function benchService(seconds = 8): Promise<void> {
-    const service = await startLocal(
-        readConfig({
-            PORT: '0',
-            REPLICA_PORT: '0',
-            IDP_PORT: '0',
-            DATA_DIR: tempDir('bench-service'),
-            READ_CACHE_TTL_SECONDS: '30',
-        }),
+type Kind = 'submit' | 'read' | 'rank';
+
+export interface ServiceRow {
+    target: 'service' | 'redis';
+    request: Kind;
+    roundMs: number;
+    connections: number;
+    perSecond: number;
+    p50: number;
+    p99: number;
+    statuses: Record<string, number>;
+}
+
+const LABEL: Record<Kind, string> = {
+    submit: 'POST /scores (3 boards)',
+    read: 'GET /leaderboard?limit=100',
+    rank: 'GET /players/{id}/rank',
+};
+
+/** Without latency: the shapes of the load. With 1 s rounds a client waits a second per submit: more clients. */
+const LOADS: Record<'fast' | 'ic', ReadonlyArray<readonly [Kind, number]>> = {
+    fast: [
+        ['submit', 1],
+        ['submit', 16],
+        ['submit', 64],
+        ['submit', 256],
+        ['read', 16],
+        ['read', 64],
+        ['rank', 16],
+        ['rank', 64],
+    ],
+    ic: [
+        ['submit', 16],
+        ['submit', 256],
+        ['submit', 1024],
+        ['submit', 4096],
+        ['read', 64],
+        ['rank', 64],
+    ],
+};
+
+interface Target {
+    url: string;
+    apiKey: string;
+    gameId: string;
+}
+
+/** The players the rank rows read (rank_0 .. rank_999), submitted all at once. */
+async function seedRanked(t: Target): Promise<void> {
+    const answers = await Promise.all(
+        Array.from({ length: 1000 }, (_, i) =>
+            fetch(`${t.url}/scores`, {
+                method: 'POST',
+                headers: { 'x-api-key': t.apiKey, 'content-type': 'application/json' },
+                body: JSON.stringify({ playerId: `rank_${i}`, gameId: t.gameId, score: i * 10, streak: 1 }),
+            }).then((r) => r.status),
+        ),
     );
-    try {
-        const { gameId, apiKey } = service.demo!;
-        const rows: Array<Array<string | number>> = [];
-        for (const [kind, connections] of [
-            ['submit', 1],
-            ['submit', 16],
-            ['submit', 64],
-            ['read', 16],
-        ] as const) {
-            const job = { url: service.gateway.url, apiKey, gameId, kind, connections, seconds };
-            const { stdout } = await run(
-                process.execPath,
-                ['--import', 'tsx', path.join(__dirname, 'load-client.ts'), JSON.stringify(job)],
-                { cwd: path.join(__dirname, '..', '..') },
-            );
-            const r = JSON.parse(stdout) as {
-                perSecond: number;
-                p50: number;
-                p95: number;
-                statuses: Record<string, number>;
-            };
-            rows.push([
-                kind === 'submit' ? 'POST /scores' : 'GET /leaderboard?limit=100 (cached 30 s)',
-                connections,
-                r.perSecond,
-                r.p50,
-                r.p95,
-                JSON.stringify(r.statuses),
-            ]);
-        }
-        table(
-            `npm start service under load over HTTP (${seconds} s per row, client in another process)`,
-            ['request', 'connections', 'per second', 'p50 ms', 'p95 ms', 'statuses'],
-            rows,
+    const failed = answers.filter((s) => s !== 200).length;
+    if (failed > 0) throw new Error(`seeding the ranked players: ${failed} submits failed`);
+}
+
+async function load(
+    t: Target,
+    target: ServiceRow['target'],
+    roundMs: number,
+    loads: ReadonlyArray<readonly [Kind, number]>,
+    seconds: number,
+    rows: ServiceRow[],
+): Promise<void> {
+    await seedRanked(t);
+    for (const [kind, connections] of loads) {
+        const job = { url: t.url, apiKey: t.apiKey, gameId: t.gameId, kind, connections, seconds };
+        const { stdout } = await run(
+            process.execPath,
+            ['--import', 'tsx', path.join(__dirname, 'load-client.ts'), JSON.stringify(job)],
+            { cwd: path.join(__dirname, '..', '..') },
         );
-    } finally {
-        await service.stop();
+        const r = JSON.parse(stdout) as Pick<ServiceRow, 'perSecond' | 'p50' | 'p99' | 'statuses'>;
+        rows.push({ target, request: kind, roundMs, connections, ...r });
     }
+}
+
+export async function benchService(seconds = 8): Promise<ServiceRow[]> {
+    const rows: ServiceRow[] = [];
+    for (const roundMs of [0, 1000]) {
+        const service = await startLocal(
+            readConfig({
+                PORT: '0',
+                REPLICA_PORT: '0',
+                IDP_PORT: '0',
+                DATA_DIR: tempDir('bench-service'),
+                READ_CACHE_TTL_SECONDS: '30',
+                ROUND_MS: String(roundMs),
+            }),
+        );
+        try {
+            const { gameId, apiKey } = service.demo!;
+            await load(
+                { url: service.gateway.url, apiKey, gameId },
+                'service',
+                roundMs,
+                LOADS[roundMs === 0 ? 'fast' : 'ic'],
+                seconds,
+                rows,
+            );
+        } finally {
+            await service.stop();
+        }
+    }
+    const redis = await startRedisReference();
+    if (redis !== undefined) {
+        try {
+            await load(redis, 'redis', 0, LOADS.fast, seconds, rows);
+        } finally {
+            await redis.stop();
+        }
+    }
+
+    const statuses = (r: ServiceRow): string => JSON.stringify(r.statuses);
+    table(
+        `npm start service under load over HTTP (autocannon in another process, ${seconds} s per row)`,
+        ['request', 'round latency', 'connections', 'per second', 'p50 ms', 'p99 ms', 'statuses'],
+        rows
+            .filter((r) => r.target === 'service')
+            .map((r) => [LABEL[r.request], `${r.roundMs} ms`, r.connections, r.perSecond, r.p50, r.p99, statuses(r)]),
+    );
+    table(
+        'Side by side: the service (no round latency) and Express on Redis sorted sets, the same load',
+        ['request', 'connections', 'service /s', 'Redis /s', 'service / Redis', 'p50 ms (service, Redis)', 'p99 ms'],
+        rows
+            .filter((r) => r.target === 'service' && r.roundMs === 0)
+            .map((ours) => {
+                const theirs = rows.find(
+                    (r) => r.target === 'redis' && r.request === ours.request && r.connections === ours.connections,
+                );
+                if (theirs === undefined)
+                    return [
+                        LABEL[ours.request],
+                        ours.connections,
+                        ours.perSecond,
+                        'skipped',
+                        'skipped',
+                        `${ours.p50}, -`,
+                        `${ours.p99}, -`,
+                    ];
+                return [
+                    LABEL[ours.request],
+                    ours.connections,
+                    ours.perSecond,
+                    theirs.perSecond,
+                    `${(ours.perSecond / theirs.perSecond).toFixed(2)}`,
+                    `${ours.p50}, ${theirs.p50}`,
+                    `${ours.p99}, ${theirs.p99}`,
+                ];
+            }),
+    );
+    if (redis === undefined)
+        console.log('(Redis rows skipped: redis-server is not installed; apt-get install redis-server)');
+    return rows;
 }
