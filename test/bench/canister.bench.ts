@@ -130,7 +130,14 @@ async function populate(r: Replica, id: Principal, gameId: string, players: numb
     }
 }
 
-export async function benchCanister(): Promise<void> {
+export interface CanisterResults {
+    /** Metered instructions by operation, by players per game. */
+    instructions: Record<string, Record<string, number>>;
+    /** Memory per player (bytes), by players per game. */
+    bytesPerPlayer: Record<string, number>;
+}
+
+export async function benchCanister(): Promise<CanisterResults> {
     const sizes = (process.env.BENCH_PLAYERS ?? '1000,100000').split(',').map(Number);
     const rows: Array<Array<string | number>> = [];
     const results = new Map<number, Map<string, bigint>>();
@@ -312,4 +319,13 @@ export async function benchCanister(): Promise<void> {
             `${Math.round(Number(filled - empty) / (2 * n))} B`,
         ]),
     );
+    const instructions: CanisterResults['instructions'] = {};
+    for (const name of names)
+        instructions[name] = Object.fromEntries(sizes.map((n) => [String(n), Number(results.get(n)!.get(name)!)]));
+    return {
+        instructions,
+        bytesPerPlayer: Object.fromEntries(
+            memory.map(([n, empty, filled]) => [String(n), Math.round(Number(filled - empty) / (2 * n))]),
+        ),
+    };
 }

@@ -1,17 +1,20 @@
-// `npm run bench`: runs every benchmark and prints its tables. Exits 0; asserts nothing.
+// `npm run bench`: runs every benchmark, prints its tables and writes bench/results/ (JSON and
+// SVG plots). Exits 0; asserts nothing.
 import * as os from 'node:os';
 
 import { initBls } from '../../replica/crypto/bls';
 import { benchCanister } from './canister.bench';
 import { benchReplica } from './replica.bench';
+import { writeResults } from './results';
 import { benchService } from './service.bench';
 
 async function main(): Promise<void> {
     await initBls();
     console.log(`Benchmarks on ${os.cpus().length} cores, Node ${process.version}`);
     await benchReplica();
-    await benchService();
-    await benchCanister();
+    const service = await benchService();
+    const canister = await benchCanister();
+    await writeResults(service, canister);
 }
 
 main().then(

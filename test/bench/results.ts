@@ -1,0 +1,80 @@
+// The bench's figures for readers: bench/results/latest.json (every row measured) and two SVG
+// plots drawn with Vega-Lite in Node (no browser): throughput against connections, and the
+// canister's cost against players on a log scale. The README's tables are copied from them.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import type { CanisterResults } from './canister.bench';
+import type { ServiceRow } from './service.bench';
+
+export const RESULTS_DIR = path.join(__dirname, '..', '..', 'bench', 'results');
+
+async function svg(spec: object): Promise<string> {
+    // ESM with top-level await: loaded with import(), not require().
+    const vega = await import('vega');
+    const vl = await import('vega-lite');
+    const compiled = vl.compile(spec as Parameters<typeof vl.compile>[0]).spec;
+    return new vega.View(vega.parse(compiled), { renderer: 'none' }).toSVG();
+}
+
+const LABEL: Record<ServiceRow['request'], string> = { submit: 'submits', read: 'top-100 reads', rank: 'rank reads' };
+
+export async function writeResults(service: ServiceRow[], canister: CanisterResults): Promise<void> {
+    fs.mkdirSync(RESULTS_DIR, { recursive: true });
+    const machine = { cores: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', node: process.version };
+    fs.writeFileSync(
+        path.join(RESULTS_DIR, 'latest.json'),
+        `${JSON.stringify({ measured: new Date().toISOString(), machine, service, canister }, null, 2)}\n`,
+    );
+    const throughput = service.map((r) => ({
+        series: `${r.target === 'redis' ? 'Express + Redis' : 'this service'}, ${LABEL[r.request]}${r.roundMs > 0 ? `, ${r.roundMs} ms rounds` : ''}`,
+        connections: r.connections,
+        perSecond: r.perSecond,
+    }));
+    fs.writeFileSync(
+        path.join(RESULTS_DIR, 'throughput.svg'),
+        await svg({
+            title: `Requests per second against concurrent connections (${machine.cores} cores)`,
+            width: 560,
+            height: 320,
+            data: { values: throughput },
+            mark: { type: 'line', point: true },
+            encoding: {
+                x: { field: 'connections', type: 'quantitative', scale: { type: 'log' }, title: 'connections' },
+                y: { field: 'perSecond', type: 'quantitative', scale: { type: 'log' }, title: 'requests per second' },
+                color: { field: 'series', type: 'nominal', title: null, legend: { orient: 'bottom', columns: 2 } },
+            },
+        }),
+    );
+    const cost = Object.entries(canister.instructions)
+        .filter(([name]) => !/upgrade|batch of 100|render|first direct|http_request_update/.test(name))
+        .flatMap(([operation, bySize]) =>
+            Object.entries(bySize).map(([players, instructions]) => ({
+                operation,
+                players: Number(players),
+                instructions,
+            })),
+        );
+    fs.writeFileSync(
+        path.join(RESULTS_DIR, 'cost.svg'),
+        await svg({
+            title: 'Canister cost per call against players per game (metered instructions)',
+            width: 560,
+            height: 360,
+            data: { values: cost },
+            mark: { type: 'line', point: true },
+            encoding: {
+                x: { field: 'players', type: 'quantitative', scale: { type: 'log' }, title: 'players per game' },
+                y: { field: 'instructions', type: 'quantitative', scale: { type: 'log' }, title: 'instructions' },
+                color: {
+                    field: 'operation',
+                    type: 'nominal',
+                    title: null,
+                    legend: { orient: 'right', labelLimit: 320 },
+                },
+            },
+        }),
+    );
+    console.log(`\nResults: ${path.relative(process.cwd(), RESULTS_DIR)}/latest.json, throughput.svg, cost.svg`);
+}
