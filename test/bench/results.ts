@@ -27,6 +27,11 @@ export async function writeResults(service: ServiceRow[], canister: CanisterResu
         path.join(RESULTS_DIR, 'latest.json'),
         `${JSON.stringify({ measured: new Date().toISOString(), machine, service, canister }, null, 2)}\n`,
     );
+    await plot(service, canister, machine.cores);
+}
+
+async function plot(service: ServiceRow[], canister: CanisterResults, cores: number): Promise<void> {
+    const machine = { cores };
     const throughput = service.map((r) => ({
         series: `${r.target === 'redis' ? 'Express + Redis' : 'this service'}, ${LABEL[r.request]}${r.roundMs > 0 ? `, ${r.roundMs} ms rounds` : ''}`,
         connections: r.connections,
@@ -43,7 +48,7 @@ export async function writeResults(service: ServiceRow[], canister: CanisterResu
             encoding: {
                 x: { field: 'connections', type: 'quantitative', scale: { type: 'log' }, title: 'connections' },
                 y: { field: 'perSecond', type: 'quantitative', scale: { type: 'log' }, title: 'requests per second' },
-                color: { field: 'series', type: 'nominal', title: null, legend: { orient: 'bottom', columns: 2 } },
+                color: { field: 'series', type: 'nominal', title: null, legend: { orient: 'right', labelLimit: 400 } },
             },
         }),
     );
@@ -77,4 +82,14 @@ export async function writeResults(service: ServiceRow[], canister: CanisterResu
         }),
     );
     console.log(`\nResults: ${path.relative(process.cwd(), RESULTS_DIR)}/latest.json, throughput.svg, cost.svg`);
+}
+
+// `node --import tsx test/bench/results.ts`: draws the plots again from latest.json.
+if (require.main === module) {
+    const saved = JSON.parse(fs.readFileSync(path.join(RESULTS_DIR, 'latest.json'), 'utf8')) as {
+        machine: { cores: number };
+        service: ServiceRow[];
+        canister: CanisterResults;
+    };
+    void plot(saved.service, saved.canister, saved.machine.cores);
 }
