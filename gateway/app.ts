@@ -34,7 +34,13 @@ export interface GatewayOptions {
  * Submits per canister call and calls in flight: on the IC an update takes 1-2 s, so one call
  * at a time caps a gateway near 100 submits/s; eight overlap (one player's never do).
  */
-export const SUBMIT_BATCHING: BatcherOptions = { maxBatch: 100, maxWaitMs: 2, maxInFlight: 8, maxQueued: 10_000 };
+export const SUBMIT_BATCHING: BatcherOptions = {
+    maxBatch: 100,
+    maxWaitMs: 2,
+    maxInFlight: 8,
+    maxQueued: 10_000,
+    maxQueuedPerGroup: 2_000,
+};
 
 export function createApp(o: GatewayOptions): express.Express {
     const providerNamed = providerRegistry(o.signIn);
@@ -49,6 +55,8 @@ export function createApp(o: GatewayOptions): express.Express {
             o.batch ?? SUBMIT_BATCHING,
             // One player's submits keep their order; different players' calls overlap.
             (s) => `${s.gameId}/${'playerId' in s ? s.playerId : s.sessionHash}`,
+            // One game's flood cannot take the whole queue.
+            (s) => s.gameId,
         ),
     };
     const app = express();

@@ -4,8 +4,10 @@
 // run at once (on the IC an update takes 1-2 s: one call at a time would cap a gateway at
 // ~100 submits/s), while requests with the same key (a player) keep their order: a request
 // never joins a call while an earlier one of its key is queued before it or in flight. At most
-// `maxQueued` requests wait; past that a request gets a 503 at once (bounded memory when the
-// canister falls behind). Every request gets its own answer.
+// `maxQueued` requests wait, and at most `maxQueuedPerGroup` of one group (a game); past that a
+// request gets a 503 at once: bounded memory when the canister falls behind, and one game's
+// flood (its API key is public) cannot fill the queue for every other game. Every request gets
+// its own answer.
 import type { Result } from '../contract/canister';
 import { MESSAGES } from '../contract/messages';
 
@@ -18,6 +20,8 @@ export interface BatcherOptions {
     maxInFlight?: number;
     /** Requests waiting at most (default 10,000); more get a 503. */
     maxQueued?: number;
+    /** Requests of one group (`groupOf`) waiting at most (default: maxQueued); more get a 503. */
+    maxQueuedPerGroup?: number;
 }
 
 /** Well under the IC's 2 MiB ingress message limit, leaving room for the envelope. */
@@ -27,6 +31,7 @@ const DEFAULT_MAX_QUEUED = 10_000;
 interface Waiting<Q, A> {
     request: Q;
     key: string;
+    group: string;
     bytes: number;
     resolve: (reply: Result<A>) => void;
     reject: (error: unknown) => void;
@@ -34,17 +39,27 @@ interface Waiting<Q, A> {
 
 /**
  * `keyOf`: requests of one key keep their order (default: all requests share one key, so
- * calls never overlap whatever `maxInFlight` says).
+ * calls never overlap whatever `maxInFlight` says). `groupOf`: whose share of the queue a
+ * request takes (default: one group).
  */
 export function batcher<Q, A>(
     send: (requests: Q[]) => Promise<Array<Result<A>>>,
     o: BatcherOptions,
     keyOf: (request: Q) => string = () => '',
+    groupOf: (request: Q) => string = () => '',
 ): (request: Q) => Promise<Result<A>> {
     const queue: Array<Waiting<Q, A>> = [];
     const maxInFlight = o.maxInFlight ?? 1;
     const maxBytes = o.maxBytes ?? DEFAULT_MAX_BATCH_BYTES;
     const maxQueued = o.maxQueued ?? DEFAULT_MAX_QUEUED;
+    const maxPerGroup = o.maxQueuedPerGroup ?? maxQueued;
+    /** Waiting requests by group. */
+    const waiting = new Map<string, number>();
+    const leave = (w: Waiting<Q, A>): void => {
+        const n = waiting.get(w.group)! - 1;
+        if (n === 0) waiting.delete(w.group);
+        else waiting.set(w.group, n);
+    };
     /** Keys with a request in a call in flight, by how many. */
     const busy = new Map<string, number>();
     let inFlight = 0;
@@ -64,6 +79,7 @@ export function batcher<Q, A>(
                 continue;
             }
             queue.splice(i, 1);
+            leave(w);
             batch.push(w);
             bytes += w.bytes;
         }
@@ -111,12 +127,15 @@ export function batcher<Q, A>(
 
     return (request) =>
         new Promise((resolve, reject) => {
-            if (queue.length >= maxQueued) {
+            const group = groupOf(request);
+            if (queue.length >= maxQueued || (waiting.get(group) ?? 0) >= maxPerGroup) {
                 resolve({ err: { status: 503, message: MESSAGES.busy } });
                 return;
             }
+            waiting.set(group, (waiting.get(group) ?? 0) + 1);
             queue.push({
                 request,
+                group,
                 key: keyOf(request),
                 bytes: Buffer.byteLength(JSON.stringify(request)),
                 resolve,

@@ -161,3 +161,29 @@ describe('several calls in flight', () => {
         expect(await Promise.all(accepted)).toEqual(Array.from({ length: 14 }, (_, n) => ({ ok: n })));
     });
 });
+
+test("one game's flood gets 503s past its share of the queue; another game's submits still wait their turn", async () => {
+    const answer: Array<() => void> = [];
+    const send = batcher<{ game: string; n: number }, number>(
+        (batch) => new Promise((resolve) => answer.push(() => resolve(batch.map((r) => ({ ok: r.n }))))),
+        { maxBatch: 2, maxWaitMs: 1, maxInFlight: 1, maxQueued: 10, maxQueuedPerGroup: 4 },
+        (r) => `${r.game}/${r.n}`,
+        (r) => r.game,
+    );
+    const flood = Array.from({ length: 8 }, (_, n) => send({ game: 'hostile', n }));
+    const honest = [send({ game: 'honest', n: 100 }), send({ game: 'honest', n: 101 })];
+    // Four of the flood wait; the rest are refused at once, before anything is sent.
+    const refused = await Promise.all(flood.slice(4));
+    expect(refused).toEqual(
+        Array(4).fill({
+            err: { status: 503, message: 'The leaderboard service is busy. Try again in a few seconds.' },
+        }),
+    );
+    await jest.runAllTimersAsync();
+    while (answer.length > 0) {
+        answer.shift()!();
+        await jest.runAllTimersAsync();
+    }
+    expect(await Promise.all(flood.slice(0, 4))).toEqual([0, 1, 2, 3].map((n) => ({ ok: n })));
+    expect(await Promise.all(honest)).toEqual([{ ok: 100 }, { ok: 101 }]);
+});
