@@ -21,6 +21,8 @@ export const NICKNAME = { min: 3, max: 16, characters: /^[A-Za-z0-9_]+$/ } as co
 /** Play-session tokens are `ps_` + 32 hex digits; a longer one is unknown without a lookup. */
 export const MAX_PLAY_SESSION_TOKEN = 100;
 export const MAX_ACHIEVEMENTS_PER_CALL = 100;
+/** Submits in one submit_scores call at most (the canister refuses a larger batch whole). */
+export const MAX_SUBMITS_PER_CALL = 200;
 /** Board reads: `?limit=` defaults to this and clamps to 1..max (decisions.md). */
 export const LIMIT = { default: 100, max: 1000 } as const;
 export const SORTS = ['score', 'streak'] as const;

@@ -35,6 +35,7 @@ export interface GatewayOptions {
  * at a time caps a gateway near 100 submits/s; eight overlap (one player's never do).
  */
 export const SUBMIT_BATCHING: BatcherOptions = {
+    // At most the canister's MAX_SUBMITS_PER_CALL (a larger call is refused whole; tested).
     maxBatch: 100,
     maxWaitMs: 2,
     maxInFlight: 8,

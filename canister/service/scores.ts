@@ -10,7 +10,7 @@ import { checkSubmit } from '../domain/anti-cheat';
 import { ns } from '../domain/json';
 import { improve } from '../domain/bests';
 import { RATE_WINDOW_US, countsAsPlay, pace, stillPacing } from '../domain/throttle';
-import { checkCount, checkNickname, invalid, isFanout } from '../../contract/rules';
+import { MAX_SUBMITS_PER_CALL, checkCount, checkNickname, invalid, isFanout } from '../../contract/rules';
 import { createPlayer, findPlayer, renameIfFree } from './players';
 import { refuseRetired, requirePlayerRef, resolveWriter } from './writer';
 import { isCurrentEntry, type BoardRecord, type PlayerRecord, type SuspicionRecord } from './records';
@@ -25,13 +25,13 @@ import { countSubmit, flushDaily } from './analytics';
 import { BANNED_MESSAGE, isBanned } from './moderation';
 import { putEntry } from './tables';
 
-const MAX_BATCH = 200;
 export const SUSPICION_KEEP = 1000;
 
 export function submitBatch(ctx: Ctx, req: Untrusted<RequestOf<'submit_scores'>>): Array<Result<SubmitReply>> {
     const submits = req.submits;
     if (!Array.isArray(submits)) throw new Fail(400, invalid('submits', 'must be a list'));
-    if (submits.length > MAX_BATCH) throw new Fail(400, invalid('submits', `may hold at most ${MAX_BATCH} submits`));
+    if (submits.length > MAX_SUBMITS_PER_CALL)
+        throw new Fail(400, invalid('submits', `may hold at most ${MAX_SUBMITS_PER_CALL} submits`));
     const results = submits.map((s: unknown): Result<SubmitReply> => {
         try {
             return { ok: submitOne(ctx, s as Untrusted<SubmitRequest>) };

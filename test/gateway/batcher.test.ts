@@ -2,6 +2,8 @@
 // its own answer, one player's submits keep their order, and a failed call fails its batch.
 // Time is jest's fake clock, and the "canister" answers when the test says so: what the
 // batcher does never depends on how fast this machine runs its timers.
+import { MAX_SUBMITS_PER_CALL } from '../../contract/rules';
+import { SUBMIT_BATCHING } from '../../gateway/app';
 import { batcher } from '../../gateway/batcher';
 
 beforeEach(() => jest.useFakeTimers());
@@ -186,4 +188,9 @@ test("one game's flood gets 503s past its share of the queue; another game's sub
     }
     expect(await Promise.all(flood.slice(0, 4))).toEqual([0, 1, 2, 3].map((n) => ({ ok: n })));
     expect(await Promise.all(honest)).toEqual([{ ok: 100 }, { ok: 101 }]);
+});
+
+test("the gateway's calls never exceed what the canister takes in one call", () => {
+    expect(SUBMIT_BATCHING.maxBatch).toBeLessThanOrEqual(MAX_SUBMITS_PER_CALL);
+    expect(SUBMIT_BATCHING.maxQueuedPerGroup!).toBeLessThanOrEqual(SUBMIT_BATCHING.maxQueued!);
 });
