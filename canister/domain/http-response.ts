@@ -4,6 +4,7 @@
 //
 // type HttpResponse = record { status_code: nat16; headers: vec record { text; text };
 //                              body: blob; upgrade: opt bool }
+import { concatBytes } from './bytes';
 import { utf8 } from './certification/http';
 
 /** Candid's field id: the name's bytes folded as h = h * 223 + byte (mod 2^32). */
@@ -99,13 +100,5 @@ export function encodeHttpReply(reply: HttpReply): Uint8Array {
         parts.push(new Uint8Array(head));
         if (f.name === 'body') parts.push(reply.body);
     }
-    let size = 0;
-    for (const p of parts) size += p.length;
-    const out = new Uint8Array(size);
-    let at = 0;
-    for (const p of parts) {
-        out.set(p, at);
-        at += p.length;
-    }
-    return out;
+    return concatBytes(parts);
 }

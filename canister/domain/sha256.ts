@@ -1,73 +1,16 @@
-// SHA-256 (FIPS 180-4) in plain 32-bit arithmetic: the canister hashes the session and device
-// tokens it creates, and stores only the hashes. Gateways hash the tokens clients send (with
-// Node's crypto), so the canister never hashes on a request: in this runtime one hash of a
-// short token costs ~1.1 M instructions, about half a submit.
-
-const K = new Int32Array([
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
-    0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
-    0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
-    0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
-    0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
-    0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
-    0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
-    0xc67178f2,
-]);
-
-const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
+// SHA-256 as hex, for the session and device tokens the canister creates: it stores only their
+// hashes. Gateways hash the tokens clients send (with Node's crypto), so the canister never
+// hashes on a request. The one SHA-256 of the canister is certification/sha256.ts.
+import { asciiBytes, sha256 } from './certification/sha256';
 
 /** The SHA-256 digest of `message`, as 64 lowercase hex digits. */
 export function sha256Hex(message: Uint8Array): string {
-    const h = new Int32Array([
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-    ]);
-    // Padding: 0x80, zeros, then the length in bits as a 64-bit big-endian number.
-    const blocks = Math.ceil((message.length + 9) / 64);
-    const padded = new Uint8Array(blocks * 64);
-    padded.set(message);
-    padded[message.length] = 0x80;
-    const bits = message.length * 8;
-    const view = new DataView(padded.buffer);
-    view.setUint32(padded.length - 8, Math.floor(bits / 2 ** 32));
-    view.setUint32(padded.length - 4, bits >>> 0);
-    const w = new Int32Array(64);
-    for (let block = 0; block < blocks; block++) {
-        for (let i = 0; i < 16; i++) w[i] = view.getInt32(block * 64 + i * 4);
-        for (let i = 16; i < 64; i++) {
-            const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >>> 3);
-            const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >>> 10);
-            w[i] = (w[i - 16] + s0 + w[i - 7] + s1) | 0;
-        }
-        let [a, b, c, d, e, f, g, hh] = h;
-        for (let i = 0; i < 64; i++) {
-            const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i]) | 0;
-            const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
-            hh = g;
-            g = f;
-            f = e;
-            e = (d + t1) | 0;
-            d = c;
-            c = b;
-            b = a;
-            a = (t1 + t2) | 0;
-        }
-        h[0] += a;
-        h[1] += b;
-        h[2] += c;
-        h[3] += d;
-        h[4] += e;
-        h[5] += f;
-        h[6] += g;
-        h[7] += hh;
-    }
     let hex = '';
-    for (const word of h) hex += (word >>> 0).toString(16).padStart(8, '0');
+    for (const byte of sha256(message)) hex += byte.toString(16).padStart(2, '0');
     return hex;
 }
 
 /** The hash of a token as sent over the wire (ASCII). */
 export function tokenHash(token: string): string {
-    const bytes = new Uint8Array(token.length);
-    for (let i = 0; i < token.length; i++) bytes[i] = token.charCodeAt(i) & 0xff;
-    return sha256Hex(bytes);
+    return sha256Hex(asciiBytes(token));
 }

@@ -20,6 +20,32 @@ async function svg(spec: object): Promise<string> {
 
 const LABEL: Record<ServiceRow['request'], string> = { submit: 'submits', read: 'top-100 reads', rank: 'rank reads' };
 
+/** A line chart with both axes on a log scale, one line per `series` value, as an SVG file. */
+async function logLogChart(
+    file: string,
+    o: { title: string; values: object[]; x: [string, string]; y: [string, string]; series: string; height: number },
+): Promise<void> {
+    const axis = ([field, title]: [string, string]) => ({
+        field,
+        title,
+        type: 'quantitative',
+        scale: { type: 'log' },
+    });
+    const spec = {
+        title: o.title,
+        width: 560,
+        height: o.height,
+        data: { values: o.values },
+        mark: { type: 'line', point: true },
+        encoding: {
+            x: axis(o.x),
+            y: axis(o.y),
+            color: { field: o.series, type: 'nominal', title: null, legend: { orient: 'right', labelLimit: 400 } },
+        },
+    };
+    fs.writeFileSync(path.join(RESULTS_DIR, file), await svg(spec));
+}
+
 export async function writeResults(service: ServiceRow[], canister: CanisterResults): Promise<void> {
     fs.mkdirSync(RESULTS_DIR, { recursive: true });
     const machine = { cores: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', node: process.version };
@@ -31,56 +57,34 @@ export async function writeResults(service: ServiceRow[], canister: CanisterResu
 }
 
 async function plot(service: ServiceRow[], canister: CanisterResults, cores: number): Promise<void> {
-    const machine = { cores };
-    const throughput = service.map((r) => ({
-        series: `${r.target === 'redis' ? 'Express + Redis' : 'this service'}, ${LABEL[r.request]}${r.roundMs > 0 ? `, ${r.roundMs} ms rounds` : ''}`,
-        connections: r.connections,
-        perSecond: r.perSecond,
-    }));
-    fs.writeFileSync(
-        path.join(RESULTS_DIR, 'throughput.svg'),
-        await svg({
-            title: `Requests per second against concurrent connections (${machine.cores} cores)`,
-            width: 560,
-            height: 320,
-            data: { values: throughput },
-            mark: { type: 'line', point: true },
-            encoding: {
-                x: { field: 'connections', type: 'quantitative', scale: { type: 'log' }, title: 'connections' },
-                y: { field: 'perSecond', type: 'quantitative', scale: { type: 'log' }, title: 'requests per second' },
-                color: { field: 'series', type: 'nominal', title: null, legend: { orient: 'right', labelLimit: 400 } },
-            },
-        }),
-    );
-    const cost = Object.entries(canister.instructions)
-        .filter(([name]) => !/upgrade|batch of 100|render|first direct|http_request_update/.test(name))
-        .flatMap(([operation, bySize]) =>
-            Object.entries(bySize).map(([players, instructions]) => ({
-                operation,
-                players: Number(players),
-                instructions,
-            })),
-        );
-    fs.writeFileSync(
-        path.join(RESULTS_DIR, 'cost.svg'),
-        await svg({
-            title: 'Canister cost per call against players per game (metered instructions)',
-            width: 560,
-            height: 360,
-            data: { values: cost },
-            mark: { type: 'line', point: true },
-            encoding: {
-                x: { field: 'players', type: 'quantitative', scale: { type: 'log' }, title: 'players per game' },
-                y: { field: 'instructions', type: 'quantitative', scale: { type: 'log' }, title: 'instructions' },
-                color: {
-                    field: 'operation',
-                    type: 'nominal',
-                    title: null,
-                    legend: { orient: 'right', labelLimit: 320 },
-                },
-            },
-        }),
-    );
+    await logLogChart('throughput.svg', {
+        title: `Requests per second against concurrent connections (${cores} cores)`,
+        values: service.map((r) => ({
+            series: `${r.target === 'redis' ? 'Express + Redis' : 'this service'}, ${LABEL[r.request]}${r.roundMs > 0 ? `, ${r.roundMs} ms rounds` : ''}`,
+            connections: r.connections,
+            perSecond: r.perSecond,
+        })),
+        x: ['connections', 'connections'],
+        y: ['perSecond', 'requests per second'],
+        series: 'series',
+        height: 320,
+    });
+    await logLogChart('cost.svg', {
+        title: 'Canister cost per call against players per game (metered instructions)',
+        values: Object.entries(canister.instructions)
+            .filter(([name]) => !/upgrade|batch of 100|render|first direct|http_request_update/.test(name))
+            .flatMap(([operation, bySize]) =>
+                Object.entries(bySize).map(([players, instructions]) => ({
+                    operation,
+                    players: Number(players),
+                    instructions,
+                })),
+            ),
+        x: ['players', 'players per game'],
+        y: ['instructions', 'instructions'],
+        series: 'operation',
+        height: 360,
+    });
     console.log(`\nResults: ${path.relative(process.cwd(), RESULTS_DIR)}/latest.json, throughput.svg, cost.svg`);
 }
 

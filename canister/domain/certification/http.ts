@@ -3,6 +3,7 @@
 // (`http_expr/<url segments>/<$>|<*>/<expr hash>/<request hash>/<response hash>` -> empty
 // leaf), and the IC-Certificate header that carries a certificate and a witness to a gateway.
 import { encodePath, encodeTree, keyOf, type Digest, type HashTree } from './hash-tree';
+import { concatBytes } from '../bytes';
 import { sha256, asciiBytes } from './sha256';
 
 export const CERTIFICATE_HEADER = 'ic-certificate';
@@ -241,13 +242,5 @@ export function certificateHeader(certificate: Uint8Array, tree: HashTree, exprP
         base64Bytes(encodePath(exprPath)),
         PART_END,
     ];
-    let size = 0;
-    for (const p of parts) size += p.length;
-    const out = new Uint8Array(size);
-    let at = 0;
-    for (const p of parts) {
-        out.set(p, at);
-        at += p.length;
-    }
-    return out;
+    return concatBytes(parts);
 }
