@@ -66,6 +66,17 @@ const methods = {
                 }),
                 module_hash: IDL.Opt(IDL.Vec(IDL.Nat8)),
                 memory_size: IDL.Nat,
+                // As the IC reports it: the parts of memory_size (the rest are zero here).
+                memory_metrics: IDL.Record({
+                    wasm_memory_size: IDL.Nat,
+                    stable_memory_size: IDL.Nat,
+                    global_memory_size: IDL.Nat,
+                    wasm_binary_size: IDL.Nat,
+                    custom_sections_size: IDL.Nat,
+                    canister_history_size: IDL.Nat,
+                    wasm_chunk_store_size: IDL.Nat,
+                    snapshots_size: IDL.Nat,
+                }),
                 cycles: IDL.Nat,
                 reserved_cycles: IDL.Nat,
                 idle_cycles_burned_per_day: IDL.Nat,
@@ -241,6 +252,7 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
             const canister = target();
             const sys = canister.system;
             const heap = canister.instance ? BigInt(canister.instance.pages()) * 65536n : 0n;
+            const stable = canister.stable.size() * 65536n;
             return reply([
                 {
                     status: { [sys.status]: null },
@@ -253,7 +265,17 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
                         wasm_memory_limit: 3n * 1024n ** 3n,
                     },
                     module_hash: sys.moduleHash ? [sys.moduleHash] : [],
-                    memory_size: heap + canister.stable.size() * 65536n,
+                    memory_size: heap + stable,
+                    memory_metrics: {
+                        wasm_memory_size: heap,
+                        stable_memory_size: stable,
+                        global_memory_size: 0n,
+                        wasm_binary_size: 0n,
+                        custom_sections_size: 0n,
+                        canister_history_size: 0n,
+                        wasm_chunk_store_size: 0n,
+                        snapshots_size: 0n,
+                    },
                     cycles: sys.cycles,
                     reserved_cycles: 0n,
                     idle_cycles_burned_per_day: 0n,

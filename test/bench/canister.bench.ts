@@ -98,9 +98,13 @@ async function httpUpdate(r: Replica, id: Principal, url: string): Promise<bigin
 /** Every game's API key (writes carry it). */
 const keys = new Map<string, string>();
 
-/** Fills a game with `players` players, 200 submits per call (deterministic pseudo-random scores). */
-/** The canister's memory (wasm heap + stable memory) as the management canister reports it. */
-async function memorySize(r: Replica, id: Principal): Promise<bigint> {
+/** The canister's memory as the management canister reports it: wasm heap and stable memory. */
+interface Memory {
+    heap: number;
+    stable: number;
+}
+
+async function memoryOf(r: Replica, id: Principal): Promise<Memory> {
     const reply = await r.update(
         Principal.fromText('aaaaa-aa'),
         'canister_status',
@@ -108,12 +112,17 @@ async function memorySize(r: Replica, id: Principal): Promise<bigint> {
         OPERATOR,
     );
     if (!('reply' in reply)) throw new Error(`canister_status: ${reply.reject.message}`);
-    const [status] = IDL.decode([IDL.Record({ memory_size: IDL.Nat })], reply.reply) as unknown as [
-        { memory_size: bigint },
+    const Metrics = IDL.Record({ wasm_memory_size: IDL.Nat, stable_memory_size: IDL.Nat });
+    const [status] = IDL.decode([IDL.Record({ memory_metrics: Metrics })], reply.reply) as unknown as [
+        { memory_metrics: { wasm_memory_size: bigint; stable_memory_size: bigint } },
     ];
-    return status.memory_size;
+    return {
+        heap: Number(status.memory_metrics.wasm_memory_size),
+        stable: Number(status.memory_metrics.stable_memory_size),
+    };
 }
 
+/** Fills a game with `players` players, 200 submits per call (deterministic pseudo-random scores). */
 async function populate(r: Replica, id: Principal, gameId: string, players: number): Promise<void> {
     for (let from = 0; from < players; from += 200) {
         const submits = [];
@@ -133,15 +142,15 @@ async function populate(r: Replica, id: Principal, gameId: string, players: numb
 export interface CanisterResults {
     /** Metered instructions by operation, by players per game. */
     instructions: Record<string, Record<string, number>>;
-    /** Memory per player (bytes), by players per game. */
-    bytesPerPlayer: Record<string, number>;
+    /** Memory per player (bytes), by players per game: wasm heap, stable memory and both. */
+    bytesPerPlayer: Record<string, { heap: number; stable: number; total: number }>;
 }
 
 export async function benchCanister(): Promise<CanisterResults> {
     const sizes = (process.env.BENCH_PLAYERS ?? '1000,100000').split(',').map(Number);
     const rows: Array<Array<string | number>> = [];
     const results = new Map<number, Map<string, bigint>>();
-    const memory: Array<[number, bigint, bigint]> = [];
+    const memory: Array<{ players: number; perPlayer: Memory; filled: Memory }> = [];
     for (const players of sizes) {
         const t0 = Date.now();
         const r = await startReplica({
@@ -155,7 +164,7 @@ export async function benchCanister(): Promise<CanisterResults> {
         const id = r.createCanister();
         await r.installCode(id, leaderboardWasm(), { arg: initArg({ gateways: [], operators: [] }) });
         const m = new Map<string, bigint>();
-        const empty = await memorySize(r, id);
+        const empty = await memoryOf(r, id);
         for (const [gameId, extra] of [
             ['three', false],
             ['four', true],
@@ -174,8 +183,9 @@ export async function benchCanister(): Promise<CanisterResults> {
                 });
             await populate(r, id, `g-${gameId}`, players);
         }
-        const filled = await memorySize(r, id);
-        memory.push([players, empty, filled]);
+        const filled = await memoryOf(r, id);
+        const per = (part: keyof Memory): number => Math.round((filled[part] - empty[part]) / (2 * players));
+        memory.push({ players, filled, perPlayer: { heap: per('heap'), stable: per('stable') } });
         await r.advanceTime(3_000);
         const g = 'g-three';
         const p = (i: number): string => `dev_1700000000_${i.toString(16).padStart(8, '0')}`;
@@ -309,14 +319,17 @@ export async function benchCanister(): Promise<CanisterResults> {
         ['operation', ...sizes.map((n) => `${n.toLocaleString('en-US')} players`)],
         rows,
     );
+    const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
     table(
-        'Canister memory (wasm heap + stable memory, canister_status): two games of n players',
-        ['players per game', 'empty canister', 'filled', 'per player'],
-        memory.map(([n, empty, filled]) => [
-            n.toLocaleString('en-US'),
-            `${(Number(empty) / 2 ** 20).toFixed(1)} MiB`,
-            `${(Number(filled) / 2 ** 20).toFixed(1)} MiB`,
-            `${Math.round(Number(filled - empty) / (2 * n))} B`,
+        'Canister memory (canister_status memory_metrics): two games of n players; per player, after the empty canister',
+        ['players per game', 'wasm heap', 'stable memory', 'per player: heap', 'stable', 'total'],
+        memory.map(({ players, filled, perPlayer }) => [
+            players.toLocaleString('en-US'),
+            mib(filled.heap),
+            mib(filled.stable),
+            `${perPlayer.heap} B`,
+            `${perPlayer.stable} B`,
+            `${perPlayer.heap + perPlayer.stable} B`,
         ]),
     );
     const instructions: CanisterResults['instructions'] = {};
@@ -325,7 +338,10 @@ export async function benchCanister(): Promise<CanisterResults> {
     return {
         instructions,
         bytesPerPlayer: Object.fromEntries(
-            memory.map(([n, empty, filled]) => [String(n), Math.round(Number(filled - empty) / (2 * n))]),
+            memory.map(({ players, perPlayer }) => [
+                String(players),
+                { ...perPlayer, total: perPlayer.heap + perPlayer.stable },
+            ]),
         ),
     };
 }
