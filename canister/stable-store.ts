@@ -1,8 +1,9 @@
 // The service's Store on stable B-tree maps: everything here survives upgrades.
 import { StableBTreeMap } from 'azle';
 
-import { bytesCodec, jsonCodec, textCodec } from './codecs';
-import { revivePlayer, type PlayerRecord } from './service/records';
+import { bytesCodec, bytesToText, jsonCodec, textCodec, textToBytes } from './codecs';
+import { decodePlayer, encodePlayer } from './service/player-codec';
+import type { PlayerRecord } from './service/records';
 import type { KV, Store } from './service/store';
 
 interface Codec<V> {
@@ -26,6 +27,12 @@ function stableKv<V>(memoryId: number, codec: Codec<V>): KV<V> {
     };
 }
 
+/** Player records in their compact form (service/player-codec.ts). */
+const playerCodec: Codec<PlayerRecord> = {
+    toBytes: (player) => textToBytes(encodePlayer(player)),
+    fromBytes: (bytes) => decodePlayer(bytesToText(bytes)),
+};
+
 /** Memory ids are part of the stable layout: never renumber them. */
 export function stableStore(): Store {
     return {
@@ -33,7 +40,7 @@ export function stableStore(): Store {
         games: stableKv(1, jsonCodec()),
         apiKeys: stableKv(2, textCodec),
         developers: stableKv(3, jsonCodec()),
-        players: stableKv(4, jsonCodec<PlayerRecord>(revivePlayer)),
+        players: stableKv(4, playerCodec),
         slots: stableKv(5, textCodec),
         nicknames: stableKv(6, textCodec),
         achievements: stableKv(7, jsonCodec()),

@@ -50,3 +50,9 @@ export function countsAsPlay(
 export function stillPacing(last: LastSubmit, now: number): boolean {
     return now - last.at < PLAY_DEDUPE_US;
 }
+
+/** The message of an accepted submit: a welcome for a new player, else whether it set a personal best. */
+export function submitMessage(submit: { created: boolean; improved: boolean; nickname?: string }): string {
+    if (submit.created) return `Score submitted. Welcome, ${submit.nickname}!`;
+    return submit.improved ? 'Score submitted: new personal best!' : 'Score submitted.';
+}

@@ -9,7 +9,7 @@ import type { SubmitReply } from '../../contract/schemas';
 import { checkSubmit } from '../domain/anti-cheat';
 import { ns } from '../domain/json';
 import { improve } from '../domain/bests';
-import { RATE_WINDOW_US, countsAsPlay, pace, stillPacing } from '../domain/throttle';
+import { RATE_WINDOW_US, countsAsPlay, pace, stillPacing, submitMessage } from '../domain/throttle';
 import { MAX_SUBMITS_PER_CALL, checkCount, checkNickname, invalid, isFanout } from '../../contract/rules';
 import { createPlayer, findPlayer, renameIfFree } from './players';
 import { refuseRetired, requirePlayerRef, resolveWriter } from './writer';
@@ -125,11 +125,7 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     const counted = countsAsPlay(last, submitted, now);
     if (counted) player.playCount += 1;
     player.lastPlayed = now;
-    const message = created
-        ? `Score submitted. Welcome, ${player.nickname}!`
-        : improved
-          ? 'Score submitted: new personal best!'
-          : 'Score submitted.';
+    const message = submitMessage({ created, improved, nickname: player.nickname });
     for (const k of Object.keys(player.pace)) if (!stillPacing(player.pace[k]!, now)) delete player.pace[k];
     player.pace[paceKey] = { at: now, score, streak, nickname, message };
     dropDeadEntries(game, player);

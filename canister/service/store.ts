@@ -1,6 +1,6 @@
 // The storage the service needs, as key-value maps with string keys; the canister backs them
 // with stable B-tree maps (canister/stable-store.ts), tests with plain Maps.
-import { revivePlayer } from './records';
+import { decodePlayer, encodePlayer } from './player-codec';
 import type {
     AccountRecord,
     ActiveSessions,
@@ -89,24 +89,25 @@ export interface Store {
 export const playerKey = (gameId: string, playerId: string): string => `${gameId}/${playerId}`;
 
 /**
- * A Store in plain Maps (native tests and tools). Values are kept as JSON text, as the stable
- * store keeps them, so that a record changed but never written back, or a key that only works
+ * A Store in plain Maps (native tests and tools). Values are kept as text, as the stable store
+ * keeps them (JSON; player records in their compact form), so that a record changed but never written back, or a key that only works
  * before serialization (such as `__proto__`), behaves here as it does in the canister.
  */
 export function memoryStore(): Store {
-    const json = <V>(revive: (parsed: V) => V = (v) => v): KV<V> => {
+    const encoded = <V>(encode: (value: V) => string, decode: (text: string) => V): KV<V> => {
         const text = plain<string>();
         return {
             get: (k) => {
                 const t = text.get(k);
-                return t === undefined ? undefined : revive(JSON.parse(t) as V);
+                return t === undefined ? undefined : decode(t);
             },
-            set: (k, v) => text.set(k, JSON.stringify(v)),
+            set: (k, v) => text.set(k, encode(v)),
             delete: (k) => text.delete(k),
-            first: (count) => text.first(count).map(([k, t]) => [k, revive(JSON.parse(t) as V)]),
+            first: (count) => text.first(count).map(([k, t]) => [k, decode(t)]),
             size: () => text.size(),
         };
     };
+    const json = <V>(): KV<V> => encoded<V>(JSON.stringify, (t) => JSON.parse(t) as V);
     const plain = <V>(): KV<V> => {
         const map = new Map<string, V>();
         return {
@@ -125,7 +126,7 @@ export function memoryStore(): Store {
         games: json(),
         apiKeys: plain(),
         developers: json(),
-        players: json(revivePlayer),
+        players: encoded(encodePlayer, decodePlayer),
         slots: plain(),
         nicknames: plain(),
         achievements: json(),
