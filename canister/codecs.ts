@@ -3,6 +3,7 @@
 // the native path costs well under 1 K.
 import { candidDecode, candidEncode } from 'azle';
 
+import { markJson, markedJson } from './candid-text';
 import { parseRustString } from './rust-string';
 
 /** A string as the bytes of a Candid `text` value. */
@@ -25,12 +26,20 @@ export function bytesToText(bytes: Uint8Array): string {
 
 export const textCodec = { toBytes: textToBytes, fromBytes: bytesToText };
 
-/** Values of type V as JSON text; `revive` restores what JSON cannot say (e.g. prototype-free maps). */
-export function jsonCodec<V>(revive: (parsed: V) => V = (v) => v) {
+/**
+ * Values of type V as JSON text, written marked for the fast read (candid-text.ts); text
+ * without the mark (earlier releases) is read through the native decoder.
+ */
+export function textJsonCodec<V>(encode: (value: V) => string, decode: (json: string) => V) {
     return {
-        toBytes: (value: V): Uint8Array => textToBytes(JSON.stringify(value)),
-        fromBytes: (bytes: Uint8Array): V => revive(JSON.parse(bytesToText(bytes)) as V),
+        toBytes: (value: V): Uint8Array => markJson(encode(value), textToBytes),
+        fromBytes: (bytes: Uint8Array): V => decode(markedJson(bytes) ?? bytesToText(bytes)),
     };
+}
+
+/** Values of type V as JSON; `revive` restores what JSON cannot say (e.g. prototype-free maps). */
+export function jsonCodec<V>(revive: (parsed: V) => V = (v) => v) {
+    return textJsonCodec<V>(JSON.stringify, (json) => revive(JSON.parse(json) as V));
 }
 
 export const bytesCodec = {

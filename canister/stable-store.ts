@@ -1,7 +1,7 @@
 // The service's Store on stable B-tree maps: everything here survives upgrades.
 import { StableBTreeMap } from 'azle';
 
-import { bytesCodec, bytesToText, jsonCodec, textCodec, textToBytes } from './codecs';
+import { bytesCodec, jsonCodec, textCodec, textJsonCodec } from './codecs';
 import { decodePlayer, encodePlayer } from './service/player-codec';
 import type { PlayerRecord } from './service/records';
 import type { KV, Store } from './service/store';
@@ -28,10 +28,7 @@ function stableKv<V>(memoryId: number, codec: Codec<V>): KV<V> {
 }
 
 /** Player records in their compact form (service/player-codec.ts). */
-const playerCodec: Codec<PlayerRecord> = {
-    toBytes: (player) => textToBytes(encodePlayer(player)),
-    fromBytes: (bytes) => decodePlayer(bytesToText(bytes)),
-};
+const playerCodec: Codec<PlayerRecord> = textJsonCodec(encodePlayer, decodePlayer);
 
 /** Memory ids are part of the stable layout: never renumber them. */
 export function stableStore(): Store {

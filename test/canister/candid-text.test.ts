@@ -1,0 +1,36 @@
+// The fast read of stored JSON: marked text reads back as written, in ASCII; anything else is
+// left to the full decoder.
+import { IDL } from '@dfinity/candid';
+
+import { candidTextSpan, markJson, markedJson } from '../../canister/candid-text';
+
+const text = (s: string): Uint8Array => new Uint8Array(IDL.encode([IDL.Text], [s]));
+const roundTrip = (value: unknown): unknown => JSON.parse(markedJson(markJson(JSON.stringify(value), text))!);
+
+test.each([
+    ['a compact record', [1, 0, 'Player_1', [1234567, 0, 3, 0], [['weekly', 1, 0]]]],
+    ['an object', { gameId: 'g-three', caps: {}, boards: [{ scoreboardId: 'all-time' }] }],
+    ['non-ASCII text', { nickname: 'Zoë 😀 漢字', sep: '\u2028\u2029', quote: '"\\', lone: '\ud800x' }],
+    ['a long value', { filler: 'x'.repeat(100_000) }],
+    ['an empty string', ''],
+])('%s reads back as written, stored as ASCII', (_name, value) => {
+    expect(roundTrip(value)).toEqual(value);
+    const stored = markJson(JSON.stringify(value), text);
+    const span = candidTextSpan(stored)!;
+    expect(stored.subarray(span.at).every((b) => b < 0x80)).toBe(true);
+    // What any Candid decoder reads is the same JSON (the mark is whitespace).
+    expect(JSON.parse(IDL.decode([IDL.Text], stored)[0] as string)).toEqual(value);
+});
+
+test('text without the mark is left to the full decoder', () => {
+    expect(markedJson(text(JSON.stringify({ written: 'by an earlier release' })))).toBeUndefined();
+    expect(markedJson(text(''))).toBeUndefined();
+    expect(markedJson(new Uint8Array(IDL.encode([IDL.Text, IDL.Text], [' a', 'b'])))).toBeUndefined();
+    expect(markedJson(new Uint8Array(IDL.encode([IDL.Nat], [32n])))).toBeUndefined();
+    const good = text(' {}');
+    expect(markedJson(good)).toBe(' {}');
+    expect(markedJson(good.subarray(0, good.length - 1))).toBeUndefined(); // cut short
+    expect(markedJson(new Uint8Array([...good, 0x41]))).toBeUndefined(); // a byte too many
+    expect(markedJson(new Uint8Array([0x44, 0x49, 0x44, 0x4c, 0, 1, 0x71, 0xff, 0xff]))).toBeUndefined();
+    expect(markedJson(new Uint8Array())).toBeUndefined();
+});
