@@ -27,6 +27,8 @@ import { stringify } from './domain/json';
 import { HttpRequest, HttpResponse, HttpUpdateRequest, serveHttp, serveHttpUpdate } from './http';
 import * as accounts from './service/accounts';
 import * as analytics from './service/analytics';
+import { flushDaily } from './service/analytics';
+import { flushStats } from './service/stats';
 import * as developers from './service/developers';
 import { createDirectReads } from './service/direct-reads';
 import * as deviceCodes from './service/device-codes';
@@ -67,6 +69,16 @@ const TICK_SECONDS = 30;
 // certified, until RENDER_BUDGET instructions are spent (the rest waits for the next tick).
 const RENDER_BUDGET = 1_000_000_000n;
 const direct = createDirectReads(utf8Bytes, () => Number(performanceCounter(0)));
+
+/**
+ * Writes the counters (kept in the heap, changed by many methods) to stable memory: after
+ * every update, so none is lost to an upgrade (a player counted but not written would have
+ * its slot handed out again).
+ */
+function flushCounters(): void {
+    flushStats(ctx);
+    flushDaily(ctx);
+}
 
 function certify(): void {
     certifiedDataSet(direct.rootHash());
@@ -192,6 +204,7 @@ function handle<M extends Method>(method: M, fn: (req: Untrusted<RequestOf<M>>) 
         if (!(e instanceof Fail)) throw e;
         reply = { err: { status: e.status, message: e.message } };
     }
+    if (METHODS[method].kind === 'update') flushCounters();
     msgReply(textToBytes(stringify(reply)));
 }
 
@@ -215,6 +228,7 @@ export default class {
 
     @preUpgrade
     preUpgrade(): void {
+        flushCounters();
         writeSnapshot(ctx);
     }
 

@@ -35,9 +35,11 @@ function claim(ctx: Ctx, nickname: string, owner: string, previous?: string): vo
 
 /** A fresh Player_<n> that nobody holds (users may pick names of that shape too). */
 function allocateDefault(ctx: Ctx): string {
-    let n = (ctx.store.meta.get('nextDefaultName') as number | undefined) ?? 1;
+    // The counter lives with the platform's counters (written once per call); stores from
+    // before that keep it in meta.
+    let n = statsOf(ctx, '*').nextDefaultName ?? (ctx.store.meta.get('nextDefaultName') as number | undefined) ?? 1;
     while (ctx.store.nicknames.get(nameKey(defaultNickname(n))) !== undefined) n++;
-    ctx.store.meta.set('nextDefaultName', n + 1);
+    updateStats(ctx, '*', (s) => ({ ...s, nextDefaultName: n + 1 }));
     return defaultNickname(n);
 }
 

@@ -228,6 +228,8 @@ export interface Stats {
     day: number;
     /** Players merged into accounts or removed: `players` counts slots ever handed out. */
     retired?: number;
+    /** The platform's ('*'): the number of the next Player_<n> default nickname to try. */
+    nextDefaultName?: number;
 }
 
 /** A player's active play-session tokens with their expiry, for the per-player cap. */

@@ -1,5 +1,7 @@
 // Upgrades keep every record and every index: with the pre-upgrade snapshot, and also when
 // pre_upgrade is skipped (the heap tables are rebuilt from the stable records).
+import { createHash } from 'node:crypto';
+
 import { startLeaderboard, leaderboardWasm, initArg, type TestCanister } from '../support/canister';
 import { advance } from '../support/replica';
 
@@ -82,4 +84,35 @@ test('an upgrade that skips pre_upgrade rebuilds the tables from the records', a
         skipPreUpgrade: true,
     });
     expect(await view(c)).toEqual(before);
+});
+
+test('a player created by sign-in keeps its slot and its name through an upgrade', async () => {
+    const identity = { issuer: 'https://idp.example', subject: 'up-signed', email: 'up@example.com', provider: 'oidc' };
+    const approval = await c.ok('sign_in', { gameId: 'up-game', identity });
+    const session = createHash('sha256').update(approval.sessionId).digest('hex');
+    const before = await c.ok('game_stats', { gameId: 'up-game' });
+    await c.replica.installCode(c.canisterId, leaderboardWasm(), {
+        mode: 'upgrade',
+        arg: initArg({ gateways: [c.gateway.getPrincipal()], operators: [c.operator.getPrincipal()] }),
+        skipPreUpgrade: true,
+    });
+    // What the sign-in counted was written with it: the next new player gets a slot and a
+    // default name of its own, and both keep theirs on the board.
+    expect(await c.ok('game_stats', { gameId: 'up-game' })).toEqual(before);
+    const replies = await c.ok('submit_scores', {
+        submits: [
+            { gameId: 'up-game', sessionHash: session, score: 99_997, streak: 0 },
+            { apiKey, gameId: 'up-game', playerId: 'after-upgrade', score: 99_996, streak: 0 },
+        ],
+    });
+    expect(replies).toMatchObject([{ ok: {} }, { ok: {} }]);
+    const fresh = (await c.ok('profile', { gameId: 'up-game', playerId: 'after-upgrade' })).nickname;
+    expect(fresh).not.toBe(approval.nickname);
+    const top = (await c.ok('leaderboard', { gameId: 'up-game', limit: 3 })).leaderboard.map(
+        (e: { nickname: string; score: number }) => [e.nickname, e.score],
+    );
+    expect(top.slice(1)).toEqual([
+        [approval.nickname, 99_997],
+        [fresh, 99_996],
+    ]);
 });
