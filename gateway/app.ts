@@ -38,7 +38,10 @@ export const SUBMIT_BATCHING: BatcherOptions = {
     // At most the canister's MAX_SUBMITS_PER_CALL (a larger call is refused whole; tested).
     maxBatch: 100,
     maxWaitMs: 2,
-    maxInFlight: 8,
+    // 16 calls of 100 cover a second of latency at the canister's pace here; past 2 in flight
+    // only full calls go (fewer, fuller calls when the canister is busy).
+    maxInFlight: 16,
+    eagerInFlight: 2,
     maxQueued: 10_000,
     maxQueuedPerGroup: 2_000,
 };

@@ -2,12 +2,12 @@
 // and `maxBytes` of JSON per call (the IC refuses messages over 2 MiB, and one oversized call
 // would fail every submit in it), gathered for at most `maxWaitMs`. Up to `maxInFlight` calls
 // run at once (on the IC an update takes 1-2 s: one call at a time would cap a gateway at
-// ~100 submits/s), while requests with the same key (a player) keep their order: a request
-// never joins a call while an earlier one of its key is queued before it or in flight. At most
-// `maxQueued` requests wait, and at most `maxQueuedPerGroup` of one group (a game); past that a
-// request gets a 503 at once: bounded memory when the canister falls behind, and one game's
-// flood (its API key is public) cannot fill the queue for every other game. Every request gets
-// its own answer.
+// ~100 submits/s), and past `eagerInFlight` of them only full ones, while requests with the
+// same key (a player) keep their order: a request never joins a call while an earlier one of
+// its key is queued before it or in flight. At most `maxQueued` requests wait, and at most
+// `maxQueuedPerGroup` of one group (a game); past that a request gets a 503 at once: bounded
+// memory when the canister falls behind, and one game's flood (its API key is public) cannot
+// fill the queue for every other game. Every request gets its own answer.
 import type { Result } from '../contract/canister';
 import { MESSAGES } from '../contract/messages';
 
@@ -18,6 +18,12 @@ export interface BatcherOptions {
     maxBytes?: number;
     /** Calls in flight at once (default 1). */
     maxInFlight?: number;
+    /**
+     * Below this many calls in flight a partial batch goes after `maxWaitMs`; from there on only
+     * full batches go (default: maxInFlight). A busy gateway then makes fewer, fuller calls,
+     * and the calls it may keep in flight still cover the canister's latency.
+     */
+    eagerInFlight?: number;
     /** Requests waiting at most (default 10,000); more get a 503. */
     maxQueued?: number;
     /** Requests of one group (`groupOf`) waiting at most (default: maxQueued); more get a 503. */
@@ -50,6 +56,7 @@ export function batcher<Q, A>(
 ): (request: Q) => Promise<Result<A>> {
     const queue: Array<Waiting<Q, A>> = [];
     const maxInFlight = o.maxInFlight ?? 1;
+    const eagerInFlight = o.eagerInFlight ?? maxInFlight;
     const maxBytes = o.maxBytes ?? DEFAULT_MAX_BATCH_BYTES;
     const maxQueued = o.maxQueued ?? DEFAULT_MAX_QUEUED;
     const maxPerGroup = o.maxQueuedPerGroup ?? maxQueued;
@@ -108,6 +115,9 @@ export function batcher<Q, A>(
     function flush(): void {
         timer = undefined;
         while (inFlight < maxInFlight && queue.length > 0) {
+            // A partial batch waits for company while enough calls are in flight; one of them
+            // finishing brings it here again.
+            if (inFlight >= eagerInFlight && queue.length < o.maxBatch) return;
             const batch = nextBatch();
             if (batch.length === 0) return; // everything queued waits for a call in flight
             inFlight++;

@@ -4,7 +4,7 @@
 // batcher does never depends on how fast this machine runs its timers.
 import { MAX_SUBMITS_PER_CALL } from '../../contract/rules';
 import { SUBMIT_BATCHING } from '../../gateway/app';
-import { batcher } from '../../gateway/batcher';
+import { batcher, type BatcherOptions } from '../../gateway/batcher';
 
 beforeEach(() => jest.useFakeTimers());
 afterEach(() => jest.useRealTimers());
@@ -77,7 +77,7 @@ describe('several calls in flight', () => {
     }
 
     /** A "canister" whose calls answer when the test says so. */
-    function controlled(o = { maxBatch: 2, maxWaitMs: 1, maxInFlight: 3, maxQueued: 8 }) {
+    function controlled(o: BatcherOptions = { maxBatch: 2, maxWaitMs: 1, maxInFlight: 3, maxQueued: 8 }) {
         const calls: Array<{ batch: Req[]; answered: boolean; answer: () => void }> = [];
         const send = batcher<Req, number>(
             (batch) =>
@@ -149,6 +149,26 @@ describe('several calls in flight', () => {
         expect(t.order('a')).toEqual([1, 2, 3]);
     });
 
+    test('past eagerInFlight calls in flight only full batches go; a partial one goes when a call finishes', async () => {
+        const t = controlled({ maxBatch: 3, maxWaitMs: 1, maxInFlight: 4, eagerInFlight: 1, maxQueued: 100 });
+        const replies = [t.send({ player: 'a', n: 0 }), t.send({ player: 'b', n: 1 })];
+        await jest.advanceTimersByTimeAsync(1); // nothing in flight: the partial batch goes
+        for (let n = 2; n < 4; n++) replies.push(t.send({ player: `p${n}`, n }));
+        await jest.advanceTimersByTimeAsync(60_000); // two wait for company while a call is in flight
+        expect(t.calls.map((c) => c.batch.length)).toEqual([2]);
+        for (let n = 4; n < 9; n++) replies.push(t.send({ player: `p${n}`, n }));
+        await jest.advanceTimersByTimeAsync(1); // full batches go at once, up to maxInFlight
+        expect(t.calls.map((c) => c.batch.length)).toEqual([2, 3, 3]);
+        await jest.advanceTimersByTimeAsync(60_000);
+        expect(t.calls).toHaveLength(3); // the one left over waits
+        t.open()[0].answer();
+        await jest.advanceTimersByTimeAsync(1);
+        expect(t.calls).toHaveLength(3); // two calls are still in flight: still above eagerInFlight
+        await t.answerAll();
+        expect(t.calls.map((c) => c.batch.length)).toEqual([2, 3, 3, 1]);
+        expect(await Promise.all(replies)).toEqual(Array.from({ length: 9 }, (_, n) => ({ ok: n })));
+    });
+
     test('past maxQueued waiting requests, a request gets a 503 at once; the accepted ones are answered', async () => {
         const t = controlled();
         // 3 calls of 2 in flight take 6; 8 more wait; the next one is refused.
@@ -193,4 +213,5 @@ test("one game's flood gets 503s past its share of the queue; another game's sub
 test("the gateway's calls never exceed what the canister takes in one call", () => {
     expect(SUBMIT_BATCHING.maxBatch).toBeLessThanOrEqual(MAX_SUBMITS_PER_CALL);
     expect(SUBMIT_BATCHING.maxQueuedPerGroup!).toBeLessThanOrEqual(SUBMIT_BATCHING.maxQueued!);
+    expect(SUBMIT_BATCHING.eagerInFlight!).toBeLessThanOrEqual(SUBMIT_BATCHING.maxInFlight!);
 });
