@@ -1,9 +1,13 @@
 // The load generator, in its own process: autocannon with `connections` keep-alive clients
-// for `seconds`. Submits carry a new player each (no player meets the 2 s pace of its own
-// previous submit); reads ask for the cached top 100; ranks ask for a player's rank (the players
-// the bench submitted first). Prints one JSON line: requests per
-// second, latency percentiles (ms) and the count of each status.
+// for `warmup` + `seconds`. Submits carry a new player each (no player meets the 2 s pace of
+// its own previous submit); reads ask for the cached top 100; ranks ask for a player's rank
+// (the players the bench submitted first). Only the answers of the last `seconds` count: the
+// first ones would measure opening thousands of connections and the first wave of a closed
+// loop, not the service's pace. Prints one JSON line: answered (2xx) requests per second,
+// latency percentiles (ms) and the count of each status, over that window.
 import autocannon from 'autocannon';
+
+import { summarize } from './stats';
 
 interface Job {
     url: string;
@@ -12,6 +16,8 @@ interface Job {
     kind: 'submit' | 'read' | 'rank';
     connections: number;
     seconds: number;
+    /** Seconds of load before the measured window (default 0). */
+    warmup?: number;
 }
 
 const job = JSON.parse(process.argv[2]) as Job;
@@ -23,7 +29,7 @@ const instance = autocannon(
     {
         url: job.url,
         connections: job.connections,
-        duration: job.seconds,
+        duration: (job.warmup ?? 0) + job.seconds,
         headers: { 'x-api-key': job.apiKey, 'content-type': 'application/json' },
         requests: [
             job.kind === 'submit'
@@ -51,17 +57,26 @@ const instance = autocannon(
     (error, result) => {
         if (error) throw error;
         const statuses: Record<string, number> = {};
-        for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = count ?? 0;
+        for (const code of window.statuses) statuses[code] = (statuses[code] ?? 0) + 1;
+        const latency = summarize(window.latencies);
         process.stdout.write(
             `${JSON.stringify({
                 // Answered: a 503 (the gateway shedding load) is not a request served.
-                perSecond: result['2xx'] / job.seconds,
-                p50: result.latency.p50,
-                p99: result.latency.p99,
+                perSecond: window.latencies.length / job.seconds,
+                p50: Math.round(latency.median),
+                p99: Math.round(latency.p99),
                 errors: result.errors + result.timeouts,
                 statuses,
             })}\n`,
         );
     },
 );
+/** The answers in the measured window: each status, and the latency of each 2xx. */
+const window = { statuses: [] as number[], latencies: [] as number[] };
+const measureFrom = Date.now() + (job.warmup ?? 0) * 1000;
+instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+    if (Date.now() < measureFrom) return;
+    window.statuses.push(statusCode);
+    if (statusCode >= 200 && statusCode < 300) window.latencies.push(responseTime);
+});
 process.once('SIGINT', () => instance.stop());

@@ -88,7 +88,10 @@ async function load(
 ): Promise<void> {
     await seedRanked(t);
     for (const [kind, connections] of loads) {
-        const job = { url: t.url, apiKey: t.apiKey, gameId: t.gameId, kind, connections, seconds };
+        // Before the measured window: connections open and, with round latency, the first waves
+        // of the closed loop (every client starts at once) spread out.
+        const warmup = roundMs > 0 ? 6 : 2;
+        const job = { url: t.url, apiKey: t.apiKey, gameId: t.gameId, kind, connections, seconds, warmup };
         const { stdout } = await run(
             process.execPath,
             ['--import', 'tsx', path.join(__dirname, 'load-client.ts'), JSON.stringify(job)],

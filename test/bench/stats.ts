@@ -4,6 +4,7 @@ export interface Summary {
     n: number;
     median: number;
     p95: number;
+    p99: number;
     mean: number;
 }
 
@@ -14,6 +15,7 @@ export function summarize(samples: number[]): Summary {
         n: sorted.length,
         median: at(0.5),
         p95: at(0.95),
+        p99: at(0.99),
         mean: sorted.reduce((s, x) => s + x, 0) / sorted.length,
     };
 }
