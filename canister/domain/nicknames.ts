@@ -17,3 +17,10 @@ export function suffixed(nickname: string, n: number): string {
 export function defaultNickname(n: number): string {
     return `Player_${n}`;
 }
+
+/** The <number> of a name written exactly as a default (`Player_<number>`, any case), else undefined. */
+export function defaultNumber(nickname: string): number | undefined {
+    const digits = nickname.length > 7 && nameKey(nickname.slice(0, 7)) === 'player_' ? nickname.slice(7) : '';
+    const n = Number(digits);
+    return digits !== '' && Number.isSafeInteger(n) && n > 0 && String(n) === digits ? n : undefined;
+}

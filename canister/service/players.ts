@@ -4,7 +4,7 @@ import type { RequestOf } from '../../contract/canister';
 import { MESSAGES } from '../../contract/messages';
 import type { AchievementReply, NicknameReply, Profile } from '../../contract/schemas';
 import { ns } from '../domain/json';
-import { defaultNickname, nameKey, suffixed } from '../domain/nicknames';
+import { defaultNickname, defaultNumber, nameKey, suffixed } from '../domain/nicknames';
 import { MAX_ACHIEVEMENTS_PER_CALL, checkAchievementId, checkNickname, invalid } from '../../contract/rules';
 import { dict, type PlayerRecord } from './records';
 import { playerKey } from './store';
@@ -21,10 +21,18 @@ export function findPlayer(ctx: Ctx, gameId: string, playerId: string): PlayerRe
     return ctx.store.players.get(playerKey(gameId, playerId));
 }
 
-/** Whether `nickname` is free for the owner `owner` (their own current name counts as free). */
-function nicknameFree(ctx: Ctx, nickname: string, owner: string): boolean {
+/**
+ * Whether `nickname` is free for the owner `owner` (their own current name, `ownerName`, counts
+ * as free). A default name handed out is taken for good, without an entry in the nickname map
+ * (one B-tree entry less per player, ~190 bytes of stable memory and ~0.25 M instructions).
+ */
+function nicknameFree(ctx: Ctx, nickname: string, owner: string, ownerName?: string): boolean {
     const holder = ctx.store.nicknames.get(nameKey(nickname));
-    return holder === undefined || holder === owner;
+    if (holder !== undefined) return holder === owner;
+    const n = defaultNumber(nickname);
+    if (n !== undefined && n < nextDefaultNumber(ctx))
+        return ownerName !== undefined && nameKey(ownerName) === nameKey(nickname);
+    return true;
 }
 
 function claim(ctx: Ctx, nickname: string, owner: string, previous?: string): void {
@@ -33,11 +41,16 @@ function claim(ctx: Ctx, nickname: string, owner: string, previous?: string): vo
     ctx.store.nicknames.set(nameKey(nickname), owner);
 }
 
-/** A fresh Player_<n> that nobody holds (users may pick names of that shape too). */
-function allocateDefault(ctx: Ctx): string {
+/** The number of the next default name to try. */
+function nextDefaultNumber(ctx: Ctx): number {
     // The counter lives with the platform's counters (written once per call); stores from
     // before that keep it in meta.
-    let n = statsOf(ctx, '*').nextDefaultName ?? (ctx.store.meta.get('nextDefaultName') as number | undefined) ?? 1;
+    return statsOf(ctx, '*').nextDefaultName ?? (ctx.store.meta.get('nextDefaultName') as number | undefined) ?? 1;
+}
+
+/** A fresh Player_<n> that nobody holds (users may pick names of that shape not handed out yet). */
+function allocateDefault(ctx: Ctx): string {
+    let n = nextDefaultNumber(ctx);
     while (ctx.store.nicknames.get(nameKey(defaultNickname(n))) !== undefined) n++;
     updateStats(ctx, '*', (s) => ({ ...s, nextDefaultName: n + 1 }));
     return defaultNickname(n);
@@ -58,7 +71,7 @@ export function createPlayer(
     const owner = playerKey(gameId, playerId);
     const chosen = nickname !== undefined && nicknameFree(ctx, nickname, owner);
     const name = chosen ? nickname! : allocateDefault(ctx);
-    claim(ctx, name, owner);
+    if (chosen) claim(ctx, name, owner);
     const slot = statsOf(ctx, gameId).players;
     updateStats(ctx, gameId, (s) => ({ ...s, players: s.players + 1 }));
     ctx.store.slots.set(`${gameId}/${slot}`, playerId);
@@ -88,7 +101,7 @@ export function renameIfFree(
     nickname: string,
 ): boolean {
     const owner = playerKey(game.record.gameId, playerId);
-    if (nickname === player.nickname || !nicknameFree(ctx, nickname, owner)) return false;
+    if (nickname === player.nickname || !nicknameFree(ctx, nickname, owner, player.nickname)) return false;
     claim(ctx, nickname, owner, player.nickname);
     player.nickname = nickname;
     player.defaultName = false;
@@ -111,7 +124,7 @@ export function setNickname(ctx: Ctx, req: Untrusted<RequestOf<'set_nickname'>>)
     refuseRetired(player);
     const owner = playerKey(gameId, playerId);
     let applied = wanted;
-    for (let n = 1; !nicknameFree(ctx, applied, owner); n++) applied = suffixed(wanted, n);
+    for (let n = 1; !nicknameFree(ctx, applied, owner, player.nickname); n++) applied = suffixed(wanted, n);
     if (applied !== player.nickname) {
         claim(ctx, applied, owner, player.nickname);
         player.nickname = applied;

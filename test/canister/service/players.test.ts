@@ -48,6 +48,25 @@ test('Player_<n> defaults skip names someone already chose', () => {
     ]).toEqual(['Player_1', 'Player_3']);
 });
 
+test('a default name handed out is taken for good, also by other spellings and after its holder renames', () => {
+    const h = harness();
+    withGame(h);
+    const rename = (playerId: string, nickname: string) =>
+        setNickname(h, { apiKey: key(h, 'my-game'), gameId: 'my-game', playerId, nickname }).nickname;
+    submit(h, 'my-game', 'p1');
+    submit(h, 'my-game', 'p2');
+    expect(profile(h, { gameId: 'my-game', playerId: 'p1' }).nickname).toBe('Player_1');
+    expect(rename('p2', 'PLAYER_1')).toBe('PLAYER_1_1');
+    expect(rename('p1', 'player_1')).toBe('player_1'); // its holder may change the case
+    expect(rename('p1', 'Renamed')).toBe('Renamed');
+    expect(rename('p2', 'Player_1')).toBe('Player_1_1'); // still taken: defaults never collide
+    submit(h, 'my-game', 'p3', { nickname: 'Player_1' }); // N1: a taken name falls back to a default
+    expect(profile(h, { gameId: 'my-game', playerId: 'p3' }).nickname).toBe('Player_3');
+    // Names of that shape not handed out yet are free; "Player_01" was never a default.
+    expect(rename('p2', 'Player_9')).toBe('Player_9');
+    expect(rename('p1', 'Player_01')).toBe('Player_01');
+});
+
 test('a renamed player frees the old name', () => {
     const h = harness();
     withGame(h);
