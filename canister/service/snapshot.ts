@@ -6,7 +6,7 @@ import type { GameRecord } from './records';
 import { boardTableImage, playerTableImage, restoreBoardTable, restorePlayerTable, type TableImage } from './tables';
 
 /** The layout of the table snapshot; a snapshot of another version is ignored (tables are rebuilt). */
-const TABLES_SNAPSHOT_VERSION = 1;
+const TABLES_SNAPSHOT_VERSION = 2;
 
 interface Manifest {
     version: number;
