@@ -144,6 +144,54 @@ export interface CanisterResults {
     instructions: Record<string, Record<string, number>>;
     /** Memory per player (bytes), by players per game: wasm heap, stable memory and both. */
     bytesPerPlayer: Record<string, { heap: number; stable: number; total: number }>;
+    /** The same from benchMemory (one game of 3 boards), by players; absent when not run. */
+    memoryOnly?: Record<string, { heap: number; stable: number; total: number }>;
+}
+
+/**
+ * Memory per player alone, for sizes the full table would take hours to fill
+ * (BENCH_MEMORY=100000,1000000): one game with the standard 3 boards, filled with new players.
+ */
+export async function benchMemory(sizes: number[]): Promise<CanisterResults['memoryOnly']> {
+    const out: CanisterResults['memoryOnly'] = {};
+    for (const players of sizes) {
+        const t0 = Date.now();
+        const r = await startReplica({
+            dataDir: tempDir('bench-memory'),
+            log: () => undefined,
+            checkpointBytes: 256 * 1024 * 1024,
+            testMode: true,
+        });
+        const id = r.createCanister();
+        await r.installCode(id, leaderboardWasm(), { arg: initArg({ gateways: [], operators: [] }) });
+        const empty = await memoryOf(r, id);
+        const registered = await call(r, id, 'admin_register_game', {
+            developerId: 'dev-memory',
+            gameId: 'g-memory',
+            name: 'memory',
+        });
+        keys.set('g-memory', registered.reply.apiKey);
+        await populate(r, id, 'g-memory', players);
+        const filled = await memoryOf(r, id);
+        await r.stop();
+        const heap = Math.round((filled.heap - empty.heap) / players);
+        const stable = Math.round((filled.stable - empty.stable) / players);
+        out[String(players)] = { heap, stable, total: heap + stable };
+        console.log(
+            `(${players.toLocaleString('en-US')} players filled in ${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+        );
+    }
+    table(
+        'Canister memory per player: one game with the standard 3 boards (all-time, weekly, daily), n new players',
+        ['players', 'wasm heap', 'stable memory', 'total'],
+        Object.entries(out).map(([n, m]) => [
+            Number(n).toLocaleString('en-US'),
+            `${m.heap} B`,
+            `${m.stable} B`,
+            `${m.total} B`,
+        ]),
+    );
+    return out;
 }
 
 export async function benchCanister(): Promise<CanisterResults> {

@@ -3,7 +3,7 @@
 import * as os from 'node:os';
 
 import { initBls } from '../../replica/crypto/bls';
-import { benchCanister } from './canister.bench';
+import { benchCanister, benchMemory } from './canister.bench';
 import { benchReplica } from './replica.bench';
 import { writeResults } from './results';
 import { benchService } from './service.bench';
@@ -14,6 +14,9 @@ async function main(): Promise<void> {
     await benchReplica();
     const service = await benchService();
     const canister = await benchCanister();
+    // BENCH_MEMORY=100000,1000000: memory per player at sizes too slow for the full table (1,000,000 takes ~half an hour).
+    const memorySizes = (process.env.BENCH_MEMORY ?? '').split(',').filter(Boolean).map(Number);
+    if (memorySizes.length > 0) canister.memoryOnly = await benchMemory(memorySizes);
     await writeResults(service, canister);
 }
 
