@@ -123,6 +123,21 @@ async function memoryOf(r: Replica, id: Principal): Promise<Memory> {
 }
 
 /** Fills a game with `players` players, 200 submits per call (deterministic pseudo-random scores). */
+/** A replica in test mode with the leaderboard canister installed. */
+async function freshCanister(): Promise<{ r: Replica; id: Principal }> {
+    const r = await startReplica({
+        dataDir: tempDir('bench-canister'),
+        log: () => undefined,
+        checkpointBytes: 64 * 1024 * 1024,
+        // The canister's clock moves only when the bench moves it: no measured submit meets
+        // the 2 s rate limit of a submit made just before, however fast the machine is.
+        testMode: true,
+    });
+    const id = r.createCanister();
+    await r.installCode(id, leaderboardWasm(), { arg: initArg({ gateways: [], operators: [] }) });
+    return { r, id };
+}
+
 async function populate(r: Replica, id: Principal, gameId: string, players: number): Promise<void> {
     for (let from = 0; from < players; from += 200) {
         const submits = [];
@@ -156,14 +171,7 @@ export async function benchMemory(sizes: number[]): Promise<CanisterResults['mem
     const out: CanisterResults['memoryOnly'] = {};
     for (const players of sizes) {
         const t0 = Date.now();
-        const r = await startReplica({
-            dataDir: tempDir('bench-memory'),
-            log: () => undefined,
-            checkpointBytes: 256 * 1024 * 1024,
-            testMode: true,
-        });
-        const id = r.createCanister();
-        await r.installCode(id, leaderboardWasm(), { arg: initArg({ gateways: [], operators: [] }) });
+        const { r, id } = await freshCanister();
         const empty = await memoryOf(r, id);
         const registered = await call(r, id, 'admin_register_game', {
             developerId: 'dev-memory',
@@ -201,16 +209,7 @@ export async function benchCanister(): Promise<CanisterResults> {
     const memory: Array<{ players: number; perPlayer: Memory; filled: Memory }> = [];
     for (const players of sizes) {
         const t0 = Date.now();
-        const r = await startReplica({
-            dataDir: tempDir('bench-canister'),
-            log: () => undefined,
-            checkpointBytes: 64 * 1024 * 1024,
-            // The canister's clock moves only when the bench moves it: no measured submit meets
-            // the 2 s rate limit of a submit made just before, however fast the machine is.
-            testMode: true,
-        });
-        const id = r.createCanister();
-        await r.installCode(id, leaderboardWasm(), { arg: initArg({ gateways: [], operators: [] }) });
+        const { r, id } = await freshCanister();
         const m = new Map<string, bigint>();
         const empty = await memoryOf(r, id);
         for (const [gameId, extra] of [
