@@ -51,7 +51,9 @@ const LOADS: Record<'fast' | 'ic', ReadonlyArray<readonly [Kind, number]>> = {
         ['submit', 16],
         ['submit', 256],
         ['submit', 1024],
-        ['submit', 4096],
+        // Past ~3,600 clients of one game (16 calls of 100 in flight and 2,000 waiting) the
+        // gateway sheds the rest with 503s: this is the most one game can keep busy.
+        ['submit', 2048],
         ['read', 64],
         ['rank', 64],
     ],
