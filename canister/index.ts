@@ -28,6 +28,7 @@ import { HttpRequest, HttpResponse, HttpUpdateRequest, serveHttp, serveHttpUpdat
 import * as accounts from './service/accounts';
 import * as analytics from './service/analytics';
 import { flushDaily } from './service/analytics';
+import { flushSlots } from './service/slots';
 import { flushStats } from './service/stats';
 import * as developers from './service/developers';
 import { createDirectReads } from './service/direct-reads';
@@ -60,6 +61,7 @@ const ctx: Ctx = {
     dirtyStats: new Set(),
     daily: new Map(),
     dirtyDaily: new Set(),
+    slotChunks: new Map(),
     rebuilding: new Map(),
 };
 
@@ -71,13 +73,14 @@ const RENDER_BUDGET = 1_000_000_000n;
 const direct = createDirectReads(utf8Bytes, () => Number(performanceCounter(0)));
 
 /**
- * Writes the counters (kept in the heap, changed by many methods) to stable memory: after
- * every update, so none is lost to an upgrade (a player counted but not written would have
- * its slot handed out again).
+ * Writes the counters and slot chunks (kept in the heap, changed by many methods) to stable
+ * memory: after every update, so none is lost to an upgrade (a player counted but not written
+ * would have its slot handed out again; one whose slot is not written would not be rebuilt).
  */
 function flushCounters(): void {
     flushStats(ctx);
     flushDaily(ctx);
+    flushSlots(ctx);
 }
 
 function certify(): void {

@@ -61,5 +61,6 @@ export function stableStore(): Store {
         bans: stableKv(25, jsonCodec()),
         moderation: stableKv(26, jsonCodec()),
         daily: stableKv(27, jsonCodec()),
+        slotChunks: stableKv(28, jsonCodec()),
     };
 }

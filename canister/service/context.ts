@@ -36,6 +36,8 @@ export interface Ctx {
     /** Today's activity per game (analytics), read once and written back with the counters. */
     daily: Map<string, DailyRecord>;
     dirtyDaily: Set<string>;
+    /** Slot chunks changed in this call, written back by flushSlots (slots.ts). */
+    slotChunks: Map<string, Array<string | null>>;
     /** Games whose heap tables are still being rebuilt from records: the next slot to read. */
     rebuilding: Map<string, number>;
 }

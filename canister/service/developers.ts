@@ -10,6 +10,7 @@ import { MODERATION_KEEP } from './moderation';
 import { boardPage, readBoard } from './reads';
 import { archiveKey, archivePeriod, rollover } from './rollover';
 import { SUSPICION_KEEP } from './scores';
+import { dropSlots, slotPlayer, slotPlayers } from './slots';
 import { statsOf } from './stats';
 import { playerKey } from './store';
 import { newToken } from '../domain/device-codes';
@@ -212,11 +213,11 @@ export function purgeSome(ctx: Ctx, budget: number): boolean {
     const list = purging(ctx);
     if (list.length === 0) return false;
     const p = list[0]!;
-    for (; p.next < p.players && budget > 0; p.next++, budget--) {
-        const slotKey = `${p.gameId}/${p.next}`;
-        const playerId = ctx.store.slots.get(slotKey);
-        ctx.store.slots.delete(slotKey);
-        if (playerId === undefined) continue;
+    const ids = slotPlayers(ctx, p.gameId, p.next, Math.max(0, Math.min(budget, p.players - p.next)));
+    dropSlots(ctx, p.gameId, p.next, p.next + ids.length, p.players);
+    p.next += ids.length;
+    for (const playerId of ids) {
+        if (playerId === null) continue;
         const key = playerKey(p.gameId, playerId);
         const player = ctx.store.players.get(key);
         if (player !== undefined && ctx.store.nicknames.get(nameKey(player.nickname)) === key)
@@ -249,7 +250,7 @@ export function readOwnBoard(ctx: Ctx, req: Untrusted<RequestOf<'dev_read_board'
     const offset = typeof req.offset === 'number' && Number.isInteger(req.offset) && req.offset >= 0 ? req.offset : 0;
     const limit = clampLimit(req.limit, 50);
     const entries = boardPage(ctx, game, board.scoreboardId, offset, limit).map((e) => {
-        const playerId = ctx.store.slots.get(`${game.record.gameId}/${e.slot}`) ?? '';
+        const playerId = slotPlayer(ctx, game.record.gameId, e.slot) ?? '';
         const player = playerId === '' ? undefined : ctx.store.players.get(playerKey(game.record.gameId, playerId));
         const { slot: _slot, ...entry } = e;
         return { ...entry, playerId, banned: player?.banned !== undefined };

@@ -11,6 +11,7 @@ import { playerKey } from './store';
 import type { Ctx, GameState, Untrusted } from './context';
 import { Fail } from './fail';
 import { requireGame } from './game-state';
+import { setSlot } from './slots';
 import { statsOf, updateStats } from './stats';
 import { authTypeNames, registerAuthType, setPlayer } from './tables';
 import { refuseRetired, requirePlayerId, resolveWriter } from './writer';
@@ -74,7 +75,7 @@ export function createPlayer(
     if (chosen) claim(ctx, name, owner);
     const slot = statsOf(ctx, gameId).players;
     updateStats(ctx, gameId, (s) => ({ ...s, players: s.players + 1 }));
-    ctx.store.slots.set(`${gameId}/${slot}`, playerId);
+    setSlot(ctx, gameId, slot, playerId);
     const now = ctx.env.now();
     if (registerAuthType(authType)) ctx.store.meta.set('authTypes', [...authTypeNames()]);
     const player: PlayerRecord = {

@@ -24,6 +24,7 @@ import { flushStats, updateStats } from './stats';
 import { countSubmit, flushDaily } from './analytics';
 import { BANNED_MESSAGE, isBanned } from './moderation';
 import { putEntry } from './tables';
+import { flushSlots } from './slots';
 
 export const SUSPICION_KEEP = 1000;
 
@@ -43,6 +44,7 @@ export function submitBatch(ctx: Ctx, req: Untrusted<RequestOf<'submit_scores'>>
     // Counters change with every submit: they are written once per batch.
     flushStats(ctx);
     flushDaily(ctx);
+    flushSlots(ctx);
     return results;
 }
 

@@ -6,7 +6,7 @@
 import type { Store } from './store';
 
 /** Bump with a migration whenever a stored record's shape or a key's meaning changes. */
-export const STABLE_SCHEMA_VERSION = 2;
+export const STABLE_SCHEMA_VERSION = 3;
 
 /**
  * MIGRATIONS[v] turns a version-v store into version v + 1, in place. Each runs once, in
@@ -19,6 +19,9 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {
     // version reads both forms and a record takes the new one when next written; the bump
     // keeps an older wasm (which reads only objects) from being installed over such records.
     1: () => undefined,
+    // 3: slots kept 16 to a value (slots.ts). Slots written one entry each are still read,
+    // so nothing moves; an older wasm would not see the new slots, hence the bump.
+    2: () => undefined,
 };
 
 const KEY = 'schemaVersion';

@@ -3,6 +3,7 @@
 import type { Ctx } from './context';
 import { emptyGameState, indexPlayer } from './game-state';
 import { clearSnapshot, restoreSnapshot } from './snapshot';
+import { slotPlayers } from './slots';
 import { statsOf } from './stats';
 import { playerKey } from './store';
 import { registerAuthType } from './tables';
@@ -38,13 +39,14 @@ export function rebuildSome(ctx: Ctx, maxPlayers: number): boolean {
     for (const [gameId, next] of ctx.rebuilding) {
         const game = ctx.games.get(gameId);
         const players = statsOf(ctx, gameId).players;
-        let slot = next;
-        for (; slot < players && budget > 0; slot++, budget--) {
-            const playerId = ctx.store.slots.get(`${gameId}/${slot}`);
-            const player = playerId === undefined ? undefined : ctx.store.players.get(playerKey(gameId, playerId));
+        const ids = slotPlayers(ctx, gameId, next, Math.min(budget, players - next));
+        for (const playerId of ids) {
+            const player = playerId === null ? undefined : ctx.store.players.get(playerKey(gameId, playerId));
             // Submits since the upgrade indexed their players already; indexing again is harmless.
             if (game !== undefined && player !== undefined) indexPlayer(game, player);
         }
+        const slot = next + ids.length;
+        budget -= ids.length;
         if (slot >= players || game === undefined) ctx.rebuilding.delete(gameId);
         else ctx.rebuilding.set(gameId, slot);
         if (budget === 0) break;

@@ -38,8 +38,10 @@ export interface Store {
     developers: KV<DeveloperRecord>;
     /** `<gameId>/<playerId>` -> the player's profile and entries. */
     players: KV<PlayerRecord>;
-    /** `<gameId>/<slot>` -> player id: players in slot order, to rebuild heap tables. */
+    /** `<gameId>/<slot>` -> player id, as slots were written before chunks (read, never written). */
     slots: KV<string>;
+    /** `<gameId>/<slot / 16>` -> the player ids of 16 slots (slots.ts): players in slot order, to rebuild heap tables. */
+    slotChunks: KV<Array<string | null>>;
     /** Lower-cased nickname -> `<gameId>/<playerId>` of its owner. */
     nicknames: KV<string>;
     /** `<gameId>/<playerId>` -> unlocked achievement ids. */
@@ -128,6 +130,7 @@ export function memoryStore(): Store {
         developers: json(),
         players: encoded(encodePlayer, decodePlayer),
         slots: plain(),
+        slotChunks: json(),
         nicknames: plain(),
         achievements: json(),
         archives: json(),

@@ -23,6 +23,7 @@ export function harness(startIso = '2026-03-04T12:00:00Z'): Harness {
         dirtyStats: new Set(),
         daily: new Map(),
         dirtyDaily: new Set(),
+        slotChunks: new Map(),
         rebuilding: new Map(),
         time: Date.parse(startIso) * 1e3,
         env: { now: () => h.time, random: (n) => new Uint8Array(randomBytes(n)) },
