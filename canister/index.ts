@@ -27,9 +27,7 @@ import { stringify } from './domain/json';
 import { HttpRequest, HttpResponse, HttpUpdateRequest, serveHttp, serveHttpUpdate } from './http';
 import * as accounts from './service/accounts';
 import * as analytics from './service/analytics';
-import { flushDaily } from './service/analytics';
-import { flushSlots } from './service/slots';
-import { flushStats } from './service/stats';
+import { flushCallWrites } from './service/flush';
 import * as developers from './service/developers';
 import { createDirectReads } from './service/direct-reads';
 import * as deviceCodes from './service/device-codes';
@@ -71,17 +69,6 @@ const TICK_SECONDS = 30;
 // certified, until RENDER_BUDGET instructions are spent (the rest waits for the next tick).
 const RENDER_BUDGET = 1_000_000_000n;
 const direct = createDirectReads(utf8Bytes, () => Number(performanceCounter(0)));
-
-/**
- * Writes the counters and slot chunks (kept in the heap, changed by many methods) to stable
- * memory: after every update, so none is lost to an upgrade (a player counted but not written
- * would have its slot handed out again; one whose slot is not written would not be rebuilt).
- */
-function flushCounters(): void {
-    flushStats(ctx);
-    flushDaily(ctx);
-    flushSlots(ctx);
-}
 
 function certify(): void {
     certifiedDataSet(direct.rootHash());
@@ -207,7 +194,9 @@ function handle<M extends Method>(method: M, fn: (req: Untrusted<RequestOf<M>>) 
         if (!(e instanceof Fail)) throw e;
         reply = { err: { status: e.status, message: e.message } };
     }
-    if (METHODS[method].kind === 'update') flushCounters();
+    // After every update, so nothing is lost to an upgrade (a player counted but not written
+    // would have their slot handed out again; one whose slot is not written would not be rebuilt).
+    if (METHODS[method].kind === 'update') flushCallWrites(ctx);
     msgReply(textToBytes(stringify(reply)));
 }
 
@@ -231,7 +220,7 @@ export default class {
 
     @preUpgrade
     preUpgrade(): void {
-        flushCounters();
+        flushCallWrites(ctx);
         writeSnapshot(ctx);
     }
 

@@ -20,11 +20,11 @@ import { playerKey } from './store';
 import type { Ctx, GameState, Untrusted } from './context';
 import { Fail } from './fail';
 import { requireGame, saveGame } from './game-state';
-import { flushStats, updateStats } from './stats';
-import { countSubmit, flushDaily } from './analytics';
+import { updateStats } from './stats';
+import { countSubmit } from './analytics';
 import { BANNED_MESSAGE, isBanned } from './moderation';
 import { putEntry } from './tables';
-import { flushSlots } from './slots';
+import { flushCallWrites } from './flush';
 
 export const SUSPICION_KEEP = 1000;
 
@@ -42,9 +42,7 @@ export function submitBatch(ctx: Ctx, req: Untrusted<RequestOf<'submit_scores'>>
         }
     });
     // Counters change with every submit: they are written once per batch.
-    flushStats(ctx);
-    flushDaily(ctx);
-    flushSlots(ctx);
+    flushCallWrites(ctx);
     return results;
 }
 

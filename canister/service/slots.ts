@@ -37,7 +37,7 @@ export function slotPlayers(ctx: Ctx, gameId: string, first: number, count: numb
 /** Hands `slot` to `playerId` (written by the next flushSlots). */
 export function setSlot(ctx: Ctx, gameId: string, slot: number, playerId: string): void {
     const chunk = Math.floor(slot / SLOTS_PER_CHUNK);
-    const ids = [...chunkOf(ctx, gameId, chunk)];
+    const ids = chunkOf(ctx, gameId, chunk); // decoded afresh, or already this call's copy
     while (ids.length < slot % SLOTS_PER_CHUNK) ids.push(null);
     ids[slot % SLOTS_PER_CHUNK] = playerId;
     ctx.slotChunks.set(chunkKey(gameId, chunk), ids);

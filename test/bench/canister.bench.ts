@@ -122,7 +122,16 @@ async function memoryOf(r: Replica, id: Principal): Promise<Memory> {
     };
 }
 
-/** Fills a game with `players` players, 200 submits per call (deterministic pseudo-random scores). */
+/** Bytes per player: wasm heap, stable memory and both. */
+type PerPlayer = Memory & { total: number };
+
+/** What `players` players added to an empty canister's memory, per player. */
+function perPlayer(empty: Memory, filled: Memory, players: number): PerPlayer {
+    const heap = Math.round((filled.heap - empty.heap) / players);
+    const stable = Math.round((filled.stable - empty.stable) / players);
+    return { heap, stable, total: heap + stable };
+}
+
 /** A replica in test mode with the leaderboard canister installed. */
 async function freshCanister(): Promise<{ r: Replica; id: Principal }> {
     const r = await startReplica({
@@ -138,6 +147,7 @@ async function freshCanister(): Promise<{ r: Replica; id: Principal }> {
     return { r, id };
 }
 
+/** Fills a game with `players` players, 200 submits per call (deterministic pseudo-random scores). */
 async function populate(r: Replica, id: Principal, gameId: string, players: number): Promise<void> {
     for (let from = 0; from < players; from += 200) {
         const submits = [];
@@ -158,9 +168,9 @@ export interface CanisterResults {
     /** Metered instructions by operation, by players per game. */
     instructions: Record<string, Record<string, number>>;
     /** Memory per player (bytes), by players per game: wasm heap, stable memory and both. */
-    bytesPerPlayer: Record<string, { heap: number; stable: number; total: number }>;
+    bytesPerPlayer: Record<string, PerPlayer>;
     /** The same from benchMemory (one game of 3 boards), by players; absent when not run. */
-    memoryOnly?: Record<string, { heap: number; stable: number; total: number }>;
+    memoryOnly?: Record<string, PerPlayer>;
 }
 
 /**
@@ -182,9 +192,7 @@ export async function benchMemory(sizes: number[]): Promise<CanisterResults['mem
         await populate(r, id, 'g-memory', players);
         const filled = await memoryOf(r, id);
         await r.stop();
-        const heap = Math.round((filled.heap - empty.heap) / players);
-        const stable = Math.round((filled.stable - empty.stable) / players);
-        out[String(players)] = { heap, stable, total: heap + stable };
+        out[String(players)] = perPlayer(empty, filled, players);
         console.log(
             `(${players.toLocaleString('en-US')} players filled in ${((Date.now() - t0) / 1000).toFixed(0)} s)`,
         );
@@ -206,7 +214,7 @@ export async function benchCanister(): Promise<CanisterResults> {
     const sizes = (process.env.BENCH_PLAYERS ?? '1000,100000').split(',').map(Number);
     const rows: Array<Array<string | number>> = [];
     const results = new Map<number, Map<string, bigint>>();
-    const memory: Array<{ players: number; perPlayer: Memory; filled: Memory }> = [];
+    const memory: Array<{ players: number; per: PerPlayer; filled: Memory }> = [];
     for (const players of sizes) {
         const t0 = Date.now();
         const { r, id } = await freshCanister();
@@ -231,8 +239,7 @@ export async function benchCanister(): Promise<CanisterResults> {
             await populate(r, id, `g-${gameId}`, players);
         }
         const filled = await memoryOf(r, id);
-        const per = (part: keyof Memory): number => Math.round((filled[part] - empty[part]) / (2 * players));
-        memory.push({ players, filled, perPlayer: { heap: per('heap'), stable: per('stable') } });
+        memory.push({ players, filled, per: perPlayer(empty, filled, 2 * players) });
         await r.advanceTime(3_000);
         const g = 'g-three';
         const p = (i: number): string => `dev_1700000000_${i.toString(16).padStart(8, '0')}`;
@@ -370,13 +377,13 @@ export async function benchCanister(): Promise<CanisterResults> {
     table(
         'Canister memory (canister_status memory_metrics): two games of n players; per player, after the empty canister',
         ['players per game', 'wasm heap', 'stable memory', 'per player: heap', 'stable', 'total'],
-        memory.map(({ players, filled, perPlayer }) => [
+        memory.map(({ players, filled, per }) => [
             players.toLocaleString('en-US'),
             mib(filled.heap),
             mib(filled.stable),
-            `${perPlayer.heap} B`,
-            `${perPlayer.stable} B`,
-            `${perPlayer.heap + perPlayer.stable} B`,
+            `${per.heap} B`,
+            `${per.stable} B`,
+            `${per.total} B`,
         ]),
     );
     const instructions: CanisterResults['instructions'] = {};
@@ -384,11 +391,6 @@ export async function benchCanister(): Promise<CanisterResults> {
         instructions[name] = Object.fromEntries(sizes.map((n) => [String(n), Number(results.get(n)!.get(name)!)]));
     return {
         instructions,
-        bytesPerPlayer: Object.fromEntries(
-            memory.map(({ players, perPlayer }) => [
-                String(players),
-                { ...perPlayer, total: perPlayer.heap + perPlayer.stable },
-            ]),
-        ),
+        bytesPerPlayer: Object.fromEntries(memory.map(({ players, per }) => [String(players), per])),
     };
 }
