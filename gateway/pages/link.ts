@@ -8,6 +8,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response, Router } from 'express';
 
 import type { Identity } from '../../contract/canister';
+import { formatUserCode } from '../../contract/user-codes';
+import { clientAddress } from '../client-address';
 import { ApiFailure } from '../errors';
 import { beginFlow, finishFlow } from '../sign-in/oidc-flow';
 import type { CanisterClient } from '../canister';
@@ -24,8 +26,6 @@ export interface LinkPagesOptions {
     signIn: SignInConfig;
     providerNamed(name: string): Provider | undefined;
 }
-
-const formatCode = (code: string): string => (code.length === 8 ? `${code.slice(0, 4)}-${code.slice(4)}` : code);
 
 function frame(title: string, body: Html): string {
     return page(
@@ -53,13 +53,15 @@ function codeForm(error?: string, value = ''): Html {
                     autocomplete="one-time-code"
                     autocapitalize="characters"
                     spellcheck="false"
-                    maxlength="12"
+                    maxlength="32"
                     required
                     value="${value}"
                     placeholder="XXXX-XXXX"
                     aria-describedby="code-hint"
                 />
-                <p class="hint" id="code-hint">8 letters, like BCDF-GHJK. Dashes and case do not matter.</p>
+                <p class="hint" id="code-hint">
+                    8 letters, like BCDF-GHJK (or 16 when your game shows 16). Dashes and case do not matter.
+                </p>
             </div>
             <button type="submit">Continue</button>
         </form>`;
@@ -88,7 +90,7 @@ export function linkPages(o: LinkPagesOptions): Router {
 
     /** The pending code a player typed (the canister counts wrong ones per client). */
     async function lookup(req: Request, code: string) {
-        return o.canister.call('device_code_lookup', { userCode: code, client: req.ip ?? 'unknown' });
+        return o.canister.call('device_code_lookup', { userCode: code, client: clientAddress(req.ip) });
     }
 
     router.get('/link', async (req, res) => {
@@ -128,7 +130,7 @@ export function linkPages(o: LinkPagesOptions): Router {
                 `Sign in to ${found.ok.gameName}`,
                 html`<h1>Sign in to ${found.ok.gameName}</h1>
                     <p>Does this match the code on your game screen?</p>
-                    <div class="code" aria-label="Code">${formatCode(found.ok.userCode)}</div>
+                    <div class="code" aria-label="Code">${formatUserCode(found.ok.userCode)}</div>
                     <p class="muted">
                         If it does, choose how to sign in. The code stops working in
                         ${Math.max(1, Math.round(found.ok.expiresIn / 60))} minutes.
@@ -196,7 +198,7 @@ export function linkPages(o: LinkPagesOptions): Router {
         try {
             const approved = await o.canister.call('device_code_approve', {
                 userCode: String(flow.code),
-                client: req.ip ?? 'unknown',
+                client: clientAddress(req.ip),
                 identity,
             });
             if ('err' in approved) return fail(res, approved.err.status === 429 ? 429 : 404, approved.err.message);
