@@ -1,6 +1,7 @@
 // The link page ({link_url} = <public URL>/link): a player enters or confirms the code their
 // game shows (RFC 8628 §5.4: a prefilled code is shown and confirmed, never approved blindly),
-// sees which game asks, signs in with an identity provider, and is told to return to the game.
+// sees which game asks (its name and ID: names are not unique), signs in with an identity
+// provider, and is told to return to the game.
 // Wrong codes are limited by the canister; forms carry a CSRF token; the OIDC state, nonce and
 // PKCE verifier travel in a sealed cookie, used once.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
@@ -26,6 +27,9 @@ export interface LinkPagesOptions {
     signIn: SignInConfig;
     providerNamed(name: string): Provider | undefined;
 }
+
+/** A game as the page names it: names are not unique, so a rival's copy shows its own ID. */
+const gameLabel = (g: { gameName: string; gameId: string }): string => `${g.gameName} (${g.gameId})`;
 
 function frame(title: string, body: Html): string {
     return page(
@@ -127,8 +131,8 @@ export function linkPages(o: LinkPagesOptions): Router {
             send(
                 res,
                 200,
-                `Sign in to ${found.ok.gameName}`,
-                html`<h1>Sign in to ${found.ok.gameName}</h1>
+                `Sign in to ${gameLabel(found.ok)}`,
+                html`<h1>Sign in to ${gameLabel(found.ok)}</h1>
                     <p>Does this match the code on your game screen?</p>
                     <div class="code" aria-label="Code">${formatUserCode(found.ok.userCode)}</div>
                     <p class="muted">
@@ -211,8 +215,8 @@ export function linkPages(o: LinkPagesOptions): Router {
                     <h1>You're signed in</h1>
                     <p>Signed in as <strong>${who}</strong>.</p>
                     <p>
-                        You can return to <strong>${approved.ok.gameName}</strong> now: it continues on its own in a few
-                        seconds.
+                        You can return to <strong>${gameLabel(approved.ok)}</strong> now: it continues on its own in a
+                        few seconds.
                     </p>
                     <p class="muted">You can close this page.</p>`,
             );

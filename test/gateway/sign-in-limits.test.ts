@@ -1,8 +1,8 @@
 // The sign-in limits through the HTTP API, with client addresses named by X-Forwarded-For
 // behind a trusted proxy: wrong codes from many addresses never lock out a valid code (new
 // codes grow longer instead), one address cannot take a game's device codes from other
-// players, and addresses are counted as the gateway normalises them (IPv6 by /64, IPv4-mapped
-// IPv6 as IPv4).
+// players, addresses are counted as the gateway normalises them (IPv6 by /64, IPv4-mapped IPv6
+// as IPv4), and the link page names the game by name and ID.
 import { clientAddress } from '../../gateway/client-address';
 import { startService, type TestService } from '../support/gateway';
 
@@ -63,6 +63,13 @@ test('wrong codes from many addresses never lock out a valid code; the guessers 
     const long = await linkPage(later.user_code.toLowerCase(), '192.0.2.2');
     expect(long.status).toBe(200);
     expect(long.text).toContain(later.user_code);
+});
+
+test('the link page names the game by its name and its ID (names are not unique)', async () => {
+    const code = (await start('192.0.2.3')).body.data.user_code as string;
+    const confirm = await linkPage(code, '192.0.2.3');
+    expect(confirm.text).toContain(`<h1>Sign in to Game ${GAME} (${GAME})</h1>`);
+    expect(confirm.text).toContain(`<title>Sign in to Game ${GAME} (${GAME})`);
 });
 
 test('client addresses: IPv4 as is, IPv4-mapped IPv6 as IPv4, other IPv6 by /64, anything else unknown', () => {
