@@ -203,6 +203,8 @@ export async function startIdentityProvider(
 
         const app = express();
         app.disable('x-powered-by');
+        // One proxy in front: the client is the address it saw (the last X-Forwarded-For entry).
+        if (o.trustProxy ?? o.issuer !== undefined) app.set('trust proxy', 1);
         app.use(
             mountPath === '' ? '/' : mountPath,
             interactionRoutes({
