@@ -3,7 +3,7 @@ import * as QRCode from 'qrcode';
 
 import { DeviceCodeBody, DeviceCodeStarted } from '../../contract/schemas';
 import { formatUserCode } from '../../contract/user-codes';
-import { clientAddress } from '../client-address';
+import { publicClientAddress } from '../client-address';
 import { route, sameGame } from '../route';
 
 export default route({
@@ -28,7 +28,8 @@ export default route({
         const started = await ctx.canister.ok('device_code_start', {
             gameId: caller.gameId,
             nickname: body.nickname,
-            client: clientAddress(req.ip),
+            // Codes per client address: not for local ones (a proxy or a LAN: everyone would share a cap).
+            client: publicClientAddress(req.ip),
         });
         const userCode = formatUserCode(started.userCode);
         const verificationUrl = `${ctx.signIn.publicUrl}/link`;

@@ -2,8 +2,9 @@
 // behind a trusted proxy: wrong codes from many addresses never lock out a valid code (new
 // codes grow longer instead), one address cannot take a game's device codes from other
 // players, addresses are counted as the gateway normalises them (IPv6 by /64, IPv4-mapped IPv6
-// as IPv4), and the link page names the game by name and ID.
-import { clientAddress } from '../../gateway/client-address';
+// as IPv4; codes per client only for public addresses), and the link page names the game by
+// name and ID.
+import { clientAddress, publicClientAddress } from '../../gateway/client-address';
 import { startService, type TestService } from '../support/gateway';
 
 let s: TestService & { signIn: { publicUrl: string } };
@@ -84,4 +85,12 @@ test('client addresses: IPv4 as is, IPv4-mapped IPv6 as IPv4, other IPv6 by /64,
     expect(clientAddress('::1')).toBe('0:0:0:0::/64');
     expect(clientAddress(undefined)).toBe('unknown');
     expect(clientAddress('not an address')).toBe('unknown');
+    // Codes are capped per client only for addresses of someone on the internet: a local or
+    // private one is a proxy (TRUST_PROXY unset) or a LAN, where a per-client cap would cap everyone.
+    for (const local of ['127.0.0.1', '::1', '::ffff:10.1.2.3', '192.168.0.10', '100.64.1.1', 'fd00::1', 'fe80::1%lo'])
+        expect({ local, client: publicClientAddress(local) }).toEqual({ local, client: undefined });
+    expect(publicClientAddress('203.0.113.9')).toBe('203.0.113.9');
+    expect(publicClientAddress('::ffff:203.0.113.9')).toBe('203.0.113.9');
+    expect(publicClientAddress('2001:db8:a:b::99')).toBe('2001:db8:a:b::/64');
+    expect(publicClientAddress(undefined)).toBeUndefined();
 });
