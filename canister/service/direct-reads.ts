@@ -107,9 +107,15 @@ interface BoardRender {
     states: Map<number, Sha256>;
 }
 
-type Dirty = Set<string>; // board ids; ALL = everything of the game, FANOUT = every non-targeted board
-const ALL = '*';
-const FANOUT = '+';
+/** What of a game changed: one board (by id), every fan-out (non-targeted) board, or all of it. */
+export type Change = { kind: 'board'; boardId: string } | { kind: 'fanout' } | { kind: 'all' };
+/** A game's pending changes: flags for the markers, board ids apart (no board id can be a marker). */
+interface Dirty {
+    all: boolean;
+    fanout: boolean;
+    boards: Set<string>;
+}
+const everything = (): Dirty => ({ all: true, fanout: false, boards: new Set() });
 
 const BASE_HEADERS: Array<[string, string]> = [
     ['content-type', 'application/json'],
@@ -247,8 +253,8 @@ function readKey(path: string, query: string): string | undefined {
 // ---- the snapshot ---------------------------------------------------------------------------------------
 
 export interface DirectReads {
-    /** Something of the game changed: `boardId` (one targeted board), 'fanout' (a fan-out submit) or all of it. */
-    markDirty(gameId: string, boardId?: string | 'fanout'): void;
+    /** Something of the game changed: one (targeted) board, the fan-out boards, or all of it (the default). */
+    markDirty(gameId: string, change?: Change): void;
     markAllDirty(ctx: Ctx): void;
     /** Renders dirty games until `stop()` says the budget is spent; true when the tree changed. */
     renderDirty(ctx: Ctx, stop: () => boolean): boolean;
@@ -464,7 +470,7 @@ export function createDirectReads(
         const listPath = ['games', gameId, 'scoreboards'];
         putText(gameId, listPath, '', 200, envelope(reads.listBoards(ctx, { gameId })), false);
         const live = new Set(game.record.boards.map((b) => b.scoreboardId));
-        if (what.has(ALL)) {
+        if (what.all) {
             // Boards deleted since the last render leave the tree.
             for (const pathKey of [...(gamePaths.get(gameId) ?? [])]) {
                 const boardId = pathKey.split('/')[3];
@@ -479,7 +485,7 @@ export function createDirectReads(
         }
         for (const board of game.record.boards) {
             const id = board.scoreboardId;
-            if (what.has(ALL) || what.has(id) || (what.has(FANOUT) && !board.targeted)) renderBoard(ctx, gameId, id);
+            if (what.all || what.boards.has(id) || (what.fanout && !board.targeted)) renderBoard(ctx, gameId, id);
             renderArchives(ctx, gameId, id, board.archives);
         }
     }
@@ -538,10 +544,12 @@ export function createDirectReads(
         return { path, query };
     }
 
-    function markDirty(gameId: string, boardId?: string): void {
+    function markDirty(gameId: string, change: Change = { kind: 'all' }): void {
         let d = dirty.get(gameId);
-        if (d === undefined) dirty.set(gameId, (d = new Set()));
-        d.add(boardId === undefined ? ALL : boardId === 'fanout' ? FANOUT : boardId);
+        if (d === undefined) dirty.set(gameId, (d = { all: false, fanout: false, boards: new Set() }));
+        if (change.kind === 'all') d.all = true;
+        else if (change.kind === 'fanout') d.fanout = true;
+        else d.boards.add(change.boardId);
     }
 
     return {
@@ -605,7 +613,7 @@ export function createDirectReads(
             const wasWatched = (watched.get(gameId) ?? 0) > ctx.env.now() && gamePaths.has(gameId);
             const renderAll = (): void => {
                 dirty.delete(gameId); // everything of it is rendered now
-                renderGame(ctx, gameId, new Set([ALL]));
+                renderGame(ctx, gameId, everything());
             };
             if (!wasWatched && !withinBudget(ctx, renderAll)) return live();
             watched.set(gameId, ctx.env.now() + WATCH_MICROS);

@@ -26,8 +26,7 @@ const header = (r: Direct, name: string): string | undefined => r.headers.find((
 
 /** Lets the render timer run: canister time moves by its interval and due timers run at once. */
 async function render(): Promise<void> {
-    await c.replica.advanceTime(DIRECT_READ_RENDER_SECONDS * 1000);
-    await c.agent.syncTime(c.canisterId);
+    await c.advance(DIRECT_READ_RENDER_SECONDS * 1000);
 }
 
 async function submit(playerId: string, score: number, extra: Record<string, unknown> = {}): Promise<void> {
@@ -189,8 +188,7 @@ test('a game nobody reads directly costs no rendering; its first direct read ren
     verify(second);
     expect(json(second).data.entries).toHaveLength(2);
     // Ten quiet minutes, then a change: dropped, and the next read renders it again.
-    await c.replica.advanceTime(10 * 60_000);
-    await c.agent.syncTime(c.canisterId);
+    await c.advance(10 * 60_000);
     await submitTo('dev_1700000000_0000cccc', 500);
     await render();
     const third = await direct(url);
@@ -199,4 +197,16 @@ test('a game nobody reads directly costs no rendering; its first direct read ren
     const fourth = await direct(url);
     expect(verify(fourth)!.body).toEqual(fourth.body);
     expect(json(fourth).data.totalEntries).toBe(3);
+});
+
+test('a targeted board named `fanout` is rendered after its own submit (no board ID is a marker)', async () => {
+    await c.ok('admin_create_board', { gameId: GAME, scoreboardId: 'fanout', type: 'targeted' });
+    await render();
+    const url = `/games/${GAME}/scoreboards/fanout?limit=10`;
+    expect(json(await direct(url)).data.entries).toHaveLength(0);
+    await submit('dev_1700000000_0000fa00', 777, { scoreboardId: 'fanout' });
+    await render();
+    const after = await direct(url);
+    expect(verify(after)!.body).toEqual(after.body);
+    expect(json(after).data.entries).toEqual([expect.objectContaining({ rank: 1, score: 777 })]);
 });
