@@ -270,6 +270,15 @@ export const AchievementReply = z.object({
 });
 export type AchievementReply = z.infer<typeof AchievementReply>;
 
+/** POST /achievements: the canister's reply, and for a single unlock the id unlocked (the Unity SDK reads it). */
+export const UnlockReply = AchievementReply.extend({
+    achievementId: z
+        .string()
+        .optional()
+        .meta({ description: 'a single unlock (achievementId in the body): the id unlocked; absent for a batch' }),
+});
+export type UnlockReply = z.infer<typeof UnlockReply>;
+
 export const PlaySessionStarted = z.object({
     ok: z.string().meta({ description: 'the play-session token' }),
     message: z.string(),

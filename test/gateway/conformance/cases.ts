@@ -1896,11 +1896,16 @@ export const CASES: readonly Case[] = [
 
     // -- POST /achievements ----------------------------------------------------------------------------------------------
     {
-        name: 'achievements: one achievementId, body without gameId: unlocked, total, results',
+        name: 'achievements: one achievementId, body without gameId: achievementId, unlocked, total, results',
         ref: [OP.achievements, 'rule-A1'],
         setup: [submit({ playerId: ALICE, score: 1, streak: 1 })],
         request: post('/achievements', { playerId: ALICE, achievementId: 'first_win' }),
-        expect: ok({ unlocked: 1, total: 1, results: [{ achievementId: 'first_win', success: true, message: TEXT }] }),
+        expect: ok({
+            achievementId: 'first_win',
+            unlocked: 1,
+            total: 1,
+            results: [{ achievementId: 'first_win', success: true, message: TEXT }],
+        }),
     },
     {
         name: 'achievements: a batch with one already unlocked id, every result success true',
@@ -1928,7 +1933,12 @@ export const CASES: readonly Case[] = [
             send(post('/achievements', { playerId: ALICE, achievementIds: ['first_win', 'level_5', 'speed_run'] })),
         ],
         request: post('/achievements', { playerId: ALICE, achievementId: 'level_5' }),
-        expect: ok({ unlocked: 0, total: 3, results: [{ achievementId: 'level_5', success: true, message: TEXT }] }),
+        expect: ok({
+            achievementId: 'level_5',
+            unlocked: 0,
+            total: 3,
+            results: [{ achievementId: 'level_5', success: true, message: TEXT }],
+        }),
     },
     {
         name: 'achievements: the documented form with gameId in the body',
@@ -1938,7 +1948,12 @@ export const CASES: readonly Case[] = [
             send(post('/achievements', { playerId: ALICE, achievementIds: ['first_win', 'level_5', 'speed_run'] })),
         ],
         request: post('/achievements', { playerId: ALICE, gameId: '$GAME', achievementId: 'combo_10' }),
-        expect: ok({ unlocked: 1, total: 4, results: [{ achievementId: 'combo_10', success: true, message: TEXT }] }),
+        expect: ok({
+            achievementId: 'combo_10',
+            unlocked: 1,
+            total: 4,
+            results: [{ achievementId: 'combo_10', success: true, message: TEXT }],
+        }),
     },
     {
         name: 'achievements: a batch of exactly 100 ids',
