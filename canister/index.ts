@@ -580,6 +580,11 @@ export default class {
     }
 
     @query(...JSON_METHOD)
+    archive_stats(): void {
+        handle('archive_stats', (req) => reads.archiveStats(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
     read_archive(): void {
         handle('read_archive', (req) => reads.readArchive(ctx, req));
     }

@@ -216,6 +216,26 @@ export const ArchiveList = z.object({
 });
 export type ArchiveList = z.infer<typeof ArchiveList>;
 
+export const ArchiveStats = z.object({
+    gameId: z.string(),
+    totalArchives: z.number().int().meta({ description: 'archived periods of all its timed boards' }),
+    byScoreboard: z
+        .array(
+            z.object({
+                scoreboardId: z.string(),
+                archiveCount: z.number().int(),
+                latestPeriodEnd: Nanoseconds.or(z.literal(0)).meta({
+                    description: "the newest archive's periodEnd (ns); 0 when the board has none yet",
+                }),
+            }),
+        )
+        .meta({
+            description:
+                'one item per timed board (daily, weekly, monthly, custom: every board but all-time ones), in board order',
+        }),
+});
+export type ArchiveStats = z.infer<typeof ArchiveStats>;
+
 export const Archive = z.object({
     archiveId: z.string(),
     config: z.object({

@@ -185,6 +185,8 @@ function runRead(ctx: Ctx, read: BoardRead): unknown {
             return reads.listArchives(ctx, read.request);
         case 'read_archive':
             return reads.readArchive(ctx, read.request);
+        case 'archive_stats':
+            return reads.archiveStats(ctx, read.request);
     }
 }
 
@@ -286,8 +288,10 @@ export function createDirectReads(
     /** What each board's archives were when they were last rendered. */
     const archivesSeen = new Map<string, string>();
     const dirty = new Map<string, Dirty>();
-    /** On-demand responses, oldest first: `${pathKey}?${query}` -> game. */
-    const onDemand = new Map<string, string>();
+    /** On-demand responses, oldest first: `${pathKey}?${query}` -> game, and whether it never changes (an archive by id). */
+    const onDemand = new Map<string, { gameId: string; fixed: boolean }>();
+    /** Each game's archive stats as last rendered (they change only at a rollover, a reset or a board change). */
+    const statsSeen = new Map<string, string>();
     let spentThisMinute = { minute: 0, instructions: 0 };
     /** Games read directly lately: until when (µs) their changes are rendered. */
     const watched = new Map<string, number>();
@@ -346,6 +350,7 @@ export function createDirectReads(
         gamePaths.delete(gameId);
         for (const key of renders.keys()) if (key.startsWith(`${gameId}/`)) renders.delete(key);
         for (const key of archivesSeen.keys()) if (key.startsWith(`${gameId}/`)) archivesSeen.delete(key);
+        statsSeen.delete(gameId);
     }
 
     /** One response (status and JSON text) at a path and certified query. */
@@ -463,18 +468,23 @@ export function createDirectReads(
         }
         // On-demand responses of the game may be stale now (an archive by id never changes).
         for (const [key, owner] of [...onDemand]) {
-            if (owner !== gameId || (key.includes('/archives/') && !key.includes('/archives/latest'))) continue;
+            if (owner.gameId !== gameId || owner.fixed) continue;
             const q = key.indexOf('?');
             drop(key.slice(0, q), key.slice(q + 1));
         }
         const listPath = ['games', gameId, 'scoreboards'];
         putText(gameId, listPath, '', 200, envelope(reads.listBoards(ctx, { gameId })), false);
+        const stats = envelope(reads.archiveStats(ctx, { gameId }));
+        if (statsSeen.get(gameId) !== stats) {
+            putText(gameId, ['games', gameId, 'archives', 'stats'], '', 200, stats, false);
+            statsSeen.set(gameId, stats);
+        }
         const live = new Set(game.record.boards.map((b) => b.scoreboardId));
         if (what.all) {
             // Boards deleted since the last render leave the tree.
             for (const pathKey of [...(gamePaths.get(gameId) ?? [])]) {
-                const boardId = pathKey.split('/')[3];
-                if (boardId !== undefined && !live.has(boardId)) {
+                const [, , under, boardId] = pathKey.split('/'); // games/<g>/scoreboards/<board>/...
+                if (under === 'scoreboards' && boardId !== undefined && !live.has(boardId)) {
                     for (const query of [...(responses.get(pathKey)?.keys() ?? [])]) drop(pathKey, query);
                     responses.delete(pathKey);
                     gamePaths.get(gameId)!.delete(pathKey);
@@ -624,7 +634,8 @@ export function createDirectReads(
                 return { answer: live().answer, changed: !wasWatched };
             const key = `${c.path.join('/')}?${c.query}`;
             onDemand.delete(key);
-            onDemand.set(key, gameId);
+            const found = findBoardPath(url.split('?')[0]);
+            onDemand.set(key, { gameId, fixed: found?.params.archiveId !== undefined });
             while (onDemand.size > ON_DEMAND_MAX) {
                 const oldest = onDemand.keys().next().value as string;
                 const q = oldest.indexOf('?');

@@ -54,6 +54,7 @@ test('every pre-rendered board path verifies, with the same JSON as the canister
         `/games/${GAME}/scoreboards`,
         `/games/${GAME}/scoreboards/weekly/archives`,
         `/games/${GAME}/scoreboards/weekly/archives/latest`,
+        `/games/${GAME}/archives/stats`,
     ]) {
         const r = await direct(url);
         expect(header(r, 'ic-certificate')).toMatch(/^certificate=:.*:, tree=:.*:, version=2, expr_path=:.*:$/);
@@ -64,6 +65,10 @@ test('every pre-rendered board path verifies, with the same JSON as the canister
     const top = await direct(`/games/${GAME}/scoreboards/all-time`);
     expect(json(top)).toEqual({ ok: true, data: board });
     expect(json(await direct(`/games/${GAME}/scoreboards/all-time?limit=10`)).data.entries).toHaveLength(10);
+    expect(json(await direct(`/games/${GAME}/archives/stats`))).toEqual({
+        ok: true,
+        data: await c.ok('archive_stats', { gameId: GAME }),
+    });
     // A certified 404: the board exists, its latest archive does not yet.
     expect((await direct(`/games/${GAME}/scoreboards/weekly/archives/latest`)).status).toBe(404);
 });
