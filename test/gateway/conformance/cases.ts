@@ -1705,7 +1705,7 @@ export const CASES: readonly Case[] = [
         direct: true,
     },
     {
-        name: 'archive stats: gameId, totalArchives, one item per timed board (targeted ones too), 0 before any archive',
+        name: 'archive stats: gameId, totalArchives, one item per timed board, targeted ones too, 0 before any archive',
         ref: OP.archiveStats,
         setup: [
             LEVEL_1,
