@@ -331,3 +331,27 @@ test('reads upgraded to update calls are bounded per game and in all per minute;
     );
     expect(refused.query).toBeLessThan(upgraded.update!);
 });
+
+test('the archive stats are certified, and a rollover of a watched game renders them again', async () => {
+    const url = `/games/${GAME}/archives/stats`;
+    // A minute before the next UTC midnight, a direct read watches the game; then midnight passes.
+    const dayMs = 86_400_000;
+    const nowMs = Number(c.replica.time() / 1_000_000n);
+    await c.advance(dayMs - (nowMs % dayMs) - 60_000);
+    await direct(`/games/${GAME}/scoreboards/all-time?limit=7&offset=1`);
+    const before = json(await direct(url)).data;
+    const daily = (data: any): { archiveCount: number; latestPeriodEnd: number } =>
+        data.byScoreboard.find((b: { scoreboardId: string }) => b.scoreboardId === 'daily');
+    await c.advance(2 * 60_000);
+    await render(); // the rollover tick marked it dirty; the next render tick renders it
+    const midnightNs = (Math.floor(nowMs / dayMs) + 1) * dayMs * 1_000_000;
+    const after = await direct(url);
+    expect(verify(after)!.body).toEqual(after.body); // the certified snapshot, rendered by the timer
+    expect(json(after)).toEqual({ ok: true, data: await c.ok('archive_stats', { gameId: GAME }) });
+    expect(daily(json(after).data)).toEqual({
+        scoreboardId: 'daily',
+        archiveCount: daily(before).archiveCount + 1,
+        latestPeriodEnd: midnightNs,
+    });
+    expect(json(after).data.totalArchives).toBeGreaterThan(before.totalArchives);
+});
