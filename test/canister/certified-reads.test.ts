@@ -2,7 +2,8 @@
 // board paths with IC-Certificate headers that @dfinity/response-verification (the HTTP Gateway
 // Protocol's response verification, as the IC's gateways run it) accepts against the replica's
 // root key, and rejects as soon as one byte of the body or of a certified header changes. Writes
-// only mark boards dirty: the render timer (every 3 s of canister time) certifies them.
+// only mark boards dirty: the render timer (every 3 s of canister time) certifies them. Reads
+// upgraded to update calls are bounded per game and per minute; past a bound the query answers.
 import { IDL } from '@dfinity/candid';
 
 import { DIRECT_READ_RENDER_SECONDS } from '../../contract/http';
