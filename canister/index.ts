@@ -79,7 +79,12 @@ function touched(method: Method, req: Record<string, unknown>, reply: unknown): 
     if (method === 'submit_scores') {
         for (const s of (req.submits as Array<Record<string, unknown>> | undefined) ?? [])
             if (typeof s?.gameId === 'string')
-                direct.markDirty(s.gameId, typeof s.scoreboardId === 'string' ? s.scoreboardId : 'fanout');
+                direct.markDirty(
+                    s.gameId,
+                    typeof s.scoreboardId === 'string'
+                        ? { kind: 'board', boardId: s.scoreboardId }
+                        : { kind: 'fanout' },
+                );
         return;
     }
     const gameId = req.gameId ?? (reply as { gameId?: unknown } | null)?.gameId;
@@ -572,6 +577,11 @@ export default class {
     @query(...JSON_METHOD)
     list_archives(): void {
         handle('list_archives', (req) => reads.listArchives(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
+    archive_stats(): void {
+        handle('archive_stats', (req) => reads.archiveStats(ctx, req));
     }
 
     @query(...JSON_METHOD)

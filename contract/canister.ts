@@ -7,6 +7,7 @@ import type {
     AchievementReply,
     Archive,
     ArchiveList,
+    ArchiveStats,
     Board,
     BoardList,
     BoardRank,
@@ -343,6 +344,8 @@ export interface Methods {
         reply: { rank: number; entries: Board['entries'] };
     };
     list_archives: { request: BoardRef; reply: ArchiveList };
+    /** Archive counts of the game's timed boards and each one's newest periodEnd. */
+    archive_stats: { request: GameRef; reply: ArchiveStats };
     read_archive: {
         request: GameRef & ({ boardId: string } | { archiveId: string }) & { limit?: number };
         reply: Archive;
@@ -420,6 +423,7 @@ export const METHODS = {
     player_rank: { kind: 'query', access: 'public' },
     around: { kind: 'query', access: 'public' },
     list_archives: { kind: 'query', access: 'public' },
+    archive_stats: { kind: 'query', access: 'public' },
     read_archive: { kind: 'query', access: 'public' },
     profile: { kind: 'query', access: 'public' },
     game_info: { kind: 'query', access: 'public' },
