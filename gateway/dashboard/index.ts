@@ -1,14 +1,16 @@
 // The developer dashboard at /dashboard: sign-in with the configured OpenID providers (the
 // flow state in a sealed cookie, like the link page), the pages of ./pages.ts, their form
 // actions (each one canister call, CSRF-checked, answered with a redirect or the page with
-// the error next to its form), the charts' scripts, and the JSON API for developers' tools.
+// the error next to its form), the charts' scripts, and an error page for whatever fails. The
+// JSON API for developers' tools is in ../routes/dashboard-api.ts, with the rest of the API.
 import * as path from 'node:path';
 
-import express, { type Request, type Response, Router } from 'express';
+import express, { type NextFunction, type Request, type Response, Router } from 'express';
 
 import type { Identity, Method, RequestOf } from '../../contract/canister';
+import { unknownEndpoint } from '../../contract/messages';
 import type { CanisterClient } from '../canister';
-import { ApiFailure } from '../errors';
+import { ApiFailure, failureOf } from '../errors';
 import type { Provider, SignInConfig } from '../sign-in/providers';
 import { beginFlow, finishFlow } from '../sign-in/oidc-flow';
 import { clearCookie, readSealed, sealKey, setSealed } from '../sign-in/sealed-cookie';
@@ -210,8 +212,8 @@ export function dashboard(o: DashboardOptions): Router {
         setSessionCookie(res, o.signIn, signedIn.ok.sessionToken);
         res.redirect(303, '/dashboard');
     }
-    router.get('/dashboard/callback', (req, res) => void callback(req, res));
-    router.post('/dashboard/callback', forms, (req, res) => void callback(req, res));
+    router.get('/dashboard/callback', callback);
+    router.post('/dashboard/callback', forms, callback);
 
     // ---- signed-in pages ------------------------------------------------------------------------
 
@@ -540,123 +542,12 @@ export function dashboard(o: DashboardOptions): Router {
             .sendFile(path.join(__dirname, 'browser.js'));
     });
 
-    // ---- JSON API (developer session; writes need X-CSRF-Token) ------------------------------------
-
-    const api = Router();
-    api.use(express.json({ limit: '16kb' }));
-    const apiCall = async (
-        req: Request,
-        res: Response,
-        method: Method,
-        request: (s: DeveloperSession) => object,
-        write: boolean,
-    ) => {
-        const session = sessionOf(req, o.signIn);
-        if (session === undefined)
-            return void res.status(401).json({ ok: false, error: 'Sign in to the dashboard first.' });
-        if (write && !writeAllowed(req, session, o.signIn))
-            return void res.status(403).json({ ok: false, error: 'Missing or wrong X-CSRF-Token.' });
-        const r = await call(method, request(session));
-        if ('err' in r) return void res.status(r.err.status).json({ ok: false, error: r.err.message });
-        res.json({ ok: true, data: r.ok });
-    };
-    const g = (req: Request, s: DeveloperSession) => ({ sessionHash: s.sessionHash, gameId: req.params.gameId });
-    api.get('/me', (req, res) => void apiCall(req, res, 'dev_me', (s) => ({ sessionHash: s.sessionHash }), false));
-    api.get(
-        '/games/:gameId/suspicion-log',
+    // The JSON API's routes are served before this router: any other path under it is unknown.
+    router.use(
+        '/dashboard/api',
         (req, res) =>
-            void apiCall(
-                req,
-                res,
-                'dev_suspicion_log',
-                (s) => ({ ...g(req, s), playerId: req.query.playerId, limit: num(String(req.query.limit ?? '')) }),
-                false,
-            ),
+            void res.status(404).json({ ok: false, error: unknownEndpoint(req.method, req.originalUrl.split('?')[0]) }),
     );
-    api.get(
-        '/games/:gameId/moderation-log',
-        (req, res) => void apiCall(req, res, 'dev_moderation_log', (s) => g(req, s), false),
-    );
-    api.get(
-        '/games/:gameId/analytics',
-        (req, res) =>
-            void apiCall(
-                req,
-                res,
-                'dev_analytics',
-                (s) => ({ ...g(req, s), days: num(String(req.query.days ?? '')) }),
-                false,
-            ),
-    );
-    api.get(
-        '/games/:gameId/boards/:boardId/entries',
-        (req, res) =>
-            void apiCall(
-                req,
-                res,
-                'dev_read_board',
-                (s) => ({
-                    ...g(req, s),
-                    boardId: req.params.boardId,
-                    offset: num(String(req.query.offset ?? '')),
-                    limit: num(String(req.query.limit ?? '')),
-                }),
-                false,
-            ),
-    );
-    api.delete(
-        '/games/:gameId/boards/:boardId/entries/:playerId',
-        (req, res) =>
-            void apiCall(
-                req,
-                res,
-                'dev_remove_entry',
-                (s) => ({ ...g(req, s), scoreboardId: req.params.boardId, playerId: req.params.playerId }),
-                true,
-            ),
-    );
-    api.post(
-        '/games/:gameId/players/:playerId/wipe',
-        (req, res) =>
-            void apiCall(
-                req,
-                res,
-                'dev_wipe_player',
-                (s) => ({
-                    ...g(req, s),
-                    playerId: req.params.playerId,
-                    archives: (req.body as { archives?: unknown })?.archives,
-                }),
-                true,
-            ),
-    );
-    api.put(
-        '/games/:gameId/bans/:playerId',
-        (req, res) =>
-            void apiCall(
-                req,
-                res,
-                'dev_ban',
-                (s) => ({
-                    ...g(req, s),
-                    playerId: req.params.playerId,
-                    reason: (req.body as { reason?: unknown })?.reason,
-                }),
-                true,
-            ),
-    );
-    api.delete(
-        '/games/:gameId/bans/:playerId',
-        (req, res) =>
-            void apiCall(req, res, 'dev_unban', (s) => ({ ...g(req, s), playerId: req.params.playerId }), true),
-    );
-    api.use(
-        (req, res) =>
-            void res
-                .status(404)
-                .json({ ok: false, error: `Unknown endpoint: ${req.method} /dashboard/api${req.path}` }),
-    );
-    router.use('/dashboard/api', api);
 
     router.get('/dashboard/*rest', (_req, res) =>
         send(
@@ -669,5 +560,20 @@ export function dashboard(o: DashboardOptions): Router {
             ),
         ),
     );
+    // Whatever a page or form could not finish (the canister unreachable, a body too large) is a page too.
+    router.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+        if (res.headersSent) return next(error);
+        const failure = failureOf(error);
+        send(
+            res,
+            failure.status,
+            dashboardPage(
+                { title: 'Problem' },
+                html`<h1>That did not work</h1>
+                    <p class="error" role="alert">${failure.message}</p>
+                    <p><a href="/dashboard">Your games</a></p>`,
+            ),
+        );
+    });
     return router;
 }
