@@ -51,6 +51,33 @@ export interface DashboardOptions {
 
 type Body = Record<string, string | undefined>;
 
+/**
+ * The notices a page shows after an action (`?done=<key>`): only these texts, so a link
+ * cannot put its own words on the dashboard; an unknown key shows nothing.
+ */
+const NOTICE_TEXT = {
+    saved: 'Saved.',
+    'key-rotated': 'A new key is active; the old one no longer works.',
+    'caps-saved': 'Caps saved.',
+    'time-validation-saved': 'Time validation saved.',
+    'board-created': 'Board created.',
+    'entry-removed': 'Entry removed.',
+    'player-wiped': 'Player wiped.',
+    'player-banned': 'Player banned.',
+    'ban-lifted': 'Ban lifted.',
+    'board-saved': 'Board saved.',
+    'board-reset': 'Board reset: the period was archived.',
+    'board-deleted': 'Board deleted.',
+    'game-registered': 'Game registered. Here is its API key.',
+    'request-sent': 'Request sent to the operators.',
+    'game-deleted': 'The game and all of its data were deleted.',
+} as const;
+type Notice = keyof typeof NOTICE_TEXT;
+const NOTICES: ReadonlyMap<string, string> = new Map(Object.entries(NOTICE_TEXT));
+
+/** `path?done=<notice>`. */
+const withNotice = (path: string, notice: Notice): string => `${path}?done=${notice}`;
+
 /** A number field of a form: empty = undefined (the canister keeps or clears the value). */
 const num = (v: string | undefined): number | undefined => (v === undefined || v.trim() === '' ? undefined : Number(v));
 
@@ -60,30 +87,30 @@ const num = (v: string | undefined): number | undefined => (v === undefined || v
  */
 const GAME_ACTIONS: Record<
     string,
-    { method: Method; request(b: Body, params: Record<string, string>): object; done: string; back: string }
+    { method: Method; request(b: Body, params: Record<string, string>): object; done: Notice; back: string }
 > = {
     update: {
         method: 'dev_update_game',
         request: (b) => ({ name: b.name, description: b.description ?? '' }),
-        done: 'Saved.',
+        done: 'saved',
         back: 'settings',
     },
     active: {
         method: 'dev_update_game',
         request: (b) => ({ isActive: b.isActive === 'true' }),
-        done: 'Saved.',
+        done: 'saved',
         back: 'settings',
     },
     rotate: {
         method: 'dev_rotate_key',
         request: () => ({}),
-        done: 'A new key is active; the old one no longer works.',
+        done: 'key-rotated',
         back: 'key',
     },
     caps: {
         method: 'dev_set_caps',
         request: (b) => ({ maxScore: num(b.maxScore) ?? null, maxStreak: num(b.maxStreak) ?? null }),
-        done: 'Caps saved.',
+        done: 'caps-saved',
         back: 'security',
     },
     'time-validation': {
@@ -94,7 +121,7 @@ const GAME_ACTIONS: Record<
             maxScorePerSecond: num(b.maxScorePerSecond),
             sessionLifetimeSeconds: num(b.sessionLifetimeSeconds),
         }),
-        done: 'Time validation saved.',
+        done: 'time-validation-saved',
         back: 'security',
     },
     boards: {
@@ -108,38 +135,38 @@ const GAME_ACTIONS: Record<
             days: b.type === 'custom' || b.period === 'custom' ? num(b.days) : undefined,
             sortBy: b.sortBy,
         }),
-        done: 'Board created.',
+        done: 'board-created',
         back: 'boards',
     },
     'remove-entry': {
         method: 'dev_remove_entry',
         request: (b) => ({ scoreboardId: b.scoreboardId, playerId: b.playerId }),
-        done: 'Entry removed.',
+        done: 'entry-removed',
         back: 'boards/:scoreboardId',
     },
     wipe: {
         method: 'dev_wipe_player',
         request: (b) => ({ playerId: b.playerId, archives: b.archives === 'true' }),
-        done: 'Player wiped.',
+        done: 'player-wiped',
         back: 'moderation',
     },
     ban: {
         method: 'dev_ban',
         request: (b) => ({ playerId: b.playerId, reason: b.reason ?? '' }),
-        done: 'Player banned.',
+        done: 'player-banned',
         back: 'moderation',
     },
-    unban: { method: 'dev_unban', request: (b) => ({ playerId: b.playerId }), done: 'Ban lifted.', back: 'moderation' },
+    unban: { method: 'dev_unban', request: (b) => ({ playerId: b.playerId }), done: 'ban-lifted', back: 'moderation' },
 };
 
-const BOARD_ACTIONS: Record<string, { method: Method; request(b: Body): object; done: string }> = {
+const BOARD_ACTIONS: Record<string, { method: Method; request(b: Body): object; done: Notice }> = {
     update: {
         method: 'dev_update_board',
         request: (b) => ({ name: b.name, description: b.description ?? '' }),
-        done: 'Board saved.',
+        done: 'board-saved',
     },
-    reset: { method: 'dev_reset_board', request: () => ({}), done: 'Board reset: the period was archived.' },
-    delete: { method: 'dev_delete_board', request: () => ({}), done: 'Board deleted.' },
+    reset: { method: 'dev_reset_board', request: () => ({}), done: 'board-reset' },
+    delete: { method: 'dev_delete_board', request: () => ({}), done: 'board-deleted' },
 };
 
 export function dashboard(o: DashboardOptions): Router {
@@ -251,7 +278,7 @@ export function dashboard(o: DashboardOptions): Router {
 
     const viewOf = (req: Request, s: DeveloperSession, error?: View['error'], values?: Body): View => ({
         csrf: s.csrf,
-        done: typeof req.query.done === 'string' ? req.query.done.slice(0, 200) : undefined,
+        done: typeof req.query.done === 'string' ? NOTICES.get(req.query.done) : undefined,
         error,
         values: values as Record<string, string> | undefined,
     });
@@ -415,7 +442,7 @@ export function dashboard(o: DashboardOptions): Router {
         }
         res.redirect(
             303,
-            `/dashboard/games/${encodeURIComponent(r.ok.game.gameId)}/key?done=${encodeURIComponent('Game registered. Here is its API key.')}`,
+            withNotice(`/dashboard/games/${encodeURIComponent(r.ok.game.gameId)}/key`, 'game-registered'),
         );
     });
 
@@ -432,7 +459,7 @@ export function dashboard(o: DashboardOptions): Router {
             const view = viewOf(req, d.session, { action: 'request', message: r.err.message }, b);
             return render(res, 400, d.session, d.me.developer.email, 'Your games', gamesPage(d.me, view));
         }
-        res.redirect(303, `/dashboard?done=${encodeURIComponent('Request sent to the operators.')}`);
+        res.redirect(303, withNotice('/dashboard', 'request-sent'));
     });
 
     router.post('/dashboard/games/:gameId/delete', forms, async (req, res) => {
@@ -454,7 +481,7 @@ export function dashboard(o: DashboardOptions): Router {
                 viewOf(req, d.session, { action: 'delete', message: r.err.message }),
                 r.err.status,
             );
-        res.redirect(303, `/dashboard?done=${encodeURIComponent(r.ok.message)}`);
+        res.redirect(303, withNotice('/dashboard', 'game-deleted'));
     });
 
     router.post('/dashboard/games/:gameId/boards/:boardId/:action', forms, async (req, res, next) => {
@@ -495,7 +522,7 @@ export function dashboard(o: DashboardOptions): Router {
             req.params.action === 'delete'
                 ? `/dashboard/games/${encodeURIComponent(gameId)}/boards`
                 : `/dashboard/games/${encodeURIComponent(gameId)}/boards/${encodeURIComponent(boardId)}`;
-        res.redirect(303, `${back}?done=${encodeURIComponent(action.done)}`);
+        res.redirect(303, withNotice(back, action.done));
     });
 
     router.post('/dashboard/games/:gameId/:action', forms, async (req, res, next) => {
@@ -525,10 +552,7 @@ export function dashboard(o: DashboardOptions): Router {
             );
         }
         const where = typeof back === 'object' ? `boards/${encodeURIComponent(back.board)}` : back;
-        res.redirect(
-            303,
-            `/dashboard/games/${encodeURIComponent(gameId)}/${where}?done=${encodeURIComponent(action.done)}`,
-        );
+        res.redirect(303, withNotice(`/dashboard/games/${encodeURIComponent(gameId)}/${where}`, action.done));
     });
 
     // ---- assets ---------------------------------------------------------------------------------
