@@ -129,7 +129,7 @@ export const expressPath = (template: string): string => template.replace(/\{(\w
 
 /** The Express handlers that serve a route: credentials first, then the body, then the handler. */
 export function serve(ctx: RouteContext, r: Route): RequestHandler[] {
-    const run: RequestHandler = (req: Request, res: Response) => {
+    const run: RequestHandler = (req: Request, res: Response, next) => {
         (async () => {
             const params = Object.assign(
                 Object.create(null) as Record<string, string>,
@@ -146,10 +146,13 @@ export function serve(ctx: RouteContext, r: Route): RequestHandler[] {
             const q = req.originalUrl.indexOf('?');
             const search = q < 0 ? '' : req.originalUrl.slice(q + 1);
             return r.handle(ctx, { req, body, params, search, query: parseQuery(search), caller });
-        })().then(
-            (data) => sendData(res, data),
-            (error: unknown) => sendError(res, error),
-        );
+        })()
+            .then(
+                (data) => sendData(res, data),
+                (error: unknown) => sendError(res, error),
+            )
+            // An answer that cannot be written (e.g. a reply JSON cannot encode) goes to Express's error handling.
+            .catch(next);
     };
     return r.body === undefined ? [run] : [jsonBody, depthCap, run];
 }

@@ -110,6 +110,8 @@ describe('the production gateway in its own process', () => {
     });
 
     afterEach(async () => {
+        // Every failure was answered by its handler: nothing reached the process guard.
+        expect(gateway.output()).not.toMatch(/unhandled rejection|uncaught exception/);
         await gateway.stop();
     });
 
