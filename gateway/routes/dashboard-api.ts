@@ -47,6 +47,8 @@ const own = ({ caller, params }: RouteInput<unknown, 'developer'>) => ({
     sessionHash: caller.sessionHash,
     gameId: params.gameId,
 });
+/** The same with the player of the path. */
+const ownPlayer = (input: RouteInput<unknown, 'developer'>) => ({ ...own(input), playerId: input.params.playerId });
 
 const me = route({
     method: 'get',
@@ -92,11 +94,7 @@ const removeEntry = route({
     data: Message,
     errors: { 400: 'an id is invalid', 404: `${NOT_OWNED}, or no such board or entry` },
     async handle(ctx, input) {
-        return ctx.canister.ok('dev_remove_entry', {
-            ...own(input),
-            scoreboardId: input.params.boardId,
-            playerId: input.params.playerId,
-        });
+        return ctx.canister.ok('dev_remove_entry', { ...ownPlayer(input), scoreboardId: input.params.boardId });
     },
 });
 
@@ -116,11 +114,7 @@ const wipe = route({
         404: `${NOT_OWNED}, or no such player`,
     },
     async handle(ctx, input) {
-        return ctx.canister.ok('dev_wipe_player', {
-            ...own(input),
-            playerId: input.params.playerId,
-            archives: input.body.archives,
-        });
+        return ctx.canister.ok('dev_wipe_player', { ...ownPlayer(input), archives: input.body.archives });
     },
 });
 
@@ -136,11 +130,7 @@ const ban = route({
     data: Message,
     errors: { 400: 'an id or the reason is invalid', 404: NOT_OWNED, 409: 'already banned' },
     async handle(ctx, input) {
-        return ctx.canister.ok('dev_ban', {
-            ...own(input),
-            playerId: input.params.playerId,
-            reason: input.body.reason,
-        });
+        return ctx.canister.ok('dev_ban', { ...ownPlayer(input), reason: input.body.reason });
     },
 });
 
@@ -154,7 +144,7 @@ const unban = route({
     data: Message,
     errors: { 400: 'an id is invalid', 404: `${NOT_OWNED}, or the player is not banned` },
     async handle(ctx, input) {
-        return ctx.canister.ok('dev_unban', { ...own(input), playerId: input.params.playerId });
+        return ctx.canister.ok('dev_unban', ownPlayer(input));
     },
 });
 
