@@ -52,7 +52,10 @@ function count(field: string) {
 export const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
 
 // Not z.int(): nanosecond times are above 2^53 (JSON carries them as plain integers, decisions.md).
-const Nanoseconds = z.number().brand<'ns'>().meta({ type: 'integer', description: 'nanoseconds since the Unix epoch' });
+export const Nanoseconds = z
+    .number()
+    .brand<'ns'>()
+    .meta({ type: 'integer', description: 'nanoseconds since the Unix epoch' });
 /** A time as replies carry it: integer nanoseconds since the epoch (spec: envelope rule 3). */
 export type Nanoseconds = z.infer<typeof Nanoseconds>;
 
