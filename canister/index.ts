@@ -87,9 +87,14 @@ function touched(method: Method, req: Record<string, unknown>, reply: unknown): 
                 );
         return;
     }
+    // Removing an account touches every game it played, whichever game its session names.
+    if (method === 'delete_account') {
+        direct.markAllDirty(ctx);
+        return;
+    }
     const gameId = req.gameId ?? (reply as { gameId?: unknown } | null)?.gameId;
     if (typeof gameId === 'string') direct.markDirty(gameId);
-    else if (method === 'delete_account' || method === 'device_code_redeem') direct.markAllDirty(ctx);
+    else if (method === 'device_code_redeem') direct.markAllDirty(ctx);
 }
 // Without a snapshot, post_upgrade reads this many players (~1 M instructions each, well
 // inside the 300 B install limit); timers read the rest, this many per message.

@@ -58,11 +58,9 @@ export function migrateAccount(
     ctx: Ctx,
     req: Untrusted<RequestOf<'migrate_account'>>,
 ): { message: string; migratedGames: number; migratedScoreboards: number } {
-    const live = liveSession(ctx, req.sessionHash);
+    const live = liveSession(ctx, req.sessionHash, req.gameId);
     const game = requireGame(ctx, req.gameId);
     const gameId = game.record.gameId;
-    if (live.session.gameId !== gameId)
-        throw new Fail(400, 'This session was signed in for another game: merge from that game.');
     const now = ctx.env.now();
     if (live.session.merged)
         throw new Fail(400, 'This sign-in already merged a player: each sign-in may merge one anonymous player.');
@@ -133,15 +131,20 @@ export function migrateAccount(
     return { message: `Merged ${deviceId} into your account.`, migratedGames: 1, migratedScoreboards: boards };
 }
 
-/** The player removes their account: its players leave every board, its sessions die. */
+/**
+ * The player removes their account: its players leave every board (their achievements go too),
+ * its sessions die. An account from before every write recorded its game is looked for in
+ * every game (two B-tree reads per game, once).
+ */
 export function deleteAccount(ctx: Ctx, req: Untrusted<RequestOf<'delete_account'>>): { message: string } {
-    const { account } = liveSession(ctx, req.sessionHash);
+    const { account } = liveSession(ctx, req.sessionHash, req.gameId);
     const playerId = accountPlayerId(account.accountId);
-    for (const gameId of account.games) {
+    for (const gameId of account.gamesTracked ? account.games : ctx.games.keys()) {
         const game = ctx.games.get(gameId);
         const player = game === undefined ? undefined : findPlayer(ctx, gameId, playerId);
         if (game !== undefined && player !== undefined && player.retired === undefined)
             retire(ctx, game, playerId, player);
+        else if (player === undefined) ctx.store.achievements.delete(playerKey(gameId, playerId));
     }
     endAllSessions(ctx, account.accountId);
     ctx.store.accountKeys.delete(`${account.issuer}\n${account.subject}`);

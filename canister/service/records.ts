@@ -154,8 +154,13 @@ export interface AccountRecord {
     /** The name asked for when the account was created (N4); each game's player has its own. */
     nickname?: string;
     createdAt: number;
-    /** Games the account has a player in. */
+    /** Games the account has a player in (or wrote to). */
     games: string[];
+    /**
+     * Set on accounts made since every write of an account records its game in `games`; older
+     * ones may have written to other games too (removing them looks in every game).
+     */
+    gamesTracked?: true;
 }
 
 /** A player session, kept under the hash of its token. */
