@@ -7,6 +7,7 @@ import type { Profile } from '../../contract/schemas';
 import { ns } from '../domain/json';
 import type { Ctx, GameState, Untrusted } from './context';
 import { Fail } from './fail';
+import { identityBan, identityHash } from './bans';
 import { requireGame } from './game-state';
 import { SESSION_RENEW_US, accountPlayerId, liveSession, newSession, recordGame, touch } from './player-sessions';
 import { createPlayer, findPlayer, profileOf } from './players';
@@ -64,6 +65,7 @@ function accountFor(
         games: [],
         gamesTracked: true,
     };
+    created.identityHash = identityHash(created);
     ctx.store.accounts.set(accountId, created);
     ctx.store.accountKeys.set(accountKey(identity), accountId);
     return { account: created, isNew: true };
@@ -73,10 +75,11 @@ function accountFor(
 export function accountPlayer(ctx: Ctx, game: GameState, account: AccountRecord): PlayerRecord {
     const playerId = accountPlayerId(account.accountId);
     recordGame(ctx, account, game.record.gameId);
-    return (
-        findPlayer(ctx, game.record.gameId, playerId) ??
-        createPlayer(ctx, game, playerId, account.nickname, account.provider)
-    );
+    const existing = findPlayer(ctx, game.record.gameId, playerId);
+    if (existing !== undefined) return existing;
+    // A banned identity's new account claims no name here (a banned player changes no names).
+    const banned = identityBan(ctx, game, identityHash(account)) !== undefined;
+    return createPlayer(ctx, game, playerId, banned ? undefined : account.nickname, account.provider);
 }
 
 /** Signs the identity in to a game: its account (new or existing), a player there, and a session. */

@@ -6,6 +6,7 @@ import { boardNotFound } from '../../contract/messages';
 import { clampLimit, invalid } from '../../contract/rules';
 import { nameKey } from '../domain/nicknames';
 import { dropDays } from './analytics';
+import { playerBanned } from './bans';
 import { MODERATION_KEEP } from './moderation';
 import { boardPage, readBoard } from './reads';
 import { archiveKey, archivePeriod, rollover } from './rollover';
@@ -253,7 +254,7 @@ export function readOwnBoard(ctx: Ctx, req: Untrusted<RequestOf<'dev_read_board'
         const playerId = slotPlayer(ctx, game.record.gameId, e.slot) ?? '';
         const player = playerId === '' ? undefined : ctx.store.players.get(playerKey(game.record.gameId, playerId));
         const { slot: _slot, ...entry } = e;
-        return { ...entry, playerId, banned: player?.banned !== undefined };
+        return { ...entry, playerId, banned: playerId !== '' && playerBanned(ctx, game, playerId, player) };
     });
     return { scoreboardId: board.scoreboardId, totalEntries: board.totalEntries, offset, entries };
 }

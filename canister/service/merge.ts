@@ -8,6 +8,7 @@ import { invalid } from '../../contract/rules';
 import { mergeBests } from '../domain/bests';
 import { nameKey } from '../domain/nicknames';
 import { accountPlayer } from './accounts';
+import { isBanned, refuseBanned } from './bans';
 import type { Ctx, GameState, Untrusted } from './context';
 import { Fail } from './fail';
 import { requireGame } from './game-state';
@@ -74,8 +75,15 @@ export function migrateAccount(
     const anonAchievements = ctx.store.achievements.get(playerKey(gameId, deviceId));
     if (anon === undefined && anonAchievements === undefined) throw new Fail(404, MESSAGES.playerNotFound);
     refuseRetired(anon);
-
+    // A ban follows the person: a banned account takes in nothing, a banned id goes nowhere.
     const accountId = accountPlayerId(live.account.accountId);
+    refuseBanned(ctx, game, accountId, findPlayer(ctx, gameId, accountId), live.account);
+    if (isBanned(ctx, game, deviceId, anon))
+        throw new Fail(
+            400,
+            `'${deviceId}' is banned from this game: a banned player cannot be merged into an account.`,
+        );
+
     const target = accountPlayer(ctx, game, live.account);
     let boards = 0;
     if (anon !== undefined) {

@@ -14,6 +14,7 @@ import { requireGame } from './game-state';
 import { setSlot } from './slots';
 import { statsOf, updateStats } from './stats';
 import { authTypeNames, registerAuthType, setPlayer } from './tables';
+import { refuseBanned } from './bans';
 import { refuseRetired, requirePlayerId, resolveWriter } from './writer';
 
 export const MAX_ACHIEVEMENTS_PER_PLAYER = 1000;
@@ -115,7 +116,7 @@ export function renameIfFree(
  * which name was applied. The player must have a profile.
  */
 export function setNickname(ctx: Ctx, req: Untrusted<RequestOf<'set_nickname'>>): NicknameReply {
-    const { game, playerId } = resolveWriter(ctx, req);
+    const { game, playerId, account } = resolveWriter(ctx, req);
     const error = checkNickname(req.nickname);
     if (error) throw new Fail(400, error);
     const wanted = req.nickname as string;
@@ -123,6 +124,7 @@ export function setNickname(ctx: Ctx, req: Untrusted<RequestOf<'set_nickname'>>)
     const player = findPlayer(ctx, gameId, playerId);
     if (player === undefined) throw new Fail(404, MESSAGES.playerNotFound);
     refuseRetired(player);
+    refuseBanned(ctx, game, playerId, player, account);
     const owner = playerKey(gameId, playerId);
     let applied = wanted;
     for (let n = 1; !nicknameFree(ctx, applied, owner, player.nickname); n++) applied = suffixed(wanted, n);
@@ -182,7 +184,9 @@ export function unlockAchievements(ctx: Ctx, req: Untrusted<RequestOf<'unlock_ac
         const error = checkAchievementId(id);
         if (error) throw new Fail(400, error);
     }
-    refuseRetired(findPlayer(ctx, gameId, playerId));
+    const player = findPlayer(ctx, gameId, playerId);
+    refuseRetired(player);
+    refuseBanned(ctx, writer.game, playerId, player, writer.account);
     const key = playerKey(gameId, playerId);
     const unlocked = ctx.store.achievements.get(key) ?? [];
     const have = new Set(unlocked);
