@@ -6,8 +6,8 @@ import type { RequestOf } from '../../contract/canister';
 import { MESSAGES } from '../../contract/messages';
 import { invalid } from '../../contract/rules';
 import { mergeBests } from '../domain/bests';
-import { nameKey } from '../domain/nicknames';
 import { accountPlayer } from './accounts';
+import { holdName, nameHolder, releaseName } from './names';
 import { isBanned, refuseBanned } from './bans';
 import type { Ctx, GameState, Untrusted } from './context';
 import { Fail } from './fail';
@@ -40,8 +40,7 @@ function retire(
     unlist(game, player.slot);
     game.retired.set(player.slot, into?.slot ?? -1);
     // Its name is free again, unless the account it merged into took it over.
-    if (ctx.store.nicknames.get(nameKey(player.nickname)) === playerKey(game.record.gameId, playerId))
-        ctx.store.nicknames.delete(nameKey(player.nickname));
+    releaseName(ctx, player.nickname, playerKey(game.record.gameId, playerId));
     ctx.store.achievements.delete(playerKey(game.record.gameId, playerId));
     const tombstone: PlayerRecord = {
         ...player,
@@ -116,8 +115,10 @@ export function migrateAccount(
         target.created = Math.min(target.created, anon.created);
         // A name the player chose on this device follows them, unless the account chose one.
         if (target.defaultName && !anon.defaultName) {
-            ctx.store.nicknames.delete(nameKey(target.nickname));
-            ctx.store.nicknames.set(nameKey(anon.nickname), playerKey(gameId, accountId));
+            releaseName(ctx, target.nickname, playerKey(gameId, accountId));
+            // (Unless another holds its key: a look-alike both took before names were compared so.)
+            if (nameHolder(ctx, anon.nickname) === playerKey(gameId, deviceId))
+                holdName(ctx, anon.nickname, playerKey(gameId, accountId));
             target.nickname = anon.nickname;
             target.defaultName = false;
             setPlayer(game.players, target.slot, target.nickname, target.authType);

@@ -1,10 +1,12 @@
-// Players: profiles (created by their first submit), service-wide unique nicknames with the
-// Player_<number> defaults and suffixing (rules N1-N4), achievements and profile reads.
+// Players: profiles (created by their first submit), service-wide unique nicknames (compared
+// by skeleton: case and look-alikes folded) with the Player_<number> defaults and suffixing
+// (rules N1-N4), achievements and profile reads.
 import type { RequestOf } from '../../contract/canister';
 import { MESSAGES } from '../../contract/messages';
 import type { AchievementReply, NicknameReply, Profile } from '../../contract/schemas';
 import { ns } from '../domain/json';
 import { defaultNickname, defaultNumber, nameKey, suffixed } from '../domain/nicknames';
+import { holdName, nameHolder, releaseName } from './names';
 import { MAX_ACHIEVEMENTS_PER_CALL, checkAchievementId, checkNickname, invalid } from '../../contract/rules';
 import { dict, type PlayerRecord } from './records';
 import { playerKey } from './store';
@@ -29,7 +31,7 @@ export function findPlayer(ctx: Ctx, gameId: string, playerId: string): PlayerRe
  * (one B-tree entry less per player, ~190 bytes of stable memory and ~0.25 M instructions).
  */
 function nicknameFree(ctx: Ctx, nickname: string, owner: string, ownerName?: string): boolean {
-    const holder = ctx.store.nicknames.get(nameKey(nickname));
+    const holder = nameHolder(ctx, nickname);
     if (holder !== undefined) return holder === owner;
     const n = defaultNumber(nickname);
     if (n !== undefined && n < nextDefaultNumber(ctx))
@@ -38,9 +40,8 @@ function nicknameFree(ctx: Ctx, nickname: string, owner: string, ownerName?: str
 }
 
 function claim(ctx: Ctx, nickname: string, owner: string, previous?: string): void {
-    if (previous !== undefined && nameKey(previous) !== nameKey(nickname))
-        ctx.store.nicknames.delete(nameKey(previous));
-    ctx.store.nicknames.set(nameKey(nickname), owner);
+    if (previous !== undefined && nameKey(previous) !== nameKey(nickname)) releaseName(ctx, previous, owner);
+    holdName(ctx, nickname, owner);
 }
 
 /** The number of the next default name to try. */
@@ -53,7 +54,7 @@ function nextDefaultNumber(ctx: Ctx): number {
 /** A fresh Player_<n> that nobody holds (users may pick names of that shape not handed out yet). */
 function allocateDefault(ctx: Ctx): string {
     let n = nextDefaultNumber(ctx);
-    while (ctx.store.nicknames.get(nameKey(defaultNickname(n))) !== undefined) n++;
+    while (nameHolder(ctx, defaultNickname(n)) !== undefined) n++;
     updateStats(ctx, '*', (s) => ({ ...s, nextDefaultName: n + 1 }));
     return defaultNickname(n);
 }
