@@ -46,14 +46,18 @@ export interface LiveSession {
 
 /**
  * The live session behind a hash, for the game the request names; 401 for anything dead
- * (expired, logged out, account removed) and for a session of another game (or none named):
- * a session acts only in the game it was signed in for, and the client signs in again there.
+ * (expired, logged out, account removed) and for a session of another game (or none named, or
+ * a deleted game whose id was registered again): a session acts only in the game it was signed
+ * in for, and the client signs in again there.
  */
 export function liveSession(ctx: Ctx, sessionHash: unknown, gameId: unknown): LiveSession {
     const hash = typeof sessionHash === 'string' && HASH.test(sessionHash) ? sessionHash : undefined;
     const session = hash === undefined ? undefined : ctx.store.playerSessions.get(hash);
+    const game = session === undefined || session.gameId !== gameId ? undefined : ctx.games.get(session.gameId);
     const account =
-        session === undefined || session.gameId !== gameId ? undefined : ctx.store.accounts.get(session.accountId);
+        session === undefined || game === undefined || session.signedInAt < game.record.createdAt
+            ? undefined
+            : ctx.store.accounts.get(session.accountId);
     if (hash === undefined || session === undefined || account === undefined || ctx.env.now() >= session.expiresAt) {
         throw new Fail(401, MESSAGES.deadSession);
     }

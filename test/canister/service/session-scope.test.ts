@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 
 import type { Identity } from '../../../contract/canister';
 import { logout, renewSession, resolveSession, sessionProfile, signIn } from '../../../canister/service/accounts';
+import { deleteOwnGame, developerSignIn, purgeSome, registerOwnGame } from '../../../canister/service/developers';
 import { deleteAccount, migrateAccount } from '../../../canister/service/merge';
 import { setNickname, unlockAchievements } from '../../../canister/service/players';
 import { leaderboard } from '../../../canister/service/reads';
@@ -81,4 +82,18 @@ test('removing an account written by an older release also finds its players in 
     deleteAccount(h, { sessionHash: onA, gameId: A });
     expect(scores(h, B)).toEqual([]);
     expect(h.store.achievements.get(`${B}/@${accountId}`)).toBeUndefined();
+});
+
+test('a session of a deleted game is dead in a new game registered under the same id', () => {
+    const h = twoGames();
+    const dev = { issuer: 'https://idp.example', subject: 'dev', email: 'd@example.com', provider: 'local' };
+    const devSession = hashOf(developerSignIn(h, { identity: dev }).sessionToken);
+    registerOwnGame(h, { sessionHash: devSession, gameId: 'reused-id', name: 'First' });
+    const sessionHash = hashOf(signIn(h, 'reused-id', alice, 'Alice').sessionId);
+    deleteOwnGame(h, { sessionHash: devSession, gameId: 'reused-id', confirm: 'reused-id' });
+    while (purgeSome(h, 1000));
+    h.advance(1);
+    registerOwnGame(h, { sessionHash: devSession, gameId: 'reused-id', name: 'Someone else' });
+    expect(failure(() => resolveSession(h, { sessionHash, gameId: 'reused-id' }))).toEqual(DEAD);
+    expect(submit(h, 'reused-id', { sessionHash }, 5)).toEqual({ err: DEAD });
 });
