@@ -1,7 +1,8 @@
 // Player sessions: 256-bit tokens handed to the player once and kept only as their SHA-256,
 // 30 days long, renewed on use but written back at most once a day, valid only for the game
 // they were signed in for; dead when expired, logged out, or their account removed (401 on
-// every session request then, and on any request for another game).
+// every session request then, and on any request for another game); and the record of the
+// games an account writes to (its removal removes its players there).
 import { MESSAGES } from '../../contract/messages';
 import { newToken } from '../domain/device-codes';
 import { tokenHash } from '../domain/sha256';
