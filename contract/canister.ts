@@ -259,13 +259,13 @@ export interface Methods {
     device_code_redeem: { request: { deviceCodeHash: string }; reply: Approval };
     sign_in: { request: GameRef & { identity: Identity; nickname?: string }; reply: Approval };
     resolve_session: { request: GameRef & { sessionHash: string }; reply: SessionInfo };
-    renew_session: { request: { sessionHash: string }; reply: null };
+    renew_session: { request: GameRef & { sessionHash: string }; reply: null };
     session_profile: {
         request: GameRef & { sessionHash: string };
         reply: Profile & { email: string; provider: string };
     };
-    logout: { request: { sessionHash: string }; reply: Message };
-    delete_account: { request: { sessionHash: string }; reply: Message };
+    logout: { request: GameRef & { sessionHash: string }; reply: Message };
+    delete_account: { request: GameRef & { sessionHash: string }; reply: Message };
     migrate_account: {
         request: GameRef & { sessionHash: string; deviceId: string };
         reply: { message: string; migratedGames: number; migratedScoreboards: number };

@@ -122,7 +122,9 @@ const ban = route({
     method: 'put',
     path: `${BASE}/games/{gameId}/bans/{playerId}`,
     id: 'dashboard-ban',
-    summary: "Ban a player id (or a signed-in player's @ id) from submitting to the game",
+    summary: "Ban a player id (or a signed-in player's @ id) from writing to the game",
+    description:
+        "A banned player writes nothing more to the game: submits, achievements, nickname changes, play sessions and merges into an account are refused (reads still work). A signed-in player's ban also holds for their identity: deleting the account and signing in again does not lift it. Lifting the ban of either @ id lifts it.",
     auth: 'developer',
     params: { gameId, playerId },
     body: BanBody,
