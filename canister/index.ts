@@ -43,6 +43,7 @@ import type { Ctx, GameState, Untrusted } from './service/context';
 import { Fail } from './service/fail';
 import { writeSnapshot } from './service/snapshot';
 import { migrateStore } from './service/stable-schema';
+import { rekeySome } from './service/names';
 import { loadGames, rebuildSome } from './service/startup';
 import { stableStore } from './stable-store';
 
@@ -79,12 +80,22 @@ function touched(method: Method, req: Record<string, unknown>, reply: unknown): 
     if (method === 'submit_scores') {
         for (const s of (req.submits as Array<Record<string, unknown>> | undefined) ?? [])
             if (typeof s?.gameId === 'string')
-                direct.markDirty(s.gameId, typeof s.scoreboardId === 'string' ? s.scoreboardId : 'fanout');
+                direct.markDirty(
+                    s.gameId,
+                    typeof s.scoreboardId === 'string'
+                        ? { kind: 'board', boardId: s.scoreboardId }
+                        : { kind: 'fanout' },
+                );
+        return;
+    }
+    // Removing an account touches every game it played, whichever game its session names.
+    if (method === 'delete_account') {
+        direct.markAllDirty(ctx);
         return;
     }
     const gameId = req.gameId ?? (reply as { gameId?: unknown } | null)?.gameId;
     if (typeof gameId === 'string') direct.markDirty(gameId);
-    else if (method === 'delete_account' || method === 'device_code_redeem') direct.markAllDirty(ctx);
+    else if (method === 'device_code_redeem') direct.markAllDirty(ctx);
 }
 // Without a snapshot, post_upgrade reads this many players (~1 M instructions each, well
 // inside the 300 B install limit); timers read the rest, this many per message.
@@ -92,6 +103,20 @@ const REBUILD_IN_UPGRADE = 150_000;
 const REBUILD_PER_TIMER = 25_000;
 // A deleted game's players are removed this many per tick (~5 stable deletes each).
 const PURGE_PER_TICK = 5_000;
+
+// Nicknames kept by an older release move to their skeleton keys (names.ts): this many in
+// post_upgrade, the rest on timers, this many per message. Measured: ~14 K instructions per
+// name (3,000 names: 41 M), so these stay far inside the limits even if a large map cost 10x.
+const REKEY_IN_UPGRADE = 250_000;
+const REKEY_PER_TIMER = 100_000;
+
+function continueRekey(): void {
+    if (ctx.store.legacyNicknames.size() === 0) return;
+    setTimer(0, () => {
+        rekeySome(ctx, REKEY_PER_TIMER);
+        continueRekey();
+    });
+}
 
 function continueRebuild(): void {
     if (ctx.rebuilding.size === 0) return;
@@ -234,6 +259,8 @@ export default class {
         configure(arg);
         loadGames(ctx, REBUILD_IN_UPGRADE);
         continueRebuild();
+        rekeySome(ctx, REKEY_IN_UPGRADE);
+        continueRekey();
         direct.markAllDirty(ctx);
         certify();
     }
@@ -572,6 +599,11 @@ export default class {
     @query(...JSON_METHOD)
     list_archives(): void {
         handle('list_archives', (req) => reads.listArchives(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
+    archive_stats(): void {
+        handle('archive_stats', (req) => reads.archiveStats(ctx, req));
     }
 
     @query(...JSON_METHOD)

@@ -39,7 +39,7 @@ export function stableStore(): Store {
         developers: stableKv(3, jsonCodec()),
         players: stableKv(4, playerCodec),
         slots: stableKv(5, textCodec),
-        nicknames: stableKv(6, textCodec),
+        legacyNicknames: stableKv(6, textCodec),
         achievements: stableKv(7, jsonCodec()),
         archives: stableKv(8, jsonCodec()),
         sessions: stableKv(9, jsonCodec()),
@@ -62,5 +62,6 @@ export function stableStore(): Store {
         moderation: stableKv(26, jsonCodec()),
         daily: stableKv(27, jsonCodec()),
         slotChunks: stableKv(28, jsonCodec()),
+        nicknames: stableKv(29, textCodec),
     };
 }

@@ -4,7 +4,7 @@
 import type { RequestOf } from './canister';
 import { checkPathId, parseLimit, parseOffset, parseQuery } from './rules';
 
-type BoardReadMethod = 'list_boards' | 'read_board' | 'list_archives' | 'read_archive';
+type BoardReadMethod = 'list_boards' | 'read_board' | 'list_archives' | 'read_archive' | 'archive_stats';
 
 /** A board read: which canister method, with which request, for which game. */
 export type BoardRead = { [M in BoardReadMethod]: { method: M; request: RequestOf<M> } }[BoardReadMethod];
@@ -49,6 +49,12 @@ export const BOARD_PATHS: readonly BoardPath[] = [
         method: 'read_archive',
         summary: 'One archived period',
         limit: true,
+    },
+    {
+        path: '/games/{gameId}/archives/stats',
+        method: 'archive_stats',
+        summary: "How many periods each of the game's timed boards has archived, and the newest one's end",
+        limit: false,
     },
     {
         path: '/archives/{archiveId}',
@@ -127,6 +133,7 @@ export function boardRead(
     else if (entry.method === 'read_board')
         read = { method: 'read_board', request: { gameId, boardId, limit, offset } };
     else if (entry.method === 'list_archives') read = { method: 'list_archives', request: { gameId, boardId } };
+    else if (entry.method === 'archive_stats') read = { method: 'archive_stats', request: { gameId } };
     else read = { method: 'read_archive', request: { gameId, boardId, limit } };
     return { ok: { gameId, read } };
 }

@@ -7,6 +7,7 @@ import type {
     AchievementReply,
     Archive,
     ArchiveList,
+    ArchiveStats,
     Board,
     BoardList,
     BoardRank,
@@ -259,13 +260,13 @@ export interface Methods {
     device_code_redeem: { request: { deviceCodeHash: string }; reply: Approval };
     sign_in: { request: GameRef & { identity: Identity; nickname?: string }; reply: Approval };
     resolve_session: { request: GameRef & { sessionHash: string }; reply: SessionInfo };
-    renew_session: { request: { sessionHash: string }; reply: null };
+    renew_session: { request: GameRef & { sessionHash: string }; reply: null };
     session_profile: {
         request: GameRef & { sessionHash: string };
         reply: Profile & { email: string; provider: string };
     };
-    logout: { request: { sessionHash: string }; reply: Message };
-    delete_account: { request: { sessionHash: string }; reply: Message };
+    logout: { request: GameRef & { sessionHash: string }; reply: Message };
+    delete_account: { request: GameRef & { sessionHash: string }; reply: Message };
     migrate_account: {
         request: GameRef & { sessionHash: string; deviceId: string };
         reply: { message: string; migratedGames: number; migratedScoreboards: number };
@@ -344,6 +345,8 @@ export interface Methods {
         reply: { rank: number; entries: Board['entries'] };
     };
     list_archives: { request: BoardRef; reply: ArchiveList };
+    /** Archive counts of the game's timed boards and each one's newest periodEnd. */
+    archive_stats: { request: GameRef; reply: ArchiveStats };
     read_archive: {
         request: GameRef & ({ boardId: string } | { archiveId: string }) & { limit?: number };
         reply: Archive;
@@ -421,6 +424,7 @@ export const METHODS = {
     player_rank: { kind: 'query', access: 'public' },
     around: { kind: 'query', access: 'public' },
     list_archives: { kind: 'query', access: 'public' },
+    archive_stats: { kind: 'query', access: 'public' },
     read_archive: { kind: 'query', access: 'public' },
     profile: { kind: 'query', access: 'public' },
     game_info: { kind: 'query', access: 'public' },

@@ -52,7 +52,7 @@ export const RULES: readonly RuleText[] = [
     {
         id: 'N3',
         title: 'Nickname rule',
-        text: "Nicknames are 3-16 characters of A-Z a-z 0-9 _; anything else is 400 with the rule's message, on every route. Names are unique across the service, case-insensitively.",
+        text: "Nicknames are 3-16 characters of A-Z a-z 0-9 _; anything else is 400 with the rule's message, on every route. Names are unique across the service, compared case-insensitively and by look-alike characters (I/l/1 and O/0 count as one: `DragonSIayer` and `Drag0nSlayer` are `DragonSlayer`), Player_<number> defaults included.",
     },
     {
         id: 'A1',

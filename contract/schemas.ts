@@ -52,7 +52,10 @@ function count(field: string) {
 export const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
 
 // Not z.int(): nanosecond times are above 2^53 (JSON carries them as plain integers, decisions.md).
-const Nanoseconds = z.number().brand<'ns'>().meta({ type: 'integer', description: 'nanoseconds since the Unix epoch' });
+export const Nanoseconds = z
+    .number()
+    .brand<'ns'>()
+    .meta({ type: 'integer', description: 'nanoseconds since the Unix epoch' });
 /** A time as replies carry it: integer nanoseconds since the epoch (spec: envelope rule 3). */
 export type Nanoseconds = z.infer<typeof Nanoseconds>;
 
@@ -216,6 +219,26 @@ export const ArchiveList = z.object({
 });
 export type ArchiveList = z.infer<typeof ArchiveList>;
 
+export const ArchiveStats = z.object({
+    gameId: z.string(),
+    totalArchives: z.number().int().meta({ description: 'archived periods of all its timed boards' }),
+    byScoreboard: z
+        .array(
+            z.object({
+                scoreboardId: z.string(),
+                archiveCount: z.number().int(),
+                latestPeriodEnd: Nanoseconds.or(z.literal(0)).meta({
+                    description: "the newest archive's periodEnd (ns); 0 when the board has none yet",
+                }),
+            }),
+        )
+        .meta({
+            description:
+                'one item per timed board (daily, weekly, monthly, custom: every board but all-time ones), in board order',
+        }),
+});
+export type ArchiveStats = z.infer<typeof ArchiveStats>;
+
 export const Archive = z.object({
     archiveId: z.string(),
     config: z.object({
@@ -269,6 +292,15 @@ export const AchievementReply = z.object({
     results: z.array(z.object({ achievementId: z.string(), success: z.boolean(), message: z.string() })),
 });
 export type AchievementReply = z.infer<typeof AchievementReply>;
+
+/** POST /achievements: the canister's reply, and for a single unlock the id unlocked (the Unity SDK reads it). */
+export const UnlockReply = AchievementReply.extend({
+    achievementId: z
+        .string()
+        .optional()
+        .meta({ description: 'a single unlock (achievementId in the body): the id unlocked; absent for a batch' }),
+});
+export type UnlockReply = z.infer<typeof UnlockReply>;
 
 export const PlaySessionStarted = z.object({
     ok: z.string().meta({ description: 'the play-session token' }),

@@ -11,10 +11,11 @@ import { ttlCache } from './cache';
 import type { CanisterClient } from './canister';
 import { docsPage, openApiDocument } from './docs';
 import { dashboard } from './dashboard';
+import { html, page as framed, sendPage } from './pages/layout';
 import { linkPages } from './pages/link';
 import { providerRegistry, type SignInConfig } from './sign-in/providers';
-import { ApiFailure, sendError } from './errors';
-import { MAX_BODY, expressPath, serve, type RouteContext } from './route';
+import { failureOf, sendError } from './errors';
+import { expressPath, serve, type RouteContext } from './route';
 import { ROUTES } from './routes';
 
 export interface GatewayOptions {
@@ -85,16 +86,17 @@ export function createApp(o: GatewayOptions): express.Express {
     app.use((req: Request, res: Response) => {
         res.status(404).json({ ok: false, error: unknownEndpoint(req.method, req.path) });
     });
-    app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-        const type = (error as { type?: string }).type;
-        if (type === 'entity.parse.failed') return sendError(res, new ApiFailure(400, 'Invalid JSON body'));
-        if (type === 'entity.too.large')
-            return sendError(res, new ApiFailure(413, `Request body is larger than ${MAX_BODY}`));
-        if (type !== undefined) return sendError(res, new ApiFailure(400, 'Invalid request body'));
-        // Express marks input it cannot decode (e.g. bad %-encoding in the path) with status 400.
-        if ((error as { status?: number }).status === 400)
-            return sendError(res, new ApiFailure(400, 'Invalid request: malformed URL encoding'));
-        sendError(res, error);
+    app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+        if (res.headersSent) return next(error);
+        const failure = failureOf(error);
+        // The link page's own failures are pages; what escapes its handlers is one too.
+        if (req.path.startsWith('/link')) {
+            const body = html`<h1>That did not work</h1>
+                <p class="error" role="alert">${failure.message}</p>
+                <a class="button" href="/link">Start again</a>`;
+            return sendPage(res, failure.status, o.signIn.providers, framed('Sign-in problem', body));
+        }
+        sendError(res, failure);
     });
     return app;
 }

@@ -115,7 +115,7 @@ export function credentialResolver(
         if (reply.ok.renewDue && renewing.get(sessionHash) === undefined) {
             // Reads are queries: the lifetime is written back by one update at most a minute apart.
             renewing.set(sessionHash, true);
-            canister.call('renew_session', { sessionHash }).then(
+            canister.call('renew_session', { sessionHash, gameId }).then(
                 () => sessions.delete(cacheKey),
                 () => renewing.delete(sessionHash),
             );

@@ -38,6 +38,11 @@ const AUTH_ERRORS: Record<Route['auth'], Record<number, string>> = {
         400: 'X-Game-ID missing, or it does not match an API key sent along',
         503: 'the canister cannot be reached (retry with backoff)',
     },
+    developer: {
+        401: 'no dashboard session cookie, or an ended session: sign in at /dashboard',
+        403: "a write without the session's `X-CSRF-Token`, or from another origin",
+        503: 'the canister cannot be reached (retry with backoff)',
+    },
 };
 
 /** OpenAPI security requirements of each auth kind (alternatives are separate entries). */
@@ -47,6 +52,14 @@ const SECURITY: Record<Route['auth'], Json[]> = {
     session: [{ session: [] }],
     player: [{ apiKey: [] }, { session: [] }],
     game: [],
+    developer: [{ dashboardSession: [] }],
+};
+
+/** How the reference names each credential. */
+const CREDENTIAL: Record<string, string> = {
+    apiKey: '<code>X-API-Key</code>',
+    session: '<code>X-Session-Token</code>',
+    dashboardSession: 'the dashboard session cookie <code>lb_dev</code>',
 };
 
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
@@ -85,6 +98,15 @@ function operation(r: Route): Json {
             in: 'header',
             required: true,
             description: 'the game id',
+            schema: { type: 'string' },
+        });
+    }
+    if (r.auth === 'developer' && r.method !== 'get') {
+        parameters.push({
+            name: 'X-CSRF-Token',
+            in: 'header',
+            required: true,
+            description: "the session's CSRF token (the `csrf` field of the dashboard's forms)",
             schema: { type: 'string' },
         });
     }
@@ -152,6 +174,12 @@ export function openApiDocument(routes: readonly Route[]): Json {
                     name: 'X-Session-Token',
                     description: "a signed-in player's sessionId",
                 },
+                dashboardSession: {
+                    type: 'apiKey',
+                    in: 'cookie',
+                    name: 'lb_dev',
+                    description: "a developer's dashboard session (HttpOnly, set by signing in at /dashboard)",
+                },
             },
             schemas: { Error: ENVELOPE_ERROR },
         },
@@ -191,7 +219,7 @@ function operationHtml(path: string, method: string, op: Json): string {
 <h3><span class="method ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code> <a class="anchor" href="#${escapeHtml(String(op.operationId))}">#</a></h3>
 <p class="summary">${escapeHtml(String(op.summary))}</p>
 ${op.description === undefined ? '' : `<p>${inline(String(op.description))}</p>`}
-<p class="auth">Credentials: ${security.length === 0 ? 'none' : security.map((s) => (s === 'apiKey' ? '<code>X-API-Key</code>' : '<code>X-Session-Token</code>')).join(' or ')}</p>
+<p class="auth">Credentials: ${security.length === 0 ? 'none' : security.map((s) => CREDENTIAL[s]).join(' or ')}</p>
 ${rows === '' ? '' : `<table><caption>Parameters</caption><tr><th>name</th><th>in</th><th>meaning</th></tr>${rows}</table>`}
 ${body === undefined ? '' : `<details open><summary>Request body</summary><pre>${escapeHtml(JSON.stringify(body, null, 2))}</pre></details>`}
 <details><summary>Response <code>data</code></summary><pre>${escapeHtml(JSON.stringify(data, null, 2))}</pre></details>

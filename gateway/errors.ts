@@ -16,9 +16,27 @@ export class ApiFailure extends Error {
     }
 }
 
+/**
+ * What a failure is for the client: an ApiFailure as it is; what Express and its body parsers
+ * reject (bad JSON, too large, bad %-encoding) as a 400 or 413; anything else a logged 500.
+ */
+export function failureOf(error: unknown): ApiFailure {
+    if (error instanceof ApiFailure) return error;
+    const { type, status, limit } = (error ?? {}) as { type?: unknown; status?: unknown; limit?: unknown };
+    if (typeof type === 'string' && typeof status === 'number') {
+        if (type === 'entity.parse.failed') return new ApiFailure(400, 'Invalid JSON body');
+        if (type === 'entity.too.large')
+            return new ApiFailure(413, `Request body is larger than ${Math.round(Number(limit) / 1024)}kb`);
+        return new ApiFailure(400, 'Invalid request body');
+    }
+    // Express marks input it cannot decode (e.g. bad %-encoding in the path) with status 400.
+    if (status === 400) return new ApiFailure(400, 'Invalid request: malformed URL encoding');
+    console.error('gateway: unexpected error:', error);
+    return new ApiFailure(500, 'Internal error');
+}
+
 export function sendError(res: Response, error: unknown): void {
-    const failure = error instanceof ApiFailure ? error : new ApiFailure(500, 'Internal error');
-    if (!(error instanceof ApiFailure)) console.error('gateway: unexpected error:', error);
+    const failure = failureOf(error);
     res.status(failure.status).json({ ok: false, error: failure.message });
 }
 

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 
 import { connectRemote, readConfig, type Config } from './config';
+import { guardProcess } from './process-guard';
 import { serveGateway, type RunningGateway } from './serve';
 
 export async function startGateway(config: Config): Promise<RunningGateway> {
@@ -37,6 +38,7 @@ function log(msg: string, fields: Record<string, unknown> = {}): void {
 }
 
 async function main(): Promise<void> {
+    guardProcess();
     const config = readConfig();
     const gateway = await startGateway(config);
     log('listening', { url: gateway.url, canisterId: config.remote!.canisterId, icHost: config.remote!.host });

@@ -10,17 +10,21 @@ import type { SubmitReply } from '../contract/schemas';
 import type { Caller, CredentialResolver, KeyCaller, SessionCaller } from './auth';
 import type { TtlCache } from './cache';
 import type { CanisterClient } from './canister';
+import { developerOf, type DeveloperSession } from './dashboard/session';
 import { ApiFailure, sendData, sendError } from './errors';
 import type { Provider, SignInConfig } from './sign-in/providers';
-import { parseBody } from './validation';
+import { parseBody, tooDeep } from './validation';
 
 export const MAX_BODY = '64kb';
+/** Arrays and objects in a JSON body nest at most this deep (every schema needs 2): nothing deeper reaches recursive code. */
+export const MAX_JSON_DEPTH = 16;
 
 /**
  * Who may call a route: anyone; a game's API key (X-API-Key, X-Game-ID optional); a signed-in
- * player (X-Session-Token with X-Game-ID); a player either way; or just X-Game-ID (sign-in start).
+ * player (X-Session-Token with X-Game-ID); a player either way; just X-Game-ID (sign-in start);
+ * or a developer signed in to the dashboard (its session cookie; writes also X-CSRF-Token).
  */
-export type Auth = 'none' | 'apiKey' | 'session' | 'player' | 'game';
+export type Auth = 'none' | 'apiKey' | 'session' | 'player' | 'game' | 'developer';
 
 /** What each kind of route knows about its caller. */
 export interface CallerOf {
@@ -29,6 +33,7 @@ export interface CallerOf {
     session: SessionCaller;
     player: Caller;
     game: { gameId: string };
+    developer: DeveloperSession;
 }
 
 /** What handlers share: the canister, key resolution, the read cache, the submit batcher. */
@@ -79,6 +84,8 @@ export interface Route<B extends z.ZodType = z.ZodType, D extends z.ZodType = z.
     /** Query parameters, for the reference. */
     query?: z.ZodObject;
     body?: B;
+    /** A request without any body counts as `{}` (every field of `body` is optional). */
+    bodyOptional?: boolean;
     /** The response's `data`. */
     data: D;
     /** Error statuses beyond the ones every route of its auth can give, with when. */
@@ -107,18 +114,22 @@ function callerOf(ctx: RouteContext, auth: Auth, req: Request): Promise<CallerOf
             return ctx.credentials.player(req);
         case 'game':
             return ctx.credentials.gameOnly(req);
+        case 'developer':
+            return Promise.resolve(developerOf(req, ctx.signIn));
     }
 }
 
 /** Routes that take a body parse it as JSON whatever the Content-Type says (not every engine sets it). */
 const jsonBody = express.json({ limit: MAX_BODY, type: () => true, strict: false });
+const depthCap: RequestHandler = (req, _res, next) =>
+    next(tooDeep(req.body, MAX_JSON_DEPTH) ? new ApiFailure(400, 'Invalid JSON body: nested too deep') : undefined);
 
 /** `/players/{playerId}/profile` -> `/players/:playerId/profile` (Express's syntax). */
 export const expressPath = (template: string): string => template.replace(/\{(\w+)\}/g, ':$1');
 
 /** The Express handlers that serve a route: credentials first, then the body, then the handler. */
 export function serve(ctx: RouteContext, r: Route): RequestHandler[] {
-    const run: RequestHandler = (req: Request, res: Response) => {
+    const run: RequestHandler = (req: Request, res: Response, next) => {
         (async () => {
             const params = Object.assign(
                 Object.create(null) as Record<string, string>,
@@ -130,16 +141,20 @@ export function serve(ctx: RouteContext, r: Route): RequestHandler[] {
                 }
             }
             const caller = await callerOf(ctx, r.auth, req);
-            const body = r.body === undefined ? undefined : parseBody(r.body, req.body);
+            const sent: unknown = req.body === undefined && r.bodyOptional === true ? {} : req.body;
+            const body = r.body === undefined ? undefined : parseBody(r.body, sent);
             const q = req.originalUrl.indexOf('?');
             const search = q < 0 ? '' : req.originalUrl.slice(q + 1);
             return r.handle(ctx, { req, body, params, search, query: parseQuery(search), caller });
-        })().then(
-            (data) => sendData(res, data),
-            (error: unknown) => sendError(res, error),
-        );
+        })()
+            .then(
+                (data) => sendData(res, data),
+                (error: unknown) => sendError(res, error),
+            )
+            // An answer that cannot be written (e.g. a reply JSON cannot encode) goes to Express's error handling.
+            .catch(next);
     };
-    return r.body === undefined ? [run] : [jsonBody, run];
+    return r.body === undefined ? [run] : [jsonBody, depthCap, run];
 }
 
 /** A canister read through the board-read cache (R2: about 30 s). */

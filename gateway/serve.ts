@@ -1,13 +1,45 @@
-// Starts the HTTP API on a port in front of a canister client; closes by draining the requests
-// in progress.
-import type { Server, ServerResponse } from 'node:http';
+// Starts the HTTP API on a port in front of a canister client, with timeouts that close what
+// clients leave hanging; closes by draining the requests in progress.
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 
 import { createApp, type GatewayOptions } from './app';
+
+/** How long a connection may take for what (ms). */
+export interface ServerTimeouts {
+    /** A request's headers must have arrived within this. */
+    headersMs: number;
+    /** A whole request, headers and body. */
+    requestMs: number;
+    /** An idle keep-alive connection is closed after this (longer than load balancers' 60 s). */
+    keepAliveMs: number;
+    /** How often connections are checked against the two first. */
+    checkIntervalMs: number;
+    /** A connection with no bytes either way for this long is closed (a client that stopped reading its answer). */
+    idleMs: number;
+}
+
+/** What Node's own rejections of a request are answered with. */
+const CLIENT_ERRORS = new Map<string | undefined, [string, string]>([
+    ['HPE_HEADER_OVERFLOW', ['431 Request Header Fields Too Large', 'Request headers are too large']],
+    ['ERR_HTTP_REQUEST_TIMEOUT', ['408 Request Timeout', 'The request did not arrive in time']],
+]);
+
+/** Production: a request's headers within 20 s, its body (64 KB at most) within 60 s, 2 minutes of silence at most. */
+export const SERVER_TIMEOUTS: ServerTimeouts = {
+    headersMs: 20_000,
+    requestMs: 60_000,
+    keepAliveMs: 65_000,
+    checkIntervalMs: 5_000,
+    idleMs: 120_000,
+};
 
 export interface RunningGateway {
     url: string;
     port: number;
+    /** The Node HTTP server (its connection events). */
+    server: Server;
     /**
      * Stops taking connections and lets the requests in progress finish (their submits are
      * in a batch the canister may already have applied: their answers must reach the client);
@@ -16,21 +48,38 @@ export interface RunningGateway {
     close(graceMs?: number): Promise<void>;
 }
 
-export async function serveGateway(o: GatewayOptions & { port: number; host?: string }): Promise<RunningGateway> {
+export async function serveGateway(
+    o: GatewayOptions & { port: number; host?: string; timeouts?: Partial<ServerTimeouts> },
+): Promise<RunningGateway> {
     const app = createApp(o);
-    const server: Server = await new Promise((resolve, reject) => {
-        const s = app.listen(o.port, o.host ?? '0.0.0.0', () => resolve(s));
-        s.once('error', reject);
+    const t = { ...SERVER_TIMEOUTS, ...o.timeouts };
+    const server = createServer(
+        { headersTimeout: t.headersMs, requestTimeout: t.requestMs, connectionsCheckingInterval: t.checkIntervalMs },
+        app,
+    );
+    server.keepAliveTimeout = t.keepAliveMs;
+    server.timeout = t.idleMs;
+    await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(o.port, o.host ?? '0.0.0.0', () => {
+            server.off('error', reject);
+            resolve();
+        });
     });
-    server.keepAliveTimeout = 65_000;
-    // Requests Node rejects before Express sees them (oversized headers, garbage) still get JSON.
-    server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-        if (!socket.writable) return;
-        const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-        const body = JSON.stringify({ ok: false, error: tooLarge ? 'Request headers are too large' : 'Bad request' });
-        socket.end(
-            `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nContent-Type: application/json\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-        );
+    // Requests Node rejects before Express sees them (oversized headers, garbage, too slow) still
+    // get JSON; then the connection goes, even when its client neither reads nor ends (ending our
+    // side alone would leave it half-open, and its descriptor held, for as long as the client likes).
+    server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+        const [status, message] = CLIENT_ERRORS.get(error.code) ?? ['400 Bad Request', 'Bad request'];
+        if (socket.writable) {
+            const body = JSON.stringify({ ok: false, error: message });
+            socket.end(
+                `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+                () => socket.destroy(),
+            );
+            // An answer the client never takes off the wire cannot hold the connection either.
+            setTimeout(() => socket.destroy(), t.headersMs).unref();
+        } else socket.destroy();
     });
     // While closing, a connection whose last response went out is closed at once (not kept alive).
     let closing = false;
@@ -43,6 +92,7 @@ export async function serveGateway(o: GatewayOptions & { port: number; host?: st
     return {
         url: `http://127.0.0.1:${port}`,
         port,
+        server,
         close: (graceMs = 10_000) =>
             new Promise((resolve) => {
                 closing = true;

@@ -25,3 +25,15 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.outp
             : invalid(field || 'body', issue.message),
     );
 }
+
+/** Whether arrays and objects in `value` nest deeper than `max` (walked without recursion). */
+export function tooDeep(value: unknown, max: number): boolean {
+    const stack: Array<[unknown, number]> = [[value, 0]];
+    while (stack.length > 0) {
+        const [v, depth] = stack.pop()!;
+        if (v === null || typeof v !== 'object') continue;
+        if (depth + 1 > max) return true;
+        for (const child of Object.values(v)) stack.push([child, depth + 1]);
+    }
+    return false;
+}

@@ -11,6 +11,7 @@ import { Principal } from '@dfinity/principal';
 import { connectCanister, type CanisterClient } from '../gateway/canister';
 import { localIdentityFile, localSecret, readConfig, writeServiceFile, type Config } from '../gateway/config';
 import { ensureIdentity } from '../gateway/identity';
+import { guardProcess } from '../gateway/process-guard';
 import { serveGateway, type RunningGateway } from '../gateway/serve';
 import type { SignInConfig } from '../gateway/sign-in/providers';
 import { privateDir, tightenTree } from '../replica/private-files';
@@ -225,6 +226,8 @@ function banner(s: LocalService, config: Config): string {
 }
 
 async function main(): Promise<void> {
+    // The replica and the identity provider live in this process too: nothing may end it.
+    guardProcess();
     const config = readConfig();
     const service = await startLocal(config, process.env.CANISTER_LOGS ? console.log : undefined);
     console.log(banner(service, config));

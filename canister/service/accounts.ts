@@ -7,8 +7,9 @@ import type { Profile } from '../../contract/schemas';
 import { ns } from '../domain/json';
 import type { Ctx, GameState, Untrusted } from './context';
 import { Fail } from './fail';
+import { identityBan, identityHash } from './bans';
 import { requireGame } from './game-state';
-import { SESSION_RENEW_US, accountPlayerId, liveSession, newSession, touch } from './player-sessions';
+import { SESSION_RENEW_US, accountPlayerId, liveSession, newSession, recordGame, touch } from './player-sessions';
 import { createPlayer, findPlayer, profileOf } from './players';
 import type { AccountRecord, PlayerRecord } from './records';
 
@@ -62,7 +63,9 @@ function accountFor(
         nickname,
         createdAt: ctx.env.now(),
         games: [],
+        gamesTracked: true,
     };
+    created.identityHash = identityHash(created);
     ctx.store.accounts.set(accountId, created);
     ctx.store.accountKeys.set(accountKey(identity), accountId);
     return { account: created, isNew: true };
@@ -71,14 +74,12 @@ function accountFor(
 /** The account's player in a game, created the first time the account plays it. */
 export function accountPlayer(ctx: Ctx, game: GameState, account: AccountRecord): PlayerRecord {
     const playerId = accountPlayerId(account.accountId);
+    recordGame(ctx, account, game.record.gameId);
     const existing = findPlayer(ctx, game.record.gameId, playerId);
     if (existing !== undefined) return existing;
-    const player = createPlayer(ctx, game, playerId, account.nickname, account.provider);
-    if (!account.games.includes(game.record.gameId)) {
-        account.games.push(game.record.gameId);
-        ctx.store.accounts.set(account.accountId, account);
-    }
-    return player;
+    // A banned identity's new account claims no name here (a banned player changes no names).
+    const banned = identityBan(ctx, game, identityHash(account)) !== undefined;
+    return createPlayer(ctx, game, playerId, banned ? undefined : account.nickname, account.provider);
 }
 
 /** Signs the identity in to a game: its account (new or existing), a player there, and a session. */
@@ -107,7 +108,7 @@ export function signIn(ctx: Ctx, gameId: unknown, identity: Identity, nickname: 
 
 /** A session for reads through the gateway: the player it acts as, and whether to renew it. */
 export function resolveSession(ctx: Ctx, req: Untrusted<RequestOf<'resolve_session'>>): SessionInfo {
-    const live = liveSession(ctx, req.sessionHash);
+    const live = liveSession(ctx, req.sessionHash, req.gameId);
     requireGame(ctx, req.gameId);
     return {
         playerId: accountPlayerId(live.account.accountId),
@@ -117,7 +118,7 @@ export function resolveSession(ctx: Ctx, req: Untrusted<RequestOf<'resolve_sessi
 }
 
 export function renewSession(ctx: Ctx, req: Untrusted<RequestOf<'renew_session'>>): null {
-    touch(ctx, liveSession(ctx, req.sessionHash));
+    touch(ctx, liveSession(ctx, req.sessionHash, req.gameId));
     return null;
 }
 
@@ -125,7 +126,7 @@ export function sessionProfile(
     ctx: Ctx,
     req: Untrusted<RequestOf<'session_profile'>>,
 ): Profile & { email: string; provider: string } {
-    const live = liveSession(ctx, req.sessionHash);
+    const live = liveSession(ctx, req.sessionHash, req.gameId);
     const game = requireGame(ctx, req.gameId);
     const playerId = accountPlayerId(live.account.accountId);
     const player = findPlayer(ctx, game.record.gameId, playerId);
@@ -147,7 +148,7 @@ export function sessionProfile(
 }
 
 export function logout(ctx: Ctx, req: Untrusted<RequestOf<'logout'>>): { message: string } {
-    const live = liveSession(ctx, req.sessionHash);
+    const live = liveSession(ctx, req.sessionHash, req.gameId);
     ctx.store.playerSessions.delete(live.hash);
     return { message: 'Signed out.' };
 }

@@ -4,8 +4,9 @@
 import type { BoardView, DeveloperView, GameView, Identity, ReplyOf, RequestOf } from '../../contract/canister';
 import { boardNotFound } from '../../contract/messages';
 import { clampLimit, invalid } from '../../contract/rules';
-import { nameKey } from '../domain/nicknames';
 import { dropDays } from './analytics';
+import { playerBanned } from './bans';
+import { releaseName } from './names';
 import { MODERATION_KEEP } from './moderation';
 import { boardPage, readBoard } from './reads';
 import { archiveKey, archivePeriod, rollover } from './rollover';
@@ -220,8 +221,7 @@ export function purgeSome(ctx: Ctx, budget: number): boolean {
         if (playerId === null) continue;
         const key = playerKey(p.gameId, playerId);
         const player = ctx.store.players.get(key);
-        if (player !== undefined && ctx.store.nicknames.get(nameKey(player.nickname)) === key)
-            ctx.store.nicknames.delete(nameKey(player.nickname));
+        if (player !== undefined) releaseName(ctx, player.nickname, key);
         ctx.store.players.delete(key);
         ctx.store.achievements.delete(key);
         ctx.store.activeSessions.delete(key);
@@ -253,7 +253,7 @@ export function readOwnBoard(ctx: Ctx, req: Untrusted<RequestOf<'dev_read_board'
         const playerId = slotPlayer(ctx, game.record.gameId, e.slot) ?? '';
         const player = playerId === '' ? undefined : ctx.store.players.get(playerKey(game.record.gameId, playerId));
         const { slot: _slot, ...entry } = e;
-        return { ...entry, playerId, banned: player?.banned !== undefined };
+        return { ...entry, playerId, banned: playerId !== '' && playerBanned(ctx, game, playerId, player) };
     });
     return { scoreboardId: board.scoreboardId, totalEntries: board.totalEntries, offset, entries };
 }

@@ -8,7 +8,10 @@
 // - a board path of something that exists, with a query not pre-rendered (another limit, an
 //   offset page, an archive by id): the query asks for the upgrade to an update call, which
 //   renders that one response, answers it and keeps it certified for the queries that follow
-//   (up to ON_DEMAND_MAX of them, dropped when their game changes);
+//   (up to ON_DEMAND_MAX of them, dropped when their game changes); upgrades are counted, and
+//   past UPGRADES_PER_GAME_PER_MINUTE / UPGRADES_PER_MINUTE the query answers itself: the
+//   path's busy answer (429, certified for any query of the path, request not certified), or
+//   live under the skip expression where the path has no certified answer at all;
 // - unknown paths, bad ids, missing boards, a player's around-me window: answered at once,
 //   deliberately uncertified under the root wildcard's no-certification expression, which the
 //   witness proves is the most specific path the tree has for them.
@@ -23,6 +26,7 @@ import {
     EXPRESSION_HEADER,
     FULL_EXPRESSION,
     PATH_PREFIX,
+    RESPONSE_ONLY_EXPRESSION,
     SKIP_EXPRESSION,
     SKIP_TREE_PATH,
     certificateHeader,
@@ -32,6 +36,7 @@ import {
     requestHash,
     responseHash,
     responseHeadersHash,
+    responseOnlyTreePath,
     responseTreePath,
     skipWitnessPaths,
     utf8,
@@ -72,6 +77,22 @@ export const ON_DEMAND_MAX = 256;
  */
 export const ON_DEMAND_BUDGET_PER_MINUTE = 5_000_000_000;
 /**
+ * Reads upgraded to an update call (http_request_update) per minute: for one game, and across
+ * the service. Every upgrade is an update, executed in turn with the writes of every game
+ * (~40 ms each for a top 1,000 on the local replica; on the IC a consensus round paid from the
+ * canister's cycles), so 200 distinct `?offset=` reads pushed another game's submits from 17 to
+ * 486 ms. Past a bound the query (which cannot count: the updates keep the counts, the query
+ * reads them with the time) answers itself instead of asking for the upgrade: live and
+ * deliberately uncertified where no answer of the path is certified (a game nobody reads
+ * directly yet), else the path's certified busy answer (429, `retry-after: 60`).
+ * 20 a game: kept answers (ON_DEMAND_MAX) serve every repeat, so only new limits and pages
+ * upgrade, and a game's readers rarely ask for 20 new ones a minute. 60 in all: at ~40 ms
+ * each at most ~2.4 s of update time a minute (4%) goes to upgraded reads, whatever anyone
+ * asks for, and three games at their bound still leave room for a fourth game's first read.
+ */
+export const UPGRADES_PER_GAME_PER_MINUTE = 20;
+export const UPGRADES_PER_MINUTE = 60;
+/**
  * A game is kept rendered while someone reads it directly: each upgraded read of it watches it
  * for this long (µs). A change after that drops its answers from the tree instead of rendering
  * them, and the next direct read upgrades and renders it again. Games nobody reads directly cost
@@ -107,9 +128,15 @@ interface BoardRender {
     states: Map<number, Sha256>;
 }
 
-type Dirty = Set<string>; // board ids; ALL = everything of the game, FANOUT = every non-targeted board
-const ALL = '*';
-const FANOUT = '+';
+/** What of a game changed: one board (by id), every fan-out (non-targeted) board, or all of it. */
+export type Change = { kind: 'board'; boardId: string } | { kind: 'fanout' } | { kind: 'all' };
+/** A game's pending changes: flags for the markers, board ids apart (no board id can be a marker). */
+interface Dirty {
+    all: boolean;
+    fanout: boolean;
+    boards: Set<string>;
+}
+const everything = (): Dirty => ({ all: true, fanout: false, boards: new Set() });
 
 const BASE_HEADERS: Array<[string, string]> = [
     ['content-type', 'application/json'],
@@ -121,8 +148,11 @@ knownTexts([
     'cache-control',
     DIRECT_READ_CACHE_CONTROL,
     'no-store',
+    'retry-after',
+    '60',
     EXPRESSION_HEADER,
     FULL_EXPRESSION,
+    RESPONSE_ONLY_EXPRESSION,
     SKIP_EXPRESSION,
     'ic-certificate',
 ]);
@@ -133,6 +163,13 @@ function headersFor(status: number, expression: string): Array<[string, string]>
         ['cache-control', status === 200 ? DIRECT_READ_CACHE_CONTROL : 'no-store'],
         [EXPRESSION_HEADER, expression],
     ];
+}
+
+/** The game a direct-read path names (`/games/<g>/...`, `/archives/<g>:...`), if any. */
+function gameIdOf(path: readonly string[] | undefined): string | undefined {
+    if (path?.[0] === 'games') return path[1];
+    if (path?.[0] === 'archives') return path[1]?.split(':')[0];
+    return undefined;
 }
 
 /** Hashes of the headers by status (they depend on nothing else). */
@@ -167,6 +204,24 @@ let ascii: (text: string) => Uint8Array = jsUtf8;
 const envelope = (data: unknown): string => stringify({ ok: true, data });
 const failure = (message: string): string => stringify({ ok: false, error: message });
 
+/** The answer of a path past the upgrade bounds: one per path, certified for any query of it. */
+const BUSY_STATUS = 429;
+const BUSY_HEADERS: Array<[string, string]> = [
+    ...headersFor(BUSY_STATUS, RESPONSE_ONLY_EXPRESSION),
+    ['retry-after', '60'],
+];
+const BUSY_TEXT = failure(
+    'Too many direct reads of answers not rendered ahead (other limits, pages) this minute: retry in a minute, or read through the API',
+);
+let busy: { bytes: Uint8Array; hash: Digest } | undefined;
+function busyResponse(): { bytes: Uint8Array; hash: Digest } {
+    if (busy === undefined) {
+        const bytes = ascii(BUSY_TEXT);
+        busy = { bytes, hash: responseHash(responseHeadersHash(BUSY_STATUS, BUSY_HEADERS), sha256(bytes)) };
+    }
+    return busy;
+}
+
 // ---- reading a path live (the same answers as the gateway's) --------------------------------------------
 
 function runRead(ctx: Ctx, read: BoardRead): unknown {
@@ -179,6 +234,8 @@ function runRead(ctx: Ctx, read: BoardRead): unknown {
             return reads.listArchives(ctx, read.request);
         case 'read_archive':
             return reads.readArchive(ctx, read.request);
+        case 'archive_stats':
+            return reads.archiveStats(ctx, read.request);
     }
 }
 
@@ -247,8 +304,8 @@ function readKey(path: string, query: string): string | undefined {
 // ---- the snapshot ---------------------------------------------------------------------------------------
 
 export interface DirectReads {
-    /** Something of the game changed: `boardId` (one targeted board), 'fanout' (a fan-out submit) or all of it. */
-    markDirty(gameId: string, boardId?: string | 'fanout'): void;
+    /** Something of the game changed: one (targeted) board, the fan-out boards, or all of it (the default). */
+    markDirty(gameId: string, change?: Change): void;
     markAllDirty(ctx: Ctx): void;
     /** Renders dirty games until `stop()` says the budget is spent; true when the tree changed. */
     renderDirty(ctx: Ctx, stop: () => boolean): boolean;
@@ -280,9 +337,33 @@ export function createDirectReads(
     /** What each board's archives were when they were last rendered. */
     const archivesSeen = new Map<string, string>();
     const dirty = new Map<string, Dirty>();
-    /** On-demand responses, oldest first: `${pathKey}?${query}` -> game. */
-    const onDemand = new Map<string, string>();
+    /** On-demand responses, oldest first: `${pathKey}?${query}` -> game, and whether it never changes (an archive by id). */
+    const onDemand = new Map<string, { gameId: string; fixed: boolean }>();
+    /** Each game's archive stats as last rendered (they change only at a rollover, a reset or a board change). */
+    const statsSeen = new Map<string, string>();
     let spentThisMinute = { minute: 0, instructions: 0 };
+    /** Upgraded reads this minute (counted by the updates; the query reads them), in all and by game. */
+    let upgrades = { minute: -1, total: 0, byGame: new Map<string, number>() };
+    const minuteOf = (ctx: Ctx): number => Math.floor(ctx.env.now() / 60_000_000);
+
+    /** Whether the query may still ask for an upgrade of a read of `gameId` this minute. */
+    function upgradeAllowed(ctx: Ctx, gameId: string | undefined): boolean {
+        if (upgrades.minute !== minuteOf(ctx)) return true;
+        if (upgrades.total >= UPGRADES_PER_MINUTE) return false;
+        return gameId === undefined || (upgrades.byGame.get(gameId) ?? 0) < UPGRADES_PER_GAME_PER_MINUTE;
+    }
+
+    /** Counts an update call of http_request_update; false when it is past a bound (queries raced). */
+    function countUpgrade(ctx: Ctx, gameId: string | undefined): boolean {
+        const minute = minuteOf(ctx);
+        if (upgrades.minute !== minute) upgrades = { minute, total: 0, byGame: new Map() };
+        upgrades.total++;
+        let n = 0;
+        // Only existing games get a count: ids from the URL do not grow the map.
+        if (gameId !== undefined && ctx.games.has(gameId))
+            upgrades.byGame.set(gameId, (n = (upgrades.byGame.get(gameId) ?? 0) + 1));
+        return upgrades.total <= UPGRADES_PER_MINUTE && n <= UPGRADES_PER_GAME_PER_MINUTE;
+    }
     /** Games read directly lately: until when (µs) their changes are rendered. */
     const watched = new Map<string, number>();
 
@@ -302,6 +383,7 @@ export function createDirectReads(
         let byQuery = responses.get(pathKey);
         if (byQuery === undefined) {
             responses.set(pathKey, (byQuery = new Map()));
+            setAt(tree, responseOnlyTreePath(path, busyResponse().hash), newLeaf(EMPTY));
             let paths = gamePaths.get(gameId);
             if (paths === undefined) gamePaths.set(gameId, (paths = new Set()));
             paths.add(pathKey);
@@ -327,6 +409,7 @@ export function createDirectReads(
         byQuery!.delete(query);
         onDemand.delete(`${pathKey}?${query}`);
         if (byQuery!.size === 0) {
+            removeAt(tree, responseOnlyTreePath(old.leaf.slice(1, -4), busyResponse().hash));
             responses.delete(pathKey);
             for (const paths of gamePaths.values()) paths.delete(pathKey);
         }
@@ -340,6 +423,7 @@ export function createDirectReads(
         gamePaths.delete(gameId);
         for (const key of renders.keys()) if (key.startsWith(`${gameId}/`)) renders.delete(key);
         for (const key of archivesSeen.keys()) if (key.startsWith(`${gameId}/`)) archivesSeen.delete(key);
+        statsSeen.delete(gameId);
     }
 
     /** One response (status and JSON text) at a path and certified query. */
@@ -457,18 +541,23 @@ export function createDirectReads(
         }
         // On-demand responses of the game may be stale now (an archive by id never changes).
         for (const [key, owner] of [...onDemand]) {
-            if (owner !== gameId || (key.includes('/archives/') && !key.includes('/archives/latest'))) continue;
+            if (owner.gameId !== gameId || owner.fixed) continue;
             const q = key.indexOf('?');
             drop(key.slice(0, q), key.slice(q + 1));
         }
         const listPath = ['games', gameId, 'scoreboards'];
         putText(gameId, listPath, '', 200, envelope(reads.listBoards(ctx, { gameId })), false);
+        const stats = envelope(reads.archiveStats(ctx, { gameId }));
+        if (statsSeen.get(gameId) !== stats) {
+            putText(gameId, ['games', gameId, 'archives', 'stats'], '', 200, stats, false);
+            statsSeen.set(gameId, stats);
+        }
         const live = new Set(game.record.boards.map((b) => b.scoreboardId));
-        if (what.has(ALL)) {
+        if (what.all) {
             // Boards deleted since the last render leave the tree.
             for (const pathKey of [...(gamePaths.get(gameId) ?? [])]) {
-                const boardId = pathKey.split('/')[3];
-                if (boardId !== undefined && !live.has(boardId)) {
+                const [, , under, boardId] = pathKey.split('/'); // games/<g>/scoreboards/<board>/...
+                if (under === 'scoreboards' && boardId !== undefined && !live.has(boardId)) {
                     for (const query of [...(responses.get(pathKey)?.keys() ?? [])]) drop(pathKey, query);
                     responses.delete(pathKey);
                     gamePaths.get(gameId)!.delete(pathKey);
@@ -479,7 +568,7 @@ export function createDirectReads(
         }
         for (const board of game.record.boards) {
             const id = board.scoreboardId;
-            if (what.has(ALL) || what.has(id) || (what.has(FANOUT) && !board.targeted)) renderBoard(ctx, gameId, id);
+            if (what.all || what.boards.has(id) || (what.fanout && !board.targeted)) renderBoard(ctx, gameId, id);
             renderArchives(ctx, gameId, id, board.archives);
         }
     }
@@ -538,10 +627,12 @@ export function createDirectReads(
         return { path, query };
     }
 
-    function markDirty(gameId: string, boardId?: string): void {
+    function markDirty(gameId: string, change: Change = { kind: 'all' }): void {
         let d = dirty.get(gameId);
-        if (d === undefined) dirty.set(gameId, (d = new Set()));
-        d.add(boardId === undefined ? ALL : boardId === 'fanout' ? FANOUT : boardId);
+        if (d === undefined) dirty.set(gameId, (d = { all: false, fanout: false, boards: new Set() }));
+        if (change.kind === 'all') d.all = true;
+        else if (change.kind === 'fanout') d.fanout = true;
+        else d.boards.add(change.boardId);
     }
 
     return {
@@ -576,22 +667,46 @@ export function createDirectReads(
                 // The path is in the tree: only its certified responses can verify; anything else is rendered by an update.
                 const c = method === 'GET' ? certifiable(url, true) : undefined;
                 const stored = c === undefined ? undefined : byQuery.get(c.query);
-                return stored === undefined ? UPGRADE : certifiedAnswer(stored, certificate, path!);
+                if (stored !== undefined) return certifiedAnswer(stored, certificate, path!);
+                if (upgradeAllowed(ctx, gameIdOf(path))) return UPGRADE;
+                // Past the bounds: the path's certified busy answer (a live one could not verify here).
+                const { bytes, hash } = busyResponse();
+                const leaf = responseOnlyTreePath(path!, hash);
+                return certifiedAnswer(
+                    {
+                        status: BUSY_STATUS,
+                        headers: BUSY_HEADERS,
+                        bytes,
+                        end: bytes.length,
+                        tail: EMPTY,
+                        leaf,
+                        onDemand: false,
+                    },
+                    certificate,
+                    path!,
+                );
             }
             const answer = liveAnswer(ctx, method, url);
-            if (answer.status === 200 && method === 'GET' && certifiable(url) !== undefined) return UPGRADE;
+            if (
+                answer.status === 200 &&
+                method === 'GET' &&
+                certifiable(url) !== undefined &&
+                upgradeAllowed(ctx, gameIdOf(path))
+            )
+                return UPGRADE;
+            // Past the bounds too: the path has no certified answer, so the live one under the skip expression verifies.
             return skipAnswer(answer.status, answer.text, certificate, path);
         },
         serveUpdate(ctx, method, url) {
-            const answer = liveAnswer(ctx, method, url);
+            const gameId = gameIdOf(pathKeys(url));
+            const within = countUpgrade(ctx, gameId);
             const c = method === 'GET' ? certifiable(url) : undefined;
-            const gameId =
-                c?.path[0] === 'games' ? c.path[1] : c?.path[0] === 'archives' ? c.path[1]?.split(':')[0] : undefined;
             const stored = c === undefined ? undefined : responses.get(c.path.join('/'))?.get(c.query);
             if (stored !== undefined) {
                 if (gameId !== undefined && ctx.games.has(gameId)) watched.set(gameId, ctx.env.now() + WATCH_MICROS);
                 return { answer: certifiedAnswer(stored, undefined, c!.path), changed: false };
             }
+            const answer = liveAnswer(ctx, method, url);
             const live = (): { answer: HttpAnswer; changed: boolean } => ({
                 answer: {
                     status: answer.status,
@@ -600,12 +715,13 @@ export function createDirectReads(
                 },
                 changed: false,
             });
-            if (c === undefined || gameId === undefined || !ctx.games.has(gameId)) return live();
+            // Past a bound (queries that raced the counts): the live answer, nothing rendered or kept.
+            if (!within || c === undefined || gameId === undefined || !ctx.games.has(gameId)) return live();
             // A game read directly: watched for a while; rendered now if it is not in the tree.
             const wasWatched = (watched.get(gameId) ?? 0) > ctx.env.now() && gamePaths.has(gameId);
             const renderAll = (): void => {
                 dirty.delete(gameId); // everything of it is rendered now
-                renderGame(ctx, gameId, new Set([ALL]));
+                renderGame(ctx, gameId, everything());
             };
             if (!wasWatched && !withinBudget(ctx, renderAll)) return live();
             watched.set(gameId, ctx.env.now() + WATCH_MICROS);
@@ -616,7 +732,8 @@ export function createDirectReads(
                 return { answer: live().answer, changed: !wasWatched };
             const key = `${c.path.join('/')}?${c.query}`;
             onDemand.delete(key);
-            onDemand.set(key, gameId);
+            const found = findBoardPath(url.split('?')[0]);
+            onDemand.set(key, { gameId, fixed: found?.params.archiveId !== undefined });
             while (onDemand.size > ON_DEMAND_MAX) {
                 const oldest = onDemand.keys().next().value as string;
                 const q = oldest.indexOf('?');

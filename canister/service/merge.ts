@@ -6,8 +6,9 @@ import type { RequestOf } from '../../contract/canister';
 import { MESSAGES } from '../../contract/messages';
 import { invalid } from '../../contract/rules';
 import { mergeBests } from '../domain/bests';
-import { nameKey } from '../domain/nicknames';
 import { accountPlayer } from './accounts';
+import { holdName, nameHolder, releaseName } from './names';
+import { isBanned, refuseBanned } from './bans';
 import type { Ctx, GameState, Untrusted } from './context';
 import { Fail } from './fail';
 import { requireGame } from './game-state';
@@ -39,8 +40,7 @@ function retire(
     unlist(game, player.slot);
     game.retired.set(player.slot, into?.slot ?? -1);
     // Its name is free again, unless the account it merged into took it over.
-    if (ctx.store.nicknames.get(nameKey(player.nickname)) === playerKey(game.record.gameId, playerId))
-        ctx.store.nicknames.delete(nameKey(player.nickname));
+    releaseName(ctx, player.nickname, playerKey(game.record.gameId, playerId));
     ctx.store.achievements.delete(playerKey(game.record.gameId, playerId));
     const tombstone: PlayerRecord = {
         ...player,
@@ -58,11 +58,9 @@ export function migrateAccount(
     ctx: Ctx,
     req: Untrusted<RequestOf<'migrate_account'>>,
 ): { message: string; migratedGames: number; migratedScoreboards: number } {
-    const live = liveSession(ctx, req.sessionHash);
+    const live = liveSession(ctx, req.sessionHash, req.gameId);
     const game = requireGame(ctx, req.gameId);
     const gameId = game.record.gameId;
-    if (live.session.gameId !== gameId)
-        throw new Fail(400, 'This session was signed in for another game: merge from that game.');
     const now = ctx.env.now();
     if (live.session.merged)
         throw new Fail(400, 'This sign-in already merged a player: each sign-in may merge one anonymous player.');
@@ -76,8 +74,15 @@ export function migrateAccount(
     const anonAchievements = ctx.store.achievements.get(playerKey(gameId, deviceId));
     if (anon === undefined && anonAchievements === undefined) throw new Fail(404, MESSAGES.playerNotFound);
     refuseRetired(anon);
-
+    // A ban follows the person: a banned account takes in nothing, a banned id goes nowhere.
     const accountId = accountPlayerId(live.account.accountId);
+    refuseBanned(ctx, game, accountId, findPlayer(ctx, gameId, accountId), live.account);
+    if (isBanned(ctx, game, deviceId, anon))
+        throw new Fail(
+            400,
+            `'${deviceId}' is banned from this game: a banned player cannot be merged into an account.`,
+        );
+
     const target = accountPlayer(ctx, game, live.account);
     let boards = 0;
     if (anon !== undefined) {
@@ -110,8 +115,10 @@ export function migrateAccount(
         target.created = Math.min(target.created, anon.created);
         // A name the player chose on this device follows them, unless the account chose one.
         if (target.defaultName && !anon.defaultName) {
-            ctx.store.nicknames.delete(nameKey(target.nickname));
-            ctx.store.nicknames.set(nameKey(anon.nickname), playerKey(gameId, accountId));
+            releaseName(ctx, target.nickname, playerKey(gameId, accountId));
+            // (Unless another holds its key: a look-alike both took before names were compared so.)
+            if (nameHolder(ctx, anon.nickname) === playerKey(gameId, deviceId))
+                holdName(ctx, anon.nickname, playerKey(gameId, accountId));
             target.nickname = anon.nickname;
             target.defaultName = false;
             setPlayer(game.players, target.slot, target.nickname, target.authType);
@@ -133,15 +140,20 @@ export function migrateAccount(
     return { message: `Merged ${deviceId} into your account.`, migratedGames: 1, migratedScoreboards: boards };
 }
 
-/** The player removes their account: its players leave every board, its sessions die. */
+/**
+ * The player removes their account: its players leave every board (their achievements go too),
+ * its sessions die. An account from before every write recorded its game is looked for in
+ * every game (two B-tree reads per game, once).
+ */
 export function deleteAccount(ctx: Ctx, req: Untrusted<RequestOf<'delete_account'>>): { message: string } {
-    const { account } = liveSession(ctx, req.sessionHash);
+    const { account } = liveSession(ctx, req.sessionHash, req.gameId);
     const playerId = accountPlayerId(account.accountId);
-    for (const gameId of account.games) {
+    for (const gameId of account.gamesTracked ? account.games : ctx.games.keys()) {
         const game = ctx.games.get(gameId);
         const player = game === undefined ? undefined : findPlayer(ctx, gameId, playerId);
         if (game !== undefined && player !== undefined && player.retired === undefined)
             retire(ctx, game, playerId, player);
+        else if (player === undefined) ctx.store.achievements.delete(playerKey(gameId, playerId));
     }
     endAllSessions(ctx, account.accountId);
     ctx.store.accountKeys.delete(`${account.issuer}\n${account.subject}`);

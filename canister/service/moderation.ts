@@ -1,6 +1,7 @@
 // A developer's moderation of their game: removing one entry, wiping a player from every
-// board (archives optionally), banning a player id or account so its submits are refused,
-// and the game's moderation log (a ring of MODERATION_KEEP actions).
+// board (archives optionally), banning a player id or account so it writes nothing more to the
+// game (an account's ban also holds for its identity: bans.ts), and the game's moderation log
+// (a ring of MODERATION_KEEP actions).
 import type { ModerationEntry, RequestOf } from '../../contract/canister';
 import { boardNotFound } from '../../contract/messages';
 import { checkBoardId, invalid } from '../../contract/rules';
@@ -9,6 +10,7 @@ import type { Ctx, GameState, Untrusted } from './context';
 import { Fail } from './fail';
 import { saveGame } from './game-state';
 import { findPlayer } from './players';
+import { accountOf, identityBanKey, identityHash, isBanned } from './bans';
 import { isCurrentEntry, type BanRecord, type ModerationRecord, type PlayerRecord } from './records';
 import { playerKey } from './store';
 import { removeEntry } from './tables';
@@ -18,18 +20,6 @@ export const MODERATION_KEEP = 1000;
 /** Wipes that also hide a player's archived entries, per game (kept in the game record). */
 export const MAX_ARCHIVE_WIPES = 500;
 const MAX_REASON = 200;
-
-export const BANNED_MESSAGE = 'This player is banned from this game.';
-
-/**
- * Whether submits of this player id are refused: a ban on its record, or one made before it had
- * a record (kept under `bans`, looked up only while the game has such bans).
- */
-export function isBanned(ctx: Ctx, game: GameState, playerId: string, player: PlayerRecord | undefined): boolean {
-    if (player?.banned !== undefined) return true;
-    if ((game.record.pendingBans ?? 0) === 0) return false;
-    return ctx.store.bans.get(playerKey(game.record.gameId, playerId)) !== undefined;
-}
 
 function log(ctx: Ctx, game: GameState, entry: Omit<ModerationRecord, 'at'>): void {
     const seq = game.record.moderationSeq ?? 0;
@@ -106,36 +96,53 @@ export function wipePlayer(
     return { message: `Removed ${player.nickname} from every board${req.archives === true ? ' and archive' : ''}.` };
 }
 
-/** Refuses the submits of a player id (or an account's `@…` id) in this game from now on. */
+/** Refuses every write of a player id (or an account's `@…` id, and its identity) in this game from now on. */
 export function ban(ctx: Ctx, game: GameState, req: Untrusted<RequestOf<'dev_ban'>>): { message: string } {
     const playerId = requirePlayerRef(req.playerId);
     const reason = req.reason ?? '';
     if (typeof reason !== 'string' || reason.length > MAX_REASON)
         throw new Fail(400, invalid('reason', `must be text of at most ${MAX_REASON} characters`));
     const gameId = game.record.gameId;
-    const record: BanRecord = { at: ctx.env.now(), reason };
     const player = findPlayer(ctx, gameId, playerId);
-    if (isBanned(ctx, game, playerId, player)) throw new Fail(409, `'${playerId}' is already banned`);
+    const account = accountOf(ctx, playerId);
+    if (isBanned(ctx, game, playerId, player, account)) throw new Fail(409, `'${playerId}' is already banned`);
+    const record: BanRecord = { at: ctx.env.now(), reason };
+    if (account !== undefined) {
+        // The person behind the account stays banned here if they delete it and sign in again.
+        record.identity = identityHash(account);
+        ctx.store.bans.set(identityBanKey(gameId, record.identity), { at: record.at, reason });
+        game.record.identityBans = (game.record.identityBans ?? 0) + 1;
+    }
     if (player !== undefined) ctx.store.players.set(playerKey(gameId, playerId), { ...player, banned: record });
     else {
         ctx.store.bans.set(playerKey(gameId, playerId), record);
         game.record.pendingBans = (game.record.pendingBans ?? 0) + 1;
     }
     log(ctx, game, { action: 'ban', playerId, detail: reason === '' ? 'banned' : `banned: ${reason}` });
-    return { message: `'${playerId}' is banned: their submits are refused.` };
+    return { message: `'${playerId}' is banned: it writes nothing more to this game.` };
 }
 
+/** Lifts a ban: the player id's, and the identity's of its account (also after the account was removed). */
 export function unban(ctx: Ctx, game: GameState, req: Untrusted<RequestOf<'dev_unban'>>): { message: string } {
     const playerId = requirePlayerRef(req.playerId);
     const gameId = game.record.gameId;
     const player = findPlayer(ctx, gameId, playerId);
-    if (!isBanned(ctx, game, playerId, player)) throw new Fail(404, `'${playerId}' is not banned`);
+    const account = accountOf(ctx, playerId);
+    if (!isBanned(ctx, game, playerId, player, account)) throw new Fail(404, `'${playerId}' is not banned`);
+    const pending = ctx.store.bans.get(playerKey(gameId, playerId));
+    const identities = new Set<string | undefined>([player?.banned?.identity, pending?.identity]);
+    if (account !== undefined) identities.add(identityHash(account));
     if (player?.banned !== undefined)
         ctx.store.players.set(playerKey(gameId, playerId), { ...player, banned: undefined });
     // A ban made before the player had a record stays under bans until lifted.
-    if (ctx.store.bans.get(playerKey(gameId, playerId)) !== undefined) {
+    if (pending !== undefined) {
         ctx.store.bans.delete(playerKey(gameId, playerId));
         game.record.pendingBans = Math.max(0, (game.record.pendingBans ?? 0) - 1);
+    }
+    for (const hash of identities) {
+        if (hash === undefined || ctx.store.bans.get(identityBanKey(gameId, hash)) === undefined) continue;
+        ctx.store.bans.delete(identityBanKey(gameId, hash));
+        game.record.identityBans = Math.max(0, (game.record.identityBans ?? 0) - 1);
     }
     log(ctx, game, { action: 'unban', playerId, detail: 'ban lifted' });
     return { message: `'${playerId}' may submit again.` };

@@ -1,6 +1,8 @@
 // Player sessions: 256-bit tokens handed to the player once and kept only as their SHA-256,
-// 30 days long, renewed on use but written back at most once a day; dead when expired, logged
-// out, or their account removed (401 on every session request then).
+// 30 days long, renewed on use but written back at most once a day, valid only for the game
+// they were signed in for; dead when expired, logged out, or their account removed (401 on
+// every session request then, and on any request for another game); and the record of the
+// games an account writes to (its removal removes its players there).
 import { MESSAGES } from '../../contract/messages';
 import { newToken } from '../domain/device-codes';
 import { tokenHash } from '../domain/sha256';
@@ -43,15 +45,34 @@ export interface LiveSession {
     account: AccountRecord;
 }
 
-/** The live session behind a hash; 401 for anything dead (expired, logged out, account removed). */
-export function liveSession(ctx: Ctx, sessionHash: unknown): LiveSession {
+/**
+ * The live session behind a hash, for the game the request names; 401 for anything dead
+ * (expired, logged out, account removed) and for a session of another game (or none named, or
+ * a deleted game whose id was registered again): a session acts only in the game it was signed
+ * in for, and the client signs in again there.
+ */
+export function liveSession(ctx: Ctx, sessionHash: unknown, gameId: unknown): LiveSession {
     const hash = typeof sessionHash === 'string' && HASH.test(sessionHash) ? sessionHash : undefined;
     const session = hash === undefined ? undefined : ctx.store.playerSessions.get(hash);
-    const account = session === undefined ? undefined : ctx.store.accounts.get(session.accountId);
+    const game = session === undefined || session.gameId !== gameId ? undefined : ctx.games.get(session.gameId);
+    const account =
+        session === undefined || game === undefined || session.signedInAt < game.record.createdAt
+            ? undefined
+            : ctx.store.accounts.get(session.accountId);
     if (hash === undefined || session === undefined || account === undefined || ctx.env.now() >= session.expiresAt) {
         throw new Fail(401, MESSAGES.deadSession);
     }
     return { hash, session, account };
+}
+
+/**
+ * Notes a game the account writes to in `account.games` (removing the account looks there):
+ * every write of an account's player goes through here or through accountPlayer.
+ */
+export function recordGame(ctx: Ctx, account: AccountRecord, gameId: string): void {
+    if (account.games.includes(gameId)) return;
+    account.games.push(gameId);
+    ctx.store.accounts.set(account.accountId, account);
 }
 
 /** A session used in an update call: its lifetime renews (written at most once a day). */

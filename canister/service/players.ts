@@ -1,10 +1,12 @@
-// Players: profiles (created by their first submit), service-wide unique nicknames with the
-// Player_<number> defaults and suffixing (rules N1-N4), achievements and profile reads.
+// Players: profiles (created by their first submit), service-wide unique nicknames (compared
+// by skeleton: case and look-alikes folded) with the Player_<number> defaults and suffixing
+// (rules N1-N4), achievements and profile reads.
 import type { RequestOf } from '../../contract/canister';
 import { MESSAGES } from '../../contract/messages';
 import type { AchievementReply, NicknameReply, Profile } from '../../contract/schemas';
 import { ns } from '../domain/json';
 import { defaultNickname, defaultNumber, nameKey, suffixed } from '../domain/nicknames';
+import { holdName, nameHolder, releaseName } from './names';
 import { MAX_ACHIEVEMENTS_PER_CALL, checkAchievementId, checkNickname, invalid } from '../../contract/rules';
 import { dict, type PlayerRecord } from './records';
 import { playerKey } from './store';
@@ -14,6 +16,7 @@ import { requireGame } from './game-state';
 import { setSlot } from './slots';
 import { statsOf, updateStats } from './stats';
 import { authTypeNames, registerAuthType, setPlayer } from './tables';
+import { refuseBanned } from './bans';
 import { refuseRetired, requirePlayerId, resolveWriter } from './writer';
 
 export const MAX_ACHIEVEMENTS_PER_PLAYER = 1000;
@@ -28,7 +31,7 @@ export function findPlayer(ctx: Ctx, gameId: string, playerId: string): PlayerRe
  * (one B-tree entry less per player, ~190 bytes of stable memory and ~0.25 M instructions).
  */
 function nicknameFree(ctx: Ctx, nickname: string, owner: string, ownerName?: string): boolean {
-    const holder = ctx.store.nicknames.get(nameKey(nickname));
+    const holder = nameHolder(ctx, nickname);
     if (holder !== undefined) return holder === owner;
     const n = defaultNumber(nickname);
     if (n !== undefined && n < nextDefaultNumber(ctx))
@@ -37,9 +40,8 @@ function nicknameFree(ctx: Ctx, nickname: string, owner: string, ownerName?: str
 }
 
 function claim(ctx: Ctx, nickname: string, owner: string, previous?: string): void {
-    if (previous !== undefined && nameKey(previous) !== nameKey(nickname))
-        ctx.store.nicknames.delete(nameKey(previous));
-    ctx.store.nicknames.set(nameKey(nickname), owner);
+    if (previous !== undefined && nameKey(previous) !== nameKey(nickname)) releaseName(ctx, previous, owner);
+    holdName(ctx, nickname, owner);
 }
 
 /** The number of the next default name to try. */
@@ -52,7 +54,7 @@ function nextDefaultNumber(ctx: Ctx): number {
 /** A fresh Player_<n> that nobody holds (users may pick names of that shape not handed out yet). */
 function allocateDefault(ctx: Ctx): string {
     let n = nextDefaultNumber(ctx);
-    while (ctx.store.nicknames.get(nameKey(defaultNickname(n))) !== undefined) n++;
+    while (nameHolder(ctx, defaultNickname(n)) !== undefined) n++;
     updateStats(ctx, '*', (s) => ({ ...s, nextDefaultName: n + 1 }));
     return defaultNickname(n);
 }
@@ -115,7 +117,7 @@ export function renameIfFree(
  * which name was applied. The player must have a profile.
  */
 export function setNickname(ctx: Ctx, req: Untrusted<RequestOf<'set_nickname'>>): NicknameReply {
-    const { game, playerId } = resolveWriter(ctx, req);
+    const { game, playerId, account } = resolveWriter(ctx, req);
     const error = checkNickname(req.nickname);
     if (error) throw new Fail(400, error);
     const wanted = req.nickname as string;
@@ -123,6 +125,7 @@ export function setNickname(ctx: Ctx, req: Untrusted<RequestOf<'set_nickname'>>)
     const player = findPlayer(ctx, gameId, playerId);
     if (player === undefined) throw new Fail(404, MESSAGES.playerNotFound);
     refuseRetired(player);
+    refuseBanned(ctx, game, playerId, player, account);
     const owner = playerKey(gameId, playerId);
     let applied = wanted;
     for (let n = 1; !nicknameFree(ctx, applied, owner, player.nickname); n++) applied = suffixed(wanted, n);
@@ -182,7 +185,9 @@ export function unlockAchievements(ctx: Ctx, req: Untrusted<RequestOf<'unlock_ac
         const error = checkAchievementId(id);
         if (error) throw new Fail(400, error);
     }
-    refuseRetired(findPlayer(ctx, gameId, playerId));
+    const player = findPlayer(ctx, gameId, playerId);
+    refuseRetired(player);
+    refuseBanned(ctx, writer.game, playerId, player, writer.account);
     const key = playerKey(gameId, playerId);
     const unlocked = ctx.store.achievements.get(key) ?? [];
     const have = new Set(unlocked);

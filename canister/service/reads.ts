@@ -1,6 +1,6 @@
 // Public reads, all from the heap tables (never scanning a board): the global leaderboard,
-// board lists and boards, ranks, the window around a player, archives, game metadata and
-// stats. A board whose period has ended reads as the new, empty period even before the
+// board lists and boards, ranks, the window around a player, archives and their counts, game
+// metadata and stats. A board whose period has ended reads as the new, empty period even before the
 // rollover has been written.
 import type { RequestOf } from '../../contract/canister';
 import { MESSAGES, boardNotFound } from '../../contract/messages';
@@ -8,6 +8,7 @@ import { AROUND, MAX_OFFSET, checkBoardId, clampLimit, invalid } from '../../con
 import type {
     Archive,
     ArchiveList,
+    ArchiveStats,
     Board,
     BoardEntry,
     BoardList,
@@ -275,6 +276,26 @@ export function listArchives(ctx: Ctx, req: Untrusted<RequestOf<'list_archives'>
         };
     });
     return { gameId: game.record.gameId, scoreboardId: board.scoreboardId, archives };
+}
+
+/**
+ * How many periods each timed board (every board but all-time ones: a custom board without an
+ * interval archives when reset by hand) has archived, and the newest one's end (0: none yet).
+ */
+export function archiveStats(ctx: Ctx, req: Untrusted<RequestOf<'archive_stats'>>): ArchiveStats {
+    const game = requireGame(ctx, req.gameId);
+    const gameId = game.record.gameId;
+    const byScoreboard = game.record.boards
+        .filter((b) => b.period !== 'allTime')
+        .map((board) => {
+            const newest = board.archives[board.archives.length - 1];
+            const end =
+                newest === undefined
+                    ? 0
+                    : (ctx.store.archives.get(archiveKey(gameId, board.scoreboardId, newest))?.periodEnd ?? newest);
+            return { scoreboardId: board.scoreboardId, archiveCount: board.archives.length, latestPeriodEnd: ns(end) };
+        });
+    return { gameId, totalArchives: byScoreboard.reduce((n, b) => n + b.archiveCount, 0), byScoreboard };
 }
 
 /** One archived period: the latest of a board, or by archive id. */

@@ -51,6 +51,8 @@ export interface GameRecord {
     moderationSeq?: number;
     /** Bans of player ids that had no record when banned (kept in `bans`). */
     pendingBans?: number;
+    /** Bans of accounts' identities (kept in `bans`, bans.ts). */
+    identityBans?: number;
     /** Players wiped from the archives: their entries in periods before `before` are hidden. */
     archiveWipes?: Array<{ slot: number; before: number }>;
     /** The last board serial handed out. */
@@ -76,10 +78,12 @@ export interface DeveloperSessionRecord {
     expiresAt: number;
 }
 
-/** A ban of a player id (or an account's `@id`) in a game. */
+/** A ban of a player id (or an account's `@id`, or an account's identity) in a game. */
 export interface BanRecord {
     at: number;
     reason: string;
+    /** On an account's ban: the hash of its identity, also banned (bans.ts). */
+    identity?: string;
 }
 
 /** One moderation action, kept in the game's log (a ring like the suspicion log). */
@@ -154,8 +158,15 @@ export interface AccountRecord {
     /** The name asked for when the account was created (N4); each game's player has its own. */
     nickname?: string;
     createdAt: number;
-    /** Games the account has a player in. */
+    /** Games the account has a player in (or wrote to). */
     games: string[];
+    /**
+     * Set on accounts made since every write of an account records its game in `games`; older
+     * ones may have written to other games too (removing them looks in every game).
+     */
+    gamesTracked?: true;
+    /** identityHash (bans.ts) of issuer and subject, kept from creation; computed for older accounts. */
+    identityHash?: string;
 }
 
 /** A player session, kept under the hash of its token. */

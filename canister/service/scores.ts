@@ -22,7 +22,7 @@ import { Fail } from './fail';
 import { requireGame, saveGame } from './game-state';
 import { updateStats } from './stats';
 import { countSubmit } from './analytics';
-import { BANNED_MESSAGE, isBanned } from './moderation';
+import { refuseBanned } from './bans';
 import { putEntry } from './tables';
 import { flushCallWrites } from './flush';
 
@@ -81,8 +81,7 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     const now = ctx.env.now();
     const existing = findPlayer(ctx, gameId, playerId);
     refuseRetired(existing);
-    // A session request gets 400: on those, 401/403 mean the session is dead.
-    if (isBanned(ctx, game, playerId, existing)) throw new Fail(account === undefined ? 403 : 400, BANNED_MESSAGE);
+    refuseBanned(ctx, game, playerId, existing, account);
     const paceKey = target?.scoreboardId ?? '*';
     const last = existing?.pace[paceKey];
     const submitted = { score, streak, nickname };

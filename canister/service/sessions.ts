@@ -8,6 +8,7 @@ import type { Message, PlaySessionStarted } from '../../contract/schemas';
 import type { PlaySession } from '../domain/anti-cheat';
 import { playerKey } from './store';
 import { MAX_PLAY_SESSION_TOKEN } from '../../contract/rules';
+import { refuseBanned } from './bans';
 import { checkCredential, refuseRetired, resolveWriter } from './writer';
 import type { Ctx, Untrusted } from './context';
 import { Fail } from './fail';
@@ -23,9 +24,11 @@ function newToken(ctx: Ctx): string {
 }
 
 export function startSession(ctx: Ctx, req: Untrusted<RequestOf<'start_play_session'>>): PlaySessionStarted {
-    const { game, playerId } = resolveWriter(ctx, req);
+    const { game, playerId, account } = resolveWriter(ctx, req);
     const gameId = game.record.gameId;
-    refuseRetired(ctx.store.players.get(playerKey(gameId, playerId)));
+    const player = ctx.store.players.get(playerKey(gameId, playerId));
+    refuseRetired(player);
+    refuseBanned(ctx, game, playerId, player, account);
     const now = ctx.env.now();
     const key = playerKey(gameId, playerId);
     const active = (ctx.store.activeSessions.get(key)?.tokens ?? []).filter((t) => t.expiresAt > now);

@@ -6,7 +6,7 @@
 import type { Store } from './store';
 
 /** Bump with a migration whenever a stored record's shape or a key's meaning changes. */
-export const STABLE_SCHEMA_VERSION = 3;
+export const STABLE_SCHEMA_VERSION = 4;
 
 /**
  * MIGRATIONS[v] turns a version-v store into version v + 1, in place. Each runs once, in
@@ -22,6 +22,11 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {
     // 3: slots kept 16 to a value (slots.ts). Slots written one entry each are still read,
     // so nothing moves; an older wasm would not see the new slots, hence the bump.
     2: () => undefined,
+    // 4: nicknames keyed by their skeleton (case and look-alikes folded) in a new map (memory 29).
+    // The lower-cased keys stay where they were (memory 6, `legacyNicknames`) and move over in
+    // bounded steps on timers (names.ts rekeySome), looked up as well until then; an older wasm
+    // would not see the new map, hence the bump.
+    3: () => undefined,
 };
 
 const KEY = 'schemaVersion';

@@ -42,8 +42,10 @@ export interface Store {
     slots: KV<string>;
     /** `<gameId>/<slot / 16>` -> the player ids of 16 slots (slots.ts): players in slot order, to rebuild heap tables. */
     slotChunks: KV<Array<string | null>>;
-    /** Lower-cased nickname -> `<gameId>/<playerId>` of its owner. */
+    /** A chosen nickname's skeleton (nameKey: case and look-alikes folded) -> `<gameId>/<playerId>` of its owner. */
     nicknames: KV<string>;
+    /** Lower-cased nickname -> its owner, as older releases kept them; emptied by names.ts rekeySome. */
+    legacyNicknames: KV<string>;
     /** `<gameId>/<playerId>` -> unlocked achievement ids. */
     achievements: KV<string[]>;
     /** `<gameId>/<boardId>/<periodStart>` -> archived period. */
@@ -132,6 +134,7 @@ export function memoryStore(): Store {
         slots: plain(),
         slotChunks: json(),
         nicknames: plain(),
+        legacyNicknames: plain(),
         achievements: json(),
         archives: json(),
         sessions: json(),

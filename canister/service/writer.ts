@@ -6,7 +6,7 @@ import { checkPlayerId } from '../../contract/rules';
 import type { Ctx, GameState, Untrusted } from './context';
 import { Fail } from './fail';
 import { requireGame } from './game-state';
-import { accountPlayerId, liveSession, touch } from './player-sessions';
+import { accountPlayerId, liveSession, recordGame, touch } from './player-sessions';
 import type { AccountRecord, PlayerRecord } from './records';
 
 /** A player of an anonymous (API-key) request. */
@@ -44,10 +44,11 @@ export function checkCredential(
     req: Untrusted<{ gameId: string } & ({ apiKey: string } | { sessionHash: string })>,
 ): { game: GameState; account?: AccountRecord } {
     if (req.sessionHash !== undefined) {
-        const live = liveSession(ctx, req.sessionHash);
+        const live = liveSession(ctx, req.sessionHash, req.gameId);
         const game = requireGame(ctx, req.gameId);
         if (!game.record.isActive) throw new Fail(400, MESSAGES.gameDeactivated);
         touch(ctx, live);
+        recordGame(ctx, live.account, game.record.gameId);
         return { game, account: live.account };
     }
     const game = typeof req.gameId === 'string' ? ctx.games.get(req.gameId) : undefined;

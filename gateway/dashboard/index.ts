@@ -1,14 +1,16 @@
 // The developer dashboard at /dashboard: sign-in with the configured OpenID providers (the
 // flow state in a sealed cookie, like the link page), the pages of ./pages.ts, their form
 // actions (each one canister call, CSRF-checked, answered with a redirect or the page with
-// the error next to its form), the charts' scripts, and the JSON API for developers' tools.
+// the error next to its form), the charts' scripts, and an error page for whatever fails. The
+// JSON API for developers' tools is in ../routes/dashboard-api.ts, with the rest of the API.
 import * as path from 'node:path';
 
-import express, { type Request, type Response, Router } from 'express';
+import express, { type NextFunction, type Request, type Response, Router } from 'express';
 
 import type { Identity, Method, RequestOf } from '../../contract/canister';
+import { unknownEndpoint } from '../../contract/messages';
 import type { CanisterClient } from '../canister';
-import { ApiFailure } from '../errors';
+import { ApiFailure, failureOf } from '../errors';
 import type { Provider, SignInConfig } from '../sign-in/providers';
 import { beginFlow, finishFlow } from '../sign-in/oidc-flow';
 import { clearCookie, readSealed, sealKey, setSealed } from '../sign-in/sealed-cookie';
@@ -49,6 +51,33 @@ export interface DashboardOptions {
 
 type Body = Record<string, string | undefined>;
 
+/**
+ * The notices a page shows after an action (`?done=<key>`): only these texts, so a link
+ * cannot put its own words on the dashboard; an unknown key shows nothing.
+ */
+const NOTICE_TEXT = {
+    saved: 'Saved.',
+    'key-rotated': 'A new key is active; the old one no longer works.',
+    'caps-saved': 'Caps saved.',
+    'time-validation-saved': 'Time validation saved.',
+    'board-created': 'Board created.',
+    'entry-removed': 'Entry removed.',
+    'player-wiped': 'Player wiped.',
+    'player-banned': 'Player banned.',
+    'ban-lifted': 'Ban lifted.',
+    'board-saved': 'Board saved.',
+    'board-reset': 'Board reset: the period was archived.',
+    'board-deleted': 'Board deleted.',
+    'game-registered': 'Game registered. Here is its API key.',
+    'request-sent': 'Request sent to the operators.',
+    'game-deleted': 'The game and all of its data were deleted.',
+} as const;
+type Notice = keyof typeof NOTICE_TEXT;
+const NOTICES: ReadonlyMap<string, string> = new Map(Object.entries(NOTICE_TEXT));
+
+/** `path?done=<notice>`. */
+const withNotice = (path: string, notice: Notice): string => `${path}?done=${notice}`;
+
 /** A number field of a form: empty = undefined (the canister keeps or clears the value). */
 const num = (v: string | undefined): number | undefined => (v === undefined || v.trim() === '' ? undefined : Number(v));
 
@@ -58,30 +87,30 @@ const num = (v: string | undefined): number | undefined => (v === undefined || v
  */
 const GAME_ACTIONS: Record<
     string,
-    { method: Method; request(b: Body, params: Record<string, string>): object; done: string; back: string }
+    { method: Method; request(b: Body, params: Record<string, string>): object; done: Notice; back: string }
 > = {
     update: {
         method: 'dev_update_game',
         request: (b) => ({ name: b.name, description: b.description ?? '' }),
-        done: 'Saved.',
+        done: 'saved',
         back: 'settings',
     },
     active: {
         method: 'dev_update_game',
         request: (b) => ({ isActive: b.isActive === 'true' }),
-        done: 'Saved.',
+        done: 'saved',
         back: 'settings',
     },
     rotate: {
         method: 'dev_rotate_key',
         request: () => ({}),
-        done: 'A new key is active; the old one no longer works.',
+        done: 'key-rotated',
         back: 'key',
     },
     caps: {
         method: 'dev_set_caps',
         request: (b) => ({ maxScore: num(b.maxScore) ?? null, maxStreak: num(b.maxStreak) ?? null }),
-        done: 'Caps saved.',
+        done: 'caps-saved',
         back: 'security',
     },
     'time-validation': {
@@ -92,7 +121,7 @@ const GAME_ACTIONS: Record<
             maxScorePerSecond: num(b.maxScorePerSecond),
             sessionLifetimeSeconds: num(b.sessionLifetimeSeconds),
         }),
-        done: 'Time validation saved.',
+        done: 'time-validation-saved',
         back: 'security',
     },
     boards: {
@@ -106,38 +135,38 @@ const GAME_ACTIONS: Record<
             days: b.type === 'custom' || b.period === 'custom' ? num(b.days) : undefined,
             sortBy: b.sortBy,
         }),
-        done: 'Board created.',
+        done: 'board-created',
         back: 'boards',
     },
     'remove-entry': {
         method: 'dev_remove_entry',
         request: (b) => ({ scoreboardId: b.scoreboardId, playerId: b.playerId }),
-        done: 'Entry removed.',
+        done: 'entry-removed',
         back: 'boards/:scoreboardId',
     },
     wipe: {
         method: 'dev_wipe_player',
         request: (b) => ({ playerId: b.playerId, archives: b.archives === 'true' }),
-        done: 'Player wiped.',
+        done: 'player-wiped',
         back: 'moderation',
     },
     ban: {
         method: 'dev_ban',
         request: (b) => ({ playerId: b.playerId, reason: b.reason ?? '' }),
-        done: 'Player banned.',
+        done: 'player-banned',
         back: 'moderation',
     },
-    unban: { method: 'dev_unban', request: (b) => ({ playerId: b.playerId }), done: 'Ban lifted.', back: 'moderation' },
+    unban: { method: 'dev_unban', request: (b) => ({ playerId: b.playerId }), done: 'ban-lifted', back: 'moderation' },
 };
 
-const BOARD_ACTIONS: Record<string, { method: Method; request(b: Body): object; done: string }> = {
+const BOARD_ACTIONS: Record<string, { method: Method; request(b: Body): object; done: Notice }> = {
     update: {
         method: 'dev_update_board',
         request: (b) => ({ name: b.name, description: b.description ?? '' }),
-        done: 'Board saved.',
+        done: 'board-saved',
     },
-    reset: { method: 'dev_reset_board', request: () => ({}), done: 'Board reset: the period was archived.' },
-    delete: { method: 'dev_delete_board', request: () => ({}), done: 'Board deleted.' },
+    reset: { method: 'dev_reset_board', request: () => ({}), done: 'board-reset' },
+    delete: { method: 'dev_delete_board', request: () => ({}), done: 'board-deleted' },
 };
 
 export function dashboard(o: DashboardOptions): Router {
@@ -210,8 +239,8 @@ export function dashboard(o: DashboardOptions): Router {
         setSessionCookie(res, o.signIn, signedIn.ok.sessionToken);
         res.redirect(303, '/dashboard');
     }
-    router.get('/dashboard/callback', (req, res) => void callback(req, res));
-    router.post('/dashboard/callback', forms, (req, res) => void callback(req, res));
+    router.get('/dashboard/callback', callback);
+    router.post('/dashboard/callback', forms, callback);
 
     // ---- signed-in pages ------------------------------------------------------------------------
 
@@ -249,7 +278,7 @@ export function dashboard(o: DashboardOptions): Router {
 
     const viewOf = (req: Request, s: DeveloperSession, error?: View['error'], values?: Body): View => ({
         csrf: s.csrf,
-        done: typeof req.query.done === 'string' ? req.query.done.slice(0, 200) : undefined,
+        done: typeof req.query.done === 'string' ? NOTICES.get(req.query.done) : undefined,
         error,
         values: values as Record<string, string> | undefined,
     });
@@ -413,7 +442,7 @@ export function dashboard(o: DashboardOptions): Router {
         }
         res.redirect(
             303,
-            `/dashboard/games/${encodeURIComponent(r.ok.game.gameId)}/key?done=${encodeURIComponent('Game registered. Here is its API key.')}`,
+            withNotice(`/dashboard/games/${encodeURIComponent(r.ok.game.gameId)}/key`, 'game-registered'),
         );
     });
 
@@ -430,7 +459,7 @@ export function dashboard(o: DashboardOptions): Router {
             const view = viewOf(req, d.session, { action: 'request', message: r.err.message }, b);
             return render(res, 400, d.session, d.me.developer.email, 'Your games', gamesPage(d.me, view));
         }
-        res.redirect(303, `/dashboard?done=${encodeURIComponent('Request sent to the operators.')}`);
+        res.redirect(303, withNotice('/dashboard', 'request-sent'));
     });
 
     router.post('/dashboard/games/:gameId/delete', forms, async (req, res) => {
@@ -452,7 +481,7 @@ export function dashboard(o: DashboardOptions): Router {
                 viewOf(req, d.session, { action: 'delete', message: r.err.message }),
                 r.err.status,
             );
-        res.redirect(303, `/dashboard?done=${encodeURIComponent(r.ok.message)}`);
+        res.redirect(303, withNotice('/dashboard', 'game-deleted'));
     });
 
     router.post('/dashboard/games/:gameId/boards/:boardId/:action', forms, async (req, res, next) => {
@@ -493,7 +522,7 @@ export function dashboard(o: DashboardOptions): Router {
             req.params.action === 'delete'
                 ? `/dashboard/games/${encodeURIComponent(gameId)}/boards`
                 : `/dashboard/games/${encodeURIComponent(gameId)}/boards/${encodeURIComponent(boardId)}`;
-        res.redirect(303, `${back}?done=${encodeURIComponent(action.done)}`);
+        res.redirect(303, withNotice(back, action.done));
     });
 
     router.post('/dashboard/games/:gameId/:action', forms, async (req, res, next) => {
@@ -523,10 +552,7 @@ export function dashboard(o: DashboardOptions): Router {
             );
         }
         const where = typeof back === 'object' ? `boards/${encodeURIComponent(back.board)}` : back;
-        res.redirect(
-            303,
-            `/dashboard/games/${encodeURIComponent(gameId)}/${where}?done=${encodeURIComponent(action.done)}`,
-        );
+        res.redirect(303, withNotice(`/dashboard/games/${encodeURIComponent(gameId)}/${where}`, action.done));
     });
 
     // ---- assets ---------------------------------------------------------------------------------
@@ -540,123 +566,12 @@ export function dashboard(o: DashboardOptions): Router {
             .sendFile(path.join(__dirname, 'browser.js'));
     });
 
-    // ---- JSON API (developer session; writes need X-CSRF-Token) ------------------------------------
-
-    const api = Router();
-    api.use(express.json({ limit: '16kb' }));
-    const apiCall = async (
-        req: Request,
-        res: Response,
-        method: Method,
-        request: (s: DeveloperSession) => object,
-        write: boolean,
-    ) => {
-        const session = sessionOf(req, o.signIn);
-        if (session === undefined)
-            return void res.status(401).json({ ok: false, error: 'Sign in to the dashboard first.' });
-        if (write && !writeAllowed(req, session, o.signIn))
-            return void res.status(403).json({ ok: false, error: 'Missing or wrong X-CSRF-Token.' });
-        const r = await call(method, request(session));
-        if ('err' in r) return void res.status(r.err.status).json({ ok: false, error: r.err.message });
-        res.json({ ok: true, data: r.ok });
-    };
-    const g = (req: Request, s: DeveloperSession) => ({ sessionHash: s.sessionHash, gameId: req.params.gameId });
-    api.get('/me', (req, res) => void apiCall(req, res, 'dev_me', (s) => ({ sessionHash: s.sessionHash }), false));
-    api.get(
-        '/games/:gameId/suspicion-log',
+    // The JSON API's routes are served before this router: any other path under it is unknown.
+    router.use(
+        '/dashboard/api',
         (req, res) =>
-            void apiCall(
-                req,
-                res,
-                'dev_suspicion_log',
-                (s) => ({ ...g(req, s), playerId: req.query.playerId, limit: num(String(req.query.limit ?? '')) }),
-                false,
-            ),
+            void res.status(404).json({ ok: false, error: unknownEndpoint(req.method, req.originalUrl.split('?')[0]) }),
     );
-    api.get(
-        '/games/:gameId/moderation-log',
-        (req, res) => void apiCall(req, res, 'dev_moderation_log', (s) => g(req, s), false),
-    );
-    api.get(
-        '/games/:gameId/analytics',
-        (req, res) =>
-            void apiCall(
-                req,
-                res,
-                'dev_analytics',
-                (s) => ({ ...g(req, s), days: num(String(req.query.days ?? '')) }),
-                false,
-            ),
-    );
-    api.get(
-        '/games/:gameId/boards/:boardId/entries',
-        (req, res) =>
-            void apiCall(
-                req,
-                res,
-                'dev_read_board',
-                (s) => ({
-                    ...g(req, s),
-                    boardId: req.params.boardId,
-                    offset: num(String(req.query.offset ?? '')),
-                    limit: num(String(req.query.limit ?? '')),
-                }),
-                false,
-            ),
-    );
-    api.delete(
-        '/games/:gameId/boards/:boardId/entries/:playerId',
-        (req, res) =>
-            void apiCall(
-                req,
-                res,
-                'dev_remove_entry',
-                (s) => ({ ...g(req, s), scoreboardId: req.params.boardId, playerId: req.params.playerId }),
-                true,
-            ),
-    );
-    api.post(
-        '/games/:gameId/players/:playerId/wipe',
-        (req, res) =>
-            void apiCall(
-                req,
-                res,
-                'dev_wipe_player',
-                (s) => ({
-                    ...g(req, s),
-                    playerId: req.params.playerId,
-                    archives: (req.body as { archives?: unknown })?.archives,
-                }),
-                true,
-            ),
-    );
-    api.put(
-        '/games/:gameId/bans/:playerId',
-        (req, res) =>
-            void apiCall(
-                req,
-                res,
-                'dev_ban',
-                (s) => ({
-                    ...g(req, s),
-                    playerId: req.params.playerId,
-                    reason: (req.body as { reason?: unknown })?.reason,
-                }),
-                true,
-            ),
-    );
-    api.delete(
-        '/games/:gameId/bans/:playerId',
-        (req, res) =>
-            void apiCall(req, res, 'dev_unban', (s) => ({ ...g(req, s), playerId: req.params.playerId }), true),
-    );
-    api.use(
-        (req, res) =>
-            void res
-                .status(404)
-                .json({ ok: false, error: `Unknown endpoint: ${req.method} /dashboard/api${req.path}` }),
-    );
-    router.use('/dashboard/api', api);
 
     router.get('/dashboard/*rest', (_req, res) =>
         send(
@@ -669,5 +584,20 @@ export function dashboard(o: DashboardOptions): Router {
             ),
         ),
     );
+    // Whatever a page or form could not finish (the canister unreachable, a body too large) is a page too.
+    router.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+        if (res.headersSent) return next(error);
+        const failure = failureOf(error);
+        send(
+            res,
+            failure.status,
+            dashboardPage(
+                { title: 'Problem' },
+                html`<h1>That did not work</h1>
+                    <p class="error" role="alert">${failure.message}</p>
+                    <p><a href="/dashboard">Your games</a></p>`,
+            ),
+        );
+    });
     return router;
 }

@@ -595,7 +595,9 @@ export function moderationTab(game: GameView, log: ModerationEntry[], v: View): 
             <div class="card">
                 <h2>Ban a player</h2>
                 <p class="muted">
-                    Their submits are refused until you lift the ban. Signed-in players' IDs start with @.
+                    They write nothing more to this game (scores, achievements, nickname, play sessions, merges) until
+                    you lift the ban; a signed-in player's ban holds also when they delete the account and sign in
+                    again. Signed-in players' IDs start with @.
                 </p>
                 ${errorFor(v, 'ban')}
                 ${form(

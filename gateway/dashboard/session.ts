@@ -5,6 +5,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 import type { Request, Response } from 'express';
 
+import { ApiFailure } from '../errors';
 import { cookie } from '../sign-in/sealed-cookie';
 import type { SignInConfig } from '../sign-in/providers';
 
@@ -56,4 +57,13 @@ export function writeAllowed(req: Request, session: DeveloperSession, signIn: Si
     if (!timingSafeEqual(Buffer.from(sent), Buffer.from(session.csrf))) return false;
     const origin = req.get('Origin');
     return origin === undefined || origin === new URL(signIn.publicUrl).origin;
+}
+
+/** The developer of a JSON API request: their session; a write must carry its CSRF token too. */
+export function developerOf(req: Request, signIn: SignInConfig): DeveloperSession {
+    const session = sessionOf(req, signIn);
+    if (session === undefined) throw new ApiFailure(401, 'Sign in to the dashboard first.');
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !writeAllowed(req, session, signIn))
+        throw new ApiFailure(403, 'Missing or wrong X-CSRF-Token.');
+    return session;
 }

@@ -225,11 +225,8 @@ export function linkPages(o: LinkPagesOptions): Router {
         }
     }
 
-    router.get('/link/callback', (req, res) => void callback(req, res));
-    router.post(
-        '/link/callback',
-        express.urlencoded({ extended: false, limit: '16kb' }),
-        (req, res) => void callback(req, res),
-    );
+    // The promise goes to Express: whatever rejects becomes an error page, never an unhandled rejection.
+    router.get('/link/callback', callback);
+    router.post('/link/callback', express.urlencoded({ extended: false, limit: '16kb' }), callback);
     return router;
 }

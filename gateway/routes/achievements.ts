@@ -1,7 +1,7 @@
-// POST /achievements: unlock one or up to 100 achievement ids (idempotent). Bodies from the
-// official SDKs carry no gameId: the game comes from the API key.
+// POST /achievements: unlock one achievement id (answered with that id) or up to 100 (idempotent).
+// Bodies from the official SDKs carry no gameId: the game comes from the API key.
 import { invalid } from '../../contract/rules';
-import { AchievementBody, AchievementReply } from '../../contract/schemas';
+import { AchievementBody, UnlockReply } from '../../contract/schemas';
 import { ApiFailure } from '../errors';
 import { credentialOf } from '../auth';
 import { requirePlayerId, route, sameGame } from '../route';
@@ -12,20 +12,23 @@ export default route({
     id: 'post-achievements',
     summary: 'Unlock achievements',
     description:
-        'Send achievementId or achievementIds (at most 100). Unlocks are idempotent: an unlocked id again is success (A1). Kept for anonymous players too, before their first submit.',
+        'Send achievementId or achievementIds (at most 100). Unlocks are idempotent: an unlocked id again is success (A1). Kept for anonymous players too, before their first submit. A single unlock also answers the id it unlocked in `achievementId`.',
     auth: 'player',
     body: AchievementBody,
-    data: AchievementReply,
+    data: UnlockReply,
     errors: { 400: 'an id is invalid, or neither achievementId nor achievementIds was sent' },
-    async handle(ctx, { body, caller }) {
+    async handle(ctx, { body, caller }): Promise<UnlockReply> {
         sameGame(caller.gameId, body.gameId, 'gameId');
-        const ids = body.achievementIds ?? (body.achievementId === undefined ? undefined : [body.achievementId]);
+        // A batch when achievementIds is sent (achievementId is then ignored), else a single unlock.
+        const single = body.achievementIds === undefined ? body.achievementId : undefined;
+        const ids = body.achievementIds ?? (single === undefined ? undefined : [single]);
         if (ids === undefined)
             throw new ApiFailure(400, invalid('achievementId', 'send achievementId or achievementIds'));
-        return ctx.canister.ok('unlock_achievements', {
+        const reply = await ctx.canister.ok('unlock_achievements', {
             gameId: caller.gameId,
             ...credentialOf(caller, requirePlayerId(caller, body.playerId)),
             achievementIds: ids,
         });
+        return single === undefined ? reply : { achievementId: single, ...reply };
     },
 });

@@ -3,7 +3,7 @@
 import { FIELD } from '../../contract/messages';
 import { PATH_ID } from '../../contract/rules';
 import { BoardRank } from '../../contract/schemas';
-import { route } from '../route';
+import { route, sameGame } from '../route';
 
 export default route({
     method: 'get',
@@ -12,7 +12,7 @@ export default route({
     summary: "The signed-in player's rank on a board",
     description:
         'Needs X-Session-Token (device-code sign-in). `{found: false, message, totalPlayers}` when the player has no entry this period.',
-    errors: { 404: 'no such board (R1)' },
+    errors: { 400: 'the path names another game than X-Game-ID', 404: 'no such board (R1)' },
     auth: 'session',
     params: {
         gameId: { pattern: PATH_ID, description: 'the game' },
@@ -20,6 +20,8 @@ export default route({
     },
     data: BoardRank,
     async handle(ctx, { params, caller }) {
+        // The session's game (X-Game-ID): the player has no rank to show in another game's path.
+        sameGame(caller.gameId, params.gameId, 'Game');
         return ctx.canister.ok('board_rank', {
             gameId: params.gameId,
             boardId: params.boardId,

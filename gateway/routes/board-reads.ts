@@ -4,11 +4,25 @@ import { BOARD_PATHS, boardRead, type BoardPath, type BoardRead } from '../../co
 import type { ReplyOf } from '../../contract/canister';
 import { FIELD } from '../../contract/messages';
 import { PATH_ID } from '../../contract/rules';
-import { Archive, ArchiveList, Board, BoardList, LimitOffsetQuery, LimitQuery } from '../../contract/schemas';
+import {
+    Archive,
+    ArchiveList,
+    ArchiveStats,
+    Board,
+    BoardList,
+    LimitOffsetQuery,
+    LimitQuery,
+} from '../../contract/schemas';
 import { ApiFailure } from '../errors';
 import { cachedRead, route, sameGame, type PathParam, type Route, type RouteContext } from '../route';
 
-const DATA = { list_boards: BoardList, read_board: Board, list_archives: ArchiveList, read_archive: Archive } as const;
+const DATA = {
+    list_boards: BoardList,
+    read_board: Board,
+    list_archives: ArchiveList,
+    read_archive: Archive,
+    archive_stats: ArchiveStats,
+} as const;
 
 const PARAMS: Record<string, PathParam> = {
     gameId: { pattern: PATH_ID, description: "the game (must be the API key's game)" },
@@ -30,6 +44,8 @@ function run(ctx: RouteContext, read: BoardRead): Promise<ReplyOf<BoardRead['met
             return ctx.canister.ok('list_archives', read.request);
         case 'read_archive':
             return ctx.canister.ok('read_archive', read.request);
+        case 'archive_stats':
+            return ctx.canister.ok('archive_stats', read.request);
     }
 }
 

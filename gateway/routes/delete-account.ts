@@ -13,6 +13,6 @@ export default route({
     auth: 'session',
     data: Message,
     async handle(ctx, { caller }) {
-        return ctx.canister.ok('delete_account', { sessionHash: caller.sessionHash });
+        return ctx.canister.ok('delete_account', { sessionHash: caller.sessionHash, gameId: caller.gameId });
     },
 });

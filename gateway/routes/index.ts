@@ -11,6 +11,7 @@ import profileNickname from './profile-nickname';
 import around from './around';
 import boardRank from './board-rank';
 import boardReads from './board-reads';
+import dashboardApi from './dashboard-api';
 import game from './game';
 import gameStats from './game-stats';
 import health from './health';
@@ -48,4 +49,5 @@ export const ROUTES: readonly Route[] = [
     logout,
     deleteAccount,
     migrateAccount,
+    ...dashboardApi,
 ];

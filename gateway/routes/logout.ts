@@ -10,6 +10,6 @@ export default route({
     auth: 'session',
     data: Message,
     async handle(ctx, { caller }) {
-        return ctx.canister.ok('logout', { sessionHash: caller.sessionHash });
+        return ctx.canister.ok('logout', { sessionHash: caller.sessionHash, gameId: caller.gameId });
     },
 });

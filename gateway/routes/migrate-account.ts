@@ -10,12 +10,12 @@ export default route({
     description:
         'deviceId is the anonymous playerId. Bests merge as per-field maxima in every current period (archives show the account from then on), ' +
         'achievements are united, play counts summed; the anonymous id is retired (its submits are refused afterwards). ' +
-        'Allowed once per sign-in, within 15 minutes of it, in the game the session signed in for.',
+        'Allowed once per sign-in, within 15 minutes of it, in the game the session signed in for (another X-Game-ID is 401).',
     auth: 'session',
     body: MigrateBody,
     data: Migrated,
     errors: {
-        400: 'deviceId invalid or already merged, another game, the 15 minutes passed, or this sign-in already merged',
+        400: 'deviceId invalid or already merged, the 15 minutes passed, this sign-in already merged, or the account or the anonymous player is banned from the game',
         404: 'no anonymous player with that id',
     },
     async handle(ctx, { body, caller }) {

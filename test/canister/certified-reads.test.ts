@@ -2,8 +2,12 @@
 // board paths with IC-Certificate headers that @dfinity/response-verification (the HTTP Gateway
 // Protocol's response verification, as the IC's gateways run it) accepts against the replica's
 // root key, and rejects as soon as one byte of the body or of a certified header changes. Writes
-// only mark boards dirty: the render timer (every 3 s of canister time) certifies them.
+// only mark boards dirty: the render timer (every 3 s of canister time) certifies them. Reads
+// upgraded to update calls are bounded per game and per minute; past a bound the query answers.
+import { IDL } from '@dfinity/candid';
+
 import { DIRECT_READ_RENDER_SECONDS } from '../../contract/http';
+import { UPGRADES_PER_GAME_PER_MINUTE, UPGRADES_PER_MINUTE } from '../../canister/service/direct-reads';
 import { startLeaderboard, type TestCanister } from '../support/canister';
 import { canisterAnswer, directUrls, verifyAnswer, type CanisterAnswer } from '../support/verify-response';
 
@@ -26,8 +30,7 @@ const header = (r: Direct, name: string): string | undefined => r.headers.find((
 
 /** Lets the render timer run: canister time moves by its interval and due timers run at once. */
 async function render(): Promise<void> {
-    await c.replica.advanceTime(DIRECT_READ_RENDER_SECONDS * 1000);
-    await c.agent.syncTime(c.canisterId);
+    await c.advance(DIRECT_READ_RENDER_SECONDS * 1000);
 }
 
 async function submit(playerId: string, score: number, extra: Record<string, unknown> = {}): Promise<void> {
@@ -55,6 +58,7 @@ test('every pre-rendered board path verifies, with the same JSON as the canister
         `/games/${GAME}/scoreboards`,
         `/games/${GAME}/scoreboards/weekly/archives`,
         `/games/${GAME}/scoreboards/weekly/archives/latest`,
+        `/games/${GAME}/archives/stats`,
     ]) {
         const r = await direct(url);
         expect(header(r, 'ic-certificate')).toMatch(/^certificate=:.*:, tree=:.*:, version=2, expr_path=:.*:$/);
@@ -65,6 +69,10 @@ test('every pre-rendered board path verifies, with the same JSON as the canister
     const top = await direct(`/games/${GAME}/scoreboards/all-time`);
     expect(json(top)).toEqual({ ok: true, data: board });
     expect(json(await direct(`/games/${GAME}/scoreboards/all-time?limit=10`)).data.entries).toHaveLength(10);
+    expect(json(await direct(`/games/${GAME}/archives/stats`))).toEqual({
+        ok: true,
+        data: await c.ok('archive_stats', { gameId: GAME }),
+    });
     // A certified 404: the board exists, its latest archive does not yet.
     expect((await direct(`/games/${GAME}/scoreboards/weekly/archives/latest`)).status).toBe(404);
 });
@@ -189,8 +197,7 @@ test('a game nobody reads directly costs no rendering; its first direct read ren
     verify(second);
     expect(json(second).data.entries).toHaveLength(2);
     // Ten quiet minutes, then a change: dropped, and the next read renders it again.
-    await c.replica.advanceTime(10 * 60_000);
-    await c.agent.syncTime(c.canisterId);
+    await c.advance(10 * 60_000);
     await submitTo('dev_1700000000_0000cccc', 500);
     await render();
     const third = await direct(url);
@@ -199,4 +206,153 @@ test('a game nobody reads directly costs no rendering; its first direct read ren
     const fourth = await direct(url);
     expect(verify(fourth)!.body).toEqual(fourth.body);
     expect(json(fourth).data.totalEntries).toBe(3);
+});
+
+test('a targeted board named `fanout` is rendered after its own submit (no board ID is a marker)', async () => {
+    await c.ok('admin_create_board', { gameId: GAME, scoreboardId: 'fanout', type: 'targeted' });
+    await render();
+    const url = `/games/${GAME}/scoreboards/fanout?limit=10`;
+    expect(json(await direct(url)).data.entries).toHaveLength(0);
+    await submit('dev_1700000000_0000fa00', 777, { scoreboardId: 'fanout' });
+    await render();
+    const after = await direct(url);
+    expect(verify(after)!.body).toEqual(after.body);
+    expect(json(after).data.entries).toEqual([expect.objectContaining({ rank: 1, score: 777 })]);
+});
+
+/** How the replica names the executions of the two HTTP methods. */
+const HTTP_QUERY = 'canister_query http_request';
+const HTTP_UPDATE = 'canister_update http_request_update';
+
+/** A direct read, and the canister's executions it caused (the query, and the update when it was upgraded). */
+async function directRun(path: string): Promise<{ r: Direct; query: bigint; update?: bigint }> {
+    const last = c.replica.executions().at(-1);
+    const r = await direct(path);
+    const all = c.replica.executions();
+    const since = all.slice(all.lastIndexOf(last!) + 1);
+    const run = (method: string): bigint | undefined => since.find((e) => e.method === method)?.instructions;
+    return { r, query: run(HTTP_QUERY)!, update: run(HTTP_UPDATE) };
+}
+
+const HttpUpdateRequest = IDL.Record({
+    method: IDL.Text,
+    url: IDL.Text,
+    headers: IDL.Vec(IDL.Tuple(IDL.Text, IDL.Text)),
+    body: IDL.Vec(IDL.Nat8),
+});
+
+/** http_request_update called straight (as a query that raced the counts would have it called). */
+async function directUpdate(url: string): Promise<{ status: number; body: any; instructions: bigint }> {
+    const arg = IDL.encode([HttpUpdateRequest], [{ method: 'GET', url, headers: [], body: [] }]);
+    const reply = await c.replica.update(c.canisterId, 'http_request_update', new Uint8Array(arg));
+    if (!('reply' in reply)) throw new Error(`rejected: ${JSON.stringify(reply.reject)}`);
+    const [answer] = IDL.decode(
+        [IDL.Record({ status_code: IDL.Nat16, body: IDL.Vec(IDL.Nat8) })],
+        reply.reply,
+    ) as unknown as Array<{ status_code: number; body: Uint8Array | number[] }>;
+    const instructions = [...c.replica.executions()].reverse().find((e) => e.method === HTTP_UPDATE)!.instructions;
+    return { status: answer.status_code, body: JSON.parse(Buffer.from(answer.body).toString()), instructions };
+}
+
+test('reads upgraded to update calls are bounded per game and in all per minute; past a bound the query answers', async () => {
+    const games = ['bounded-b', 'bounded-c', 'bounded-d'];
+    for (const gameId of games) {
+        const { apiKey: key } = await c.ok('admin_register_game', { developerId: 'dev-2', gameId, name: gameId });
+        const [result] = await c.ok('submit_scores', {
+            submits: [{ apiKey: key, gameId, playerId: 'dev_1700000000_0000d000', score: 3, streak: 1 }],
+        });
+        expect(result).toMatchObject({ ok: {} });
+    }
+    // The start of a fresh minute (the window the counts keep).
+    const nowMs = Number(c.replica.time() / 1_000_000n);
+    await c.advance(60_000 - (nowMs % 60_000) + 1_000);
+    const page = (gameId: string, offset: number): string =>
+        `/games/${gameId}/scoreboards/all-time?limit=1000&offset=${offset}`;
+
+    // Up to the bound, each distinct page of the game is upgraded and rendered.
+    let upgraded!: Awaited<ReturnType<typeof directRun>>;
+    for (let offset = 1; offset <= UPGRADES_PER_GAME_PER_MINUTE; offset++) {
+        upgraded = await directRun(page(GAME, offset));
+        expect({ offset, upgraded: upgraded.update !== undefined }).toEqual({ offset, upgraded: true });
+    }
+    expect(json(upgraded.r)).toEqual({
+        ok: true,
+        data: await c.ok('read_board', { gameId: GAME, boardId: 'all-time', limit: 1000, offset: 20 }),
+    });
+    // Past it, the query answers: the board path's certified busy answer, valid for any query of it.
+    const refused = await directRun(page(GAME, 100));
+    expect(refused.update).toBeUndefined();
+    expect(refused.r.status).toBe(429);
+    expect(header(refused.r, 'retry-after')).toBe('60');
+    expect(json(refused.r)).toEqual({ ok: false, error: expect.stringContaining('retry in a minute') });
+    const verified = verify(refused.r)!;
+    expect({ status: verified.statusCode, body: verified.body }).toEqual({ status: 429, body: refused.r.body });
+    // It does not pass for another path, and a rendered answer of the same path still is served.
+    expect(() => verify({ ...refused.r, url: `/games/${GAME}/scoreboards/daily?limit=1000&offset=100` })).toThrow();
+    expect(verify(await direct(page(GAME, 5)))!.body).toEqual((await direct(page(GAME, 5))).body);
+
+    // Another game's uncommon read still upgrades (its first renders the game).
+    const b = await directRun(page(games[0], 1));
+    expect(b.update).toBeDefined();
+    expect(json(b.r).data.totalEntries).toBe(1);
+    // A query racing the counts gets its update anyway: past the bound it answers live, renders nothing.
+    const raced = await directUpdate(page(GAME, 101));
+    expect(raced.status).toBe(200);
+    expect(raced.body).toEqual({
+        ok: true,
+        data: await c.ok('read_board', { gameId: GAME, boardId: 'all-time', limit: 1000, offset: 101 }),
+    });
+    expect((await directRun(page(GAME, 101))).r.status).toBe(429); // not kept
+
+    // The total bound: two more games up to their bound, and then a game not rendered yet is answered
+    // live by the query, deliberately uncertified (no answer of its path is certified, so that verifies).
+    for (let offset = 2; offset <= UPGRADES_PER_GAME_PER_MINUTE; offset++) await direct(page(games[0], offset));
+    for (let offset = 1; offset <= UPGRADES_PER_MINUTE - 2 * UPGRADES_PER_GAME_PER_MINUTE - 1; offset++)
+        expect((await directRun(page(games[1], offset))).update).toBeDefined();
+    const d = await directRun(page(games[2], 1));
+    expect(d.update).toBeUndefined();
+    expect(d.r.status).toBe(200);
+    expect(verify(d.r)).toBeUndefined(); // verified as deliberately uncertified
+    expect(json(d.r)).toEqual({
+        ok: true,
+        data: await c.ok('read_board', { gameId: games[2], boardId: 'all-time', limit: 1000, offset: 1 }),
+    });
+
+    // A new minute allows upgrades again.
+    await c.advance(60_000);
+    const again = await directRun(page(GAME, 100));
+    expect(again.update).toBeDefined();
+    expect(again.r.status).toBe(200);
+    expect(verify(await direct(page(GAME, 100)))!.body).toEqual(again.r.body);
+
+    // What a refused upgrade costs against an upgrade (metered instructions).
+    process.stdout.write(
+        `upgraded read: query ${upgraded.query} + update ${upgraded.update}; refused: query ${refused.query}; ` +
+            `raced update past the bound ${raced.instructions}; live answer of a game not rendered ${d.query}\n`,
+    );
+    expect(refused.query).toBeLessThan(upgraded.update!);
+});
+
+test('the archive stats are certified, and a rollover of a watched game renders them again', async () => {
+    const url = `/games/${GAME}/archives/stats`;
+    // A minute before the next UTC midnight, a direct read watches the game; then midnight passes.
+    const dayMs = 86_400_000;
+    const nowMs = Number(c.replica.time() / 1_000_000n);
+    await c.advance(dayMs - (nowMs % dayMs) - 60_000);
+    await direct(`/games/${GAME}/scoreboards/all-time?limit=7&offset=1`);
+    const before = json(await direct(url)).data;
+    const daily = (data: any): { archiveCount: number; latestPeriodEnd: number } =>
+        data.byScoreboard.find((b: { scoreboardId: string }) => b.scoreboardId === 'daily');
+    await c.advance(2 * 60_000);
+    await render(); // the rollover tick marked it dirty; the next render tick renders it
+    const midnightNs = (Math.floor(nowMs / dayMs) + 1) * dayMs * 1_000_000;
+    const after = await direct(url);
+    expect(verify(after)!.body).toEqual(after.body); // the certified snapshot, rendered by the timer
+    expect(json(after)).toEqual({ ok: true, data: await c.ok('archive_stats', { gameId: GAME }) });
+    expect(daily(json(after).data)).toEqual({
+        scoreboardId: 'daily',
+        archiveCount: daily(before).archiveCount + 1,
+        latestPeriodEnd: midnightNs,
+    });
+    expect(json(after).data.totalArchives).toBeGreaterThan(before.totalArchives);
 });

@@ -372,6 +372,13 @@ test(`the previous release's data (${release.ref.slice(0, 7)}) survives the upgr
     expect((await c.ok('player_rank', { gameId: A, playerId: filled.alicePlayer })).rank).toBe(1);
     expect((await c.ok('player_rank', { gameId: A, playerId: 'p0' })).rank).toBe(2);
     expect((await c.ok('profile', { gameId: B, playerId: 'b1' })).gameProfile.score).toBe(999);
+    // The release's names (kept under lower-cased keys) stay unique against look-alikes (I/l/1, O/0).
+    await c.ok('set_nickname', { apiKey: filled.keys[A], gameId: A, playerId: 'p2', nickname: 'PIlot_4O' });
+    expect((await c.ok('profile', { gameId: A, playerId: 'p2' })).nickname).toBe('PIlot_4O_1'); // Pilot_40 is p40's
+    expect(
+        (await c.ok('set_nickname', { apiKey: filled.keys[A], gameId: A, playerId: 'p6', nickname: 'ACE_2l' }))
+            .nickname,
+    ).toBe('ACE_2l_1'); // Ace_21
 
     const beforeSecond = await fullView();
     expect(beforeSecond).not.toEqual(before);

@@ -1,5 +1,6 @@
 // The API reference is generated from the routes themselves: every route the app serves has
-// its entry in /openapi.json (and the reverse), with a summary and a response schema, and the
+// its entry in /openapi.json (and the reverse; the dashboard's JSON API too), with a summary
+// and a response schema, and the
 // /docs page shows them all with the contract's rules, with no external requests.
 import type express from 'express';
 
@@ -10,19 +11,36 @@ import { RULES } from '../../contract/rules-text';
 import { API_VERSION } from '../../contract/http';
 import { startService, type TestService } from '../support/gateway';
 
-/** (method, path) of every route Express serves, in the reference's template form. */
+interface Layer {
+    route?: { path: string; methods: Record<string, boolean> };
+    /** Where a router is mounted. */
+    rawPath?: unknown;
+    handle?: { stack?: Layer[] };
+}
+
+/** (method, path) of every route a router serves, its sub-routers' included, in the reference's template form. */
+function routesOf(stack: Layer[], prefix = ''): string[] {
+    return stack.flatMap((layer) => {
+        if (layer.route !== undefined)
+            return Object.keys(layer.route.methods).map(
+                (m) => `${m.toUpperCase()} ${prefix}${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`,
+            );
+        const mount = typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? layer.rawPath : '';
+        return layer.handle?.stack === undefined ? [] : routesOf(layer.handle.stack, prefix + mount);
+    });
+}
+
+/**
+ * Every JSON route the app serves: the API and the dashboard's JSON API (/dashboard/api), not
+ * the pages (the link page, the dashboard's pages, the reference itself).
+ */
 function servedRoutes(app: express.Express): string[] {
-    const stack = (
-        app as unknown as { router: { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> } }
-    ).router.stack;
-    return stack
-        .filter((layer) => layer.route !== undefined)
-        .flatMap((layer) =>
-            Object.keys(layer.route!.methods).map(
-                (m) => `${m.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`,
-            ),
-        )
-        .filter((r) => !['GET /openapi.json', 'GET /docs'].includes(r) && !r.includes(' /link'));
+    const stack = (app as unknown as { router: { stack: Layer[] } }).router.stack;
+    return routesOf(stack).filter((r) => {
+        const path = r.slice(r.indexOf(' ') + 1);
+        if (['/openapi.json', '/docs'].includes(path) || path.startsWith('/link')) return false;
+        return !path.startsWith('/dashboard') || path.startsWith('/dashboard/api/');
+    });
 }
 
 let s: TestService;
@@ -43,6 +61,26 @@ test('every served route has its reference entry and every entry is served', asy
     });
     expect(new Set(documented)).toEqual(new Set(servedRoutes(app)));
     expect(documented.length).toBeGreaterThanOrEqual(19);
+    // The dashboard's JSON API is in the reference, with its credential and schemas.
+    expect(documented).toEqual(
+        expect.arrayContaining([
+            'GET /dashboard/api/me',
+            'GET /dashboard/api/games/{gameId}/boards/{boardId}/entries',
+            'DELETE /dashboard/api/games/{gameId}/boards/{boardId}/entries/{playerId}',
+            'POST /dashboard/api/games/{gameId}/players/{playerId}/wipe',
+            'PUT /dashboard/api/games/{gameId}/bans/{playerId}',
+            'DELETE /dashboard/api/games/{gameId}/bans/{playerId}',
+            'GET /dashboard/api/games/{gameId}/moderation-log',
+            'GET /dashboard/api/games/{gameId}/suspicion-log',
+            'GET /dashboard/api/games/{gameId}/analytics',
+        ]),
+    );
+    const ban = doc.paths['/dashboard/api/games/{gameId}/bans/{playerId}'].put;
+    expect(ban.security).toEqual([{ dashboardSession: [] }]);
+    expect(ban.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'X-CSRF-Token' })]));
+    expect(ban.requestBody.content['application/json'].schema).toMatchObject({
+        properties: { reason: { anyOf: [{ type: 'string', maxLength: 200 }, { type: 'null' }] } },
+    });
 });
 
 test('the reference is OpenAPI 3.1 with a summary, an id and a response schema for every operation', async () => {

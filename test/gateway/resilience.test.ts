@@ -1,6 +1,10 @@
 // The gateway's own behaviour around the canister: board reads cached for the configured TTL
 // (R2), and a canister that cannot be reached answered with 503 JSON while the process keeps
-// serving.
+// serving (the dashboard's JSON API included, with no promise left unhandled).
+import { createHmac } from 'node:crypto';
+
+import { MESSAGES } from '../../contract/messages';
+import { ROUTES } from '../../gateway/routes';
 import { startService, type TestService } from '../support/gateway';
 
 test('board reads are cached for the TTL; profile reads are not', async () => {
@@ -52,6 +56,62 @@ test('with the canister unreachable: 503 JSON, and the gateway keeps answering',
         expect((await s.request('GET', '/nowhere')).status).toBe(404);
         expect((await s.request('OPTIONS', '/scores')).status).toBe(200);
     } finally {
+        await s.gateway.close();
+    }
+});
+
+/** The dashboard's JSON API, one request each (no body: the routes take one optionally). */
+const DASHBOARD_API = [
+    'GET /dashboard/api/me',
+    'GET /dashboard/api/games/some-game/boards/all-time/entries',
+    'DELETE /dashboard/api/games/some-game/boards/all-time/entries/p1',
+    'POST /dashboard/api/games/some-game/players/p1/wipe',
+    'PUT /dashboard/api/games/some-game/bans/p1',
+    'DELETE /dashboard/api/games/some-game/bans/p1',
+    'GET /dashboard/api/games/some-game/moderation-log',
+    'GET /dashboard/api/games/some-game/suspicion-log',
+    'GET /dashboard/api/games/some-game/analytics',
+];
+
+test('with the canister unreachable, every dashboard JSON route is 503 JSON and no promise is left unhandled', async () => {
+    // An unhandled rejection ends a real gateway; here it fails the test at once.
+    let onUnhandled: (reason: unknown) => void = () => undefined;
+    const unhandled = new Promise<never>((_, reject) => {
+        onUnhandled = (reason) => reject(new Error(`unhandled rejection: ${String(reason)}`));
+    });
+    unhandled.catch(() => undefined);
+    process.on('unhandledRejection', onUnhandled);
+    const s = await startService();
+    await s.replica.stop();
+    try {
+        const token = 'a'.repeat(40); // well-formed; whether it is live only the canister knows
+        const headers = {
+            Cookie: `lb_dev=${token}`,
+            'X-CSRF-Token': createHmac('sha256', s.signIn.secret)
+                .update(`dashboard csrf\n${token}`)
+                .digest('base64url'),
+        };
+        for (const route of DASHBOARD_API) {
+            const [method, path] = route.split(' ');
+            const res = await Promise.race([s.request(method, path, { headers }), unhandled]);
+            expect({ route, status: res.status, body: res.body }).toEqual({
+                route,
+                status: 503,
+                body: { ok: false, error: MESSAGES.unavailable },
+            });
+        }
+        // A body its schema refuses never reaches the canister: 400 even now.
+        const bad = await s.request('PUT', '/dashboard/api/games/some-game/bans/p1', {
+            headers,
+            body: { reason: [['x']] },
+        });
+        expect(bad.status).toBe(400);
+        expect((await s.request('GET', '/nowhere')).status).toBe(404);
+        // Every dashboard JSON route is in the list above.
+        const served = ROUTES.filter((r) => r.path.startsWith('/dashboard/api/')).map((r) => r.method.toUpperCase());
+        expect(served.sort()).toEqual(DASHBOARD_API.map((r) => r.split(' ')[0]).sort());
+    } finally {
+        process.off('unhandledRejection', onUnhandled);
         await s.gateway.close();
     }
 });

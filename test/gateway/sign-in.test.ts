@@ -180,6 +180,45 @@ test('session problems: 401 only for dead sessions; other problems are 400', asy
     ).toBe(400);
 });
 
+test("a session belongs to its game: with another game's X-Game-ID every session route is 401 and nothing changes", async () => {
+    const other = 'sign-other-game';
+    const otherKey = await s.game(other);
+    const { token } = await signInPlayer('roamer', 'Roamer');
+    const elsewhere = { 'X-Session-Token': token, 'X-Game-ID': other };
+    for (const [method, path, body] of [
+        ['GET', '/auth/profile', undefined],
+        ['PUT', '/profile/nickname', { nickname: 'Hijacked' }],
+        ['POST', '/scores', { score: 999_999, streak: 1 }],
+        ['POST', '/achievements', { achievementId: 'stolen' }],
+        ['POST', '/play-sessions/start', {}],
+        ['POST', '/migrate-account', { deviceId: 'dev_someone' }],
+        ['GET', `/games/${other}/scoreboards/weekly/rank`, undefined],
+        ['GET', `/games/${other}/scoreboards/weekly/around`, undefined],
+        ['POST', '/auth/logout', undefined],
+        ['DELETE', '/auth/account', undefined],
+    ] as const) {
+        const res = await s.request(method, path, { headers: elsewhere, body });
+        expect({ path, status: res.status, error: res.body.error }).toEqual({
+            path,
+            status: 401,
+            error: 'Invalid or expired session',
+        });
+    }
+    // Nothing was written to the other game, and the session still works (and was not removed) in its own.
+    expect((await s.request('GET', '/leaderboard', { headers: { 'X-API-Key': otherKey } })).body.data).toMatchObject({
+        leaderboard: [],
+        total: 0,
+    });
+    expect((await s.request('GET', '/auth/profile', { headers: player(token) })).body.data).toMatchObject({
+        nickname: 'Roamer',
+        gameProfile: { achievements: [] },
+    });
+    // The session's own X-Game-ID with another game in the path is refused too.
+    expect((await s.request('GET', `/games/${other}/scoreboards/weekly/rank`, { headers: player(token) })).status).toBe(
+        400,
+    );
+});
+
 test('merge: the anonymous player joins the account, its id is retired, and only once', async () => {
     const anon = 'dev_1700000000_abcdef01';
     expect(

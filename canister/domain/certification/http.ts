@@ -24,7 +24,16 @@ export const FULL_EXPRESSION =
 /** Responses deliberately left uncertified (unknown paths, bad ids, a player's own view). */
 export const SKIP_EXPRESSION = 'default_certification(ValidationArgs{no_certification:Empty{}})';
 
+/**
+ * One fixed answer of a path whatever the request (the busy answer past the upgrade bounds):
+ * the response is certified (status, every header, body), the request is not, so it verifies
+ * for any query of its path and proves only that the canister said "busy" there.
+ */
+export const RESPONSE_ONLY_EXPRESSION =
+    'default_certification(ValidationArgs{certification:Certification{no_request_certification:Empty{},response_certification:ResponseCertification{response_header_exclusions:ResponseHeaderList{headers:[]}}}})';
+
 export const FULL_EXPRESSION_HASH = keyOf(sha256(asciiBytes(FULL_EXPRESSION)));
+export const RESPONSE_ONLY_EXPRESSION_HASH = keyOf(sha256(asciiBytes(RESPONSE_ONLY_EXPRESSION)));
 export const SKIP_EXPRESSION_HASH = keyOf(sha256(asciiBytes(SKIP_EXPRESSION)));
 
 export const PATH_PREFIX = 'http_expr';
@@ -168,6 +177,11 @@ export function responseHash(headersHash: Digest, bodyHash: Digest): Digest {
 /** Where a certified response sits in the tree: its leaf's path (keys). */
 export function responseTreePath(path: readonly string[], request: Digest, response: Digest): string[] {
     return [PATH_PREFIX, ...path, EXACT, FULL_EXPRESSION_HASH, keyOf(request), keyOf(response)];
+}
+
+/** Where a response certified under RESPONSE_ONLY_EXPRESSION sits (no request hash: an empty key). */
+export function responseOnlyTreePath(path: readonly string[], response: Digest): string[] {
+    return [PATH_PREFIX, ...path, EXACT, RESPONSE_ONLY_EXPRESSION_HASH, '', keyOf(response)];
 }
 
 /** The leaf that lets every path without one of its own go uncertified, on purpose. */

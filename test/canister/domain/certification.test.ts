@@ -282,7 +282,7 @@ describe('the direct-read snapshot', () => {
         submitBatch(h, {
             submits: [{ apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: players[29], score: 980, streak: 1 }],
         });
-        direct.markDirty('my-game', 'fanout');
+        direct.markDirty('my-game', { kind: 'fanout' });
         direct.renderDirty(h, () => false);
         expect(direct.serve(h, 'GET', `${BOARD}?limit=10`, cert).body).toEqual(top10);
         check(direct.rootHash(), direct.serve(h, 'GET', `${BOARD}?limit=25`, cert), `${BOARD}?limit=25`);
@@ -290,7 +290,7 @@ describe('the direct-read snapshot', () => {
         submitBatch(h, {
             submits: [{ apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: players[29], score: 5000, streak: 1 }],
         });
-        direct.markDirty('my-game', 'fanout');
+        direct.markDirty('my-game', { kind: 'fanout' });
         direct.renderDirty(h, () => false);
         const now = direct.serve(h, 'GET', `${BOARD}?limit=10`, cert);
         expect(JSON.parse(new TextDecoder().decode(now.body)).data.entries[0].score).toBe(5000);

@@ -116,7 +116,7 @@ test('sessions: 30 days from the last use, renewed at most once a day; logout an
         message: 'Invalid or expired session',
     });
     const t = signIn(h, G, alice, undefined);
-    expect(logout(h, { sessionHash: hashOf(t.sessionId) })).toEqual({ message: 'Signed out.' });
+    expect(logout(h, { sessionHash: hashOf(t.sessionId), gameId: G })).toEqual({ message: 'Signed out.' });
     expect(signedIn(h, t, 20)).toEqual({ err: { status: 401, message: 'Invalid or expired session' } });
     expect(failure(() => resolveSession(h, { sessionHash: 'not-a-hash', gameId: G })).status).toBe(401);
 });
@@ -355,7 +355,7 @@ test('removing the account takes its entries off every board and kills its sessi
     const s = signIn(h, G, alice, 'Alice');
     signedIn(h, s, 300, 7);
     anonymous(h, 'dev_x', 100, 1);
-    expect(deleteAccount(h, { sessionHash: hashOf(s.sessionId) })).toEqual({ message: expect.any(String) });
+    expect(deleteAccount(h, { sessionHash: hashOf(s.sessionId), gameId: G })).toEqual({ message: expect.any(String) });
     expect(present(leaderboard(h, { gameId: G })).leaderboard.map((e) => e.score)).toEqual([100]);
     expect(failure(() => resolveSession(h, { sessionHash: hashOf(s.sessionId), gameId: G })).status).toBe(401);
     // The name is free again, and the same identity signs in as a new account.

@@ -383,6 +383,7 @@ const OP = {
     latest: 'get-games-gameId-scoreboards-boardId-archives-latest',
     archive: 'get-games-gameId-scoreboards-boardId-archives-archiveId',
     archiveById: 'get-archives-archiveId',
+    archiveStats: 'get-games-gameId-archives-stats',
     boardRank: 'get-board-rank',
     profile: 'get-player-profile',
     rank: 'get-player-rank',
@@ -1703,6 +1704,42 @@ export const CASES: readonly Case[] = [
         expect: err(400),
         direct: true,
     },
+    {
+        name: 'archive stats: gameId, totalArchives, one item per timed board, targeted ones too, 0 before any archive',
+        ref: OP.archiveStats,
+        setup: [
+            LEVEL_1,
+            {
+                admin: 'admin_create_board',
+                request: { gameId: '$GAME', scoreboardId: 'boss', type: 'targeted', period: 'weekly', name: 'Boss' },
+            },
+            submit({ playerId: ALICE, score: 1, streak: 1 }),
+        ],
+        request: get('/games/$GAME/archives/stats'),
+        expect: ok({
+            gameId: '$GAME',
+            totalArchives: 0,
+            byScoreboard: ['weekly', 'daily', 'boss'].map((scoreboardId) => ({
+                scoreboardId,
+                archiveCount: 0,
+                latestPeriodEnd: 0,
+            })),
+        }),
+        direct: true,
+    },
+    {
+        name: 'archive stats: without an API key is 401',
+        ref: [OP.archiveStats, 'rule-K1'],
+        request: get('/games/$GAME/archives/stats', {}),
+        expect: err(401),
+    },
+    {
+        name: 'archive stats: a bad game id is 400 without credentials',
+        ref: [OP.archiveStats, 'rule-K1'],
+        request: get('/games/bad.game/archives/stats', {}),
+        expect: err(400, mentions('gameId')),
+        direct: true,
+    },
 
     // -- PUT /players/{id}/nickname -------------------------------------------------------------------------------
     {
@@ -1896,11 +1933,16 @@ export const CASES: readonly Case[] = [
 
     // -- POST /achievements ----------------------------------------------------------------------------------------------
     {
-        name: 'achievements: one achievementId, body without gameId: unlocked, total, results',
+        name: 'achievements: one achievementId, body without gameId: achievementId, unlocked, total, results',
         ref: [OP.achievements, 'rule-A1'],
         setup: [submit({ playerId: ALICE, score: 1, streak: 1 })],
         request: post('/achievements', { playerId: ALICE, achievementId: 'first_win' }),
-        expect: ok({ unlocked: 1, total: 1, results: [{ achievementId: 'first_win', success: true, message: TEXT }] }),
+        expect: ok({
+            achievementId: 'first_win',
+            unlocked: 1,
+            total: 1,
+            results: [{ achievementId: 'first_win', success: true, message: TEXT }],
+        }),
     },
     {
         name: 'achievements: a batch with one already unlocked id, every result success true',
@@ -1928,7 +1970,12 @@ export const CASES: readonly Case[] = [
             send(post('/achievements', { playerId: ALICE, achievementIds: ['first_win', 'level_5', 'speed_run'] })),
         ],
         request: post('/achievements', { playerId: ALICE, achievementId: 'level_5' }),
-        expect: ok({ unlocked: 0, total: 3, results: [{ achievementId: 'level_5', success: true, message: TEXT }] }),
+        expect: ok({
+            achievementId: 'level_5',
+            unlocked: 0,
+            total: 3,
+            results: [{ achievementId: 'level_5', success: true, message: TEXT }],
+        }),
     },
     {
         name: 'achievements: the documented form with gameId in the body',
@@ -1938,7 +1985,12 @@ export const CASES: readonly Case[] = [
             send(post('/achievements', { playerId: ALICE, achievementIds: ['first_win', 'level_5', 'speed_run'] })),
         ],
         request: post('/achievements', { playerId: ALICE, gameId: '$GAME', achievementId: 'combo_10' }),
-        expect: ok({ unlocked: 1, total: 4, results: [{ achievementId: 'combo_10', success: true, message: TEXT }] }),
+        expect: ok({
+            achievementId: 'combo_10',
+            unlocked: 1,
+            total: 4,
+            results: [{ achievementId: 'combo_10', success: true, message: TEXT }],
+        }),
     },
     {
         name: 'achievements: a batch of exactly 100 ids',
@@ -2510,6 +2562,22 @@ export const CASES: readonly Case[] = [
         setup: ROLLED_OVER,
         request: get('/games/$GAME/scoreboards/all-time/archives'),
         expect: ok({ gameId: '$GAME', scoreboardId: 'all-time', archives: [] }),
+        direct: true,
+    },
+    {
+        name: 'archive stats: the daily rollover counts, latestPeriodEnd the end of the archived day',
+        ref: OP.archiveStats,
+        clock: true,
+        setup: ROLLED_OVER,
+        request: get('/games/$GAME/archives/stats'),
+        expect: ok({
+            gameId: '$GAME',
+            totalArchives: 1,
+            byScoreboard: [
+                { scoreboardId: 'weekly', archiveCount: 0, latestPeriodEnd: 0 },
+                { scoreboardId: 'daily', archiveCount: 1, latestPeriodEnd: NEXT_DAY_START },
+            ],
+        }),
         direct: true,
     },
     {

@@ -1,0 +1,169 @@
+// The dashboard's JSON API (/dashboard/api, for developers' own tools): its request bodies,
+// query parameters and response `data` as zod schemas, checked by the gateway and listed in the
+// API reference like the rest of the API. The replies are the developer methods' replies of
+// ./canister.ts (the routes' handlers are type-checked against these schemas).
+import { z } from 'zod';
+
+import { FIELD } from './messages';
+import { invalid } from './rules';
+import { Nanoseconds, Period, SortBy, optional } from './schemas';
+
+/** A player as the developer names one: an anonymous player id, or a signed-in player's `@…` id. */
+export const PLAYER_REF = /^(?:[A-Za-z0-9_-]{1,100}|@[0-9a-f]{32})$/;
+export const PLAYER_REF_TEXT = `${FIELD.playerId}, or a signed-in player's @ id`;
+/** The longest ban reason the canister keeps. */
+export const MAX_BAN_REASON = 200;
+/** The days of analytics kept. */
+export const ANALYTICS_DAYS = 90;
+/** Entries of the suspicion and moderation logs kept per game. */
+export const LOG_KEEP = 1000;
+
+// ---- request bodies and query parameters ---------------------------------------------------------
+
+export const BanBody = z.object({
+    reason: optional(
+        z
+            .string({ error: invalid('reason', `must be text of at most ${MAX_BAN_REASON} characters`) })
+            .max(MAX_BAN_REASON, { error: invalid('reason', `must be text of at most ${MAX_BAN_REASON} characters`) })
+            .meta({ description: 'shown in the moderation log' }),
+    ),
+});
+
+export const WipeBody = z.object({
+    archives: optional(
+        z
+            .boolean({ error: invalid('archives', 'must be true or false') })
+            .meta({ description: 'also hide the player in the archived periods', default: false }),
+    ),
+});
+
+const integer = (description: string, minimum: number, maximum: number, fallback?: number) =>
+    z.optional(
+        z.string().meta({
+            type: 'integer',
+            minimum,
+            maximum,
+            description,
+            ...(fallback === undefined ? {} : { default: fallback }),
+        }),
+    );
+
+export const EntriesQuery = z.object({
+    offset: integer('entries to skip from the top', 0, 1_000_000_000, 0),
+    limit: integer('entries in the page', 1, 1000, 50),
+});
+export const SuspicionQuery = z.object({
+    playerId: z.optional(z.string().meta({ pattern: PLAYER_REF.source, description: 'only this player' })),
+    limit: integer('entries, newest first', 1, LOG_KEEP, 100),
+});
+export const ModerationQuery = z.object({ limit: integer('entries, newest first', 1, LOG_KEEP, 100) });
+export const AnalyticsQuery = z.object({ days: integer('the last this many UTC days', 1, ANALYTICS_DAYS, 30) });
+
+// ---- response data -----------------------------------------------------------------------------------
+
+const TimeValidation = z.object({
+    enabled: z.boolean(),
+    minPlaySeconds: z.number(),
+    maxScorePerSecond: z.number().meta({ description: '0 = no limit' }),
+    sessionLifetimeSeconds: z.number(),
+});
+
+const BoardView = z.object({
+    scoreboardId: z.string(),
+    name: z.string(),
+    description: z.string(),
+    period: Period,
+    days: z.number().int().optional().meta({ description: 'custom boards: the period in days (0 = never resets)' }),
+    sortBy: SortBy,
+    targeted: z.boolean(),
+    isActive: z.boolean(),
+    createdAt: Nanoseconds,
+    periodStart: Nanoseconds.or(z.literal(0)),
+    archives: z.array(Nanoseconds).meta({ description: 'period starts of the kept archives, oldest first' }),
+    serial: z.number().int().optional(),
+});
+
+const DeveloperView = z.object({
+    developerId: z.string(),
+    email: z.string().optional(),
+    allowance: z.number().int().meta({ description: 'how many games the developer may have' }),
+    gameIds: z.array(z.string()),
+    request: z
+        .object({ games: z.number().int(), message: z.string(), at: Nanoseconds })
+        .optional()
+        .meta({ description: 'a pending request for more game slots' }),
+});
+
+export const DeveloperMe = z.object({
+    developer: DeveloperView,
+    games: z.array(
+        z.object({
+            gameId: z.string(),
+            name: z.string(),
+            description: z.string(),
+            developerId: z.string(),
+            isActive: z.boolean(),
+            createdAt: Nanoseconds,
+            timeValidation: TimeValidation,
+            caps: z.object({ maxScore: z.number().optional(), maxStreak: z.number().optional() }),
+            apiKey: z.string(),
+            boards: z.array(BoardView),
+        }),
+    ),
+});
+
+export const DeveloperBoardPage = z.object({
+    scoreboardId: z.string(),
+    totalEntries: z.number().int(),
+    offset: z.number().int(),
+    entries: z.array(
+        z.object({
+            rank: z.number().int(),
+            playerId: z.string(),
+            nickname: z.string(),
+            score: z.number().int(),
+            streak: z.number().int(),
+            authType: z.string(),
+            submittedAt: Nanoseconds,
+            banned: z.boolean(),
+        }),
+    ),
+});
+
+export const SuspicionLog = z.array(
+    z.object({
+        at: Nanoseconds.meta({ description: 'the latest rejection' }),
+        firstAt: Nanoseconds,
+        count: z.number().int(),
+        playerId: z.string(),
+        scoreboardId: z.string().optional(),
+        score: z.number(),
+        streak: z.number(),
+        reason: z.string(),
+    }),
+);
+
+export const ModerationLog = z.array(
+    z.object({
+        at: Nanoseconds,
+        action: z.enum(['remove-entry', 'wipe-player', 'ban', 'unban']),
+        playerId: z.string(),
+        scoreboardId: z.string().optional(),
+        detail: z.string(),
+    }),
+);
+
+export const Analytics = z.object({
+    days: z.array(
+        z.object({
+            day: z.string().meta({ description: 'UTC day, YYYY-MM-DD' }),
+            submissions: z.number().int(),
+            plays: z.number().int(),
+            activePlayers: z.number().int(),
+            newPlayers: z.number().int(),
+            returningPlayers: z.number().int(),
+        }),
+    ),
+    providers: z.array(z.object({ provider: z.string(), players: z.number().int() })),
+    boards: z.array(z.object({ scoreboardId: z.string(), submissions: z.number().int() })),
+});

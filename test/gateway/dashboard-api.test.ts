@@ -1,0 +1,87 @@
+// The dashboard's JSON API checks every input before the canister sees it: the session cookie,
+// the CSRF token of writes, path ids, query integers and bodies by their schemas.
+import { createHash, createHmac } from 'node:crypto';
+
+import { startService } from '../support/gateway';
+
+let s: Awaited<ReturnType<typeof startService>>;
+let headers: Record<string, string>;
+
+beforeAll(async () => {
+    s = await startService();
+    const { sessionToken } = await s.canister.ok('dev_sign_in', {
+        identity: { issuer: 'https://idp.test', subject: 'ada', email: 'ada@test', provider: 'test' },
+    });
+    await s.canister.ok('dev_register_game', {
+        sessionHash: createHash('sha256').update(sessionToken).digest('hex'),
+        gameId: 'api-game',
+        name: 'API Game',
+    });
+    headers = {
+        Cookie: `lb_dev=${sessionToken}`,
+        'X-CSRF-Token': createHmac('sha256', s.signIn.secret)
+            .update(`dashboard csrf\n${sessionToken}`)
+            .digest('base64url'),
+    };
+});
+afterAll(() => s.stop());
+
+const api = (method: string, path: string, body?: unknown, h: Record<string, string> = headers) =>
+    s.request(method, `/dashboard/api${path}`, { headers: h, body });
+
+test('reads and writes with the session; bodies are optional where every field is', async () => {
+    const me = await api('GET', '/me');
+    expect(me.body).toMatchObject({
+        ok: true,
+        data: { developer: { email: 'ada@test' }, games: [{ gameId: 'api-game' }] },
+    });
+    expect((await api('PUT', '/games/api-game/bans/p1')).body).toEqual({
+        ok: true,
+        data: { message: "'p1' is banned: their submits are refused." },
+    });
+    expect((await api('PUT', '/games/api-game/bans/p2', { reason: 'cheating' })).status).toBe(200);
+    const log = await api('GET', '/games/api-game/moderation-log?limit=1');
+    expect(log.body.data).toEqual([
+        expect.objectContaining({ action: 'ban', playerId: 'p2', detail: 'banned: cheating' }),
+    ]);
+    expect((await api('DELETE', '/games/api-game/bans/p1')).status).toBe(200);
+});
+
+test('no cookie is 401, a write without the CSRF token 403', async () => {
+    expect((await api('GET', '/me', undefined, {})).body).toEqual({
+        ok: false,
+        error: 'Sign in to the dashboard first.',
+    });
+    expect((await api('PUT', '/games/api-game/bans/p3', {}, { Cookie: headers.Cookie })).status).toBe(403);
+});
+
+test.each([
+    [
+        'PUT',
+        '/games/api-game/bans/p3',
+        { reason: 'x'.repeat(201) },
+        'Invalid reason: must be text of at most 200 characters',
+    ],
+    [
+        'PUT',
+        '/games/api-game/bans/p3',
+        { reason: { text: 'x' } },
+        'Invalid reason: must be text of at most 200 characters',
+    ],
+    ['PUT', '/games/api-game/bans/p3', [1], 'The request body must be a JSON object'],
+    ['POST', '/games/api-game/players/p3/wipe', { archives: 'yes' }, 'Invalid archives: must be true or false'],
+    ['PUT', '/games/api-game/bans/bad.id', {}, expect.stringMatching(/^Invalid playerId in path/)],
+    [
+        'GET',
+        '/games/api-game/boards/all-time/entries?limit=abc',
+        undefined,
+        'Invalid limit: must be an integer from 1 to 1000',
+    ],
+    ['GET', '/games/api-game/boards/all-time/entries?limit=1&limit=2', undefined, 'Invalid limit: give it once'],
+    ['GET', '/games/api-game/boards/all-time/entries?offset=-1', undefined, expect.stringMatching(/^Invalid offset/)],
+    ['GET', '/games/api-game/analytics?days=91', undefined, 'Invalid days: must be an integer from 1 to 90'],
+    ['GET', '/games/api-game/suspicion-log?playerId=a.b', undefined, expect.stringMatching(/^Invalid playerId/)],
+])('%s %s with a bad input is 400', async (method, path, body, error) => {
+    const res = await api(method, path, body);
+    expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { ok: false, error } });
+});
