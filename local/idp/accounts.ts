@@ -168,7 +168,8 @@ export class AccountStore {
  *   address per 15 minutes at that account.
  *
  * An account is never locked: the right password from a client that is not paused signs in,
- * however many wrong ones others sent.
+ * however many wrong ones others sent. A sign-in forgives nothing: failures leave with the
+ * window (else a guesser would sign in to its own account between guesses to reset its count).
  */
 export class LoginThrottle {
     private readonly clientFailures = new Map<string, number[]>();
@@ -211,12 +212,6 @@ export class LoginThrottle {
             this.pausedUntil.set(client, Math.max(this.pausedUntil.get(client) ?? 0, now + delay));
         }
         if (this.clientFailures.size + this.accountFailures.size + this.pausedUntil.size > 30_000) this.dropStale();
-    }
-
-    /** The client signed in: its own failures are forgiven (the account's decay with the window). */
-    recordSuccess(client: string): void {
-        this.clientFailures.delete(client);
-        this.pausedUntil.delete(client);
     }
 
     private dropStale(): void {

@@ -199,7 +199,6 @@ export function interactionRoutes(deps: InteractionDeps): Router {
             send(res, 401, signInPage({ ...signInProps(interaction), email, error: WRONG_CREDENTIALS }));
             return;
         }
-        throttle.recordSuccess(client);
         await provider.interactionFinished(
             req,
             res,
