@@ -243,8 +243,9 @@ export interface Methods {
     };
     resolve_key: { request: { apiKey: string }; reply: KeyInfo };
     // sign-in (gateways): device codes, identity-provider sign-in, sessions, merge
+    /** `client`: the normalised address of the device asking (the gateway's), for the per-client cap. */
     device_code_start: {
-        request: GameRef & { nickname?: string };
+        request: GameRef & { nickname?: string; client?: string };
         reply: { deviceCode: string; userCode: string; expiresIn: number; interval: number };
     };
     /** `client` names who is typing codes (the gateway passes the client address), for the wrong-code limit. */

@@ -350,7 +350,9 @@ export const DeviceCodeBody = z.object({
 
 export const DeviceCodeStarted = z.object({
     device_code: z.string().meta({ description: 'poll POST /auth/device/token with it' }),
-    user_code: z.string().meta({ description: 'XXXX-XXXX, shown to the player' }),
+    user_code: z
+        .string()
+        .meta({ description: 'XXXX-XXXX (XXXX-XXXX-XXXX-XXXX while codes are being guessed), shown to the player' }),
     verification_url: z.string().meta({ description: 'the link page' }),
     verification_url_complete: z
         .string()

@@ -101,7 +101,7 @@ function secretOf(value: string): Uint8Array {
 export function localSecret(dataDir: string): Uint8Array {
     const file = path.join(dataDir, 'gateway-secret');
     if (!fs.existsSync(file)) {
-        fs.mkdirSync(dataDir, { recursive: true });
+        fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
         fs.writeFileSync(`${file}.tmp`, randomBytes(48).toString('base64url'), { mode: 0o600 });
         fs.renameSync(`${file}.tmp`, file);
     }
@@ -126,7 +126,9 @@ export const localIdentityFile = (dataDir: string, role: Role = 'gateway'): stri
     path.join(dataDir, `${role}-identity.pem`);
 
 export function writeServiceFile(dataDir: string, host: string, canisterId: string): void {
-    fs.writeFileSync(serviceFile(dataDir), `${JSON.stringify({ icHost: host, canisterId }, null, 2)}\n`);
+    const file = serviceFile(dataDir);
+    fs.writeFileSync(`${file}.tmp`, `${JSON.stringify({ icHost: host, canisterId }, null, 2)}\n`, { mode: 0o600 });
+    fs.renameSync(`${file}.tmp`, file);
 }
 
 /** The canister the configuration names, as `role`: the remote one, or the local stack running on DATA_DIR. */

@@ -46,7 +46,7 @@ export function loadIdentity(pemOrPath: string): GatewayIdentity {
 export function ensureIdentity(file: string): GatewayIdentity {
     if (!fs.existsSync(file)) {
         const { privateKey } = generateKeyPairSync('ed25519');
-        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
         fs.writeFileSync(`${file}.tmp`, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
         fs.renameSync(`${file}.tmp`, file);
     }

@@ -14,6 +14,7 @@ import { ensureIdentity } from '../gateway/identity';
 import { guardProcess } from '../gateway/process-guard';
 import { serveGateway, type RunningGateway } from '../gateway/serve';
 import type { SignInConfig } from '../gateway/sign-in/providers';
+import { privateDir, tightenTree } from '../replica/private-files';
 import { startReplicaThread, type ReplicaThread } from '../replica/threaded';
 import { startIdentityProviderThread, type RunningIdentityProvider } from './idp/thread';
 import { initArgFor, leaderboardWasmPath } from './install';
@@ -90,12 +91,26 @@ async function demoGame(
     return game === undefined ? undefined : { gameId: game.gameId, apiKey: game.apiKey };
 }
 
+/** What `npm start` keeps in DATA_DIR (the rest of it is the user's business). */
+const DATA_FILES = [
+    'gateway-identity.pem',
+    'operator-identity.pem',
+    'gateway-secret',
+    'service.json',
+    'replica',
+    'idp',
+];
+
 export async function startLocal(config: Config, log: (line: string) => void = () => undefined): Promise<LocalService> {
     if (config.remote !== undefined)
         throw new Error(
             'IC_HOST is set: run the production gateway with npm run gateway (npm start runs the whole service locally)',
         );
-    fs.mkdirSync(config.dataDir, { recursive: true });
+    // DATA_DIR holds keys, emails and API keys: the owner's alone, also what older versions left 0644.
+    privateDir(config.dataDir);
+    for (const name of DATA_FILES) {
+        if (fs.existsSync(path.join(config.dataDir, name))) tightenTree(path.join(config.dataDir, name));
+    }
     const identity = ensureIdentity(localIdentityFile(config.dataDir, 'gateway'));
     // The admin CLI's identity: an operator, which the gateway's identity is not.
     const operator = ensureIdentity(localIdentityFile(config.dataDir, 'operator'));

@@ -19,7 +19,7 @@ import { tryLock } from 'fs-native-extensions';
  * would let a second opener lock a different inode than the first.
  */
 export function lockDataDir(dir: string): () => void {
-    const fd = fs.openSync(path.join(dir, 'LOCK'), fs.constants.O_RDWR | fs.constants.O_CREAT, 0o644);
+    const fd = fs.openSync(path.join(dir, 'LOCK'), fs.constants.O_RDWR | fs.constants.O_CREAT, 0o600);
     let locked = false;
     try {
         if (!tryLock(fd)) {

@@ -1,6 +1,6 @@
 // Keeps the replica's state on disk: a write-ahead log of rounds on top of periodic
 // checkpoints, so that a kill -9 at any moment loses nothing acknowledged and applies
-// nothing half-way.
+// nothing half-way. Everything in it is the owner's alone (files 0600, directories 0700).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
@@ -10,6 +10,7 @@ import type { ModuleCache } from './execution/instance';
 import type { Span } from './execution/heap';
 import { createStableMemory, STABLE_PAGE, type StableMemory } from './execution/stable-memory';
 import { lockDataDir } from './lock';
+import { FILE_MODE, privateDir, tightenTree } from './private-files';
 import type { IngressStatus, Message, SystemState } from './subnet';
 
 /** A canister's persisted state outside its memories. */
@@ -98,10 +99,9 @@ interface CheckpointFile {
 const FRAME_HEADER = 8;
 
 export function openStore(dir: string, options: { fsync: boolean }): Store {
-    fs.mkdirSync(path.join(dir, 'canisters'), { recursive: true });
-    fs.mkdirSync(path.join(dir, 'modules'), { recursive: true });
-    fs.mkdirSync(path.join(dir, 'cache'), { recursive: true });
+    for (const sub of ['canisters', 'modules', 'cache']) privateDir(path.join(dir, sub));
     const releaseLock = lockDataDir(dir);
+    tightenTree(dir); // what an older version wrote world-readable
     const checkpointPath = path.join(dir, 'checkpoint.bin');
     const walPath = (generation: number): string => path.join(dir, `wal-${generation}.log`);
     const canisterDir = (id: string): string => path.join(dir, 'canisters', id);
@@ -112,7 +112,7 @@ export function openStore(dir: string, options: { fsync: boolean }): Store {
         const m = /^wal-(\d+)\.log$/.exec(entry);
         if (m !== null && Number(m[1]) < generation) fs.rmSync(path.join(dir, entry), { force: true });
     }
-    let wal = fs.openSync(walPath(generation), 'a');
+    let wal = fs.openSync(walPath(generation), 'a', FILE_MODE);
     let walSize = fs.fstatSync(wal).size;
 
     function syncDir(): void {
@@ -175,7 +175,7 @@ export function openStore(dir: string, options: { fsync: boolean }): Store {
             const live = new Set(images.map((i) => i.meta.id));
             for (const image of images) {
                 const cdir = canisterDir(image.meta.id);
-                fs.mkdirSync(cdir, { recursive: true });
+                privateDir(cdir);
                 writeImage(path.join(cdir, 'heap.img'), image.heap);
                 writeStableImage(path.join(cdir, 'stable.img'), image.stable, image.stableChanged);
             }
@@ -186,7 +186,7 @@ export function openStore(dir: string, options: { fsync: boolean }): Store {
                 statuses,
             };
             const tmp = `${checkpointPath}.tmp`;
-            const fd = fs.openSync(tmp, 'w');
+            const fd = fs.openSync(tmp, 'w', FILE_MODE);
             writeAll(fd, v8.serialize(next));
             fs.fsyncSync(fd);
             fs.closeSync(fd);
@@ -196,7 +196,7 @@ export function openStore(dir: string, options: { fsync: boolean }): Store {
             fs.closeSync(wal);
             fs.rmSync(walPath(generation), { force: true });
             generation += 1;
-            wal = fs.openSync(walPath(generation), 'w');
+            wal = fs.openSync(walPath(generation), 'w', FILE_MODE);
             walSize = 0;
             for (const entry of fs.readdirSync(path.join(dir, 'canisters'))) {
                 if (!live.has(entry)) fs.rmSync(canisterDir(entry), { recursive: true, force: true });
@@ -205,7 +205,7 @@ export function openStore(dir: string, options: { fsync: boolean }): Store {
         putModule(hash, wasm) {
             const file = path.join(dir, 'modules', `${hash}.wasm`);
             if (fs.existsSync(file)) return;
-            const fd = fs.openSync(`${file}.tmp`, 'w');
+            const fd = fs.openSync(`${file}.tmp`, 'w', FILE_MODE);
             writeAll(fd, wasm);
             fs.fsyncSync(fd);
             fs.closeSync(fd);
@@ -220,7 +220,7 @@ export function openStore(dir: string, options: { fsync: boolean }): Store {
             },
             set(key, value) {
                 const file = path.join(dir, 'cache', `${key}.wasm`);
-                fs.writeFileSync(`${file}.tmp`, value);
+                fs.writeFileSync(`${file}.tmp`, value, { mode: FILE_MODE });
                 fs.renameSync(`${file}.tmp`, file);
             },
         },
@@ -299,7 +299,7 @@ function readImage(file: string, size: number): Uint8Array {
 }
 
 function writeImage(file: string, data: Uint8Array): void {
-    const fd = fs.openSync(file, 'w');
+    const fd = fs.openSync(file, 'w', FILE_MODE);
     try {
         writeAll(fd, data);
         fs.fsyncSync(fd);
@@ -330,7 +330,7 @@ function readStableImage(file: string, stable: StableMemory, sizePages: bigint):
 }
 
 function writeStableImage(file: string, stable: StableMemory, changed: Span[] | 'all'): void {
-    const fd = fs.openSync(file, fs.existsSync(file) && changed !== 'all' ? 'r+' : 'w');
+    const fd = fs.openSync(file, fs.existsSync(file) && changed !== 'all' ? 'r+' : 'w', FILE_MODE);
     try {
         const size = Number(stable.size()) * STABLE_PAGE;
         if (changed === 'all') {

@@ -23,6 +23,7 @@ import {
     type RoundRecord,
     type Store,
 } from './persistence';
+import { privateDir } from './private-files';
 import {
     MANAGEMENT,
     MAX_STABLE_PAGES,
@@ -114,7 +115,7 @@ const CANISTER_RANGE: [bigint, bigint] = [0x100000n, 0x1fffffn];
 
 export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     await initBls();
-    fs.mkdirSync(options.dataDir, { recursive: true });
+    privateDir(options.dataDir);
     // The store takes the directory's lock: nothing else in it is touched before.
     const store = openStore(options.dataDir, { fsync: options.fsync ?? false });
     try {

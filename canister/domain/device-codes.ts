@@ -3,7 +3,10 @@
 
 /** RFC 8628 §6.1: consonants only, no look-alikes and no vowels (no words). */
 export const USER_CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';
+/** `XXXX-XXXX`: 20^8 ≈ 2.6e10 codes (34.6 bits), what players are shown normally. */
 export const USER_CODE_LENGTH = 8;
+/** `XXXX-XXXX-XXXX-XXXX`: 20^16 ≈ 6.6e20 codes (69 bits), issued while codes are being guessed. */
+export const LONG_USER_CODE_LENGTH = 16;
 export const DEVICE_CODE_SECONDS = 300;
 export const POLL_INTERVAL_SECONDS = 5;
 
@@ -21,11 +24,11 @@ export function newToken(random: (n: number) => Uint8Array): string {
 }
 
 /** A user code from random bytes, without modulo bias (bytes >= 240 are drawn again). */
-export function newUserCode(random: (n: number) => Uint8Array): string {
+export function newUserCode(random: (n: number) => Uint8Array, length = USER_CODE_LENGTH): string {
     let code = '';
-    while (code.length < USER_CODE_LENGTH) {
-        for (const b of random(16)) {
-            if (b < 240 && code.length < USER_CODE_LENGTH) code += USER_CODE_ALPHABET[b % 20];
+    while (code.length < length) {
+        for (const b of random(length + 8)) {
+            if (b < 240 && code.length < length) code += USER_CODE_ALPHABET[b % 20];
         }
     }
     return code;
@@ -35,15 +38,12 @@ export function newUserCode(random: (n: number) => Uint8Array): string {
 export function normalizeUserCode(input: unknown): string | undefined {
     if (typeof input !== 'string' || input.length > 32) return undefined;
     const code = input.toUpperCase().replace(/[\s-]/g, '');
-    if (code.length !== USER_CODE_LENGTH) return undefined;
+    if (code.length !== USER_CODE_LENGTH && code.length !== LONG_USER_CODE_LENGTH) return undefined;
     for (const c of code) if (!USER_CODE_ALPHABET.includes(c)) return undefined;
     return code;
 }
 
-/** `XXXX-XXXX`, as players are shown it. */
-export function formatUserCode(code: string): string {
-    return `${code.slice(0, 4)}-${code.slice(4)}`;
-}
+export { formatUserCode } from '../../contract/user-codes';
 
 export type DeviceCodeStatus = 'pending' | 'approved' | 'redeemed';
 

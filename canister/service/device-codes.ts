@@ -1,13 +1,16 @@
 // The device-code flow (RFC 8628) on the canister: a game starts a code, the player approves it
 // on the link page after signing in with an identity provider, the game redeems it once for a
-// session. Pending codes are capped (service-wide and per game); wrong user codes are limited
-// per client and service-wide, so guessing a live code within its 5 minutes is infeasible.
+// session. Pending codes are capped (service-wide, per game, per client address); wrong user
+// codes are limited per client, and while they come fast service-wide new codes are longer, so
+// that guessing stays infeasible without ever refusing a valid code to a client within its limit.
 import type { Approval, ReplyOf, RequestOf } from '../../contract/canister';
 import { MESSAGES } from '../../contract/messages';
 import { checkNickname } from '../../contract/rules';
 import {
     DEVICE_CODE_SECONDS,
+    LONG_USER_CODE_LENGTH,
     POLL_INTERVAL_SECONDS,
+    USER_CODE_LENGTH,
     newToken,
     newUserCode,
     normalizeUserCode,
@@ -22,33 +25,122 @@ import type { DeviceCodeRecord } from './records';
 
 export const MAX_PENDING_CODES = 10_000;
 export const MAX_PENDING_CODES_PER_GAME = 500;
-/** Wrong user codes allowed per client per window, and service-wide (a hostile gateway aside). */
+/**
+ * Codes one client address may start within a code's lifetime (5 minutes), whatever the game: a
+ * player who restarts sign-in a few times, or the consoles of a household behind one router,
+ * stay under it; one address flooding `POST /auth/device/code` gets the 503 of a full cap
+ * (clients wait, then ask for a new code: one frees within 5 minutes) and holds at most 2% of a
+ * game's 500 and 0.1% of the service's 10,000. Requests without a client (gateways older than
+ * this field) are bounded by those caps only.
+ */
+export const CODES_PER_CLIENT = 10;
+/** Wrong user codes allowed per client address per minute; past it that client is refused (429). */
 export const WRONG_CODES_PER_CLIENT = 10;
+/**
+ * Wrong codes per minute service-wide past which new codes are long (16 letters) for an hour
+ * after the last such minute. Nothing is refused for it: limits stop guessing, never players.
+ *
+ * Odds (S = 20^8 ≈ 2.6e10 short codes, 20^16 ≈ 6.6e20 long ones, P ≤ 10,000 pending codes):
+ * below the threshold at most 600 × 5 = 3,000 guesses reach a code in its 5 minutes: a chance
+ * of 3,000 × P / S to hit any code (1.2e-5 with 100 pending). An attacker with A addresses
+ * (IPv6 counted by /64) trips the threshold and then has the short codes issued before it for
+ * at most 5 more minutes, 10 guesses a minute per address: 50 × A × P / S expected hits (2e-3
+ * for A = 10,000 and P = 100), once per hour of hardening. Long codes take G × P / 6.6e20: a
+ * billion guesses against 10,000 pending long codes hit one with chance 1.5e-8.
+ */
 export const WRONG_CODES_SERVICE_WIDE = 600;
+const LONG_CODES_US = 3600 * 1e6;
 const WINDOW_US = 60_000_000;
+/** Clients tracked per minute (heap): past it, new clients' wrong codes count only service-wide. */
+const MAX_TRACKED_CLIENTS = 200_000;
 
 const expiryKey = (expiresAt: number, hash: string): string => `${String(expiresAt).padStart(20, '0')}/${hash}`;
 
-/** Counters of wrong codes in the current minute (heap only: a restart forgives, which is fine). */
-const wrong = { window: 0, total: 0, byClient: new Map<string, number>() };
+/**
+ * Wrong codes in the current minute, when new codes are long until, and the codes each client
+ * started within a code's lifetime, in time order (heap only: a restart forgives, which is fine).
+ */
+interface Limits {
+    window: number;
+    wrongTotal: number;
+    wrongByClient: Map<string, number>;
+    longCodesUntil: number;
+    startedByClient: Map<string, number>;
+    startedQueue: Array<{ until: number; client: string }>;
+    startedHead: number;
+}
+/** One per store (the canister has one; each native test its own). */
+const limitsOf = new WeakMap<object, Limits>();
 
-function checkWrongCodeLimit(ctx: Ctx, client: string): void {
-    const window = Math.floor(ctx.env.now() / WINDOW_US);
-    if (window !== wrong.window) {
-        wrong.window = window;
-        wrong.total = 0;
-        wrong.byClient.clear();
+function limits(ctx: Ctx): Limits {
+    let l = limitsOf.get(ctx.store);
+    if (l === undefined) {
+        l = {
+            window: 0,
+            wrongTotal: 0,
+            wrongByClient: new Map(),
+            longCodesUntil: 0,
+            startedByClient: new Map(),
+            startedQueue: [],
+            startedHead: 0,
+        };
+        limitsOf.set(ctx.store, l);
     }
-    if ((wrong.byClient.get(client) ?? 0) >= WRONG_CODES_PER_CLIENT || wrong.total >= WRONG_CODES_SERVICE_WIDE) {
+    return l;
+}
+
+/** The client a gateway named (its normalised address), or undefined when it named none usable. */
+function clientOf(client: unknown): string | undefined {
+    return typeof client === 'string' && client.length > 0 && client.length <= 100 ? client : undefined;
+}
+
+/** A client past its wrong codes this minute is refused, valid code or not (it blocks only itself). */
+function checkWrongCodeLimit(ctx: Ctx, client: string): void {
+    const l = limits(ctx);
+    const window = Math.floor(ctx.env.now() / WINDOW_US);
+    if (window !== l.window) {
+        l.window = window;
+        l.wrongTotal = 0;
+        l.wrongByClient.clear();
+    }
+    if ((l.wrongByClient.get(client) ?? 0) >= WRONG_CODES_PER_CLIENT) {
         throw new Fail(429, 'Too many wrong codes. Wait a minute, then check the code on your game screen.');
     }
 }
 
-function countWrongCode(client: string): void {
-    wrong.total++;
-    wrong.byClient.set(client, (wrong.byClient.get(client) ?? 0) + 1);
-    if (wrong.byClient.size > 10_000) wrong.byClient.clear();
+function countWrongCode(ctx: Ctx, client: string): void {
+    const l = limits(ctx);
+    l.wrongTotal++;
+    if (l.wrongTotal >= WRONG_CODES_SERVICE_WIDE) l.longCodesUntil = ctx.env.now() + LONG_CODES_US;
+    const count = l.wrongByClient.get(client);
+    if (count !== undefined || l.wrongByClient.size < MAX_TRACKED_CLIENTS)
+        l.wrongByClient.set(client, (count ?? 0) + 1);
 }
+
+/** Counts a code the client starts, or refuses it past CODES_PER_CLIENT within a code's lifetime. */
+function countStartedCode(ctx: Ctx, client: string | undefined): void {
+    const l = limits(ctx);
+    const now = ctx.env.now();
+    while (l.startedHead < l.startedQueue.length && l.startedQueue[l.startedHead].until <= now) {
+        const gone = l.startedQueue[l.startedHead++].client;
+        const left = (l.startedByClient.get(gone) ?? 1) - 1;
+        if (left > 0) l.startedByClient.set(gone, left);
+        else l.startedByClient.delete(gone);
+    }
+    if (l.startedHead > 1024 && l.startedHead * 2 > l.startedQueue.length) {
+        l.startedQueue.splice(0, l.startedHead);
+        l.startedHead = 0;
+    }
+    if (client === undefined) return;
+    const count = l.startedByClient.get(client) ?? 0;
+    if (count >= CODES_PER_CLIENT) throw new Fail(503, MESSAGES.tooManyPendingCodes);
+    l.startedByClient.set(client, count + 1);
+    l.startedQueue.push({ until: now + DEVICE_CODE_SECONDS * 1e6, client });
+}
+
+/** Codes started now are long while wrong codes came fast service-wide (see WRONG_CODES_SERVICE_WIDE). */
+const codeLength = (ctx: Ctx): number =>
+    ctx.env.now() < limits(ctx).longCodesUntil ? LONG_USER_CODE_LENGTH : USER_CODE_LENGTH;
 
 function pending(ctx: Ctx): { total: number; byGame: Record<string, number> } {
     return (
@@ -82,8 +174,10 @@ export function startDeviceCode(
     const p = pending(ctx);
     if (p.total >= MAX_PENDING_CODES || (p.byGame[game.record.gameId] ?? 0) >= MAX_PENDING_CODES_PER_GAME)
         throw new Fail(503, MESSAGES.tooManyPendingCodes);
-    let userCode = newUserCode(ctx.env.random);
-    while (ctx.store.userCodes.get(userCode) !== undefined) userCode = newUserCode(ctx.env.random);
+    countStartedCode(ctx, clientOf(req.client));
+    const length = codeLength(ctx);
+    let userCode = newUserCode(ctx.env.random, length);
+    while (ctx.store.userCodes.get(userCode) !== undefined) userCode = newUserCode(ctx.env.random, length);
     const deviceCode = newToken(ctx.env.random);
     const hash = tokenHash(deviceCode);
     const now = ctx.env.now();
@@ -108,7 +202,7 @@ function pendingCode(
     userCodeInput: unknown,
     client: unknown,
 ): { hash: string; record: DeviceCodeRecord; userCode: string } {
-    const who = typeof client === 'string' && client.length <= 100 ? client : 'unknown';
+    const who = clientOf(client) ?? 'unknown';
     checkWrongCodeLimit(ctx, who);
     const userCode = normalizeUserCode(userCodeInput);
     const hash = userCode === undefined ? undefined : ctx.store.userCodes.get(userCode);
@@ -120,7 +214,7 @@ function pendingCode(
         record.status !== 'pending' ||
         ctx.env.now() >= record.expiresAt
     ) {
-        countWrongCode(who);
+        countWrongCode(ctx, who);
         throw new Fail(
             404,
             'That code is not valid or has expired. Check the code on your game screen, or start sign-in again in the game.',

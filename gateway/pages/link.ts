@@ -1,6 +1,7 @@
 // The link page ({link_url} = <public URL>/link): a player enters or confirms the code their
 // game shows (RFC 8628 §5.4: a prefilled code is shown and confirmed, never approved blindly),
-// sees which game asks, signs in with an identity provider, and is told to return to the game.
+// sees which game asks (its name and ID: names are not unique), signs in with an identity
+// provider, and is told to return to the game.
 // Wrong codes are limited by the canister; forms carry a CSRF token; the OIDC state, nonce and
 // PKCE verifier travel in a sealed cookie, used once.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
@@ -8,6 +9,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response, Router } from 'express';
 
 import type { Identity } from '../../contract/canister';
+import { formatUserCode } from '../../contract/user-codes';
+import { clientAddress } from '../client-address';
 import { ApiFailure } from '../errors';
 import { beginFlow, finishFlow } from '../sign-in/oidc-flow';
 import type { CanisterClient } from '../canister';
@@ -25,7 +28,8 @@ export interface LinkPagesOptions {
     providerNamed(name: string): Provider | undefined;
 }
 
-const formatCode = (code: string): string => (code.length === 8 ? `${code.slice(0, 4)}-${code.slice(4)}` : code);
+/** A game as the page names it: names are not unique, so a rival's copy shows its own ID. */
+const gameLabel = (g: { gameName: string; gameId: string }): string => `${g.gameName} (${g.gameId})`;
 
 function frame(title: string, body: Html): string {
     return page(
@@ -53,13 +57,15 @@ function codeForm(error?: string, value = ''): Html {
                     autocomplete="one-time-code"
                     autocapitalize="characters"
                     spellcheck="false"
-                    maxlength="12"
+                    maxlength="32"
                     required
                     value="${value}"
                     placeholder="XXXX-XXXX"
                     aria-describedby="code-hint"
                 />
-                <p class="hint" id="code-hint">8 letters, like BCDF-GHJK. Dashes and case do not matter.</p>
+                <p class="hint" id="code-hint">
+                    8 letters, like BCDF-GHJK (or 16 when your game shows 16). Dashes and case do not matter.
+                </p>
             </div>
             <button type="submit">Continue</button>
         </form>`;
@@ -88,7 +94,7 @@ export function linkPages(o: LinkPagesOptions): Router {
 
     /** The pending code a player typed (the canister counts wrong ones per client). */
     async function lookup(req: Request, code: string) {
-        return o.canister.call('device_code_lookup', { userCode: code, client: req.ip ?? 'unknown' });
+        return o.canister.call('device_code_lookup', { userCode: code, client: clientAddress(req.ip) });
     }
 
     router.get('/link', async (req, res) => {
@@ -125,10 +131,10 @@ export function linkPages(o: LinkPagesOptions): Router {
             send(
                 res,
                 200,
-                `Sign in to ${found.ok.gameName}`,
-                html`<h1>Sign in to ${found.ok.gameName}</h1>
+                `Sign in to ${gameLabel(found.ok)}`,
+                html`<h1>Sign in to ${gameLabel(found.ok)}</h1>
                     <p>Does this match the code on your game screen?</p>
-                    <div class="code" aria-label="Code">${formatCode(found.ok.userCode)}</div>
+                    <div class="code" aria-label="Code">${formatUserCode(found.ok.userCode)}</div>
                     <p class="muted">
                         If it does, choose how to sign in. The code stops working in
                         ${Math.max(1, Math.round(found.ok.expiresIn / 60))} minutes.
@@ -196,7 +202,7 @@ export function linkPages(o: LinkPagesOptions): Router {
         try {
             const approved = await o.canister.call('device_code_approve', {
                 userCode: String(flow.code),
-                client: req.ip ?? 'unknown',
+                client: clientAddress(req.ip),
                 identity,
             });
             if ('err' in approved) return fail(res, approved.err.status === 429 ? 429 : 404, approved.err.message);
@@ -209,8 +215,8 @@ export function linkPages(o: LinkPagesOptions): Router {
                     <h1>You're signed in</h1>
                     <p>Signed in as <strong>${who}</strong>.</p>
                     <p>
-                        You can return to <strong>${approved.ok.gameName}</strong> now: it continues on its own in a few
-                        seconds.
+                        You can return to <strong>${gameLabel(approved.ok)}</strong> now: it continues on its own in a
+                        few seconds.
                     </p>
                     <p class="muted">You can close this page.</p>`,
             );

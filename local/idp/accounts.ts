@@ -157,40 +157,74 @@ export class AccountStore {
 }
 
 /**
- * Failed sign-ins per email address (known or not, so that throttling tells nothing about which
- * accounts exist): at most `limit` within `windowMs`; then sign-in for that address is refused,
- * even with the right password, until the oldest failure leaves the window. Kept in memory.
+ * Failed sign-ins, per client (its address: IPv6 by /64) and per account (email address, known
+ * or not, so that throttling tells nothing about which accounts exist), kept in memory:
+ *
+ * - a client with `clientLimit` failures within `windowMs` is paused until the oldest leaves the
+ *   window (any email, even the right password: it blocks only itself);
+ * - past `freeFailures` failures of one account within the window, every further wrong
+ *   password for it pauses the client that sent it, for a delay that doubles with each
+ *   failure (30 s, 1 min, 2 min, ... at most the window): an attacker gets about one guess per
+ *   address per 15 minutes at that account.
+ *
+ * An account is never locked: the right password from a client that is not paused signs in,
+ * however many wrong ones others sent. A sign-in forgives nothing: failures leave with the
+ * window (else a guesser would sign in to its own account between guesses to reset its count).
  */
 export class LoginThrottle {
-    private readonly failures = new Map<string, number[]>();
+    private readonly clientFailures = new Map<string, number[]>();
+    private readonly accountFailures = new Map<string, number[]>();
+    private readonly pausedUntil = new Map<string, number>();
 
     constructor(
-        private readonly limit = 5,
-        private readonly windowMs = 15 * 60 * 1000,
-        private readonly now: () => number = Date.now,
+        private readonly o: {
+            clientLimit: number;
+            freeFailures: number;
+            firstDelayMs: number;
+            windowMs: number;
+            now: () => number;
+        } = { clientLimit: 10, freeFailures: 5, firstDelayMs: 30_000, windowMs: 15 * 60_000, now: Date.now },
     ) {}
 
-    /** 0 when a sign-in may be tried now, otherwise the milliseconds until one may. */
-    retryAfterMs(email: string): number {
-        const recent = this.recent(emailKey(email));
-        return recent.length < this.limit ? 0 : recent[recent.length - this.limit] + this.windowMs - this.now();
+    /** 0 when this client may try a sign-in now, otherwise the milliseconds until it may. */
+    retryAfterMs(client: string): number {
+        const now = this.o.now();
+        const recent = this.recent(this.clientFailures, client);
+        const byCount =
+            recent.length < this.o.clientLimit ? 0 : recent[recent.length - this.o.clientLimit] + this.o.windowMs;
+        const paused = this.pausedUntil.get(client) ?? 0;
+        if (paused <= now) this.pausedUntil.delete(client);
+        return Math.max(0, byCount - now, paused - now);
     }
 
-    recordFailure(email: string): void {
+    /** A wrong password (or unknown email) from `client` for `email`. */
+    recordFailure(client: string, email: string): void {
+        const now = this.o.now();
         const key = emailKey(email);
-        this.failures.set(key, [...this.recent(key), this.now()]);
-        if (this.failures.size > 10_000) for (const other of [...this.failures.keys()]) this.recent(other); // drop stale addresses
+        // Only the last few failures matter: a client's last `clientLimit`, an account's count up
+        // to where the delay stops growing (so an account under attack costs no more).
+        this.clientFailures.set(client, [...this.recent(this.clientFailures, client), now].slice(-this.o.clientLimit));
+        const account = [...this.recent(this.accountFailures, key), now].slice(-(this.o.freeFailures + 32));
+        this.accountFailures.set(key, account);
+        const past = account.length - this.o.freeFailures;
+        if (past > 0) {
+            const delay = Math.min(this.o.windowMs, this.o.firstDelayMs * 2 ** Math.min(past - 1, 30));
+            this.pausedUntil.set(client, Math.max(this.pausedUntil.get(client) ?? 0, now + delay));
+        }
+        if (this.clientFailures.size + this.accountFailures.size + this.pausedUntil.size > 30_000) this.dropStale();
     }
 
-    recordSuccess(email: string): void {
-        this.failures.delete(emailKey(email));
+    private dropStale(): void {
+        for (const key of [...this.clientFailures.keys()]) this.recent(this.clientFailures, key);
+        for (const key of [...this.accountFailures.keys()]) this.recent(this.accountFailures, key);
+        for (const [client, until] of [...this.pausedUntil]) if (until <= this.o.now()) this.pausedUntil.delete(client);
     }
 
-    private recent(key: string): number[] {
-        const cutoff = this.now() - this.windowMs;
-        const recent = (this.failures.get(key) ?? []).filter((t) => t > cutoff);
-        if (recent.length === 0) this.failures.delete(key);
-        else this.failures.set(key, recent);
+    private recent(failures: Map<string, number[]>, key: string): number[] {
+        const cutoff = this.o.now() - this.o.windowMs;
+        const recent = (failures.get(key) ?? []).filter((t) => t > cutoff);
+        if (recent.length === 0) failures.delete(key);
+        else failures.set(key, recent);
         return recent;
     }
 }

@@ -17,6 +17,7 @@ import express from 'express';
 import Provider, { type ClientMetadata, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 
 import { lockDataDir } from '../../replica/lock';
+import { tightenTree } from '../../replica/private-files';
 import { AccountStore, LoginThrottle } from './accounts';
 import { FileAdapterStore } from './adapter';
 import { removeTempFiles } from './files';
@@ -82,6 +83,7 @@ export async function startIdentityProvider(
     const server = http.createServer();
     try {
         removeTempFiles(dir);
+        tightenTree(dir); // accounts and keys: the owner's alone, also what older versions left looser
         const jwks = loadOrCreateJwks(dir);
         const secrets = loadOrCreateSecrets(dir);
         const accounts = new AccountStore(dir);
@@ -201,6 +203,8 @@ export async function startIdentityProvider(
 
         const app = express();
         app.disable('x-powered-by');
+        // One proxy in front: the client is the address it saw (the last X-Forwarded-For entry).
+        if (o.trustProxy ?? o.issuer !== undefined) app.set('trust proxy', 1);
         app.use(
             mountPath === '' ? '/' : mountPath,
             interactionRoutes({

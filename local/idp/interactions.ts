@@ -11,6 +11,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type Provider from 'oidc-provider';
 
+import { clientAddress } from '../../gateway/client-address';
 import { MIN_PASSWORD_LENGTH, validateSignUp, type AccountStore, type LoginThrottle } from './accounts';
 import { messagePage, PAGE_HEADERS, signInPage, signUpPage } from './pages';
 
@@ -173,9 +174,13 @@ export function interactionRoutes(deps: InteractionDeps): Router {
             );
             return;
         }
-        const waitMs = throttle.retryAfterMs(email);
+        const client = clientAddress(req.ip);
+        const waitMs = throttle.retryAfterMs(client);
         if (waitMs > 0) {
-            const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
+            const wait =
+                waitMs < 60_000
+                    ? `${Math.ceil(waitMs / 1000)} seconds`
+                    : `${Math.ceil(waitMs / 60_000)} minute${waitMs > 60_000 ? 's' : ''}`;
             res.set('Retry-After', String(Math.ceil(waitMs / 1000)));
             send(
                 res,
@@ -183,18 +188,17 @@ export function interactionRoutes(deps: InteractionDeps): Router {
                 signInPage({
                     ...signInProps(interaction),
                     email,
-                    error: `Too many failed attempts. For your security, sign-in with this email is paused: try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+                    error: `Too many failed attempts. For your security, sign-in from this device is paused: try again in ${wait}.`,
                 }),
             );
             return;
         }
         const account = await accounts.authenticate(email, password);
         if (account === undefined) {
-            throttle.recordFailure(email);
+            throttle.recordFailure(client, email);
             send(res, 401, signInPage({ ...signInProps(interaction), email, error: WRONG_CREDENTIALS }));
             return;
         }
-        throttle.recordSuccess(email);
         await provider.interactionFinished(
             req,
             res,

@@ -17,6 +17,11 @@ export interface IdentityProviderOptions {
     port: number;
     /** The public issuer URL; default http://<host>:<port> (with the port actually bound). */
     issuer?: string;
+    /**
+     * Behind a proxy: client addresses come from X-Forwarded-For (failed sign-ins are throttled
+     * per client). Default: when `issuer` is set (a public issuer means a proxy in front).
+     */
+    trustProxy?: boolean;
     clients: IdentityProviderClient[];
 }
 

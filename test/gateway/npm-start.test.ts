@@ -1,10 +1,10 @@
 // `npm start` as a new user runs it: a child process on free ports with a fresh data
 // directory prints the demo key; a submit and a leaderboard read work with it; Ctrl-C stops
-// it cleanly; starting again finds the data.
+// it cleanly; starting again finds the data. The data directory is the owner's alone.
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 
-import { tempDir } from '../support/replica';
+import { loosen, openModes, tempDir } from '../support/replica';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -75,11 +75,16 @@ test('npm start: fresh data directory, demo game, submit, read, Ctrl-C, restart 
         })
     ).json();
     const page = await (await fetch(started.data.verification_url_complete)).text();
-    expect(page).toContain('Sign in to Demo Game');
+    expect(page).toContain('Sign in to Demo Game (demo-game)');
     expect(page).toContain(started.data.user_code);
     await stop(first);
+    // Keys, emails and API keys: every file 0600, every directory 0700; looser ones (an older
+    // version's) are tightened by the next start.
+    expect(openModes(dataDir)).toEqual([]);
+    loosen(dataDir);
 
     const second = await npmStart(dataDir);
+    expect(openModes(dataDir)).toEqual([]);
     try {
         expect(second.apiKey).toBe(first.apiKey);
         const again = await (

@@ -44,6 +44,7 @@ beforeAll(async () => {
         {
             dataDir: tempDir('idp'),
             port: 0,
+            trustProxy: true,
             clients: [
                 { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, redirectUris: [callback.redirectUri] },
                 { clientId: 'public-app', redirectUris: [callback.redirectUri] },
@@ -67,8 +68,15 @@ afterAll(async () => {
 });
 
 /** A fresh visitor: own cookies; records every request the pages make. */
-async function visitor(viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page; requests: URL[] }> {
-    const context = await browser.newContext({ viewport });
+/** A new browser; `address` names its client address (the provider trusts X-Forwarded-For here). */
+async function visitor(
+    viewport = DESKTOP,
+    address?: string,
+): Promise<{ context: BrowserContext; page: Page; requests: URL[] }> {
+    const context = await browser.newContext({
+        viewport,
+        extraHTTPHeaders: address === undefined ? {} : { 'X-Forwarded-For': address },
+    });
     const page = await context.newPage();
     const requests: URL[] = [];
     page.on('request', (r) => requests.push(new URL(r.url())));
@@ -279,7 +287,7 @@ test('a forged form POST without the CSRF token is refused', async () => {
     await context.close();
 });
 
-test('failed sign-ins are throttled per account: after 5, even the right password waits', async () => {
+test('wrong passwords pause the client that sent them, never the account: the right password from another client signs in', async () => {
     const { page, context } = await visitor();
     const email = 'throttled@example.com';
     await page.goto((await web.begin()).url.href);
@@ -293,26 +301,32 @@ test('failed sign-ins are throttled per account: after 5, even the right passwor
     await page.waitForURL((u) => u.href.startsWith(callback.redirectUri));
     await context.close();
 
-    const other = await visitor();
-    await other.page.goto((await web.begin()).url.href);
-    for (let i = 0; i < 5; i++) {
-        await other.page.getByLabel('Email').fill(email);
-        await other.page.getByLabel('Password').fill(`wrong password ${i}`);
-        await submit(other.page, 'Sign in');
-        expect(await text(other.page, '#password-error')).toBe('The email or password is incorrect.');
+    // Someone else guesses: 6 wrong passwords; past 5 for the account, the 6th pauses its client.
+    const guesser = await visitor(DESKTOP, '203.0.113.66');
+    await guesser.page.goto((await web.begin()).url.href);
+    for (let i = 0; i < 6; i++) {
+        await guesser.page.getByLabel('Email').fill(email);
+        await guesser.page.getByLabel('Password').fill(`wrong password ${i}`);
+        await submit(guesser.page, 'Sign in');
+        expect(await text(guesser.page, '#password-error')).toBe('The email or password is incorrect.');
     }
     const before = codesReceived();
-    await other.page.getByLabel('Email').fill(email);
-    await other.page.getByLabel('Password').fill(PASSWORD);
-    await submit(other.page, 'Sign in');
-    expect(await text(other.page, '#password-error')).toContain('Too many failed attempts');
+    await guesser.page.getByLabel('Email').fill(email);
+    await guesser.page.getByLabel('Password').fill(PASSWORD);
+    await submit(guesser.page, 'Sign in');
+    expect(await text(guesser.page, '#password-error')).toMatch(/^Too many failed attempts.*this device is paused/);
     expect(codesReceived()).toBe(before);
-    // Other accounts are not affected.
-    await other.page.getByLabel('Email').fill(EMAIL);
-    await other.page.getByLabel('Password').fill(PASSWORD);
-    await submit(other.page, 'Sign in');
-    await other.page.waitForURL((u) => u.href.startsWith(callback.redirectUri));
-    await other.context.close();
+    await guesser.context.close();
+
+    // The owner, from their own device, signs in with the right password at once.
+    const owner = await visitor(DESKTOP, '2001:db8:5:6::7');
+    await owner.page.goto((await web.begin()).url.href);
+    await owner.page.getByLabel('Email').fill(email);
+    await owner.page.getByLabel('Password').fill(PASSWORD);
+    await submit(owner.page, 'Sign in');
+    await owner.page.waitForURL((u) => u.href.startsWith(callback.redirectUri), { timeout: 10_000 });
+    expect(codesReceived()).toBe(before + 1);
+    await owner.context.close();
 });
 
 test('the authorization request must use PKCE S256 and the code flow', async () => {

@@ -172,20 +172,42 @@ test('passwords: scrypt with a per-hash salt, checked in constant time; an unkno
     await store.flush();
 });
 
-test('throttling: 5 failures in 15 minutes pause that address until the oldest leaves the window', () => {
+test('throttling: wrong passwords pause the client that sent them; the right one from another client always passes', () => {
     let now = 1_000_000;
-    const throttle = new LoginThrottle(5, 15 * 60_000, () => now);
-    for (let i = 0; i < 4; i++) throttle.recordFailure('a@example.com');
-    expect(throttle.retryAfterMs('a@example.com')).toBe(0);
+    const throttle = new LoginThrottle({
+        clientLimit: 10,
+        freeFailures: 5,
+        firstDelayMs: 30_000,
+        windowMs: 15 * 60_000,
+        now: () => now,
+    });
+    // Many clients guess one account's password, a few times each.
+    for (let c = 0; c < 50; c++) {
+        const client = `10.0.0.${c}`;
+        for (let i = 0; i < 3 && throttle.retryAfterMs(client) === 0; i++)
+            throttle.recordFailure(client, 'A@example.com');
+    }
+    // Past 5 failures of the account, each wrong password paused its client, for ever longer.
+    expect(throttle.retryAfterMs('10.0.0.0')).toBe(0); // its 3 were among the first 5
+    expect(throttle.retryAfterMs('10.0.0.1')).toBe(30_000); // the 6th failure
+    expect(throttle.retryAfterMs('10.0.0.2')).toBe(60_000);
+    expect(throttle.retryAfterMs('10.0.0.49')).toBe(15 * 60_000);
+    // The account is not locked: a client that is not paused may try (the right password signs in).
+    expect(throttle.retryAfterMs('198.51.100.7')).toBe(0);
+    // A wrong password for it now pauses that client too (delays are on wrong attempts).
+    throttle.recordFailure('198.51.100.8', 'a@example.com');
+    expect(throttle.retryAfterMs('198.51.100.8')).toBe(15 * 60_000);
+
+    // Per client: 10 failures within 15 minutes, whatever the emails, pause it until the oldest leaves.
+    now += 15 * 60_000;
+    for (let i = 0; i < 9; i++) throttle.recordFailure('203.0.113.1', `user${i}@example.com`);
+    expect(throttle.retryAfterMs('203.0.113.1')).toBe(0);
     now += 60_000;
-    throttle.recordFailure('A@example.com');
-    expect(throttle.retryAfterMs('a@example.com')).toBe(14 * 60_000);
-    expect(throttle.retryAfterMs('b@example.com')).toBe(0);
+    throttle.recordFailure('203.0.113.1', 'user9@example.com');
+    expect(throttle.retryAfterMs('203.0.113.1')).toBe(14 * 60_000);
+    expect(throttle.retryAfterMs('203.0.113.2')).toBe(0);
     now += 14 * 60_000;
-    expect(throttle.retryAfterMs('a@example.com')).toBe(0);
-    throttle.recordFailure('a@example.com');
-    throttle.recordSuccess('a@example.com');
-    expect(throttle.retryAfterMs('a@example.com')).toBe(0);
+    expect(throttle.retryAfterMs('203.0.113.1')).toBe(0);
 });
 
 test('the adapter file: entries written through atomically, expired ones never returned and dropped', async () => {

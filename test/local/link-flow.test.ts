@@ -160,6 +160,7 @@ test('the whole flow in Chromium: code, confirm, provider sign-up, done page; th
     );
     expect(await page.locator('h1').textContent()).toBe("You're signed in");
     expect(await page.textContent('body')).toContain('ada@example.com');
+    expect(await page.textContent('body')).toContain(`return to Game ${GAME} (${GAME}) now`); // names are not unique
     await shot(page, 'done');
     await context.close();
 

@@ -61,6 +61,8 @@ export async function startService(
         replica?: Partial<ReplicaOptions>;
         clock?: () => number;
         providers?: ProviderConfig[];
+        /** Express's `trust proxy`: tests name client addresses with X-Forwarded-For. */
+        trustProxy?: boolean;
     } = {},
 ): Promise<TestService & { signIn: SignInConfig }> {
     const replica = await startTestReplica(options.replica);
@@ -94,6 +96,7 @@ export async function startService(
         readCacheTtlSeconds: options.readCacheTtlSeconds ?? 0,
         clock: options.clock,
         signIn,
+        trustProxy: options.trustProxy,
     });
     signIn.publicUrl = gateway.url;
     return {

@@ -1,4 +1,5 @@
-// Starts a replica for a test on a fresh data directory and builds agents that talk to it.
+// Starts a replica for a test on a fresh data directory and builds agents that talk to it;
+// checks and loosens the modes of data directories.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -46,4 +47,23 @@ export async function advance(replica: Replica, ms: number, agents: HttpAgent[])
 export function actorFor<T>(agent: HttpAgent, idl: IDL.InterfaceFactory, canisterId: Principal): T {
     // blsVerify: the mcl-based verifier (the agent's pure-JS default is ~10x slower, same answers).
     return Actor.createActor(idl, { agent, canisterId, blsVerify }) as T;
+}
+
+/** Every path under `dir` (itself included) whose mode lets the group or others in, with the mode. */
+export function openModes(dir: string): string[] {
+    const out: string[] = [];
+    const walk = (p: string): void => {
+        const stat = fs.statSync(p);
+        if ((stat.mode & 0o077) !== 0) out.push(`${path.relative(dir, p) || '.'} ${(stat.mode & 0o777).toString(8)}`);
+        if (stat.isDirectory()) for (const name of fs.readdirSync(p)) walk(path.join(p, name));
+    };
+    walk(dir);
+    return out;
+}
+
+/** What an older version left: everything under `dir` world-readable (0644, directories 0755). */
+export function loosen(dir: string): void {
+    const isDir = fs.statSync(dir).isDirectory();
+    fs.chmodSync(dir, isDir ? 0o755 : 0o644);
+    if (isDir) for (const name of fs.readdirSync(dir)) loosen(path.join(dir, name));
 }

@@ -67,8 +67,12 @@ test('the canister hashes tokens exactly like Node', () => {
     );
 });
 
-test('user codes: 8 letters of the unambiguous alphabet, shown XXXX-XXXX, typed any case with dashes', () => {
+test('user codes: 8 (or 16) letters of the unambiguous alphabet, shown XXXX-XXXX, typed any case with dashes', () => {
     const h = harness();
+    const long = newUserCode(h.env.random, 16);
+    expect(long).toMatch(new RegExp(`^[${USER_CODE_ALPHABET}]{16}$`));
+    expect(normalizeUserCode(` ${formatUserCode(long).toLowerCase()} `)).toBe(long);
+    expect(normalizeUserCode(formatUserCode(long).slice(0, 14))).toBeUndefined();
     const code = newUserCode(h.env.random);
     expect(code).toMatch(new RegExp(`^[${USER_CODE_ALPHABET}]{8}$`));
     expect(normalizeUserCode(formatUserCode(code).toLowerCase())).toBe(code);
@@ -192,7 +196,7 @@ test('device codes: 428 while pending, approved on the link page, 200 exactly on
     expect(h.store.deviceCodes.size()).toBe(0);
 });
 
-test('device codes: pending codes are capped; wrong codes are limited per client and service-wide', () => {
+test('device codes: pending codes are capped; wrong codes are limited per client', () => {
     const h = harness();
     withGame(h);
     for (let i = 0; i < 500; i++) startDeviceCode(h, { gameId: G });
@@ -208,6 +212,57 @@ test('device codes: pending codes are capped; wrong codes are limited per client
     expect(failure(() => lookupDeviceCode(h, { userCode: 'BCDF-GHJK', client: 'someone-else' })).status).toBe(404);
     h.advance(61);
     expect(failure(() => lookupDeviceCode(h, { userCode: 'BCDF-GHJK', client: 'guesser' })).status).toBe(404);
+});
+
+test('device codes: guessing from many clients never locks out a valid code; new codes grow longer instead', () => {
+    const h = harness();
+    withGame(h);
+    const before = startDeviceCode(h, { gameId: G, client: 'player-1' });
+    expect(before.userCode).toHaveLength(8);
+    // 61 clients guess 10 wrong codes each: 610 in a minute, past the service-wide rate.
+    for (let c = 0; c < 61; c++)
+        for (let i = 0; i < 10; i++)
+            expect(failure(() => lookupDeviceCode(h, { userCode: 'BCDF-GHJK', client: `guesser-${c}` })).status).toBe(
+                404,
+            );
+    // A fresh client's valid code works, lookup and approval; a code started before the guessing too.
+    const fresh = startDeviceCode(h, { gameId: G, client: 'player-2' });
+    expect(fresh.userCode).toHaveLength(16); // while codes are being guessed: 20^16 codes
+    const typed = formatUserCode(fresh.userCode);
+    expect(typed).toMatch(/^[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}$/);
+    expect(lookupDeviceCode(h, { userCode: typed.toLowerCase(), client: 'player-2' })).toMatchObject({ gameId: G });
+    expect(approveDeviceCode(h, { userCode: typed, client: 'player-2', identity: bob })).toMatchObject({ gameId: G });
+    expect(lookupDeviceCode(h, { userCode: before.userCode, client: 'player-1' })).toMatchObject({ gameId: G });
+    // The guessing clients are refused, even with a valid code, until their minute is over.
+    expect(failure(() => lookupDeviceCode(h, { userCode: before.userCode, client: 'guesser-0' })).status).toBe(429);
+    expect(
+        failure(() => approveDeviceCode(h, { userCode: before.userCode, client: 'guesser-60', identity: alice }))
+            .status,
+    ).toBe(429);
+    expect(approveDeviceCode(h, { userCode: before.userCode, client: 'player-1', identity: alice })).toMatchObject({
+        gameId: G,
+    });
+    h.advance(61);
+    expect(failure(() => lookupDeviceCode(h, { userCode: 'BCDF-GHJK', client: 'guesser-0' })).status).toBe(404);
+    // Codes stay long for an hour after the last minute of fast guessing, then short again.
+    expect(startDeviceCode(h, { gameId: G, client: 'player-3' }).userCode).toHaveLength(16);
+    h.advance(3600);
+    expect(startDeviceCode(h, { gameId: G, client: 'player-3' }).userCode).toHaveLength(8);
+});
+
+test('device codes: one client cannot take the codes of a game from other players', () => {
+    const h = harness();
+    withGame(h);
+    withGame(h, 'other-game');
+    for (let i = 0; i < 10; i++) startDeviceCode(h, { gameId: i % 2 === 0 ? G : 'other-game', client: 'flooder' });
+    for (const gameId of [G, 'other-game'])
+        expect(failure(() => startDeviceCode(h, { gameId, client: 'flooder' }))).toEqual({
+            status: 503,
+            message: 'Too many pending device authorizations. Try again shortly.',
+        });
+    expect(startDeviceCode(h, { gameId: G, client: 'player' }).userCode).toHaveLength(8);
+    h.advance(300); // the flooder's codes have expired: it may start codes again
+    expect(startDeviceCode(h, { gameId: G, client: 'flooder' }).userCode).toHaveLength(8);
 });
 
 test('merge: bests per field, boards and achievements united, plays summed, the anonymous id retired', () => {
