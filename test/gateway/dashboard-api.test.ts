@@ -37,7 +37,7 @@ test('reads and writes with the session; bodies are optional where every field i
     });
     expect((await api('PUT', '/games/api-game/bans/p1')).body).toEqual({
         ok: true,
-        data: { message: "'p1' is banned: their submits are refused." },
+        data: { message: "'p1' is banned: it writes nothing more to this game." },
     });
     expect((await api('PUT', '/games/api-game/bans/p2', { reason: 'cheating' })).status).toBe(200);
     const log = await api('GET', '/games/api-game/moderation-log?limit=1');
