@@ -7,8 +7,9 @@ import { Principal } from '@dfinity/principal';
 import { OPERATOR, startReplica, type Replica } from '../../replica/replica';
 import { initArg, leaderboardWasm } from '../support/canister';
 import { tempDir } from '../support/replica';
+import type { DailyCostRow } from './daily-cost.bench';
 import { table } from './stats';
-import { DIRECT_READ_RENDER_SECONDS } from '../../contract/http';
+import { DIRECT_READ_WINDOW_SECONDS } from '../../contract/http';
 
 const json = (req: unknown): Uint8Array => new Uint8Array(IDL.encode([IDL.Text], [JSON.stringify(req)]));
 
@@ -74,7 +75,7 @@ async function renderRun(r: Replica): Promise<bigint> {
     // The replica keeps its latest 1,000 records: find the new ones after the last one seen, not by count.
     const seen = r.executions();
     const last = seen[seen.length - 1];
-    await r.advanceTime(DIRECT_READ_RENDER_SECONDS * 1000);
+    await r.advanceTime(DIRECT_READ_WINDOW_SECONDS * 1000);
     const now = r.executions();
     const runs = now.slice(now.lastIndexOf(last) + 1).filter((e) => /timer/.test(e.method));
     return runs.reduce((max, e) => (e.instructions > max ? e.instructions : max), 0n);
@@ -133,7 +134,7 @@ function perPlayer(empty: Memory, filled: Memory, players: number): PerPlayer {
 }
 
 /** A replica in test mode with the leaderboard canister installed. */
-async function freshCanister(): Promise<{ r: Replica; id: Principal }> {
+export async function freshCanister(): Promise<{ r: Replica; id: Principal }> {
     const r = await startReplica({
         dataDir: tempDir('bench-canister'),
         log: () => undefined,
@@ -148,7 +149,14 @@ async function freshCanister(): Promise<{ r: Replica; id: Principal }> {
 }
 
 /** Fills a game with `players` players, 200 submits per call (deterministic pseudo-random scores). */
-async function populate(r: Replica, id: Principal, gameId: string, players: number): Promise<void> {
+export async function populate(
+    r: Replica,
+    id: Principal,
+    gameId: string,
+    players: number,
+    apiKey?: string,
+): Promise<void> {
+    if (apiKey !== undefined) keys.set(gameId, apiKey);
     for (let from = 0; from < players; from += 200) {
         const submits = [];
         for (let i = from; i < Math.min(players, from + 200); i++) {
@@ -171,6 +179,8 @@ export interface CanisterResults {
     bytesPerPlayer: Record<string, PerPlayer>;
     /** The same from benchMemory (one game of 3 boards), by players; absent when not run. */
     memoryOnly?: Record<string, PerPlayer>;
+    /** A busy game's cycles per day by where its boards are read (daily-cost.bench.ts). */
+    dailyCost?: DailyCostRow[];
 }
 
 /**

@@ -3,7 +3,8 @@
 import * as os from 'node:os';
 
 import { initBls } from '../../replica/crypto/bls';
-import { benchCanister, benchMemory } from './canister.bench';
+import { benchCanister, benchMemory, freshCanister, populate } from './canister.bench';
+import { benchDailyCost } from './daily-cost.bench';
 import { benchReplica } from './replica.bench';
 import { writeResults } from './results';
 import { benchService } from './service.bench';
@@ -11,9 +12,15 @@ import { benchService } from './service.bench';
 async function main(): Promise<void> {
     await initBls();
     console.log(`Benchmarks on ${os.cpus().length} cores, Node ${process.version}`);
+    // BENCH_ONLY=daily: only the busy game's cost per day (merged into the saved results).
+    if (process.env.BENCH_ONLY === 'daily') {
+        await writeResults(undefined, { dailyCost: await benchDailyCost(freshCanister, populate) });
+        return;
+    }
     await benchReplica();
     const service = await benchService();
     const canister = await benchCanister();
+    canister.dailyCost = await benchDailyCost(freshCanister, populate);
     // BENCH_MEMORY=100000,1000000: memory per player at sizes too slow for the full table (1,000,000 takes ~half an hour).
     const memorySizes = (process.env.BENCH_MEMORY ?? '').split(',').filter(Boolean).map(Number);
     if (memorySizes.length > 0) canister.memoryOnly = await benchMemory(memorySizes);

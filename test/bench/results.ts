@@ -46,14 +46,23 @@ async function logLogChart(
     fs.writeFileSync(path.join(RESULTS_DIR, file), await svg(spec));
 }
 
-export async function writeResults(service: ServiceRow[], canister: CanisterResults): Promise<void> {
+/** Writes the figures; a part not measured in this run (undefined) keeps its saved figures. */
+export async function writeResults(
+    service: ServiceRow[] | undefined,
+    canister: Partial<CanisterResults> | CanisterResults,
+): Promise<void> {
     fs.mkdirSync(RESULTS_DIR, { recursive: true });
+    const file = path.join(RESULTS_DIR, 'latest.json');
+    const saved = fs.existsSync(file)
+        ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { service: ServiceRow[]; canister: CanisterResults })
+        : undefined;
+    const merged = {
+        service: service ?? saved?.service ?? [],
+        canister: { ...saved?.canister, ...canister } as CanisterResults,
+    };
     const machine = { cores: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', node: process.version };
-    fs.writeFileSync(
-        path.join(RESULTS_DIR, 'latest.json'),
-        `${JSON.stringify({ measured: new Date().toISOString(), machine, service, canister }, null, 2)}\n`,
-    );
-    await plot(service, canister, machine.cores);
+    fs.writeFileSync(file, `${JSON.stringify({ measured: new Date().toISOString(), machine, ...merged }, null, 2)}\n`);
+    if (merged.canister.instructions !== undefined) await plot(merged.service, merged.canister, machine.cores);
 }
 
 async function plot(service: ServiceRow[], canister: CanisterResults, cores: number): Promise<void> {
