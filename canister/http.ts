@@ -1,13 +1,14 @@
 // Direct reads over http_request (the {canister_url}): the contract's public board paths
 // (contract/board-paths.ts) and around-me, with the same JSON envelope the gateway sends, open
-// CORS and a 30 s cache header, certified from the snapshot of service/direct-reads.ts. The
-// request is read through Azle's native Candid text codec; the reply's Candid is written directly.
+// CORS and a 30 s cache header, certified from the snapshot of service/direct-reads.ts (live on
+// the raw domain, told apart by the request's Host). The request is read through Azle's native
+// Candid text codec; the reply's Candid is written directly.
 import { IDL, candidDecode, dataCertificate, msgArgData, msgReply } from 'azle';
 
 import { encodeHttpReply } from './domain/http-response';
 import { parseRustString } from './rust-string';
 import type { Ctx } from './service/context';
-import type { DirectReads } from './service/direct-reads';
+import { isRawHost, type DirectReads } from './service/direct-reads';
 
 const Header = IDL.Tuple(IDL.Text, IDL.Text);
 export const HttpRequest = IDL.Record({
@@ -43,21 +44,32 @@ function field(printed: string, marker: string): string {
     return parseRustString(printed.slice(start + marker.length - 1, end + 1));
 }
 
-function request(): { method: string; url: string } {
+/**
+ * The Host header's value in printed Candid: a header is printed `record { "<name>"; "<value>" }`.
+ * A quote inside a value is printed escaped, so no value can pose as a header of its own.
+ */
+const HOST_HEADER = /record \{ "host"; "((?:[^"\\]|\\.)*)" \}/i;
+
+function request(): { method: string; url: string; raw: boolean } {
     const printed = candidDecode(msgArgData());
-    return { method: field(printed, METHOD_FIELD).toUpperCase(), url: field(printed, URL_FIELD) };
+    const host = HOST_HEADER.exec(printed);
+    return {
+        method: field(printed, METHOD_FIELD).toUpperCase(),
+        url: field(printed, URL_FIELD),
+        raw: host !== null && isRawHost(parseRustString(`"${host[1]}"`)),
+    };
 }
 
 /** http_request (a query): the stored, certified answer, or an upgrade to http_request_update. */
 export function serveHttp(ctx: Ctx, direct: DirectReads): void {
-    const { method, url } = request();
-    msgReply(encodeHttpReply(direct.serve(ctx, method, url, dataCertificate())));
+    const { method, url, raw } = request();
+    msgReply(encodeHttpReply(direct.serve(ctx, method, url, raw ? undefined : dataCertificate(), raw)));
 }
 
 /** http_request_update: renders what the query could not serve (and `certify`s it when the tree changed). */
 export function serveHttpUpdate(ctx: Ctx, direct: DirectReads, certify: () => void): void {
-    const { method, url } = request();
-    const { answer, changed } = direct.serveUpdate(ctx, method, url);
+    const { method, url, raw } = request();
+    const { answer, changed } = direct.serveUpdate(ctx, method, url, raw);
     if (changed) certify();
     msgReply(encodeHttpReply(answer));
 }

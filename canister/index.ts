@@ -4,6 +4,7 @@
 import {
     IDL,
     certifiedDataSet,
+    clearTimer,
     init,
     isController,
     msgArgData,
@@ -20,7 +21,6 @@ import {
     update,
 } from 'azle';
 
-import { DIRECT_READ_RENDER_SECONDS } from '../contract/http';
 import { METHODS, type Access, type Method, type ReplyOf, type RequestOf, type Result } from '../contract/canister';
 import { bytesToText, textToBytes, utf8Bytes } from './codecs';
 import { stringify } from './domain/json';
@@ -29,7 +29,7 @@ import * as accounts from './service/accounts';
 import * as analytics from './service/analytics';
 import { flushCallWrites } from './service/flush';
 import * as developers from './service/developers';
-import { createDirectReads } from './service/direct-reads';
+import { createDirectReads, type Change } from './service/direct-reads';
 import * as deviceCodes from './service/device-codes';
 import * as moderation from './service/moderation';
 import * as games from './service/games';
@@ -66,21 +66,39 @@ const ctx: Ctx = {
 
 const InitArg = IDL.Opt(IDL.Text);
 const TICK_SECONDS = 30;
-// Direct reads: writes mark games dirty; every DIRECT_READ_RENDER_SECONDS the dirty ones are rendered and
-// certified, until RENDER_BUDGET instructions are spent (the rest waits for the next tick).
+// Direct reads: writes mark rendered games dirty; a one-shot timer renders each at most once per
+// window (DIRECT_READ_WINDOW_SECONDS), until RENDER_BUDGET instructions are spent (the rest
+// waits for the next run). No render due, no timer: an idle canister pays no render messages.
 const RENDER_BUDGET = 1_000_000_000n;
 const direct = createDirectReads(utf8Bytes, () => Number(performanceCounter(0)));
+/** The pending render timer and when (µs) it runs. */
+let renderTimer: { id: bigint; at: number } | undefined;
 
 function certify(): void {
     certifiedDataSet(direct.rootHash());
 }
 
+/** Makes sure a render runs by `due` (µs); undefined: nothing is due. */
+function renderBy(due: number | undefined): void {
+    if (due === undefined || (renderTimer !== undefined && renderTimer.at <= due)) return;
+    if (renderTimer !== undefined) clearTimer(renderTimer.id);
+    const seconds = Math.max(0, Math.ceil((due - ctx.env.now()) / 1e6));
+    const id = setTimer(seconds, () => {
+        renderTimer = undefined;
+        const { changed, nextDue } = direct.renderDirty(ctx, () => performanceCounter(0) > RENDER_BUDGET);
+        if (changed) certify();
+        renderBy(nextDue);
+    });
+    renderTimer = { id, at: ctx.env.now() + seconds * 1e6 };
+}
+
 /** Marks what a successful update may have changed on the public board paths. */
 function touched(method: Method, req: Record<string, unknown>, reply: unknown): void {
+    const mark = (gameId: string, change: Change): void => renderBy(direct.markDirty(ctx, gameId, change));
     if (method === 'submit_scores') {
         for (const s of (req.submits as Array<Record<string, unknown>> | undefined) ?? [])
             if (typeof s?.gameId === 'string')
-                direct.markDirty(
+                mark(
                     s.gameId,
                     typeof s.scoreboardId === 'string'
                         ? { kind: 'board', boardId: s.scoreboardId }
@@ -90,12 +108,12 @@ function touched(method: Method, req: Record<string, unknown>, reply: unknown): 
     }
     // Removing an account touches every game it played, whichever game its session names.
     if (method === 'delete_account') {
-        direct.markAllDirty(ctx);
+        renderBy(direct.markAllDirty(ctx));
         return;
     }
     const gameId = req.gameId ?? (reply as { gameId?: unknown } | null)?.gameId;
-    if (typeof gameId === 'string') direct.markDirty(gameId);
-    else if (method === 'device_code_redeem') direct.markAllDirty(ctx);
+    if (typeof gameId === 'string') mark(gameId, { kind: 'all' });
+    else if (method === 'device_code_redeem') renderBy(direct.markAllDirty(ctx));
 }
 // Without a snapshot, post_upgrade reads this many players (~1 M instructions each, well
 // inside the 300 B install limit); timers read the rest, this many per message.
@@ -147,13 +165,10 @@ function configure(arg: [] | [string]): void {
     gateways = new Set((ctx.store.meta.get('gateways') as string[] | undefined) ?? []);
     operators = new Set((ctx.store.meta.get('operators') as string[] | undefined) ?? []);
     setTimerInterval(TICK_SECONDS, () => {
-        if (rolloverAll(ctx) > 0) direct.markAllDirty(ctx);
+        if (rolloverAll(ctx) > 0) renderBy(direct.markAllDirty(ctx));
         sessions.sweepSessions(ctx);
         deviceCodes.sweepDeviceCodes(ctx);
         developers.purgeSome(ctx, PURGE_PER_TICK);
-    });
-    setTimerInterval(DIRECT_READ_RENDER_SECONDS, () => {
-        if (direct.renderDirty(ctx, () => performanceCounter(0) > RENDER_BUDGET)) certify();
     });
 }
 
@@ -261,7 +276,6 @@ export default class {
         continueRebuild();
         rekeySome(ctx, REKEY_IN_UPGRADE);
         continueRekey();
-        direct.markAllDirty(ctx);
         certify();
     }
 

@@ -1,23 +1,25 @@
 // Direct reads at {canister_url}, served from a certified snapshot (HTTP certification v2).
 //
-// Writes only mark games dirty (markDirty: a Set insert). A timer renders the dirty games'
-// public board paths once (renderDirty), stores the response bytes and puts each response's hash
-// into the certification tree, whose root becomes the canister's certified data. http_request
-// (a query) then answers from the stored bytes with an IC-Certificate header: the data
-// certificate and a witness of the response's leaf. What was not pre-rendered:
-// - a board path of something that exists, with a query not pre-rendered (another limit, an
-//   offset page, an archive by id): the query asks for the upgrade to an update call, which
-//   renders that one response, answers it and keeps it certified for the queries that follow
-//   (up to ON_DEMAND_MAX of them, dropped when their game changes); upgrades are counted, and
-//   past UPGRADES_PER_GAME_PER_MINUTE / UPGRADES_PER_MINUTE the query answers itself: the
-//   path's busy answer (429, certified for any query of the path, request not certified), or
-//   live under the skip expression where the path has no certified answer at all;
+// Only what someone reads is rendered. A path's first read on the certifying domain (a query)
+// asks for the upgrade to an update call, which renders that one response, answers it and keeps
+// it certified: later reads are queries answered from the stored bytes with an IC-Certificate
+// header (the data certificate and a witness of the response's leaf). Writes only mark games
+// dirty (markDirty); a rendered game is rendered again at most once per window
+// (DIRECT_READ_WINDOW_SECONDS), and then only its paths read in the last WATCH_MICROS: others
+// leave the tree and their next read upgrades again. Besides:
+// - a board path with a query not kept ahead (another limit, an offset page, an archive by id):
+//   rendered on demand by the update, kept (up to ON_DEMAND_MAX of them) until its game changes;
+// - upgrades are counted, and past UPGRADES_PER_GAME_PER_MINUTE / UPGRADES_PER_MINUTE the query
+//   answers itself: the path's busy answer (429, certified for any query of the path, request
+//   not certified), or live under the skip expression where the path has no certified answer;
 // - unknown paths, bad ids, missing boards, a player's around-me window: answered at once,
 //   deliberately uncertified under the root wildcard's no-certification expression, which the
-//   witness proves is the most specific path the tree has for them.
+//   witness proves is the most specific path the tree has for them;
+// - the raw domain (`<id>.raw.icp0.io`), which no HTTP gateway verifies: answered live by the
+//   query, free on the IC, and never upgraded or rendered.
 // No azle import: the canister passes in what the IC gives (the data certificate).
 import { boardRead, findBoardPath, type BoardRead } from '../../contract/board-paths';
-import { API_HEADERS, DIRECT_READ_CACHE_CONTROL } from '../../contract/http';
+import { API_HEADERS, DIRECT_READ_CACHE_CONTROL, DIRECT_READ_WINDOW_SECONDS } from '../../contract/http';
 import { unknownEndpoint } from '../../contract/messages';
 import { checkPathId, parsePlayerId, parseQuery, parseWindow } from '../../contract/rules';
 import type { Board } from '../../contract/schemas';
@@ -66,7 +68,6 @@ import * as reads from './reads';
  * rendered on demand instead, like any other limit.
  */
 export const CERTIFIED_LIMITS = [10, 25, 50, 100] as const;
-const TOP = CERTIFIED_LIMITS[CERTIFIED_LIMITS.length - 1];
 /** Responses rendered on demand (upgrade to update) kept certified at once, across all games. */
 export const ON_DEMAND_MAX = 256;
 /**
@@ -93,10 +94,10 @@ export const ON_DEMAND_BUDGET_PER_MINUTE = 5_000_000_000;
 export const UPGRADES_PER_GAME_PER_MINUTE = 20;
 export const UPGRADES_PER_MINUTE = 60;
 /**
- * A game is kept rendered while someone reads it directly: each upgraded read of it watches it
- * for this long (µs). A change after that drops its answers from the tree instead of rendering
- * them, and the next direct read upgrades and renders it again. Games nobody reads directly cost
- * no rendering at all.
+ * A response rendered for a read stays rendered this long (µs) after the update that rendered it:
+ * its game's changes re-render it until then; a change after that drops it from the tree, and
+ * its next read upgrades and renders it again. Queries cannot write, so only updates can tell
+ * that a path is still read: this many µs between them at most, per path read.
  */
 export const WATCH_MICROS = 10 * 60 * 1_000_000;
 
@@ -117,7 +118,12 @@ interface Stored {
     tail: Uint8Array;
     /** Its leaf in the tree. */
     leaf: string[];
+    /** Rendered on demand (a page, another limit): dropped when its game changes, not rendered again. */
     onDemand: boolean;
+    /** Until when (µs) its game's changes render it again (a read's update sets it; see WATCH_MICROS). */
+    until: number;
+    /** The JSON text of an answer rendered ahead that is not a board's period: unchanged text is not hashed again. */
+    text?: string;
 }
 
 /** What the last render of a board kept, so an unchanged top is not hashed again. */
@@ -127,16 +133,6 @@ interface BoardRender {
     /** Hasher state after the head and the first n entries, by n. */
     states: Map<number, Sha256>;
 }
-
-/** What of a game changed: one board (by id), every fan-out (non-targeted) board, or all of it. */
-export type Change = { kind: 'board'; boardId: string } | { kind: 'fanout' } | { kind: 'all' };
-/** A game's pending changes: flags for the markers, board ids apart (no board id can be a marker). */
-interface Dirty {
-    all: boolean;
-    fanout: boolean;
-    boards: Set<string>;
-}
-const everything = (): Dirty => ({ all: true, fanout: false, boards: new Set() });
 
 const BASE_HEADERS: Array<[string, string]> = [
     ['content-type', 'application/json'],
@@ -303,20 +299,78 @@ function readKey(path: string, query: string): string | undefined {
 
 // ---- the snapshot ---------------------------------------------------------------------------------------
 
+/** What changed in a game, as its direct reads see it: a type, so that no board id can pose as a marker. */
+export type Change = { kind: 'all' } | { kind: 'fanout' } | { kind: 'board'; boardId: string };
+
+/** What changed in a game since its last render. */
+interface Dirty {
+    /** Anything (settings, boards, archives, names): every rendered path of the game. */
+    all: boolean;
+    /** A fan-out submit: the boards that are not targeted. */
+    fanout: boolean;
+    boards: Set<string>;
+}
+
 export interface DirectReads {
-    /** Something of the game changed: one (targeted) board, the fan-out boards, or all of it (the default). */
-    markDirty(gameId: string, change?: Change): void;
-    markAllDirty(ctx: Ctx): void;
-    /** Renders dirty games until `stop()` says the budget is spent; true when the tree changed. */
-    renderDirty(ctx: Ctx, stop: () => boolean): boolean;
+    /**
+     * Something of the game changed. Returns when (µs) the next render of it is due, or undefined
+     * when nothing of the game is rendered (nothing to do).
+     */
+    markDirty(ctx: Ctx, gameId: string, change: Change): number | undefined;
+    /** Every rendered game changed (a rollover, an upgrade); when the next render is due, if any. */
+    markAllDirty(ctx: Ctx): number | undefined;
+    /**
+     * Renders the dirty games whose window has passed until `stop()` says the budget is spent;
+     * `changed` when the tree changed, and when the next render is due (undefined: nothing waits).
+     */
+    renderDirty(ctx: Ctx, stop: () => boolean): { changed: boolean; nextDue: number | undefined };
     pending(): number;
     /** The certified data: the tree's root hash. */
     rootHash(): Uint8Array;
-    /** http_request (a query). `certificate`: the data certificate, when the IC gives one. */
-    serve(ctx: Ctx, method: string, url: string, certificate: Uint8Array | undefined): HttpAnswer;
+    /**
+     * http_request (a query). `certificate`: the data certificate, when the IC gives one. `raw`:
+     * the request came on the raw domain, which no HTTP gateway verifies: answered live, never upgraded.
+     */
+    serve(ctx: Ctx, method: string, url: string, certificate: Uint8Array | undefined, raw?: boolean): HttpAnswer;
     /** http_request_update: the answer, rendered and kept certified when it can be; true in `changed` when the tree changed. */
-    serveUpdate(ctx: Ctx, method: string, url: string): { answer: HttpAnswer; changed: boolean };
+    serveUpdate(ctx: Ctx, method: string, url: string, raw?: boolean): { answer: HttpAnswer; changed: boolean };
 }
+
+/**
+ * The raw domain of a canister (`<id>.raw.icp0.io`, locally `<id>.raw.localhost`): the IC's HTTP
+ * gateways pass its responses through unverified, so certifying them would buy nothing.
+ */
+export function isRawHost(host: string): boolean {
+    return host.toLowerCase().split('.')[1] === 'raw';
+}
+
+/** The board a path is under (`games/<g>/scoreboards/<b>/...`), if any. */
+function boardOf(path: readonly string[]): string | undefined {
+    return path[0] === 'games' && path[2] === 'scoreboards' && path[3] !== '' ? path[3] : undefined;
+}
+const isBoardPath = (path: readonly string[]): boolean => path.length === 4 && boardOf(path) !== undefined;
+
+/**
+ * Whether a change moves what a path answers: a path under no board (the board list, counts of
+ * every board) with any change; a board's paths with a change of the whole game or of that
+ * board; its current period also with a fan-out submit (its archives do not change then).
+ */
+function touches(path: readonly string[], what: Dirty, board: { targeted: boolean } | undefined): boolean {
+    const boardId = boardOf(path);
+    if (boardId === undefined) return true;
+    if (what.all || what.boards.has(boardId) || board === undefined) return true;
+    return what.fanout && !board.targeted && path[4] !== 'archives';
+}
+
+/** A query a path is rendered ahead for (kept certified while read); any other is rendered on demand. */
+function aheadQuery(path: readonly string[], query: string): boolean {
+    if (query === '') return true;
+    const limited = isBoardPath(path) || (path.length === 6 && boardOf(path) !== undefined && path[5] === 'latest');
+    return limited && CERTIFIED_LIMITS.some((l) => query === `limit=${l}`);
+}
+
+const urlOf = (path: readonly string[], query: string): string =>
+    `/${path.join('/')}${query === '' ? '' : '?'}${query}`;
 
 /**
  * `encode`: UTF-8 of a string; the canister passes its native codec (a JavaScript loop costs
@@ -331,17 +385,16 @@ export function createDirectReads(
     setAt(tree, [...SKIP_TREE_PATH], newLeaf(EMPTY));
     /** pathKey (segments joined by '/') -> certified query -> response. */
     const responses = new Map<string, Map<string, Stored>>();
-    /** The path keys each game has responses under. */
+    /** The path keys each game has responses under: a game without any is not rendered at all. */
     const gamePaths = new Map<string, Set<string>>();
     const renders = new Map<string, BoardRender>();
-    /** What each board's archives were when they were last rendered. */
-    const archivesSeen = new Map<string, string>();
     const dirty = new Map<string, Dirty>();
+    /** When each rendered game was last rendered (µs): at most once per window. */
+    const lastRender = new Map<string, number>();
     /** On-demand responses, oldest first: `${pathKey}?${query}` -> game, and whether it never changes (an archive by id). */
     const onDemand = new Map<string, { gameId: string; fixed: boolean }>();
-    /** Each game's archive stats as last rendered (they change only at a rollover, a reset or a board change). */
-    const statsSeen = new Map<string, string>();
     let spentThisMinute = { minute: 0, instructions: 0 };
+
     /** Upgraded reads this minute (counted by the updates; the query reads them), in all and by game. */
     let upgrades = { minute: -1, total: 0, byGame: new Map<string, number>() };
     const minuteOf = (ctx: Ctx): number => Math.floor(ctx.env.now() / 60_000_000);
@@ -364,8 +417,6 @@ export function createDirectReads(
             upgrades.byGame.set(gameId, (n = (upgrades.byGame.get(gameId) ?? 0) + 1));
         return upgrades.total <= UPGRADES_PER_MINUTE && n <= UPGRADES_PER_GAME_PER_MINUTE;
     }
-    /** Games read directly lately: until when (µs) their changes are rendered. */
-    const watched = new Map<string, number>();
 
     /** Runs an update's render if the minute's budget allows it (false if it did not run). */
     function withinBudget(ctx: Ctx, render: () => void): boolean {
@@ -401,54 +452,78 @@ export function createDirectReads(
         byQuery.set(query, { ...stored, leaf });
     }
 
-    function drop(pathKey: string, query: string): void {
+    function drop(gameId: string, pathKey: string, query: string): void {
         const byQuery = responses.get(pathKey);
         const old = byQuery?.get(query);
         if (old === undefined) return;
         removeAt(tree, old.leaf);
         byQuery!.delete(query);
         onDemand.delete(`${pathKey}?${query}`);
-        if (byQuery!.size === 0) {
-            removeAt(tree, responseOnlyTreePath(old.leaf.slice(1, -4), busyResponse().hash));
-            responses.delete(pathKey);
-            for (const paths of gamePaths.values()) paths.delete(pathKey);
-        }
+        if (byQuery!.size > 0) return;
+        removeAt(tree, responseOnlyTreePath(old.leaf.slice(1, -4), busyResponse().hash));
+        responses.delete(pathKey);
+        const paths = gamePaths.get(gameId);
+        paths?.delete(pathKey);
+        if (paths?.size === 0) forget(gameId);
+        const boardId = pathKey.split('/')[3];
+        if (boardId !== undefined && pathKey.split('/').length === 4) renders.delete(`${gameId}/${boardId}`);
+    }
+
+    /** Nothing of the game is rendered any more. */
+    function forget(gameId: string): void {
+        gamePaths.delete(gameId);
+        lastRender.delete(gameId);
+        dirty.delete(gameId);
     }
 
     function dropGame(gameId: string): void {
-        for (const pathKey of gamePaths.get(gameId) ?? []) {
-            for (const query of [...(responses.get(pathKey)?.keys() ?? [])]) drop(pathKey, query);
-            responses.delete(pathKey);
-        }
-        gamePaths.delete(gameId);
-        for (const key of renders.keys()) if (key.startsWith(`${gameId}/`)) renders.delete(key);
-        for (const key of archivesSeen.keys()) if (key.startsWith(`${gameId}/`)) archivesSeen.delete(key);
-        statsSeen.delete(gameId);
+        for (const pathKey of [...(gamePaths.get(gameId) ?? [])])
+            for (const query of [...(responses.get(pathKey)?.keys() ?? [])]) drop(gameId, pathKey, query);
+        forget(gameId);
     }
 
-    /** One response (status and JSON text) at a path and certified query. */
+    /** One response (status and JSON text) at a path and certified query; not re-hashed when the text is the same. */
     function putText(
         gameId: string,
         path: string[],
         query: string,
         status: number,
         text: string,
-        onDemand: boolean,
+        o: { onDemand: boolean; until: number },
     ): void {
+        const old = responses.get(path.join('/'))?.get(query);
+        if (old?.text !== undefined && old.text === text && old.status === status) {
+            old.until = Math.max(old.until, o.until);
+            return;
+        }
         const bytes = ascii(text);
         put(
             gameId,
             path,
             query,
-            { status, headers: headersFor(status, FULL_EXPRESSION), bytes, end: bytes.length, tail: EMPTY, onDemand },
+            {
+                status,
+                headers: headersFor(status, FULL_EXPRESSION),
+                bytes,
+                end: bytes.length,
+                tail: EMPTY,
+                // Kept to skip re-hashing an unchanged answer; on-demand answers are dropped on change instead.
+                text: o.onDemand ? undefined : text,
+                ...o,
+            },
             sha256(bytes),
         );
     }
 
-    /** A board's current period at every certified limit, sharing one buffer and one pass of hashing. */
-    function renderBoard(ctx: Ctx, gameId: string, boardId: string): void {
+    /**
+     * A board's current period at the given ahead queries (absent = 100, `limit=n`), sharing one
+     * buffer and one pass of hashing, resumed where the previous render's entries still stand.
+     */
+    function renderBoard(ctx: Ctx, gameId: string, boardId: string, queries: ReadonlyMap<string, number>): void {
         const path = ['games', gameId, 'scoreboards', boardId];
-        const board: Board = reads.readBoard(ctx, { gameId, boardId, limit: TOP });
+        const limitOf = (query: string): number => (query === '' ? 100 : Number(query.slice('limit='.length)));
+        const top = Math.max(...[...queries.keys()].map(limitOf));
+        const board: Board = reads.readBoard(ctx, { gameId, boardId, limit: top });
         const head = `${stringify({ ok: true, data: { scoreboardId: board.scoreboardId, config: board.config } }).slice(0, -2)},"entries":[`;
         const entries = board.entries.map((e) => stringify(e));
         const tail = ascii(`],"totalEntries":${board.totalEntries}}}`);
@@ -476,100 +551,77 @@ export function createDirectReads(
         bytes.set(headBytes);
         bytes.set(entryBytes, headBytes.length);
         // Where each limit's entries end, and the hasher there (resumed from the last render when the top is the same).
-        const counts = [...new Set(CERTIFIED_LIMITS.map((l) => Math.min(l, entries.length)))].sort((a, b) => a - b);
-        let start = 0;
-        let hasher = new Sha256().update(headBytes);
-        if (prev !== undefined)
-            for (const n of counts)
-                if (n <= same && prev.states.has(n)) {
-                    start = n;
-                    hasher = prev.states.get(n)!.clone();
-                }
+        const counts = [...new Set([...queries.keys()].map((q) => Math.min(limitOf(q), entries.length)))].sort(
+            (a, b) => a - b,
+        );
+        const resumable = prev === undefined ? [] : [...prev.states.keys()].filter((m) => m <= same);
+        resumable.sort((a, b) => a - b);
         const states = new Map<number, Sha256>();
-        let hashedTo = start;
+        let hasher = new Sha256().update(headBytes);
+        let at = 0;
         for (const n of counts) {
-            if (n < start) {
-                states.set(n, prev!.states.get(n)!);
-                continue;
-            }
-            if (n > hashedTo) {
-                hasher.update(bytes.subarray(offsets[hashedTo], offsets[n]));
-                hashedTo = n;
+            // The furthest state of the previous render at or below n, when it is ahead of this pass.
+            for (const m of resumable)
+                if (m <= n && m > at) {
+                    hasher = prev!.states.get(m)!.clone();
+                    at = m;
+                }
+            if (n > at) {
+                hasher.update(bytes.subarray(offsets[at], offsets[n]));
+                at = n;
             }
             states.set(n, hasher.clone());
         }
-        const bodyHashes = new Map<number, Digest>();
-        for (const n of counts) bodyHashes.set(n, states.get(n)!.clone().update(tail).digest());
+        // States of the previous render still true of these entries serve the next resumption too.
+        for (const m of resumable) if (!states.has(m)) states.set(m, prev!.states.get(m)!);
         const headers = headersFor(200, FULL_EXPRESSION);
-        const store = (query: string, limit: number): void => {
-            const n = Math.min(limit, entries.length);
+        for (const [query, until] of queries) {
+            const n = Math.min(limitOf(query), entries.length);
             put(
                 gameId,
                 path,
                 query,
-                { status: 200, headers, bytes, end: offsets[n], tail, onDemand: false },
-                bodyHashes.get(n)!,
+                { status: 200, headers, bytes, end: offsets[n], tail, onDemand: false, until },
+                states.get(n)!.clone().update(tail).digest(),
             );
-        };
-        store('', 100);
-        for (const limit of CERTIFIED_LIMITS) store(`limit=${limit}`, limit);
+        }
         renders.set(key, { head, entries, states });
     }
 
-    function renderArchives(ctx: Ctx, gameId: string, boardId: string, archives: readonly number[]): void {
-        const key = `${gameId}/${boardId}`;
-        const fingerprint = `${archives.length}:${archives[archives.length - 1] ?? ''}`;
-        if (archivesSeen.get(key) === fingerprint) return;
-        const base = ['games', gameId, 'scoreboards', boardId, 'archives'];
-        putText(gameId, base, '', 200, envelope(reads.listArchives(ctx, { gameId, boardId })), false);
-        const latest = [...base, 'latest'];
-        // Without an archive every limit is the same 404: certify the plain path only (others upgrade).
-        for (const limit of [undefined, ...(archives.length > 0 ? CERTIFIED_LIMITS : [])]) {
-            const query = limit === undefined ? '' : `limit=${limit}`;
-            const answer = liveAnswer(ctx, 'GET', `/${latest.join('/')}${query === '' ? '' : '?'}${query}`);
-            putText(gameId, latest, query, answer.status, answer.text, false);
-        }
-        archivesSeen.set(key, fingerprint);
-    }
-
-    /** Renders one dirty game (or the part of it that changed). */
+    /** Renders what changed of a game's rendered paths: read lately ones anew, the others leave the tree. */
     function renderGame(ctx: Ctx, gameId: string, what: Dirty): void {
         const game = ctx.games.get(gameId);
-        if (game === undefined) {
-            dropGame(gameId);
-            return;
+        if (game === undefined) return dropGame(gameId);
+        const now = ctx.env.now();
+        const boards = new Map(game.record.boards.map((b) => [b.scoreboardId, b]));
+        for (const pathKey of [...(gamePaths.get(gameId) ?? [])]) {
+            const byQuery = responses.get(pathKey);
+            if (byQuery === undefined) continue;
+            const path = pathKey.split('/');
+            const boardId = boardOf(path);
+            const board = boardId === undefined ? undefined : boards.get(boardId);
+            if (!touches(path, what, board)) continue;
+            const wanted = new Map<string, number>();
+            for (const [query, stored] of [...byQuery]) {
+                // An archive by id never changes; other on-demand answers and answers nobody read lately leave.
+                if (stored.onDemand && onDemand.get(`${pathKey}?${query}`)?.fixed === true) continue;
+                if (stored.onDemand || stored.until <= now || (boardId !== undefined && board === undefined))
+                    drop(gameId, pathKey, query);
+                else wanted.set(query, stored.until);
+            }
+            if (wanted.size === 0) continue;
+            if (isBoardPath(path)) renderBoard(ctx, gameId, boardId!, wanted);
+            else
+                for (const [query, until] of wanted) {
+                    const answer = liveAnswer(ctx, 'GET', urlOf(path, query));
+                    putText(gameId, path, query, answer.status, answer.text, { onDemand: false, until });
+                }
         }
-        // On-demand responses of the game may be stale now (an archive by id never changes).
+        // On-demand answers under paths that are not rendered ahead (a page of a board nobody reads at 100).
         for (const [key, owner] of [...onDemand]) {
             if (owner.gameId !== gameId || owner.fixed) continue;
             const q = key.indexOf('?');
-            drop(key.slice(0, q), key.slice(q + 1));
-        }
-        const listPath = ['games', gameId, 'scoreboards'];
-        putText(gameId, listPath, '', 200, envelope(reads.listBoards(ctx, { gameId })), false);
-        const stats = envelope(reads.archiveStats(ctx, { gameId }));
-        if (statsSeen.get(gameId) !== stats) {
-            putText(gameId, ['games', gameId, 'archives', 'stats'], '', 200, stats, false);
-            statsSeen.set(gameId, stats);
-        }
-        const live = new Set(game.record.boards.map((b) => b.scoreboardId));
-        if (what.all) {
-            // Boards deleted since the last render leave the tree.
-            for (const pathKey of [...(gamePaths.get(gameId) ?? [])]) {
-                const [, , under, boardId] = pathKey.split('/'); // games/<g>/scoreboards/<board>/...
-                if (under === 'scoreboards' && boardId !== undefined && !live.has(boardId)) {
-                    for (const query of [...(responses.get(pathKey)?.keys() ?? [])]) drop(pathKey, query);
-                    responses.delete(pathKey);
-                    gamePaths.get(gameId)!.delete(pathKey);
-                    renders.delete(`${gameId}/${boardId}`);
-                    archivesSeen.delete(`${gameId}/${boardId}`);
-                }
-            }
-        }
-        for (const board of game.record.boards) {
-            const id = board.scoreboardId;
-            if (what.all || what.boards.has(id) || (what.fanout && !board.targeted)) renderBoard(ctx, gameId, id);
-            renderArchives(ctx, gameId, id, board.archives);
+            drop(gameId, key.slice(0, q), key.slice(q + 1));
         }
     }
 
@@ -604,6 +656,12 @@ export function createDirectReads(
         return { status, headers, body: ascii(text) };
     }
 
+    /** An answer computed now, uncertified (the raw domain; an update's own answer past the budget). */
+    function liveHttp(ctx: Ctx, method: string, url: string): HttpAnswer {
+        const answer = liveAnswer(ctx, method, url);
+        return { status: answer.status, headers: headersFor(answer.status, SKIP_EXPRESSION), body: ascii(answer.text) };
+    }
+
     const UPGRADE: HttpAnswer = { status: 200, headers: [], body: EMPTY, upgrade: true };
 
     /**
@@ -627,40 +685,67 @@ export function createDirectReads(
         return { path, query };
     }
 
-    function markDirty(gameId: string, change: Change = { kind: 'all' }): void {
+    /**
+     * Whether a read of a certifiable path is worth an update that renders it: a 200, or the 404
+     * of a board that exists (no archive yet) that becomes a 200 later. Other errors (a missing
+     * board, a bad query) stay uncertified skip answers: nobody can make the canister render them.
+     */
+    function worthRendering(ctx: Ctx, status: number, path: string[] | undefined): boolean {
+        if (status === 200) return true;
+        const boardId = path === undefined ? undefined : boardOf(path);
+        if (status !== 404 || boardId === undefined) return false;
+        return ctx.games.get(path![1])?.record.boards.some((b) => b.scoreboardId === boardId) === true;
+    }
+
+    /** When a dirty game's next render is due: now, or a window after its last one. */
+    function dueOf(ctx: Ctx, gameId: string): number {
+        const now = ctx.env.now();
+        const due = (lastRender.get(gameId) ?? -Infinity) + DIRECT_READ_WINDOW_SECONDS * 1e6;
+        return ctx.rebuilding.has(gameId) ? now + DIRECT_READ_WINDOW_SECONDS * 1e6 : Math.max(now, due);
+    }
+
+    function markDirty(ctx: Ctx, gameId: string, change: Change): number | undefined {
+        if (!gamePaths.has(gameId)) return undefined; // nothing of it is rendered: nothing to keep fresh
         let d = dirty.get(gameId);
         if (d === undefined) dirty.set(gameId, (d = { all: false, fanout: false, boards: new Set() }));
         if (change.kind === 'all') d.all = true;
         else if (change.kind === 'fanout') d.fanout = true;
         else d.boards.add(change.boardId);
+        return dueOf(ctx, gameId);
+    }
+
+    function earliestDue(ctx: Ctx): number | undefined {
+        let next: number | undefined;
+        for (const gameId of dirty.keys()) {
+            const due = dueOf(ctx, gameId);
+            if (next === undefined || due < next) next = due;
+        }
+        return next;
     }
 
     return {
         markDirty,
         markAllDirty(ctx) {
-            for (const gameId of ctx.games.keys()) markDirty(gameId);
-            for (const gameId of gamePaths.keys()) markDirty(gameId);
+            for (const gameId of gamePaths.keys()) markDirty(ctx, gameId, { kind: 'all' });
+            return earliestDue(ctx);
         },
         pending: () => dirty.size,
         renderDirty(ctx, stop) {
             let changed = false;
-            for (const [gameId, what] of dirty) {
+            const now = ctx.env.now();
+            for (const [gameId, what] of [...dirty]) {
                 if (changed && stop()) break;
-                if (ctx.rebuilding.has(gameId)) continue; // its tables are not whole yet
+                if (dueOf(ctx, gameId) > now) continue; // rendered within its window, or its tables are not whole yet
                 dirty.delete(gameId);
-                if ((watched.get(gameId) ?? 0) > ctx.env.now()) renderGame(ctx, gameId, what);
-                else {
-                    // Nobody has read it directly lately: forget its answers rather than render them.
-                    watched.delete(gameId);
-                    if (!gamePaths.has(gameId)) continue;
-                    dropGame(gameId);
-                }
+                lastRender.set(gameId, now);
+                renderGame(ctx, gameId, what);
                 changed = true;
             }
-            return changed;
+            return { changed, nextDue: earliestDue(ctx) };
         },
         rootHash: () => nodeDigest(tree),
-        serve(ctx, method, url, certificate) {
+        serve(ctx, method, url, certificate, raw = false) {
+            if (raw) return liveHttp(ctx, method, url);
             const path = pathKeys(url);
             const byQuery = path === undefined ? undefined : responses.get(path.join('/'));
             if (byQuery !== undefined) {
@@ -671,25 +756,22 @@ export function createDirectReads(
                 if (upgradeAllowed(ctx, gameIdOf(path))) return UPGRADE;
                 // Past the bounds: the path's certified busy answer (a live one could not verify here).
                 const { bytes, hash } = busyResponse();
-                const leaf = responseOnlyTreePath(path!, hash);
-                return certifiedAnswer(
-                    {
-                        status: BUSY_STATUS,
-                        headers: BUSY_HEADERS,
-                        bytes,
-                        end: bytes.length,
-                        tail: EMPTY,
-                        leaf,
-                        onDemand: false,
-                    },
-                    certificate,
-                    path!,
-                );
+                const busyStored: Stored = {
+                    status: BUSY_STATUS,
+                    headers: BUSY_HEADERS,
+                    bytes,
+                    end: bytes.length,
+                    tail: EMPTY,
+                    leaf: responseOnlyTreePath(path!, hash),
+                    onDemand: false,
+                    until: 0,
+                };
+                return certifiedAnswer(busyStored, certificate, path!);
             }
             const answer = liveAnswer(ctx, method, url);
             if (
-                answer.status === 200 &&
                 method === 'GET' &&
+                worthRendering(ctx, answer.status, path) &&
                 certifiable(url) !== undefined &&
                 upgradeAllowed(ctx, gameIdOf(path))
             )
@@ -697,50 +779,49 @@ export function createDirectReads(
             // Past the bounds too: the path has no certified answer, so the live one under the skip expression verifies.
             return skipAnswer(answer.status, answer.text, certificate, path);
         },
-        serveUpdate(ctx, method, url) {
+        serveUpdate(ctx, method, url, raw = false) {
             const gameId = gameIdOf(pathKeys(url));
             const within = countUpgrade(ctx, gameId);
-            const c = method === 'GET' ? certifiable(url) : undefined;
-            const stored = c === undefined ? undefined : responses.get(c.path.join('/'))?.get(c.query);
-            if (stored !== undefined) {
-                if (gameId !== undefined && ctx.games.has(gameId)) watched.set(gameId, ctx.env.now() + WATCH_MICROS);
-                return { answer: certifiedAnswer(stored, undefined, c!.path), changed: false };
+            const c = method === 'GET' && !raw ? certifiable(url) : undefined;
+            const kept = c === undefined ? undefined : responses.get(c.path.join('/'))?.get(c.query);
+            if (kept !== undefined && c !== undefined) {
+                // Rendered meanwhile (another read's update): read again, so kept fresh for longer.
+                if (!kept.onDemand) kept.until = ctx.env.now() + WATCH_MICROS;
+                return { answer: certifiedAnswer(kept, undefined, c.path), changed: false };
             }
-            const answer = liveAnswer(ctx, method, url);
-            const live = (): { answer: HttpAnswer; changed: boolean } => ({
-                answer: {
-                    status: answer.status,
-                    headers: headersFor(answer.status, SKIP_EXPRESSION),
-                    body: ascii(answer.text),
-                },
-                changed: false,
-            });
             // Past a bound (queries that raced the counts): the live answer, nothing rendered or kept.
-            if (!within || c === undefined || gameId === undefined || !ctx.games.has(gameId)) return live();
-            // A game read directly: watched for a while; rendered now if it is not in the tree.
-            const wasWatched = (watched.get(gameId) ?? 0) > ctx.env.now() && gamePaths.has(gameId);
-            const renderAll = (): void => {
-                dirty.delete(gameId); // everything of it is rendered now
-                renderGame(ctx, gameId, everything());
+            if (!within || c === undefined || gameId === undefined || !ctx.games.has(gameId))
+                return { answer: liveHttp(ctx, method, url), changed: false };
+            const until = ctx.env.now() + WATCH_MICROS;
+            const pathKey = c.path.join('/');
+            const ahead = aheadQuery(c.path, c.query);
+            const render = (): void => {
+                if (ahead && isBoardPath(c.path)) {
+                    // With the other queries of the board that are still read: one pass of hashing.
+                    const wanted = new Map<string, number>([[c.query, until]]);
+                    for (const [query, s] of responses.get(pathKey) ?? [])
+                        if (!s.onDemand && s.until > ctx.env.now()) wanted.set(query, s.until);
+                    renderBoard(ctx, gameId, c.path[3], wanted);
+                } else {
+                    const answer = liveAnswer(ctx, method, url);
+                    putText(gameId, c.path, c.query, answer.status, answer.text, { onDemand: !ahead, until });
+                }
             };
-            if (!wasWatched && !withinBudget(ctx, renderAll)) return live();
-            watched.set(gameId, ctx.env.now() + WATCH_MICROS);
-            const rendered = responses.get(c.path.join('/'))?.get(c.query);
-            if (rendered !== undefined) return { answer: certifiedAnswer(rendered, undefined, c.path), changed: true };
-            // Another limit, a page, an archive by id: rendered alone (past the budget: live, not kept).
-            if (!withinBudget(ctx, () => putText(gameId, c.path, c.query, answer.status, answer.text, true)))
-                return { answer: live().answer, changed: !wasWatched };
-            const key = `${c.path.join('/')}?${c.query}`;
-            onDemand.delete(key);
-            const found = findBoardPath(url.split('?')[0]);
-            onDemand.set(key, { gameId, fixed: found?.params.archiveId !== undefined });
-            while (onDemand.size > ON_DEMAND_MAX) {
-                const oldest = onDemand.keys().next().value as string;
-                const q = oldest.indexOf('?');
-                drop(oldest.slice(0, q), oldest.slice(q + 1));
+            // Past the minute's budget: answered live, nothing kept (the next read asks again).
+            if (!withinBudget(ctx, render)) return { answer: liveHttp(ctx, method, url), changed: false };
+            const rendered = responses.get(pathKey)?.get(c.query);
+            if (rendered === undefined) return { answer: liveHttp(ctx, method, url), changed: true };
+            if (rendered.onDemand) {
+                const key = `${pathKey}?${c.query}`;
+                onDemand.delete(key);
+                onDemand.set(key, { gameId, fixed: findBoardPath(url.split('?')[0])?.params.archiveId !== undefined });
+                while (onDemand.size > ON_DEMAND_MAX) {
+                    const oldest = onDemand.keys().next().value as string;
+                    const q = oldest.indexOf('?');
+                    drop(onDemand.get(oldest)!.gameId, oldest.slice(0, q), oldest.slice(q + 1));
+                }
             }
-            const stored2 = responses.get(c.path.join('/'))!.get(c.query)!;
-            return { answer: certifiedAnswer(stored2, undefined, c.path), changed: true };
+            return { answer: certifiedAnswer(rendered, undefined, c.path), changed: true };
         },
     };
 }

@@ -1,12 +1,17 @@
 // Direct reads are tamper-evident: the canister's real wasm on the replica answers the public
 // board paths with IC-Certificate headers that @dfinity/response-verification (the HTTP Gateway
 // Protocol's response verification, as the IC's gateways run it) accepts against the replica's
-// root key, and rejects as soon as one byte of the body or of a certified header changes. Writes
-// only mark boards dirty: the render timer (every 3 s of canister time) certifies them. Reads
+// root key, and rejects as soon as one byte of the body or of a certified header changes. Only
+// what is read is rendered (a path's first read is an update); writes only mark boards dirty, and
+// a render timer certifies a read game's changes at most once per window of canister time. Reads
 // upgraded to update calls are bounded per game and per minute; past a bound the query answers.
-import { IDL } from '@dfinity/candid';
+// The raw domain is answered live.
+import * as http from 'node:http';
 
-import { DIRECT_READ_RENDER_SECONDS } from '../../contract/http';
+import { IDL } from '@dfinity/candid';
+import { Principal } from '@dfinity/principal';
+
+import { DIRECT_READ_WINDOW_SECONDS } from '../../contract/http';
 import { UPGRADES_PER_GAME_PER_MINUTE, UPGRADES_PER_MINUTE } from '../../canister/service/direct-reads';
 import { startLeaderboard, type TestCanister } from '../support/canister';
 import { canisterAnswer, directUrls, verifyAnswer, type CanisterAnswer } from '../support/verify-response';
@@ -23,14 +28,68 @@ async function direct(path: string): Promise<Direct> {
     return canisterAnswer(urls.seen, await fetch(urls.fetch));
 }
 
+/** A GET on the raw domain, as `<id>.raw.localhost` (the replica takes the canister from the Host, as dfx's does). */
+async function rawDirect(path: string): Promise<Direct> {
+    const { port } = new URL(c.replica.url);
+    return new Promise((resolve, reject) => {
+        const req = http.get(
+            { host: '127.0.0.1', port, path, headers: { host: `${c.canisterId.toText()}.raw.localhost:${port}` } },
+            (res) => {
+                const chunks: Buffer[] = [];
+                res.on('data', (chunk: Buffer) => chunks.push(chunk));
+                res.on('end', () => {
+                    const headers = Object.entries(res.headers).map(([n, v]): [string, string] => [n, String(v)]);
+                    resolve({
+                        url: path,
+                        status: res.statusCode!,
+                        headers,
+                        body: new Uint8Array(Buffer.concat(chunks)),
+                    });
+                });
+            },
+        );
+        req.on('error', reject);
+    });
+}
+
+const HttpRequest = IDL.Record({
+    method: IDL.Text,
+    url: IDL.Text,
+    headers: IDL.Vec(IDL.Tuple(IDL.Text, IDL.Text)),
+    body: IDL.Vec(IDL.Nat8),
+    certificate_version: IDL.Opt(IDL.Nat16),
+});
+
+/** Whether the canister's query would ask for the upgrade (the path is not rendered), without following it. */
+function wouldUpgrade(path: string): boolean {
+    const arg = IDL.encode(
+        [HttpRequest],
+        [
+            {
+                method: 'GET',
+                url: path,
+                headers: [['host', `${c.canisterId.toText()}.localhost`]],
+                body: [],
+                certificate_version: [2],
+            },
+        ],
+    );
+    const reply = c.replica.query(c.canisterId, 'http_request', new Uint8Array(arg), Principal.anonymous(), true);
+    if (!('reply' in reply)) throw new Error(reply.reject.message);
+    const [answer] = IDL.decode([IDL.Record({ upgrade: IDL.Opt(IDL.Bool) })], reply.reply) as unknown as [
+        { upgrade: [] | [boolean] },
+    ];
+    return answer.upgrade[0] === true;
+}
+
 const verify = (r: Direct): ReturnType<typeof verifyAnswer> => verifyAnswer(c.replica, c.canisterId, r);
 
 const json = (r: Direct): any => JSON.parse(new TextDecoder().decode(r.body));
 const header = (r: Direct, name: string): string | undefined => r.headers.find(([n]) => n === name)?.[1];
 
-/** Lets the render timer run: canister time moves by its interval and due timers run at once. */
+/** Lets the render timer run: canister time moves by its window and due timers run at once. */
 async function render(): Promise<void> {
-    await c.advance(DIRECT_READ_RENDER_SECONDS * 1000);
+    await c.advance(DIRECT_READ_WINDOW_SECONDS * 1000);
 }
 
 async function submit(playerId: string, score: number, extra: Record<string, unknown> = {}): Promise<void> {
@@ -44,7 +103,6 @@ beforeAll(async () => {
     c = await startLeaderboard();
     ({ apiKey } = await c.ok('admin_register_game', { developerId: 'dev-1', gameId: GAME, name: 'Certified' }));
     for (let i = 0; i < 12; i++) await submit(`dev_1700000000_${i.toString(16).padStart(8, '0')}`, 100 + i * 10);
-    await direct(`/games/${GAME}/scoreboards`); // its first direct read: the game is rendered and watched
 });
 afterAll(() => c.replica.stop());
 
@@ -60,7 +118,10 @@ test('every pre-rendered board path verifies, with the same JSON as the canister
         `/games/${GAME}/scoreboards/weekly/archives/latest`,
         `/games/${GAME}/archives/stats`,
     ]) {
+        const first = await direct(url); // its first read: an update renders it (certified by consensus)
+        expect(header(first, 'ic-certificate')).toBeUndefined();
         const r = await direct(url);
+        expect(r.body).toEqual(first.body);
         expect(header(r, 'ic-certificate')).toMatch(/^certificate=:.*:, tree=:.*:, version=2, expr_path=:.*:$/);
         const verified = verify(r);
         expect({ url, status: verified?.statusCode }).toEqual({ url, status: r.status });
@@ -153,16 +214,22 @@ test('the top 1,000 is rendered on demand (hashing it ahead would cost ~1.7 B in
     expect(json(again).data.entries).toHaveLength(12);
 });
 
-test('a submit shows in direct reads after the next render, not before', async () => {
+test('a change shows in direct reads at once after a quiet window; the next ones wait for the window', async () => {
     const url = `/games/${GAME}/scoreboards/daily?limit=10`;
-    const before = await direct(url);
-    await submit('dev_1700000000_ffffffff', 10_000);
-    expect((await direct(url)).body).toEqual(before.body); // still the certified snapshot
+    await render(); // a window with no change
+    await direct(url);
+    await submit('dev_1700000000_ffffffff', 10_000); // the timer renders it in the next round
+    const first = await direct(url);
+    verify(first);
+    expect(json(first).data.entries[0]).toMatchObject({ rank: 1, score: 10_000 });
+    expect(json(first).data.totalEntries).toBe(13);
+    await submit('dev_1700000000_fffffffe', 20_000);
+    expect((await direct(url)).body).toEqual(first.body); // still the certified snapshot of this window
     await render();
     const after = await direct(url);
     verify(after);
-    expect(json(after).data.entries[0]).toMatchObject({ rank: 1, score: 10_000 });
-    expect(json(after).data.totalEntries).toBe(13);
+    expect(json(after).data.entries[0]).toMatchObject({ rank: 1, score: 20_000 });
+    expect(json(after).data.totalEntries).toBe(14);
 });
 
 test('a game nobody reads directly costs no rendering; its first direct read renders it, a change after 10 quiet minutes drops it', async () => {
@@ -355,4 +422,88 @@ test('the archive stats are certified, and a rollover of a watched game renders 
         latestPeriodEnd: midnightNs,
     });
     expect(json(after).data.totalArchives).toBeGreaterThan(before.totalArchives);
+});
+
+test('the raw domain is answered live by the query: never upgraded, never rendered, free of certificates', async () => {
+    const other = 'raw-game';
+    const { apiKey: otherKey } = await c.ok('admin_register_game', {
+        developerId: 'dev-3',
+        gameId: other,
+        name: 'Raw',
+    });
+    await c.ok('submit_scores', {
+        submits: [{ apiKey: otherKey, gameId: other, playerId: 'dev_1700000000_0000abcd', score: 42, streak: 1 }],
+    });
+    const updates = (): number => c.replica.executions().filter((e) => e.method.endsWith('http_request_update')).length;
+    const before = updates();
+    const url = `/games/${other}/scoreboards/all-time?limit=10`;
+    const raw = await rawDirect(url);
+    expect(raw.status).toBe(200);
+    expect(header(raw, 'ic-certificate')).toBeUndefined();
+    expect(json(raw)).toEqual({
+        ok: true,
+        data: await c.ok('read_board', { gameId: other, boardId: 'all-time', limit: 10 }),
+    });
+    // A page on the certifying domain would be an update; on the raw domain it is the query's own answer.
+    expect((await rawDirect(`/games/${other}/scoreboards/all-time?limit=1000&offset=0`)).status).toBe(200);
+    expect(updates()).toBe(before);
+    // The game is not watched: its path is still unrendered, a change costs no render.
+    expect(wouldUpgrade(url)).toBe(true);
+    await c.ok('submit_scores', {
+        submits: [{ apiKey: otherKey, gameId: other, playerId: 'dev_1700000000_0000abce', score: 43, streak: 1 }],
+    });
+    await render();
+    expect(wouldUpgrade(url)).toBe(true);
+    expect(json(await rawDirect(url)).data.totalEntries).toBe(2); // live: no window
+});
+
+test('under a stream of submits a read path is rendered at most once per window, and shows each change within one', async () => {
+    const other = 'busy-game';
+    const { apiKey: otherKey } = await c.ok('admin_register_game', {
+        developerId: 'dev-3',
+        gameId: other,
+        name: 'Busy',
+    });
+    const submitTo = async (n: number): Promise<void> => {
+        const [result] = await c.ok('submit_scores', {
+            submits: [
+                {
+                    apiKey: otherKey,
+                    gameId: other,
+                    playerId: `dev_1700000000_${n.toString(16).padStart(8, '0')}`,
+                    score: n,
+                    streak: 1,
+                },
+            ],
+        });
+        expect(result).toMatchObject({ ok: {} });
+    };
+    await submitTo(1);
+    const url = `/games/${other}/scoreboards/all-time?limit=10`;
+    await direct(url); // read: rendered by an update, kept fresh while read
+    const seen = new Set<number>();
+    let last = 1;
+    // Three windows of a submit every 3 s of canister time, reading after each.
+    for (let second = 3; second <= 3 * DIRECT_READ_WINDOW_SECONDS; second += 3) {
+        await submitTo(++last);
+        await c.advance(3000);
+        const r = await direct(url);
+        expect(verify(r)!.body).toEqual(r.body);
+        seen.add(json(r).data.totalEntries);
+    }
+    // At most one new certified answer per window (plus the first).
+    expect(seen.size).toBeLessThanOrEqual(4);
+    expect(seen.size).toBeGreaterThanOrEqual(3);
+    await render();
+    const settled = await direct(url);
+    expect(json(settled).data.totalEntries).toBe(last);
+    expect(json(settled).data.entries[0].score).toBe(last);
+    // Only the path read was rendered: the same board at another limit, the board list and other boards were not.
+    for (const path of [
+        `/games/${other}/scoreboards/all-time`,
+        `/games/${other}/scoreboards/all-time?limit=25`,
+        `/games/${other}/scoreboards`,
+        `/games/${other}/scoreboards/daily?limit=10`,
+    ])
+        expect({ path, upgrade: wouldUpgrade(path) }).toEqual({ path, upgrade: true });
 });

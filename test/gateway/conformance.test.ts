@@ -5,7 +5,7 @@
 // alone (`-t '<case name>'`) or in any order (`--randomize`). Known gaps run too and are named
 // [KNOWN GAP].
 import type { Method } from '../../contract/canister';
-import { DIRECT_READ_RENDER_SECONDS } from '../../contract/http';
+import { DIRECT_READ_WINDOW_SECONDS } from '../../contract/http';
 import { RULES } from '../../contract/rules-text';
 import { startService, type TestResponse, type TestService } from '../support/gateway';
 import { canisterAnswer, directUrls, verifyAnswer } from '../support/verify-response';
@@ -256,7 +256,7 @@ async function runCase(c: Case, index: number): Promise<void> {
         const expected = resolve(vars, c.expect);
         // Direct reads come from the canister's certified snapshot: let its render timer run first.
         if (c.direct) {
-            await service.replica.advanceTime(DIRECT_READ_RENDER_SECONDS * 1000);
+            await service.replica.advanceTime(DIRECT_READ_WINDOW_SECONDS * 1000);
             await service.canister.agent.syncTime(service.canisterId);
         }
         const gateway = await service.request(req.method, req.path, {

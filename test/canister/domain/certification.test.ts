@@ -32,7 +32,8 @@ import {
 } from '../../../canister/domain/certification/http';
 import { Sha256, sha256 } from '../../../canister/domain/certification/sha256';
 import { encodeHttpReply } from '../../../canister/domain/http-response';
-import { ON_DEMAND_BUDGET_PER_MINUTE, createDirectReads } from '../../../canister/service/direct-reads';
+import { ON_DEMAND_BUDGET_PER_MINUTE, createDirectReads, isRawHost } from '../../../canister/service/direct-reads';
+import { DIRECT_READ_WINDOW_SECONDS } from '../../../contract/http';
 import { submitBatch } from '../../../canister/service/scores';
 import { IDL } from '@dfinity/candid';
 import { harness, key, withGame } from '../service/harness';
@@ -263,16 +264,25 @@ describe('the direct-read snapshot', () => {
                 streak: 1,
             })),
         });
-        // Its first direct read watches the game (an update renders it); then changes are rendered by the timer.
-        expect(direct.serveUpdate(h, 'GET', BOARD).changed).toBe(true);
-        direct.markDirty('my-game');
-        expect(direct.renderDirty(h, () => false)).toBe(true);
+        // Only what is read is rendered: each path's first read asks for an update, which renders it.
         const cert = new Uint8Array([1, 2, 3]);
-        for (const url of [BOARD, `${BOARD}?limit=10`, `${BOARD}?limit=100`, '/games/my-game/scoreboards']) {
+        const read = [
+            BOARD,
+            `${BOARD}?limit=10`,
+            `${BOARD}?limit=25`,
+            `${BOARD}?limit=100`,
+            '/games/my-game/scoreboards',
+        ];
+        for (const url of read) {
+            expect(direct.serve(h, 'GET', url, cert).upgrade).toBe(true);
+            expect(direct.serveUpdate(h, 'GET', url).changed).toBe(true);
+        }
+        for (const url of read) {
             const answer = direct.serve(h, 'GET', url, cert);
             expect(answer.upgrade).toBeUndefined();
             check(direct.rootHash(), answer, url);
         }
+        expect(direct.serve(h, 'GET', `${BOARD}?limit=50`, cert).upgrade).toBe(true); // not read: not rendered
         expect(
             JSON.parse(new TextDecoder().decode(direct.serve(h, 'GET', `${BOARD}?limit=10`, cert).body)).data.entries,
         ).toHaveLength(10);
@@ -282,16 +292,21 @@ describe('the direct-read snapshot', () => {
         submitBatch(h, {
             submits: [{ apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: players[29], score: 980, streak: 1 }],
         });
-        direct.markDirty('my-game', { kind: 'fanout' });
-        direct.renderDirty(h, () => false);
+        expect(direct.markDirty(h, 'my-game', { kind: 'fanout' })).toBe(h.env.now()); // due at once: never rendered by the timer
+        expect(direct.renderDirty(h, () => false)).toEqual({ changed: true, nextDue: undefined });
         expect(direct.serve(h, 'GET', `${BOARD}?limit=10`, cert).body).toEqual(top10);
         check(direct.rootHash(), direct.serve(h, 'GET', `${BOARD}?limit=25`, cert), `${BOARD}?limit=25`);
         h.advance(3);
         submitBatch(h, {
             submits: [{ apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: players[29], score: 5000, streak: 1 }],
         });
-        direct.markDirty('my-game', { kind: 'fanout' });
-        direct.renderDirty(h, () => false);
+        // Rendered 3 s ago: the next render waits for the window.
+        const due = direct.markDirty(h, 'my-game', { kind: 'fanout' })!;
+        expect(due).toBe(h.env.now() + (DIRECT_READ_WINDOW_SECONDS - 3) * 1e6);
+        expect(direct.renderDirty(h, () => false)).toEqual({ changed: false, nextDue: due });
+        expect(direct.serve(h, 'GET', `${BOARD}?limit=10`, cert).body).toEqual(top10);
+        h.advance(DIRECT_READ_WINDOW_SECONDS - 3);
+        expect(direct.renderDirty(h, () => false).changed).toBe(true);
         const now = direct.serve(h, 'GET', `${BOARD}?limit=10`, cert);
         expect(JSON.parse(new TextDecoder().decode(now.body)).data.entries[0].score).toBe(5000);
         check(direct.rootHash(), now, `${BOARD}?limit=10`);
@@ -299,6 +314,77 @@ describe('the direct-read snapshot', () => {
         expect(direct.serve(h, 'GET', `${BOARD}?limit=7`, cert).upgrade).toBe(true);
         expect(direct.serveUpdate(h, 'GET', `${BOARD}?limit=7`).changed).toBe(true);
         check(direct.rootHash(), direct.serve(h, 'GET', `${BOARD}?limit=7`, cert), `${BOARD}?limit=7`);
+    });
+
+    test('only what is read is rendered: one board at one limit, also after changes', () => {
+        const h = harness();
+        withGame(h);
+        const direct = createDirectReads();
+        const cert = new Uint8Array([1]);
+        const submit = (playerId: string, score: number): void => {
+            submitBatch(h, { submits: [{ apiKey: key(h, 'my-game'), gameId: 'my-game', playerId, score, streak: 1 }] });
+        };
+        submit('p-1', 10);
+        const empty = direct.rootHash();
+        // A write to a game nobody reads directly: nothing to render, no render due.
+        expect(direct.markDirty(h, 'my-game', { kind: 'fanout' })).toBeUndefined();
+        expect(direct.pending()).toBe(0);
+        const url = `${BOARD}?limit=10`;
+        direct.serveUpdate(h, 'GET', url);
+        const one = direct.rootHash();
+        expect(one).not.toEqual(empty);
+        const others = [BOARD, `${BOARD}?limit=100`, '/games/my-game/scoreboards', '/games/my-game/scoreboards/daily'];
+        for (const other of others) expect(direct.serve(h, 'GET', other, cert).upgrade).toBe(true);
+        h.advance(DIRECT_READ_WINDOW_SECONDS);
+        submit('p-2', 20);
+        direct.markDirty(h, 'my-game', { kind: 'fanout' });
+        expect(direct.renderDirty(h, () => false).changed).toBe(true);
+        expect(direct.rootHash()).not.toEqual(one);
+        const answer = direct.serve(h, 'GET', url, cert);
+        check(direct.rootHash(), answer, url);
+        expect(JSON.parse(new TextDecoder().decode(answer.body)).data.totalEntries).toBe(2);
+        for (const other of others) expect(direct.serve(h, 'GET', other, cert).upgrade).toBe(true);
+        // A change to another board (targeted) renders nothing: the path read does not show it.
+        h.advance(DIRECT_READ_WINDOW_SECONDS);
+        const before = direct.rootHash();
+        direct.markDirty(h, 'my-game', { kind: 'board', boardId: 'fanout' });
+        direct.renderDirty(h, () => false);
+        expect(direct.rootHash()).toEqual(before);
+        // Read no more for WATCH_MICROS: the next change drops it, and the next read upgrades again.
+        h.advance(10 * 60 + 1);
+        submit('p-3', 30);
+        direct.markDirty(h, 'my-game', { kind: 'fanout' });
+        direct.renderDirty(h, () => false);
+        expect(direct.rootHash()).toEqual(empty);
+        expect(direct.serve(h, 'GET', url, cert).upgrade).toBe(true);
+    });
+
+    test('the raw domain is answered live by the query: no upgrade, no certificate, nothing rendered', () => {
+        const h = harness();
+        withGame(h);
+        const direct = createDirectReads();
+        submitBatch(h, {
+            submits: [{ apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: 'p-1', score: 7, streak: 1 }],
+        });
+        const empty = direct.rootHash();
+        for (const url of [BOARD, `${BOARD}?limit=1000&offset=3`, '/games/my-game/scoreboards', '/nowhere']) {
+            const answer = direct.serve(h, 'GET', url, undefined, true);
+            expect(answer.upgrade).toBeUndefined();
+            expect(answer.headers.some(([n]) => n === 'ic-certificate')).toBe(false);
+        }
+        const board = JSON.parse(new TextDecoder().decode(direct.serve(h, 'GET', BOARD, undefined, true).body));
+        expect(board.data.entries).toEqual([expect.objectContaining({ rank: 1, score: 7 })]);
+        expect(direct.serveUpdate(h, 'GET', BOARD, true).changed).toBe(false);
+        expect(direct.rootHash()).toEqual(empty);
+        expect(direct.markDirty(h, 'my-game', { kind: 'all' })).toBeUndefined();
+        expect(['x.raw.icp0.io', 'abc-cai.RAW.localhost:4943', 'abc.raw.ic0.app'].map(isRawHost)).toEqual([
+            true,
+            true,
+            true,
+        ]);
+        expect(
+            ['abc.icp0.io', 'raw.example.com', 'abc.localhost', '127.0.0.1:4943', 'a.b.raw.x'].map(isRawHost),
+        ).toEqual([false, false, false, false, false]);
     });
 
     test('a deleted game leaves the tree', () => {
@@ -309,7 +395,7 @@ describe('the direct-read snapshot', () => {
         direct.serveUpdate(h, 'GET', BOARD);
         expect(direct.rootHash()).not.toEqual(empty);
         h.games.delete('my-game');
-        direct.markDirty('my-game');
+        direct.markDirty(h, 'my-game', { kind: 'all' });
         direct.renderDirty(h, () => false);
         expect(direct.rootHash()).toEqual(empty);
     });
