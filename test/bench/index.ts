@@ -3,7 +3,7 @@
 import * as os from 'node:os';
 
 import { initBls } from '../../replica/crypto/bls';
-import { benchCanister, benchMemory, freshCanister, populate } from './canister.bench';
+import { benchCanister, benchMemory, freshCanister, populate, type CanisterResults } from './canister.bench';
 import { benchDailyCost } from './daily-cost.bench';
 import { benchReplica } from './replica.bench';
 import { writeResults } from './results';
@@ -12,15 +12,13 @@ import { benchService } from './service.bench';
 async function main(): Promise<void> {
     await initBls();
     console.log(`Benchmarks on ${os.cpus().length} cores, Node ${process.version}`);
-    // BENCH_ONLY=daily: only the busy game's cost per day (merged into the saved results).
-    if (process.env.BENCH_ONLY === 'daily') {
-        await writeResults(undefined, { dailyCost: await benchDailyCost(freshCanister, populate) });
-        return;
-    }
-    await benchReplica();
-    const service = await benchService();
-    const canister = await benchCanister();
-    canister.dailyCost = await benchDailyCost(freshCanister, populate);
+    // BENCH_ONLY=canister,daily (any of replica, service, canister, daily): only those parts; the
+    // saved results keep the figures of the parts not run.
+    const only = new Set((process.env.BENCH_ONLY ?? 'replica,service,canister,daily').split(','));
+    if (only.has('replica')) await benchReplica();
+    const service = only.has('service') ? await benchService() : undefined;
+    const canister: Partial<CanisterResults> = only.has('canister') ? await benchCanister() : {};
+    if (only.has('daily')) canister.dailyCost = await benchDailyCost(freshCanister, populate);
     // BENCH_MEMORY=100000,1000000: memory per player at sizes too slow for the full table (1,000,000 takes ~half an hour).
     const memorySizes = (process.env.BENCH_MEMORY ?? '').split(',').filter(Boolean).map(Number);
     if (memorySizes.length > 0) canister.memoryOnly = await benchMemory(memorySizes);
