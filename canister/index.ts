@@ -80,6 +80,8 @@ function certify(): void {
 
 /** Makes sure a render runs by `due` (µs); undefined: nothing is due. */
 function renderBy(due: number | undefined): void {
+    // A timer a minute overdue was lost (its run trapped, and the trap rolled back our forgetting it).
+    if (renderTimer !== undefined && renderTimer.at + 60e6 < ctx.env.now()) renderTimer = undefined;
     if (due === undefined || (renderTimer !== undefined && renderTimer.at <= due)) return;
     if (renderTimer !== undefined) clearTimer(renderTimer.id);
     const seconds = Math.max(0, Math.ceil((due - ctx.env.now()) / 1e6));
