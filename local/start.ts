@@ -199,7 +199,8 @@ function banner(s: LocalService, config: Config): string {
         const id = s.canister.canisterId.toText();
         lines.push(`  Canister URL:   ${s.replicaUrl}/?canisterId=${id}`);
         lines.push(
-            `                  (direct board reads, e.g. ${s.replicaUrl}/games/${DEMO_GAME}/scoreboards/all-time?canisterId=${id})`,
+            `                  (direct board reads, e.g. ${s.replicaUrl}/games/${DEMO_GAME}/scoreboards/all-time?canisterId=${id};`,
+            `                  live and uncertified on the raw domain: ${s.replicaUrl.replace('127.0.0.1', `${id}.raw.localhost`)}/games/${DEMO_GAME}/scoreboards/all-time)`,
         );
     }
     if (s.demo !== undefined) {
