@@ -7,7 +7,7 @@ import { IDL, candidDecode, dataCertificate, msgArgData, msgReply } from 'azle';
 
 import { encodeHttpReply } from './domain/http-response';
 import { parseRustString } from './rust-string';
-import type { Ctx } from './service/context';
+import type { Ctx } from './state/context';
 import { isRawHost, type DirectReads } from './service/direct-reads';
 
 const Header = IDL.Tuple(IDL.Text, IDL.Text);

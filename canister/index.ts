@@ -38,31 +38,21 @@ import * as players from './service/players';
 import * as reads from './service/reads';
 import { rolloverAll } from './service/rollover';
 import * as scores from './service/scores';
-import * as sessions from './service/sessions';
-import type { Ctx, GameState, Untrusted } from './service/context';
-import { Fail } from './service/fail';
-import { writeSnapshot } from './service/snapshot';
-import { migrateStore } from './service/stable-schema';
-import { rekeySome } from './service/names';
-import { loadGames, rebuildSome } from './service/startup';
+import * as sessions from './service/play-sessions';
+import { newCtx, type Ctx, type GameState, type Untrusted } from './state/context';
+import { Fail } from './domain/fail';
+import { writeSnapshot } from './state/snapshot';
+import { migrateStore } from './state/stable-schema';
+import { rekeySome } from './state/names';
+import { loadGames, rebuildSome } from './state/startup';
 import { stableStore } from './stable-store';
 
-const ctx: Ctx = {
-    store: stableStore(),
-    env: {
-        // µs: exact in a double (ns is not), and cheap to print; replies convert to ns.
-        now: () => Number(time() / 1000n),
-        // Azle seeds this CSPRNG from the management canister's raw_rand after init/upgrade.
-        random: (n) => crypto.getRandomValues(new Uint8Array(n)),
-    },
-    games: new Map(),
-    stats: new Map(),
-    dirtyStats: new Set(),
-    daily: new Map(),
-    dirtyDaily: new Set(),
-    slotChunks: new Map(),
-    rebuilding: new Map(),
-};
+const ctx: Ctx = newCtx(stableStore(), {
+    // µs: exact in a double (ns is not), and cheap to print; replies convert to ns.
+    now: () => Number(time() / 1000n),
+    // Azle seeds this CSPRNG from the management canister's raw_rand after init/upgrade.
+    random: (n) => crypto.getRandomValues(new Uint8Array(n)),
+});
 
 const InitArg = IDL.Opt(IDL.Text);
 const TICK_SECONDS = 30;
@@ -164,8 +154,8 @@ function configure(arg: [] | [string]): void {
         if (config.operators !== undefined)
             ctx.store.meta.set('operators', principalList(config.operators, 'operators'));
     }
-    gateways = new Set((ctx.store.meta.get('gateways') as string[] | undefined) ?? []);
-    operators = new Set((ctx.store.meta.get('operators') as string[] | undefined) ?? []);
+    gateways = new Set(ctx.store.meta.get('gateways') ?? []);
+    operators = new Set(ctx.store.meta.get('operators') ?? []);
     setTimerInterval(TICK_SECONDS, () => {
         if (rolloverAll(ctx) > 0) renderBy(direct.markAllDirty(ctx));
         sessions.sweepSessions(ctx);

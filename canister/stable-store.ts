@@ -2,9 +2,9 @@
 import { StableBTreeMap } from 'azle';
 
 import { bytesCodec, jsonCodec, textCodec, textJsonCodec } from './codecs';
-import { decodePlayer, encodePlayer } from './service/player-codec';
-import type { PlayerRecord } from './service/records';
-import type { KV, Store } from './service/store';
+import { decodePlayer, encodePlayer } from './state/player-codec';
+import type { PlayerRecord } from './state/records';
+import { metaKV, type KV, type Store } from './state/store';
 
 interface Codec<V> {
     toBytes(value: V): Uint8Array;
@@ -27,13 +27,13 @@ function stableKv<V>(memoryId: number, codec: Codec<V>): KV<V> {
     };
 }
 
-/** Player records in their compact form (service/player-codec.ts). */
+/** Player records in their compact form (state/player-codec.ts). */
 const playerCodec: Codec<PlayerRecord> = textJsonCodec(encodePlayer, decodePlayer);
 
 /** Memory ids are part of the stable layout: never renumber them. */
 export function stableStore(): Store {
     return {
-        meta: stableKv(0, jsonCodec()),
+        meta: metaKV(stableKv(0, jsonCodec())),
         games: stableKv(1, jsonCodec()),
         apiKeys: stableKv(2, textCodec),
         developers: stableKv(3, jsonCodec()),

@@ -5,13 +5,13 @@ import { MESSAGES } from '../../contract/messages';
 import { checkNickname, invalid } from '../../contract/rules';
 import type { Profile } from '../../contract/schemas';
 import { ns } from '../domain/json';
-import type { Ctx, GameState, Untrusted } from './context';
-import { Fail } from './fail';
+import type { Ctx, GameState, Untrusted } from '../state/context';
+import { Fail } from '../domain/fail';
 import { identityBan, identityHash } from './bans';
-import { requireGame } from './game-state';
-import { SESSION_RENEW_US, accountPlayerId, liveSession, newSession, recordGame, touch } from './player-sessions';
+import { requireGame } from '../state/game-state';
+import { SESSION_RENEW_US, accountPlayerId, liveSession, newSession, recordGame, touch } from './sign-in-sessions';
 import { createPlayer, findPlayer, profileOf } from './players';
-import type { AccountRecord, PlayerRecord } from './records';
+import type { AccountRecord, PlayerRecord } from '../state/records';
 
 const accountKey = (identity: Identity): string => `${identity.issuer}\n${identity.subject}`;
 

@@ -3,8 +3,8 @@
 // ring of KEEP_DAYS daily records per game (bounded), counted in the heap during a call and
 // written once at its end, like the game counters.
 import type { Analytics, RequestOf } from '../../contract/canister';
-import type { Ctx, GameState, Untrusted } from './context';
-import { dict, type DailyRecord, type PlayerRecord } from './records';
+import type { Ctx, GameState, Untrusted } from '../state/context';
+import { dict, type DailyRecord, type PlayerRecord } from '../state/records';
 
 export const KEEP_DAYS = 90;
 const DAY_US = 86_400_000_000;

@@ -4,10 +4,10 @@
 // A banned player writes nothing to the game (submits, achievements, nickname, play sessions,
 // merges); reads still work.
 import { tokenHash } from '../domain/sha256';
-import type { Ctx, GameState } from './context';
-import { Fail } from './fail';
-import type { AccountRecord, BanRecord, PlayerRecord } from './records';
-import { playerKey } from './store';
+import type { Ctx, GameState } from '../state/context';
+import { Fail } from '../domain/fail';
+import type { AccountRecord, BanRecord, PlayerRecord } from '../state/records';
+import { playerKey } from '../state/store';
 
 export const BANNED_MESSAGE = 'This player is banned from this game.';
 

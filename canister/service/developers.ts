@@ -6,23 +6,23 @@ import { boardNotFound } from '../../contract/messages';
 import { clampLimit, invalid } from '../../contract/rules';
 import { dropDays } from './analytics';
 import { playerBanned } from './bans';
-import { releaseName } from './names';
+import { releaseName } from '../state/names';
 import { MODERATION_KEEP } from './moderation';
 import { boardPage, readBoard } from './reads';
 import { archiveKey, archivePeriod, rollover } from './rollover';
 import { SUSPICION_KEEP } from './scores';
-import { dropSlots, slotPlayer, slotPlayers } from './slots';
-import { statsOf } from './stats';
-import { playerKey } from './store';
+import { dropSlots, slotPlayer, slotPlayers } from '../state/slots';
+import { statsOf } from '../state/stats';
+import { playerKey } from '../state/store';
 import { newToken } from '../domain/device-codes';
 import { ns } from '../domain/json';
 import { tokenHash } from '../domain/sha256';
 import { checkIdentity } from './accounts';
-import type { Ctx, GameState, Untrusted } from './context';
-import { Fail } from './fail';
+import type { Ctx, GameState, Untrusted } from '../state/context';
+import { Fail } from '../domain/fail';
 import { boardView, developerOf, gameView, registerGame } from './games';
-import { newBoardTable, saveGame } from './game-state';
-import type { DeveloperRecord, DeveloperSessionRecord } from './records';
+import { newBoardTable, saveGame } from '../state/game-state';
+import type { DeveloperRecord, DeveloperSessionRecord, PurgeRecord } from '../state/records';
 
 export const DEVELOPER_SESSION_US = 7 * 86_400_000_000;
 const RENEW_US = 3_600_000_000;
@@ -127,7 +127,7 @@ export function requestGames(ctx: Ctx, req: Untrusted<RequestOf<'dev_request_gam
         throw new Fail(400, invalid('message', 'must be text of at most 1000 characters'));
     const updated = { ...developer, request: { games, message, at: ctx.env.now() } };
     ctx.store.developers.set(developer.developerId, updated);
-    const requesters = (ctx.store.meta.get('requesters') as string[] | undefined) ?? [];
+    const requesters = ctx.store.meta.get('requesters') ?? [];
     if (!requesters.includes(developer.developerId))
         ctx.store.meta.set('requesters', [...requesters, developer.developerId]);
     return developerView(updated);
@@ -136,7 +136,7 @@ export function requestGames(ctx: Ctx, req: Untrusted<RequestOf<'dev_request_gam
 /** Operators: the standing requests for more game slots. */
 export function listRequests(ctx: Ctx): DeveloperView[] {
     const out: DeveloperView[] = [];
-    for (const id of (ctx.store.meta.get('requesters') as string[] | undefined) ?? []) {
+    for (const id of ctx.store.meta.get('requesters') ?? []) {
         const d = ctx.store.developers.get(id);
         if (d?.request !== undefined) out.push(developerView(d));
     }
@@ -153,7 +153,7 @@ export function approveRequest(ctx: Ctx, req: Untrusted<RequestOf<'admin_approve
         request: undefined,
     };
     ctx.store.developers.set(developer.developerId, updated);
-    const requesters = (ctx.store.meta.get('requesters') as string[] | undefined) ?? [];
+    const requesters = ctx.store.meta.get('requesters') ?? [];
     ctx.store.meta.set(
         'requesters',
         requesters.filter((id) => id !== developer.developerId),
@@ -174,16 +174,8 @@ export function registerOwnGame(
 }
 
 /** A deleted game whose records are still being removed, a few thousand players per timer tick. */
-interface Purge {
-    gameId: string;
-    /** The next player slot to remove, and how many there are. */
-    next: number;
-    players: number;
-    /** Store keys of its archives. */
-    archives: string[];
-}
 
-const purging = (ctx: Ctx): Purge[] => (ctx.store.meta.get('purging') as Purge[] | undefined) ?? [];
+const purging = (ctx: Ctx): PurgeRecord[] => ctx.store.meta.get('purging') ?? [];
 
 /**
  * Deletes a game: it is gone at once (key, reads, writes, the developer's slot), and its

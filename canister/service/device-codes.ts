@@ -18,10 +18,10 @@ import {
 } from '../domain/device-codes';
 import { tokenHash } from '../domain/sha256';
 import { checkIdentity, signIn } from './accounts';
-import type { Ctx, Untrusted } from './context';
-import { Fail } from './fail';
-import { requireGame } from './game-state';
-import type { DeviceCodeRecord } from './records';
+import type { Ctx, Untrusted } from '../state/context';
+import { Fail } from '../domain/fail';
+import { requireGame } from '../state/game-state';
+import type { DeviceCodeRecord } from '../state/records';
 
 export const MAX_PENDING_CODES = 10_000;
 export const MAX_PENDING_CODES_PER_GAME = 500;
@@ -144,7 +144,7 @@ const codeLength = (ctx: Ctx): number =>
 
 function pending(ctx: Ctx): { total: number; byGame: Record<string, number> } {
     return (
-        (ctx.store.meta.get('pendingDeviceCodes') as { total: number; byGame: Record<string, number> } | undefined) ?? {
+        ctx.store.meta.get('pendingDeviceCodes') ?? {
             total: 0,
             byGame: {},
         }

@@ -57,8 +57,8 @@ import {
 } from '../domain/certification/hash-tree';
 import { knownTexts, type HeaderValue } from '../domain/http-response';
 import { stringify } from '../domain/json';
-import type { Ctx } from './context';
-import { Fail } from './fail';
+import type { Ctx } from '../state/context';
+import { Fail } from '../domain/fail';
 import * as reads from './reads';
 
 /**

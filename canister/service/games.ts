@@ -14,11 +14,11 @@ import { checkBoardId, checkCount, checkGameId, gameOfApiKey, invalid, isFanout 
 import type { Period, SortBy } from '../../contract/schemas';
 import { ns } from '../domain/json';
 import { periodStart } from '../domain/periods';
-import type { Ctx, GameState, Untrusted } from './context';
-import { Fail } from './fail';
-import { emptyGameState, newBoardTable, requireGame, saveGame } from './game-state';
-import type { BoardRecord, DeveloperRecord, GameRecord } from './records';
-import { flushStats, updateStats } from './stats';
+import type { Ctx, GameState, Untrusted } from '../state/context';
+import { Fail } from '../domain/fail';
+import { emptyGameState, newBoardTable, requireGame, saveGame } from '../state/game-state';
+import type { BoardRecord, DeveloperRecord, GameRecord } from '../state/records';
+import { flushStats, updateStats } from '../state/stats';
 
 const DEFAULT_ALLOWANCE = 3;
 const MAX_BOARDS = 100;

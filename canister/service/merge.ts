@@ -7,18 +7,18 @@ import { MESSAGES } from '../../contract/messages';
 import { invalid } from '../../contract/rules';
 import { mergeBests } from '../domain/bests';
 import { accountPlayer } from './accounts';
-import { holdName, nameHolder, releaseName } from './names';
+import { holdName, nameHolder, releaseName } from '../state/names';
 import { isBanned, refuseBanned } from './bans';
-import type { Ctx, GameState, Untrusted } from './context';
-import { Fail } from './fail';
-import { requireGame } from './game-state';
-import { endAllSessions, accountPlayerId, liveSession } from './player-sessions';
+import type { Ctx, GameState, Untrusted } from '../state/context';
+import { Fail } from '../domain/fail';
+import { requireGame } from '../state/game-state';
+import { endAllSessions, accountPlayerId, liveSession } from './sign-in-sessions';
 import { MAX_ACHIEVEMENTS_PER_PLAYER, findPlayer } from './players';
-import { isCurrentEntry, type PlayerRecord } from './records';
-import { updateStats } from './stats';
-import { playerKey } from './store';
-import { putEntry, removeEntry, setPlayer } from './tables';
-import { refuseRetired, requirePlayerId } from './writer';
+import { isCurrentEntry, type PlayerRecord } from '../state/records';
+import { updateStats } from '../state/stats';
+import { playerKey } from '../state/store';
+import { putEntry, removeEntry, setPlayer } from '../state/tables';
+import { refuseRetired, requirePlayerId } from './credentials';
 
 /** An anonymous player may be merged into an account only this soon after that session's sign-in. */
 export const MERGE_WINDOW_US = 15 * 60_000_000;

@@ -6,15 +6,15 @@ import type { ModerationEntry, RequestOf } from '../../contract/canister';
 import { boardNotFound } from '../../contract/messages';
 import { checkBoardId, invalid } from '../../contract/rules';
 import { ns } from '../domain/json';
-import type { Ctx, GameState, Untrusted } from './context';
-import { Fail } from './fail';
-import { saveGame } from './game-state';
+import type { Ctx, GameState, Untrusted } from '../state/context';
+import { Fail } from '../domain/fail';
+import { saveGame } from '../state/game-state';
 import { findPlayer } from './players';
 import { accountOf, identityBanKey, identityHash, isBanned } from './bans';
-import { isCurrentEntry, type BanRecord, type ModerationRecord, type PlayerRecord } from './records';
-import { playerKey } from './store';
-import { removeEntry } from './tables';
-import { requirePlayerRef } from './writer';
+import { isCurrentEntry, type BanRecord, type ModerationRecord, type PlayerRecord } from '../state/records';
+import { playerKey } from '../state/store';
+import { removeEntry } from '../state/tables';
+import { requirePlayerRef } from './credentials';
 
 export const MODERATION_KEEP = 1000;
 /** Wipes that also hide a player's archived entries, per game (kept in the game record). */

@@ -6,18 +6,18 @@ import { MESSAGES } from '../../contract/messages';
 import type { AchievementReply, NicknameReply, Profile } from '../../contract/schemas';
 import { ns } from '../domain/json';
 import { defaultNickname, defaultNumber, nameKey, suffixed } from '../domain/nicknames';
-import { holdName, nameHolder, releaseName } from './names';
+import { holdName, nameHolder, releaseName } from '../state/names';
 import { MAX_ACHIEVEMENTS_PER_CALL, checkAchievementId, checkNickname, invalid } from '../../contract/rules';
-import { dict, type PlayerRecord } from './records';
-import { playerKey } from './store';
-import type { Ctx, GameState, Untrusted } from './context';
-import { Fail } from './fail';
-import { requireGame } from './game-state';
-import { setSlot } from './slots';
-import { statsOf, updateStats } from './stats';
-import { authTypeNames, registerAuthType, setPlayer } from './tables';
+import { dict, type PlayerRecord } from '../state/records';
+import { playerKey } from '../state/store';
+import type { Ctx, GameState, Untrusted } from '../state/context';
+import { Fail } from '../domain/fail';
+import { requireGame } from '../state/game-state';
+import { setSlot } from '../state/slots';
+import { statsOf, updateStats } from '../state/stats';
+import { authTypeNames, registerAuthType, setPlayer } from '../state/tables';
 import { refuseBanned } from './bans';
-import { refuseRetired, requirePlayerId, resolveWriter } from './writer';
+import { refuseRetired, requirePlayerId, resolveWriter } from './credentials';
 
 export const MAX_ACHIEVEMENTS_PER_PLAYER = 1000;
 
@@ -48,7 +48,7 @@ function claim(ctx: Ctx, nickname: string, owner: string, previous?: string): vo
 function nextDefaultNumber(ctx: Ctx): number {
     // The counter lives with the platform's counters (written once per call); stores from
     // before that keep it in meta.
-    return statsOf(ctx, '*').nextDefaultName ?? (ctx.store.meta.get('nextDefaultName') as number | undefined) ?? 1;
+    return statsOf(ctx, '*').nextDefaultName ?? ctx.store.meta.get('nextDefaultName') ?? 1;
 }
 
 /** A fresh Player_<n> that nobody holds (users may pick names of that shape not handed out yet). */

@@ -23,14 +23,14 @@ import type {
 import { ns } from '../domain/json';
 import { archiveId, parseArchiveId } from '../domain/periods';
 import { findPlayer } from './players';
-import { requirePlayerRef } from './writer';
-import type { ArchiveRecord, BoardRecord } from './records';
+import { requirePlayerRef } from './credentials';
+import type { ArchiveRecord, BoardRecord } from '../state/records';
 import { ARCHIVE_ENTRIES, archiveKey } from './rollover';
-import type { Ctx, GameState, Untrusted } from './context';
-import { Fail } from './fail';
-import { currentPeriod, requireGame } from './game-state';
-import { statsOf } from './stats';
-import { authTypeOf, entryCount, entryOf, nicknameOf, rankIndex, type BoardTable } from './tables';
+import type { Ctx, GameState, Untrusted } from '../state/context';
+import { Fail } from '../domain/fail';
+import { currentPeriod, requireGame } from '../state/game-state';
+import { statsOf } from '../state/stats';
+import { authTypeOf, entryCount, entryOf, nicknameOf, rankIndex, type BoardTable } from '../state/tables';
 
 function boardOf(game: GameState, boardId: unknown): BoardRecord {
     const error = checkBoardId(boardId);

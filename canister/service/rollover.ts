@@ -2,10 +2,10 @@
 // (top entries and size) and a new, empty period starts; old archives beyond the retention
 // are dropped.
 import { RETENTION, periodEnd } from '../domain/periods';
-import type { ArchiveRecord, BoardRecord } from './records';
-import type { Ctx, GameState } from './context';
-import { currentPeriod, newBoardTable, ruleOf, saveGame } from './game-state';
-import { authTypeOf, entryCount, nicknameOf, rankIndex } from './tables';
+import type { ArchiveRecord, BoardRecord } from '../state/records';
+import type { Ctx, GameState } from '../state/context';
+import { currentPeriod, newBoardTable, ruleOf, saveGame } from '../state/game-state';
+import { authTypeOf, entryCount, nicknameOf, rankIndex } from '../state/tables';
 
 /** Entries kept per archive: the most a read may ask for. */
 export const ARCHIVE_ENTRIES = 1000;

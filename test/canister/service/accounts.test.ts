@@ -33,8 +33,8 @@ import {
 } from '../../../canister/service/reads';
 import { rolloverAll } from '../../../canister/service/rollover';
 import { submitBatch } from '../../../canister/service/scores';
-import { writeSnapshot } from '../../../canister/service/snapshot';
-import { loadGames } from '../../../canister/service/startup';
+import { writeSnapshot } from '../../../canister/state/snapshot';
+import { loadGames } from '../../../canister/state/startup';
 import { failure, harness, key, present, withGame, type Harness } from './harness';
 
 const G = 'my-game';

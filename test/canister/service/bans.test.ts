@@ -11,7 +11,7 @@ import { ban, unban } from '../../../canister/service/moderation';
 import { profile, setNickname, unlockAchievements } from '../../../canister/service/players';
 import { leaderboard } from '../../../canister/service/reads';
 import { submitBatch } from '../../../canister/service/scores';
-import { startSession } from '../../../canister/service/sessions';
+import { startSession } from '../../../canister/service/play-sessions';
 import { failure, harness, key, present, withGame, type Harness } from './harness';
 
 const G = 'ban-game';

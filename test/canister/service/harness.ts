@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 
 import { stringify } from '../../../canister/domain/json';
 import { registerGame } from '../../../canister/service/games';
-import { memoryStore } from '../../../canister/service/store';
-import type { Ctx } from '../../../canister/service/context';
-import { Fail } from '../../../canister/service/fail';
+import { memoryStore } from '../../../canister/state/store';
+import { newCtx, type Ctx } from '../../../canister/state/context';
+import { Fail } from '../../../canister/domain/fail';
 
 /** One second in the canister's time unit (µs). */
 export const S = 1_000_000;
@@ -16,21 +16,15 @@ export interface Harness extends Ctx {
 }
 
 export function harness(startIso = '2026-03-04T12:00:00Z'): Harness {
-    const h: Harness = {
-        store: memoryStore(),
-        games: new Map(),
-        stats: new Map(),
-        dirtyStats: new Set(),
-        daily: new Map(),
-        dirtyDaily: new Set(),
-        slotChunks: new Map(),
-        rebuilding: new Map(),
-        time: Date.parse(startIso) * 1e3,
-        env: { now: () => h.time, random: (n) => new Uint8Array(randomBytes(n)) },
-        advance(seconds) {
-            h.time += seconds * S;
+    const h: Harness = Object.assign(
+        newCtx(memoryStore(), { now: () => h.time, random: (n) => new Uint8Array(randomBytes(n)) }),
+        {
+            time: Date.parse(startIso) * 1e3,
+            advance(seconds: number) {
+                h.time += seconds * S;
+            },
         },
-    };
+    );
     return h;
 }
 

@@ -12,9 +12,9 @@ import {
 import { profile, setNickname, unlockAchievements } from '../../../canister/service/players';
 import { boardRank, readBoard } from '../../../canister/service/reads';
 import { SUSPICION_KEEP, submitBatch, suspicionLog } from '../../../canister/service/scores';
-import { endSession, startSession } from '../../../canister/service/sessions';
-import { writeSnapshot } from '../../../canister/service/snapshot';
-import { loadGames } from '../../../canister/service/startup';
+import { endSession, startSession } from '../../../canister/service/play-sessions';
+import { writeSnapshot } from '../../../canister/state/snapshot';
+import { loadGames } from '../../../canister/state/startup';
 import { failure, harness, key, present, withGame, type Harness } from './harness';
 
 const G = 'my-game';

@@ -4,7 +4,7 @@
 // be claimed through a look-alike either; and names kept under the lower-cased keys of older
 // releases keep their uniqueness while they are moved to the new keys, in bounded steps.
 import { nameKey } from '../../../canister/domain/nicknames';
-import { rekeySome } from '../../../canister/service/names';
+import { rekeySome } from '../../../canister/state/names';
 import { profile, setNickname } from '../../../canister/service/players';
 import { submitBatch } from '../../../canister/service/scores';
 import { harness, key, withGame, type Harness } from './harness';

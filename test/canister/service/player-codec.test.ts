@@ -1,7 +1,7 @@
 // Player records in stable memory: the compact form gives back exactly what was written, reads
 // the object form of earlier releases, and is a fraction of its size.
-import { decodePlayer, encodePlayer } from '../../../canister/service/player-codec';
-import { dict, type EntryRecord, type PlayerRecord } from '../../../canister/service/records';
+import { decodePlayer, encodePlayer } from '../../../canister/state/player-codec';
+import { dict, type EntryRecord, type PlayerRecord } from '../../../canister/state/records';
 import { submitMessage, type LastSubmit } from '../../../canister/domain/throttle';
 
 const T = 1_772_625_600_000_000; // µs

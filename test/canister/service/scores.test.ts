@@ -4,7 +4,7 @@ import { createBoard, setCaps, setTimeValidation } from '../../../canister/servi
 import { profile } from '../../../canister/service/players';
 import { leaderboard, readBoard } from '../../../canister/service/reads';
 import { submitBatch, suspicionLog } from '../../../canister/service/scores';
-import { startSession } from '../../../canister/service/sessions';
+import { startSession } from '../../../canister/service/play-sessions';
 import { gameStats } from '../../../canister/service/reads';
 import { harness, withGame, type Harness, key } from './harness';
 

@@ -10,7 +10,7 @@ import { deleteAccount, migrateAccount } from '../../../canister/service/merge';
 import { setNickname, unlockAchievements } from '../../../canister/service/players';
 import { leaderboard } from '../../../canister/service/reads';
 import { submitBatch } from '../../../canister/service/scores';
-import { endSession, startSession } from '../../../canister/service/sessions';
+import { endSession, startSession } from '../../../canister/service/play-sessions';
 import { failure, harness, key, present, withGame, type Harness } from './harness';
 
 const A = 'game-a';

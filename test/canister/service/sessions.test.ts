@@ -1,6 +1,6 @@
 // Play sessions: the cap of 3 active per player, ending (idempotent, 404 for unknown or
 // ended), expiry, and the sweep that keeps the state bounded.
-import { endSession, startSession, sweepSessions } from '../../../canister/service/sessions';
+import { endSession, startSession, sweepSessions } from '../../../canister/service/play-sessions';
 import { setTimeValidation } from '../../../canister/service/games';
 import { failure, harness, withGame, key } from './harness';
 

@@ -2,8 +2,8 @@
 // the one-entry-per-slot form of earlier releases read alike, and a rebuild finds every player.
 import { leaderboard } from '../../../canister/service/reads';
 import { submitBatch } from '../../../canister/service/scores';
-import { SLOTS_PER_CHUNK, slotPlayer, slotPlayers } from '../../../canister/service/slots';
-import { loadGames } from '../../../canister/service/startup';
+import { SLOTS_PER_CHUNK, slotPlayer, slotPlayers } from '../../../canister/state/slots';
+import { loadGames } from '../../../canister/state/startup';
 import { harness, key, withGame } from './harness';
 
 const G = 'my-game';

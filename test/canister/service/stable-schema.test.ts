@@ -1,6 +1,6 @@
 // The stable layout's version: recorded, migrated step by step, and a newer one refused.
-import { STABLE_SCHEMA_VERSION, migrateStore, type Migration } from '../../../canister/service/stable-schema';
-import { memoryStore } from '../../../canister/service/store';
+import { STABLE_SCHEMA_VERSION, migrateStore, type Migration } from '../../../canister/state/stable-schema';
+import { memoryStore } from '../../../canister/state/store';
 
 test('a store gets the current version; one from before versions were recorded counts as version 1', () => {
     const fresh = memoryStore();

@@ -3,8 +3,8 @@
 import { createBoard } from '../../../canister/service/games';
 import { leaderboard, readBoard } from '../../../canister/service/reads';
 import { submitBatch } from '../../../canister/service/scores';
-import { writeSnapshot } from '../../../canister/service/snapshot';
-import { loadGames, rebuildSome } from '../../../canister/service/startup';
+import { writeSnapshot } from '../../../canister/state/snapshot';
+import { loadGames, rebuildSome } from '../../../canister/state/startup';
 import { harness, withGame, key } from './harness';
 
 function populated() {

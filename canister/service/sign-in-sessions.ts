@@ -6,9 +6,9 @@
 import { MESSAGES } from '../../contract/messages';
 import { newToken } from '../domain/device-codes';
 import { tokenHash } from '../domain/sha256';
-import type { Ctx } from './context';
-import { Fail } from './fail';
-import type { AccountRecord, PlayerSessionRecord } from './records';
+import type { Ctx } from '../state/context';
+import { Fail } from '../domain/fail';
+import type { AccountRecord, PlayerSessionRecord } from '../state/records';
 
 export const SESSION_LIFETIME_US = 30 * 86_400_000_000;
 /** Sessions are renewed on use, but written back at most this often (reads stay queries). */

@@ -1,5 +1,5 @@
 // What every service function works on: the stable store (the truth), the clock and
-// randomness, and the heap tables of every game (types only).
+// randomness, and the heap tables of every game; one constructor for the canister and tests.
 import type { DailyRecord, Stats } from './records';
 import type { GameRecord } from './records';
 import type { Store } from './store';
@@ -40,6 +40,21 @@ export interface Ctx {
     slotChunks: Map<string, Array<string | null>>;
     /** Games whose heap tables are still being rebuilt from records: the next slot to read. */
     rebuilding: Map<string, number>;
+}
+
+/** A context over a store with nothing in the heap yet (the canister loads its games at start). */
+export function newCtx(store: Store, env: Env): Ctx {
+    return {
+        store,
+        env,
+        games: new Map(),
+        stats: new Map(),
+        dirtyStats: new Set(),
+        daily: new Map(),
+        dirtyDaily: new Set(),
+        slotChunks: new Map(),
+        rebuilding: new Map(),
+    };
 }
 
 /**

@@ -3,7 +3,7 @@
 import type { SortBy } from '../../contract/rules';
 import { periodStart, type PeriodRule } from '../domain/periods';
 import type { Ctx, GameState } from './context';
-import { Fail } from './fail';
+import { Fail } from '../domain/fail';
 import { isCurrentEntry, type BoardRecord, type GameRecord, type PlayerRecord } from './records';
 import { createBoardTable, createPlayerTable, putEntry, setPlayer, type BoardTable } from './tables';
 

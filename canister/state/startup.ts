@@ -19,7 +19,7 @@ export function loadGames(ctx: Ctx, rebuildNow = Infinity): 'snapshot' | 'record
     ctx.stats.clear();
     ctx.dirtyStats.clear();
     ctx.rebuilding.clear();
-    for (const name of (ctx.store.meta.get('authTypes') as string[] | undefined) ?? []) registerAuthType(name);
+    for (const name of ctx.store.meta.get('authTypes') ?? []) registerAuthType(name);
     const records = ctx.store.games.first(ctx.store.games.size()).map(([, r]) => r);
     const restored = restoreSnapshot(ctx, records);
     // A snapshot is only good for the state it was taken from: drop it once used (or stale).

@@ -14,7 +14,10 @@ import type {
     GameRecord,
     PlayerRecord,
     PlayerSessionRecord,
+    PendingCodes,
     PlaySession,
+    PurgeRecord,
+    SnapshotManifest,
     Stats,
     SuspectRecord,
     SuspicionRecord,
@@ -29,9 +32,41 @@ export interface KV<V> {
     size(): number;
 }
 
+/** What `meta` holds, by key: small settings and bookkeeping, one value each. */
+export interface Meta {
+    /** Principals (text) of the registered gateways and operators. */
+    gateways: string[];
+    operators: string[];
+    /** The stable layout's version (stable-schema.ts). */
+    schemaVersion: number;
+    /** Every authType a player has had, interned again at start. */
+    authTypes: string[];
+    /** The number of the next default name (`Player_<n>`). */
+    nextDefaultName: number;
+    pendingDeviceCodes: PendingCodes;
+    /** Developers with a pending request for more game slots, oldest first. */
+    requesters: string[];
+    /** Deleted games still being removed. */
+    purging: PurgeRecord[];
+    /** The heap snapshot's manifest, while a snapshot is stored. */
+    snapshot: SnapshotManifest;
+}
+
+/** `meta` with each key's type: a key holds what Meta says, and no other key exists. */
+export interface MetaKV {
+    get<K extends keyof Meta>(key: K): Meta[K] | undefined;
+    set<K extends keyof Meta>(key: K, value: Meta[K]): void;
+    delete(key: keyof Meta): void;
+}
+
+/** A JSON map as `meta`: the one place where its values' types are asserted (they are written only through MetaKV). */
+export function metaKV(kv: KV<unknown>): MetaKV {
+    return kv as MetaKV;
+}
+
 export interface Store {
-    /** Small settings: gateways, counters, schema version. */
-    meta: KV<unknown>;
+    /** Small settings and bookkeeping (Meta). */
+    meta: MetaKV;
     games: KV<GameRecord>;
     /** API key -> game id. */
     apiKeys: KV<string>;
@@ -126,7 +161,7 @@ export function memoryStore(): Store {
         };
     };
     return {
-        meta: json(),
+        meta: metaKV(json()),
         games: json(),
         apiKeys: plain(),
         developers: json(),

@@ -2,21 +2,13 @@
 // post_upgrade, then dropped (a snapshot is only good for the state it was taken from).
 import type { Ctx } from './context';
 import { emptyGameState } from './game-state';
-import type { GameRecord } from './records';
+import type { GameRecord, SnapshotManifest } from './records';
 import { boardTableImage, playerTableImage, restoreBoardTable, restorePlayerTable, type TableImage } from './tables';
 
 /** The layout of the table snapshot; a snapshot of another version is ignored (tables are rebuilt). */
 const TABLES_SNAPSHOT_VERSION = 2;
 
-interface Manifest {
-    version: number;
-    /** Stored as the last part, so a snapshot cut short has no manifest. */
-    games: Array<{
-        gameId: string;
-        parts: Array<{ name: string; meta: unknown; chunks: number }>;
-        retired?: Array<[number, number]>;
-    }>;
-}
+type Manifest = SnapshotManifest;
 
 /** Writes every game's heap tables to stable memory (pre_upgrade). */
 export function writeSnapshot(ctx: Ctx): number {
@@ -41,7 +33,7 @@ export function writeSnapshot(ctx: Ctx): number {
 }
 
 export function restoreSnapshot(ctx: Ctx, records: GameRecord[]): boolean {
-    const manifest = ctx.store.meta.get('snapshot') as Manifest | undefined;
+    const manifest = ctx.store.meta.get('snapshot');
     if (manifest === undefined || manifest.version !== TABLES_SNAPSHOT_VERSION) return false;
     const byId = new Map(records.map((r) => [r.gameId, r]));
     if (manifest.games.length !== byId.size || manifest.games.some((g) => !byId.has(g.gameId))) return false;

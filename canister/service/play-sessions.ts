@@ -6,12 +6,12 @@ import { MESSAGES } from '../../contract/messages';
 import { invalid } from '../../contract/rules';
 import type { Message, PlaySessionStarted } from '../../contract/schemas';
 import type { PlaySession } from '../domain/anti-cheat';
-import { playerKey } from './store';
+import { playerKey } from '../state/store';
 import { MAX_PLAY_SESSION_TOKEN } from '../../contract/rules';
 import { refuseBanned } from './bans';
-import { checkCredential, refuseRetired, resolveWriter } from './writer';
-import type { Ctx, Untrusted } from './context';
-import { Fail } from './fail';
+import { checkCredential, refuseRetired, resolveWriter } from './credentials';
+import type { Ctx, Untrusted } from '../state/context';
+import { Fail } from '../domain/fail';
 
 const MAX_ACTIVE_SESSIONS = 3;
 

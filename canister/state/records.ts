@@ -258,3 +258,29 @@ export interface ActiveSessions {
 export type SuspicionRecord = SuspicionEntry<number>;
 
 export type { PlaySession };
+
+/** A deleted game whose players and archives are still being removed, a few per tick. */
+export interface PurgeRecord {
+    gameId: string;
+    /** The next player slot to remove, and how many there are. */
+    next: number;
+    players: number;
+    /** Store keys of its archives. */
+    archives: string[];
+}
+
+/** Pending device codes, service-wide and by game (the caps). */
+export interface PendingCodes {
+    total: number;
+    byGame: Record<string, number>;
+}
+
+/** What the heap snapshot holds (snapshot.ts); stored as the last part, so one cut short has none. */
+export interface SnapshotManifest {
+    version: number;
+    games: Array<{
+        gameId: string;
+        parts: Array<{ name: string; meta: unknown; chunks: number }>;
+        retired?: Array<[number, number]>;
+    }>;
+}

@@ -3,11 +3,11 @@
 import type { PlayerCredential } from '../../contract/canister';
 import { MESSAGES } from '../../contract/messages';
 import { checkPlayerId } from '../../contract/rules';
-import type { Ctx, GameState, Untrusted } from './context';
-import { Fail } from './fail';
-import { requireGame } from './game-state';
-import { accountPlayerId, liveSession, recordGame, touch } from './player-sessions';
-import type { AccountRecord, PlayerRecord } from './records';
+import type { Ctx, GameState, Untrusted } from '../state/context';
+import { Fail } from '../domain/fail';
+import { requireGame } from '../state/game-state';
+import { accountPlayerId, liveSession, recordGame, touch } from './sign-in-sessions';
+import type { AccountRecord, PlayerRecord } from '../state/records';
 
 /** A player of an anonymous (API-key) request. */
 export const AUTH_EXTERNAL = 'external';
