@@ -1,6 +1,7 @@
-// The behaviour rules of the contract, in the words of this project's API reference: the ids
-// (S1, N2, ...) are the ones of service-spec.md, so a client author can look either up. The
-// reference (/docs#rule-S1) and the conformance cases point here.
+// The behaviour rules of the contract, in the words of this project's API reference (GET /docs,
+// where each has its anchor: /docs#rule-S1). Route descriptions, schemas, the canister's comments
+// and the conformance cases cite them by id; test/docs/readme.test.ts checks every cited id is here.
+import { MAX_ACTIVE_PLAY_SESSIONS, NICKNAME } from './rules';
 
 export interface RuleText {
     id: string;
@@ -52,7 +53,12 @@ export const RULES: readonly RuleText[] = [
     {
         id: 'N3',
         title: 'Nickname rule',
-        text: "Nicknames are 3-16 characters of A-Z a-z 0-9 _; anything else is 400 with the rule's message, on every route. Names are unique across the service, compared case-insensitively and by look-alike characters (I/l/1 and O/0 count as one: `DragonSIayer` and `Drag0nSlayer` are `DragonSlayer`), Player_<number> defaults included.",
+        text: `Nicknames are ${NICKNAME.min}-${NICKNAME.max} characters of A-Z a-z 0-9 _; anything else is 400 with the rule's message, on every route. Names are unique across the service, compared case-insensitively and by look-alike characters (I/l/1 and O/0 count as one: \`DragonSIayer\` and \`Drag0nSlayer\` are \`DragonSlayer\`), Player_<number> defaults included.`,
+    },
+    {
+        id: 'N4',
+        title: 'Nicknames of new accounts',
+        text: 'A nickname sent with a sign-in (POST /auth/device/code, or with an ID token to POST /auth/google or /auth/apple) names the account only when that sign-in creates it; an existing account keeps its name. Rule N3 applies: an invalid one is 400 at once.',
     },
     {
         id: 'A1',
@@ -77,7 +83,7 @@ export const RULES: readonly RuleText[] = [
     {
         id: 'L2',
         title: 'Play sessions',
-        text: "At most 3 active play sessions per player and game; tokens are single-use and expire after the game's lifetime (30 minutes by default). With time validation off any token is accepted and ignored.",
+        text: `At most ${MAX_ACTIVE_PLAY_SESSIONS} active play sessions per player and game; tokens are single-use and expire after the game's lifetime (30 minutes by default). With time validation off any token is accepted and ignored.`,
     },
     {
         id: 'K1',

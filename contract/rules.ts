@@ -18,6 +18,8 @@ export const ACHIEVEMENT_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 /** `key_<gameId>_<digits>`: the game id is embedded in the key. */
 export const API_KEY = /^key_([a-z0-9-]{3,50})_([0-9]{16,40})$/;
 export const NICKNAME = { min: 3, max: 16, characters: /^[A-Za-z0-9_]+$/ } as const;
+/** Active play sessions per player and game at most (rule L2). */
+export const MAX_ACTIVE_PLAY_SESSIONS = 3;
 /** Play-session tokens are `ps_` + 32 hex digits; a longer one is unknown without a lookup. */
 export const MAX_PLAY_SESSION_TOKEN = 100;
 export const MAX_ACHIEVEMENTS_PER_CALL = 100;

@@ -33,7 +33,7 @@ export interface GatewayOptions {
 
 /**
  * Submits per canister call and calls in flight: on the IC an update takes 1-2 s, so one call
- * at a time caps a gateway near 100 submits/s; eight overlap (one player's never do).
+ * at a time caps a gateway near 100 submits/s; up to 16 overlap (one player's never do).
  */
 export const SUBMIT_BATCHING: BatcherOptions = {
     // At most the canister's MAX_SUBMITS_PER_CALL (a larger call is refused whole; tested).

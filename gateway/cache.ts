@@ -1,4 +1,5 @@
-// A small time-to-live cache with a size bound (board reads for ~30 s, API keys for a minute).
+// A small time-to-live cache with a size bound (board reads for READ_CACHE_TTL_SECONDS, 30 s by
+// default; API keys and sessions for 5 s: CREDENTIAL_TTL_MS in auth.ts).
 
 export interface TtlCache<V> {
     get(key: string): V | undefined;

@@ -7,13 +7,11 @@ import { invalid } from '../../contract/rules';
 import type { Message, PlaySessionStarted } from '../../contract/schemas';
 import type { PlaySession } from '../domain/anti-cheat';
 import { playerKey } from '../state/store';
-import { MAX_PLAY_SESSION_TOKEN } from '../../contract/rules';
+import { MAX_ACTIVE_PLAY_SESSIONS, MAX_PLAY_SESSION_TOKEN } from '../../contract/rules';
 import { refuseBanned } from './bans';
 import { checkCredential, refuseRetired, resolveWriter } from './credentials';
 import type { Ctx, Untrusted } from '../state/context';
 import { Fail } from '../domain/fail';
-
-const MAX_ACTIVE_SESSIONS = 3;
 
 const expiryKey = (expiresAt: number, token: string): string => `${String(expiresAt).padStart(20, '0')}/${token}`;
 
@@ -32,7 +30,7 @@ export function startSession(ctx: Ctx, req: Untrusted<RequestOf<'start_play_sess
     const now = ctx.env.now();
     const key = playerKey(gameId, playerId);
     const active = (ctx.store.activeSessions.get(key)?.tokens ?? []).filter((t) => t.expiresAt > now);
-    if (active.length >= MAX_ACTIVE_SESSIONS) throw new Fail(400, MESSAGES.tooManyPlaySessions);
+    if (active.length >= MAX_ACTIVE_PLAY_SESSIONS) throw new Fail(400, MESSAGES.tooManyPlaySessions);
     const token = newToken(ctx);
     const expiresAt = now + game.record.timeValidation.sessionLifetimeSeconds * 1e6;
     const session: PlaySession = { token, gameId, playerId, startedAt: now, expiresAt, used: false };

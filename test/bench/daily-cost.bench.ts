@@ -1,8 +1,8 @@
 // What a busy game costs on the IC per day, by where its players read boards: a game of 100,000
 // players (3 standard boards and a targeted one), one accepted submit per second, one per call,
 // and a top-100 direct read every 30 s on the certifying domain, on the raw domain, or none
-// (reads through a gateway). Simulated on the replica's clock, priced with the README's fee
-// schedule, printed in cycles and US$ a day beside the figures before reads were rendered once
+// (reads through a gateway). Simulated on the replica's clock, priced with the fee schedule of
+// docs/costs.md, printed in cycles and US$ a day beside the figures before reads were rendered once
 // per window. Asserts nothing.
 import { IDL } from '@dfinity/candid';
 import type { Principal } from '@dfinity/principal';
@@ -11,12 +11,15 @@ import type { ExecutionRecord } from '../../replica/subnet';
 import { OPERATOR, type Replica } from '../../replica/replica';
 import { table } from './stats';
 
-/** The fee schedule the README uses (13-node subnet; DFINITY "Cycles costs", 2026-03-13). */
+/** The fee schedule of docs/costs.md (13-node subnet; DFINITY "Cycles costs", 2026-03-13). */
 export const FEES = {
     perUpdateMessage: 5_000_000,
     perInstruction: 1,
     perIngressMessage: 1_200_000,
     perIngressByte: 2_000,
+    /** Memory, per GiB per second. */
+    perGiBSecond: 127_000,
+    createCanister: 500_000_000_000,
     usdPerTrillion: 1.35,
 };
 

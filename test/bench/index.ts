@@ -1,11 +1,12 @@
-// `npm run bench`: runs every benchmark, prints its tables and writes bench/results/ (JSON and
-// SVG plots). Exits 0; asserts nothing.
+// `npm run bench`: runs every benchmark, prints its tables, writes bench/results/ (JSON and
+// SVG plots) and rewrites the tables of bench/README.md and docs/costs.md. Exits 0; asserts nothing.
 import * as os from 'node:os';
 
 import { initBls } from '../../replica/crypto/bls';
 import { benchCanister, benchMemory, freshCanister, populate, type CanisterResults } from './canister.bench';
 import { benchDailyCost } from './daily-cost.bench';
 import { benchReplica } from './replica.bench';
+import { writeTables } from './readme';
 import { writeResults } from './results';
 import { benchService } from './service.bench';
 
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
     const memorySizes = (process.env.BENCH_MEMORY ?? '').split(',').filter(Boolean).map(Number);
     if (memorySizes.length > 0) canister.memoryOnly = await benchMemory(memorySizes);
     await writeResults(service, canister);
+    writeTables();
 }
 
 main().then(

@@ -1,6 +1,6 @@
 // The bench's figures for readers: bench/results/latest.json (every row measured) and two SVG
 // plots drawn with Vega-Lite in Node (no browser): throughput against connections, and the
-// canister's cost against players on a log scale. The README's tables are copied from them.
+// canister's cost against players on a log scale. readme.ts makes the pages' tables from the JSON.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

@@ -1,0 +1,303 @@
+// The bench's tables for readers, generated from bench/results/latest.json into bench/README.md
+// and docs/costs.md between `<!-- table:NAME -->` and `<!-- /table:NAME -->` markers, so the
+// figures on those pages are the measured ones. `npm run bench` runs it at its end; by hand:
+// `node --import tsx test/bench/readme.ts`. test/docs/readme.test.ts fails when a page differs.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import type { CanisterResults } from './canister.bench';
+import { FEES, type DailyCostRow, type ReadMode } from './daily-cost.bench';
+import { RESULTS_DIR } from './results';
+import type { ServiceRow } from './service.bench';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+/** The pages whose tables are generated, from the repository's root. */
+export const GENERATED_PAGES = ['bench/README.md', 'docs/costs.md'] as const;
+
+export interface SavedResults {
+    measured: string;
+    machine: { cores: number; cpu: string; node: string };
+    service: ServiceRow[];
+    canister: CanisterResults;
+}
+
+export function readResults(): SavedResults {
+    return JSON.parse(fs.readFileSync(path.join(RESULTS_DIR, 'latest.json'), 'utf8')) as SavedResults;
+}
+
+// ---- numbers as the pages print them ----------------------------------------------------------------
+
+const grouped = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+/** Instructions: 0.85 M, 3.5 M, 52.3 M, 0.33 B, 2.1 B. */
+export function instructions(n: number): string {
+    if (n < 1e6) return `${(n / 1e6).toFixed(2)} M`;
+    if (n < 1e8) return `${(n / 1e6).toFixed(1)} M`;
+    if (n < 1e9) return `${(n / 1e9).toFixed(2)} B`;
+    return `${(n / 1e9).toFixed(1)} B`;
+}
+
+/** Cycles: 0.34 B, 2.49 B, 26.0 B, 0.19 T, 8.2 T, 24 T. */
+export function cycles(c: number): string {
+    if (c === 0) return '0';
+    if (c >= 1e11) return `${trillions(c)} T`;
+    const b = c / 1e9;
+    return `${b < 10 ? b.toFixed(2) : b.toPrecision(3)} B`;
+}
+
+function trillions(c: number): string {
+    const t = c / 1e12;
+    return t >= 10 ? t.toFixed(0) : t >= 1 ? t.toFixed(1) : t.toFixed(2);
+}
+
+/** US$ for cycles: 0.00046, 0.014, 0.26, 1.21, 33. */
+export function usd(c: number): string {
+    const dollars = (c / 1e12) * FEES.usdPerTrillion;
+    if (dollars === 0) return '0';
+    if (dollars >= 10) return dollars.toFixed(0);
+    return dollars >= 1 ? dollars.toFixed(2) : String(Number(dollars.toPrecision(2)));
+}
+
+function table(header: string[], rows: string[][]): string {
+    return [
+        `| ${header.join(' | ')} |`,
+        `|${header.map(() => '---').join('|')}|`,
+        ...rows.map((r) => `| ${r.join(' | ')} |`),
+    ].join('\n');
+}
+
+// ---- the tables -------------------------------------------------------------------------------------
+
+const REQUEST: Record<ServiceRow['request'], string> = {
+    submit: '`POST /scores` (3 boards)',
+    read: '`GET /leaderboard?limit=100` (cached 30 s)',
+    rank: '`GET /players/{id}/rank`',
+};
+
+function run(r: SavedResults): string {
+    const day = r.measured.slice(0, 10);
+    return `Last run: ${day}, ${r.machine.cores} cores (${r.machine.cpu}), Node ${r.machine.node}.`;
+}
+
+function service(r: SavedResults): string {
+    return table(
+        ['request', 'round latency', 'connections', 'per second', 'p50', 'p99'],
+        r.service
+            .filter((s) => s.target === 'service')
+            .map((s) => [
+                REQUEST[s.request],
+                s.roundMs === 0 ? 'none' : `${s.roundMs / 1000} s`,
+                grouped(s.connections),
+                grouped(s.perSecond),
+                `${grouped(s.p50)} ms`,
+                `${grouped(s.p99)} ms`,
+            ]),
+    );
+}
+
+function redis(r: SavedResults): string {
+    const theirs = (s: ServiceRow): ServiceRow | undefined =>
+        r.service.find((t) => t.target === 'redis' && t.request === s.request && t.connections === s.connections);
+    const rows = r.service
+        .filter((s) => s.target === 'service' && s.roundMs === 0 && theirs(s) !== undefined)
+        .map((s) => {
+            const t = theirs(s)!;
+            return [
+                REQUEST[s.request].replace(' (cached 30 s)', ''),
+                grouped(s.connections),
+                grouped(s.perSecond),
+                grouped(t.perSecond),
+                (s.perSecond / t.perSecond).toFixed(2),
+                `${s.p50} ms, ${t.p50} ms`,
+                `${s.p99} ms, ${t.p99} ms`,
+            ];
+        });
+    if (rows.length === 0) return '(Redis was not installed when the bench last ran: no rows.)';
+    return table(
+        [
+            'request',
+            'connections',
+            'this service /s',
+            'Express + Redis /s',
+            'ratio',
+            'p50 (service, Redis)',
+            'p99 (service, Redis)',
+        ],
+        rows,
+    );
+}
+
+function canister(r: SavedResults): string {
+    const ops = Object.entries(r.canister.instructions);
+    const sizes = Object.keys(ops[0]?.[1] ?? {});
+    return table(
+        ['operation', ...sizes.map((n) => `${grouped(Number(n))} players`)],
+        ops.map(([name, bySize]) => [name.trim(), ...sizes.map((n) => instructions(bySize[n]))]),
+    );
+}
+
+function memory(r: SavedResults): string {
+    const bytes = (b: number): string => (b === 0 ? '-' : `${grouped(b)} B`);
+    const rows = (games: string, per: Record<string, { heap: number; stable: number; total: number }> = {}) =>
+        Object.entries(per).map(([n, m]) => [
+            grouped(Number(n)),
+            games,
+            bytes(m.heap),
+            bytes(m.stable),
+            bytes(m.total),
+        ]);
+    return table(
+        ['players per game', 'games', 'wasm heap', 'stable memory', 'total'],
+        [
+            ...rows('two (3 and 4 boards)', r.canister.bytesPerPlayer),
+            ...rows('one (the 3 standard boards)', r.canister.memoryOnly),
+        ],
+    );
+}
+
+const READS: Record<ReadMode, string> = {
+    certifying: 'direct, certifying domain (`<id>.icp0.io`)',
+    raw: 'direct, raw domain (`<id>.raw.icp0.io`)',
+    gateway: 'through a gateway only',
+};
+
+function daily(r: SavedResults): string {
+    const before = (d: DailyCostRow): string =>
+        d.readCyclesBefore[1] === 0
+            ? '0'
+            : `${trillions(d.readCyclesBefore[0])}-${trillions(d.readCyclesBefore[1])} T (US$ ${usd(d.readCyclesBefore[0])}-${usd(d.readCyclesBefore[1])})`;
+    return table(
+        [
+            'reads',
+            'render + upgrade instructions a day',
+            'their messages a day',
+            'reads: cycles a day (US$)',
+            'before',
+            'submits: cycles a day (US$)',
+        ],
+        (r.canister.dailyCost ?? []).map((d) => [
+            READS[d.mode],
+            d.readInstructions === 0 ? '0' : instructions(d.readInstructions),
+            grouped(d.readMessages),
+            `${cycles(d.readCycles)} (${usd(d.readCycles)})`,
+            before(d),
+            `${cycles(d.submitCycles)} (${usd(d.submitCycles)})`,
+        ]),
+    );
+}
+
+/** Bytes of an ingress message: one submit, and a batch of 100 (measured by hand, see docs/costs.md). */
+const SUBMIT_BYTES = 500;
+const BATCH_BYTES = 15_000;
+/** The empty canister's memory: Azle's runtime and its reserved heap. */
+const EMPTY_CANISTER_BYTES = 300 * 2 ** 20;
+const MONTH_SECONDS = 30 * 86_400;
+
+function costs(r: SavedResults): string {
+    const ins = r.canister.instructions;
+    const sizes = Object.keys(ins['batch of 100 submits (one call)'] ?? {});
+    const both = (f: (size: string) => number): [string, string] => [
+        sizes.map((s) => cycles(f(s))).join(' / '),
+        sizes.map((s) => usd(f(s))).join(' / '),
+    ];
+    const update = (instr: number, bytes: number): number =>
+        instr + FEES.perUpdateMessage + FEES.perIngressMessage + bytes * FEES.perIngressByte;
+    const oneByOne = (s: string): number =>
+        1000 * update(ins['submit, existing player, new best (fan-out to 3)'][s], SUBMIT_BYTES);
+    const batched = (s: string): number =>
+        10 * (FEES.perUpdateMessage + FEES.perIngressMessage + BATCH_BYTES * FEES.perIngressByte) +
+        1000 * ins['  per submit in the batch'][s];
+    const firstRead = ins["a path's first direct read: http_request_update (renders one board's top 100)"];
+    const largest = sizes[sizes.length - 1];
+    const render = firstRead[largest] + FEES.perUpdateMessage;
+    const month = (bytes: number): number => (bytes / 2 ** 30) * FEES.perGiBSecond * MONTH_SECONDS;
+    const perPlayer = r.canister.bytesPerPlayer[largest]?.total ?? 0;
+    const storage = month(perPlayer * 100_000);
+    const day = new Map((r.canister.dailyCost ?? []).map((d) => [d.mode, d]));
+    const certifying = day.get('certifying');
+    const rows: string[][] = [
+        [
+            `1,000 submits, one per call (existing player, new best, 3 boards; ${sizes.map((s) => grouped(Number(s))).join(' / ')} players)`,
+            ...both(oneByOne),
+        ],
+        ['1,000 submits, batched 100 per call (the gateway batches concurrent submits)', ...both(batched)],
+        [
+            '1,000 board reads, through a gateway or directly (reads and certified `http_request` answers are queries)',
+            '0',
+            '0',
+        ],
+        [
+            "a path's first direct read on the certifying domain (an update renders and certifies one board's top 100)",
+            cycles(render),
+            usd(render),
+        ],
+    ];
+    if (certifying !== undefined)
+        rows.push(
+            [
+                "a busy game all day (100,000 players, 1 submit a second, its top 100 read directly every 30 s on `<id>.icp0.io`): the reads' renders",
+                `${cycles(certifying.readCycles)} a day (before: ${trillions(certifying.readCyclesBefore[0])}-${trillions(certifying.readCyclesBefore[1])} T)`,
+                `${usd(certifying.readCycles)} a day (before: ${usd(certifying.readCyclesBefore[0])}-${usd(certifying.readCyclesBefore[1])})`,
+            ],
+            [
+                'the same game read on the raw domain (`<id>.raw.icp0.io`) or only through a gateway',
+                cycles(day.get('raw')?.readCycles ?? 0),
+                usd(day.get('raw')?.readCycles ?? 0),
+            ],
+            [
+                "the same game's submits (one per call, 86,400 a day)",
+                `${cycles(certifying.submitCycles)} a day`,
+                `${usd(certifying.submitCycles)} a day`,
+            ],
+        );
+    rows.push(
+        [
+            `storage of 100,000 players for a month (${grouped(perPlayer)} bytes each, measured: heap tables + stable records)`,
+            cycles(storage),
+            usd(storage),
+        ],
+        [
+            "the empty canister's memory for a month (Azle's runtime and reserved heap, 300 MiB)",
+            cycles(month(EMPTY_CANISTER_BYTES)),
+            usd(month(EMPTY_CANISTER_BYTES)),
+        ],
+        ['creating the canister (once)', cycles(FEES.createCanister), usd(FEES.createCanister)],
+    );
+    return table(['what', 'cycles', 'US$'], rows);
+}
+
+/** Every generated table by its marker name. */
+export function tables(r: SavedResults): Record<string, string> {
+    return {
+        run: run(r),
+        service: service(r),
+        redis: redis(r),
+        canister: canister(r),
+        memory: memory(r),
+        daily: daily(r),
+        costs: costs(r),
+    };
+}
+
+/** `text` with every marked table replaced by its generated form; an unknown marker name throws. */
+export function fill(text: string, generated: Record<string, string>): string {
+    return text.replace(/<!-- table:([a-z]+) -->\n(?:[\s\S]*?\n)?<!-- \/table:\1 -->/g, (_, name: string) => {
+        if (!(name in generated)) throw new Error(`no generated table named ${name}`);
+        return `<!-- table:${name} -->\n${generated[name]}\n<!-- /table:${name} -->`;
+    });
+}
+
+/** Rewrites the tables of every generated page from latest.json. */
+export function writeTables(results: SavedResults = readResults()): void {
+    const generated = tables(results);
+    for (const page of GENERATED_PAGES) {
+        const file = path.join(ROOT, page);
+        fs.writeFileSync(file, fill(fs.readFileSync(file, 'utf8'), generated));
+    }
+}
+
+if (require.main === module) {
+    writeTables();
+    console.log(`Tables rewritten from bench/results/latest.json: ${GENERATED_PAGES.join(', ')}`);
+}
