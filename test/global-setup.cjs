@@ -1,5 +1,6 @@
 // Builds the canister and the test canisters once per test run (cached by their inputs), so
-// suites can load their wasm: jest's global setup, and the first step of `npm run bench`. Nothing else (Chromium is the browser tests' own business: test/support/browser.ts).
+// suites can load their wasm: the global setup of jest's "replica" project, and the first step of
+// `npm run bench`. Nothing else (Chromium is the browser tests' own business: test/support/browser.ts).
 'use strict';
 const path = require('node:path');
 const fs = require('node:fs');
