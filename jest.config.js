@@ -1,8 +1,12 @@
-/** @type {import('jest').Config} */
-module.exports = {
+// Jest's two projects: "unit", the contract's rules and the canister's domain and service run
+// natively (no wasm, no replica, no build: `npm run test:unit`), and "replica", everything
+// else, whose global setup builds the canister wasm first. A run builds only when it selects
+// a "replica" test. The browser tests (test/local) install Chromium themselves when missing.
+const UNIT = ['test/canister/domain', 'test/canister/service', 'test/contract'];
+
+const shared = {
+    rootDir: __dirname,
     testEnvironment: 'node',
-    roots: ['<rootDir>/test'],
-    testMatch: ['**/*.test.ts'],
     transform: {
         // .js too: the ESM-only packages the tests use as relying party (openid-client, jose,
         // oauth4webapi) are compiled to CommonJS like the tests themselves.
@@ -20,7 +24,21 @@ module.exports = {
         ],
     },
     transformIgnorePatterns: ['/node_modules/(?!(jose|openid-client|oauth4webapi)/)'],
-    globalSetup: '<rootDir>/test/global-setup.cjs',
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+    projects: [
+        { ...shared, displayName: 'unit', roots: UNIT.map((dir) => `<rootDir>/${dir}`), testMatch: ['**/*.test.ts'] },
+        {
+            ...shared,
+            displayName: 'replica',
+            roots: ['<rootDir>/test'],
+            testMatch: ['**/*.test.ts'],
+            testPathIgnorePatterns: ['/node_modules/', ...UNIT.map((dir) => `<rootDir>/${dir}/`)],
+            globalSetup: '<rootDir>/test/global-setup.cjs',
+        },
+    ],
     testTimeout: 120000,
     maxWorkers: 2,
 };

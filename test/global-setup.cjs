@@ -1,12 +1,12 @@
 // Builds the canister and the test canisters once per test run (cached by their inputs), so
-// suites can load their wasm.
+// suites can load their wasm: the global setup of jest's "replica" project, and the first step of
+// `npm run bench`. Nothing else (Chromium is the browser tests' own business: test/support/browser.ts).
 'use strict';
 const path = require('node:path');
 const fs = require('node:fs');
 const { buildCanister } = require('../scripts/canister-build.cjs');
 
 module.exports = async function globalSetup() {
-    require('../scripts/ensure-chromium.cjs').ensureChromium(); // the browser tests' Chromium, from Debian when missing
     for (const dfxRoot of [path.join(__dirname, '..'), path.join(__dirname, 'replica', 'canisters')]) {
         const dfx = JSON.parse(fs.readFileSync(path.join(dfxRoot, 'dfx.json'), 'utf8'));
         for (const name of Object.keys(dfx.canisters)) buildCanister(dfxRoot, name);

@@ -4,19 +4,18 @@
 // suspicion log, remove an entry, wipe a player, ban and see the submit refused, see the
 // analytics charts drawn; a second developer reaches none of it (pages and JSON API); forged
 // forms change nothing; a session past 7 days of replica time signs out. Screenshots of each
-// tab go to docs/screenshots/dashboard-*.png.
-import * as fs from 'node:fs';
+// tab go to dashboard-*.png in the screenshot folder (docs/screenshots on `npm run screenshots`).
 import * as path from 'node:path';
 
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import type { RunningIdentityProvider } from '../../local/idp/thread';
-import { launchBrowser } from '../support/browser';
+import { launchBrowser, screenshotDir } from '../support/browser';
 import { startService } from '../support/gateway';
 import { startTestIdentityProvider } from '../support/idp';
 import { tempDir } from '../support/replica';
 
-const SHOTS = path.join(__dirname, '..', '..', 'docs', 'screenshots');
+const SHOTS = screenshotDir();
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const CLIENT_ID = 'leaderboard-gateway';
@@ -50,7 +49,6 @@ beforeAll(async () => {
         clientSecret: CLIENT_SECRET,
     });
     browser = await launchBrowser();
-    fs.mkdirSync(SHOTS, { recursive: true });
 });
 
 afterAll(async () => {

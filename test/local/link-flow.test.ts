@@ -4,20 +4,20 @@
 // game's poll gets the session once. Then the session routes, the merge of a real anonymous
 // player (boards and an archived period), logout, expiry by the replica's clock, the link
 // page's refusals (CSRF, replayed callback), and ID-token sign-in against the same provider's
-// keys with forged tokens refused. Screenshots go to docs/screenshots/sign-in-*.png.
-import * as fs from 'node:fs';
+// keys with forged tokens refused. Screenshots go to sign-in-*.png in the screenshot folder
+// (docs/screenshots on `npm run screenshots`).
 import * as path from 'node:path';
 
 import { SignJWT, generateKeyPair } from 'jose';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import type { RunningIdentityProvider } from '../../local/idp/thread';
-import { launchBrowser } from '../support/browser';
+import { launchBrowser, screenshotDir } from '../support/browser';
 import { startService } from '../support/gateway';
 import { relyingParty, startCallbackServer, startTestIdentityProvider, type CallbackServer } from '../support/idp';
 import { tempDir } from '../support/replica';
 
-const SHOTS = path.join(__dirname, '..', '..', 'docs', 'screenshots');
+const SHOTS = screenshotDir();
 const PHONE = { width: 390, height: 844 };
 const GAME = 'link-game';
 const CLIENT_ID = 'leaderboard-gateway';
@@ -69,7 +69,6 @@ beforeAll(async () => {
         },
     );
     browser = await launchBrowser();
-    fs.mkdirSync(SHOTS, { recursive: true });
 });
 
 afterAll(async () => {
