@@ -1,23 +1,9 @@
 // Conformance cases of POST /achievements.
-import {
-    ALICE,
-    ALICE_NAME,
-    DEFAULT_NAME,
-    EVE,
-    GAME2,
-    OP,
-    TEXT,
-    err,
-    get,
-    matcher,
-    mentions,
-    ok,
-    post,
-    profile,
-    send,
-    submit,
-} from './fixtures';
 import type { Area } from './harness';
+import { OP } from './harness';
+import { matcher, ok, TEXT, err, mentions, profile, DEFAULT_NAME } from './answers';
+import { submit, post, send, GAME2, get } from './requests';
+import { ALICE, EVE, ALICE_NAME } from './players';
 
 /** The same members in any order. */
 const setOf = (items: string[]): any =>

@@ -1,27 +1,9 @@
 // Conformance cases of archives: before any period ended, and the daily rollover.
-import {
-    ALICE,
-    ARCHIVED_ENTRIES,
-    CAROL,
-    DAILY_ARCHIVE_ID,
-    LEVEL_1,
-    OP,
-    RENAMED,
-    RENAMED_BY_SCORE,
-    SUBMITTED,
-    TEXT,
-    boardEntry,
-    boardNotFound,
-    err,
-    get,
-    mentions,
-    ok,
-    score,
-    submit,
-    wait,
-} from './fixtures';
-import type { Area, Step } from './harness';
-import { DAY_START, NEXT_DAY_START, WEEK_START } from './harness';
+import type { Step, Area } from './harness';
+import { DAY_START, NEXT_DAY_START, OP, WEEK_START } from './harness';
+import { TEXT, ok, err, boardNotFound, mentions, SUBMITTED, boardEntry } from './answers';
+import { wait, submit, get, LEVEL_1, score } from './requests';
+import { RENAMED, CAROL, DAILY_ARCHIVE_ID, ARCHIVED_ENTRIES, ALICE, RENAMED_BY_SCORE } from './players';
 
 /** RENAMED, then a day later (a `clock` case: from Wednesday to Thursday) Carol submits in the new daily period. */
 const ROLLED_OVER: readonly Step[] = [...RENAMED, wait(86_400), submit({ playerId: CAROL, score: 5, streak: 1 })];

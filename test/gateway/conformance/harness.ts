@@ -1,4 +1,4 @@
-// The conformance cases' harness: what a case is (its types), the clocks cases run on, the known gaps.
+// The conformance cases' harness: what a case is (its types), its clocks, the reference ids it cites, known gaps.
 //
 // The HTTP contract as data: independent cases, each a request and the answer the contract fixes,
 // run by ../conformance.test.ts against the gateway and, for `direct` cases, also against the
@@ -56,6 +56,42 @@ export const TODAY = '2026-01-14';
 export const SHARED_START = '2026-03-05T12:00:00Z';
 /** Seconds a shared case may move the clock: in one step, and all shared cases together (they stay in SHARED_START's UTC day). */
 export const SHARED_ADVANCE_LIMITS = { step: 120, total: 6 * 3600 } as const;
+
+// ---- references
+
+/** The operation ids of the API reference (GET /docs, GET /openapi.json) that cases name in `ref`. */
+export const OP = {
+    scores: 'post-scores',
+    leaderboard: 'get-leaderboard',
+    boards: 'get-games-gameId-scoreboards',
+    board: 'get-games-gameId-scoreboards-boardId',
+    archives: 'get-games-gameId-scoreboards-boardId-archives',
+    latest: 'get-games-gameId-scoreboards-boardId-archives-latest',
+    archive: 'get-games-gameId-scoreboards-boardId-archives-archiveId',
+    archiveById: 'get-archives-archiveId',
+    archiveStats: 'get-games-gameId-archives-stats',
+    boardRank: 'get-board-rank',
+    profile: 'get-player-profile',
+    rank: 'get-player-rank',
+    nickname: 'put-player-nickname',
+    start: 'post-play-sessions-start',
+    end: 'post-play-sessions-end',
+    achievements: 'post-achievements',
+    game: 'get-game',
+    gameStats: 'get-game-stats',
+    stats: 'get-stats',
+    health: 'get-health',
+    deviceCode: 'post-auth-device-code',
+    deviceToken: 'post-auth-device-token',
+    google: 'post-auth-google',
+    apple: 'post-auth-apple',
+    authProfile: 'get-auth-profile',
+    profileNickname: 'put-profile-nickname',
+    logout: 'post-auth-logout',
+    deleteAccount: 'delete-auth-account',
+    migrate: 'post-migrate-account',
+    around: 'get-board-around',
+} as const;
 
 // ---- types ------------------------------------------------------------------------------------------
 

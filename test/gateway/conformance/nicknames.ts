@@ -1,38 +1,43 @@
 // Conformance cases of nicknames: PUT /players/{id}/nickname and renames by later submits.
+import type { Expectation, Case, Area } from './harness';
+import { OP } from './harness';
+import {
+    ok,
+    TEXT,
+    TOO_SHORT,
+    TOO_LONG,
+    BAD_CHARS,
+    err,
+    mentions,
+    NOT_FOUND_PLAYER,
+    profile,
+    SUBMITTED,
+    INT,
+    DEFAULT_NAME,
+} from './answers';
+import { submit, put, send, get, wait, score, SPACED } from './requests';
 import {
     ALICE,
     ALICE_NAME,
-    BAD_CHARS,
     BOB,
     CAROL,
+    GHOST,
     DAVE,
     DAVE_NAME,
-    DEFAULT_NAME,
-    EVE,
-    GHOST,
     GREAT_NAME,
-    INT,
-    NOT_FOUND_PLAYER,
-    OP,
+    EVE,
     RENAMED,
     RENAMED_BY_SCORE,
-    SPACED,
-    SUBMITTED,
-    TEXT,
-    TOO_LONG,
-    TOO_SHORT,
-    err,
-    get,
-    mentions,
-    ok,
-    profile,
-    put,
-    score,
-    send,
-    submit,
-    wait,
-} from './fixtures';
-import type { Area } from './harness';
+} from './players';
+
+/** A PUT nickname of a player with a profile, refused by rule N3 with `expected`. */
+const refusedRename = (name: string, nickname: unknown, expected: Expectation): Case => ({
+    name,
+    ref: [OP.nickname, 'rule-N3'],
+    setup: [submit({ playerId: ALICE, score: 1, streak: 1 })],
+    request: put(`/players/${ALICE}/nickname`, { nickname }),
+    expect: expected,
+});
 
 export const NICKNAMES: Area = {
     'PUT /players/{id}/nickname': [
@@ -68,48 +73,28 @@ export const NICKNAMES: Area = {
             request: put(`/players/${ALICE}/nickname`, { nickname: ALICE_NAME }),
             expect: ok({ nickname: ALICE_NAME, message: TEXT }),
         },
-        {
-            name: 'PUT nickname of 2 characters: `Nickname must be at least 3 characters`',
-            ref: [OP.nickname, 'rule-N3'],
-            setup: [submit({ playerId: ALICE, score: 1, streak: 1 })],
-            request: put(`/players/${ALICE}/nickname`, { nickname: 'Al' }),
-            expect: TOO_SHORT,
-        },
-        {
-            name: 'PUT nickname of 17 characters: `Nickname must be 16 characters or less`',
-            ref: [OP.nickname, 'rule-N3'],
-            setup: [submit({ playerId: ALICE, score: 1, streak: 1 })],
-            request: put(`/players/${ALICE}/nickname`, { nickname: 'abcdefghijklmnopq' }),
-            expect: TOO_LONG,
-        },
-        {
-            name: 'PUT nickname with a hyphen: `Nickname can only contain letters, numbers, and underscores`',
-            ref: [OP.nickname, 'rule-N3'],
-            setup: [submit({ playerId: ALICE, score: 1, streak: 1 })],
-            request: put(`/players/${ALICE}/nickname`, { nickname: 'Ali-ce' }),
-            expect: BAD_CHARS,
-        },
-        {
-            name: 'PUT nickname with a space: `Nickname can only contain letters, numbers, and underscores`',
-            ref: [OP.nickname, 'rule-N3'],
-            setup: [submit({ playerId: ALICE, score: 1, streak: 1 })],
-            request: put(`/players/${ALICE}/nickname`, { nickname: 'Al ice' }),
-            expect: BAD_CHARS,
-        },
-        {
-            name: 'PUT nickname with a zero-width space, U200B: `Nickname can only contain letters, numbers, and underscores`',
-            ref: [OP.nickname, 'rule-N3'],
-            setup: [submit({ playerId: ALICE, score: 1, streak: 1 })],
-            request: put(`/players/${ALICE}/nickname`, { nickname: 'Al\u200Bice' }),
-            expect: BAD_CHARS,
-        },
-        {
-            name: 'PUT nickname: a numeric nickname is 400 naming nickname',
-            ref: [OP.nickname, 'rule-N3'],
-            setup: [submit({ playerId: ALICE, score: 1, streak: 1 })],
-            request: put(`/players/${ALICE}/nickname`, { nickname: 42 }),
-            expect: err(400, mentions('[Nn]ickname')),
-        },
+        refusedRename('PUT nickname of 2 characters: `Nickname must be at least 3 characters`', 'Al', TOO_SHORT),
+        refusedRename(
+            'PUT nickname of 17 characters: `Nickname must be 16 characters or less`',
+            'abcdefghijklmnopq',
+            TOO_LONG,
+        ),
+        refusedRename(
+            'PUT nickname with a hyphen: `Nickname can only contain letters, numbers, and underscores`',
+            'Ali-ce',
+            BAD_CHARS,
+        ),
+        refusedRename(
+            'PUT nickname with a space: `Nickname can only contain letters, numbers, and underscores`',
+            'Al ice',
+            BAD_CHARS,
+        ),
+        refusedRename(
+            'PUT nickname with a zero-width space, U200B: `Nickname can only contain letters, numbers, and underscores`',
+            'Al\u200Bice',
+            BAD_CHARS,
+        ),
+        refusedRename('PUT nickname: a numeric nickname is 400 naming nickname', 42, err(400, mentions('[Nn]ickname'))),
         {
             name: 'PUT nickname: a missing nickname is 400 naming nickname',
             ref: OP.nickname,

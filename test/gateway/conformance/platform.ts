@@ -1,27 +1,9 @@
 // Conformance cases of platform routes, preflight, unknown routes, credentials and the game.
-import {
-    ALICE,
-    CORS,
-    GAME2,
-    H,
-    LEVEL_1,
-    NEWBIE,
-    OLD_PLUGIN,
-    OP,
-    RANKED_SIX,
-    SOME_SESSION,
-    TEXT,
-    err,
-    get,
-    matcher,
-    mentions,
-    ok,
-    post,
-    score,
-    submit,
-} from './fixtures';
-import type { Area } from './harness';
-import { TODAY } from './harness';
+import type { Case, Area } from './harness';
+import { OP, TODAY } from './harness';
+import { matcher, TEXT, err, ok, CORS, mentions } from './answers';
+import { get, submit, H, post, score, SOME_SESSION, GAME2, LEVEL_1, OLD_PLUGIN } from './requests';
+import { ALICE, NEWBIE, RANKED_SIX } from './players';
 
 const POSITIVE = matcher('PositiveInteger', (v) => typeof v === 'number' && Number.isInteger(v) && v > 0);
 const MAIN_BOARDS_META = [
@@ -30,6 +12,14 @@ const MAIN_BOARDS_META = [
     { scoreboardId: 'daily', name: TEXT, period: 'daily' },
     { scoreboardId: 'level-1', name: 'Level 1', period: 'allTime' },
 ];
+
+/** A read of GET /game with a key that is no key of a registered game. */
+const invalidKey = (name: string, headers: Record<string, string>): Case => ({
+    name,
+    ref: ['rule-K1', OP.game],
+    request: get('/game', headers),
+    expect: err(401, 'Invalid API key'),
+});
 
 export const PLATFORM: Area = {
     'platform routes, preflight, unknown routes': [
@@ -132,24 +122,14 @@ export const PLATFORM: Area = {
             },
             expect: err(401, 'Missing API key'),
         },
-        {
-            name: 'a well-formed key of no registered game: 401 `Invalid API key`',
-            ref: ['rule-K1', OP.game],
-            request: get('/game', { 'X-API-Key': 'key_$GAME-nope_12345678901234567890' }),
-            expect: err(401, 'Invalid API key'),
-        },
-        {
-            name: 'a malformed key: 401 `Invalid API key`',
-            ref: ['rule-K1', OP.game],
-            request: get('/game', { 'X-API-Key': 'not-a-key' }),
-            expect: err(401, 'Invalid API key'),
-        },
-        {
-            name: 'a key of the game with fewer than 16 digits: 401 `Invalid API key`',
-            ref: ['rule-K1', OP.game],
-            request: get('/game', { 'X-API-Key': 'key_${GAME}_123', 'X-Game-ID': '$GAME' }),
-            expect: err(401, 'Invalid API key'),
-        },
+        invalidKey('a well-formed key of no registered game: 401 `Invalid API key`', {
+            'X-API-Key': 'key_$GAME-nope_12345678901234567890',
+        }),
+        invalidKey('a malformed key: 401 `Invalid API key`', { 'X-API-Key': 'not-a-key' }),
+        invalidKey('a key of the game with fewer than 16 digits: 401 `Invalid API key`', {
+            'X-API-Key': 'key_${GAME}_123',
+            'X-Game-ID': '$GAME',
+        }),
         {
             name: 'a revoked, rotated-out key: 401 `Invalid API key`',
             ref: ['rule-K1', OP.game],

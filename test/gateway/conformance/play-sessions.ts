@@ -1,29 +1,8 @@
 // Conformance cases of play sessions, with time validation off and on.
-import {
-    CAPS,
-    DEFAULT_NAME,
-    GAME2,
-    H,
-    H2,
-    NOT_FOUND_PLAYER,
-    OP,
-    RULES,
-    SUBMITTED,
-    TEXT,
-    TOKEN,
-    err,
-    get,
-    mentions,
-    ok,
-    post,
-    profile,
-    refused,
-    score,
-    send,
-    submit,
-    wait,
-} from './fixtures';
-import type { AdminStep, Area, SendStep } from './harness';
+import type { SendStep, AdminStep, Area } from './harness';
+import { OP } from './harness';
+import { err, mentions, ok, TOKEN, TEXT, RULES, NOT_FOUND_PLAYER, SUBMITTED, profile, DEFAULT_NAME } from './answers';
+import { H, send, post, GAME2, get, score, CAPS, H2, refused, wait, submit } from './requests';
 
 const SESSION_REQUIRED = err(400, expect.stringContaining('requires starting a session'));
 const SESSION_PROBLEM = err(400, mentions('play session'));

@@ -1,37 +1,22 @@
 // Conformance cases of reads: the leaderboard, player ranks, boards (also served by the canister), paging and around me.
+import type { Step, Case, CaseRequest, Expectation, Area } from './harness';
+import { OP } from './harness';
 import {
-    ALICE,
-    ALICE_NAME,
-    CAROL,
-    DAVE_NAME,
-    DEFAULT_NAME,
-    EVE,
-    GHOST,
-    LB_BY_SCORE,
-    NOT_FOUND_PLAYER,
-    NS,
-    OLD_PLUGIN,
-    OP,
-    RANKED,
-    RANKED_SIX,
-    SESSION,
-    SIGNED_IN,
-    SOME_SESSION,
-    SUBMITTED,
-    TEXT,
-    boardEntry,
-    boardNotFound,
-    entry,
-    err,
-    get,
     matcher,
-    mentions,
+    err,
+    entry,
+    NS,
+    TEXT,
     ok,
-    score,
-    send,
-    submit,
-} from './fixtures';
-import type { Area, Step } from './harness';
+    mentions,
+    NOT_FOUND_PLAYER,
+    boardEntry,
+    DEFAULT_NAME,
+    boardNotFound,
+    SUBMITTED,
+} from './answers';
+import { submit, get, OLD_PLUGIN, score, SOME_SESSION, SIGNED_IN, send, SESSION } from './requests';
+import { DAVE_NAME, ALICE_NAME, LB_BY_SCORE, RANKED, ALICE, EVE, CAROL, GHOST, RANKED_SIX } from './players';
 
 /** A period start that may be 0 (boards that never reset). */
 const TIME = matcher(
@@ -64,6 +49,39 @@ const LONG_ID = 'a'.repeat(65);
 const FIVE_ON_A_BOARD: readonly Step[] = [500, 400, 300, 200, 100].map((points, i) =>
     submit({ playerId: `dev_1700000000_0000000${i}`, score: points, streak: 0 }),
 );
+/** A period board after RANKED: the whole board, from its period start `lastReset`, on both hosts. */
+const rankedBoard = (name: string, scoreboardId: string, period: string, lastReset: unknown): Case => ({
+    name,
+    ref: [OP.board, 'rule-S1'],
+    setup: RANKED,
+    request: get(`/games/$GAME/scoreboards/${scoreboardId}`),
+    expect: ok({
+        scoreboardId,
+        config: { name: TEXT, description: TEXT, period, sortBy: 'score', lastReset },
+        entries: BOARD_ENTRIES,
+        totalEntries: 5,
+    }),
+    direct: true,
+});
+
+/** A board read whose answer the contract leaves open (a `limit` it does not define): the same on both hosts. */
+const sameOnBothHosts = (name: string, limit: string): Case => ({
+    name,
+    ref: OP.board,
+    setup: [submit({ playerId: ALICE, score: 1, streak: 1 })],
+    request: get(`/games/$GAME/scoreboards/all-time?limit=${limit}`),
+    expect: { status: expect.any(Number), body: expect.objectContaining({ ok: expect.any(Boolean) }) },
+    direct: true,
+});
+/** A read whose path holds a malformed id: refused on both hosts. */
+const badPathId = (name: string, ref: Case['ref'], request: CaseRequest, expected: Expectation): Case => ({
+    name,
+    ref,
+    request,
+    expect: expected,
+    direct: true,
+});
+
 export const READS: Area = {
     'GET /leaderboard': [
         {
@@ -189,45 +207,24 @@ export const READS: Area = {
             }),
             direct: true,
         },
-        {
-            name: 'board read all-time: scoreboardId, config, entries, totalEntries, default limit',
-            ref: [OP.board, 'rule-S1'],
-            setup: RANKED,
-            request: get('/games/$GAME/scoreboards/all-time'),
-            expect: ok({
-                scoreboardId: 'all-time',
-                config: { name: TEXT, description: TEXT, period: 'allTime', sortBy: 'score', lastReset: TIME },
-                entries: BOARD_ENTRIES,
-                totalEntries: 5,
-            }),
-            direct: true,
-        },
-        {
-            name: 'the weekly board got every fan-out submit, its period started Monday 00:00 UTC',
-            ref: [OP.board, 'rule-S1'],
-            setup: RANKED,
-            request: get('/games/$GAME/scoreboards/weekly'),
-            expect: ok({
-                scoreboardId: 'weekly',
-                config: { name: TEXT, description: TEXT, period: 'weekly', sortBy: 'score', lastReset: '$WEEK_START' },
-                entries: BOARD_ENTRIES,
-                totalEntries: 5,
-            }),
-            direct: true,
-        },
-        {
-            name: 'the daily board got every fan-out submit, its period started 00:00 UTC',
-            ref: [OP.board, 'rule-S1'],
-            setup: RANKED,
-            request: get('/games/$GAME/scoreboards/daily'),
-            expect: ok({
-                scoreboardId: 'daily',
-                config: { name: TEXT, description: TEXT, period: 'daily', sortBy: 'score', lastReset: '$DAY_START' },
-                entries: BOARD_ENTRIES,
-                totalEntries: 5,
-            }),
-            direct: true,
-        },
+        rankedBoard(
+            'board read all-time: scoreboardId, config, entries, totalEntries, default limit',
+            'all-time',
+            'allTime',
+            TIME,
+        ),
+        rankedBoard(
+            'the weekly board got every fan-out submit, its period started Monday 00:00 UTC',
+            'weekly',
+            'weekly',
+            '$WEEK_START',
+        ),
+        rankedBoard(
+            'the daily board got every fan-out submit, its period started 00:00 UTC',
+            'daily',
+            'daily',
+            '$DAY_START',
+        ),
         {
             name: 'the targeted board holds only targeted submits',
             ref: [OP.board, 'rule-S2'],
@@ -318,64 +315,39 @@ export const READS: Area = {
             expect: boardNotFound('nope'),
             direct: true,
         },
-        {
-            name: 'board limit=abc: whatever the answer, both hosts give the same one',
-            ref: OP.board,
-            setup: [submit({ playerId: ALICE, score: 1, streak: 1 })],
-            request: get('/games/$GAME/scoreboards/all-time?limit=abc'),
-            expect: { status: expect.any(Number), body: expect.objectContaining({ ok: expect.any(Boolean) }) },
-            direct: true,
-        },
-        {
-            name: 'board limit=2.5: whatever the answer, both hosts give the same one',
-            ref: OP.board,
-            setup: [submit({ playerId: ALICE, score: 1, streak: 1 })],
-            request: get('/games/$GAME/scoreboards/all-time?limit=2.5'),
-            expect: { status: expect.any(Number), body: expect.objectContaining({ ok: expect.any(Boolean) }) },
-            direct: true,
-        },
-        {
-            name: 'path ids: a board id with a dot is 400',
-            ref: OP.board,
-            request: get('/games/$GAME/scoreboards/bad.id'),
-            expect: err(400),
-            direct: true,
-        },
-        {
-            name: 'path ids: a board id of 65 characters is 400',
-            ref: OP.board,
-            request: get(`/games/$GAME/scoreboards/${LONG_ID}`),
-            expect: err(400),
-            direct: true,
-        },
-        {
-            name: 'path ids: a game id of 65 characters is 400',
-            ref: OP.boards,
-            request: get(`/games/${LONG_ID}/scoreboards`),
-            expect: err(400),
-            direct: true,
-        },
-        {
-            name: 'path ids: a game id with a dot is 400, checked before any credential',
-            ref: [OP.board, 'rule-K1'],
-            request: get('/games/conf.main/scoreboards/daily', {}),
-            expect: err(400),
-            direct: true,
-        },
-        {
-            name: 'path ids: a bad game id in the board list path is 400 without credentials',
-            ref: [OP.boards, 'rule-K1'],
-            request: get('/games/bad.game/scoreboards', {}),
-            expect: err(400, mentions('gameId')),
-            direct: true,
-        },
-        {
-            name: 'path ids: a game id of 65 characters in an archive path is 400 without credentials',
-            ref: [OP.archives, 'rule-K1'],
-            request: get(`/games/${LONG_ID}/scoreboards/daily/archives`, {}),
-            expect: err(400, mentions('gameId')),
-            direct: true,
-        },
+        sameOnBothHosts('board limit=abc: whatever the answer, both hosts give the same one', 'abc'),
+        sameOnBothHosts('board limit=2.5: whatever the answer, both hosts give the same one', '2.5'),
+        badPathId('path ids: a board id with a dot is 400', OP.board, get('/games/$GAME/scoreboards/bad.id'), err(400)),
+        badPathId(
+            'path ids: a board id of 65 characters is 400',
+            OP.board,
+            get(`/games/$GAME/scoreboards/${LONG_ID}`),
+            err(400),
+        ),
+        badPathId(
+            'path ids: a game id of 65 characters is 400',
+            OP.boards,
+            get(`/games/${LONG_ID}/scoreboards`),
+            err(400),
+        ),
+        badPathId(
+            'path ids: a game id with a dot is 400, checked before any credential',
+            [OP.board, 'rule-K1'],
+            get('/games/conf.main/scoreboards/daily', {}),
+            err(400),
+        ),
+        badPathId(
+            'path ids: a bad game id in the board list path is 400 without credentials',
+            [OP.boards, 'rule-K1'],
+            get('/games/bad.game/scoreboards', {}),
+            err(400, mentions('gameId')),
+        ),
+        badPathId(
+            'path ids: a game id of 65 characters in an archive path is 400 without credentials',
+            [OP.archives, 'rule-K1'],
+            get(`/games/${LONG_ID}/scoreboards/daily/archives`, {}),
+            err(400, mentions('gameId')),
+        ),
         {
             name: 'the board rank is session-only: an API-key request is 401',
             ref: [OP.boardRank, 'rule-K1'],

@@ -1,6 +1,7 @@
-// Runs one conformance case: builds its data on the shared service (or a service of its own for
-// `clock` cases), sends its request to the gateway and, for `direct` cases, to the canister's own
-// HTTP interface, and checks every answer against the case's expectation.
+// Runs one conformance case on the gateway and, for `direct` cases, on the canister's own HTTP interface.
+//
+// It builds the case's data on the shared service (or a service of its own for `clock` cases),
+// sends its request to both hosts and checks every answer against the case's expectation.
 import type { Method } from '../../../contract/canister';
 import { DIRECT_READ_WINDOW_SECONDS } from '../../../contract/http';
 import { startService, type TestResponse, type TestService } from '../../support/gateway';
@@ -16,7 +17,7 @@ import {
     type SendStep,
     type Step,
 } from './harness';
-import { EVERY_RESPONSE_HEADERS } from './fixtures';
+import { EVERY_RESPONSE_HEADERS } from './answers';
 
 const nsOf = (iso: string): bigint => BigInt(Date.parse(iso)) * 1_000_000n;
 

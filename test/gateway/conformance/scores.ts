@@ -1,49 +1,49 @@
 // Conformance cases of POST /scores: first and later submits, validation, caps.
+import type { Expectation, Case, Area } from './harness';
+import { OP } from './harness';
 import {
-    ALICE,
-    ALICE_NAME,
-    BAD_CHARS,
-    BOB,
-    CAPS,
-    CAROL,
-    DAVE,
-    DAVE_NAME,
-    DEFAULT_NAME,
-    EVE,
-    GAME2,
-    GHOST,
-    GREAT_NAME,
-    H,
-    H2,
-    LEVEL_1,
-    LONG_PLAYER,
-    NEWBIE,
-    NOT_FOUND_PLAYER,
-    OLD_PLUGIN,
-    OP,
-    RULES,
-    SPACED,
-    SUBMITTED,
-    TOO_LONG,
-    TOO_SHORT,
-    boardNotFound,
-    captureName,
     err,
-    get,
-    mentions,
+    SUBMITTED,
     ok,
-    post,
     profile,
-    refused,
+    DEFAULT_NAME,
+    NOT_FOUND_PLAYER,
+    mentions,
+    TOO_SHORT,
+    TOO_LONG,
+    BAD_CHARS,
+    boardNotFound,
+    RULES,
+} from './answers';
+import {
     score,
-    send,
     submit,
-} from './fixtures';
-import type { Area } from './harness';
+    OLD_PLUGIN,
+    LEVEL_1,
+    send,
+    refused,
+    get,
+    GAME2,
+    post,
+    H,
+    SPACED,
+    captureName,
+    CAPS,
+    H2,
+} from './requests';
+import { NEWBIE, ALICE, ALICE_NAME, BOB, CAROL, DAVE, DAVE_NAME, EVE, GHOST, LONG_PLAYER, GREAT_NAME } from './players';
 
 const RATE_LIMITED = err(400, 'Please wait 2 seconds between submissions.');
 const BAD_COUNT = (field: string) =>
     err(400, `Invalid ${field}: must be a non-negative integer no larger than 9007199254740991`);
+
+/** A first submit whose nickname rule N3 refuses with `expected`. */
+const refusedName = (name: string, nickname: unknown, expected: Expectation): Case => ({
+    name,
+    ref: [OP.scores, 'rule-N3'],
+    request: score({ playerId: NEWBIE, score: 1, streak: 1, nickname }),
+    expect: expected,
+});
 
 export const SCORES: Area = {
     'first submits: fan-out, nicknames, player id shapes': [
@@ -256,12 +256,7 @@ export const SCORES: Area = {
             request: score({ playerId: 12345, score: 1, streak: 1 }),
             expect: err(400, mentions('playerId')),
         },
-        {
-            name: 'validation: a numeric nickname is 400 naming nickname',
-            ref: [OP.scores, 'rule-N3'],
-            request: score({ playerId: NEWBIE, score: 1, streak: 1, nickname: 42 }),
-            expect: err(400, mentions('[Nn]ickname')),
-        },
+        refusedName('validation: a numeric nickname is 400 naming nickname', 42, err(400, mentions('[Nn]ickname'))),
         {
             name: 'validation: a gameId of another game in the body is 400 naming gameId',
             ref: OP.scores,
@@ -304,30 +299,26 @@ export const SCORES: Area = {
             },
             expect: err(413),
         },
-        {
-            name: 'a nickname of 2 characters on a submit is 400 `Nickname must be at least 3 characters`',
-            ref: [OP.scores, 'rule-N3'],
-            request: score({ playerId: NEWBIE, score: 1, streak: 1, nickname: 'Al' }),
-            expect: TOO_SHORT,
-        },
-        {
-            name: 'a nickname of 17 characters on a submit is 400 `Nickname must be 16 characters or less`',
-            ref: [OP.scores, 'rule-N3'],
-            request: score({ playerId: NEWBIE, score: 1, streak: 1, nickname: 'abcdefghijklmnopq' }),
-            expect: TOO_LONG,
-        },
-        {
-            name: 'a nickname with a space on a submit is 400 `Nickname can only contain letters, numbers, and underscores`',
-            ref: [OP.scores, 'rule-N3'],
-            request: score({ playerId: NEWBIE, score: 1, streak: 1, nickname: 'Al ice' }),
-            expect: BAD_CHARS,
-        },
-        {
-            name: 'a nickname with a zero-width space, U200B, on a submit is 400 `Nickname can only contain letters, numbers, and underscores`',
-            ref: [OP.scores, 'rule-N3'],
-            request: score({ playerId: NEWBIE, score: 1, streak: 1, nickname: 'Al\u200Bice' }),
-            expect: BAD_CHARS,
-        },
+        refusedName(
+            'a nickname of 2 characters on a submit is 400 `Nickname must be at least 3 characters`',
+            'Al',
+            TOO_SHORT,
+        ),
+        refusedName(
+            'a nickname of 17 characters on a submit is 400 `Nickname must be 16 characters or less`',
+            'abcdefghijklmnopq',
+            TOO_LONG,
+        ),
+        refusedName(
+            'a nickname with a space on a submit is 400 `Nickname can only contain letters, numbers, and underscores`',
+            'Al ice',
+            BAD_CHARS,
+        ),
+        refusedName(
+            'a nickname with a zero-width space, U200B, on a submit is 400 `Nickname can only contain letters, numbers, and underscores`',
+            'Al\u200Bice',
+            BAD_CHARS,
+        ),
         {
             name: 'scoreboardId all-time is rejected',
             ref: [OP.scores, 'rule-S3'],

@@ -1,35 +1,26 @@
 // Conformance cases of player sign-in: device codes, id tokens, sessions, merging an anonymous player.
-import {
-    ALICE,
-    BAD_CHARS,
-    BOB,
-    GAME2,
-    GAME_ONLY,
-    INT,
-    NOT_FOUND_PLAYER,
-    OP,
-    SESSION,
-    SIGNED_IN,
-    SOME_SESSION,
-    SPACED,
-    SUBMITTED,
-    TEXT,
-    TOKEN,
-    TOO_SHORT,
-    approve,
-    err,
-    get,
-    ok,
-    post,
-    put,
-    redeem,
-    score,
-    send,
-    startCode,
-    submit,
-    wait,
-} from './fixtures';
 import type { Area } from './harness';
+import { OP } from './harness';
+import { TOKEN, TEXT, INT, ok, err, TOO_SHORT, BAD_CHARS, SUBMITTED, NOT_FOUND_PLAYER } from './answers';
+import {
+    post,
+    GAME_ONLY,
+    GAME2,
+    startCode,
+    approve,
+    redeem,
+    wait,
+    SIGNED_IN,
+    get,
+    SESSION,
+    SOME_SESSION,
+    put,
+    send,
+    score,
+    submit,
+    SPACED,
+} from './requests';
+import { ALICE, BOB } from './players';
 
 const APPROVAL = {
     sessionId: TOKEN,
