@@ -1,5 +1,5 @@
 // Conformance cases of POST /achievements.
-import type { Area } from './harness';
+import type { Expectation, Area } from './harness';
 import { OP } from './harness';
 import { matcher, ok, TEXT, err, mentions, profile, DEFAULT_NAME } from './answers';
 import { submit, post, send, GAME2, get } from './requests';
@@ -12,6 +12,9 @@ const setOf = (items: string[]): any =>
         (v) => Array.isArray(v) && v.length === items.length && items.every((i) => v.includes(i)),
     );
 const HUNDRED_IDS = Array.from({ length: 100 }, (_, i) => `ach_${i}`);
+/** The answer to one `achievementId`: `unlocked` newly unlocked (0 or 1), `total` the player's count. */
+const oneUnlock = (achievementId: string, unlocked: number, total: number): Expectation =>
+    ok({ achievementId, unlocked, total, results: [{ achievementId, success: true, message: TEXT }] });
 
 export const ACHIEVEMENTS: Area = {
     'POST /achievements': [
@@ -20,12 +23,7 @@ export const ACHIEVEMENTS: Area = {
             ref: [OP.achievements, 'rule-A1'],
             setup: [submit({ playerId: ALICE, score: 1, streak: 1 })],
             request: post('/achievements', { playerId: ALICE, achievementId: 'first_win' }),
-            expect: ok({
-                achievementId: 'first_win',
-                unlocked: 1,
-                total: 1,
-                results: [{ achievementId: 'first_win', success: true, message: TEXT }],
-            }),
+            expect: oneUnlock('first_win', 1, 1),
         },
         {
             name: 'achievements: a batch with one already unlocked id, every result success true',
@@ -53,12 +51,7 @@ export const ACHIEVEMENTS: Area = {
                 send(post('/achievements', { playerId: ALICE, achievementIds: ['first_win', 'level_5', 'speed_run'] })),
             ],
             request: post('/achievements', { playerId: ALICE, achievementId: 'level_5' }),
-            expect: ok({
-                achievementId: 'level_5',
-                unlocked: 0,
-                total: 3,
-                results: [{ achievementId: 'level_5', success: true, message: TEXT }],
-            }),
+            expect: oneUnlock('level_5', 0, 3),
         },
         {
             name: 'achievements: the documented form with gameId in the body',

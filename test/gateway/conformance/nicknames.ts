@@ -1,5 +1,5 @@
 // Conformance cases of nicknames: PUT /players/{id}/nickname and renames by later submits.
-import type { Expectation, Case, Area } from './harness';
+import type { Step, Expectation, Case, Area } from './harness';
 import { OP } from './harness';
 import {
     ok,
@@ -15,21 +15,27 @@ import {
     INT,
     DEFAULT_NAME,
 } from './answers';
-import { submit, put, send, get, wait, score, SPACED } from './requests';
+import { submit, wait, put, send, get, score, SPACED } from './requests';
 import {
     ALICE,
     ALICE_NAME,
+    DAVE,
+    GREAT_NAME,
     BOB,
     CAROL,
     GHOST,
-    DAVE,
     DAVE_NAME,
-    GREAT_NAME,
     EVE,
     RENAMED,
     RENAMED_BY_SCORE,
 } from './players';
 
+/** Alice holds Alice$T, Dave holds DaveTheGreat$T and may submit again. */
+const ALICE_AND_DAVE: readonly Step[] = [
+    submit({ playerId: ALICE, score: 1, streak: 1, nickname: ALICE_NAME }),
+    submit({ playerId: DAVE, score: 250, streak: 9, nickname: GREAT_NAME }),
+    wait(3),
+];
 /** A PUT nickname of a player with a profile, refused by rule N3 with `expected`. */
 const refusedRename = (name: string, nickname: unknown, expected: Expectation): Case => ({
     name,
@@ -164,23 +170,14 @@ export const NICKNAMES: Area = {
         {
             name: 'a taken nickname on a later submit, as Godot 3 sends it every time, is silently ignored: 200, no error',
             ref: [OP.scores, 'rule-N1'],
-            setup: [
-                submit({ playerId: ALICE, score: 1, streak: 1, nickname: ALICE_NAME }),
-                submit({ playerId: DAVE, score: 250, streak: 9, nickname: GREAT_NAME }),
-                wait(3),
-            ],
+            setup: ALICE_AND_DAVE,
             request: score({ playerId: DAVE, score: 250, streak: 9, nickname: 'ALICE${T}' }),
             expect: SUBMITTED,
         },
         {
             name: 'a taken nickname on a later submit neither renames nor suffixes',
             ref: [OP.profile, 'rule-N1'],
-            setup: [
-                submit({ playerId: ALICE, score: 1, streak: 1, nickname: ALICE_NAME }),
-                submit({ playerId: DAVE, score: 250, streak: 9, nickname: GREAT_NAME }),
-                wait(3),
-                submit({ playerId: DAVE, score: 250, streak: 9, nickname: 'ALICE${T}' }),
-            ],
+            setup: [...ALICE_AND_DAVE, submit({ playerId: DAVE, score: 250, streak: 9, nickname: 'ALICE${T}' })],
             request: get(`/players/${DAVE}/profile`),
             expect: profile(GREAT_NAME, 250, 9, INT),
         },

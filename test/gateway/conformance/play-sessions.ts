@@ -1,5 +1,5 @@
 // Conformance cases of play sessions, with time validation off and on.
-import type { SendStep, AdminStep, Area } from './harness';
+import type { SendStep, AdminStep, Step, Area } from './harness';
 import { OP } from './harness';
 import { err, mentions, ok, TOKEN, TEXT, RULES, NOT_FOUND_PLAYER, SUBMITTED, profile, DEFAULT_NAME } from './answers';
 import { H, send, post, GAME2, get, score, CAPS, H2, refused, wait, submit } from './requests';
@@ -15,6 +15,12 @@ const TIME_VALIDATION: AdminStep = {
     request: { gameId: '$GAME', enabled: true, minPlaySeconds: 5, sessionLifetimeSeconds: 60 },
 };
 const STARTED = ok({ ok: TOKEN, message: TEXT });
+/** `session-player` holds three active play sessions, the most one player may hold. */
+const THREE_STARTED: readonly Step[] = [
+    startSession('session-player', 'PS1'),
+    startSession('session-player', 'PS2'),
+    startSession('session-player', 'PS3'),
+];
 
 export const PLAY_SESSIONS: Area = {
     'play sessions, time validation off': [
@@ -41,22 +47,14 @@ export const PLAY_SESSIONS: Area = {
         {
             name: 'play sessions: the 4th active start is 400 `Too many active play sessions. End or wait for current play sessions to expire.`',
             ref: [OP.start, 'rule-L2'],
-            setup: [
-                startSession('session-player', 'PS1'),
-                startSession('session-player', 'PS2'),
-                startSession('session-player', 'PS3'),
-            ],
+            setup: THREE_STARTED,
             request: post('/play-sessions/start', { gameId: '$GAME', playerId: 'session-player' }),
             expect: err(400, 'Too many active play sessions. End or wait for current play sessions to expire.'),
         },
         {
             name: 'play sessions: the cap is per player',
             ref: [OP.start, 'rule-L2'],
-            setup: [
-                startSession('session-player', 'PS1'),
-                startSession('session-player', 'PS2'),
-                startSession('session-player', 'PS3'),
-            ],
+            setup: THREE_STARTED,
             request: post('/play-sessions/start', { gameId: '$GAME', playerId: 'session-player-2' }),
             expect: STARTED,
         },

@@ -64,12 +64,11 @@ export const LB_BY_SCORE = [
     entry(5, '$CAROL_NAME', 10, 0),
 ];
 /** The ranking of RENAMED: the same, by the new names. */
-export const RENAMED_BY_SCORE = [
-    entry(1, 'alice${T}_1', 250, 7),
-    entry(2, GREAT_NAME, 250, 9),
-    entry(3, ALICE_NAME, 250, 9),
-    entry(4, '$EVE_NAME', 50, 20),
-    entry(5, 'Alice${T}_2', 10, 0),
-];
+const NEW_NAMES = new Map([
+    ['$BOB_NAME', 'alice${T}_1'],
+    [DAVE_NAME, GREAT_NAME],
+    ['$CAROL_NAME', 'Alice${T}_2'],
+]);
+export const RENAMED_BY_SCORE = LB_BY_SCORE.map((e) => ({ ...e, nickname: NEW_NAMES.get(e.nickname) ?? e.nickname }));
 export const ARCHIVED_ENTRIES = RENAMED_BY_SCORE.map((e) => ({ ...e, submittedAt: NS }));
 export const DAILY_ARCHIVE_ID = `$GAME:daily:${DAY_START}`;

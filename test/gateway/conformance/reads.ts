@@ -49,6 +49,14 @@ const LONG_ID = 'a'.repeat(65);
 const FIVE_ON_A_BOARD: readonly Step[] = [500, 400, 300, 200, 100].map((points, i) =>
     submit({ playerId: `dev_1700000000_0000000${i}`, score: points, streak: 0 }),
 );
+/** GET /leaderboard`query` after RANKED: `leaderboard`, out of all five ranked players. */
+const rankedLeaderboard = (name: string, query: string, leaderboard: unknown[]): Case => ({
+    name,
+    ref: OP.leaderboard,
+    setup: RANKED,
+    request: get(`/leaderboard${query}`),
+    expect: ok({ leaderboard, total: 5 }),
+});
 /** A period board after RANKED: the whole board, from its period start `lastReset`, on both hosts. */
 const rankedBoard = (name: string, scoreboardId: string, period: string, lastReset: unknown): Case => ({
     name,
@@ -64,6 +72,15 @@ const rankedBoard = (name: string, scoreboardId: string, period: string, lastRes
     direct: true,
 });
 
+/** The all-time board after RANKED read with `?limit=`: the first `entries`, out of all five, on both hosts. */
+const limitedBoard = (name: string, limit: string, entries: unknown[]): Case => ({
+    name,
+    ref: OP.board,
+    setup: RANKED,
+    request: get(`/games/$GAME/scoreboards/all-time?limit=${limit}`),
+    expect: ok({ scoreboardId: 'all-time', config: expect.any(Object), entries, totalEntries: 5 }),
+    direct: true,
+});
 /** A board read whose answer the contract leaves open (a `limit` it does not define): the same on both hosts. */
 const sameOnBothHosts = (name: string, limit: string): Case => ({
     name,
@@ -84,34 +101,26 @@ const badPathId = (name: string, ref: Case['ref'], request: CaseRequest, expecte
 
 export const READS: Area = {
     'GET /leaderboard': [
-        {
-            name: 'GET /leaderboard: by score, ranks 1-based and distinct, ties to who reached the value first, total = ranked players',
-            ref: OP.leaderboard,
-            setup: RANKED,
-            request: get('/leaderboard'),
-            expect: ok({ leaderboard: LB_BY_SCORE, total: 5 }),
-        },
-        {
-            name: 'GET /leaderboard with sort=score and limit=2: two entries, total still all ranked players',
-            ref: OP.leaderboard,
-            setup: RANKED,
-            request: get('/leaderboard?sort=score&limit=2'),
-            expect: ok({ leaderboard: LB_BY_SCORE.slice(0, 2), total: 5 }),
-        },
-        {
-            name: 'GET /leaderboard with sort=streak: by best streak, ties to who reached it first',
-            ref: OP.leaderboard,
-            setup: RANKED,
-            request: get('/leaderboard?sort=streak'),
-            expect: ok({ leaderboard: LB_BY_STREAK, total: 5 }),
-        },
-        {
-            name: 'GET /leaderboard with sort=streak and limit=1',
-            ref: OP.leaderboard,
-            setup: RANKED,
-            request: get('/leaderboard?sort=streak&limit=1'),
-            expect: ok({ leaderboard: LB_BY_STREAK.slice(0, 1), total: 5 }),
-        },
+        rankedLeaderboard(
+            'GET /leaderboard: by score, ranks 1-based and distinct, ties to who reached the value first, total = ranked players',
+            '',
+            LB_BY_SCORE,
+        ),
+        rankedLeaderboard(
+            'GET /leaderboard with sort=score and limit=2: two entries, total still all ranked players',
+            '?sort=score&limit=2',
+            LB_BY_SCORE.slice(0, 2),
+        ),
+        rankedLeaderboard(
+            'GET /leaderboard with sort=streak: by best streak, ties to who reached it first',
+            '?sort=streak',
+            LB_BY_STREAK,
+        ),
+        rankedLeaderboard(
+            'GET /leaderboard with sort=streak and limit=1',
+            '?sort=streak&limit=1',
+            LB_BY_STREAK.slice(0, 1),
+        ),
         {
             name: 'GET /leaderboard by an old plugin without X-Game-ID',
             ref: [OP.leaderboard, 'rule-K1'],
@@ -242,58 +251,10 @@ export const READS: Area = {
             }),
             direct: true,
         },
-        {
-            name: 'board limit=2: two entries, totalEntries is the whole board',
-            ref: OP.board,
-            setup: RANKED,
-            request: get('/games/$GAME/scoreboards/all-time?limit=2'),
-            expect: ok({
-                scoreboardId: 'all-time',
-                config: expect.any(Object),
-                entries: BOARD_ENTRIES.slice(0, 2),
-                totalEntries: 5,
-            }),
-            direct: true,
-        },
-        {
-            name: 'board limit=0 clamps to 1',
-            ref: OP.board,
-            setup: RANKED,
-            request: get('/games/$GAME/scoreboards/all-time?limit=0'),
-            expect: ok({
-                scoreboardId: 'all-time',
-                config: expect.any(Object),
-                entries: BOARD_ENTRIES.slice(0, 1),
-                totalEntries: 5,
-            }),
-            direct: true,
-        },
-        {
-            name: 'board limit=-7 clamps to 1',
-            ref: OP.board,
-            setup: RANKED,
-            request: get('/games/$GAME/scoreboards/all-time?limit=-7'),
-            expect: ok({
-                scoreboardId: 'all-time',
-                config: expect.any(Object),
-                entries: BOARD_ENTRIES.slice(0, 1),
-                totalEntries: 5,
-            }),
-            direct: true,
-        },
-        {
-            name: 'board limit=5000 clamps to 1000: all five entries, no error',
-            ref: OP.board,
-            setup: RANKED,
-            request: get('/games/$GAME/scoreboards/all-time?limit=5000'),
-            expect: ok({
-                scoreboardId: 'all-time',
-                config: expect.any(Object),
-                entries: BOARD_ENTRIES,
-                totalEntries: 5,
-            }),
-            direct: true,
-        },
+        limitedBoard('board limit=2: two entries, totalEntries is the whole board', '2', BOARD_ENTRIES.slice(0, 2)),
+        limitedBoard('board limit=0 clamps to 1', '0', BOARD_ENTRIES.slice(0, 1)),
+        limitedBoard('board limit=-7 clamps to 1', '-7', BOARD_ENTRIES.slice(0, 1)),
+        limitedBoard('board limit=5000 clamps to 1000: all five entries, no error', '5000', BOARD_ENTRIES),
         {
             name: 'board limit given twice: 400 `Invalid limit: give it once, as a plain value` on both hosts',
             ref: OP.board,

@@ -37,6 +37,14 @@ const RATE_LIMITED = err(400, 'Please wait 2 seconds between submissions.');
 const BAD_COUNT = (field: string) =>
     err(400, `Invalid ${field}: must be a non-negative integer no larger than 9007199254740991`);
 
+/** A first submit whose body breaks a rule of POST /scores: refused with `expected`, nothing stored. */
+const invalidSubmit = (name: string, body: Record<string, unknown>, expected: Expectation): Case => ({
+    name,
+    ref: OP.scores,
+    request: score({ playerId: NEWBIE, ...body }),
+    expect: expected,
+});
+
 /** A first submit whose nickname rule N3 refuses with `expected`. */
 const refusedName = (name: string, nickname: unknown, expected: Expectation): Case => ({
     name,
@@ -159,72 +167,57 @@ export const SCORES: Area = {
         },
     ],
     'submit validation: scores are non-negative integers up to 9007199254740991; fields named': [
-        {
-            name: 'validation: a score as a string of digits is 400 with the score rule',
-            ref: OP.scores,
-            request: score({ playerId: NEWBIE, score: '100', streak: 1 }),
-            expect: BAD_COUNT('score'),
-        },
-        {
-            name: 'validation: a score of "5" is 400 with the score rule, not is required',
-            ref: OP.scores,
-            request: score({ playerId: NEWBIE, score: '5', streak: 1 }),
-            expect: BAD_COUNT('score'),
-        },
-        {
-            name: 'validation: a score of true is 400 with the score rule',
-            ref: OP.scores,
-            request: score({ playerId: NEWBIE, score: true, streak: 1 }),
-            expect: BAD_COUNT('score'),
-        },
-        {
-            name: 'validation: a missing score is 400 `Invalid score: is required`',
-            ref: OP.scores,
-            request: score({ playerId: NEWBIE, streak: 1 }),
-            expect: err(400, 'Invalid score: is required'),
-        },
-        {
-            name: 'validation: a missing streak is 400 naming streak',
-            ref: OP.scores,
-            request: score({ playerId: NEWBIE, score: 1 }),
-            expect: err(400, mentions('streak')),
-        },
-        {
-            name: 'validation: a negative score is 400 naming score',
-            ref: OP.scores,
-            request: score({ playerId: NEWBIE, score: -1, streak: 1 }),
-            expect: err(400, mentions('score')),
-        },
-        {
-            name: 'validation: a score of 1.5 is 400 with the score rule',
-            ref: OP.scores,
-            request: score({ playerId: NEWBIE, score: 1.5, streak: 1 }),
-            expect: BAD_COUNT('score'),
-        },
-        {
-            name: 'validation: a non-integer streak is 400 naming streak',
-            ref: OP.scores,
-            request: score({ playerId: NEWBIE, score: 1, streak: 2.5 }),
-            expect: err(400, mentions('streak')),
-        },
-        {
-            name: 'validation: a score of 9007199254740992, one above the largest, is 400 naming score',
-            ref: OP.scores,
-            request: score({ playerId: NEWBIE, score: 9007199254740992, streak: 1 }),
-            expect: err(400, mentions('score')),
-        },
-        {
-            name: 'validation: a streak of 9007199254740992 is 400 naming streak',
-            ref: OP.scores,
-            request: score({ playerId: NEWBIE, score: 1, streak: 9007199254740992 }),
-            expect: err(400, mentions('streak')),
-        },
-        {
-            name: 'validation: a score sent as null is 400 naming score',
-            ref: OP.scores,
-            request: score({ playerId: NEWBIE, score: null, streak: 1 }),
-            expect: err(400, mentions('score')),
-        },
+        invalidSubmit(
+            'validation: a score as a string of digits is 400 with the score rule',
+            { score: '100', streak: 1 },
+            BAD_COUNT('score'),
+        ),
+        invalidSubmit(
+            'validation: a score of "5" is 400 with the score rule, not is required',
+            { score: '5', streak: 1 },
+            BAD_COUNT('score'),
+        ),
+        invalidSubmit(
+            'validation: a score of true is 400 with the score rule',
+            { score: true, streak: 1 },
+            BAD_COUNT('score'),
+        ),
+        invalidSubmit(
+            'validation: a missing score is 400 `Invalid score: is required`',
+            { streak: 1 },
+            err(400, 'Invalid score: is required'),
+        ),
+        invalidSubmit('validation: a missing streak is 400 naming streak', { score: 1 }, err(400, mentions('streak'))),
+        invalidSubmit(
+            'validation: a negative score is 400 naming score',
+            { score: -1, streak: 1 },
+            err(400, mentions('score')),
+        ),
+        invalidSubmit(
+            'validation: a score of 1.5 is 400 with the score rule',
+            { score: 1.5, streak: 1 },
+            BAD_COUNT('score'),
+        ),
+        invalidSubmit(
+            'validation: a non-integer streak is 400 naming streak',
+            { score: 1, streak: 2.5 },
+            err(400, mentions('streak')),
+        ),
+        invalidSubmit(
+            'validation: a score of 9007199254740992, one above the largest, is 400 naming score',
+            { score: 9007199254740992, streak: 1 },
+            err(400, mentions('score')),
+        ),
+        invalidSubmit(
+            'validation: a streak of 9007199254740992 is 400 naming streak',
+            { score: 1, streak: 9007199254740992 },
+            err(400, mentions('streak')),
+        ),
+        invalidSubmit(
+            'validation: a score sent as null is 400 naming score',
+            { score: null, streak: 1 },
+            err(400, mentions('score')),
+        ),
         {
             name: 'validation: a missing playerId is 400 naming playerId',
             ref: OP.scores,
@@ -343,12 +336,11 @@ export const SCORES: Area = {
             request: score({ playerId: NEWBIE, score: 1, streak: 1, scoreboardId: 'no-such-board' }),
             expect: boardNotFound('no-such-board'),
         },
-        {
-            name: 'validation: a scoreboardId with a dot is 400 naming scoreboardId',
-            ref: OP.scores,
-            request: score({ playerId: NEWBIE, score: 1, streak: 1, scoreboardId: 'bad.id' }),
-            expect: err(400, mentions('scoreboardId')),
-        },
+        invalidSubmit(
+            'validation: a scoreboardId with a dot is 400 naming scoreboardId',
+            { score: 1, streak: 1, scoreboardId: 'bad.id' },
+            err(400, mentions('scoreboardId')),
+        ),
         {
             name: 'rejected submits create nothing: the player still has no profile',
             ref: [OP.scores, OP.profile, 'rule-S4'],
