@@ -38,7 +38,7 @@ const APPROVAL = {
 };
 
 export const SIGN_IN: Area = {
-    'device code': [
+    'device code: POST /auth/device/code': [
         {
             name: 'device code: the start answer with a code to type, the link page URLs and a QR code',
             ref: OP.deviceCode,
@@ -81,7 +81,7 @@ export const SIGN_IN: Area = {
             expect: TOO_SHORT,
         },
     ],
-    'device token': [
+    'device token: POST /auth/device/token': [
         {
             name: 'device token: 428 authorization_pending before the player approves',
             ref: OP.deviceToken,
@@ -124,7 +124,7 @@ export const SIGN_IN: Area = {
             expect: err(410, 'expired_token'),
         },
     ],
-    'id token': [
+    'id tokens: POST /auth/google, /auth/apple': [
         {
             name: 'id token: Google sign-in not configured on this server is 400',
             ref: OP.google,
@@ -138,7 +138,7 @@ export const SIGN_IN: Area = {
             expect: err(400),
         },
     ],
-    session: [
+    'sessions: what a signed-in player reads and changes': [
         {
             name: 'session: the auth profile of the signed-in player',
             ref: OP.authProfile,
@@ -203,7 +203,7 @@ export const SIGN_IN: Area = {
             expect: err(401),
         },
     ],
-    merge: [
+    'merging an anonymous player: POST /migrate-account': [
         {
             name: 'merge: an anonymous player joins the signed-in account',
             ref: OP.migrate,
