@@ -21,6 +21,7 @@ import {
     update,
 } from 'azle';
 
+import { INIT_ARG, parseInitArg, type InitConfig } from '../contract/init-arg';
 import { METHODS, type Access, type Method, type ReplyOf, type RequestOf, type Result } from '../contract/canister';
 import { bytesToText, textToBytes, utf8Bytes } from './codecs';
 import { stringify } from './domain/json';
@@ -54,7 +55,7 @@ const ctx: Ctx = newCtx(stableStore(), {
     random: (n) => crypto.getRandomValues(new Uint8Array(n)),
 });
 
-const InitArg = IDL.Opt(IDL.Text);
+const InitArg = INIT_ARG;
 const TICK_SECONDS = 30;
 // Direct reads: writes mark rendered games dirty; a one-shot timer renders each at most once per
 // window (DIRECT_READ_WINDOW_SECONDS), until RENDER_BUDGET instructions are spent (the rest
@@ -140,20 +141,12 @@ function continueRebuild(): void {
 let gateways = new Set<string>();
 let operators = new Set<string>();
 
-function principalList(value: unknown, name: string): string[] {
-    if (!Array.isArray(value) || !value.every((g) => typeof g === 'string'))
-        trap(`init argument: ${name} must be a list of principal texts`);
-    return value as string[];
-}
-
 function configure(arg: [] | [string]): void {
-    const [json] = arg;
-    if (json !== undefined) {
-        const config = JSON.parse(json) as { gateways?: unknown; operators?: unknown };
-        if (config.gateways !== undefined) ctx.store.meta.set('gateways', principalList(config.gateways, 'gateways'));
-        if (config.operators !== undefined)
-            ctx.store.meta.set('operators', principalList(config.operators, 'operators'));
-    }
+    const parsed = parseInitArg(arg);
+    if ('error' in parsed) trap(parsed.error);
+    const config = (parsed as { ok: InitConfig }).ok;
+    if (config.gateways !== undefined) ctx.store.meta.set('gateways', config.gateways);
+    if (config.operators !== undefined) ctx.store.meta.set('operators', config.operators);
     gateways = new Set(ctx.store.meta.get('gateways') ?? []);
     operators = new Set(ctx.store.meta.get('operators') ?? []);
     setTimerInterval(TICK_SECONDS, () => {

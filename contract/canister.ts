@@ -444,9 +444,3 @@ export const idlFactory: IDL.InterfaceFactory = ({ IDL: I }) =>
 
 /** The actor `idlFactory` gives: each method takes and returns JSON text. */
 export type LeaderboardActor = Record<Method, (json: string) => Promise<string>>;
-
-/** The init/upgrade argument: gateway and operator principals (texts), besides controllers. */
-export interface InitConfig {
-    gateways?: string[];
-    operators?: string[];
-}

@@ -2,10 +2,9 @@
 // init/upgrade argument (the gateways it trusts and its operators).
 import * as path from 'node:path';
 
-import { IDL } from '@dfinity/candid';
 import type { Principal } from '@dfinity/principal';
 
-import type { InitConfig } from '../contract/canister';
+import { encodeInitArg } from '../contract/init-arg';
 
 export function leaderboardWasmPath(): string {
     return path.join(__dirname, '..', '.azle', 'leaderboard', 'leaderboard.wasm');
@@ -13,9 +12,8 @@ export function leaderboardWasmPath(): string {
 
 /** The init/upgrade argument: the gateways the canister trusts and its operators (the admin CLI). */
 export function initArgFor(o: { gateways: Principal[]; operators: Principal[] }): Uint8Array {
-    const config: InitConfig = {
+    return encodeInitArg({
         gateways: o.gateways.map((g) => g.toText()),
         operators: o.operators.map((g) => g.toText()),
-    };
-    return new Uint8Array(IDL.encode([IDL.Opt(IDL.Text)], [[JSON.stringify(config)]]));
+    });
 }

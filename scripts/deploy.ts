@@ -16,7 +16,7 @@ import { IDL } from '@dfinity/candid';
 import { Principal } from '@dfinity/principal';
 
 import { ensureIdentity, loadIdentity } from '../gateway/identity';
-import { initArgFor } from '../local/install';
+import { encodeInitArg } from '../contract/init-arg';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { buildCanister, root } = require('./canister-build.cjs') as {
@@ -153,17 +153,7 @@ function toHex(bytes: Uint8Array | number[]): string {
 
 /** The init/upgrade argument: only the lists given (an upgrade keeps the others). */
 function initArg(o: DeployOptions): Uint8Array {
-    if (o.gateways !== undefined && o.operators !== undefined) {
-        return initArgFor({
-            gateways: o.gateways.map((p) => Principal.fromText(p)),
-            operators: o.operators.map((p) => Principal.fromText(p)),
-        });
-    }
-    const config: Record<string, string[]> = {};
-    if (o.gateways !== undefined) config.gateways = o.gateways;
-    if (o.operators !== undefined) config.operators = o.operators;
-    const text = Object.keys(config).length === 0 ? [] : [JSON.stringify(config)];
-    return new Uint8Array(IDL.encode([IDL.Opt(IDL.Text)], [text]));
+    return encodeInitArg({ gateways: o.gateways, operators: o.operators });
 }
 
 /** Builds, creates (first time), installs or upgrades; throws DeployError with what to do. */
