@@ -1,5 +1,7 @@
 // A mutable labeled tree (the replica's state tree) whose IC hash-tree digests are cached per
-// subtree and refreshed incrementally, and which yields pruned witnesses for chosen paths.
+// subtree and refreshed incrementally, and which yields pruned witnesses for chosen paths. The
+// canister has its own of the same design (canister/domain/certification/hash-tree.ts): the
+// replica imports nothing of ours, and the canister's runs in QuickJS with its own SHA-256.
 //
 // Each node's children live in a treap ordered by label bytes; the treap doubles as the fork
 // shape of the hash tree (entry E becomes fork(fork(E.left, labeled(E)), E.right), dropping

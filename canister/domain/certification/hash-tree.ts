@@ -1,7 +1,9 @@
 // The IC hash tree the canister certifies (interface specification, "Certification": labeled
 // subtrees, forks, leaves, pruned nodes, with domain-separated SHA-256 digests), kept as nested
 // labeled levels with cached digests, and the pruned witnesses that prove a path present or
-// absent, CBOR-encoded for the IC-Certificate header.
+// absent, CBOR-encoded for the IC-Certificate header. The replica has a tree of the same design
+// (replica/crypto/hash-tree.ts) that it may not import: this one hashes with the canister's own
+// QuickJS-tuned SHA-256 and keeps rendered bodies' leaves; the replica's hashes with node:crypto.
 //
 // Each level's children live in a treap ordered by label bytes, whose shape is the fork shape of
 // the hash tree: entry E hashes as fork(fork(E.left, labeled(E)), E.right), absent sides dropped.
