@@ -6,6 +6,7 @@ import { Principal } from '@dfinity/principal';
 
 import { OPERATOR, startReplica, type Replica } from '../../replica/replica';
 import { initArg, leaderboardWasm } from '../support/canister';
+import { httpReply, httpRequestArg, httpUpdateArg } from '../support/http-gateway';
 import { tempDir } from '../support/replica';
 import type { DailyCostRow } from './daily-cost.bench';
 import { table } from './stats';
@@ -32,40 +33,18 @@ async function call(r: Replica, id: Principal, method: string, req: unknown, isQ
     return { instructions: runs[runs.length - 1].instructions, reply: parsed.ok };
 }
 
-const HttpReply = IDL.Record({ status_code: IDL.Nat16, upgrade: IDL.Opt(IDL.Bool) });
-
 /** An http_request query as the IC's gateways send it (it may read a data certificate); its cost. */
 function httpRequest(r: Replica, id: Principal, url: string, expect: 'served' | 'upgrade' = 'served'): bigint {
-    const Req = IDL.Record({
-        method: IDL.Text,
-        url: IDL.Text,
-        headers: IDL.Vec(IDL.Tuple(IDL.Text, IDL.Text)),
-        body: IDL.Vec(IDL.Nat8),
-        certificate_version: IDL.Opt(IDL.Nat16),
-    });
     const reply = r.query(
         id,
         'http_request',
-        new Uint8Array(
-            IDL.encode(
-                [Req],
-                [
-                    {
-                        method: 'GET',
-                        url,
-                        headers: [['accept', 'application/json']],
-                        body: new Uint8Array(),
-                        certificate_version: [],
-                    },
-                ],
-            ),
-        ),
+        httpRequestArg(url, [['accept', 'application/json']], []),
         OPERATOR,
         true,
     );
     if (!('reply' in reply)) throw new Error(`http_request ${url}: ${reply.reject.message}`);
-    const [answer] = IDL.decode([HttpReply], reply.reply) as unknown as [{ upgrade: [] | [boolean] }];
-    if ((answer.upgrade[0] === true) !== (expect === 'upgrade')) throw new Error(`http_request ${url}: not ${expect}`);
+    if (httpReply(reply.reply).upgrade !== (expect === 'upgrade'))
+        throw new Error(`http_request ${url}: not ${expect}`);
     const runs = r.executions().filter((e) => e.method.endsWith(' http_request'));
     return runs[runs.length - 1].instructions;
 }
@@ -84,14 +63,7 @@ async function renderRun(r: Replica, last = r.executions().at(-1)!): Promise<big
 
 /** An http_request_update (what an upgraded read runs): its cost. */
 async function httpUpdate(r: Replica, id: Principal, url: string): Promise<bigint> {
-    const Req = IDL.Record({
-        method: IDL.Text,
-        url: IDL.Text,
-        headers: IDL.Vec(IDL.Tuple(IDL.Text, IDL.Text)),
-        body: IDL.Vec(IDL.Nat8),
-    });
-    const arg = new Uint8Array(IDL.encode([Req], [{ method: 'GET', url, headers: [], body: new Uint8Array() }]));
-    const reply = await r.update(id, 'http_request_update', arg, OPERATOR);
+    const reply = await r.update(id, 'http_request_update', httpUpdateArg(url), OPERATOR);
     if (!('reply' in reply)) throw new Error(`http_request_update ${url}: ${reply.reject.message}`);
     const runs = r.executions().filter((e) => e.method.endsWith(' http_request_update'));
     return runs[runs.length - 1].instructions;

@@ -9,6 +9,7 @@ import type { Principal } from '@dfinity/principal';
 
 import type { ExecutionRecord } from '../../replica/subnet';
 import { OPERATOR, type Replica } from '../../replica/replica';
+import { httpReply, httpRequestArg, httpUpdateArg } from '../support/http-gateway';
 import { table } from './stats';
 
 /** The fee schedule of docs/costs.md (13-node subnet; DFINITY "Cycles costs", 2026-03-13). */
@@ -48,51 +49,18 @@ export interface DailyCostRow {
 const BEFORE_RENDER = [280_000_000, 840_000_000] as const;
 const BEFORE_RENDERS_PER_DAY = DAY / 3;
 
-const HttpRequest = IDL.Record({
-    method: IDL.Text,
-    url: IDL.Text,
-    headers: IDL.Vec(IDL.Tuple(IDL.Text, IDL.Text)),
-    body: IDL.Vec(IDL.Nat8),
-    certificate_version: IDL.Opt(IDL.Nat16),
-});
-const HttpUpdateRequest = IDL.Record({
-    method: IDL.Text,
-    url: IDL.Text,
-    headers: IDL.Vec(IDL.Tuple(IDL.Text, IDL.Text)),
-    body: IDL.Vec(IDL.Nat8),
-});
-
 const json = (req: unknown): Uint8Array => new Uint8Array(IDL.encode([IDL.Text], [JSON.stringify(req)]));
 
 /** A direct read as an IC HTTP gateway makes it: the query, and the update when the canister asks for it. */
 async function directRead(r: Replica, id: Principal, url: string, host: string): Promise<void> {
-    const request = {
-        method: 'GET',
-        url,
-        headers: [['host', host]] as Array<[string, string]>,
-        body: new Uint8Array(),
-    };
-    const reply = r.query(
-        id,
-        'http_request',
-        new Uint8Array(IDL.encode([HttpRequest], [{ ...request, certificate_version: [2] }])),
-        OPERATOR,
-        true,
-    );
+    const headers: Array<[string, string]> = [['host', host]];
+    const reply = r.query(id, 'http_request', httpRequestArg(url, headers), OPERATOR, true);
     if (!('reply' in reply)) throw new Error(`http_request ${url}: ${reply.reject.message}`);
-    const [answer] = IDL.decode(
-        [IDL.Record({ status_code: IDL.Nat16, upgrade: IDL.Opt(IDL.Bool) })],
-        reply.reply,
-    ) as unknown as [{ status_code: number; upgrade: [] | [boolean] }];
-    if (answer.upgrade[0] === true) {
-        const updated = await r.update(
-            id,
-            'http_request_update',
-            new Uint8Array(IDL.encode([HttpUpdateRequest], [request])),
-            OPERATOR,
-        );
+    const answer = httpReply(reply.reply);
+    if (answer.upgrade) {
+        const updated = await r.update(id, 'http_request_update', httpUpdateArg(url, headers), OPERATOR);
         if (!('reply' in updated)) throw new Error(`http_request_update ${url}: ${updated.reject.message}`);
-    } else if (answer.status_code !== 200) throw new Error(`http_request ${url}: ${answer.status_code}`);
+    } else if (answer.status !== 200) throw new Error(`http_request ${url}: ${answer.status}`);
 }
 
 /** Executions since `last` (the replica keeps its latest 1,000 records). */

@@ -8,12 +8,12 @@
 // The raw domain is answered live.
 import * as http from 'node:http';
 
-import { IDL } from '@dfinity/candid';
 import { Principal } from '@dfinity/principal';
 
 import { DIRECT_READ_WINDOW_SECONDS } from '../../contract/http';
 import { UPGRADES_PER_GAME_PER_MINUTE, UPGRADES_PER_MINUTE } from '../../canister/service/direct-reads';
 import { startLeaderboard, type TestCanister } from '../support/canister';
+import { httpReply, httpRequestArg, httpUpdateArg } from '../support/http-gateway';
 import { canisterAnswer, directUrls, verifyAnswer, type CanisterAnswer } from '../support/verify-response';
 
 const GAME = 'certified-game';
@@ -52,34 +52,12 @@ async function rawDirect(path: string): Promise<Direct> {
     });
 }
 
-const HttpRequest = IDL.Record({
-    method: IDL.Text,
-    url: IDL.Text,
-    headers: IDL.Vec(IDL.Tuple(IDL.Text, IDL.Text)),
-    body: IDL.Vec(IDL.Nat8),
-    certificate_version: IDL.Opt(IDL.Nat16),
-});
-
 /** Whether the canister's query would ask for the upgrade (the path is not rendered), without following it. */
 function wouldUpgrade(path: string): boolean {
-    const arg = IDL.encode(
-        [HttpRequest],
-        [
-            {
-                method: 'GET',
-                url: path,
-                headers: [['host', `${c.canisterId.toText()}.localhost`]],
-                body: [],
-                certificate_version: [2],
-            },
-        ],
-    );
-    const reply = c.replica.query(c.canisterId, 'http_request', new Uint8Array(arg), Principal.anonymous(), true);
+    const arg = httpRequestArg(path, [['host', `${c.canisterId.toText()}.localhost`]]);
+    const reply = c.replica.query(c.canisterId, 'http_request', arg, Principal.anonymous(), true);
     if (!('reply' in reply)) throw new Error(reply.reject.message);
-    const [answer] = IDL.decode([IDL.Record({ upgrade: IDL.Opt(IDL.Bool) })], reply.reply) as unknown as [
-        { upgrade: [] | [boolean] },
-    ];
-    return answer.upgrade[0] === true;
+    return httpReply(reply.reply).upgrade;
 }
 
 const verify = (r: Direct): ReturnType<typeof verifyAnswer> => verifyAnswer(c.replica, c.canisterId, r);
@@ -301,24 +279,13 @@ async function directRun(path: string): Promise<{ r: Direct; query: bigint; upda
     return { r, query: run(HTTP_QUERY)!, update: run(HTTP_UPDATE) };
 }
 
-const HttpUpdateRequest = IDL.Record({
-    method: IDL.Text,
-    url: IDL.Text,
-    headers: IDL.Vec(IDL.Tuple(IDL.Text, IDL.Text)),
-    body: IDL.Vec(IDL.Nat8),
-});
-
 /** http_request_update called straight (as a query that raced the counts would have it called). */
 async function directUpdate(url: string): Promise<{ status: number; body: any; instructions: bigint }> {
-    const arg = IDL.encode([HttpUpdateRequest], [{ method: 'GET', url, headers: [], body: [] }]);
-    const reply = await c.replica.update(c.canisterId, 'http_request_update', new Uint8Array(arg));
+    const reply = await c.replica.update(c.canisterId, 'http_request_update', httpUpdateArg(url));
     if (!('reply' in reply)) throw new Error(`rejected: ${JSON.stringify(reply.reject)}`);
-    const [answer] = IDL.decode(
-        [IDL.Record({ status_code: IDL.Nat16, body: IDL.Vec(IDL.Nat8) })],
-        reply.reply,
-    ) as unknown as Array<{ status_code: number; body: Uint8Array | number[] }>;
+    const answer = httpReply(reply.reply);
     const instructions = [...c.replica.executions()].reverse().find((e) => e.method === HTTP_UPDATE)!.instructions;
-    return { status: answer.status_code, body: JSON.parse(Buffer.from(answer.body).toString()), instructions };
+    return { status: answer.status, body: JSON.parse(Buffer.from(answer.body).toString()), instructions };
 }
 
 test('reads upgraded to update calls are bounded per game and in all per minute; past a bound the query answers', async () => {
