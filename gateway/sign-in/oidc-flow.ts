@@ -16,7 +16,7 @@ export interface FlowSecrets {
     verifier: string;
 }
 
-export async function beginFlow(p: Provider, redirectUri: string): Promise<{ url: URL; secrets: FlowSecrets }> {
+async function beginFlow(p: Provider, redirectUri: string): Promise<{ url: URL; secrets: FlowSecrets }> {
     const config = await p.oidc();
     const secrets = {
         verifier: client.randomPKCECodeVerifier(),
@@ -40,7 +40,7 @@ export async function beginFlow(p: Provider, redirectUri: string): Promise<{ url
  * The identity a callback request (GET with a query, or Apple's form POST) proves, after the
  * code exchange and the ID token's checks; throws when anything does not verify.
  */
-export async function finishFlow(
+async function finishFlow(
     p: Provider,
     req: Request,
     redirectUri: string,
