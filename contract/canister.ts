@@ -360,6 +360,12 @@ export interface Methods {
 export type Method = keyof Methods;
 export type RequestOf<M extends Method> = Methods[M]['request'];
 export type ReplyOf<M extends Method> = Methods[M]['reply'];
+/**
+ * A request a gateway passes on as it came (a dashboard form's fields, the admin CLI's
+ * arguments): the method's keys, the values unchecked. The canister checks every value of
+ * every request anyway; this says so instead of claiming the types.
+ */
+export type Relayed<M extends Method> = { [K in keyof RequestOf<M>]?: unknown };
 
 /** How each method runs and who may call it; the canister's entry points follow this table. */
 export const METHODS = {

@@ -4,7 +4,7 @@
 // Each command prints one JSON line.
 import { parseArgs } from 'node:util';
 
-import type { Method, ReplyOf, RequestOf } from '../contract/canister';
+import type { Method, Relayed, ReplyOf } from '../contract/canister';
 import type { CanisterClient } from './canister';
 import { readConfig, resolveCanister } from './config';
 import { ApiFailure } from './errors';
@@ -69,8 +69,11 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
     }
     const canister: CanisterClient = await resolveCanister(readConfig(), 'operator');
     // Arguments come from the command line as they are; the canister checks every field.
-    const ok = <M extends Method>(method: M, request: unknown): Promise<ReplyOf<M>> =>
-        canister.ok(method, request as RequestOf<M>);
+    const ok = async <M extends Method>(method: M, request: Relayed<M>): Promise<ReplyOf<M>> => {
+        const reply = await canister.relay(method, request);
+        if ('err' in reply) throw new ApiFailure(reply.err.status, reply.err.message);
+        return reply.ok;
+    };
     let result: unknown;
     switch (command) {
         case 'create-game': {

@@ -9,6 +9,7 @@ import {
     isQuery,
     type LeaderboardActor,
     type Method,
+    type Relayed,
     type ReplyOf,
     type RequestOf,
     type Result,
@@ -22,6 +23,8 @@ export interface CanisterClient {
     call<M extends Method>(method: M, request: RequestOf<M>): Promise<Result<ReplyOf<M>>>;
     /** The `ok` value; an `{err}` reply becomes an ApiFailure with the canister's status and message. */
     ok<M extends Method>(method: M, request: RequestOf<M>): Promise<ReplyOf<M>>;
+    /** `call` for a request passed on unchecked (a form's fields): the canister checks its values. */
+    relay<M extends Method>(method: M, request: Relayed<M>): Promise<Result<ReplyOf<M>>>;
     readonly canisterId: Principal;
     readonly agent: HttpAgent;
 }
@@ -73,11 +76,11 @@ export async function connectCanister(o: CanisterOptions): Promise<CanisterClien
         });
         return ready;
     };
-    const actor = Actor.createActor(idlFactory, {
+    const actor: LeaderboardActor = Actor.createActor<LeaderboardActor>(idlFactory, {
         agent,
         canisterId: o.canisterId,
         blsVerify: o.verifyReplies === false ? trustCertificate : blsVerify,
-    }) as unknown as LeaderboardActor;
+    });
 
     async function invoke(method: Method, request: unknown): Promise<string> {
         const json = JSON.stringify(request);
@@ -91,7 +94,7 @@ export async function connectCanister(o: CanisterOptions): Promise<CanisterClien
         }
     }
 
-    async function call<M extends Method>(method: M, request: RequestOf<M>): Promise<Result<ReplyOf<M>>> {
+    async function call<M extends Method>(method: M, request: Relayed<M>): Promise<Result<ReplyOf<M>>> {
         let text: string;
         try {
             text = await invoke(method, request);
@@ -108,6 +111,7 @@ export async function connectCanister(o: CanisterOptions): Promise<CanisterClien
         canisterId: o.canisterId,
         agent,
         call,
+        relay: call,
         async ok<M extends Method>(method: M, request: RequestOf<M>): Promise<ReplyOf<M>> {
             const reply = await call(method, request);
             if ('err' in reply) throw new ApiFailure(reply.err.status, reply.err.message);

@@ -99,7 +99,7 @@ export interface Route<B extends z.ZodType = z.ZodType, D extends z.ZodType = z.
 export function route<B extends z.ZodType = z.ZodUndefined, D extends z.ZodType = z.ZodType, A extends Auth = Auth>(
     r: Route<B, D, A>,
 ): Route {
-    return r as unknown as Route;
+    return r;
 }
 
 function callerOf(ctx: RouteContext, auth: Auth, req: Request): Promise<CallerOf[Auth]> {

@@ -112,3 +112,16 @@ export function form(action: string, csrf: string, body: Html, o: { get?: boolea
 /** Nanoseconds (contract times) as a readable UTC time. */
 export const when = (ns: number): string =>
     ns === 0 ? '—' : new Date(Math.floor(ns / 1e6)).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+
+/** A table: its column headings over its rows (each a `<tr>`). */
+export const table = (headings: string[], rows: Html | Html[]): Html =>
+    html`<table>
+        <thead>
+            <tr>
+                ${headings.map((h) => html`<th>${h}</th>`)}
+            </tr>
+        </thead>
+        <tbody>
+            ${rows}
+        </tbody>
+    </table>`;

@@ -1,10 +1,11 @@
 // A developer's dashboard session in the browser: the token the canister issued lives only in
-// an HttpOnly cookie; every canister call carries its SHA-256; every write carries a CSRF token
-// derived from the session (HMAC with the gateway secret) and must come from this origin.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+// an HttpOnly cookie; every canister call carries its SHA-256; every write carries the CSRF
+// token of ../csrf.ts bound to the session cookie and must come from this origin.
+import { createHash } from 'node:crypto';
 
 import type { Request, Response } from 'express';
 
+import { csrfAllowed, csrfToken } from '../csrf';
 import { ApiFailure } from '../errors';
 import { cookie } from '../sign-in/sealed-cookie';
 import type { SignInConfig } from '../sign-in/providers';
@@ -46,17 +47,13 @@ export function sessionOf(req: Request, signIn: SignInConfig): DeveloperSession 
     if (token === undefined || !/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
     return {
         sessionHash: createHash('sha256').update(token).digest('hex'),
-        csrf: createHmac('sha256', signIn.secret).update(`dashboard csrf\n${token}`).digest('base64url'),
+        csrf: csrfToken(signIn.secret, 'dashboard', token),
     };
 }
 
 /** Whether a write carries its session's CSRF token (form field or header) and comes from this origin. */
 export function writeAllowed(req: Request, session: DeveloperSession, signIn: SignInConfig): boolean {
-    const sent = (req.body as Record<string, unknown> | undefined)?.csrf ?? req.get('X-CSRF-Token');
-    if (typeof sent !== 'string' || sent.length !== session.csrf.length) return false;
-    if (!timingSafeEqual(Buffer.from(sent), Buffer.from(session.csrf))) return false;
-    const origin = req.get('Origin');
-    return origin === undefined || origin === new URL(signIn.publicUrl).origin;
+    return csrfAllowed(req, session.csrf, signIn.publicUrl);
 }
 
 /** The developer of a JSON API request: their session; a write must carry its CSRF token too. */

@@ -2,31 +2,36 @@
 // game shows (RFC 8628 §5.4: a prefilled code is shown and confirmed, never approved blindly),
 // sees which game asks (its name and ID: names are not unique), signs in with an identity
 // provider, and is told to return to the game.
-// Wrong codes are limited by the canister; forms carry a CSRF token; the OIDC state, nonce and
-// PKCE verifier travel in a sealed cookie, used once.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-
+// Wrong codes are limited by the canister; forms carry a CSRF token (../csrf.ts); the sign-in
+// runs the flow of ../sign-in/oidc-flow.ts, its state in a sealed cookie used once.
 import express, { type Request, type Response, Router } from 'express';
 
-import type { Identity } from '../../contract/canister';
 import { formatUserCode } from '../../contract/user-codes';
 import { clientAddress } from '../client-address';
+import { csrfAllowed, csrfToken, setCsrfCookie } from '../csrf';
 import { ApiFailure } from '../errors';
-import { beginFlow, finishFlow } from '../sign-in/oidc-flow';
+import { signInFlow, type FlowFailure } from '../sign-in/oidc-flow';
 import type { CanisterClient } from '../canister';
 import type { Provider, SignInConfig } from '../sign-in/providers';
-import { clearCookie, cookie, readSealed, sealKey, setSealed, type CookieOptions } from '../sign-in/sealed-cookie';
+import { clearCookie, cookie } from '../sign-in/sealed-cookie';
 import { html, page, sendPage, type Html } from './layout';
 
-const FLOW_COOKIE = 'lb_link_flow';
 const CSRF_COOKIE = 'lb_link_csrf';
-const FLOW_SECONDS = 600;
+/** How long the code's page stays good for its form. */
+const FORM_SECONDS = 600;
 
 export interface LinkPagesOptions {
     canister: CanisterClient;
     signIn: SignInConfig;
     providerNamed(name: string): Provider | undefined;
 }
+
+/** What the player reads when the provider's callback cannot sign them in. */
+const FLOW_FAILED: Record<FlowFailure, string> = {
+    expired: 'This sign-in link expired or was already used. Enter your code again.',
+    withdrawn: 'That sign-in method is no longer offered.',
+    unverified: 'The sign-in was not completed or could not be verified. Enter your code again.',
+};
 
 /** A game as the page names it: names are not unique, so a rival's copy shows its own ID. */
 const gameLabel = (g: { gameName: string; gameId: string }): string => `${g.gameName} (${g.gameId})`;
@@ -73,10 +78,8 @@ function codeForm(error?: string, value = ''): Html {
 
 export function linkPages(o: LinkPagesOptions): Router {
     const router = Router();
-    const flowKey = sealKey(o.signIn.secret, 'link flow');
-    // The public URL may be known only once the server listens (port 0): read it when used.
-    const cookieOptions = (): CookieOptions => ({ secure: o.signIn.publicUrl.startsWith('https:'), path: '/link' });
-    const callbackUrl = (): string => `${o.signIn.publicUrl}/link/callback`;
+    const flow = signInFlow(o.signIn, { cookie: 'lb_link_flow', purpose: 'link flow', path: '/link' });
+    const cookieOptions = flow.cookieOptions;
     const providerNamed = o.providerNamed;
 
     const send = (res: Response, status: number, title: string, body: Html): void =>
@@ -109,14 +112,8 @@ export function linkPages(o: LinkPagesOptions): Router {
                     'Sign in to your game',
                     codeForm(found.err.message, code),
                 );
-            const csrf = randomBytes(24).toString('base64url');
-            res.cookie(CSRF_COOKIE, csrf, {
-                httpOnly: true,
-                secure: cookieOptions().secure,
-                sameSite: 'strict',
-                path: '/link',
-                maxAge: FLOW_SECONDS * 1000,
-            });
+            const bound = setCsrfCookie(res, CSRF_COOKIE, { ...cookieOptions(), maxAgeSeconds: FORM_SECONDS });
+            const csrf = csrfToken(o.signIn.secret, 'link', bound);
             const buttons = o.signIn.providers.map(
                 (p, i) =>
                     html`<form method="post" action="/link/start">
@@ -148,33 +145,18 @@ export function linkPages(o: LinkPagesOptions): Router {
     });
 
     router.post('/link/start', express.urlencoded({ extended: false, limit: '4kb' }), async (req, res) => {
-        const { code, provider: name, csrf } = (req.body ?? {}) as Record<string, unknown>;
-        const expected = cookie(req, CSRF_COOKIE);
-        const sameOrigin = req.get('Origin') === undefined || req.get('Origin') === new URL(o.signIn.publicUrl).origin;
-        if (
-            typeof csrf !== 'string' ||
-            expected === undefined ||
-            csrf.length !== expected.length ||
-            !timingSafeEqual(Buffer.from(csrf), Buffer.from(expected)) ||
-            !sameOrigin
-        ) {
+        const { code, provider: name } = (req.body ?? {}) as Record<string, unknown>;
+        const bound = cookie(req, CSRF_COOKIE);
+        const expected = bound === undefined ? undefined : csrfToken(o.signIn.secret, 'link', bound);
+        if (!csrfAllowed(req, expected, o.signIn.publicUrl))
             return fail(res, 403, 'This form expired or did not come from this page. Enter your code again.');
-        }
         const p = typeof name === 'string' ? providerNamed(name) : undefined;
         if (p === undefined || typeof code !== 'string')
             return fail(res, 400, 'Choose one of the sign-in methods on the page.');
         try {
             const found = await lookup(req, code);
             if ('err' in found) return fail(res, found.err.status === 429 ? 429 : 404, found.err.message);
-            const { url, secrets } = await beginFlow(p, callbackUrl());
-            await setSealed(
-                res,
-                FLOW_COOKIE,
-                flowKey,
-                { ...secrets, code: found.ok.userCode, provider: p.config.name },
-                FLOW_SECONDS,
-                cookieOptions(),
-            );
+            const url = await flow.start(res, p, { code: found.ok.userCode });
             clearCookie(res, CSRF_COOKIE, cookieOptions());
             res.redirect(303, url.href);
         } catch (e) {
@@ -187,21 +169,12 @@ export function linkPages(o: LinkPagesOptions): Router {
     });
 
     async function callback(req: Request, res: Response): Promise<void> {
-        const flow = await readSealed(req, FLOW_COOKIE, flowKey);
-        clearCookie(res, FLOW_COOKIE, cookieOptions()); // used once, whatever happens next
-        if (flow === undefined)
-            return fail(res, 400, 'This sign-in link expired or was already used. Enter your code again.');
-        const p = providerNamed(String(flow.provider));
-        if (p === undefined) return fail(res, 400, 'That sign-in method is no longer offered.');
-        let identity: Identity;
-        try {
-            identity = await finishFlow(p, req, callbackUrl(), flow);
-        } catch {
-            return fail(res, 400, 'The sign-in was not completed or could not be verified. Enter your code again.');
-        }
+        const signedIn = await flow.finish(req, res, providerNamed);
+        if ('failed' in signedIn) return fail(res, 400, FLOW_FAILED[signedIn.failed]);
+        const { identity, carried } = signedIn;
         try {
             const approved = await o.canister.call('device_code_approve', {
-                userCode: String(flow.code),
+                userCode: String(carried.code),
                 client: clientAddress(req.ip),
                 identity,
             });

@@ -28,6 +28,7 @@ function gated(client: CanisterClient) {
         canisterId: client.canisterId,
         agent: client.agent,
         call: async (method, request) => (await hold(method), client.call(method, request)),
+        relay: async (method, request) => (await hold(method), client.relay(method, request)),
         ok: async (method, request) => (await hold(method), client.ok(method, request)),
     };
     return { client: wrapped, open, reached };

@@ -56,7 +56,7 @@ export async function startLeaderboard(
         if (actor === undefined) {
             const a = identity === gateway ? agent : await agentFor(replica, identity);
             if (a !== agent) agents.push(a);
-            actor = Actor.createActor(idlFactory, { agent: a, canisterId, blsVerify }) as unknown as LeaderboardActor;
+            actor = Actor.createActor<LeaderboardActor>(idlFactory, { agent: a, canisterId, blsVerify });
             actors.set(identity, actor);
         }
         return actor;

@@ -82,6 +82,7 @@ export async function startService(
         canisterId,
         agent: gatewayClient.agent,
         call: (method, request) => byAccess(method).call(method, request),
+        relay: (method, request) => byAccess(method).relay(method, request),
         ok: (method, request) => byAccess(method).ok(method, request),
     };
     const signIn: SignInConfig = {

@@ -1,0 +1,51 @@
+// The Settings tab: a game's name and description, activating it, deleting it.
+import type { GameView } from '../../../contract/canister';
+import { field, form, html, type Html } from '../layout';
+import { base, doneBox, errorFor, value, type View } from './view';
+
+export function settingsTab(game: GameView, v: View): Html {
+    return html`${doneBox(v)}
+        <div class="grid">
+            <div class="card">
+                <h2>Name and description</h2>
+                ${errorFor(v, 'update')}
+                ${form(
+                    `${base(game)}/update`,
+                    v.csrf,
+                    html`${field('name', 'Name', { value: value(v, 'update', 'name', game.name), required: true })}
+                        ${field('description', 'Description', { value: value(v, 'update', 'description', game.description) })}
+                        <button type="submit">Save</button>`,
+                )}
+            </div>
+            <div class="card">
+                <h2>${game.isActive ? 'Deactivate' : 'Activate'}</h2>
+                <p class="muted">
+                    ${
+                        game.isActive
+                            ? 'A deactivated game refuses every submit and read with its key until you activate it again.'
+                            : 'The game refuses every request with its key until you activate it.'
+                    }
+                </p>
+                ${errorFor(v, 'active')}
+                ${form(
+                    `${base(game)}/active`,
+                    v.csrf,
+                    html`<input type="hidden" name="isActive" value="${game.isActive ? 'false' : 'true'}" />
+                        <button type="submit" class="${game.isActive ? 'danger' : ''}">
+                            ${game.isActive ? 'Deactivate game' : 'Activate game'}
+                        </button>`,
+                )}
+            </div>
+            <div class="card">
+                <h2>Delete</h2>
+                <p class="muted">Deletes the game, its boards, players, archives and logs. This cannot be undone.</p>
+                ${errorFor(v, 'delete')}
+                ${form(
+                    `${base(game)}/delete`,
+                    v.csrf,
+                    html`${field('confirm', `Type ${game.gameId} to confirm`, { id: 'f-confirm-delete' })}
+                        <button type="submit" class="danger">Delete game</button>`,
+                )}
+            </div>
+        </div>`;
+}

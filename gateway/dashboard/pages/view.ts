@@ -1,0 +1,24 @@
+// What every page of a signed-in developer shows besides its data: the CSRF token of its forms,
+// the notice after an action, a failed form's error next to it and what it held.
+import { errorBox, html, type Html } from '../layout';
+import type { GameView } from '../../../contract/canister';
+
+/** What every page of a signed-in developer gets: the CSRF token, a message, a form's error. */
+export interface View {
+    csrf: string;
+    done?: string;
+    /** The failed form's action name and the canister's message. */
+    error?: { action: string; message: string };
+    /** What the failed form held, to show it again. */
+    values?: Record<string, string | undefined>;
+}
+
+export const errorFor = (v: View, action: string): Html =>
+    errorBox(v.error?.action === action ? v.error.message : undefined);
+export const doneBox = (v: View): Html =>
+    v.done === undefined ? html`` : html`<p class="done" role="status">${v.done}</p>`;
+export const value = (v: View, action: string, name: string, fallback: string | number = ''): string | number =>
+    v.error?.action === action ? (v.values?.[name] ?? fallback) : fallback;
+
+/** The path of a game's pages. */
+export const base = (game: GameView): string => `/dashboard/games/${game.gameId}`;
