@@ -5,9 +5,10 @@
 // as IPv4; codes per client only for public addresses), and the link page names the game by
 // name and ID.
 import { clientAddress, publicClientAddress } from '../../gateway/client-address';
+import { csrfToken } from '../../gateway/csrf';
 import { startService, type TestService } from '../support/gateway';
 
-let s: TestService & { signIn: { publicUrl: string } };
+let s: TestService & { signIn: { publicUrl: string; secret: Uint8Array } };
 const GAME = 'limits-game';
 const from = (address: string) => ({ 'X-Game-ID': GAME, 'X-Forwarded-For': address });
 const start = (address: string) => s.request('POST', '/auth/device/code', { headers: from(address), body: {} });
@@ -93,4 +94,28 @@ test('client addresses: IPv4 as is, IPv4-mapped IPv6 as IPv4, other IPv6 by /64,
     expect(publicClientAddress('::ffff:203.0.113.9')).toBe('203.0.113.9');
     expect(publicClientAddress('2001:db8:a:b::99')).toBe('2001:db8:a:b::/64');
     expect(publicClientAddress(undefined)).toBeUndefined();
+});
+
+test('the link page form needs the token bound to its own cookie: a cookie with another token, or another origin, is refused', async () => {
+    const code = (await start('192.0.2.44')).body.data.user_code as string;
+    const page = await linkPage(code, '192.0.2.44');
+    expect(page.status).toBe(200);
+    const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0];
+    // The page's forms carry this token (one per identity provider; none are configured here).
+    const token = csrfToken(s.signIn.secret, 'link', cookie.slice(cookie.indexOf('=') + 1));
+    const post = (csrf: string, extra: Record<string, string> = {}) =>
+        s.request('POST', '/link/start', {
+            headers: {
+                'Content-Type': 'application/x-www-form-urlencoded',
+                Cookie: cookie,
+                'X-Forwarded-For': '192.0.2.44',
+                ...extra,
+            },
+            raw: new URLSearchParams({ code, provider: 'no-such-provider', csrf }).toString(),
+        });
+    // The right token passes the check (and meets the provider check behind it); others do not.
+    expect((await post(token)).status).toBe(400);
+    expect((await post(`${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`)).status).toBe(403);
+    expect((await post('')).status).toBe(403);
+    expect((await post(token, { Origin: 'https://evil.example' })).status).toBe(403);
 });
