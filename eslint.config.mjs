@@ -24,12 +24,6 @@ export const MAY_IMPORT = {
     test: ['contract', 'canister', 'gateway', 'replica', 'local', 'scripts', 'client'],
 };
 
-/**
- * Crossings that are known and still to remove (issue 23), file by file: the replica signs with
- * the gateway's BLS engine (mcl-wasm is one instance per process). Never add one.
- */
-const KNOWN_CROSSINGS = { 'replica/crypto/bls.ts': ['gateway/bls.ts'] };
-
 const partOf = (file) => {
     const rel = path.relative(ROOT, file);
     return rel.startsWith('..') || !rel.includes(path.sep) ? undefined : rel.split(path.sep)[0];
@@ -53,8 +47,6 @@ const boundaries = {
             const target = path.resolve(path.dirname(file), spec);
             const to = partOf(target);
             if (to === undefined || to === from || MAY_IMPORT[from].includes(to)) return;
-            const known = KNOWN_CROSSINGS[path.relative(ROOT, file)] ?? [];
-            if (known.some((k) => path.resolve(ROOT, k).replace(/\.ts$/, '') === target.replace(/\.ts$/, ''))) return;
             context.report({ node, messageId: 'crossing', data: { from, to, spec } });
         };
         return {

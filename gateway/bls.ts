@@ -2,7 +2,7 @@
 // ciphersuite BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_) with mcl-wasm: how a gateway checks
 // the certificates of update calls. Measured here: 5.3 ms per verification, against 28 ms for
 // the agent's JavaScript default, and a gateway checks one per update call. The local replica
-// signs with the same engine (replica/crypto/bls.ts), so it is set up once per process.
+// signs with mcl too (replica/crypto/bls.ts): one mcl module per thread serves both.
 import { expand_message_xmd } from '@noble/curves/abstract/hash-to-curve';
 import { bls12_381 } from '@noble/curves/bls12-381';
 import { sha256 } from '@noble/hashes/sha256';
@@ -26,17 +26,33 @@ let engine: Engine | undefined;
 let initializing: Promise<void> | undefined;
 const publicKeyLines = new Map<string, mcl.PrecomputedG2>();
 
+/**
+ * mcl-wasm keeps one module per thread and a second init replaces it, breaking every point made
+ * before: whoever in the thread needs it first (a gateway, or the local replica in the same
+ * process) initialises it once, under a key of the global symbol registry both use (neither
+ * imports the other), with the settings both need.
+ */
+const MCL_BLS = Symbol.for('mcl-wasm BLS12-381, IC flavour');
+
+function mclOnce(): Promise<void> {
+    const shared = globalThis as unknown as Record<symbol, Promise<void> | undefined>;
+    shared[MCL_BLS] ??= (async () => {
+        await mcl.init(mcl.BLS12_381);
+        // Zcash/IETF point encoding and the IETF simplified-SWU map, so bytes match noble and the IC.
+        mcl.setETHserialization(true);
+        mcl.setMapToMode(mcl.IRTF);
+        // Deserialisation must reject points outside the prime-order subgroup.
+        mcl.verifyOrderG1(true);
+        mcl.verifyOrderG2(true);
+    })();
+    return shared[MCL_BLS]!;
+}
+
 /** Loads the mcl WebAssembly module and prepares constants; safe to call many times. */
 export function initBls(): Promise<void> {
     if (!initializing) {
         initializing = (async () => {
-            await mcl.init(mcl.BLS12_381);
-            // Zcash/IETF point encoding, and the IETF simplified-SWU map, so bytes match noble and the IC.
-            mcl.setETHserialization(true);
-            mcl.setMapToMode(mcl.IRTF);
-            // Deserialisation must reject points outside the prime-order subgroup.
-            mcl.verifyOrderG1(true);
-            mcl.verifyOrderG2(true);
+            await mclOnce();
             const g2Generator = new mcl.G2();
             g2Generator.deserialize(bls12_381.G2.ProjectivePoint.BASE.toRawBytes(true));
             engine = { g2Generator, negG2Lines: new mcl.PrecomputedG2(mcl.neg(g2Generator)) };
@@ -49,7 +65,7 @@ export function initBls(): Promise<void> {
 }
 
 /** The initialised engine; initBls() must have finished. */
-export function ready(): Engine {
+function ready(): Engine {
     if (!engine) throw new Error('BLS is not initialised: await initBls() first');
     return engine;
 }
@@ -58,7 +74,7 @@ export function ready(): Engine {
  * hash_to_curve for G1: expand_message_xmd to two field elements (each 64 bytes reduced mod p,
  * which mcl's setBigEndianMod does), map each with simplified SWU and add; mcl clears the cofactor.
  */
-export function hashToG1(message: Uint8Array): mcl.G1 {
+function hashToG1(message: Uint8Array): mcl.G1 {
     const uniform = expand_message_xmd(message, DST_BYTES, 128, sha256);
     const u0 = new mcl.Fp();
     u0.setBigEndianMod(uniform.subarray(0, 64));

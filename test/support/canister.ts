@@ -9,7 +9,7 @@ import type { Principal } from '@dfinity/principal';
 
 import { METHODS, idlFactory, type LeaderboardActor, type Method, type Result as Reply } from '../../contract/canister';
 import { initArgFor, leaderboardWasmPath } from '../../local/install';
-import { blsVerify } from '../../replica/crypto/bls';
+import { blsVerify } from '../../gateway/bls';
 import type { Replica, ReplicaOptions } from '../../replica/replica';
 import { advance, agentFor, startTestReplica } from './replica';
 

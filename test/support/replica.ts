@@ -8,7 +8,7 @@ import { Actor, HttpAgent, type Identity } from '@dfinity/agent';
 import type { IDL } from '@dfinity/candid';
 import type { Principal } from '@dfinity/principal';
 
-import { blsVerify } from '../../replica/crypto/bls';
+import { blsVerify } from '../../gateway/bls';
 import { startReplica, type Replica, type ReplicaOptions } from '../../replica/replica';
 
 export function tempDir(prefix: string): string {

@@ -1,11 +1,13 @@
+// The replica's BLS12-381 signing against noble, the agent's verifier and a gateway's verifier
+// sharing its thread's one mcl module.
 import { blsVerify as agentBlsVerify } from '@dfinity/agent';
 import { bls12_381 } from '@noble/curves/bls12-381';
+import { blsVerify, initBls as initGatewayBls } from '../../../gateway/bls';
 import {
     blsPublicKeyFromDer,
     blsPublicKeyFromSecretKey,
     blsPublicKeyToDer,
     blsSign,
-    blsVerify,
     generateBlsKey,
     initBls,
 } from '../../../replica/crypto/bls';
@@ -18,6 +20,8 @@ const AGENT_ROOT_KEY_PREFIX = '308182301d060d2b0601040182dc7c0503010201060c2b060
 beforeAll(async () => {
     await initBls();
     await initBls(); // idempotent
+    // A gateway's verifier in the same thread shares the one mcl module (initialised once).
+    await initGatewayBls();
 });
 
 describe('BLS12-381 (IC flavour)', () => {

@@ -2,7 +2,8 @@ import { Certificate, Cbor, lookup_path, LookupPathStatus, reconstruct } from '@
 import type { Cert } from '@dfinity/agent';
 import { lebDecode, PipeArrayBuffer } from '@dfinity/candid';
 import { Principal } from '@dfinity/principal';
-import { blsPublicKeyToDer, blsVerify, generateBlsKey, initBls } from '../../../replica/crypto/bls';
+import { blsVerify } from '../../../gateway/bls';
+import { blsPublicKeyToDer, generateBlsKey, initBls } from '../../../replica/crypto/bls';
 import { certify, certifyPaths, encodeCertificate } from '../../../replica/crypto/certificate';
 import { rootDigest, witness } from '../../../replica/crypto/hash-tree';
 import {
