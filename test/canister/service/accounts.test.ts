@@ -4,7 +4,7 @@
 // anonymous player into an account (boards, achievements, plays, archives).
 import { createHash } from 'node:crypto';
 
-import type { Approval, Identity } from '../../../contract/canister';
+import type { Approval } from '../../../contract/canister';
 import { sha256Hex, tokenHash } from '../../../canister/domain/sha256';
 import {
     formatUserCode,
@@ -35,17 +35,11 @@ import { rolloverAll } from '../../../canister/service/rollover';
 import { submitBatch } from '../../../canister/service/scores';
 import { writeSnapshot } from '../../../canister/state/snapshot';
 import { loadGames } from '../../../canister/state/startup';
-import { failure, harness, key, present, withGame, type Harness } from './harness';
+import { failure, harness, key, present, withGame, type Harness, hashOf, person } from './harness';
 
 const G = 'my-game';
-const alice: Identity = {
-    issuer: 'https://idp.example',
-    subject: 'alice-1',
-    email: 'alice@example.com',
-    provider: 'google',
-};
-const bob: Identity = { issuer: 'https://idp.example', subject: 'bob-1', email: 'bob@example.com', provider: 'local' };
-const hashOf = (token: string): string => createHash('sha256').update(token).digest('hex');
+const alice = person('alice-1', 'google', 'alice@example.com');
+const bob = person('bob-1', 'local', 'bob@example.com');
 
 function submit(h: Harness, s: Record<string, unknown>) {
     const [result] = submitBatch(h, { submits: [{ gameId: G, ...s }] });

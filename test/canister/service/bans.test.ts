@@ -2,9 +2,6 @@
 // to the game (submits, achievements, nickname, play sessions, merges), a merge of or into a
 // banned player is refused, and an account's ban holds when the same identity deletes the
 // account and signs in again; lifting the ban lifts it for the identity too.
-import { createHash } from 'node:crypto';
-
-import type { Identity } from '../../../contract/canister';
 import { resolveSession, signIn } from '../../../canister/service/accounts';
 import { deleteAccount, migrateAccount } from '../../../canister/service/merge';
 import { ban, unban } from '../../../canister/service/moderation';
@@ -12,17 +9,11 @@ import { profile, setNickname, unlockAchievements } from '../../../canister/serv
 import { leaderboard } from '../../../canister/service/reads';
 import { submitBatch } from '../../../canister/service/scores';
 import { startSession } from '../../../canister/service/play-sessions';
-import { failure, harness, key, present, withGame, type Harness } from './harness';
+import { failure, harness, key, present, withGame, type Harness, hashOf, person } from './harness';
 
 const G = 'ban-game';
 const OTHER = 'ban-other';
-const mallory: Identity = {
-    issuer: 'https://idp.example',
-    subject: 'mallory',
-    email: 'm@example.com',
-    provider: 'google',
-};
-const hashOf = (token: string): string => createHash('sha256').update(token).digest('hex');
+const mallory = person('mallory', 'google', 'm@example.com');
 const BANNED = 'This player is banned from this game.';
 
 function setup(): Harness {

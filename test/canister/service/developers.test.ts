@@ -1,8 +1,6 @@
 // The developer side on the service: dashboard sign-in and sessions, ownership of every
 // developer method, game slots with requests, moderation (entries, wipes, bans), analytics,
 // manual resets of custom boards, and deleting a game with everything in it.
-import { createHash } from 'node:crypto';
-
 import type { Identity } from '../../../contract/canister';
 import { analytics } from '../../../canister/service/analytics';
 import {
@@ -25,11 +23,10 @@ import { listArchives, readArchive, readBoard, leaderboard } from '../../../cani
 import { rolloverAll } from '../../../canister/service/rollover';
 import { submitBatch, suspicionLog } from '../../../canister/service/scores';
 import { setCaps } from '../../../canister/service/games';
-import { failure, harness, key, present, type Harness } from './harness';
+import { failure, harness, key, present, type Harness, hashOf, person } from './harness';
 
-const hashOf = (token: string): string => createHash('sha256').update(token).digest('hex');
-const ada: Identity = { issuer: 'https://idp.example', subject: 'ada', email: 'ada@example.com', provider: 'local' };
-const eve: Identity = { issuer: 'https://idp.example', subject: 'eve', email: 'eve@example.com', provider: 'local' };
+const ada = person('ada', 'local');
+const eve = person('eve', 'local');
 
 function signIn(h: Harness, who: Identity): string {
     return hashOf(developerSignIn(h, { identity: who }).sessionToken);

@@ -1,6 +1,7 @@
 // A service context on plain Maps with a clock the test moves (native tests of the rules).
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
+import type { Identity } from '../../../contract/canister';
 import { stringify } from '../../../canister/domain/json';
 import { registerGame } from '../../../canister/service/games';
 import { memoryStore } from '../../../canister/state/store';
@@ -52,3 +53,14 @@ export function failure(fn: () => unknown): { status: number; message: string } 
     }
     throw new Error('expected the call to fail');
 }
+
+/** The SHA-256 (hex) the canister keeps of a token it handed out. */
+export const hashOf = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+/** Someone signed in with an identity provider, as a gateway passes them on. */
+export const person = (subject: string, provider = 'google', email = `${subject}@example.com`): Identity => ({
+    issuer: 'https://idp.example',
+    subject,
+    email,
+    provider,
+});

@@ -1,9 +1,6 @@
 // A player session belongs to the game it was signed in for: on any other game every session
 // method answers 401 (the client signs in again there), and removing the account removes what
 // it wrote in every game, also what older releases let it write outside its recorded games.
-import { createHash } from 'node:crypto';
-
-import type { Identity } from '../../../contract/canister';
 import { logout, renewSession, resolveSession, sessionProfile, signIn } from '../../../canister/service/accounts';
 import { deleteOwnGame, developerSignIn, purgeSome, registerOwnGame } from '../../../canister/service/developers';
 import { deleteAccount, migrateAccount } from '../../../canister/service/merge';
@@ -11,12 +8,11 @@ import { setNickname, unlockAchievements } from '../../../canister/service/playe
 import { leaderboard } from '../../../canister/service/reads';
 import { submitBatch } from '../../../canister/service/scores';
 import { endSession, startSession } from '../../../canister/service/play-sessions';
-import { failure, harness, key, present, withGame, type Harness } from './harness';
+import { failure, harness, key, present, withGame, type Harness, hashOf, person } from './harness';
 
 const A = 'game-a';
 const B = 'game-b';
-const alice: Identity = { issuer: 'https://idp.example', subject: 'alice', email: 'a@example.com', provider: 'google' };
-const hashOf = (token: string): string => createHash('sha256').update(token).digest('hex');
+const alice = person('alice', 'google', 'a@example.com');
 const DEAD = { status: 401, message: 'Invalid or expired session' };
 
 function twoGames(): Harness {
