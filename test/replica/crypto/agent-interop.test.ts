@@ -142,14 +142,14 @@ type Greeter = {
 
 beforeAll(() => initBls());
 
+/** An agent of the fake replica (anonymous unless `identity`). */
+const agentOf = (replica: FakeReplica, identity?: Ed25519KeyIdentity): HttpAgent =>
+    HttpAgent.createSync({ host: 'http://127.0.0.1:4943', fetch: replica.fetch, rootKey: replica.rootKey, identity });
+
 describe('@dfinity/agent against replica/crypto', () => {
     test('CanisterStatus.request decodes time, controllers, module_hash and subnet node keys', async () => {
         const replica = fakeReplica();
-        const agent = HttpAgent.createSync({
-            host: 'http://127.0.0.1:4943',
-            fetch: replica.fetch,
-            rootKey: replica.rootKey,
-        });
+        const agent = agentOf(replica);
         const status = await CanisterStatus.request({
             canisterId: replica.canisterId,
             agent,
@@ -171,12 +171,7 @@ describe('@dfinity/agent against replica/crypto', () => {
     test('signed query responses pass the agent verification; forged ones do not', async () => {
         const replica = fakeReplica();
         const identity = Ed25519KeyIdentity.generate();
-        const agent = HttpAgent.createSync({
-            host: 'http://127.0.0.1:4943',
-            fetch: replica.fetch,
-            rootKey: replica.rootKey,
-            identity,
-        });
+        const agent = agentOf(replica, identity);
         const arg = new Uint8Array(IDL.encode([IDL.Text], ['query']));
         const replied = await agent.query(replica.canisterId, { methodName: 'greet', arg });
         expect(replied.status).toBe('replied');
@@ -185,24 +180,14 @@ describe('@dfinity/agent against replica/crypto', () => {
         expect(rejected.status).toBe('rejected');
 
         replica.corruptQuerySignature = true;
-        const fresh = HttpAgent.createSync({
-            host: 'http://127.0.0.1:4943',
-            fetch: replica.fetch,
-            rootKey: replica.rootKey,
-            identity,
-        });
+        const fresh = agentOf(replica, identity);
         await expect(fresh.query(replica.canisterId, { methodName: 'greet', arg })).rejects.toThrow(/signature/i);
     });
 
     test('an Actor with the mcl blsVerify gets certified update replies (sync and polled)', async () => {
         const replica = fakeReplica();
         const identity = Ed25519KeyIdentity.generate();
-        const agent = HttpAgent.createSync({
-            host: 'http://127.0.0.1:4943',
-            fetch: replica.fetch,
-            rootKey: replica.rootKey,
-            identity,
-        });
+        const agent = agentOf(replica, identity);
         const actor: ActorSubclass<Greeter> = Actor.createActor<Greeter>(idlFactory, {
             agent,
             canisterId: replica.canisterId,
