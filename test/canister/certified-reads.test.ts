@@ -77,6 +77,20 @@ async function submit(playerId: string, score: number, extra: Record<string, unk
     expect(result).toMatchObject({ ok: {} });
 }
 
+/** Another game of `developerId`, and a submit to it (each accepted). */
+async function otherGame(
+    gameId: string,
+    developerId: string,
+): Promise<(playerId: string, score: number) => Promise<void>> {
+    const { apiKey: key } = await c.ok('admin_register_game', { developerId, gameId, name: gameId });
+    return async (playerId, score) => {
+        const [result] = await c.ok('submit_scores', {
+            submits: [{ apiKey: key, gameId, playerId, score, streak: 1 }],
+        });
+        expect(result).toMatchObject({ ok: {} });
+    };
+}
+
 beforeAll(async () => {
     c = await startLeaderboard();
     ({ apiKey } = await c.ok('admin_register_game', { developerId: 'dev-1', gameId: GAME, name: 'Certified' }));
@@ -212,13 +226,7 @@ test('a change shows in direct reads at once after a quiet window; the next ones
 
 test('a game nobody reads directly costs no rendering; its first direct read renders it, a change after 10 quiet minutes drops it', async () => {
     const other = 'unwatched-game';
-    const { apiKey: otherKey } = await c.ok('admin_register_game', { developerId: 'dev-1', gameId: other, name: 'U' });
-    const submitTo = async (playerId: string, score: number): Promise<void> => {
-        const [result] = await c.ok('submit_scores', {
-            submits: [{ apiKey: otherKey, gameId: other, playerId, score, streak: 1 }],
-        });
-        expect(result).toMatchObject({ ok: {} });
-    };
+    const submitTo = await otherGame(other, 'dev-1');
     await submitTo('dev_1700000000_0000aaaa', 5);
     const timerRuns = (): Array<{ instructions: bigint }> =>
         c.replica.executions().filter((e) => /timer/.test(e.method));
@@ -393,14 +401,8 @@ test('the archive stats are certified, and a rollover of a watched game renders 
 
 test('the raw domain is answered live by the query: never upgraded, never rendered, free of certificates', async () => {
     const other = 'raw-game';
-    const { apiKey: otherKey } = await c.ok('admin_register_game', {
-        developerId: 'dev-3',
-        gameId: other,
-        name: 'Raw',
-    });
-    await c.ok('submit_scores', {
-        submits: [{ apiKey: otherKey, gameId: other, playerId: 'dev_1700000000_0000abcd', score: 42, streak: 1 }],
-    });
+    const submitTo = await otherGame(other, 'dev-3');
+    await submitTo('dev_1700000000_0000abcd', 42);
     const updates = (): number => c.replica.executions().filter((e) => e.method.endsWith('http_request_update')).length;
     const before = updates();
     const url = `/games/${other}/scoreboards/all-time?limit=10`;
@@ -416,9 +418,7 @@ test('the raw domain is answered live by the query: never upgraded, never render
     expect(updates()).toBe(before);
     // The game is not watched: its path is still unrendered, a change costs no render.
     expect(wouldUpgrade(url)).toBe(true);
-    await c.ok('submit_scores', {
-        submits: [{ apiKey: otherKey, gameId: other, playerId: 'dev_1700000000_0000abce', score: 43, streak: 1 }],
-    });
+    await submitTo('dev_1700000000_0000abce', 43);
     await render();
     expect(wouldUpgrade(url)).toBe(true);
     expect(json(await rawDirect(url)).data.totalEntries).toBe(2); // live: no window
@@ -426,25 +426,8 @@ test('the raw domain is answered live by the query: never upgraded, never render
 
 test('under a stream of submits a read path is rendered at most once per window, and shows each change within one', async () => {
     const other = 'busy-game';
-    const { apiKey: otherKey } = await c.ok('admin_register_game', {
-        developerId: 'dev-3',
-        gameId: other,
-        name: 'Busy',
-    });
-    const submitTo = async (n: number): Promise<void> => {
-        const [result] = await c.ok('submit_scores', {
-            submits: [
-                {
-                    apiKey: otherKey,
-                    gameId: other,
-                    playerId: `dev_1700000000_${n.toString(16).padStart(8, '0')}`,
-                    score: n,
-                    streak: 1,
-                },
-            ],
-        });
-        expect(result).toMatchObject({ ok: {} });
-    };
+    const submitOther = await otherGame(other, 'dev-3');
+    const submitTo = (n: number): Promise<void> => submitOther(`dev_1700000000_${n.toString(16).padStart(8, '0')}`, n);
     await submitTo(1);
     const url = `/games/${other}/scoreboards/all-time?limit=10`;
     await direct(url); // read: rendered by an update, kept fresh while read
