@@ -10,17 +10,13 @@ import * as path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import type { RunningIdentityProvider } from '../../local/idp/thread';
-import { launchBrowser, screenshotDir } from '../support/browser';
+import { launchBrowser, screenshotDir, DESKTOP, PHONE } from '../support/browser';
 import { startService } from '../support/gateway';
-import { startTestIdentityProvider } from '../support/idp';
+import { startTestIdentityProvider, CLIENT_ID, PASSWORD } from '../support/idp';
 import { tempDir } from '../support/replica';
 
 const SHOTS = screenshotDir();
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-const CLIENT_ID = 'leaderboard-gateway';
 const CLIENT_SECRET = 'dashboard-test-client-secret-0123456789';
-const PASSWORD = 'correct horse battery staple';
 const GAME = 'dash-game';
 
 let s: Awaited<ReturnType<typeof startService>>;

@@ -12,24 +12,23 @@ import { createRemoteJWKSet, jwtVerify } from 'jose';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import type { RunningIdentityProvider } from '../../local/idp/thread';
-import { launchBrowser } from '../support/browser';
+import { launchBrowser, PHONE } from '../support/browser';
 import {
     relyingParty,
     startCallbackServer,
     startTestIdentityProvider,
     type CallbackServer,
     type RelyingParty,
+    CLIENT_ID,
+    PASSWORD,
 } from '../support/idp';
 import { tempDir } from '../support/replica';
 
 const SHOTS = path.join(os.tmpdir(), 'idp-shots');
-const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 
 const EMAIL = 'ada@example.com';
-const PASSWORD = 'correct horse battery staple';
 const NAME = 'Ada Lovelace';
-const CLIENT_ID = 'leaderboard-gateway';
 const CLIENT_SECRET = 'a-test-client-secret-that-is-long-enough';
 
 let callback: CallbackServer;

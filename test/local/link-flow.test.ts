@@ -12,18 +12,22 @@ import { SignJWT, generateKeyPair } from 'jose';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import type { RunningIdentityProvider } from '../../local/idp/thread';
-import { launchBrowser, screenshotDir } from '../support/browser';
+import { launchBrowser, screenshotDir, PHONE } from '../support/browser';
 import { startService } from '../support/gateway';
-import { relyingParty, startCallbackServer, startTestIdentityProvider, type CallbackServer } from '../support/idp';
+import {
+    relyingParty,
+    startCallbackServer,
+    startTestIdentityProvider,
+    type CallbackServer,
+    CLIENT_ID,
+    PASSWORD,
+} from '../support/idp';
 import { tempDir } from '../support/replica';
 
 const SHOTS = screenshotDir();
-const PHONE = { width: 390, height: 844 };
 const GAME = 'link-game';
-const CLIENT_ID = 'leaderboard-gateway';
 const CLIENT_SECRET = 'link-flow-test-client-secret-0123456789';
 const APP_CLIENT = 'mobile-app';
-const PASSWORD = 'correct horse battery staple';
 
 let s: Awaited<ReturnType<typeof startService>>;
 let idp: RunningIdentityProvider;

@@ -13,6 +13,10 @@ import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
+/** The viewports the page tests look at (a phone first, as players use the link page). */
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 900 };
+
 const ARGS = [
     '--headless',
     '--no-sandbox',

@@ -13,6 +13,10 @@ import {
 } from '../../local/idp/thread';
 
 /** An HTTP server standing for the client's redirect URI: records every request's URL. */
+/** The gateway's client id at the test identity provider, and a password its test accounts use. */
+export const CLIENT_ID = 'leaderboard-gateway';
+export const PASSWORD = 'correct horse battery staple';
+
 export interface CallbackServer {
     /** The redirect URI: http://127.0.0.1:<port>/callback */
     redirectUri: string;
