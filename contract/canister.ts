@@ -3,6 +3,8 @@
 // test holds it to this table). The gateway's client is typed by method name from here.
 import type { IDL } from '@dfinity/candid';
 
+import type { BoardOptions, Operator, ScoreFormat, SortOrder, StandardBoards, Ties } from './board-options';
+
 import type {
     AchievementReply,
     Archive,
@@ -64,6 +66,11 @@ export interface BoardConfig {
     sortBy: SortBy;
     targeted: boolean;
     isActive: boolean;
+    /** Absent: the default of ./board-options.ts (what every board did before the options). */
+    sortOrder?: SortOrder;
+    operator?: Operator;
+    ties?: Ties;
+    format?: ScoreFormat;
 }
 
 /** A board as the developer methods show it. */
@@ -86,6 +93,8 @@ export interface GameView {
     timeValidation: TimeValidation;
     caps: Caps;
     apiKey: string;
+    /** How the standard boards (all-time, weekly, daily) rank and keep scores. */
+    standardBoards: StandardBoards;
     boards: BoardView[];
 }
 
@@ -214,7 +223,14 @@ export interface CreateBoardRequest {
     days?: number;
     period?: Period;
     sortBy?: SortBy;
+    sortOrder?: SortOrder;
+    operator?: Operator;
+    ties?: Ties;
+    format?: ScoreFormat;
 }
+
+/** What a board update may change besides its name: ties and format always; order and operator while it has no entries. */
+export type BoardOptionsUpdate = Partial<BoardOptions>;
 
 type GameRef = { gameId: string };
 type BoardRef = GameRef & { boardId: string };
@@ -277,7 +293,12 @@ export interface Methods {
         reply: { game: GameView; apiKey: string };
     };
     admin_update_game: {
-        request: GameRef & { name?: string; description?: string; isActive?: boolean };
+        request: GameRef & {
+            name?: string;
+            description?: string;
+            isActive?: boolean;
+            standardBoards?: Partial<StandardBoards>;
+        };
         reply: GameView;
     };
     admin_rotate_key: { request: GameRef; reply: { apiKey: string } };
@@ -286,7 +307,12 @@ export interface Methods {
     admin_set_caps: { request: GameRef & { maxScore?: number | null; maxStreak?: number | null }; reply: Caps };
     admin_create_board: { request: CreateBoardRequest; reply: BoardView };
     admin_update_board: {
-        request: GameRef & { scoreboardId: string; name?: string; description?: string; isActive?: boolean };
+        request: GameRef & {
+            scoreboardId: string;
+            name?: string;
+            description?: string;
+            isActive?: boolean;
+        } & BoardOptionsUpdate;
         reply: BoardView;
     };
     admin_delete_board: { request: GameRef & { scoreboardId: string }; reply: null };
@@ -306,7 +332,12 @@ export interface Methods {
         reply: { game: GameView; apiKey: string };
     };
     dev_update_game: {
-        request: DevGame & { name?: string; description?: string; isActive?: boolean };
+        request: DevGame & {
+            name?: string;
+            description?: string;
+            isActive?: boolean;
+            standardBoards?: Partial<StandardBoards>;
+        };
         reply: GameView;
     };
     /** `confirm` repeats the game id: nothing is deleted by a slip. */
@@ -316,7 +347,7 @@ export interface Methods {
     dev_set_caps: { request: DevGame & { maxScore?: number | null; maxStreak?: number | null }; reply: Caps };
     dev_create_board: { request: DevRef & CreateBoardRequest; reply: BoardView };
     dev_update_board: {
-        request: DevGame & { scoreboardId: string; name?: string; description?: string };
+        request: DevGame & { scoreboardId: string; name?: string; description?: string } & BoardOptionsUpdate;
         reply: BoardView;
     };
     dev_reset_board: { request: DevGame & { scoreboardId: string }; reply: BoardView };

@@ -10,6 +10,14 @@ import type {
     TimeValidation,
 } from '../../contract/canister';
 import { MESSAGES, boardNotFound } from '../../contract/messages';
+import {
+    DEFAULT_STANDARD_BOARDS,
+    parseBoardOptions,
+    parseOperator,
+    parseSortOrder,
+    type BoardOptions,
+    type StandardBoards,
+} from '../../contract/board-options';
 import { checkBoardId, checkCount, checkGameId, gameOfApiKey, invalid, isFanout } from '../../contract/rules';
 import type { Period, SortBy } from '../../contract/schemas';
 import { ns } from '../domain/json';
@@ -17,6 +25,7 @@ import { periodStart } from '../domain/periods';
 import type { Ctx, GameState, Untrusted } from '../state/context';
 import { Fail } from '../domain/fail';
 import { emptyGameState, newBoardTable, requireGame, saveGame } from '../state/game-state';
+import { entryCount } from '../state/tables';
 import type { BoardRecord, DeveloperRecord, GameRecord } from '../state/records';
 import { flushStats, updateStats } from '../state/stats';
 
@@ -84,6 +93,7 @@ export function gameView(record: GameRecord): GameView {
         timeValidation,
         caps,
         apiKey,
+        standardBoards: record.standardBoards ?? DEFAULT_STANDARD_BOARDS,
         boards: record.boards.map(boardView),
     };
 }
@@ -174,8 +184,51 @@ export function updateGame(ctx: Ctx, req: Untrusted<RequestOf<'admin_update_game
     if (req.isActive !== undefined) {
         game.record.isActive = boolean('isActive', req.isActive);
     }
+    if (req.standardBoards !== undefined) setStandardBoards(game, req.standardBoards);
     saveGame(ctx, game);
     return game.record;
+}
+
+/**
+ * The standard boards' order and operator (a game setting, copied onto the three board records
+ * that rank by it). Refused while any of them has entries in its current period: their kept
+ * values were chosen by the old rule (a best under higher-first is not a best under lower-first).
+ */
+function setStandardBoards(game: GameState, value: unknown): void {
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+        throw new Fail(400, invalid('standardBoards', 'must be an object with sortOrder and/or operator'));
+    const given = value as { sortOrder?: unknown; operator?: unknown };
+    const next: StandardBoards = { ...(game.record.standardBoards ?? DEFAULT_STANDARD_BOARDS) };
+    if (given.sortOrder !== undefined) next.sortOrder = parsed(parseSortOrder(given.sortOrder));
+    if (given.operator !== undefined) next.operator = parsed(parseOperator(given.operator));
+    const standard = game.record.boards.filter((b) => isFanout(b.scoreboardId));
+    const changes = standard.some(
+        (b) => (b.sortOrder ?? 'desc') !== next.sortOrder || (b.operator ?? 'best') !== next.operator,
+    );
+    if (!changes) return;
+    const busy = standard.find((b) => entriesOf(game, b) > 0);
+    if (busy !== undefined)
+        throw new Fail(
+            409,
+            `The standard boards' order and operator cannot change while '${busy.scoreboardId}' has entries: ` +
+                'their kept scores were chosen by the old rule. Reset the boards first, or use a new board.',
+        );
+    game.record.standardBoards = next;
+    for (const b of standard) {
+        b.sortOrder = next.sortOrder;
+        b.operator = next.operator;
+    }
+}
+
+/** Entries in a board's current period. */
+function entriesOf(game: GameState, board: BoardRecord): number {
+    const table = board.scoreboardId === 'all-time' ? game.global : game.boards.get(board.scoreboardId);
+    return table === undefined ? 0 : entryCount(table);
+}
+
+function parsed<T>(result: { ok: T } | { error: string }): T {
+    if ('error' in result) throw new Fail(400, result.error);
+    return result.ok;
 }
 
 function seconds(field: string, value: unknown, min: number, max: number): number {
@@ -240,6 +293,7 @@ export function createBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_create_boa
               : fail(invalid('sortBy', 'must be score or streak'));
     const name = optionalText('name', req.name, 100, id);
     const description = optionalText('description', req.description, 500, '');
+    const options = parsed(parseBoardOptions(req));
     let period: Period;
     let days: number | undefined;
     let targeted = false;
@@ -269,7 +323,7 @@ export function createBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_create_boa
     const now = ctx.env.now();
     const serial = (game.record.boardSerial ?? 0) + 1;
     game.record.boardSerial = serial;
-    const record = board(id, name, period, now, { description, sortBy, targeted, days });
+    const record = board(id, name, period, now, { description, sortBy, targeted, days, ...options });
     record.serial = serial;
     game.record.boards.push(record);
     game.boards.set(id, newBoardTable(record));
@@ -289,8 +343,36 @@ export function updateBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_update_boa
     if (req.name !== undefined) record.name = text('name', req.name, 1, 100);
     if (req.description !== undefined) record.description = text('description', req.description, 0, 500);
     if (req.isActive !== undefined) record.isActive = boolean('isActive', req.isActive);
+    setBoardOptions(game, record, parsed(parseBoardOptions(req)));
     saveGame(ctx, game);
     return record;
+}
+
+/**
+ * Ties and format change any time (they only change how entries read). Order and operator
+ * change only while the board has no entries in its current period (refused with 409: kept
+ * values were chosen by the old rule); the standard boards take theirs from the game setting.
+ */
+function setBoardOptions(game: GameState, record: BoardRecord, options: Partial<BoardOptions>): void {
+    const { sortOrder, operator, ties, format } = options;
+    const ruleChanges =
+        (sortOrder !== undefined && sortOrder !== (record.sortOrder ?? 'desc')) ||
+        (operator !== undefined && operator !== (record.operator ?? 'best'));
+    if (ruleChanges && isFanout(record.scoreboardId))
+        throw new Fail(
+            400,
+            `'${record.scoreboardId}' follows the game's standardBoards setting for order and operator.`,
+        );
+    if (ruleChanges && entriesOf(game, record) > 0)
+        throw new Fail(
+            409,
+            `Board '${record.scoreboardId}' has entries: its order and operator cannot change until it is reset ` +
+                '(its kept scores were chosen by the old rule). Reset it, or create a new board.',
+        );
+    if (sortOrder !== undefined) record.sortOrder = sortOrder;
+    if (operator !== undefined) record.operator = operator;
+    if (ties !== undefined) record.ties = ties;
+    if (format !== undefined) record.format = format;
 }
 
 /**

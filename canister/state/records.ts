@@ -1,4 +1,5 @@
 // The records kept in stable memory (the durable truth), as plain JSON-able data.
+import type { StandardBoards } from '../../contract/board-options';
 import type { BoardConfig, Caps, Identity, SuspicionEntry, TimeValidation } from '../../contract/canister';
 import type { DeviceCodeStatus } from '../domain/device-codes';
 import type { PlaySession } from '../domain/anti-cheat';
@@ -57,6 +58,8 @@ export interface GameRecord {
     archiveWipes?: Array<{ slot: number; before: number }>;
     /** The last board serial handed out. */
     boardSerial?: number;
+    /** Absent: DEFAULT_STANDARD_BOARDS (also copied onto the standard board records). */
+    standardBoards?: StandardBoards;
 }
 
 export interface DeveloperRecord {

@@ -1,0 +1,202 @@
+// How a board ranks, keeps, ties and shows its scores: the options, their defaults (today's
+// behaviour, which the official clients rely on), their checks, and the derived values every
+// host computes the same way (percentile, a score as text, entry metadata's limits).
+import { invalid, type Parsed } from './rules';
+
+/** `desc`: higher is better (default); `asc`: lower is better (times, strokes, moves). */
+export const SORT_ORDERS = ['desc', 'asc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
+/** `best` keeps the best by the board's order (default); `latest` the last accepted submit; `sum` adds each up. */
+export const OPERATORS = ['best', 'latest', 'sum'] as const;
+export type Operator = (typeof OPERATORS)[number];
+
+/** `distinct`: who reached a value first ranks higher (default); `shared`: equal values share a rank (1, 2, 2, 4). */
+export const TIES = ['distinct', 'shared'] as const;
+export type Ties = (typeof TIES)[number];
+
+/** How a score reads on pages and in exports; JSON values stay integers. */
+export type ScoreFormat =
+    | { kind: 'number' }
+    /** The score is a time in milliseconds, shown m:ss.mmm (h:mm:ss.mmm past an hour). */
+    | { kind: 'milliseconds' }
+    /** The score is a fixed-point number with `places` decimals (1-6): 12345 with 2 reads 123.45. */
+    | { kind: 'decimal'; places: number };
+export const FORMAT_KINDS = ['number', 'milliseconds', 'decimal'] as const;
+export const MAX_DECIMAL_PLACES = 6;
+
+export interface BoardOptions {
+    sortOrder: SortOrder;
+    operator: Operator;
+    ties: Ties;
+    format: ScoreFormat;
+}
+
+export const DEFAULT_BOARD_OPTIONS: Readonly<BoardOptions> = Object.freeze({
+    sortOrder: 'desc',
+    operator: 'best',
+    ties: 'distinct',
+    format: Object.freeze({ kind: 'number' }),
+});
+
+/** What the game's standard boards (all-time, weekly, daily) follow: a game setting. */
+export interface StandardBoards {
+    sortOrder: SortOrder;
+    operator: Operator;
+}
+
+export const DEFAULT_STANDARD_BOARDS: Readonly<StandardBoards> = Object.freeze({ sortOrder: 'desc', operator: 'best' });
+
+/** A stored board's options with the defaults filled in (records before the options have none). */
+export function optionsOf(board: Partial<BoardOptions>): BoardOptions {
+    return {
+        sortOrder: board.sortOrder ?? DEFAULT_BOARD_OPTIONS.sortOrder,
+        operator: board.operator ?? DEFAULT_BOARD_OPTIONS.operator,
+        ties: board.ties ?? DEFAULT_BOARD_OPTIONS.ties,
+        format: board.format ?? DEFAULT_BOARD_OPTIONS.format,
+    };
+}
+
+function oneOf<T extends string>(field: string, allowed: readonly T[]): (value: unknown) => Parsed<T> {
+    return (value) =>
+        typeof value === 'string' && (allowed as readonly string[]).includes(value)
+            ? { ok: value as T }
+            : { error: invalid(field, `must be ${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]}`) };
+}
+
+export const parseSortOrder = oneOf('sortOrder', SORT_ORDERS);
+export const parseOperator = oneOf('operator', OPERATORS);
+export const parseTies = oneOf('ties', TIES);
+
+export function parseFormat(value: unknown): Parsed<ScoreFormat> {
+    const fail = {
+        error: invalid('format', "must be { kind: 'number' | 'milliseconds' } or { kind: 'decimal', places: 1-6 }"),
+    };
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail;
+    const { kind, places, ...rest } = value as { kind?: unknown; places?: unknown };
+    if (Object.keys(rest).length > 0) return fail;
+    if ((kind === 'number' || kind === 'milliseconds') && places === undefined) return { ok: { kind } };
+    if (
+        kind === 'decimal' &&
+        typeof places === 'number' &&
+        Number.isInteger(places) &&
+        places >= 1 &&
+        places <= MAX_DECIMAL_PLACES
+    )
+        return { ok: { kind, places } };
+    return fail;
+}
+
+/**
+ * The options a create or update request names (absent fields stay absent), or the first
+ * field's error. Unknown values are refused rather than defaulted.
+ */
+export function parseBoardOptions(request: {
+    sortOrder?: unknown;
+    operator?: unknown;
+    ties?: unknown;
+    format?: unknown;
+}): Parsed<Partial<BoardOptions>> {
+    const out: Partial<BoardOptions> = {};
+    const fields = [
+        ['sortOrder', parseSortOrder],
+        ['operator', parseOperator],
+        ['ties', parseTies],
+        ['format', parseFormat],
+    ] as const;
+    for (const [field, parse] of fields) {
+        const value = request[field];
+        if (value === undefined) continue;
+        const parsed = parse(value);
+        if ('error' in parsed) return parsed;
+        (out as Record<string, unknown>)[field] = parsed.ok;
+    }
+    return { ok: out };
+}
+
+/**
+ * How far down the board a rank is, in percent of its entries, rounded up to one decimal
+ * ("top 0.1 %" for the leader of a big board, 100 for the last): (0, 100], or 0 on an empty board.
+ */
+export function percentile(rank: number, total: number): number {
+    if (total <= 0 || rank <= 0) return 0;
+    return Math.min(100, Math.ceil((1000 * rank) / total) / 10);
+}
+
+/** A score as the board's format reads it (pages, the dashboard, CSV exports). */
+export function formatScore(value: number, format: ScoreFormat): string {
+    switch (format.kind) {
+        case 'number':
+            return String(value);
+        case 'milliseconds': {
+            const ms = value % 1000;
+            const totalSeconds = Math.floor(value / 1000);
+            const s = totalSeconds % 60;
+            const totalMinutes = Math.floor(totalSeconds / 60);
+            const pad = (n: number, width: number): string => String(n).padStart(width, '0');
+            const tail = `${pad(s, 2)}.${pad(ms, 3)}`;
+            return totalMinutes < 60
+                ? `${totalMinutes}:${tail}`
+                : `${Math.floor(totalMinutes / 60)}:${pad(totalMinutes % 60, 2)}:${tail}`;
+        }
+        case 'decimal': {
+            const digits = String(value).padStart(format.places + 1, '0');
+            return `${digits.slice(0, -format.places)}.${digits.slice(-format.places)}`;
+        }
+    }
+}
+
+// ---- entry metadata ---------------------------------------------------------------------------
+
+/** `metadata` on POST /scores: a JSON object of at most this many bytes serialized (UTF-8). */
+export const METADATA_MAX_BYTES = 256;
+/** ...nested no deeper than this: the object itself is level 1, an object or list in it level 2. */
+export const METADATA_MAX_DEPTH = 2;
+
+/** An entry's metadata: a plain JSON object (its text is what is stored). */
+export type Metadata = { [key: string]: unknown };
+
+/** undefined when `value` is acceptable metadata, else the whole error message. */
+export function checkMetadata(value: unknown): string | undefined {
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+        return invalid('metadata', 'must be a JSON object');
+    if (depth(value, 1) > METADATA_MAX_DEPTH)
+        return invalid('metadata', `must be nested at most ${METADATA_MAX_DEPTH} levels deep`);
+    let text: string;
+    try {
+        text = JSON.stringify(value);
+    } catch {
+        return invalid('metadata', 'must be a JSON object');
+    }
+    if (utf8Length(text) > METADATA_MAX_BYTES)
+        return invalid('metadata', `must be at most ${METADATA_MAX_BYTES} bytes as JSON`);
+    return undefined;
+}
+
+/** The nesting depth of a JSON value, stopping as soon as it passes the limit. */
+function depth(value: unknown, level: number): number {
+    if (value === null || typeof value !== 'object') return level - 1;
+    if (level > METADATA_MAX_DEPTH) return level;
+    let deepest = level;
+    for (const child of Object.values(value as object)) deepest = Math.max(deepest, depth(child, level + 1));
+    return deepest;
+}
+
+function utf8Length(text: string): number {
+    let bytes = 0;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c < 0x80) bytes += 1;
+        else if (c < 0x800) bytes += 2;
+        else if (c >= 0xd800 && c <= 0xdbff) {
+            bytes += 4;
+            i++;
+        } else bytes += 3;
+    }
+    return bytes;
+}
+
+// ---- reads of a set of players --------------------------------------------------------------
+
+/** A friends read names at most this many player ids. */
+export const MAX_PLAYER_SET = 100;
