@@ -168,7 +168,13 @@ type LeaderboardEntry = z.infer<typeof LeaderboardEntry>;
 export const Leaderboard = z.object({ leaderboard: z.array(LeaderboardEntry), total: z.number().int() });
 export type Leaderboard = z.infer<typeof Leaderboard>;
 
-export const BoardEntry = LeaderboardEntry.extend({ submittedAt: Nanoseconds });
+export const BoardEntry = LeaderboardEntry.extend({
+    submittedAt: Nanoseconds,
+    metadata: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .meta({ description: 'what the submit that produced the entry sent as `metadata` (absent when none)' }),
+});
 export type BoardEntry = z.infer<typeof BoardEntry>;
 export const Around = z.object({ rank: z.number().int(), entries: z.array(BoardEntry) });
 export type Around = z.infer<typeof Around>;
