@@ -10,49 +10,13 @@ export interface Best {
     streakAt: number;
 }
 
-export interface Improvement {
-    best: Best;
-    scoreImproved: boolean;
-    streakImproved: boolean;
-}
-
-/** How a board keeps entries: its order (of scores; streaks always rank highest-first) and operator. */
-export interface KeepRule {
-    sortOrder: SortOrder;
-    operator: Operator;
-}
-
-/** The rule of a board record or game setting (absent fields: today's behaviour). */
-export function keepRule(options: { sortOrder?: SortOrder; operator?: Operator } | undefined): KeepRule {
-    return { sortOrder: options?.sortOrder ?? 'desc', operator: options?.operator ?? 'best' };
-}
-
 /**
- * Bests: the score is the best by the order (a lower one is better on 'asc'), the streak a
- * maximum on every board; equal is not better (the earlier time stays).
+ * How a board keeps entries: its order (of scores; streaks always rank highest-first) and
+ * operator; absent fields are today's behaviour (a board record or the game setting serves as is).
  */
-export function improve(
-    current: Best | undefined,
-    score: number,
-    streak: number,
-    now: number,
-    sortOrder: SortOrder = 'desc',
-): Improvement {
-    if (current === undefined) {
-        return { best: { score, scoreAt: now, streak, streakAt: now }, scoreImproved: true, streakImproved: true };
-    }
-    const scoreImproved = sortOrder === 'asc' ? score < current.score : score > current.score;
-    const streakImproved = streak > current.streak;
-    return {
-        best: {
-            score: scoreImproved ? score : current.score,
-            scoreAt: scoreImproved ? now : current.scoreAt,
-            streak: streakImproved ? streak : current.streak,
-            streakAt: streakImproved ? now : current.streakAt,
-        },
-        scoreImproved,
-        streakImproved,
-    };
+export interface KeepRule {
+    sortOrder?: SortOrder;
+    operator?: Operator;
 }
 
 /** What a submit does to an entry: the entry after it, whether to write it, whether it is a new best. */
@@ -66,7 +30,8 @@ export interface Applied {
 
 /**
  * Applies an accepted submit by the board's rule.
- * - `best`: the bests by the order (see improve); written only when one improved.
+ * - `best`: the score is the best by the order (a lower one is better on 'asc'), the streak a
+ *   maximum; equal is not better (the earlier time stays); written only when one improved.
  * - `latest`: the submit replaces the score and the streak (the streak is the latest too: the
  *   entry is the last play as it was); each value keeps the time it was first reached while unchanged.
  * - `sum`: the score is added; the total saturates at Number.MAX_SAFE_INTEGER (it stays there,
@@ -84,15 +49,28 @@ export function applySubmit(
     rule: KeepRule,
     repeat = false,
 ): Applied {
-    if (rule.operator === 'best') {
-        const { best, scoreImproved, streakImproved } = improve(current, score, streak, now, rule.sortOrder);
-        const improved = scoreImproved || streakImproved;
-        return { best, changed: improved, improved };
-    }
+    // The default path first, as cheap as before the options (each read and call costs in QuickJS).
+    const operator = rule.operator;
+    const best = operator === undefined || operator === 'best';
     if (current === undefined)
-        return { best: { score, scoreAt: now, streak, streakAt: now }, changed: true, improved: false };
+        return { best: { score, scoreAt: now, streak, streakAt: now }, changed: true, improved: best };
+    if (best) {
+        const scoreImproved = rule.sortOrder === 'asc' ? score < current.score : score > current.score;
+        const streakImproved = streak > current.streak;
+        if (!scoreImproved && !streakImproved) return { best: current, changed: false, improved: false };
+        return {
+            best: {
+                score: scoreImproved ? score : current.score,
+                scoreAt: scoreImproved ? now : current.scoreAt,
+                streak: streakImproved ? streak : current.streak,
+                streakAt: streakImproved ? now : current.streakAt,
+            },
+            changed: true,
+            improved: true,
+        };
+    }
     if (repeat) return { best: current, changed: false, improved: false };
-    if (rule.operator === 'latest') {
+    if (operator === 'latest') {
         return {
             best: {
                 score,
@@ -132,7 +110,7 @@ export function addCapped(a: number, b: number): number {
 export function mergeBests(
     a: Best | undefined,
     b: Best | undefined,
-    rule: KeepRule = { sortOrder: 'desc', operator: 'best' },
+    rule: KeepRule = {},
     lastA = 0,
     lastB = 0,
 ): Best | undefined {

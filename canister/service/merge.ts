@@ -5,7 +5,7 @@
 import type { RequestOf } from '../../contract/canister';
 import { MESSAGES } from '../../contract/messages';
 import { invalid } from '../../contract/rules';
-import { keepRule, mergeBests } from '../domain/bests';
+import { mergeBests } from '../domain/bests';
 import { accountPlayer } from './accounts';
 import { holdName, nameHolder, releaseName } from '../state/names';
 import { isBanned, refuseBanned } from './bans';
@@ -89,7 +89,7 @@ export function migrateAccount(
         // Entries by each board's rule (best by its order, the later one, or the total): the
         // profile's (the standard boards' rule) and every current period's.
         if (anon.best !== undefined) {
-            const rule = keepRule(game.record.standardBoards);
+            const rule = game.record.standardBoards ?? {};
             target.best = mergeBests(target.best, anon.best, rule, target.bestAt ?? 0, anon.bestAt ?? 0);
             target.bestAt = Math.max(target.bestAt ?? 0, anon.bestAt ?? 0);
             putEntry(game.global, target.slot, target.best!, target.bestAt);
@@ -100,7 +100,7 @@ export function migrateAccount(
             if (!isCurrentEntry(theirs, board)) continue;
             const ours = target.boards[board.scoreboardId];
             const mine = isCurrentEntry(ours, board) ? ours : undefined;
-            const best = mergeBests(mine, theirs, keepRule(board), mine?.submittedAt ?? 0, theirs.submittedAt)!;
+            const best = mergeBests(mine, theirs, board, mine?.submittedAt ?? 0, theirs.submittedAt)!;
             const submittedAt = Math.max(mine?.submittedAt ?? 0, theirs.submittedAt);
             target.boards[board.scoreboardId] = {
                 ...best,

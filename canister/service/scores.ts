@@ -8,7 +8,7 @@ import { MESSAGES, boardNotFound } from '../../contract/messages';
 import type { SubmitReply } from '../../contract/schemas';
 import { checkSubmit } from '../domain/anti-cheat';
 import { ns } from '../domain/json';
-import { applySubmit, keepRule } from '../domain/bests';
+import { applySubmit } from '../domain/bests';
 import { RATE_WINDOW_US, countsAsPlay, pace, stillPacing, submitMessage } from '../domain/throttle';
 import { MAX_SUBMITS_PER_CALL, checkCount, checkNickname, invalid, isFanout } from '../../contract/rules';
 import { createPlayer, findPlayer, renameIfFree } from './players';
@@ -163,9 +163,8 @@ function writeEntry(
     now: number,
     repeat: boolean,
 ): boolean {
-    const rule = keepRule(board);
     if (board.scoreboardId === 'all-time') {
-        const { best, changed, improved } = applySubmit(player.best, score, streak, now, rule, repeat);
+        const { best, changed, improved } = applySubmit(player.best, score, streak, now, board, repeat);
         if (!changed) return false;
         player.best = best;
         player.bestAt = now;
@@ -175,7 +174,7 @@ function writeEntry(
     const table = game.boards.get(board.scoreboardId);
     const old = player.boards[board.scoreboardId];
     const current = isCurrentEntry(old, board) ? old : undefined;
-    const { best, changed, improved } = applySubmit(current, score, streak, now, rule, repeat);
+    const { best, changed, improved } = applySubmit(current, score, streak, now, board, repeat);
     if (!changed) return false;
     player.boards[board.scoreboardId] = { ...best, period: board.periodStart, submittedAt: now, serial: board.serial };
     if (table !== undefined) putEntry(table, player.slot, best, now);
