@@ -3,6 +3,7 @@
 // the standard boards and the profile following the game setting; the 409 refusal; rollover,
 // archives, merges, moderation and upgrades (snapshot and rebuild) keeping the order.
 import { sessionProfile, signIn } from '../../../canister/service/accounts';
+import { developerSignIn, registerOwnGame, resetOwnBoard } from '../../../canister/service/developers';
 import { createBoard, setCaps, updateBoard, updateGame } from '../../../canister/service/games';
 import { migrateAccount } from '../../../canister/service/merge';
 import { removeBoardEntry, wipePlayer } from '../../../canister/service/moderation';
@@ -303,6 +304,31 @@ test('order and operator cannot change while a board has entries (409); once it 
     submit(h, 'a', 10);
     submit(h, 'b', 20);
     for (const board of ['all-time', 'weekly', 'daily']) expect(rows(h, board).map(([, s]) => s)).toEqual([10, 20]);
+});
+
+test('a reset empties a custom board: its archive ranks by the old rule, then order and operator may change', () => {
+    const h = harness();
+    const dev = hashOf(developerSignIn(h, { identity: person('ada', 'local') }).sessionToken);
+    registerOwnGame(h, { sessionHash: dev, gameId: G, name: 'Reset' });
+    createBoard(h, { gameId: G, scoreboardId: 'season', type: 'custom', days: 0, sortOrder: 'asc' });
+    submit(h, 'a', 50);
+    submit(h, 'b', 40);
+    expect(failure(() => updateBoard(h, { gameId: G, scoreboardId: 'season', operator: 'sum' })).status).toBe(409);
+    h.advance(60);
+    resetOwnBoard(h, { sessionHash: dev, gameId: G, scoreboardId: 'season' });
+    expect(readArchive(h, { gameId: G, boardId: 'season' }).entries.map((e) => e.score)).toEqual([40, 50]);
+    // The new period is lowest-first too; emptied, it may become a highest-first sum board.
+    submit(h, 'a', 9);
+    submit(h, 'b', 3);
+    expect(rows(h, 'season').map(([, s]) => s)).toEqual([3, 9]);
+    h.advance(60);
+    resetOwnBoard(h, { sessionHash: dev, gameId: G, scoreboardId: 'season' });
+    updateBoard(h, { gameId: G, scoreboardId: 'season', sortOrder: 'desc', operator: 'sum' });
+    submit(h, 'a', 9);
+    submit(h, 'b', 3);
+    h.advance(6);
+    submit(h, 'b', 7);
+    expect(rows(h, 'season').map(([, s]) => s)).toEqual([10, 9]);
 });
 
 test('after rollover the new period keeps the order, and the archive ranks by it', () => {
