@@ -426,6 +426,30 @@ describe('account merges follow each board order and operator', () => {
         expect(sessionProfile(h, { sessionHash, gameId: G }).gameProfile).toMatchObject({ score, streak });
     });
 
+    test('archives name the account once, combined by the board rule then, in its order', () => {
+        const h = harness('2026-03-04T12:00:00Z');
+        withGame(h);
+        updateGame(h, { gameId: G, standardBoards: { sortOrder: 'asc', operator: 'sum' } });
+        const first = signIn(h, G, alice, undefined);
+        submitBatch(h, {
+            submits: [{ gameId: G, sessionHash: hashOf(first.sessionId), playerId: 'x', score: 40, streak: 0 }],
+        });
+        submit(h, 'anon', 30);
+        submit(h, 'other', 50);
+        h.advance(DAY);
+        rolloverAll(h);
+        const archived = () =>
+            readArchive(h, { gameId: G, boardId: 'daily' }).entries.map((e) => [e.rank, e.score, e.nickname]);
+        expect(archived().map(([, s]) => s)).toEqual([30, 40, 50]);
+        const s = signIn(h, G, alice, undefined);
+        migrateAccount(h, { sessionHash: hashOf(s.sessionId), gameId: G, deviceId: 'anon' });
+        const name = sessionProfile(h, { sessionHash: hashOf(s.sessionId), gameId: G }).nickname;
+        expect(archived()).toEqual([
+            [1, 50, expect.stringMatching(/^Player_/)],
+            [2, 70, name],
+        ]);
+    });
+
     test("latest: the account's entry wins when it was submitted later", () => {
         const h = harness();
         withGame(h);
