@@ -93,7 +93,7 @@ export function gameView(record: GameRecord): GameView {
         timeValidation,
         caps,
         apiKey,
-        standardBoards: record.standardBoards ?? DEFAULT_STANDARD_BOARDS,
+        ...(record.standardBoards === undefined ? {} : { standardBoards: record.standardBoards }),
         boards: record.boards.map(boardView),
     };
 }
