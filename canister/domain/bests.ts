@@ -52,6 +52,9 @@ export function applySubmit(
     // The default path first, as cheap as before the options (each read and call costs in QuickJS).
     const operator = rule.operator;
     const best = operator === undefined || operator === 'best';
+    // The same play again (also across a period's start, or after its entry was removed): nothing.
+    if (repeat && !best)
+        return { best: current ?? { score, scoreAt: now, streak, streakAt: now }, changed: false, improved: false };
     if (current === undefined)
         return { best: { score, scoreAt: now, streak, streakAt: now }, changed: true, improved: best };
     if (best) {
@@ -69,7 +72,6 @@ export function applySubmit(
             improved: true,
         };
     }
-    if (repeat) return { best: current, changed: false, improved: false };
     if (operator === 'latest') {
         return {
             best: {

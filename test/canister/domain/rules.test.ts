@@ -71,12 +71,15 @@ describe('bests', () => {
         const huge = { ...first, score: Number.MAX_SAFE_INTEGER - 1 };
         expect(applySubmit(huge, 9, 0, 3, { operator: 'sum' }).best.score).toBe(Number.MAX_SAFE_INTEGER);
         expect(addCapped(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)).toBe(Number.MAX_SAFE_INTEGER);
-        for (const operator of ['latest', 'sum'] as const)
+        for (const operator of ['latest', 'sum'] as const) {
             expect(applySubmit(first, 7, 2, 3, { operator }, true)).toEqual({
                 best: first,
                 changed: false,
                 improved: false,
             });
+            // Also where the entry is new (a period started between the play and its repeat).
+            expect(applySubmit(undefined, 7, 2, 3, { operator }, true).changed).toBe(false);
+        }
     });
 
     test('merging takes per-field maxima and the earlier time on ties', () => {

@@ -182,6 +182,21 @@ test('sum: each accepted submit adds; an exact retry inside the window adds noth
     expect(rows(h, 'coins')).toEqual([['Ann', 27, 1]]);
 });
 
+test('sum: a repeat that straddles midnight is still the same play: the new day gets nothing', () => {
+    const h = harness('2026-03-04T23:59:58Z');
+    withGame(h);
+    updateGame(h, { gameId: G, standardBoards: { operator: 'sum' } });
+    submit(h, 'a', 10);
+    h.advance(3);
+    submit(h, 'a', 10);
+    expect(rows(h, 'daily')).toEqual([]);
+    expect(rows(h, 'all-time').map(([, s]) => s)).toEqual([10]);
+    h.advance(6);
+    submit(h, 'a', 10);
+    expect(rows(h, 'daily').map(([, s]) => s)).toEqual([10]);
+    expect(rows(h, 'all-time').map(([, s]) => s)).toEqual([20]);
+});
+
 test('sum: exact integers, saturating at Number.MAX_SAFE_INTEGER; maxScore caps each submit, not the total', () => {
     const h = game('desc', 'sum', 'coins');
     setCaps(h, { gameId: G, maxScore: 100 });
