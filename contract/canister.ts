@@ -93,8 +93,11 @@ export interface GameView {
     timeValidation: TimeValidation;
     caps: Caps;
     apiKey: string;
-    /** How the standard boards (all-time, weekly, daily) rank and keep scores. */
-    standardBoards: StandardBoards;
+    /**
+     * How the standard boards (all-time, weekly, daily) rank and keep scores; absent until set
+     * (DEFAULT_STANDARD_BOARDS): games' views read as they did before the setting existed.
+     */
+    standardBoards?: StandardBoards;
     boards: BoardView[];
 }
 

@@ -33,7 +33,7 @@ export const RULES: readonly RuleText[] = [
     {
         id: 'S5',
         title: 'Retries and plays',
-        text: 'An exact repeat of an accepted submit within 2 s is a retry: the same 200 answer, nothing changes. Every accepted submit is a play, except an exact repeat (same board, score and streak) within a few seconds.',
+        text: 'An exact repeat of an accepted submit within 2 s is a retry: the same 200 answer, nothing changes. Every accepted submit is a play, except an exact repeat (same board, score and streak) within a few seconds; such a repeat adds nothing to a sum board or a latest board either.',
     },
     {
         id: 'S6',

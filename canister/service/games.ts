@@ -24,7 +24,7 @@ import { ns } from '../domain/json';
 import { periodStart } from '../domain/periods';
 import type { Ctx, GameState, Untrusted } from '../state/context';
 import { Fail } from '../domain/fail';
-import { emptyGameState, newBoardTable, requireGame, saveGame } from '../state/game-state';
+import { emptyGameState, newBoardTable, newGlobalTable, requireGame, saveGame } from '../state/game-state';
 import { entryCount } from '../state/tables';
 import type { BoardRecord, DeveloperRecord, GameRecord } from '../state/records';
 import { flushStats, updateStats } from '../state/stats';
@@ -93,7 +93,7 @@ export function gameView(record: GameRecord): GameView {
         timeValidation,
         caps,
         apiKey,
-        standardBoards: record.standardBoards ?? DEFAULT_STANDARD_BOARDS,
+        ...(record.standardBoards === undefined ? {} : { standardBoards: record.standardBoards }),
         boards: record.boards.map(boardView),
     };
 }
@@ -184,7 +184,7 @@ export function updateGame(ctx: Ctx, req: Untrusted<RequestOf<'admin_update_game
     if (req.isActive !== undefined) {
         game.record.isActive = boolean('isActive', req.isActive);
     }
-    if (req.standardBoards !== undefined) setStandardBoards(game, req.standardBoards);
+    if (req.standardBoards !== undefined) setStandardBoards(ctx, game, req.standardBoards);
     saveGame(ctx, game);
     return game.record;
 }
@@ -194,7 +194,7 @@ export function updateGame(ctx: Ctx, req: Untrusted<RequestOf<'admin_update_game
  * that rank by it). Refused while any of them has entries in its current period: their kept
  * values were chosen by the old rule (a best under higher-first is not a best under lower-first).
  */
-function setStandardBoards(game: GameState, value: unknown): void {
+function setStandardBoards(ctx: Ctx, game: GameState, value: unknown): void {
     if (value === null || typeof value !== 'object' || Array.isArray(value))
         throw new Fail(400, invalid('standardBoards', 'must be an object with sortOrder and/or operator'));
     const given = value as { sortOrder?: unknown; operator?: unknown };
@@ -206,6 +206,7 @@ function setStandardBoards(game: GameState, value: unknown): void {
         (b) => (b.sortOrder ?? 'desc') !== next.sortOrder || (b.operator ?? 'best') !== next.operator,
     );
     if (!changes) return;
+    refuseWhileLoading(ctx, game);
     const busy = standard.find((b) => entriesOf(game, b) > 0);
     if (busy !== undefined)
         throw new Fail(
@@ -218,6 +219,28 @@ function setStandardBoards(game: GameState, value: unknown): void {
         b.sortOrder = next.sortOrder;
         b.operator = next.operator;
     }
+    // The (empty) tables are made again in the new order: the global one (all-time and profile
+    // bests) and the timed ones.
+    game.global = newGlobalTable(game.record);
+    for (const b of standard) if (b.scoreboardId !== 'all-time') renewTable(game, b);
+}
+
+/** An empty board's table made again by its record (its order may have changed), same period. */
+function renewTable(game: GameState, board: BoardRecord): void {
+    const table = game.boards.get(board.scoreboardId);
+    game.boards.set(board.scoreboardId, newBoardTable(board, table?.period ?? board.periodStart));
+}
+
+/**
+ * While the tables are still being filled from the records (after an upgrade without a
+ * snapshot), a board may look empty while it is not: order and operator wait until it is done.
+ */
+function refuseWhileLoading(ctx: Ctx, game: GameState): void {
+    if (ctx.rebuilding.has(game.record.gameId))
+        throw new Fail(
+            409,
+            'The boards are still loading after an upgrade: order and operator can change once they are loaded (in a few minutes).',
+        );
 }
 
 /** Entries in a board's current period. */
@@ -343,7 +366,7 @@ export function updateBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_update_boa
     if (req.name !== undefined) record.name = text('name', req.name, 1, 100);
     if (req.description !== undefined) record.description = text('description', req.description, 0, 500);
     if (req.isActive !== undefined) record.isActive = boolean('isActive', req.isActive);
-    setBoardOptions(game, record, parsed(parseBoardOptions(req)));
+    setBoardOptions(ctx, game, record, parsed(parseBoardOptions(req)));
     saveGame(ctx, game);
     return record;
 }
@@ -353,7 +376,7 @@ export function updateBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_update_boa
  * change only while the board has no entries in its current period (refused with 409: kept
  * values were chosen by the old rule); the standard boards take theirs from the game setting.
  */
-function setBoardOptions(game: GameState, record: BoardRecord, options: Partial<BoardOptions>): void {
+function setBoardOptions(ctx: Ctx, game: GameState, record: BoardRecord, options: Partial<BoardOptions>): void {
     const { sortOrder, operator, ties, format } = options;
     const ruleChanges =
         (sortOrder !== undefined && sortOrder !== (record.sortOrder ?? 'desc')) ||
@@ -363,14 +386,17 @@ function setBoardOptions(game: GameState, record: BoardRecord, options: Partial<
             400,
             `'${record.scoreboardId}' follows the game's standardBoards setting for order and operator.`,
         );
+    if (ruleChanges) refuseWhileLoading(ctx, game);
     if (ruleChanges && entriesOf(game, record) > 0)
         throw new Fail(
             409,
             `Board '${record.scoreboardId}' has entries: its order and operator cannot change until it is reset ` +
                 '(its kept scores were chosen by the old rule). Reset it, or create a new board.',
         );
+    const reorders = sortOrder !== undefined && sortOrder !== (record.sortOrder ?? 'desc');
     if (sortOrder !== undefined) record.sortOrder = sortOrder;
     if (operator !== undefined) record.operator = operator;
+    if (reorders) renewTable(game, record);
     if (ties !== undefined) record.ties = ties;
     if (format !== undefined) record.format = format;
 }

@@ -1,6 +1,6 @@
 // Moving a player into an account and taking players off the boards: the merge of an
-// anonymous player into the signed-in player's account (per-field maxima of bests in every
-// current period, summed plays, united achievements; archives name the account from then on),
+// anonymous player into the signed-in player's account (every current period's entries merged
+// by the board's order and operator, summed plays, united achievements; archives name the account from then on),
 // and the removal of an account with everything it wrote.
 import type { RequestOf } from '../../contract/canister';
 import { MESSAGES } from '../../contract/messages';
@@ -86,9 +86,11 @@ export function migrateAccount(
     const target = accountPlayer(ctx, game, live.account);
     let boards = 0;
     if (anon !== undefined) {
-        // Bests: per-field maxima; the profile's and every current period's.
+        // Entries by each board's rule (best by its order, the later one, or the total): the
+        // profile's (the standard boards' rule) and every current period's.
         if (anon.best !== undefined) {
-            target.best = mergeBests(target.best, anon.best);
+            const rule = game.record.standardBoards ?? {};
+            target.best = mergeBests(target.best, anon.best, rule, target.bestAt ?? 0, anon.bestAt ?? 0);
             target.bestAt = Math.max(target.bestAt ?? 0, anon.bestAt ?? 0);
             putEntry(game.global, target.slot, target.best!, target.bestAt);
             boards++;
@@ -98,7 +100,7 @@ export function migrateAccount(
             if (!isCurrentEntry(theirs, board)) continue;
             const ours = target.boards[board.scoreboardId];
             const mine = isCurrentEntry(ours, board) ? ours : undefined;
-            const best = mergeBests(mine, theirs)!;
+            const best = mergeBests(mine, theirs, board, mine?.submittedAt ?? 0, theirs.submittedAt)!;
             const submittedAt = Math.max(mine?.submittedAt ?? 0, theirs.submittedAt);
             target.boards[board.scoreboardId] = {
                 ...best,

@@ -20,6 +20,7 @@ import type {
     PlayerRank,
     SortBy,
 } from '../../contract/schemas';
+import { addCapped } from '../domain/bests';
 import { ns } from '../domain/json';
 import { archiveId, parseArchiveId } from '../domain/periods';
 import { findPlayer } from './players';
@@ -212,8 +213,8 @@ type ArchivedEntry = ArchiveRecord['entries'][number];
 
 /**
  * An archive's entries as they read today: a player merged into an account shows as that
- * account (one entry, per-field maxima), a removed player is gone. Archives written before
- * entries carried slots read as they were written.
+ * account (one entry, merged by the board's order and operator), a removed player is gone.
+ * Archives written before entries carried slots read as they were written.
  */
 function liveArchive(game: GameState, archive: ArchiveRecord): { entries: ArchivedEntry[]; entryCount: number } {
     const wipes = game.record.archiveWipes?.filter((w) => archive.periodStart < w.before);
@@ -243,16 +244,36 @@ function liveArchive(game: GameState, archive: ArchiveRecord): { entries: Archiv
             if (slot !== undefined) bySlot.set(slot, entry);
             continue;
         }
-        same.score = Math.max(same.score, entry.score);
-        same.streak = Math.max(same.streak, entry.streak);
-        same.submittedAt = Math.max(same.submittedAt, entry.submittedAt);
+        mergeArchived(same, entry, archive);
         gone++;
     }
     if (moved) {
+        // Stable: equal values keep who reached them first. Streaks rank highest-first on every board.
         const key = archive.sortBy === 'streak' ? 'streak' : 'score';
-        out.sort((a, b) => b[key] - a[key]); // stable: equal values keep who reached them first
+        const sign = key === 'score' && archive.sortOrder === 'asc' ? -1 : 1;
+        out.sort((a, b) => sign * (b[key] - a[key]));
     }
     return { entries: out, entryCount: Math.max(0, archive.entryCount - gone) };
+}
+
+/** Two archived entries of one player (an account and the player merged into it), by the board's rule then. */
+function mergeArchived(into: ArchivedEntry, other: ArchivedEntry, archive: ArchiveRecord): void {
+    const later = other.submittedAt > into.submittedAt;
+    if (archive.operator === 'latest') {
+        if (later) {
+            into.score = other.score;
+            into.streak = other.streak;
+        }
+    } else {
+        into.score =
+            archive.operator === 'sum'
+                ? addCapped(into.score, other.score)
+                : archive.sortOrder === 'asc'
+                  ? Math.min(into.score, other.score)
+                  : Math.max(into.score, other.score);
+        into.streak = Math.max(into.streak, other.streak);
+    }
+    if (later) into.submittedAt = other.submittedAt;
 }
 
 export function listArchives(ctx: Ctx, req: Untrusted<RequestOf<'list_archives'>>): ArchiveList {

@@ -44,6 +44,8 @@ export function archivePeriod(ctx: Ctx, game: GameState, board: BoardRecord, end
             name: board.name,
             period: board.period,
             sortBy: board.sortBy,
+            sortOrder: board.sortOrder,
+            operator: board.operator,
             periodStart: board.periodStart,
             periodEnd: end,
             entryCount: index.size(),

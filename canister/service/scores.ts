@@ -1,14 +1,14 @@
 // The score pipeline (POST /scores): the API key checked in the same call, validation, the 2 s
 // rate limit with retries (before anything else), time validation and caps (failures go to
 // the paced, per-player suspicion log; players see a generic message), rule N1 for nicknames,
-// profile creation, fan-out or targeted writes with independent maxima, play counting. A
+// profile creation, fan-out or targeted writes by each board's order and operator, play counting. A
 // rejected submit changes no player data; a batch is a list of independent submits.
 import type { RequestOf, Result, SubmitRequest, SuspicionEntry } from '../../contract/canister';
 import { MESSAGES, boardNotFound } from '../../contract/messages';
 import type { SubmitReply } from '../../contract/schemas';
 import { checkSubmit } from '../domain/anti-cheat';
 import { ns } from '../domain/json';
-import { improve } from '../domain/bests';
+import { applySubmit } from '../domain/bests';
 import { RATE_WINDOW_US, countsAsPlay, pace, stillPacing, submitMessage } from '../domain/throttle';
 import { MAX_SUBMITS_PER_CALL, checkCount, checkNickname, invalid, isFanout } from '../../contract/rules';
 import { createPlayer, findPlayer, renameIfFree } from './players';
@@ -117,11 +117,12 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     if (!created && nickname !== undefined) renameIfFree(ctx, game, playerId, player, nickname);
     const boards = target !== undefined ? [target] : game.record.boards.filter((b) => !b.targeted && b.isActive);
     let improved = false;
+    // An exact repeat within the play window is the same play: it counts once and adds once (S5).
+    const counted = countsAsPlay(last, submitted, now);
     for (const board of boards) {
         rollover(ctx, game, board);
-        improved = writeEntry(game, player, board, score, streak, now) || improved;
+        improved = writeEntry(game, player, board, score, streak, now, !counted) || improved;
     }
-    const counted = countsAsPlay(last, submitted, now);
     if (counted) player.playCount += 1;
     player.lastPlayed = now;
     const message = submitMessage({ created, improved, nickname: player.nickname });
@@ -149,7 +150,10 @@ function dropDeadEntries(game: GameState, player: PlayerRecord): void {
     }
 }
 
-/** Applies a submit to one board of the player; returns whether a best rose. */
+/**
+ * Applies a submit to one board of the player by the board's order and operator (bests.ts);
+ * returns whether a best improved (`best` boards only). `repeat`: the same play again.
+ */
 function writeEntry(
     game: GameState,
     player: PlayerRecord,
@@ -157,23 +161,24 @@ function writeEntry(
     score: number,
     streak: number,
     now: number,
+    repeat: boolean,
 ): boolean {
     if (board.scoreboardId === 'all-time') {
-        const { best, scoreImproved, streakImproved } = improve(player.best, score, streak, now);
-        if (player.best !== undefined && !scoreImproved && !streakImproved) return false;
+        const { best, changed, improved } = applySubmit(player.best, score, streak, now, board, repeat);
+        if (!changed) return false;
         player.best = best;
         player.bestAt = now;
         putEntry(game.global, player.slot, best, now);
-        return true;
+        return improved;
     }
     const table = game.boards.get(board.scoreboardId);
     const old = player.boards[board.scoreboardId];
     const current = isCurrentEntry(old, board) ? old : undefined;
-    const { best, scoreImproved, streakImproved } = improve(current, score, streak, now);
-    if (current !== undefined && !scoreImproved && !streakImproved) return false;
+    const { best, changed, improved } = applySubmit(current, score, streak, now, board, repeat);
+    if (!changed) return false;
     player.boards[board.scoreboardId] = { ...best, period: board.periodStart, submittedAt: now, serial: board.serial };
     if (table !== undefined) putEntry(table, player.slot, best, now);
-    return current !== undefined;
+    return current !== undefined && improved;
 }
 
 /**

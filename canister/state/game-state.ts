@@ -1,5 +1,6 @@
 // A game's heap side: its empty tables, the period rule of a board, and putting a player's
 // record into the tables; the game lookup every method starts with.
+import type { SortOrder } from '../../contract/board-options';
 import type { SortBy } from '../../contract/rules';
 import { periodStart, type PeriodRule } from '../domain/periods';
 import type { Ctx, GameState } from './context';
@@ -15,8 +16,18 @@ function boardRanks(board: BoardRecord): SortBy[] {
     return [board.sortBy];
 }
 
+/** The order of a board's score index: its sortOrder (absent: highest first). */
+export function scoreOrderOf(board: { sortOrder?: SortOrder }): SortOrder {
+    return board.sortOrder ?? 'desc';
+}
+
 export function newBoardTable(board: BoardRecord, period = board.periodStart): BoardTable {
-    return createBoardTable(period, boardRanks(board));
+    return createBoardTable(period, boardRanks(board), 16, scoreOrderOf(board));
+}
+
+/** The game's global table (all-time board and profile bests): ranked by the standard boards' order. */
+export function newGlobalTable(record: GameRecord): BoardTable {
+    return createBoardTable(0, ['score', 'streak'], 16, scoreOrderOf(record.standardBoards ?? {}));
 }
 
 export function emptyGameState(record: GameRecord): GameState {
@@ -25,7 +36,7 @@ export function emptyGameState(record: GameRecord): GameState {
     return {
         record,
         players: createPlayerTable(),
-        global: createBoardTable(0, ['score', 'streak']),
+        global: newGlobalTable(record),
         boards,
         periodEnds: new Map(),
         retired: new Map(),

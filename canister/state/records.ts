@@ -1,5 +1,5 @@
 // The records kept in stable memory (the durable truth), as plain JSON-able data.
-import type { StandardBoards } from '../../contract/board-options';
+import type { Operator, SortOrder, StandardBoards } from '../../contract/board-options';
 import type { BoardConfig, Caps, Identity, SuspicionEntry, TimeValidation } from '../../contract/canister';
 import type { DeviceCodeStatus } from '../domain/device-codes';
 import type { PlaySession } from '../domain/anti-cheat';
@@ -219,6 +219,9 @@ export interface ArchiveRecord {
     name: string;
     period: BoardConfig['period'];
     sortBy: BoardConfig['sortBy'];
+    /** The board's order and operator when archived (absent: the defaults): merges read later combine entries by them. */
+    sortOrder?: SortOrder;
+    operator?: Operator;
     periodStart: number;
     periodEnd: number;
     entryCount: number;

@@ -1,9 +1,17 @@
 // The heap tables as raw bytes in stable memory: written by pre_upgrade, read back by
 // post_upgrade, then dropped (a snapshot is only good for the state it was taken from).
 import type { Ctx } from './context';
-import { emptyGameState } from './game-state';
+import { emptyGameState, scoreOrderOf } from './game-state';
 import type { GameRecord, SnapshotManifest } from './records';
-import { boardTableImage, playerTableImage, restoreBoardTable, restorePlayerTable, type TableImage } from './tables';
+import type { SortOrder } from '../../contract/board-options';
+import {
+    boardTableImage,
+    playerTableImage,
+    restoreBoardTable,
+    restorePlayerTable,
+    type BoardTable,
+    type TableImage,
+} from './tables';
 
 /** The layout of the table snapshot; a snapshot of another version is ignored (tables are rebuilt). */
 const TABLES_SNAPSHOT_VERSION = 2;
@@ -52,9 +60,13 @@ export function restoreSnapshot(ctx: Ctx, records: GameRecord[]): boolean {
                 n++;
                 const image = { meta: part.meta, chunks };
                 if (part.name === 'players') game.players = restorePlayerTable(image);
-                else if (part.name === 'global') game.global = restoreBoardTable(image);
-                else if (game.boards.has(part.name.slice(6)))
-                    game.boards.set(part.name.slice(6), restoreBoardTable(image));
+                else if (part.name === 'global')
+                    game.global = ordered(restoreBoardTable(image), scoreOrderOf(record.standardBoards ?? {}));
+                else {
+                    const board = record.boards.find((b) => b.scoreboardId === part.name.slice(6));
+                    if (board !== undefined && game.boards.has(board.scoreboardId))
+                        game.boards.set(board.scoreboardId, ordered(restoreBoardTable(image), scoreOrderOf(board)));
+                }
             }
             game.retired = new Map(entry.retired ?? []);
             ctx.games.set(record.gameId, game);
@@ -64,6 +76,13 @@ export function restoreSnapshot(ctx: Ctx, records: GameRecord[]): boolean {
         ctx.games.clear();
         return false;
     }
+}
+
+/** A restored table whose score index ranks the other way than its board (never expected) is not used: rebuild. */
+function ordered(table: BoardTable, order: SortOrder): BoardTable {
+    if (table.byScore !== undefined && table.byScore.order !== order)
+        throw new Error('snapshot: a score index is ordered unlike its board');
+    return table;
 }
 
 export function clearSnapshot(ctx: Ctx): void {

@@ -3,7 +3,7 @@
 // board's current period with its rank indexes.
 import type { SortBy } from '../../contract/rules';
 import type { Best } from '../domain/bests';
-import { GROWTH, createRankIndex, restoreRankIndex, type RankIndex } from '../domain/rank-index';
+import { GROWTH, createRankIndex, restoreRankIndex, type RankIndex, type RankOrder } from '../domain/rank-index';
 
 const NICK = 16;
 /**
@@ -136,8 +136,16 @@ export interface BoardTable {
     byStreak?: RankIndex;
 }
 
-/** `ranks`: which fields get a rank index (the board's sort field; the global board has both). */
-export function createBoardTable(period: number, ranks: SortBy[], capacity = 16): BoardTable {
+/**
+ * `ranks`: which fields get a rank index (the board's sort field; the global board has both).
+ * `scoreOrder`: the score index's order (the board's sortOrder); streaks rank highest-first always.
+ */
+export function createBoardTable(
+    period: number,
+    ranks: SortBy[],
+    capacity = 16,
+    scoreOrder: RankOrder = 'desc',
+): BoardTable {
     return {
         period,
         count: 0,
@@ -146,7 +154,7 @@ export function createBoardTable(period: number, ranks: SortBy[], capacity = 16)
         score: new Float64Array(capacity),
         streak: new Float64Array(capacity),
         submittedAt: new Float64Array(capacity),
-        byScore: ranks.includes('score') ? createRankIndex('desc') : undefined,
+        byScore: ranks.includes('score') ? createRankIndex(scoreOrder) : undefined,
         byStreak: ranks.includes('streak') ? createRankIndex('desc') : undefined,
     };
 }

@@ -8,7 +8,7 @@ export default route({
     id: 'post-migrate-account',
     summary: 'Merge an anonymous player into the signed-in account',
     description:
-        'deviceId is the anonymous playerId. Bests merge as per-field maxima in every current period (archives show the account from then on), ' +
+        "deviceId is the anonymous playerId. Entries merge in every current period by each board's rule: bests per field by the board's order, the later entry on latest boards, the total on sum boards (archives show the account from then on), " +
         'achievements are united, play counts summed; the anonymous id is retired (its submits are refused afterwards). ' +
         'Allowed once per sign-in, within 15 minutes of it, in the game the session signed in for (another X-Game-ID is 401).',
     auth: 'session',

@@ -23,7 +23,8 @@ export default route({
     summary: 'Submit a score',
     description:
         'Without scoreboardId the submit fans out to every standard, monthly and custom board and updates the profile bests (S1); ' +
-        'with it, only that targeted board (S2-S4). Bests only rise (score and streak are independent maxima). ' +
+        'with it, only that targeted board (S2-S4). Each board keeps entries by its order and operator: by default bests only rise (score and streak are independent maxima); ' +
+        'a lower-is-better board keeps the lowest score, a latest board the last submit, a sum board adds each submit (the streak stays the best). ' +
         'At most one accepted submit per player and board every 2 s; an exact repeat inside the window is a retry with the same answer (S5). ' +
         'Every accepted submit is a play except an exact repeat within a few seconds. Cap and time-check failures get a generic message (S6). ' +
         'A nickname renames the player when it is free and is ignored when taken (N1).',

@@ -121,28 +121,95 @@ export async function freshCanister(): Promise<{ r: Replica; id: Principal }> {
     return { r, id };
 }
 
-/** Fills a game with `players` players, 200 submits per call (deterministic pseudo-random scores). */
+/**
+ * Fills a game with `players` players, 200 submits per call (deterministic pseudo-random scores);
+ * with `scoreboardIds`, each player submits to each of those targeted boards instead.
+ */
 export async function populate(
     r: Replica,
     id: Principal,
     gameId: string,
     players: number,
     apiKey?: string,
+    scoreboardIds: Array<string | undefined> = [undefined],
 ): Promise<void> {
     if (apiKey !== undefined) keys.set(gameId, apiKey);
     for (let from = 0; from < players; from += 200) {
         const submits = [];
         for (let i = from; i < Math.min(players, from + 200); i++) {
-            submits.push({
-                apiKey: keys.get(gameId),
-                gameId,
-                playerId: `dev_1700000000_${i.toString(16).padStart(8, '0')}`,
-                score: (i * 2654435761) % 1_000_003,
-                streak: i % 50,
-            });
+            for (const scoreboardId of scoreboardIds)
+                submits.push({
+                    apiKey: keys.get(gameId),
+                    gameId,
+                    playerId: `dev_1700000000_${i.toString(16).padStart(8, '0')}`,
+                    score: (i * 2654435761) % 1_000_003,
+                    streak: i % 50,
+                    scoreboardId,
+                });
         }
-        await call(r, id, 'submit_scores', { submits });
+        for (let at = 0; at < submits.length; at += 200)
+            await call(r, id, 'submit_scores', { submits: submits.slice(at, at + 200) });
     }
+}
+
+/**
+ * What each board kind costs a submit (issue 24: within 10 % of `best`): a game of four targeted
+ * boards, each with `players` entries, one per kind; an existing player's submit that moves
+ * them to rank 1 on each (a new best, a lower time, a new latest value, an addition), alone and
+ * per submit in a batch of 100 such submits. On a canister of its own, so the other rows stay as they were.
+ */
+async function benchBoardKinds(players: number): Promise<Map<string, bigint>> {
+    const kinds = [
+        { board: 'best', options: {}, label: 'best (higher first)', moves: 2_000_000 },
+        { board: 'asc', options: { sortOrder: 'asc' }, label: 'best, lower first (asc)', moves: 0 },
+        { board: 'latest', options: { operator: 'latest' }, label: 'latest', moves: 2_000_000 },
+        { board: 'sum', options: { operator: 'sum' }, label: 'sum', moves: 2_000_000 },
+    ];
+    const { r, id } = await freshCanister();
+    const g = 'g-kinds';
+    const registered = await call(r, id, 'admin_register_game', { developerId: 'dev-kinds', gameId: g, name: 'kinds' });
+    keys.set(g, registered.reply.apiKey);
+    for (const { board, options } of kinds)
+        await call(r, id, 'admin_create_board', { gameId: g, scoreboardId: board, type: 'targeted', ...options });
+    await populate(
+        r,
+        id,
+        g,
+        players,
+        undefined,
+        kinds.map((k) => k.board),
+    );
+    await r.advanceTime(6_000);
+    const p = (i: number): string => `dev_1700000000_${i.toString(16).padStart(8, '0')}`;
+    const m = new Map<string, bigint>();
+    for (const { board, label, moves } of kinds) {
+        const submit = {
+            apiKey: keys.get(g),
+            gameId: g,
+            playerId: p(7),
+            score: moves,
+            streak: 60,
+            scoreboardId: board,
+        };
+        m.set(
+            `submit to a targeted board, existing player to rank 1: ${label}`,
+            (await call(r, id, 'submit_scores', { submits: [submit] })).instructions,
+        );
+    }
+    for (const { board, label, moves } of kinds) {
+        const batch = Array.from({ length: 100 }, (_, i) => ({
+            apiKey: keys.get(g),
+            gameId: g,
+            playerId: p(100 + ((i * 7919) % (players - 100))),
+            score: moves === 0 ? i : moves + i,
+            streak: 1,
+            scoreboardId: board,
+        }));
+        const cost = (await call(r, id, 'submit_scores', { submits: batch })).instructions;
+        m.set(`  per submit in a batch of 100 to a targeted board: ${label}`, cost / 100n);
+    }
+    await r.stop();
+    return m;
 }
 
 export interface CanisterResults {
@@ -358,6 +425,7 @@ export async function benchCanister(): Promise<CanisterResults> {
         if (check.reply.total !== players + 2) throw new Error(`after upgrade: ${check.reply.total} players`);
         results.set(players, m);
         await r.stop();
+        for (const [name, instructions] of await benchBoardKinds(players)) m.set(name, instructions);
         console.log(
             `(${players.toLocaleString()} players per game measured in ${((Date.now() - t0) / 1000).toFixed(0)} s)`,
         );

@@ -457,3 +457,38 @@ test('under a stream of submits a read path is rendered at most once per window,
     ])
         expect({ path, upgrade: wouldUpgrade(path) }).toEqual({ path, upgrade: true });
 });
+
+test('a lowest-first board and a cumulative board are certified as today, in their order and with their totals', async () => {
+    const gameId = 'kinds-game';
+    const { apiKey: key } = await c.ok('admin_register_game', { developerId: 'dev-kinds', gameId, name: gameId });
+    await c.ok('admin_create_board', { gameId, scoreboardId: 'laps', type: 'targeted', sortOrder: 'asc' });
+    await c.ok('admin_create_board', { gameId, scoreboardId: 'coins', type: 'targeted', operator: 'sum' });
+    const send = async (playerId: string, scoreboardId: string, score: number): Promise<void> => {
+        const [result] = await c.ok('submit_scores', {
+            submits: [{ apiKey: key, gameId, playerId, score, streak: 0, scoreboardId }],
+        });
+        expect(result).toMatchObject({ ok: {} });
+    };
+    /** The board's direct read (rendered by its first read), verified and the same as read_board; its scores. */
+    const certified = async (boardId: string): Promise<number[]> => {
+        const url = `/games/${gameId}/scoreboards/${boardId}?limit=10`;
+        let r = await direct(url);
+        if (header(r, 'ic-certificate') === undefined) r = await direct(url);
+        expect(verify(r)!.body).toEqual(r.body);
+        expect(json(r)).toEqual({ ok: true, data: await c.ok('read_board', { gameId, boardId, limit: 10 }) });
+        return json(r).data.entries.map((e: { score: number }) => e.score);
+    };
+    await send('dev_1700000000_0000aa01', 'laps', 61_000);
+    await send('dev_1700000000_0000aa02', 'laps', 59_000);
+    await send('dev_1700000000_0000aa01', 'coins', 5);
+    await send('dev_1700000000_0000aa02', 'coins', 7);
+    expect(await certified('laps')).toEqual([59_000, 61_000]);
+    expect(await certified('coins')).toEqual([7, 5]);
+    // A faster lap moves its player up; more coins add up: shown certified after the render window.
+    await c.advance(3000);
+    await send('dev_1700000000_0000aa01', 'laps', 58_000);
+    await send('dev_1700000000_0000aa01', 'coins', 6);
+    await render();
+    expect(await certified('laps')).toEqual([58_000, 59_000]);
+    expect(await certified('coins')).toEqual([11, 7]);
+});

@@ -19,12 +19,43 @@ async function view(c: TestCanister) {
         rank: await c.ok('player_rank', { gameId: 'up-game', playerId: 'p7' }),
         game: await c.ok('game_info', { gameId: 'up-game' }),
         stats: await c.ok('game_stats', { gameId: 'up-game' }),
+        // A game of lowest-first standard boards with a sum board and a latest board: orders and totals hold.
+        kinds: {
+            times: await c.ok('leaderboard', { gameId: 'up-kinds', limit: 1000 }),
+            daily: await c.ok('read_board', { gameId: 'up-kinds', boardId: 'daily', limit: 1000 }),
+            coins: await c.ok('read_board', { gameId: 'up-kinds', boardId: 'coins', limit: 1000 }),
+            laps: await c.ok('read_board', { gameId: 'up-kinds', boardId: 'laps', limit: 1000 }),
+        },
     };
 }
 
 beforeAll(async () => {
     c = await startLeaderboard();
     ({ apiKey } = await c.ok('admin_register_game', { developerId: 'dev-1', gameId: 'up-game', name: 'Upgrades' }));
+    // First (the clock moves between its rounds): the last up-game submits stay within 2 s of the upgrade.
+    const kinds = await c.ok('admin_register_game', { developerId: 'dev-1', gameId: 'up-kinds', name: 'Kinds' });
+    await c.ok('admin_update_game', { gameId: 'up-kinds', standardBoards: { sortOrder: 'asc' } });
+    await c.ok('admin_create_board', { gameId: 'up-kinds', scoreboardId: 'coins', type: 'targeted', operator: 'sum' });
+    await c.ok('admin_create_board', {
+        gameId: 'up-kinds',
+        scoreboardId: 'laps',
+        type: 'monthly',
+        sortOrder: 'asc',
+        operator: 'latest',
+    });
+    for (const round of [0, 1]) {
+        const each = Array.from({ length: 40 }, (_, i) => [
+            {
+                apiKey: kinds.apiKey,
+                gameId: 'up-kinds',
+                playerId: `k${i}`,
+                score: 1000 + ((i * 37 + round * 11) % 100),
+            },
+            { apiKey: kinds.apiKey, gameId: 'up-kinds', playerId: `k${i}`, score: i + round, scoreboardId: 'coins' },
+        ]).flat();
+        await c.ok('submit_scores', { submits: each.map((s) => ({ ...s, streak: round })) });
+        await c.advance(6000);
+    }
     await c.ok('admin_create_board', {
         gameId: 'up-game',
         scoreboardId: 'level-1',
@@ -58,6 +89,10 @@ afterAll(() => c.replica.stop());
 
 test('an upgrade keeps every record and index (snapshot path)', async () => {
     const before = await view(c);
+    const scores = (board: { entries: Array<{ score: number }> }) => board.entries.map((e) => e.score);
+    const ascending = (xs: number[]) => xs.every((x, i) => i === 0 || xs[i - 1] <= x);
+    expect(ascending(scores(before.kinds.daily)) && ascending(scores(before.kinds.laps))).toBe(true);
+    expect(scores(before.kinds.coins).slice(0, 2)).toEqual([79, 77]);
     await c.replica.installCode(c.canisterId, leaderboardWasm(), {
         mode: 'upgrade',
         arg: initArg({ gateways: [c.gateway.getPrincipal()], operators: [c.operator.getPrincipal()] }),

@@ -1,6 +1,6 @@
 // Nickname rules and suffixes, independent maxima, the rate limit with retries, play dedupe,
 // input validation.
-import { improve, mergeBests } from '../../../canister/domain/bests';
+import { addCapped, applySubmit, mergeBests } from '../../../canister/domain/bests';
 import { defaultNickname, nameKey, suffixed } from '../../../canister/domain/nicknames';
 import { PLAY_DEDUPE_US, RATE_WINDOW_US, countsAsPlay, pace } from '../../../canister/domain/throttle';
 import { checkCount, checkGameId, checkNickname, checkPlayerId, gameOfApiKey } from '../../../contract/rules';
@@ -26,20 +26,60 @@ describe('nicknames', () => {
 });
 
 describe('bests', () => {
+    const best = {};
     test('score and streak are independent maxima, each with the time it was reached', () => {
-        const first = improve(undefined, 100, 5, 1);
-        expect(first.best).toEqual({ score: 100, scoreAt: 1, streak: 5, streakAt: 1 });
-        const higherScoreLowerStreak = improve(first.best, 150, 2, 2);
+        const first = applySubmit(undefined, 100, 5, 1, best);
+        expect(first).toEqual({
+            best: { score: 100, scoreAt: 1, streak: 5, streakAt: 1 },
+            changed: true,
+            improved: true,
+        });
+        const higherScoreLowerStreak = applySubmit(first.best, 150, 2, 2, best);
         expect(higherScoreLowerStreak).toEqual({
             best: { score: 150, scoreAt: 2, streak: 5, streakAt: 1 },
-            scoreImproved: true,
-            streakImproved: false,
+            changed: true,
+            improved: true,
         });
-        const lower = improve(higherScoreLowerStreak.best, 10, 1, 3);
-        expect(lower.best).toEqual(higherScoreLowerStreak.best);
-        expect(lower.scoreImproved || lower.streakImproved).toBe(false);
+        const lower = applySubmit(higherScoreLowerStreak.best, 10, 1, 3, best);
+        expect(lower).toEqual({ best: higherScoreLowerStreak.best, changed: false, improved: false });
         // Equal is not better: the earlier time stays.
-        expect(improve(lower.best, 150, 5, 4).best.scoreAt).toBe(2);
+        expect(applySubmit(lower.best, 150, 6, 4, best).best.scoreAt).toBe(2);
+    });
+
+    test('lower-is-better keeps the minimum score, and still the maximum streak', () => {
+        const asc = { sortOrder: 'asc' as const };
+        const first = applySubmit(undefined, 100, 5, 1, asc).best;
+        expect(applySubmit(first, 90, 1, 2, asc).best).toEqual({ score: 90, scoreAt: 2, streak: 5, streakAt: 1 });
+        expect(applySubmit(first, 110, 9, 2, asc).best).toEqual({ score: 100, scoreAt: 1, streak: 9, streakAt: 2 });
+    });
+
+    test('latest replaces both values (times move only when a value does); sum adds, saturating; repeats change nothing', () => {
+        const first = { score: 100, scoreAt: 1, streak: 5, streakAt: 1 };
+        expect(applySubmit(first, 100, 2, 3, { operator: 'latest' }).best).toEqual({
+            score: 100,
+            scoreAt: 1,
+            streak: 2,
+            streakAt: 3,
+        });
+        expect(applySubmit(first, 7, 2, 3, { operator: 'sum' }).best).toEqual({
+            score: 107,
+            scoreAt: 3,
+            streak: 5,
+            streakAt: 1,
+        });
+        expect(applySubmit(first, 0, 2, 3, { operator: 'sum' }).best.scoreAt).toBe(1);
+        const huge = { ...first, score: Number.MAX_SAFE_INTEGER - 1 };
+        expect(applySubmit(huge, 9, 0, 3, { operator: 'sum' }).best.score).toBe(Number.MAX_SAFE_INTEGER);
+        expect(addCapped(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)).toBe(Number.MAX_SAFE_INTEGER);
+        for (const operator of ['latest', 'sum'] as const) {
+            expect(applySubmit(first, 7, 2, 3, { operator }, true)).toEqual({
+                best: first,
+                changed: false,
+                improved: false,
+            });
+            // Also where the entry is new (a period started between the play and its repeat).
+            expect(applySubmit(undefined, 7, 2, 3, { operator }, true).changed).toBe(false);
+        }
     });
 
     test('merging takes per-field maxima and the earlier time on ties', () => {
@@ -47,6 +87,11 @@ describe('bests', () => {
         const b = { score: 100, scoreAt: 3, streak: 9, streakAt: 7 };
         expect(mergeBests(a, b)).toEqual({ score: 100, scoreAt: 3, streak: 9, streakAt: 7 });
         expect(mergeBests(undefined, b)).toBe(b);
+        const c = { score: 40, scoreAt: 9, streak: 2, streakAt: 9 };
+        expect(mergeBests(a, c, { sortOrder: 'asc' })).toEqual({ score: 40, scoreAt: 9, streak: 2, streakAt: 9 });
+        expect(mergeBests(a, c, { operator: 'latest' }, 5, 9)).toBe(c);
+        expect(mergeBests(a, c, { operator: 'latest' }, 9, 9)).toBe(a);
+        expect(mergeBests(a, c, { operator: 'sum' })).toEqual({ score: 140, scoreAt: 9, streak: 2, streakAt: 9 });
     });
 });
 
