@@ -9,6 +9,7 @@ import type {
     AchievementReply,
     Archive,
     ArchiveList,
+    Around,
     ArchiveStats,
     Board,
     BoardList,
@@ -369,11 +370,15 @@ export interface Methods {
     list_boards: { request: GameRef; reply: BoardList };
     /** `offset`: entries skipped from the top (paging; the ranks go on from there). */
     read_board: { request: BoardRef & { limit?: number; offset?: number }; reply: Board };
-    board_rank: { request: BoardRef & { playerId: string }; reply: BoardRank };
-    player_rank: { request: GameRef & { playerId: string; sort?: SortBy }; reply: PlayerRank };
+    /** `percentile: true` adds the rank's percentile to the reply (absent: the reply as it always was). */
+    board_rank: { request: BoardRef & { playerId: string; percentile?: boolean }; reply: BoardRank };
+    player_rank: {
+        request: GameRef & { playerId: string; sort?: SortBy; percentile?: boolean };
+        reply: PlayerRank;
+    };
     around: {
-        request: BoardRef & { playerId: string; before?: number; after?: number };
-        reply: { rank: number; entries: Board['entries'] };
+        request: BoardRef & { playerId: string; before?: number; after?: number; percentile?: boolean };
+        reply: Around;
     };
     list_archives: { request: BoardRef; reply: ArchiveList };
     /** Archive counts of the game's timed boards and each one's newest periodEnd. */

@@ -147,6 +147,14 @@ export const LimitOffsetQuery = LimitQuery.extend({
             .meta({ type: 'integer', minimum: 0, default: 0, description: 'entries to skip from the top (paging)' }),
     ),
 });
+export const PercentileQuery = z.object({
+    percentile: z.optional(
+        z.enum(['true', 'false']).meta({
+            default: 'false',
+            description: "`true` adds the rank's `percentile` to the answer",
+        }),
+    ),
+});
 export const LimitSortQuery = LimitQuery.extend({ sort: z.optional(SortBy.meta({ default: 'score' })) });
 
 // ---- response data -------------------------------------------------------------------------------------
@@ -176,7 +184,20 @@ export const BoardEntry = LeaderboardEntry.extend({
         .meta({ description: 'what the submit that produced the entry sent as `metadata` (absent when none)' }),
 });
 export type BoardEntry = z.infer<typeof BoardEntry>;
-export const Around = z.object({ rank: z.number().int(), entries: z.array(BoardEntry) });
+/** A rank's percentile, in the rank reads that ask for it (`?percentile=true`). */
+const PercentileField = z.number().optional().meta({
+    description:
+        'with `?percentile=true`: how far down the board the rank is, in percent of its entries, rounded up to one decimal ("top 0.1 %" for the leader of a big board, 100 for the last); absent otherwise',
+});
+
+export const Around = z.object({
+    rank: z
+        .number()
+        .int()
+        .meta({ description: "the player's rank (shared by equal values on a board with ties 'shared')" }),
+    percentile: PercentileField,
+    entries: z.array(BoardEntry),
+});
 export type Around = z.infer<typeof Around>;
 
 const BoardListItem = z.object({
@@ -277,6 +298,7 @@ export const PlayerRank = z.object({
     score: z.number().int(),
     streak: z.number().int(),
     totalPlayers: z.number().int(),
+    percentile: PercentileField,
 });
 export type PlayerRank = z.infer<typeof PlayerRank>;
 

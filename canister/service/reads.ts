@@ -2,7 +2,7 @@
 // board lists and boards, ranks, the window around a player, archives and their counts, game
 // metadata and stats. A board whose period has ended reads as the new, empty period even before the
 // rollover has been written.
-import type { RequestOf } from '../../contract/canister';
+import type { ReplyOf, RequestOf } from '../../contract/canister';
 import { MESSAGES, boardNotFound } from '../../contract/messages';
 import { AROUND, MAX_OFFSET, checkBoardId, clampLimit, invalid } from '../../contract/rules';
 import type {
@@ -31,6 +31,8 @@ import { Fail } from '../domain/fail';
 import { currentPeriod, requireGame } from '../state/game-state';
 import { statsOf } from '../state/stats';
 import { authTypeOf, entryCount, entryOf, nicknameOf, rankIndex, type BoardTable } from '../state/tables';
+import type { Ties } from '../../contract/board-options';
+import { globalTies, listRanks, pageRanker, percentileField, rankOf, tiesOf, wantsPercentile } from './ranks';
 
 function boardOf(game: GameState, boardId: unknown): BoardRecord {
     const error = checkBoardId(boardId);
@@ -54,12 +56,14 @@ function entriesOf(
     sortBy: SortBy,
     start: number,
     count: number,
+    ties: Ties,
 ): BoardEntry[] {
     if (table === undefined) return [];
+    const rankAt = pageRanker(table, sortBy, start, ties);
     return rankIndex(table, sortBy)
         .range(start, count)
         .map((id, i) => ({
-            rank: start + i,
+            rank: rankAt(id, i),
             nickname: nicknameOf(game.players, table.slot[id]),
             score: table.score[id],
             streak: table.streak[id],
@@ -82,14 +86,17 @@ export function boardPage(
     const slots = rankIndex(table, board.sortBy)
         .range(offset + 1, count)
         .map((id) => table.slot[id]);
-    return entriesOf(game, table, board.sortBy, offset + 1, count).map((e, i) => ({ ...e, slot: slots[i]! }));
+    return entriesOf(game, table, board.sortBy, offset + 1, count, tiesOf(board)).map((e, i) => ({
+        ...e,
+        slot: slots[i]!,
+    }));
 }
 
 /** GET /leaderboard: the game's players by best score or best streak. */
 export function leaderboard(ctx: Ctx, req: Untrusted<RequestOf<'leaderboard'>>): Leaderboard {
     const game = requireGame(ctx, req.gameId);
     const sort = sortOf(req.sort);
-    const entries = entriesOf(game, game.global, sort, 1, clampLimit(req.limit));
+    const entries = entriesOf(game, game.global, sort, 1, clampLimit(req.limit), globalTies(game));
     return {
         leaderboard: entries.map(({ rank, nickname, score, streak, authType }) => ({
             rank,
@@ -144,7 +151,7 @@ export function readBoard(ctx: Ctx, req: Untrusted<RequestOf<'read_board'>>): Bo
             sortBy: board.sortBy,
             lastReset: ns(currentPeriod(board, ctx.env.now())),
         },
-        entries: entriesOf(game, table, board.sortBy, 1 + offsetOf(req.offset), clampLimit(req.limit)),
+        entries: entriesOf(game, table, board.sortBy, 1 + offsetOf(req.offset), clampLimit(req.limit), tiesOf(board)),
         totalEntries: table === undefined ? 0 : entryCount(table),
     };
 }
@@ -158,15 +165,23 @@ export function boardRank(ctx: Ctx, req: Untrusted<RequestOf<'board_rank'>>): Bo
     const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
     const playerId = requirePlayerRef(req.playerId);
+    const withPercentile = wantsPercentile(req.percentile);
     const table = liveTable(ctx, game, board);
     const totalPlayers = table === undefined ? 0 : entryCount(table);
     const player = findPlayer(ctx, game.record.gameId, playerId);
     const id = player === undefined || table === undefined ? undefined : entryOf(table, player.slot);
-    const rank = id === undefined ? undefined : rankIndex(table!, board.sortBy).rank(id);
+    const rank = id === undefined ? undefined : rankOf(table!, board.sortBy, id, tiesOf(board));
     if (rank === undefined || id === undefined) {
         return { found: false as const, message: 'No entry on this scoreboard for this period yet.', totalPlayers };
     }
-    return { found: true as const, rank, score: table!.score[id], streak: table!.streak[id], totalPlayers };
+    return {
+        found: true as const,
+        rank,
+        score: table!.score[id],
+        streak: table!.streak[id],
+        totalPlayers,
+        ...percentileField(withPercentile, rank, totalPlayers),
+    };
 }
 
 /** GET /players/{id}/rank: rank on the global board by best score or streak. */
@@ -174,17 +189,20 @@ export function playerRank(ctx: Ctx, req: Untrusted<RequestOf<'player_rank'>>): 
     const game = requireGame(ctx, req.gameId);
     const playerId = requirePlayerRef(req.playerId);
     const sort = sortOf(req.sort);
+    const withPercentile = wantsPercentile(req.percentile);
     const player = findPlayer(ctx, game.record.gameId, playerId);
     const id = player === undefined ? undefined : entryOf(game.global, player.slot);
-    const rank = id === undefined ? undefined : rankIndex(game.global, sort).rank(id);
+    const rank = id === undefined ? undefined : rankOf(game.global, sort, id, globalTies(game));
     if (player === undefined) throw new Fail(404, MESSAGES.playerNotFound);
     if (id === undefined || rank === undefined)
         throw new Fail(404, 'Player has no score on the global leaderboard yet (only targeted boards)');
+    const totalPlayers = rankIndex(game.global, sort).size();
     return {
         rank,
         score: game.global.score[id],
         streak: game.global.streak[id],
-        totalPlayers: rankIndex(game.global, sort).size(),
+        totalPlayers,
+        ...percentileField(withPercentile, rank, totalPlayers),
     };
 }
 
@@ -193,19 +211,23 @@ const aroundWindow = (v: unknown): number =>
     typeof v === 'number' && Number.isInteger(v) && v >= 0 ? Math.min(v, AROUND.max) : AROUND.default;
 
 /** The entries just above and below a player on a board (O(log n) to find them): around-me. */
-export function around(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): { rank: number; entries: BoardEntry[] } {
+export function around(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): ReplyOf<'around'> {
     const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
     const playerId = requirePlayerRef(req.playerId);
+    const withPercentile = wantsPercentile(req.percentile);
     const table = liveTable(ctx, game, board);
     const player = findPlayer(ctx, game.record.gameId, playerId);
     const id = player === undefined || table === undefined ? undefined : entryOf(table, player.slot);
-    const rank = id === undefined ? undefined : rankIndex(table!, board.sortBy).rank(id);
-    if (rank === undefined) throw new Fail(404, 'Player has no entry on this scoreboard');
+    // The window is by place on the board; the rank shown may be shared (ties: 'shared').
+    const place = id === undefined ? undefined : rankIndex(table!, board.sortBy).rank(id);
+    if (place === undefined) throw new Fail(404, 'Player has no entry on this scoreboard');
     const before = aroundWindow(req.before);
     const after = aroundWindow(req.after);
-    const start = Math.max(1, rank - before);
-    return { rank, entries: entriesOf(game, table, board.sortBy, start, rank - start + 1 + after) };
+    const start = Math.max(1, place - before);
+    const entries = entriesOf(game, table, board.sortBy, start, place - start + 1 + after, tiesOf(board));
+    const rank = entries[place - start].rank;
+    return { rank, ...percentileField(withPercentile, rank, entryCount(table!)), entries };
 }
 
 type ArchivedEntry = ArchiveRecord['entries'][number];
@@ -322,6 +344,12 @@ export function readArchive(
     if (archive === undefined) throw new Fail(404, MESSAGES.archiveNotFound);
     const limit = Math.min(clampLimit(req.limit), ARCHIVE_ENTRIES);
     const live = liveArchive(game, archive);
+    // Ties are how a board shows its values: its current setting applies to its archives too.
+    const shown = live.entries.slice(0, limit);
+    const ranks = listRanks(
+        shown.map((e) => (archive.sortBy === 'streak' ? e.streak : e.score)),
+        tiesOf(game.record.boards.find((b) => b.scoreboardId === boardId)),
+    );
     return {
         archiveId: archiveId(game.record.gameId, boardId, start),
         config: {
@@ -331,8 +359,8 @@ export function readArchive(
             periodStart: ns(archive.periodStart),
             periodEnd: ns(archive.periodEnd),
         },
-        entries: live.entries.slice(0, limit).map((e, i) => ({
-            rank: i + 1,
+        entries: shown.map((e, i) => ({
+            rank: ranks[i],
             nickname: e.nickname,
             score: e.score,
             streak: e.streak,
