@@ -23,6 +23,7 @@ import type {
     Period,
     PlatformStats,
     PlayerRank,
+    PlayerSet,
     PlaySessionStarted,
     Profile,
     SortBy,
@@ -380,6 +381,8 @@ export interface Methods {
         request: BoardRef & { playerId: string; before?: number; after?: number; percentile?: boolean };
         reply: Around;
     };
+    /** A set of players (friends, a clan) on a board, ranked among themselves, with their board ranks. */
+    board_players: { request: BoardRef & { playerIds: string[] }; reply: PlayerSet };
     list_archives: { request: BoardRef; reply: ArchiveList };
     /** Archive counts of the game's timed boards and each one's newest periodEnd. */
     archive_stats: { request: GameRef; reply: ArchiveStats };
@@ -465,6 +468,7 @@ export const METHODS = {
     board_rank: { kind: 'query', access: 'public' },
     player_rank: { kind: 'query', access: 'public' },
     around: { kind: 'query', access: 'public' },
+    board_players: { kind: 'query', access: 'public' },
     list_archives: { kind: 'query', access: 'public' },
     archive_stats: { kind: 'query', access: 'public' },
     read_archive: { kind: 'query', access: 'public' },

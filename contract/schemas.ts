@@ -4,6 +4,7 @@
 // checked by the contract's plain rules (./rules.ts), so both hosts answer with the same words.
 import { z } from 'zod';
 
+import { MAX_PLAYER_SET, parsePlayerSet } from './board-options';
 import { FIELD } from './messages';
 import {
     ACHIEVEMENT_ID,
@@ -127,6 +128,21 @@ export const PlaySessionEndBody = z.object({
     ),
 });
 
+export const PlayerSetBody = z.object({
+    playerIds: z
+        .array(z.string({ error: invalid('playerIds', 'must be a list of player ids') }), {
+            error: invalid('playerIds', 'must be a list of player ids'),
+        })
+        .superRefine((ids, ctx) => {
+            const parsed = parsePlayerSet(ids, (id) => PLAYER_ID.test(id), FIELD.playerId);
+            if ('error' in parsed) ctx.addIssue({ code: 'custom', message: parsed.error });
+        })
+        .meta({
+            items: { type: 'string', pattern: PLAYER_ID.source },
+            description: `the players to read (friends, a clan): at most ${MAX_PLAYER_SET} different ids; a duplicate counts once`,
+        }),
+});
+
 // ---- query parameters (parsed by rules.parseLimit / parseSort; described here for the reference) -----
 
 export const LimitQuery = z.object({
@@ -199,6 +215,30 @@ export const Around = z.object({
     entries: z.array(BoardEntry),
 });
 export type Around = z.infer<typeof Around>;
+
+const PlayerSetEntry = BoardEntry.extend({
+    playerId: z.string().meta({ description: 'one of the ids asked for' }),
+    rank: z.number().int().meta({
+        description:
+            "rank among the players asked for who are on the board, in board order (equal values share one on a board with ties 'shared')",
+    }),
+    globalRank: z.number().int().meta({ description: 'rank on the whole board, as its pages show it' }),
+    percentile: z.number().meta({
+        description: 'how far down the whole board globalRank is, in percent of its entries, rounded up to one decimal',
+    }),
+});
+export const PlayerSet = z.object({
+    scoreboardId: z.string(),
+    entries: z
+        .array(PlayerSetEntry)
+        .meta({ description: 'the players asked for who have an entry this period, in board order' }),
+    missing: z.array(z.string()).meta({
+        description:
+            'the ids asked for with no entry on the board this period (unknown players too), in the order given',
+    }),
+    totalEntries: z.number().int().meta({ description: "the board's size in the current period" }),
+});
+export type PlayerSet = z.infer<typeof PlayerSet>;
 
 const BoardListItem = z.object({
     scoreboardId: z.string(),

@@ -34,7 +34,8 @@ import { authTypeOf, entryCount, entryOf, nicknameOf, rankIndex, type BoardTable
 import type { Ties } from '../../contract/board-options';
 import { globalTies, listRanks, pageRanker, percentileField, rankOf, tiesOf, wantsPercentile } from './ranks';
 
-function boardOf(game: GameState, boardId: unknown): BoardRecord {
+/** The board a read names: 400 for a malformed id, 404 for an unknown one. */
+export function boardOf(game: GameState, boardId: unknown): BoardRecord {
     const error = checkBoardId(boardId);
     if (error) throw new Fail(400, error);
     const board = game.record.boards.find((b) => b.scoreboardId === boardId);
@@ -43,7 +44,7 @@ function boardOf(game: GameState, boardId: unknown): BoardRecord {
 }
 
 /** The board's table for the current period, or undefined when that period has no entries yet. */
-function liveTable(ctx: Ctx, game: GameState, board: BoardRecord): BoardTable | undefined {
+export function liveTable(ctx: Ctx, game: GameState, board: BoardRecord): BoardTable | undefined {
     if (board.scoreboardId === 'all-time') return game.global;
     const table = game.boards.get(board.scoreboardId);
     if (table === undefined || table.period !== currentPeriod(board, ctx.env.now())) return undefined;
@@ -70,6 +71,11 @@ function entriesOf(
             authType: authTypeOf(game.players, table.slot[id]),
             submittedAt: ns(table.submittedAt[id]),
         }));
+}
+
+/** The entry at a place (1-based) of a board's current table, as its pages show it. */
+export function entryAt(game: GameState, table: BoardTable, sortBy: SortBy, place: number, ties: Ties): BoardEntry {
+    return entriesOf(game, table, sortBy, place, 1, ties)[0];
 }
 
 /** A page of a board's current period from `offset` (0-based), with each entry's player slot. */
