@@ -2,7 +2,7 @@
 // 4), or shared by equal values on a board with `ties: 'shared'` (1, 2, 2, 4), and the
 // percentile a rank read carries when asked. A shared rank is 1 + the entries with a strictly
 // better value (one descent of the rank index); a page finds its first entry's once and walks on.
-import { optionsOf, percentile, type Ties } from '../../contract/board-options';
+import { DEFAULT_BOARD_OPTIONS, percentile, type Ties } from '../../contract/board-options';
 import type { SortBy } from '../../contract/rules';
 import { invalid } from '../../contract/rules';
 import { Fail } from '../domain/fail';
@@ -12,7 +12,7 @@ import { rankIndex, type BoardTable } from '../state/tables';
 
 /** How a board shows equal values (absent board or option: distinct, as always). */
 export function tiesOf(board: BoardRecord | undefined): Ties {
-    return board === undefined ? 'distinct' : optionsOf(board).ties;
+    return board?.ties ?? DEFAULT_BOARD_OPTIONS.ties;
 }
 
 /** The ties of the game's all-time board: the global leaderboard and /players/{id}/rank. */
@@ -32,18 +32,19 @@ export function rankOf(table: BoardTable, sortBy: SortBy, id: number, ties: Ties
 }
 
 /**
- * The ranks of a page: called with each entry's id and place i on the page, in order, for
- * consecutive entries from position `start` (1-based). Distinct: start + i. Shared: the first
- * entry's shared rank; then an entry with the value above it keeps that rank, and any other
- * value starts at its own position (all above it are strictly better).
+ * The ranks of a page with ties 'shared' (undefined for distinct ranks: start + i, nothing to
+ * call): called with each entry's id and place i on the page, in order, for consecutive entries
+ * from position `start` (1-based). The first entry's shared rank comes from the index; then an
+ * entry with the value above it keeps that rank, and any other value starts at its own position
+ * (all above it are strictly better).
  */
-export function pageRanker(
+export function sharedRanker(
     table: BoardTable,
     sortBy: SortBy,
     start: number,
     ties: Ties,
-): (id: number, i: number) => number {
-    if (ties === 'distinct') return (_id, i) => start + i;
+): ((id: number, i: number) => number) | undefined {
+    if (ties === 'distinct') return undefined;
     const values = valuesOf(table, sortBy);
     let previous = NaN;
     let rank = 0;
@@ -71,7 +72,13 @@ export function wantsPercentile(value: Untrusted<{ percentile: boolean }>['perce
     throw new Fail(400, invalid('percentile', 'must be true or false'));
 }
 
-/** `{percentile}` to spread into a rank reply when asked for, else nothing (the reply stays as it was). */
-export function percentileField(asked: boolean, rank: number, total: number): { percentile?: number } {
-    return asked ? { percentile: percentile(rank, total) } : {};
+/** Adds `percentile` to a rank reply when it was asked for (else the reply stays as it always was). */
+export function withPercentile<T extends object>(
+    reply: T,
+    asked: boolean,
+    rank: number,
+    total: number,
+): T & { percentile?: number } {
+    if (asked) (reply as { percentile?: number }).percentile = percentile(rank, total);
+    return reply;
 }

@@ -32,7 +32,7 @@ import { currentPeriod, requireGame } from '../state/game-state';
 import { statsOf } from '../state/stats';
 import { authTypeOf, entryCount, entryOf, nicknameOf, rankIndex, type BoardTable } from '../state/tables';
 import type { Ties } from '../../contract/board-options';
-import { globalTies, listRanks, pageRanker, percentileField, rankOf, tiesOf, wantsPercentile } from './ranks';
+import { globalTies, listRanks, rankOf, sharedRanker, tiesOf, wantsPercentile, withPercentile } from './ranks';
 
 /** The board a read names: 400 for a malformed id, 404 for an unknown one. */
 export function boardOf(game: GameState, boardId: unknown): BoardRecord {
@@ -60,11 +60,11 @@ function entriesOf(
     ties: Ties,
 ): BoardEntry[] {
     if (table === undefined) return [];
-    const rankAt = pageRanker(table, sortBy, start, ties);
+    const shared = sharedRanker(table, sortBy, start, ties);
     return rankIndex(table, sortBy)
         .range(start, count)
         .map((id, i) => ({
-            rank: rankAt(id, i),
+            rank: shared === undefined ? start + i : shared(id, i),
             nickname: nicknameOf(game.players, table.slot[id]),
             score: table.score[id],
             streak: table.streak[id],
@@ -171,7 +171,7 @@ export function boardRank(ctx: Ctx, req: Untrusted<RequestOf<'board_rank'>>): Bo
     const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
     const playerId = requirePlayerRef(req.playerId);
-    const withPercentile = wantsPercentile(req.percentile);
+    const asked = wantsPercentile(req.percentile);
     const table = liveTable(ctx, game, board);
     const totalPlayers = table === undefined ? 0 : entryCount(table);
     const player = findPlayer(ctx, game.record.gameId, playerId);
@@ -180,14 +180,8 @@ export function boardRank(ctx: Ctx, req: Untrusted<RequestOf<'board_rank'>>): Bo
     if (rank === undefined || id === undefined) {
         return { found: false as const, message: 'No entry on this scoreboard for this period yet.', totalPlayers };
     }
-    return {
-        found: true as const,
-        rank,
-        score: table!.score[id],
-        streak: table!.streak[id],
-        totalPlayers,
-        ...percentileField(withPercentile, rank, totalPlayers),
-    };
+    const reply = { found: true as const, rank, score: table!.score[id], streak: table!.streak[id], totalPlayers };
+    return withPercentile(reply, asked, rank, totalPlayers);
 }
 
 /** GET /players/{id}/rank: rank on the global board by best score or streak. */
@@ -195,7 +189,7 @@ export function playerRank(ctx: Ctx, req: Untrusted<RequestOf<'player_rank'>>): 
     const game = requireGame(ctx, req.gameId);
     const playerId = requirePlayerRef(req.playerId);
     const sort = sortOf(req.sort);
-    const withPercentile = wantsPercentile(req.percentile);
+    const asked = wantsPercentile(req.percentile);
     const player = findPlayer(ctx, game.record.gameId, playerId);
     const id = player === undefined ? undefined : entryOf(game.global, player.slot);
     const rank = id === undefined ? undefined : rankOf(game.global, sort, id, globalTies(game));
@@ -203,13 +197,8 @@ export function playerRank(ctx: Ctx, req: Untrusted<RequestOf<'player_rank'>>): 
     if (id === undefined || rank === undefined)
         throw new Fail(404, 'Player has no score on the global leaderboard yet (only targeted boards)');
     const totalPlayers = rankIndex(game.global, sort).size();
-    return {
-        rank,
-        score: game.global.score[id],
-        streak: game.global.streak[id],
-        totalPlayers,
-        ...percentileField(withPercentile, rank, totalPlayers),
-    };
+    const reply = { rank, score: game.global.score[id], streak: game.global.streak[id], totalPlayers };
+    return withPercentile(reply, asked, rank, totalPlayers);
 }
 
 /** An around-me window: 0..AROUND.max entries (absent or invalid: the default). */
@@ -221,7 +210,7 @@ export function around(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): ReplyOf<'
     const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
     const playerId = requirePlayerRef(req.playerId);
-    const withPercentile = wantsPercentile(req.percentile);
+    const asked = wantsPercentile(req.percentile);
     const table = liveTable(ctx, game, board);
     const player = findPlayer(ctx, game.record.gameId, playerId);
     const id = player === undefined || table === undefined ? undefined : entryOf(table, player.slot);
@@ -233,7 +222,7 @@ export function around(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): ReplyOf<'
     const start = Math.max(1, place - before);
     const entries = entriesOf(game, table, board.sortBy, start, place - start + 1 + after, tiesOf(board));
     const rank = entries[place - start].rank;
-    return { rank, ...percentileField(withPercentile, rank, entryCount(table!)), entries };
+    return withPercentile({ rank, entries }, asked, rank, entryCount(table!));
 }
 
 type ArchivedEntry = ArchiveRecord['entries'][number];
