@@ -2,11 +2,13 @@
 // board order with their board ranks and percentiles; unknown ids, duplicates, limits, bad
 // input, shared ties, an empty period, and that it writes nothing.
 import { MAX_PLAYER_SET } from '../../../contract/board-options';
+import { resolveSession, signIn } from '../../../canister/service/accounts';
 import { createBoard, updateBoard } from '../../../canister/service/games';
+import { migrateAccount } from '../../../canister/service/merge';
 import { boardPlayers } from '../../../canister/service/player-sets';
 import { readBoard } from '../../../canister/service/reads';
 import { submitBatch } from '../../../canister/service/scores';
-import { failure, harness, present, withGame, type Harness, key } from './harness';
+import { failure, harness, hashOf, person, present, withGame, type Harness, key } from './harness';
 
 const G = 'my-game';
 
@@ -151,4 +153,19 @@ test('a period with no entries yet answers everyone as missing; the read writes 
     read(h, ['p1', 'p2', 'new-player']);
     expect(JSON.stringify([...h.store.players.first(100)])).toBe(before);
     expect(h.store.players.get(`${G}/new-player`)).toBeUndefined();
+});
+
+test("a player merged into a signed-in account reads as missing by its old id, and as the account's player by its id", () => {
+    const h = tenPlayers();
+    const session = signIn(h, G, person('friend-1'), 'Friendly');
+    const sessionHash = hashOf(session.sessionId);
+    migrateAccount(h, { sessionHash, gameId: G, deviceId: 'p5' });
+    const account = resolveSession(h, { sessionHash, gameId: G }).playerId;
+    expect(account).toMatch(/^@[0-9a-f]{32}$/);
+    const set = read(h, ['p5', account, 'p4']);
+    expect(set.missing).toEqual(['p5']);
+    expect(set.entries.map((e) => [e.playerId, e.rank, e.globalRank, e.score, e.nickname])).toEqual([
+        ['p4', 1, 5, 500, 'Player_5'],
+        [account, 2, 6, 400, 'Friendly'],
+    ]);
 });
