@@ -29,10 +29,11 @@ export default route({
         gameId: { pattern: PATH_ID, description: 'the game' },
         boardId: { pattern: PATH_ID, label: 'scoreboardId', description: FIELD.scoreboardId },
     },
-    query: PercentileQuery.extend({
+    query: z.object({
         playerId: z.optional(z.string()),
         before: count('above'),
         after: count('below'),
+        ...PercentileQuery.shape,
     }),
     data: Around,
     errors: {

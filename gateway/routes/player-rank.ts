@@ -14,7 +14,7 @@ export default route({
     auth: 'apiKey',
     params: { playerId: { pattern: PLAYER_ID, description: FIELD.playerId } },
     description: "On a game whose all-time board has ties 'shared' equal values share a rank (1, 2, 2, 4).",
-    query: PercentileQuery.extend({ sort: z.optional(SortBy.meta({ default: 'score' })) }),
+    query: z.object({ sort: z.optional(SortBy.meta({ default: 'score' })), ...PercentileQuery.shape }),
     data: PlayerRank,
     errors: {
         400: 'playerId, sort or percentile invalid',
