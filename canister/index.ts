@@ -36,6 +36,7 @@ import * as moderation from './service/moderation';
 import * as games from './service/games';
 import * as merge from './service/merge';
 import * as players from './service/players';
+import * as playerSets from './service/player-sets';
 import * as reads from './service/reads';
 import { rolloverAll } from './service/rollover';
 import * as scores from './service/scores';
@@ -593,6 +594,11 @@ export default class {
     @query(...JSON_METHOD)
     around(): void {
         handle('around', (req) => reads.around(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
+    board_players(): void {
+        handle('board_players', (req) => playerSets.boardPlayers(ctx, req));
     }
 
     @query(...JSON_METHOD)

@@ -200,3 +200,22 @@ function utf8Length(text: string): number {
 
 /** A friends read names at most this many player ids. */
 export const MAX_PLAYER_SET = 100;
+/** ...in a list of at most this many, duplicates included (anything longer is refused unread). */
+const MAX_PLAYER_LIST = 10 * MAX_PLAYER_SET;
+
+/**
+ * The player ids of a friends read, each once, in the order first given; or the whole error
+ * message. `isId` says which ids are well formed (the hosts accept different forms).
+ */
+export function parsePlayerSet(value: unknown, isId: (id: string) => boolean, idRule: string): Parsed<string[]> {
+    const tooMany = { error: invalid('playerIds', `may hold at most ${MAX_PLAYER_SET} different player ids`) };
+    if (!Array.isArray(value)) return { error: invalid('playerIds', 'must be a list of player ids') };
+    if (value.length > MAX_PLAYER_LIST) return tooMany;
+    const seen = new Set<string>();
+    for (let i = 0; i < value.length; i++) {
+        const id: unknown = value[i];
+        if (typeof id !== 'string' || !isId(id)) return { error: invalid(`playerIds[${i}]`, idRule) };
+        seen.add(id);
+    }
+    return seen.size > MAX_PLAYER_SET ? tooMany : { ok: [...seen] };
+}

@@ -9,6 +9,7 @@ import type {
     AchievementReply,
     Archive,
     ArchiveList,
+    Around,
     ArchiveStats,
     Board,
     BoardList,
@@ -22,6 +23,7 @@ import type {
     Period,
     PlatformStats,
     PlayerRank,
+    PlayerSet,
     PlaySessionStarted,
     Profile,
     SortBy,
@@ -372,12 +374,18 @@ export interface Methods {
     list_boards: { request: GameRef; reply: BoardList };
     /** `offset`: entries skipped from the top (paging; the ranks go on from there). */
     read_board: { request: BoardRef & { limit?: number; offset?: number }; reply: Board };
-    board_rank: { request: BoardRef & { playerId: string }; reply: BoardRank };
-    player_rank: { request: GameRef & { playerId: string; sort?: SortBy }; reply: PlayerRank };
-    around: {
-        request: BoardRef & { playerId: string; before?: number; after?: number };
-        reply: { rank: number; entries: Board['entries'] };
+    /** `percentile: true` adds the rank's percentile to the reply (absent: the reply as it always was). */
+    board_rank: { request: BoardRef & { playerId: string; percentile?: boolean }; reply: BoardRank };
+    player_rank: {
+        request: GameRef & { playerId: string; sort?: SortBy; percentile?: boolean };
+        reply: PlayerRank;
     };
+    around: {
+        request: BoardRef & { playerId: string; before?: number; after?: number; percentile?: boolean };
+        reply: Around;
+    };
+    /** A set of players (friends, a clan) on a board, ranked among themselves, with their board ranks. */
+    board_players: { request: BoardRef & { playerIds: string[] }; reply: PlayerSet };
     list_archives: { request: BoardRef; reply: ArchiveList };
     /** Archive counts of the game's timed boards and each one's newest periodEnd. */
     archive_stats: { request: GameRef; reply: ArchiveStats };
@@ -463,6 +471,7 @@ export const METHODS = {
     board_rank: { kind: 'query', access: 'public' },
     player_rank: { kind: 'query', access: 'public' },
     around: { kind: 'query', access: 'public' },
+    board_players: { kind: 'query', access: 'public' },
     list_archives: { kind: 'query', access: 'public' },
     archive_stats: { kind: 'query', access: 'public' },
     read_archive: { kind: 'query', access: 'public' },

@@ -171,3 +171,12 @@ export function clampLimit(limit: unknown, fallback: number = LIMIT.default): nu
     if (typeof limit !== 'number' || !Number.isFinite(limit)) return fallback;
     return Math.max(1, Math.min(LIMIT.max, Math.floor(limit)));
 }
+
+/** A yes/no query parameter (`?percentile=true`): `true` or `false`, absent is false. */
+export function parseFlag(params: Map<string, string[]>, name: string): Parsed<boolean> {
+    const value = single(params, name);
+    if ('error' in value) return value;
+    if (value.ok === undefined || value.ok === 'false') return { ok: false };
+    if (value.ok === 'true') return { ok: true };
+    return { error: invalid(name, 'must be true or false') };
+}

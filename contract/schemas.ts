@@ -4,6 +4,7 @@
 // checked by the contract's plain rules (./rules.ts), so both hosts answer with the same words.
 import { z } from 'zod';
 
+import { MAX_PLAYER_SET, parsePlayerSet } from './board-options';
 import { FIELD } from './messages';
 import {
     ACHIEVEMENT_ID,
@@ -127,6 +128,21 @@ export const PlaySessionEndBody = z.object({
     ),
 });
 
+export const PlayerSetBody = z.object({
+    playerIds: z
+        .array(z.string({ error: invalid('playerIds', 'must be a list of player ids') }), {
+            error: invalid('playerIds', 'must be a list of player ids'),
+        })
+        .superRefine((ids, ctx) => {
+            const parsed = parsePlayerSet(ids, (id) => PLAYER_ID.test(id), FIELD.playerId);
+            if ('error' in parsed) ctx.addIssue({ code: 'custom', message: parsed.error });
+        })
+        .meta({
+            items: { type: 'string', pattern: PLAYER_ID.source },
+            description: `the players to read (friends, a clan): at most ${MAX_PLAYER_SET} different ids; a duplicate counts once`,
+        }),
+});
+
 // ---- query parameters (parsed by rules.parseLimit / parseSort; described here for the reference) -----
 
 export const LimitQuery = z.object({
@@ -145,6 +161,14 @@ export const LimitOffsetQuery = LimitQuery.extend({
         z
             .string()
             .meta({ type: 'integer', minimum: 0, default: 0, description: 'entries to skip from the top (paging)' }),
+    ),
+});
+export const PercentileQuery = z.object({
+    percentile: z.optional(
+        z.enum(['true', 'false']).meta({
+            default: 'false',
+            description: "`true` adds the rank's `percentile` to the answer",
+        }),
     ),
 });
 export const LimitSortQuery = LimitQuery.extend({ sort: z.optional(SortBy.meta({ default: 'score' })) });
@@ -176,8 +200,45 @@ export const BoardEntry = LeaderboardEntry.extend({
         .meta({ description: 'what the submit that produced the entry sent as `metadata` (absent when none)' }),
 });
 export type BoardEntry = z.infer<typeof BoardEntry>;
-export const Around = z.object({ rank: z.number().int(), entries: z.array(BoardEntry) });
+/** A rank's percentile, in the rank reads that ask for it (`?percentile=true`). */
+const PercentileField = z.number().optional().meta({
+    description:
+        'with `?percentile=true`: how far down the board the rank is, in percent of its entries, rounded up to one decimal ("top 0.1 %" for the leader of a big board, 100 for the last); absent otherwise',
+});
+
+export const Around = z.object({
+    rank: z
+        .number()
+        .int()
+        .meta({ description: "the player's rank (shared by equal values on a board with ties 'shared')" }),
+    percentile: PercentileField,
+    entries: z.array(BoardEntry),
+});
 export type Around = z.infer<typeof Around>;
+
+const PlayerSetEntry = BoardEntry.extend({
+    playerId: z.string().meta({ description: 'one of the ids asked for' }),
+    rank: z.number().int().meta({
+        description:
+            "rank among the players asked for who are on the board, in board order (equal values share one on a board with ties 'shared')",
+    }),
+    globalRank: z.number().int().meta({ description: 'rank on the whole board, as its pages show it' }),
+    percentile: z.number().meta({
+        description: 'how far down the whole board globalRank is, in percent of its entries, rounded up to one decimal',
+    }),
+});
+export const PlayerSet = z.object({
+    scoreboardId: z.string(),
+    entries: z
+        .array(PlayerSetEntry)
+        .meta({ description: 'the players asked for who have an entry this period, in board order' }),
+    missing: z.array(z.string()).meta({
+        description:
+            'the ids asked for with no entry on the board this period (unknown players too), in the order given',
+    }),
+    totalEntries: z.number().int().meta({ description: "the board's size in the current period" }),
+});
+export type PlayerSet = z.infer<typeof PlayerSet>;
 
 const BoardListItem = z.object({
     scoreboardId: z.string(),
@@ -277,6 +338,7 @@ export const PlayerRank = z.object({
     score: z.number().int(),
     streak: z.number().int(),
     totalPlayers: z.number().int(),
+    percentile: PercentileField,
 });
 export type PlayerRank = z.infer<typeof PlayerRank>;
 

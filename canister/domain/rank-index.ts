@@ -46,6 +46,12 @@ export interface RankIndex {
     rank(id: number): number | undefined;
     /** The id at a 1-based rank, or undefined if out of range. */
     select(rank: number): number | undefined;
+    /**
+     * How many entries have a value strictly better than `value` by the index's order (greater
+     * for 'desc', smaller for 'asc'), in one descent: 1 + this is the shared rank of `value`
+     * (equal values share a rank: 1, 2, 2, 4).
+     */
+    countBetter(value: number): number;
     /** Up to `count` ids in rank order starting at `startRank` (1-based). */
     range(startRank: number, count: number): number[];
     /**
@@ -458,6 +464,20 @@ function build(
         },
 
         select,
+
+        countBetter(value) {
+            // Stored values sort ascending (negated for 'desc'): count those below v.
+            const v = sign * value;
+            let r = 0;
+            let x = left[0];
+            while (x !== 0) {
+                if (val[x] < v) {
+                    r += size[left[x]] + 1;
+                    x = right[x];
+                } else x = left[x];
+            }
+            return r;
+        },
 
         range(startRank, wanted) {
             const start = Math.max(1, Math.floor(startRank));

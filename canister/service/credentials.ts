@@ -2,7 +2,7 @@
 // key and the player id it sends, or a signed-in player by their session.
 import type { PlayerCredential } from '../../contract/canister';
 import { MESSAGES } from '../../contract/messages';
-import { checkPlayerId } from '../../contract/rules';
+import { PLAYER_ID, checkPlayerId } from '../../contract/rules';
 import type { Ctx, GameState, Untrusted } from '../state/context';
 import { Fail } from '../domain/fail';
 import { requireGame } from '../state/game-state';
@@ -25,6 +25,9 @@ export function requirePlayerRef(playerId: unknown): string {
 }
 
 const ACCOUNT_PLAYER_ID = /^@[0-9a-f]{32}$/;
+
+/** Whether `id` is a player id a read may name: an anonymous one or an account's. */
+export const isPlayerRef = (id: string): boolean => ACCOUNT_PLAYER_ID.test(id) || PLAYER_ID.test(id);
 
 export interface Writer {
     game: GameState;

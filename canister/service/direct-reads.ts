@@ -21,7 +21,7 @@
 import { boardRead, findBoardPath, type BoardRead } from '../../contract/board-paths';
 import { API_HEADERS, DIRECT_READ_CACHE_CONTROL, DIRECT_READ_WINDOW_SECONDS } from '../../contract/http';
 import { unknownEndpoint } from '../../contract/messages';
-import { checkPathId, parsePlayerId, parseQuery, parseWindow } from '../../contract/rules';
+import { checkPathId, parseFlag, parsePlayerId, parseQuery, parseWindow } from '../../contract/rules';
 import type { Board } from '../../contract/schemas';
 import {
     EXACT,
@@ -253,7 +253,12 @@ function aroundAnswer(ctx: Ctx, match: RegExpExecArray, query: string): { status
         checkPathId('scoreboardId', boardId) ??
         ((): string | undefined => {
             const params = parseQuery(query);
-            for (const p of [parsePlayerId(params), parseWindow(params, 'before'), parseWindow(params, 'after')])
+            for (const p of [
+                parsePlayerId(params),
+                parseWindow(params, 'before'),
+                parseWindow(params, 'after'),
+                parseFlag(params, 'percentile'),
+            ])
                 if ('error' in p) return p.error;
             return undefined;
         })();
@@ -262,9 +267,10 @@ function aroundAnswer(ctx: Ctx, match: RegExpExecArray, query: string): { status
     const playerId = (parsePlayerId(params) as { ok: string }).ok;
     const before = (parseWindow(params, 'before') as { ok: number }).ok;
     const after = (parseWindow(params, 'after') as { ok: number }).ok;
+    const percentile = (parseFlag(params, 'percentile') as { ok: boolean }).ok;
     return {
         status: 200,
-        text: envelope(reads.around(ctx, { gameId, boardId, playerId, before, after })),
+        text: envelope(reads.around(ctx, { gameId, boardId, playerId, before, after, percentile })),
     };
 }
 

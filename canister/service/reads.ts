@@ -2,7 +2,7 @@
 // board lists and boards, ranks, the window around a player, archives and their counts, game
 // metadata and stats. A board whose period has ended reads as the new, empty period even before the
 // rollover has been written.
-import type { RequestOf } from '../../contract/canister';
+import type { ReplyOf, RequestOf } from '../../contract/canister';
 import { MESSAGES, boardNotFound } from '../../contract/messages';
 import { AROUND, MAX_OFFSET, checkBoardId, clampLimit, invalid } from '../../contract/rules';
 import type {
@@ -32,8 +32,11 @@ import { Fail } from '../domain/fail';
 import { currentPeriod, requireGame } from '../state/game-state';
 import { statsOf } from '../state/stats';
 import { authTypeOf, entryCount, entryOf, nicknameOf, rankIndex, type BoardTable } from '../state/tables';
+import type { Ties } from '../../contract/board-options';
+import { globalTies, listRanks, rankOf, sharedRanker, tiesOf, wantsPercentile, withPercentile } from './ranks';
 
-function boardOf(game: GameState, boardId: unknown): BoardRecord {
+/** The board a read names: 400 for a malformed id, 404 for an unknown one. */
+export function boardOf(game: GameState, boardId: unknown): BoardRecord {
     const error = checkBoardId(boardId);
     if (error) throw new Fail(400, error);
     const board = game.record.boards.find((b) => b.scoreboardId === boardId);
@@ -42,7 +45,7 @@ function boardOf(game: GameState, boardId: unknown): BoardRecord {
 }
 
 /** The board's table for the current period, or undefined when that period has no entries yet. */
-function liveTable(ctx: Ctx, game: GameState, board: BoardRecord): BoardTable | undefined {
+export function liveTable(ctx: Ctx, game: GameState, board: BoardRecord): BoardTable | undefined {
     if (board.scoreboardId === 'all-time') return game.global;
     const table = game.boards.get(board.scoreboardId);
     if (table === undefined || table.period !== currentPeriod(board, ctx.env.now())) return undefined;
@@ -55,18 +58,25 @@ function entriesOf(
     sortBy: SortBy,
     start: number,
     count: number,
+    ties: Ties,
 ): BoardEntry[] {
     if (table === undefined) return [];
+    const shared = sharedRanker(table, sortBy, start, ties);
     return rankIndex(table, sortBy)
         .range(start, count)
         .map((id, i) => ({
-            rank: start + i,
+            rank: shared === undefined ? start + i : shared(id, i),
             nickname: nicknameOf(game.players, table.slot[id]),
             score: table.score[id],
             streak: table.streak[id],
             authType: authTypeOf(game.players, table.slot[id]),
             submittedAt: ns(table.submittedAt[id]),
         }));
+}
+
+/** The entry at a place (1-based) of a board's current table, as its pages show it. */
+export function entryAt(game: GameState, table: BoardTable, sortBy: SortBy, place: number, ties: Ties): BoardEntry {
+    return entriesOf(game, table, sortBy, place, 1, ties)[0];
 }
 
 /** A page of a board's current period from `offset` (0-based), with each entry's player slot. */
@@ -83,14 +93,17 @@ export function boardPage(
     const slots = rankIndex(table, board.sortBy)
         .range(offset + 1, count)
         .map((id) => table.slot[id]);
-    return entriesOf(game, table, board.sortBy, offset + 1, count).map((e, i) => ({ ...e, slot: slots[i]! }));
+    return entriesOf(game, table, board.sortBy, offset + 1, count, tiesOf(board)).map((e, i) => ({
+        ...e,
+        slot: slots[i]!,
+    }));
 }
 
 /** GET /leaderboard: the game's players by best score or best streak. */
 export function leaderboard(ctx: Ctx, req: Untrusted<RequestOf<'leaderboard'>>): Leaderboard {
     const game = requireGame(ctx, req.gameId);
     const sort = sortOf(req.sort);
-    const entries = entriesOf(game, game.global, sort, 1, clampLimit(req.limit));
+    const entries = entriesOf(game, game.global, sort, 1, clampLimit(req.limit), globalTies(game));
     return {
         leaderboard: entries.map(({ rank, nickname, score, streak, authType }) => ({
             rank,
@@ -145,7 +158,7 @@ export function readBoard(ctx: Ctx, req: Untrusted<RequestOf<'read_board'>>): Bo
             sortBy: board.sortBy,
             lastReset: ns(currentPeriod(board, ctx.env.now())),
         },
-        entries: entriesOf(game, table, board.sortBy, 1 + offsetOf(req.offset), clampLimit(req.limit)),
+        entries: entriesOf(game, table, board.sortBy, 1 + offsetOf(req.offset), clampLimit(req.limit), tiesOf(board)),
         totalEntries: table === undefined ? 0 : entryCount(table),
     };
 }
@@ -159,15 +172,17 @@ export function boardRank(ctx: Ctx, req: Untrusted<RequestOf<'board_rank'>>): Bo
     const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
     const playerId = requirePlayerRef(req.playerId);
+    const asked = wantsPercentile(req.percentile);
     const table = liveTable(ctx, game, board);
     const totalPlayers = table === undefined ? 0 : entryCount(table);
     const player = findPlayer(ctx, game.record.gameId, playerId);
     const id = player === undefined || table === undefined ? undefined : entryOf(table, player.slot);
-    const rank = id === undefined ? undefined : rankIndex(table!, board.sortBy).rank(id);
+    const rank = id === undefined ? undefined : rankOf(table!, board.sortBy, id, tiesOf(board));
     if (rank === undefined || id === undefined) {
         return { found: false as const, message: 'No entry on this scoreboard for this period yet.', totalPlayers };
     }
-    return { found: true as const, rank, score: table!.score[id], streak: table!.streak[id], totalPlayers };
+    const reply = { found: true as const, rank, score: table!.score[id], streak: table!.streak[id], totalPlayers };
+    return withPercentile(reply, asked, rank, totalPlayers);
 }
 
 /** GET /players/{id}/rank: rank on the global board by best score or streak. */
@@ -175,18 +190,16 @@ export function playerRank(ctx: Ctx, req: Untrusted<RequestOf<'player_rank'>>): 
     const game = requireGame(ctx, req.gameId);
     const playerId = requirePlayerRef(req.playerId);
     const sort = sortOf(req.sort);
+    const asked = wantsPercentile(req.percentile);
     const player = findPlayer(ctx, game.record.gameId, playerId);
     const id = player === undefined ? undefined : entryOf(game.global, player.slot);
-    const rank = id === undefined ? undefined : rankIndex(game.global, sort).rank(id);
+    const rank = id === undefined ? undefined : rankOf(game.global, sort, id, globalTies(game));
     if (player === undefined) throw new Fail(404, MESSAGES.playerNotFound);
     if (id === undefined || rank === undefined)
         throw new Fail(404, 'Player has no score on the global leaderboard yet (only targeted boards)');
-    return {
-        rank,
-        score: game.global.score[id],
-        streak: game.global.streak[id],
-        totalPlayers: rankIndex(game.global, sort).size(),
-    };
+    const totalPlayers = rankIndex(game.global, sort).size();
+    const reply = { rank, score: game.global.score[id], streak: game.global.streak[id], totalPlayers };
+    return withPercentile(reply, asked, rank, totalPlayers);
 }
 
 /** An around-me window: 0..AROUND.max entries (absent or invalid: the default). */
@@ -194,19 +207,23 @@ const aroundWindow = (v: unknown): number =>
     typeof v === 'number' && Number.isInteger(v) && v >= 0 ? Math.min(v, AROUND.max) : AROUND.default;
 
 /** The entries just above and below a player on a board (O(log n) to find them): around-me. */
-export function around(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): { rank: number; entries: BoardEntry[] } {
+export function around(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): ReplyOf<'around'> {
     const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
     const playerId = requirePlayerRef(req.playerId);
+    const asked = wantsPercentile(req.percentile);
     const table = liveTable(ctx, game, board);
     const player = findPlayer(ctx, game.record.gameId, playerId);
     const id = player === undefined || table === undefined ? undefined : entryOf(table, player.slot);
-    const rank = id === undefined ? undefined : rankIndex(table!, board.sortBy).rank(id);
-    if (rank === undefined) throw new Fail(404, 'Player has no entry on this scoreboard');
+    // The window is by place on the board; the rank shown may be shared (ties: 'shared').
+    const place = id === undefined ? undefined : rankIndex(table!, board.sortBy).rank(id);
+    if (place === undefined) throw new Fail(404, 'Player has no entry on this scoreboard');
     const before = aroundWindow(req.before);
     const after = aroundWindow(req.after);
-    const start = Math.max(1, rank - before);
-    return { rank, entries: entriesOf(game, table, board.sortBy, start, rank - start + 1 + after) };
+    const start = Math.max(1, place - before);
+    const entries = entriesOf(game, table, board.sortBy, start, place - start + 1 + after, tiesOf(board));
+    const rank = entries[place - start].rank;
+    return withPercentile({ rank, entries }, asked, rank, entryCount(table!));
 }
 
 type ArchivedEntry = ArchiveRecord['entries'][number];
@@ -343,6 +360,12 @@ export function readArchive(
     if (archive === undefined) throw new Fail(404, MESSAGES.archiveNotFound);
     const limit = Math.min(clampLimit(req.limit), ARCHIVE_ENTRIES);
     const live = liveArchive(game, archive);
+    // Ties are how a board shows its values: its current setting applies to its archives too.
+    const shown = live.entries.slice(0, limit);
+    const ranks = listRanks(
+        shown.map((e) => (archive.sortBy === 'streak' ? e.streak : e.score)),
+        tiesOf(game.record.boards.find((b) => b.scoreboardId === boardId)),
+    );
     return {
         archiveId: archiveId(game.record.gameId, boardId, start),
         config: {
@@ -352,8 +375,8 @@ export function readArchive(
             periodStart: ns(archive.periodStart),
             periodEnd: ns(archive.periodEnd),
         },
-        entries: live.entries.slice(0, limit).map((e, i) => ({
-            rank: i + 1,
+        entries: shown.map((e, i) => ({
+            rank: ranks[i],
             nickname: e.nickname,
             score: e.score,
             streak: e.streak,

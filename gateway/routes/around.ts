@@ -3,8 +3,8 @@
 import { z } from 'zod';
 
 import { FIELD } from '../../contract/messages';
-import { AROUND, PATH_ID, parsePlayerId, parseWindow } from '../../contract/rules';
-import { Around } from '../../contract/schemas';
+import { AROUND, PATH_ID, parseFlag, parsePlayerId, parseWindow } from '../../contract/rules';
+import { Around, PercentileQuery } from '../../contract/schemas';
 import { ApiFailure } from '../errors';
 import { route, sameGame } from '../route';
 
@@ -23,15 +23,23 @@ export default route({
     id: 'get-board-around',
     summary: 'Around me: the entries just above and below a player on a board',
     description:
-        'With the API key name the player with `?playerId=`; with X-Session-Token it is the signed-in player. The rank is found in O(log n), so any place of a board of a million players costs the same. 404 when the player has no entry this period.',
+        "With the API key name the player with `?playerId=`; with X-Session-Token it is the signed-in player. The rank is found in O(log n), so any place of a board of a million players costs the same. On a board with ties 'shared' equal values share a rank (1, 2, 2, 4). 404 when the player has no entry this period.",
     auth: 'player',
     params: {
         gameId: { pattern: PATH_ID, description: 'the game' },
         boardId: { pattern: PATH_ID, label: 'scoreboardId', description: FIELD.scoreboardId },
     },
-    query: z.object({ playerId: z.optional(z.string()), before: count('above'), after: count('below') }),
+    query: z.object({
+        playerId: z.optional(z.string()),
+        before: count('above'),
+        after: count('below'),
+        ...PercentileQuery.shape,
+    }),
     data: Around,
-    errors: { 400: 'playerId, before or after invalid', 404: 'no such board, or the player has no entry on it' },
+    errors: {
+        400: 'playerId, before, after or percentile invalid',
+        404: 'no such board, or the player has no entry on it',
+    },
     async handle(ctx, { params, query, caller }) {
         sameGame(caller.gameId, params.gameId, 'Game');
         let playerId: string;
@@ -45,12 +53,15 @@ export default route({
         if ('error' in before) throw new ApiFailure(400, before.error);
         const after = parseWindow(query, 'after');
         if ('error' in after) throw new ApiFailure(400, after.error);
+        const percentile = parseFlag(query, 'percentile');
+        if ('error' in percentile) throw new ApiFailure(400, percentile.error);
         return ctx.canister.ok('around', {
             gameId: params.gameId,
             boardId: params.boardId,
             playerId,
             before: before.ok,
             after: after.ok,
+            ...(percentile.ok ? { percentile: true } : {}),
         });
     },
 });

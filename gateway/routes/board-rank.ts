@@ -1,8 +1,9 @@
 // GET /games/{gameId}/scoreboards/{boardId}/rank: the signed-in player's rank on a board
 // (session-only: an API key is not a signed-in player).
 import { FIELD } from '../../contract/messages';
-import { PATH_ID } from '../../contract/rules';
-import { BoardRank } from '../../contract/schemas';
+import { PATH_ID, parseFlag } from '../../contract/rules';
+import { BoardRank, PercentileQuery } from '../../contract/schemas';
+import { ApiFailure } from '../errors';
 import { route, sameGame } from '../route';
 
 export default route({
@@ -11,21 +12,25 @@ export default route({
     id: 'get-board-rank',
     summary: "The signed-in player's rank on a board",
     description:
-        'Needs X-Session-Token (device-code sign-in). `{found: false, message, totalPlayers}` when the player has no entry this period.',
-    errors: { 400: 'the path names another game than X-Game-ID', 404: 'no such board (R1)' },
+        "Needs X-Session-Token (device-code sign-in). `{found: false, message, totalPlayers}` when the player has no entry this period. On a board with ties 'shared' equal values share a rank (1, 2, 2, 4).",
+    errors: { 400: 'the path names another game than X-Game-ID, or percentile is invalid', 404: 'no such board (R1)' },
     auth: 'session',
     params: {
         gameId: { pattern: PATH_ID, description: 'the game' },
         boardId: { pattern: PATH_ID, label: 'scoreboardId', description: FIELD.scoreboardId },
     },
+    query: PercentileQuery,
     data: BoardRank,
-    async handle(ctx, { params, caller }) {
+    async handle(ctx, { params, query, caller }) {
         // The session's game (X-Game-ID): the player has no rank to show in another game's path.
         sameGame(caller.gameId, params.gameId, 'Game');
+        const percentile = parseFlag(query, 'percentile');
+        if ('error' in percentile) throw new ApiFailure(400, percentile.error);
         return ctx.canister.ok('board_rank', {
             gameId: params.gameId,
             boardId: params.boardId,
             playerId: caller.playerId,
+            ...(percentile.ok ? { percentile: true } : {}),
         });
     },
 });

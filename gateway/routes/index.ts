@@ -9,6 +9,7 @@ import logout from './logout';
 import migrateAccount from './migrate-account';
 import profileNickname from './profile-nickname';
 import around from './around';
+import boardPlayers from './board-players';
 import boardRank from './board-rank';
 import boardReads from './board-reads';
 import dashboardApi from './dashboard-api';
@@ -31,6 +32,7 @@ export const ROUTES: readonly Route[] = [
     ...boardReads,
     boardRank,
     around,
+    boardPlayers,
     playerProfile,
     playerRank,
     playerNickname,

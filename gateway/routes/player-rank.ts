@@ -1,7 +1,7 @@
 // GET /players/{playerId}/rank: an anonymous player's rank on the global leaderboard.
 import { FIELD } from '../../contract/messages';
-import { PLAYER_ID, parseSort } from '../../contract/rules';
-import { PlayerRank, SortBy } from '../../contract/schemas';
+import { PLAYER_ID, parseFlag, parseSort } from '../../contract/rules';
+import { PercentileQuery, PlayerRank, SortBy } from '../../contract/schemas';
 import { z } from 'zod';
 import { ApiFailure } from '../errors';
 import { route } from '../route';
@@ -13,16 +13,24 @@ export default route({
     summary: "A player's rank on the global leaderboard",
     auth: 'apiKey',
     params: { playerId: { pattern: PLAYER_ID, description: FIELD.playerId } },
-    query: z.object({ sort: z.optional(SortBy.meta({ default: 'score' })) }),
+    description: "On a game whose all-time board has ties 'shared' equal values share a rank (1, 2, 2, 4).",
+    query: z.object({ sort: z.optional(SortBy.meta({ default: 'score' })), ...PercentileQuery.shape }),
     data: PlayerRank,
     errors: {
-        400: 'playerId or sort invalid',
+        400: 'playerId, sort or percentile invalid',
         404: '`Player not found`, or the player has only targeted-board entries',
     },
     async handle(ctx, { params, query, caller }) {
         const playerId = params.playerId;
         const sort = parseSort(query);
         if ('error' in sort) throw new ApiFailure(400, sort.error);
-        return ctx.canister.ok('player_rank', { gameId: caller.gameId, playerId, sort: sort.ok });
+        const percentile = parseFlag(query, 'percentile');
+        if ('error' in percentile) throw new ApiFailure(400, percentile.error);
+        return ctx.canister.ok('player_rank', {
+            gameId: caller.gameId,
+            playerId,
+            sort: sort.ok,
+            ...(percentile.ok ? { percentile: true } : {}),
+        });
     },
 });

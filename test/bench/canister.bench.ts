@@ -406,6 +406,41 @@ export async function benchCanister(): Promise<CanisterResults> {
             (await call(r, id, 'board_rank', { gameId: g, boardId: 'daily', playerId: p(players >> 1) }, true))
                 .instructions,
         );
+        const friends = Array.from({ length: 100 }, (_, i) => p((i * 7919 + 13) % players));
+        m.set(
+            'friends: 100 players on a board (board_players)',
+            (await call(r, id, 'board_players', { gameId: g, boardId: 'weekly', playerIds: friends }, true))
+                .instructions,
+        );
+        m.set(
+            'friends: 10 players on a board (board_players)',
+            (
+                await call(
+                    r,
+                    id,
+                    'board_players',
+                    { gameId: g, boardId: 'weekly', playerIds: friends.slice(0, 10) },
+                    true,
+                )
+            ).instructions,
+        );
+        // The same reads of the same board once it shows shared ranks (ties: 'shared').
+        await call(r, id, 'admin_update_board', { gameId: g, scoreboardId: 'weekly', ties: 'shared' });
+        m.set(
+            "page of 100 in the middle, ties 'shared' (read_board, offset)",
+            (await call(r, id, 'read_board', { gameId: g, boardId: 'weekly', limit: 100, offset: players >> 1 }, true))
+                .instructions,
+        );
+        m.set(
+            "a player's rank on a board, ties 'shared' (board_rank)",
+            (await call(r, id, 'board_rank', { gameId: g, boardId: 'weekly', playerId: p(players >> 1) }, true))
+                .instructions,
+        );
+        m.set(
+            "a player's rank with its percentile (player_rank, percentile: true)",
+            (await call(r, id, 'player_rank', { gameId: g, playerId: p(players >> 1), percentile: true }, true))
+                .instructions,
+        );
         m.set(
             'profile read',
             (await call(r, id, 'profile', { gameId: g, playerId: p(players >> 1) }, true)).instructions,
