@@ -11,6 +11,7 @@ import type {
     ArchiveList,
     ArchiveStats,
     Board,
+    BoardEntry,
     BoardList,
     BoardRank,
     GameInfo,
@@ -124,6 +125,33 @@ export interface DeveloperEntry {
     authType: string;
     submittedAt: Nanoseconds;
     banned: boolean;
+}
+
+/**
+ * The most entries one dev_export_board call returns: measured at ~0.5 M instructions per entry
+ * at most (docs/architecture.md), so a page stays far inside a query's 5 B instruction limit.
+ */
+export const EXPORT_PAGE_MAX = 1000;
+
+/** A board entry as an export has it: with the player id (empty for archives written before slots). */
+export type ExportEntry = BoardEntry & { playerId: string };
+
+/**
+ * A page of a board's current period (or of one archive) for its CSV export, from rank offset
+ * `offset` on; `nextOffset` is where the next page starts (null: this was the last).
+ */
+export interface ExportPage {
+    scoreboardId: string;
+    /** The archive read; absent for the current period. */
+    archiveId?: string;
+    /** Start of the period the entries belong to (0 for boards that never reset): it changes when a period ends mid-export. */
+    periodStart: Nanoseconds | 0;
+    sortBy: SortBy;
+    format: ScoreFormat;
+    totalEntries: number;
+    offset: number;
+    entries: ExportEntry[];
+    nextOffset: number | null;
 }
 
 /** What moderation did, for the game's developer. */
@@ -356,6 +384,11 @@ export interface Methods {
         request: DevGame & { boardId: string; offset?: number; limit?: number };
         reply: { scoreboardId: string; totalEntries: number; offset: number; entries: DeveloperEntry[] };
     };
+    /** A page of a board's current period, or of `archiveId` (one of the board's), for a CSV export. */
+    dev_export_board: {
+        request: DevGame & { boardId: string; archiveId?: string; offset?: number; limit?: number };
+        reply: ExportPage;
+    };
     dev_suspicion_log: { request: DevGame & { playerId?: string; limit?: number }; reply: SuspicionEntry[] };
     dev_request_games: { request: DevRef & { games: number; message: string }; reply: DeveloperView };
     dev_remove_entry: { request: DevGame & { scoreboardId: string; playerId: string }; reply: Message };
@@ -446,6 +479,7 @@ export const METHODS = {
     dev_reset_board: { kind: 'update', access: 'gateway' },
     dev_delete_board: { kind: 'update', access: 'gateway' },
     dev_read_board: { kind: 'query', access: 'gateway' },
+    dev_export_board: { kind: 'query', access: 'gateway' },
     dev_suspicion_log: { kind: 'query', access: 'gateway' },
     dev_request_games: { kind: 'update', access: 'gateway' },
     dev_remove_entry: { kind: 'update', access: 'gateway' },

@@ -303,6 +303,20 @@ export function readArchive(
     ctx: Ctx,
     req: Untrusted<{ gameId: string; boardId: string; archiveId: string; limit: number }>,
 ): Archive {
+    const { slots: _slots, stored: _stored, ...archive } = archivePage(ctx, req, 0, clampLimit(req.limit));
+    return archive;
+}
+
+/**
+ * `count` entries of an archived period from `offset` (0-based), with each entry's player slot
+ * (undefined in archives written before entries carried slots) and how many entries it keeps.
+ */
+export function archivePage(
+    ctx: Ctx,
+    req: Untrusted<{ gameId: string; boardId: string; archiveId: string }>,
+    offset: number,
+    count: number,
+): Archive & { slots: Array<number | undefined>; stored: number } {
     const game = requireGame(ctx, req.gameId);
     let boardId: string;
     let start: number;
@@ -320,8 +334,8 @@ export function readArchive(
     }
     const archive = ctx.store.archives.get(archiveKey(game.record.gameId, boardId, start));
     if (archive === undefined) throw new Fail(404, MESSAGES.archiveNotFound);
-    const limit = Math.min(clampLimit(req.limit), ARCHIVE_ENTRIES);
     const live = liveArchive(game, archive);
+    const page = live.entries.slice(offset, offset + Math.min(count, ARCHIVE_ENTRIES));
     return {
         archiveId: archiveId(game.record.gameId, boardId, start),
         config: {
@@ -331,8 +345,8 @@ export function readArchive(
             periodStart: ns(archive.periodStart),
             periodEnd: ns(archive.periodEnd),
         },
-        entries: live.entries.slice(0, limit).map((e, i) => ({
-            rank: i + 1,
+        entries: page.map((e, i) => ({
+            rank: offset + i + 1,
             nickname: e.nickname,
             score: e.score,
             streak: e.streak,
@@ -340,6 +354,8 @@ export function readArchive(
             submittedAt: ns(e.submittedAt),
         })),
         totalEntries: live.entryCount,
+        slots: page.map((e) => e.slot),
+        stored: live.entries.length,
     };
 }
 
