@@ -10,6 +10,7 @@ import migrateAccount from './migrate-account';
 import profileNickname from './profile-nickname';
 import around from './around';
 import boardRank from './board-rank';
+import boardExport from './board-export';
 import boardReads from './board-reads';
 import dashboardApi from './dashboard-api';
 import game from './game';
@@ -50,4 +51,5 @@ export const ROUTES: readonly Route[] = [
     deleteAccount,
     migrateAccount,
     ...dashboardApi,
+    ...boardExport,
 ];

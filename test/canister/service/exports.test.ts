@@ -1,7 +1,7 @@
 // A board's export pages for its developer: the current period and its archives page by rank
 // offset with player ids (the same entries the board reads show), pages never above
 // EXPORT_PAGE_MAX, and nobody but the game's developer reads them.
-import { EXPORT_PAGE_MAX, type ExportEntry } from '../../../contract/canister';
+import { EXPORT_PAGE_MAX, type ExportEntry, type ExportPage } from '../../../contract/canister';
 import { developerSignIn, registerOwnGame } from '../../../canister/service/developers';
 import { exportPage } from '../../../canister/service/exports';
 import { createBoard, updateBoard } from '../../../canister/service/games';
@@ -38,7 +38,7 @@ function everyPage(h: Harness, request: Record<string, unknown>): { pages: numbe
     let offset: number | null = 0;
     let pages = 0;
     while (offset !== null) {
-        const page = present(exportPage(h, { ...request, offset } as never));
+        const page: ExportPage = present(exportPage(h, { ...request, offset } as never));
         expect(page.offset).toBe(offset);
         expect(page.entries.length).toBeLessThanOrEqual(EXPORT_PAGE_MAX);
         entries.push(...page.entries);
