@@ -33,22 +33,27 @@ const TiesField = z.enum(TIES, { error: invalid('ties', `must be ${listed(TIES)}
     description:
         'distinct: who reached a value first ranks higher (default); shared: equal values share a rank (1, 2, 2, 4)',
 });
+/** Every way a format can be wrong gets the canister's one message (./board-options.ts parseFormat). */
+const badFormat = {
+    error: invalid(
+        'format',
+        `must be { kind: 'number' | 'milliseconds' } or { kind: 'decimal', places: 1-${MAX_DECIMAL_PLACES} }`,
+    ),
+};
 const FormatField = z
     .union(
         [
-            z.strictObject({ kind: z.literal('number') }),
-            z.strictObject({ kind: z.literal('milliseconds') }),
-            z.strictObject({
-                kind: z.literal('decimal'),
-                places: z.number().int().min(1).max(MAX_DECIMAL_PLACES),
-            }),
-        ],
-        {
-            error: invalid(
-                'format',
-                `must be { kind: 'number' | 'milliseconds' } or { kind: 'decimal', places: 1-${MAX_DECIMAL_PLACES} }`,
+            z.strictObject({ kind: z.literal('number', badFormat) }, badFormat),
+            z.strictObject({ kind: z.literal('milliseconds', badFormat) }, badFormat),
+            z.strictObject(
+                {
+                    kind: z.literal('decimal', badFormat),
+                    places: z.number(badFormat).int(badFormat).min(1, badFormat).max(MAX_DECIMAL_PLACES, badFormat),
+                },
+                badFormat,
             ),
-        },
+        ],
+        badFormat,
     )
     .meta({
         description:
