@@ -158,7 +158,7 @@ export function serve(ctx: RouteContext, r: Route): RequestHandler[] {
             .then(
                 (data) => {
                     if (r.file === undefined) sendData(res, data);
-                    else if (!res.writableEnded) res.end();
+                    else if (!res.writableEnded && !res.destroyed) res.end();
                 },
                 (error: unknown) => {
                     if (!res.headersSent) return sendError(res, error);

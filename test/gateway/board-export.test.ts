@@ -114,6 +114,19 @@ test('5,000 entries stream out over several pages as RFC 4180 CSV, entry for ent
     );
 });
 
+test('a client that goes away mid-download harms nothing; the next one is served whole', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${s.gateway.url}/dashboard/api/games/${G}/boards/all-time/export`, {
+        headers: { Cookie: cookie },
+        signal: controller.signal,
+    });
+    const reader = res.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+    controller.abort();
+    const again = await download('all-time/export');
+    expect(rowsOf(await again.text())).toHaveLength(N);
+});
+
 test('a formatted board gets a scoreFormatted column beside the integer, in the board order', async () => {
     await s.replica.advanceTime(3_000);
     const submits = [30_123, 61_500, 3_723_004].map((score, i) => ({
