@@ -23,19 +23,19 @@ const OPERATORS = [
     ['sum', 'Sum'],
 ] as const;
 const TIES = [
-    ['distinct', 'Earlier ranks higher'],
-    ['shared', 'Shared (1, 2, 2, 4)'],
+    ['distinct', 'Earlier first'],
+    ['shared', 'Shared'],
 ] as const;
 const FORMATS = [
     ['number', 'Number (1234)'],
-    ['milliseconds', 'Time from milliseconds (1:02.345)'],
+    ['milliseconds', 'Time (1:02.345)'],
     ['decimal', 'Decimal (12.34)'],
 ] as const;
 
 export const HINT = {
     sortOrder: 'Lower first ranks the smallest score first: times, strokes, moves.',
     operator: 'Best keeps each player’s best; latest their last submit; sum adds every submit up (total coins).',
-    ties: 'Equal scores: the earlier one ranks higher, or both share the rank and the next is skipped.',
+    ties: 'Equal scores: the earlier one ranks higher, or both share the rank (1, 2, 2, 4).',
     format: 'How pages and CSV exports show scores; the API always sends the integer.',
     places: 'Decimal format only: 12345 with 2 places reads 123.45.',
     rules: 'Order and keeping rule can change only while the board has no entries this period.',
