@@ -30,6 +30,7 @@ import * as accounts from './service/accounts';
 import * as analytics from './service/analytics';
 import { flushCallWrites } from './service/flush';
 import * as developers from './service/developers';
+import * as boardExport from './service/exports';
 import { createDirectReads, type Change } from './service/direct-reads';
 import * as deviceCodes from './service/device-codes';
 import * as moderation from './service/moderation';
@@ -522,6 +523,11 @@ export default class {
     @query(...JSON_METHOD)
     dev_read_board(): void {
         handle('dev_read_board', (req) => developers.readOwnBoard(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
+    dev_export_board(): void {
+        handle('dev_export_board', (req) => boardExport.exportPage(ctx, req));
     }
 
     @query(...JSON_METHOD)

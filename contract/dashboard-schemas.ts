@@ -4,6 +4,7 @@
 // ./canister.ts (the routes' handlers are type-checked against these schemas).
 import { z } from 'zod';
 
+import { MAX_DECIMAL_PLACES, OPERATORS, SORT_ORDERS, TIES } from './board-options';
 import { FIELD } from './messages';
 import { invalid } from './rules';
 import { Nanoseconds, Period, SortBy, optional } from './schemas';
@@ -18,7 +19,87 @@ export const ANALYTICS_DAYS = 90;
 /** Entries of the suspicion and moderation logs kept per game. */
 export const LOG_KEEP = 1000;
 
+// ---- board options (contract/board-options.ts): the same values and messages as the canister's checks
+
+const listed = (values: readonly string[]): string => `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
+const SortOrderField = z
+    .enum(SORT_ORDERS, { error: invalid('sortOrder', `must be ${listed(SORT_ORDERS)}`) })
+    .meta({ description: 'desc: higher is better (default); asc: lower is better (times, strokes, moves)' });
+const OperatorField = z.enum(OPERATORS, { error: invalid('operator', `must be ${listed(OPERATORS)}`) }).meta({
+    description:
+        "best: each player's best by the order (default); latest: the last accepted submit; sum: every submit added up",
+});
+const TiesField = z.enum(TIES, { error: invalid('ties', `must be ${listed(TIES)}`) }).meta({
+    description:
+        'distinct: who reached a value first ranks higher (default); shared: equal values share a rank (1, 2, 2, 4)',
+});
+/** Every way a format can be wrong gets the canister's one message (./board-options.ts parseFormat). */
+const badFormat = {
+    error: invalid(
+        'format',
+        `must be { kind: 'number' | 'milliseconds' } or { kind: 'decimal', places: 1-${MAX_DECIMAL_PLACES} }`,
+    ),
+};
+const FormatField = z
+    .union(
+        [
+            z.strictObject({ kind: z.literal('number', badFormat) }, badFormat),
+            z.strictObject({ kind: z.literal('milliseconds', badFormat) }, badFormat),
+            z.strictObject(
+                {
+                    kind: z.literal('decimal', badFormat),
+                    places: z.number(badFormat).int(badFormat).min(1, badFormat).max(MAX_DECIMAL_PLACES, badFormat),
+                },
+                badFormat,
+            ),
+        ],
+        badFormat,
+    )
+    .meta({
+        description:
+            'how pages and CSV exports show scores (values stay integers): number (default), milliseconds (m:ss.mmm), decimal with places',
+    });
+
+/** The options a board may be created or updated with (absent: the default, or unchanged). */
+const BoardOptionFields = {
+    sortOrder: optional(SortOrderField),
+    operator: optional(OperatorField),
+    ties: optional(TiesField),
+    format: optional(FormatField),
+};
+
 // ---- request bodies and query parameters ---------------------------------------------------------
+
+const boardText = (field: string, max: number) =>
+    optional(z.string({ error: invalid(field, `must be text of at most ${max} characters`) }));
+
+export const CreateBoardBody = z.object({
+    scoreboardId: z
+        .string({ error: invalid('scoreboardId', 'must be text') })
+        .meta({ description: FIELD.scoreboardId }),
+    type: z.enum(['targeted', 'monthly', 'custom'], { error: invalid('type', 'must be targeted, monthly or custom') }),
+    name: boardText('name', 100),
+    description: boardText('description', 500),
+    period: optional(Period.meta({ description: 'targeted boards: how often they reset (default allTime)' })),
+    days: optional(
+        z
+            .number({ error: invalid('days', 'must be a number from 0 to 3650') })
+            .meta({ description: 'custom periods: reset every this many days (0 = never)' }),
+    ),
+    sortBy: optional(SortBy),
+    ...BoardOptionFields,
+});
+
+export const UpdateBoardBody = z.object({
+    name: boardText('name', 100),
+    description: boardText('description', 500),
+    ...BoardOptionFields,
+});
+
+export const StandardBoardsBody = z.object({
+    sortOrder: optional(SortOrderField),
+    operator: optional(OperatorField),
+});
 
 export const BanBody = z.object({
     reason: optional(
@@ -52,6 +133,16 @@ export const EntriesQuery = z.object({
     offset: integer('entries to skip from the top', 0, 1_000_000_000, 0),
     limit: integer('entries in the page', 1, 1000, 50),
 });
+/** An archive id as the archive list gives it: `<gameId>:<boardId>:<periodStartNs>`. */
+export const ARCHIVE_ID = /^[a-z0-9-]{3,50}:[A-Za-z0-9_-]{1,64}:[0-9]{1,20}$/;
+export const ExportQuery = z.object({
+    archiveId: z.optional(
+        z.string().meta({
+            pattern: ARCHIVE_ID.source,
+            description: "one of the board's archives (from its archive list); absent: the current period",
+        }),
+    ),
+});
 export const SuspicionQuery = z.object({
     playerId: z.optional(z.string().meta({ pattern: PLAYER_REF.source, description: 'only this player' })),
     limit: integer('entries, newest first', 1, LOG_KEEP, 100),
@@ -68,7 +159,7 @@ const TimeValidation = z.object({
     sessionLifetimeSeconds: z.number(),
 });
 
-const BoardView = z.object({
+export const BoardView = z.object({
     scoreboardId: z.string(),
     name: z.string(),
     description: z.string(),
@@ -81,7 +172,13 @@ const BoardView = z.object({
     periodStart: Nanoseconds.or(z.literal(0)),
     archives: z.array(Nanoseconds).meta({ description: 'period starts of the kept archives, oldest first' }),
     serial: z.number().int().optional(),
+    sortOrder: SortOrderField.optional(),
+    operator: OperatorField.optional(),
+    ties: TiesField.optional(),
+    format: FormatField.optional(),
 });
+
+export const StandardBoards = z.object({ sortOrder: SortOrderField, operator: OperatorField });
 
 const DeveloperView = z.object({
     developerId: z.string(),
@@ -107,6 +204,9 @@ export const DeveloperMe = z.object({
             timeValidation: TimeValidation,
             caps: z.object({ maxScore: z.number().optional(), maxStreak: z.number().optional() }),
             apiKey: z.string(),
+            standardBoards: StandardBoards.optional().meta({
+                description: 'how the all-time, weekly and daily boards rank and keep (absent: desc, best)',
+            }),
             boards: z.array(BoardView),
         }),
     ),

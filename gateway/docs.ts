@@ -113,16 +113,19 @@ function operation(r: Route): Json {
     const errors = { ...AUTH_ERRORS[r.auth], ...r.errors };
     const responses: Json = {
         200: {
-            description: 'success',
-            content: {
-                'application/json': {
-                    schema: {
-                        type: 'object',
-                        required: ['ok', 'data'],
-                        properties: { ok: { const: true }, data: schemaOf(r.data, 'output') },
-                    },
-                },
-            },
+            description: r.file === undefined ? 'success' : r.file.description,
+            content:
+                r.file === undefined
+                    ? {
+                          'application/json': {
+                              schema: {
+                                  type: 'object',
+                                  required: ['ok', 'data'],
+                                  properties: { ok: { const: true }, data: schemaOf(r.data, 'output') },
+                              },
+                          },
+                      }
+                    : { [r.file.mediaType]: { schema: { type: 'string' } } },
         },
     };
     for (const [status, when] of Object.entries(errors)) {
@@ -203,7 +206,14 @@ function operationHtml(path: string, method: string, op: Json): string {
         string,
         { description: string; content: Record<string, { schema: Json }> }
     >;
-    const data = (responses[200].content['application/json'].schema.properties as Record<string, Json>).data;
+    const json = responses[200].content['application/json'];
+    const [fileType] = Object.keys(responses[200].content);
+    const answer =
+        json === undefined
+            ? `<p>Response: <code>${escapeHtml(fileType)}</code>, ${inline(responses[200].description)}</p>`
+            : `<details><summary>Response <code>data</code></summary><pre>${escapeHtml(
+                  JSON.stringify((json.schema.properties as Record<string, Json>).data, null, 2),
+              )}</pre></details>`;
     const security = (op.security as Json[]).map((s) => Object.keys(s)[0]);
     const rows = params
         .map(
@@ -222,7 +232,7 @@ ${op.description === undefined ? '' : `<p>${inline(String(op.description))}</p>`
 <p class="auth">Credentials: ${security.length === 0 ? 'none' : security.map((s) => CREDENTIAL[s]).join(' or ')}</p>
 ${rows === '' ? '' : `<table><caption>Parameters</caption><tr><th>name</th><th>in</th><th>meaning</th></tr>${rows}</table>`}
 ${body === undefined ? '' : `<details open><summary>Request body</summary><pre>${escapeHtml(JSON.stringify(body, null, 2))}</pre></details>`}
-<details><summary>Response <code>data</code></summary><pre>${escapeHtml(JSON.stringify(data, null, 2))}</pre></details>
+${answer}
 ${errors === '' ? '' : `<table><caption>Errors</caption><tr><th>status</th><th>when</th></tr>${errors}</table>`}
 </section>`;
 }

@@ -11,7 +11,7 @@ import type { Caller, CredentialResolver, KeyCaller, SessionCaller } from './aut
 import type { TtlCache } from './cache';
 import type { CanisterClient } from './canister';
 import { developerOf, type DeveloperSession } from './dashboard/session';
-import { ApiFailure, sendData, sendError } from './errors';
+import { ApiFailure, failureOf, sendData, sendError } from './errors';
 import type { Provider, SignInConfig } from './sign-in/providers';
 import { parseBody, tooDeep } from './validation';
 
@@ -59,6 +59,8 @@ export interface PathParam {
 
 export interface RouteInput<B, A extends Auth = Auth> {
     req: Request;
+    /** The response: only routes that answer with a `file` write it themselves. */
+    res: Response;
     /** The validated body (routes without a body schema get undefined). */
     body: B;
     /** Path parameters, %-decoded, checked against their declared patterns. */
@@ -93,6 +95,12 @@ export interface Route<B extends z.ZodType = z.ZodType, D extends z.ZodType = z.
     handle(ctx: RouteContext, input: RouteInput<z.output<B>, A>): Promise<z.output<D>>;
     /** Answers in another form than the JSON envelope (pages); the handler then writes the response itself. */
     raw?: boolean;
+    /**
+     * Answers with a download of this media type instead of the JSON envelope (`data` is not
+     * sent): the handler writes it to `res` as it goes. A failure before its first byte is the
+     * usual JSON error; after it the connection is cut, so the client sees an incomplete download.
+     */
+    file?: { mediaType: string; description: string };
 }
 
 /** A route, with the body and caller types inferred from its schema and auth kind. */
@@ -145,11 +153,18 @@ export function serve(ctx: RouteContext, r: Route): RequestHandler[] {
             const body = r.body === undefined ? undefined : parseBody(r.body, sent);
             const q = req.originalUrl.indexOf('?');
             const search = q < 0 ? '' : req.originalUrl.slice(q + 1);
-            return r.handle(ctx, { req, body, params, search, query: parseQuery(search), caller });
+            return r.handle(ctx, { req, res, body, params, search, query: parseQuery(search), caller });
         })()
             .then(
-                (data) => sendData(res, data),
-                (error: unknown) => sendError(res, error),
+                (data) => {
+                    if (r.file === undefined) sendData(res, data);
+                    else if (!res.writableEnded && !res.destroyed) res.end();
+                },
+                (error: unknown) => {
+                    if (!res.headersSent) return sendError(res, error);
+                    console.error(`gateway: ${r.id} stopped after its first byte:`, failureOf(error).message);
+                    res.destroy();
+                },
             )
             // An answer that cannot be written (e.g. a reply JSON cannot encode) goes to Express's error handling.
             .catch(next);

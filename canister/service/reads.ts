@@ -341,6 +341,20 @@ export function readArchive(
     ctx: Ctx,
     req: Untrusted<{ gameId: string; boardId: string; archiveId: string; limit: number }>,
 ): Archive {
+    const { slots: _slots, stored: _stored, ...archive } = archivePage(ctx, req, 0, clampLimit(req.limit));
+    return archive;
+}
+
+/**
+ * `count` entries of an archived period from `offset` (0-based), with each entry's player slot
+ * (undefined in archives written before entries carried slots) and how many entries it keeps.
+ */
+export function archivePage(
+    ctx: Ctx,
+    req: Untrusted<{ gameId: string; boardId: string; archiveId: string }>,
+    offset: number,
+    count: number,
+): Archive & { slots: Array<number | undefined>; stored: number } {
     const game = requireGame(ctx, req.gameId);
     let boardId: string;
     let start: number;
@@ -358,14 +372,15 @@ export function readArchive(
     }
     const archive = ctx.store.archives.get(archiveKey(game.record.gameId, boardId, start));
     if (archive === undefined) throw new Fail(404, MESSAGES.archiveNotFound);
-    const limit = Math.min(clampLimit(req.limit), ARCHIVE_ENTRIES);
     const live = liveArchive(game, archive);
-    // Ties are how a board shows its values: its current setting applies to its archives too.
-    const shown = live.entries.slice(0, limit);
+    const end = offset + Math.min(count, ARCHIVE_ENTRIES);
+    const page = live.entries.slice(offset, end);
+    // Ties are how a board shows its values: its current setting applies to its archives too
+    // (a shared rank may reach back before the page: ranked from the top, at most ARCHIVE_ENTRIES).
     const ranks = listRanks(
-        shown.map((e) => (archive.sortBy === 'streak' ? e.streak : e.score)),
+        live.entries.slice(0, end).map((e) => (archive.sortBy === 'streak' ? e.streak : e.score)),
         tiesOf(game.record.boards.find((b) => b.scoreboardId === boardId)),
-    );
+    ).slice(offset);
     return {
         archiveId: archiveId(game.record.gameId, boardId, start),
         config: {
@@ -375,7 +390,7 @@ export function readArchive(
             periodStart: ns(archive.periodStart),
             periodEnd: ns(archive.periodEnd),
         },
-        entries: shown.map((e, i) => ({
+        entries: page.map((e, i) => ({
             rank: ranks[i],
             nickname: e.nickname,
             score: e.score,
@@ -384,6 +399,8 @@ export function readArchive(
             submittedAt: ns(e.submittedAt),
         })),
         totalEntries: live.entryCount,
+        slots: page.map((e) => e.slot),
+        stored: live.entries.length,
     };
 }
 

@@ -34,6 +34,7 @@ button.secondary,.button.secondary{background:#fff;color:#3451b2}
 button.danger{background:#b42318;border-color:#b42318}
 .row{display:flex;gap:8px;flex-wrap:wrap;align-items:end}
 .row .field{flex:1 1 140px}
+.row.top{align-items:start}
 .error{color:#b42318;background:#fef3f2;border:1px solid #fecdca;border-radius:8px;padding:8px 10px;margin:0 0 12px}
 .done{color:#067647;background:#ecfdf3;border:1px solid #abefc6;border-radius:8px;padding:8px 10px;margin:0 0 16px}
 table{border-collapse:collapse;width:100%;font-size:14px}
@@ -41,6 +42,7 @@ th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #e4e8f0;vertical-a
 th{color:#5b6577;font-weight:600}
 td form{display:inline;margin:0}
 td button{padding:4px 8px;font-size:13px}
+.num{font-variant-numeric:tabular-nums;white-space:nowrap}
 code,pre,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px}
 pre{background:#f3f5fa;border-radius:8px;padding:10px;overflow-x:auto;white-space:pre}
 .key{display:flex;gap:8px}
@@ -96,6 +98,28 @@ export function field(
             value="${o.value ?? ''}"
             ${o.required ? html`required` : ''}
         />
+        ${o.hint === undefined ? '' : html`<p class="hint">${o.hint}</p>`}
+    </div>`;
+}
+
+/** A labelled select of `[value, text]` options, `selected` chosen. */
+export function choice(
+    name: string,
+    label: string,
+    options: ReadonlyArray<readonly [string, string]>,
+    o: { selected?: string | number; hint?: string; id?: string } = {},
+): Html {
+    const id = o.id ?? `f-${name}`;
+    return html`<div class="field">
+        <label for="${id}">${label}</label>
+        <select id="${id}" name="${name}">
+            ${options.map(
+                ([value, text]) =>
+                    html`<option value="${value}" ${String(o.selected) === value ? html`selected` : ''}>
+                        ${text}
+                    </option>`,
+            )}
+        </select>
         ${o.hint === undefined ? '' : html`<p class="hint">${o.hint}</p>`}
     </div>`;
 }

@@ -11,6 +11,7 @@ const NOTICE_TEXT = {
     'player-banned': 'Player banned.',
     'ban-lifted': 'Ban lifted.',
     'board-saved': 'Board saved.',
+    'standard-boards-saved': 'Standard boards saved.',
     'board-reset': 'Board reset: the period was archived.',
     'board-deleted': 'Board deleted.',
     'game-registered': 'Game registered. Here is its API key.',

@@ -5,6 +5,8 @@ import {
     AnalyticsQuery,
     Analytics,
     BanBody,
+    BoardView,
+    CreateBoardBody,
     DeveloperBoardPage,
     DeveloperMe,
     EntriesQuery,
@@ -13,11 +15,15 @@ import {
     ModerationQuery,
     PLAYER_REF,
     PLAYER_REF_TEXT,
+    StandardBoards,
+    StandardBoardsBody,
+    UpdateBoardBody,
     SuspicionLog,
     SuspicionQuery,
     WipeBody,
     ANALYTICS_DAYS,
 } from '../../contract/dashboard-schemas';
+import { DEFAULT_STANDARD_BOARDS } from '../../contract/board-options';
 import { FIELD } from '../../contract/messages';
 import { PATH_ID, invalid, parseOffset } from '../../contract/rules';
 import { Message } from '../../contract/schemas';
@@ -81,6 +87,72 @@ const entries = route({
             offset: offset.ok,
             limit: integer(input.query, 'limit', 1, 1000),
         });
+    },
+});
+
+const createBoard = route({
+    method: 'post',
+    path: `${BASE}/games/{gameId}/boards`,
+    id: 'dashboard-create-board',
+    summary: 'Create a monthly, custom or targeted board, with its order, keeping rule, ties and format',
+    auth: 'developer',
+    params: { gameId },
+    body: CreateBoardBody,
+    data: BoardView,
+    errors: {
+        400: 'a field is invalid, or the id is a standard board',
+        403: 'the game has the most boards it may have',
+        404: NOT_OWNED,
+        409: 'a board with this id exists',
+    },
+    async handle(ctx, input) {
+        return ctx.canister.ok('dev_create_board', { ...input.body, ...own(input) });
+    },
+});
+
+const updateBoard = route({
+    method: 'put',
+    path: `${BASE}/games/{gameId}/boards/{boardId}`,
+    id: 'dashboard-update-board',
+    summary: "Change a board's name, description or options (fields left out stay)",
+    description:
+        "Ties and format change any time. Order and operator change only while the board has no entries in its current period (409 otherwise: its kept scores were chosen by the old rule); the standard boards' come from the game's standard-boards setting.",
+    auth: 'developer',
+    params: { gameId, boardId },
+    body: UpdateBoardBody,
+    bodyOptional: true,
+    data: BoardView,
+    errors: {
+        400: 'a field is invalid, or order/operator of a standard board',
+        404: `${NOT_OWNED}, or no such board`,
+        409: 'order or operator changed while the board has entries',
+    },
+    async handle(ctx, input) {
+        return ctx.canister.ok('dev_update_board', {
+            ...input.body,
+            ...own(input),
+            scoreboardId: input.params.boardId,
+        });
+    },
+});
+
+const standardBoards = route({
+    method: 'put',
+    path: `${BASE}/games/{gameId}/standard-boards`,
+    id: 'dashboard-standard-boards',
+    summary: 'Set how the standard boards (all-time, weekly, daily) rank and keep scores',
+    auth: 'developer',
+    params: { gameId },
+    body: StandardBoardsBody,
+    data: StandardBoards,
+    errors: {
+        400: 'sortOrder or operator is invalid',
+        404: NOT_OWNED,
+        409: 'a change while any standard board has entries in its current period',
+    },
+    async handle(ctx, input) {
+        const game = await ctx.canister.ok('dev_update_game', { ...own(input), standardBoards: input.body });
+        return game.standardBoards ?? DEFAULT_STANDARD_BOARDS;
     },
 });
 
@@ -208,4 +280,17 @@ const analytics = route({
     },
 });
 
-export default [me, entries, removeEntry, wipe, ban, unban, moderationLog, suspicionLog, analytics];
+export default [
+    me,
+    createBoard,
+    updateBoard,
+    standardBoards,
+    entries,
+    removeEntry,
+    wipe,
+    ban,
+    unban,
+    moderationLog,
+    suspicionLog,
+    analytics,
+];

@@ -11,6 +11,7 @@ import profileNickname from './profile-nickname';
 import around from './around';
 import boardPlayers from './board-players';
 import boardRank from './board-rank';
+import boardExport from './board-export';
 import boardReads from './board-reads';
 import dashboardApi from './dashboard-api';
 import game from './game';
@@ -52,4 +53,5 @@ export const ROUTES: readonly Route[] = [
     deleteAccount,
     migrateAccount,
     ...dashboardApi,
+    ...boardExport,
 ];

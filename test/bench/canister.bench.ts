@@ -1,6 +1,8 @@
 // Canister cost benchmarks: metered instructions (cycles on the IC) of the operations that
 // matter, on games of 1,000 and 100,000 players (BENCH_PLAYERS=1000,100000,1000000 to choose),
 // including an upgrade. Prints a table; asserts nothing.
+import { createHash } from 'node:crypto';
+
 import { IDL } from '@dfinity/candid';
 import { Principal } from '@dfinity/principal';
 
@@ -269,13 +271,23 @@ export async function benchCanister(): Promise<CanisterResults> {
         const t0 = Date.now();
         const { r, id } = await freshCanister();
         const m = new Map<string, bigint>();
+        // A dashboard developer owns g-three (the CSV export's pages are read with their session).
+        const signedIn = await call(r, id, 'dev_sign_in', {
+            identity: {
+                issuer: 'https://bench.example',
+                subject: 'bench',
+                email: 'bench@example.com',
+                provider: 'bench',
+            },
+        });
+        const sessionHash = createHash('sha256').update(signedIn.reply.sessionToken).digest('hex');
         const empty = await memoryOf(r, id);
         for (const [gameId, extra] of [
             ['three', false],
             ['four', true],
         ] as const) {
             const registered = await call(r, id, 'admin_register_game', {
-                developerId: `dev-${gameId}`,
+                developerId: gameId === 'three' ? signedIn.reply.developer.developerId : `dev-${gameId}`,
                 gameId: `g-${gameId}`,
                 name: gameId,
             });
@@ -383,6 +395,23 @@ export async function benchCanister(): Promise<CanisterResults> {
             'page of 100 in the middle (read_board, offset)',
             (await call(r, id, 'read_board', { gameId: g, boardId: 'weekly', limit: 100, offset: players >> 1 }, true))
                 .instructions,
+        );
+        m.set(
+            'CSV export: a page of 1,000 entries with player ids (dev_export_board)',
+            (
+                await call(
+                    r,
+                    id,
+                    'dev_export_board',
+                    {
+                        sessionHash,
+                        gameId: g,
+                        boardId: 'weekly',
+                        offset: Math.max(0, Math.min(players >> 1, players - 1000)),
+                    },
+                    true,
+                )
+            ).instructions,
         );
         const beforeNewcomer = r.executions().at(-1)!;
         await call(r, id, 'submit_scores', {

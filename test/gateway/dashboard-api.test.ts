@@ -85,3 +85,67 @@ test.each([
     const res = await api(method, path, body);
     expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { ok: false, error } });
 });
+
+test('boards are created and edited with their options; order and operator refused with entries (409)', async () => {
+    const created = await api('POST', '/games/api-game/boards', {
+        scoreboardId: 'laps',
+        type: 'targeted',
+        sortOrder: 'asc',
+        operator: 'best',
+        ties: 'shared',
+        format: { kind: 'milliseconds' },
+    });
+    expect(created.body).toMatchObject({
+        ok: true,
+        data: { scoreboardId: 'laps', sortOrder: 'asc', ties: 'shared', format: { kind: 'milliseconds' } },
+    });
+    const me = await api('GET', '/me');
+    expect(me.body.data.games[0].standardBoards).toEqual({ sortOrder: 'desc', operator: 'best' });
+    expect(me.body.data.games[0].boards.find((b: { scoreboardId: string }) => b.scoreboardId === 'laps')).toMatchObject(
+        { sortOrder: 'asc', format: { kind: 'milliseconds' } },
+    );
+    expect((await api('PUT', '/games/api-game/boards/laps', { operator: 'sum' })).body.data.operator).toBe('sum');
+    expect((await api('PUT', '/games/api-game/standard-boards', { sortOrder: 'asc' })).body).toEqual({
+        ok: true,
+        data: { sortOrder: 'asc', operator: 'best' },
+    });
+    const { apiKey } = me.body.data.games[0];
+    const submit = (scoreboardId?: string) =>
+        s.request('POST', '/scores', {
+            headers: { 'X-API-Key': apiKey },
+            body: { playerId: 'p9', score: 5, streak: 0, scoreboardId },
+        });
+    expect((await submit('laps')).status).toBe(200);
+    await s.replica.advanceTime(3_000);
+    expect((await submit()).status).toBe(200);
+    const refused = await api('PUT', '/games/api-game/boards/laps', { operator: 'latest', format: { kind: 'number' } });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatch(/^Board 'laps' has entries: its order and operator cannot change/);
+    // Format and ties change any time.
+    expect(
+        (await api('PUT', '/games/api-game/boards/laps', { format: { kind: 'decimal', places: 3 } })).body.data.format,
+    ).toEqual({ kind: 'decimal', places: 3 });
+    const standard = await api('PUT', '/games/api-game/standard-boards', { sortOrder: 'desc' });
+    expect(standard.status).toBe(409);
+    expect(standard.body.error).toMatch(/^The standard boards' order and operator cannot change while/);
+});
+
+test.each([
+    [{ scoreboardId: 'b1', type: 'targeted', sortOrder: 'up' }, 'Invalid sortOrder: must be desc or asc'],
+    [{ scoreboardId: 'b1', type: 'targeted', operator: 'max' }, 'Invalid operator: must be best, latest or sum'],
+    [{ scoreboardId: 'b1', type: 'targeted', ties: 'split' }, 'Invalid ties: must be distinct or shared'],
+    [
+        { scoreboardId: 'b1', type: 'targeted', format: { kind: 'decimal', places: 7 } },
+        "Invalid format: must be { kind: 'number' | 'milliseconds' } or { kind: 'decimal', places: 1-6 }",
+    ],
+    [
+        { scoreboardId: 'b1', type: 'targeted', format: { kind: 'number', places: 2 } },
+        "Invalid format: must be { kind: 'number' | 'milliseconds' } or { kind: 'decimal', places: 1-6 }",
+    ],
+    [{ scoreboardId: 'b1', type: 'weekly' }, 'Invalid type: must be targeted, monthly or custom'],
+])('creating a board with %j is 400 and creates nothing', async (body, error) => {
+    const res = await api('POST', '/games/api-game/boards', body);
+    expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { ok: false, error } });
+    const me = await api('GET', '/me');
+    expect(me.body.data.games[0].boards.map((b: { scoreboardId: string }) => b.scoreboardId)).not.toContain('b1');
+});

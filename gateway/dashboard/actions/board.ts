@@ -8,6 +8,7 @@ import type { CanisterClient } from '../../canister';
 import { formOf, forms, viewOf, writer, type DashboardOptions, type Form } from '../context';
 import { showGame } from '../game-pages';
 import { withNotice, type Notice } from '../notices';
+import { formOptions } from '../pages/board-options';
 
 /** The developer's session, the game and the board, as every board method takes them. */
 type DevBoard = { sessionHash: string; gameId: string; scoreboardId: string };
@@ -22,7 +23,12 @@ const BOARD_ACTIONS: ReadonlyMap<string, BoardAction> = new Map<string, BoardAct
         'update',
         {
             call: (c, dev, b) =>
-                c.relay('dev_update_board', { ...dev, name: b.name, description: b.description ?? '' }),
+                c.relay('dev_update_board', {
+                    ...dev,
+                    name: b.name,
+                    description: b.description ?? '',
+                    ...formOptions(b),
+                }),
             done: 'board-saved',
         },
     ],

@@ -9,6 +9,7 @@ import type { CanisterClient } from '../../canister';
 import { formOf, forms, num, postForm, viewOf, writer, type DashboardOptions, type Form } from '../context';
 import { showGame } from '../game-pages';
 import { withNotice, type Notice } from '../notices';
+import { formOptions } from '../pages/board-options';
 import type { Tab } from '../pages/frame';
 
 /** The developer's session and the game, as every per-game method takes them. */
@@ -28,6 +29,18 @@ const GAME_ACTIONS: ReadonlyMap<string, GameAction> = new Map<string, GameAction
         {
             call: (c, dev, b) => c.relay('dev_update_game', { ...dev, name: b.name, description: b.description ?? '' }),
             done: 'saved',
+            back: 'settings',
+        },
+    ],
+    [
+        'standard-boards',
+        {
+            call: (c, dev, b) =>
+                c.relay('dev_update_game', {
+                    ...dev,
+                    standardBoards: { sortOrder: b.sortOrder, operator: b.operator },
+                }),
+            done: 'standard-boards-saved',
             back: 'settings',
         },
     ],
@@ -84,6 +97,7 @@ const GAME_ACTIONS: ReadonlyMap<string, GameAction> = new Map<string, GameAction
                     period: b.type === 'targeted' ? b.period : undefined,
                     days: b.type === 'custom' || b.period === 'custom' ? num(b.days) : undefined,
                     sortBy: b.sortBy,
+                    ...formOptions(b),
                 }),
             done: 'board-created',
             back: 'boards',

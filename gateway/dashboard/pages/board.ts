@@ -2,6 +2,7 @@
 import type { DeveloperEntry, GameView, ReplyOf } from '../../../contract/canister';
 import type { Archive, ArchiveList } from '../../../contract/schemas';
 import { field, form, html, when, type Html, table } from '../layout';
+import { displayFields, HINT, optionsLine, ruleFields, scoreText } from './board-options';
 import { base, doneBox, errorFor, type View } from './view';
 
 export function boardPage(
@@ -13,13 +14,15 @@ export function boardPage(
 ): Html {
     const board = game.boards.find((b) => b.scoreboardId === page.scoreboardId)!;
     const b = `${base(game)}/boards/${board.scoreboardId}`;
+    const fanout = ['all-time', 'weekly', 'daily'].includes(board.scoreboardId);
+    const exportUrl = `/dashboard/api/games/${game.gameId}/boards/${board.scoreboardId}/export`;
     const rows = page.entries.map(
         (e: DeveloperEntry) =>
             html`<tr>
                 <td>${e.rank}</td>
                 <td>${e.nickname}${e.banned ? html` <span class="badge off">banned</span>` : ''}</td>
                 <td class="mono">${e.playerId}</td>
-                <td>${e.score}</td>
+                <td class="num">${scoreText(board, e.score)}</td>
                 <td>${e.streak}</td>
                 <td>${e.authType}</td>
                 <td>${when(e.submittedAt)}</td>
@@ -40,12 +43,14 @@ export function boardPage(
     );
     const prev = page.offset > 0 ? Math.max(0, page.offset - 50) : undefined;
     const next = page.offset + page.entries.length < page.totalEntries ? page.offset + 50 : undefined;
-    const fanout = ['all-time', 'weekly', 'daily'].includes(board.scoreboardId);
     return html`<p class="muted"><a href="${base(game)}/boards">← Boards</a></p>
         ${doneBox(v)} ${errorFor(v, 'remove-entry')}
         <div class="card">
             <h2>${board.name} <span class="muted mono">${board.scoreboardId}</span></h2>
-            <p class="muted">${page.totalEntries} entries this period, ranked by ${board.sortBy}.</p>
+            <p class="muted">
+                ${page.totalEntries} entries this period, ranked by ${board.sortBy}: ${optionsLine(board)}.
+            </p>
+            <p><a class="button secondary" href="${exportUrl}" download>Download CSV (this period)</a></p>
             ${
                 page.entries.length === 0
                     ? html`<p>No entries in this period yet.</p>`
@@ -56,18 +61,28 @@ export function boardPage(
                 ${next === undefined ? '' : html`<a class="button secondary" href="${b}?offset=${next}">Next 50</a>`}
             </p>
         </div>
-        <div class="grid">
-            <div class="card">
-                <h2>Edit</h2>
-                ${errorFor(v, 'update-board')}
-                ${form(
-                    `${b}/update`,
-                    v.csrf,
-                    html`${field('name', 'Name', { value: board.name, id: 'f-board-name' })}
+        <div class="card">
+            <h2>Edit</h2>
+            ${errorFor(v, 'update-board')}
+            ${form(
+                `${b}/update`,
+                v.csrf,
+                html`<div class="row">
+                        ${field('name', 'Name', { value: board.name, id: 'f-board-name' })}
                         ${field('description', 'Description', { value: board.description, id: 'f-board-description' })}
-                        <button type="submit">Save</button>`,
-                )}
-            </div>
+                    </div>
+                    ${
+                        fanout
+                            ? html`<p class="hint">
+                                  Order and keeping rule: the game’s standard boards setting (Settings).
+                              </p>`
+                            : html`${ruleFields(v, 'update-board', board, 'f-board')}
+                                  <p class="muted">${HINT.rules}</p>`
+                    }
+                    ${displayFields(v, 'update-board', board, 'f-board')} <button type="submit">Save</button>`,
+            )}
+        </div>
+        <div class="grid">
             ${
                 board.period === 'custom'
                     ? html`<div class="card">
@@ -100,7 +115,7 @@ export function boardPage(
                 archives.archives.length === 0
                     ? html`<p class="muted">No archived periods yet.</p>`
                     : table(
-                          ['Period', 'Entries', 'Top player', 'Top'],
+                          ['Period', 'Entries', 'Top player', 'Top', ''],
                           archives.archives.map(
                               (a) =>
                                   html`<tr>
@@ -111,7 +126,18 @@ export function boardPage(
                                       </td>
                                       <td>${a.entryCount}</td>
                                       <td>${a.topPlayer ?? '—'}</td>
-                                      <td>${a.topScore ?? '—'}</td>
+                                      <td class="num">
+                                          ${
+                                              a.topScore === null
+                                                  ? '—'
+                                                  : board.sortBy === 'score'
+                                                    ? scoreText(board, a.topScore)
+                                                    : a.topScore
+                                          }
+                                      </td>
+                                      <td>
+                                          <a href="${exportUrl}?archiveId=${a.archiveId}" download>Download CSV</a>
+                                      </td>
                                   </tr>`,
                           ),
                       )
@@ -127,7 +153,7 @@ export function boardPage(
                                       html`<tr>
                                           <td>${e.rank}</td>
                                           <td>${e.nickname}</td>
-                                          <td>${e.score}</td>
+                                          <td class="num">${scoreText(board, e.score)}</td>
                                           <td>${e.streak}</td>
                                       </tr>`,
                               ),

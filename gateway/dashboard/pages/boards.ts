@@ -1,7 +1,9 @@
 // The Boards tab: the game's boards with their kind, period and entries, and creating one.
 import type { GameView } from '../../../contract/canister';
 import type { BoardList } from '../../../contract/schemas';
-import { field, form, html, when, type Html, table } from '../layout';
+import { choice, field, form, html, when, type Html, table } from '../layout';
+import { optionsOf } from '../../../contract/board-options';
+import { displayFields, ruleFields, scoreText } from './board-options';
 import { base, doneBox, errorFor, value, type View } from './view';
 
 const PERIOD_LABEL: Record<string, string> = {
@@ -12,22 +14,48 @@ const PERIOD_LABEL: Record<string, string> = {
     custom: 'custom',
 };
 
+const TYPES = [
+    ['targeted', 'Targeted'],
+    ['monthly', 'Monthly'],
+    ['custom', 'Custom period'],
+] as const;
+const PERIODS = [
+    ['allTime', 'Never resets'],
+    ['daily', 'Daily'],
+    ['weekly', 'Weekly'],
+    ['monthly', 'Monthly'],
+    ['custom', 'Every N days'],
+] as const;
+const SORT_BY = [
+    ['score', 'Score'],
+    ['streak', 'Streak'],
+] as const;
+
 export function boardsTab(game: GameView, list: BoardList, v: View): Html {
     const rows = list.scoreboards.map((b) => {
         const board = game.boards.find((x) => x.scoreboardId === b.scoreboardId);
         const period = b.period === 'custom' ? `every ${(board?.days ?? 0) || '∞'} days` : PERIOD_LABEL[b.period];
+        const o = optionsOf(board ?? {});
         return html`<tr>
             <td><a href="${base(game)}/boards/${b.scoreboardId}">${b.name}</a></td>
             <td class="mono">${b.scoreboardId}</td>
             <td>${b.targeted ? 'targeted' : 'fan-out'}</td>
             <td>${period}</td>
             <td>${b.sortBy}</td>
+            <td>${o.sortOrder === 'asc' ? 'lower first' : 'higher first'}</td>
+            <td>${o.operator}</td>
+            <td class="mono">${scoreText(o, 83_456)}</td>
             <td>${b.entryCount}</td>
             <td>${when(b.lastReset)}</td>
         </tr>`;
     });
     return html`${doneBox(v)}
-        <div class="card">${table(['Name', 'ID', 'Kind', 'Period', 'Sort', 'Entries', 'Period start'], rows)}</div>
+        <div class="card">
+            ${table(
+                ['Name', 'ID', 'Kind', 'Period', 'Sort', 'Order', 'Keeps', 'Shown as', 'Entries', 'Period start'],
+                rows,
+            )}
+        </div>
         <div class="card">
             <h2>Create a board</h2>
             <p class="muted">
@@ -44,33 +72,15 @@ export function boardsTab(game: GameView, list: BoardList, v: View): Html {
                     </div>
                     ${field('description', 'Description (optional)', { value: value(v, 'boards', 'description') })}
                     <div class="row">
-                        <div class="field">
-                            <label for="f-type">Type</label>
-                            <select id="f-type" name="type">
-                                <option value="targeted">Targeted</option>
-                                <option value="monthly">Monthly</option>
-                                <option value="custom">Custom period</option>
-                            </select>
-                        </div>
-                        <div class="field">
-                            <label for="f-period">Period (targeted)</label>
-                            <select id="f-period" name="period">
-                                <option value="allTime">Never resets</option>
-                                <option value="daily">Daily</option>
-                                <option value="weekly">Weekly</option>
-                                <option value="monthly">Monthly</option>
-                                <option value="custom">Every N days</option>
-                            </select>
-                        </div>
+                        ${choice('type', 'Type', TYPES, { selected: value(v, 'boards', 'type', 'targeted'), id: 'f-type' })}
+                        ${choice('period', 'Period (targeted)', PERIODS, {
+                            selected: value(v, 'boards', 'period', 'allTime'),
+                            id: 'f-period',
+                        })}
                         ${field('days', 'Days (custom; 0 = never)', { type: 'number', value: value(v, 'boards', 'days', 0) })}
-                        <div class="field">
-                            <label for="f-sort">Rank by</label>
-                            <select id="f-sort" name="sortBy">
-                                <option value="score">Score</option>
-                                <option value="streak">Streak</option>
-                            </select>
-                        </div>
+                        ${choice('sortBy', 'Rank by', SORT_BY, { selected: value(v, 'boards', 'sortBy', 'score'), id: 'f-sort' })}
                     </div>
+                    ${ruleFields(v, 'boards', {})} ${displayFields(v, 'boards', {})}
                     <button type="submit">Create board</button>`,
             )}
         </div>`;

@@ -1,6 +1,7 @@
 // The Security tab: caps per submit, time validation, and the suspicion log (filtered by player).
 import type { GameView, SuspicionEntry } from '../../../contract/canister';
 import { field, form, html, when, type Html, table } from '../layout';
+import { scoreText } from './board-options';
 import { base, doneBox, errorFor, value, type View } from './view';
 
 export function securityTab(game: GameView, log: SuspicionEntry[], playerFilter: string, v: View): Html {
@@ -60,7 +61,14 @@ export function securityTab(game: GameView, log: SuspicionEntry[], playerFilter:
                                       <td class="mono">${e.playerId}</td>
                                       <td>${e.scoreboardId ?? 'standard boards'}</td>
                                       <td>${e.reason}</td>
-                                      <td>${e.score}</td>
+                                      <td class="num">
+                                          ${scoreText(
+                                              game.boards.find(
+                                                  (b) => b.scoreboardId === (e.scoreboardId ?? 'all-time'),
+                                              ) ?? {},
+                                              e.score,
+                                          )}
+                                      </td>
                                       <td>${e.streak}</td>
                                       <td>${e.count}</td>
                                   </tr>`,

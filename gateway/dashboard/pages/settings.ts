@@ -1,6 +1,8 @@
 // The Settings tab: a game's name and description, activating it, deleting it.
+import { DEFAULT_STANDARD_BOARDS } from '../../../contract/board-options';
 import type { GameView } from '../../../contract/canister';
 import { field, form, html, type Html } from '../layout';
+import { ruleFields } from './board-options';
 import { base, doneBox, errorFor, value, type View } from './view';
 
 export function settingsTab(game: GameView, v: View): Html {
@@ -15,6 +17,20 @@ export function settingsTab(game: GameView, v: View): Html {
                     html`${field('name', 'Name', { value: value(v, 'update', 'name', game.name), required: true })}
                         ${field('description', 'Description', { value: value(v, 'update', 'description', game.description) })}
                         <button type="submit">Save</button>`,
+                )}
+            </div>
+            <div class="card">
+                <h2>Standard boards</h2>
+                <p class="muted">
+                    How the all-time, weekly and daily boards rank and keep scores. They can change only while those
+                    boards have no entries this period.
+                </p>
+                ${errorFor(v, 'standard-boards')}
+                ${form(
+                    `${base(game)}/standard-boards`,
+                    v.csrf,
+                    html`${ruleFields(v, 'standard-boards', game.standardBoards ?? DEFAULT_STANDARD_BOARDS, 'f-standard')}
+                        <button type="submit">Save standard boards</button>`,
                 )}
             </div>
             <div class="card">

@@ -1,0 +1,128 @@
+// A board's options on the dashboard: the form fields that choose them (each explained in one
+// line), reading them back from a submitted form, a one-line summary, and scores as the board's
+// format shows them (contract/board-options.ts holds the options themselves).
+import {
+    MAX_DECIMAL_PLACES,
+    formatScore,
+    optionsOf,
+    type BoardOptions,
+    type ScoreFormat,
+} from '../../../contract/board-options';
+import type { BoardConfig } from '../../../contract/canister';
+import type { Form } from '../context';
+import { choice, field, html, type Html } from '../layout';
+import { value, type View } from './view';
+
+const ORDERS = [
+    ['desc', 'Higher first'],
+    ['asc', 'Lower first'],
+] as const;
+const OPERATORS = [
+    ['best', 'Best'],
+    ['latest', 'Latest'],
+    ['sum', 'Sum'],
+] as const;
+const TIES = [
+    ['distinct', 'Earlier first'],
+    ['shared', 'Shared'],
+] as const;
+const FORMATS = [
+    ['number', 'Number (1234)'],
+    ['milliseconds', 'Time (1:02.345)'],
+    ['decimal', 'Decimal (12.34)'],
+] as const;
+
+export const HINT = {
+    sortOrder: 'Lower first ranks the smallest score first: times, strokes, moves.',
+    operator: 'Best keeps each player’s best; latest their last submit; sum adds every submit up (total coins).',
+    ties: 'Equal scores: the earlier one ranks higher, or both share the rank (1, 2, 2, 4).',
+    format: 'How pages and CSV exports show scores; the API always sends the integer.',
+    places: 'Decimal format only: 12345 with 2 places reads 123.45.',
+    rules: 'Order and keeping rule can change only while the board has no entries this period.',
+} as const;
+
+/** Scores as the board's format shows them (streaks are counts: never formatted). */
+export const scoreText = (board: Partial<BoardOptions>, score: number): string =>
+    formatScore(score, optionsOf(board).format);
+
+const FORMAT_TEXT: Record<ScoreFormat['kind'], string> = {
+    number: 'plain numbers',
+    milliseconds: 'times (m:ss.mmm)',
+    decimal: 'decimals',
+};
+
+/** "lower first · keeps the best · ties shared · times (m:ss.mmm)": the board's options in a line. */
+export function optionsLine(board: Partial<BoardOptions>): string {
+    const o = optionsOf(board);
+    const format = o.format.kind === 'decimal' ? `${o.format.places} decimal places` : FORMAT_TEXT[o.format.kind];
+    return [
+        o.sortOrder === 'asc' ? 'lower first' : 'higher first',
+        o.operator === 'best' ? 'keeps the best' : o.operator === 'latest' ? 'keeps the latest' : 'adds submits up',
+        o.ties === 'shared' ? 'ties share a rank' : 'ties: first to reach ranks higher',
+        format,
+    ].join(' · ');
+}
+
+/** The order and keeping-rule fields (boards, and the game's standard boards on Settings). */
+export function ruleFields(v: View, action: string, current: Partial<BoardOptions>, idPrefix = 'f'): Html {
+    const o = optionsOf(current);
+    return html`<div class="row top">
+        ${choice('sortOrder', 'Order', ORDERS, {
+            selected: value(v, action, 'sortOrder', o.sortOrder),
+            hint: HINT.sortOrder,
+            id: `${idPrefix}-sortOrder`,
+        })}
+        ${choice('operator', 'Keeps', OPERATORS, {
+            selected: value(v, action, 'operator', o.operator),
+            hint: HINT.operator,
+            id: `${idPrefix}-operator`,
+        })}
+    </div>`;
+}
+
+/** The ties and format fields (a board's; they may change any time). */
+export function displayFields(v: View, action: string, current: Partial<BoardOptions>, idPrefix = 'f'): Html {
+    const o = optionsOf(current);
+    const places = o.format.kind === 'decimal' ? o.format.places : 2;
+    return html`<div class="row top">
+        ${choice('ties', 'Ties', TIES, {
+            selected: value(v, action, 'ties', o.ties),
+            hint: HINT.ties,
+            id: `${idPrefix}-ties`,
+        })}
+        ${choice('format', 'Show scores as', FORMATS, {
+            selected: value(v, action, 'format', o.format.kind),
+            hint: HINT.format,
+            id: `${idPrefix}-format`,
+        })}
+        ${field('places', `Decimal places (1-${MAX_DECIMAL_PLACES})`, {
+            type: 'number',
+            value: value(v, action, 'places', places),
+            hint: HINT.places,
+            id: `${idPrefix}-places`,
+        })}
+    </div>`;
+}
+
+/**
+ * The options a submitted form names, passed on as sent (the canister checks them): a field
+ * the form did not have stays undefined, so the board keeps its value.
+ */
+export function formOptions(b: Form): Partial<Record<keyof BoardOptions, unknown>> {
+    const places = b.places === undefined || b.places.trim() === '' ? undefined : Number(b.places);
+    return {
+        sortOrder: b.sortOrder,
+        operator: b.operator,
+        ties: b.ties,
+        format:
+            b.format === undefined
+                ? undefined
+                : b.format === 'decimal'
+                  ? { kind: 'decimal', places }
+                  : { kind: b.format },
+    };
+}
+
+/** The board the options of a page belong to, when a page only has its id. */
+export const boardIn = (boards: BoardConfig[], id: string | undefined): BoardConfig | undefined =>
+    boards.find((b) => b.scoreboardId === id);

@@ -1,0 +1,285 @@
+// The dashboard's board options and CSV export in headless Chromium: a lower-first time-trial
+// board created with its options from the form, its times shown as m:ss.mmm on every page, the
+// CSV downloaded (current period and an archive), opened and compared with the board; the
+// canister's refusals of order/operator changes shown by their forms; the standard boards'
+// setting on Settings. Screenshots (desktop and phone) of the board form, a milliseconds board
+// and the settings tab go to dashboard-*.png in the screenshot folder.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { parse } from 'csv-parse/sync';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+import type { RunningIdentityProvider } from '../../local/idp/thread';
+import { launchBrowser, screenshotDir, DESKTOP, PHONE } from '../support/browser';
+import { startService } from '../support/gateway';
+import { startTestIdentityProvider, CLIENT_ID, PASSWORD } from '../support/idp';
+import { tempDir } from '../support/replica';
+
+const SHOTS = screenshotDir();
+const CLIENT_SECRET = 'dashboard-boards-client-secret-0123456789';
+const GAME = 'time-trial';
+
+let s: Awaited<ReturnType<typeof startService>>;
+let idp: RunningIdentityProvider;
+let browser: Browser;
+let ada: { context: BrowserContext; page: Page };
+let apiKey: string;
+
+beforeAll(async () => {
+    s = await startService();
+    idp = await startTestIdentityProvider({
+        dataDir: tempDir('dash-boards-idp'),
+        port: 0,
+        clients: [
+            {
+                clientId: CLIENT_ID,
+                clientSecret: CLIENT_SECRET,
+                redirectUris: [`${s.signIn.publicUrl}/dashboard/callback`],
+            },
+        ],
+    });
+    s.signIn.providers.push({
+        name: 'local',
+        label: 'Sign in with a local account',
+        issuer: idp.issuer,
+        clientId: CLIENT_ID,
+        clientSecret: CLIENT_SECRET,
+    });
+    browser = await launchBrowser();
+});
+
+afterAll(async () => {
+    await browser?.close();
+    await idp?.close();
+    await s?.stop();
+});
+
+async function click(page: Page, name: string): Promise<void> {
+    await Promise.all([
+        page.waitForNavigation({ waitUntil: 'load' }),
+        page.getByRole('button', { name, exact: true }).first().click(),
+    ]);
+}
+
+/** A full-page screenshot of `url` as Ada sees it on the desktop (the page as it is, with `here`) and on a phone. */
+async function shots(url: string, name: string, o: { here?: boolean } = {}): Promise<void> {
+    if (o.here !== true) await ada.page.goto(url);
+    await ada.page.screenshot({ path: path.join(SHOTS, `dashboard-${name}.png`), fullPage: true });
+    const phone = await browser.newContext({ viewport: PHONE });
+    await phone.addCookies(await ada.context.cookies());
+    const small = await phone.newPage();
+    await small.goto(url);
+    await small.screenshot({ path: path.join(SHOTS, `dashboard-${name}-phone.png`), fullPage: true });
+    await phone.close();
+}
+
+const text = async (page: Page): Promise<string> => (await page.textContent('main')) ?? '';
+const url = (p: string): string => `${s.signIn.publicUrl}/dashboard/games/${GAME}${p}`;
+
+async function lap(playerId: string, score: number): Promise<void> {
+    const res = await s.request('POST', '/scores', {
+        headers: { 'X-API-Key': apiKey },
+        body: { playerId, score, streak: 1, scoreboardId: 'laps' },
+    });
+    expect(res.body).toMatchObject({ ok: true });
+}
+
+/** Clicks a download link and parses the file it saves (columns by the header row). */
+async function downloadCsv(page: Page, link: string): Promise<Array<Record<string, string>>> {
+    const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: link, exact: true }).first().click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^${GAME}_laps_.*\\.csv$`));
+    const file = fs.readFileSync((await download.path())!);
+    expect([...file.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // UTF-8 byte order mark
+    return parse(file, { bom: true, columns: true }) as Array<Record<string, string>>;
+}
+
+test('a developer creates a lower-first milliseconds board from the form, each option explained', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await page.goto(`${s.signIn.publicUrl}/dashboard`);
+    await click(page, 'Sign in with a local account');
+    await Promise.all([
+        page.waitForNavigation({ waitUntil: 'load' }),
+        page.getByRole('link', { name: 'Create an account' }).click(),
+    ]);
+    await page.getByLabel('Email').fill('rita@racing.example');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await click(page, 'Create account');
+    await page.waitForURL(`${s.signIn.publicUrl}/dashboard`);
+    ada = { context, page };
+    await page.getByLabel('Game ID').fill(GAME);
+    await page.getByLabel('Name', { exact: true }).fill('Time Trial');
+    await click(page, 'Register game');
+    apiKey = await page.locator('#api-key').inputValue();
+    expect(apiKey).toMatch(/^key_time-trial_/);
+
+    await page.goto(url('/boards'));
+    const form = await text(page);
+    for (const hint of [
+        'Lower first ranks the smallest score first',
+        'Best keeps each player’s best; latest their last submit; sum adds every submit up',
+        'Equal scores: the earlier one ranks higher, or both share the rank',
+        'How pages and CSV exports show scores; the API always sends the integer.',
+    ])
+        expect(form).toContain(hint);
+    await page.getByLabel('Board ID').fill('laps');
+    await page.getByLabel('Name', { exact: true }).fill('Laps');
+    await page.getByLabel('Type').selectOption('targeted');
+    await page.getByLabel('Period (targeted)').selectOption('custom');
+    await page.getByLabel('Order').selectOption('asc');
+    await page.getByLabel('Keeps').selectOption('best');
+    await page.getByLabel('Ties').selectOption('shared');
+    await page.getByLabel('Show scores as').selectOption('milliseconds');
+    // A bad decimal count is refused by the canister: the message stands by the form, nothing created.
+    await page.getByLabel('Show scores as').selectOption('decimal');
+    await page.getByLabel(/^Decimal places/).fill('9');
+    await click(page, 'Create board');
+    expect(await page.locator('[role=alert]').textContent()).toMatch(/^Invalid format: must be/);
+    expect((await s.canister.ok('list_boards', { gameId: GAME })).scoreboards).toHaveLength(3);
+    await page.getByLabel('Show scores as').selectOption('milliseconds');
+    await click(page, 'Create board');
+    expect(await page.locator('[role=status]').textContent()).toBe('Board created.');
+    const [me] = (await s.canister.ok('admin_list_games', {})).filter((g) => g.gameId === GAME);
+    expect(me!.boards.find((b) => b.scoreboardId === 'laps')).toMatchObject({
+        sortOrder: 'asc',
+        operator: 'best',
+        ties: 'shared',
+        format: { kind: 'milliseconds' },
+        targeted: true,
+        period: 'custom',
+    });
+    // The list says how each board ranks and shows its scores.
+    const row = await page.locator('tr', { hasText: 'laps' }).textContent();
+    expect(row).toMatch(/lower first\s*best\s*1:23\.456/);
+    await shots(url('/boards'), 'board-form');
+});
+
+test('the board page shows times as m:ss.mmm; its CSV download parses back to the board', async () => {
+    await lap('rita', 62_345);
+    await lap('sam', 3_723_004);
+    await lap('-1-2', 59_010); // a player id a spreadsheet would compute
+    const { page } = ada;
+    await page.goto(url('/boards/laps'));
+    const body = await text(page);
+    for (const time of ['1:02.345', '1:02:03.004', '0:59.010']) expect(body).toContain(time);
+    expect(body).not.toContain('62345');
+    await shots(url('/boards/laps'), 'board-milliseconds');
+
+    const rows = await downloadCsv(page, 'Download CSV (this period)');
+    const board = (await s.request('GET', `/games/${GAME}/scoreboards/laps`, { headers: { 'X-API-Key': apiKey } })).body
+        .data;
+    const ids = new Map([
+        [62_345, 'rita'],
+        [3_723_004, 'sam'],
+        [59_010, "'-1-2"],
+    ]);
+    expect(rows.map((r) => [r.rank, r.playerId, r.nickname, r.score, r.scoreFormatted, r.streak, r.metadata])).toEqual(
+        board.entries.map((e: { rank: number; nickname: string; score: number; streak: number }) => [
+            String(e.rank),
+            ids.get(e.score),
+            e.nickname,
+            String(e.score),
+            { 62_345: '1:02.345', 3_723_004: '1:02:03.004', 59_010: '0:59.010' }[e.score],
+            String(e.streak),
+            '',
+        ]),
+    );
+    for (const r of rows) expect(r.submittedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+});
+
+test('edits: order and operator refused while the board has entries (the message shown); format changes', async () => {
+    const { page } = ada;
+    await page.goto(url('/boards/laps'));
+    expect(await text(page)).toContain(
+        'Order and keeping rule can change only while the board has no entries this period.',
+    );
+    await page.locator('#f-board-operator').selectOption('sum');
+    await click(page, 'Save');
+    expect(await page.locator('[role=alert]').textContent()).toMatch(
+        /^Board 'laps' has entries: its order and operator cannot change until it is reset/,
+    );
+    expect(
+        (await s.canister.ok('admin_list_games', {}))[0]!.boards.find((b) => b.scoreboardId === 'laps'),
+    ).toMatchObject({ operator: 'best' });
+    await page.goto(url('/boards/laps'));
+    await page.locator('#f-board-format').selectOption('decimal');
+    await page.locator('#f-board-places').fill('3');
+    await click(page, 'Save');
+    expect(await page.locator('[role=status]').textContent()).toBe('Board saved.');
+    expect(await text(page)).toContain('62.345');
+    await page.locator('#f-board-format').selectOption('milliseconds');
+    await click(page, 'Save');
+    expect(await text(page)).toContain('1:02.345');
+});
+
+test('an archived period is downloaded from its row and shows its times formatted', async () => {
+    const { page } = ada;
+    await page.goto(url('/boards/laps'));
+    await click(page, 'Reset board');
+    expect(await page.locator('[role=status]').textContent()).toBe('Board reset: the period was archived.');
+    expect(await text(page)).toContain('No entries in this period yet.');
+    const archives = await s.canister.ok('list_archives', { gameId: GAME, boardId: 'laps' });
+    const archive = await s.canister.ok('read_archive', { gameId: GAME, archiveId: archives.archives[0]!.archiveId });
+    const rows = await downloadCsv(page, 'Download CSV');
+    expect(rows.map((r) => [r.rank, r.nickname, r.score, r.scoreFormatted])).toEqual(
+        archive.entries.map((e) => [
+            String(e.rank),
+            e.nickname,
+            String(e.score),
+            { 62_345: '1:02.345', 3_723_004: '1:02:03.004', 59_010: '0:59.010' }[e.score],
+        ]),
+    );
+    await Promise.all([page.waitForNavigation(), page.locator('a[href*="?archive="]').first().click()]);
+    expect(await text(page)).toContain('1:02:03.004');
+});
+
+test("settings: the standard boards' order and operator; refused with the canister's message once they have entries", async () => {
+    const { page } = ada;
+    await page.goto(url('/settings'));
+    expect(await text(page)).toContain('How the all-time, weekly and daily boards rank and keep scores.');
+    await page.locator('#f-standard-sortOrder').selectOption('asc');
+    await click(page, 'Save standard boards');
+    expect(await page.locator('[role=status]').textContent()).toBe('Standard boards saved.');
+    expect(await page.locator('#f-standard-sortOrder').inputValue()).toBe('asc');
+    const [game] = (await s.canister.ok('admin_list_games', {})).filter((g) => g.gameId === GAME);
+    expect(game!.standardBoards).toEqual({ sortOrder: 'asc', operator: 'best' });
+    expect(game!.boards.find((b) => b.scoreboardId === 'daily')).toMatchObject({ sortOrder: 'asc' });
+
+    const res = await s.request('POST', '/scores', {
+        headers: { 'X-API-Key': apiKey },
+        body: { playerId: 'rita', score: 61_000, streak: 1 },
+    });
+    expect(res.status).toBe(200);
+    await page.locator('#f-standard-operator').selectOption('latest');
+    await click(page, 'Save standard boards');
+    expect(await page.locator('[role=alert]').textContent()).toMatch(
+        /^The standard boards' order and operator cannot change while 'all-time' has entries/,
+    );
+    // The form keeps what was chosen, next to the message.
+    expect(await page.locator('#f-standard-operator').inputValue()).toBe('latest');
+    await shots(url('/settings'), 'settings-standard-boards', { here: true });
+    // A standard board's own page leaves order and operator to Settings.
+    await page.goto(url('/boards/all-time'));
+    expect(await text(page)).toContain('Order and keeping rule: the game’s standard boards setting (Settings).');
+    expect(await page.locator('#f-board-sortOrder').count()).toBe(0);
+});
+
+test('the suspicion log shows a rejected time as the board shows times', async () => {
+    const { page } = ada;
+    await page.goto(url('/security'));
+    await page.getByLabel('Max score', { exact: true }).fill('600000');
+    await click(page, 'Save caps');
+    await s.replica.advanceTime(3_000);
+    const refused = await s.request('POST', '/scores', {
+        headers: { 'X-API-Key': apiKey },
+        body: { playerId: 'rita', score: 754_321, streak: 1, scoreboardId: 'laps' },
+    });
+    expect(refused.status).toBe(400);
+    await page.reload();
+    const row = await page.locator('tr', { hasText: 'rita' }).first().textContent();
+    expect(row).toContain('12:34.321');
+});
