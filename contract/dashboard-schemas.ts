@@ -204,8 +204,8 @@ export const DeveloperMe = z.object({
             timeValidation: TimeValidation,
             caps: z.object({ maxScore: z.number().optional(), maxStreak: z.number().optional() }),
             apiKey: z.string(),
-            standardBoards: StandardBoards.optional().meta({
-                description: 'how the all-time, weekly and daily boards rank and keep (absent: desc, best)',
+            standardBoards: StandardBoards.meta({
+                description: 'how the all-time, weekly and daily boards rank and keep',
             }),
             boards: z.array(BoardView),
         }),

@@ -64,7 +64,10 @@ const me = route({
     auth: 'developer',
     data: DeveloperMe,
     async handle(ctx, { caller }) {
-        return ctx.canister.ok('dev_me', { sessionHash: caller.sessionHash });
+        const me = await ctx.canister.ok('dev_me', { sessionHash: caller.sessionHash });
+        // The canister shows a game's standardBoards once set; the dashboard always shows them.
+        const games = me.games.map((g) => ({ ...g, standardBoards: g.standardBoards ?? DEFAULT_STANDARD_BOARDS }));
+        return { ...me, games };
     },
 });
 
