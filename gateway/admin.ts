@@ -14,6 +14,9 @@ export const HELP = `Usage: npm run admin -- <command> [options]
   create-game <gameId> [--name <name>] [--description <text>] [--developer <id>]
   list-games [--developer <id>]
   create-board <gameId> <boardId> --type targeted|monthly|custom [--days N] [--sort score|streak] [--name <name>]
+               [--order desc|asc] [--operator best|latest|sum] [--ties distinct|shared]
+               [--format number|milliseconds|decimal:N]
+  set-standard-boards <gameId> [--order desc|asc] [--operator best|latest|sum]   (all-time, weekly, daily)
   set-time-validation <gameId> on|off [--min-seconds N] [--max-score-per-second N] [--session-lifetime N]
   set-caps <gameId> [--max-score N|none] [--max-streak N|none]
   rotate-key <gameId>
@@ -34,6 +37,13 @@ function number(name: string, value: string | undefined): number | undefined {
     const n = Number(value);
     if (!Number.isFinite(n)) throw new Error(`--${name} must be a number`);
     return n;
+}
+
+/** `--format`: number, milliseconds or decimal:N (N decimal places); the canister checks the rest. */
+function format(value: string | undefined): object | undefined {
+    if (value === undefined) return undefined;
+    const decimal = /^decimal:(\d+)$/.exec(value);
+    return decimal ? { kind: 'decimal', places: Number(decimal[1]) } : { kind: value };
 }
 
 function cap(name: string, value: string | undefined): number | null | undefined {
@@ -57,6 +67,10 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             'max-score': { type: 'string' },
             'max-streak': { type: 'string' },
             limit: { type: 'string' },
+            order: { type: 'string' },
+            operator: { type: 'string' },
+            ties: { type: 'string' },
+            format: { type: 'string' },
         },
     });
     const [command, ...args] = positionals;
@@ -123,7 +137,20 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
                 days: number('days', values.days),
                 sortBy: values.sort,
                 name: values.name,
+                sortOrder: values.order,
+                operator: values.operator,
+                ties: values.ties,
+                format: format(values.format),
             });
+            break;
+        case 'set-standard-boards':
+            need(1, 'set-standard-boards <gameId> [--order desc|asc] [--operator best|latest|sum]');
+            result = (
+                await ok('admin_update_game', {
+                    gameId: args[0],
+                    standardBoards: { sortOrder: values.order, operator: values.operator },
+                })
+            ).standardBoards;
             break;
         case 'set-time-validation':
             need(2, 'set-time-validation <gameId> on|off');

@@ -46,6 +46,7 @@ const MOVED = [
     'docs/sign-in.md',
     'docs/deploy.md',
     'docs/architecture.md',
+    'test/README.md',
 ];
 const PAGES = ['README.md', ...MOVED];
 

@@ -54,6 +54,57 @@ test('create-game prints the game and a working API key; settings and boards app
     expect(log[0]).toMatchObject({ playerId: 'p1', score: 501, reason: expect.stringMatching(/cap of 500/) });
 });
 
+test('boards take their order, operator, ties and format; the standard boards follow the game', async () => {
+    await admin('create-game', 'cli-times');
+    expect(
+        await admin(
+            'create-board',
+            'cli-times',
+            'lap',
+            '--type',
+            'targeted',
+            '--order',
+            'asc',
+            '--operator',
+            'latest',
+            '--ties',
+            'shared',
+            '--format',
+            'milliseconds',
+        ),
+    ).toMatchObject({ sortOrder: 'asc', operator: 'latest', ties: 'shared', format: { kind: 'milliseconds' } });
+    expect(
+        await admin(
+            'create-board',
+            'cli-times',
+            'coins',
+            '--type',
+            'monthly',
+            '--operator',
+            'sum',
+            '--format',
+            'decimal:2',
+        ),
+    ).toMatchObject({ operator: 'sum', format: { kind: 'decimal', places: 2 } });
+    expect(await admin('set-standard-boards', 'cli-times', '--order', 'asc')).toEqual({
+        sortOrder: 'asc',
+        operator: 'best',
+    });
+    await expect(admin('set-standard-boards', 'cli-times', '--order', 'desc', '--operator', 'sum')).resolves.toEqual({
+        sortOrder: 'desc',
+        operator: 'sum',
+    });
+    await expect(admin('create-board', 'cli-times', 'x', '--type', 'monthly', '--order', 'up')).rejects.toThrow(
+        /Invalid sortOrder: must be desc or asc/,
+    );
+    await expect(admin('create-board', 'cli-times', 'y', '--type', 'monthly', '--format', 'decimal:9')).rejects.toThrow(
+        /Invalid format/,
+    );
+    await expect(admin('set-standard-boards', 'cli-times', '--operator', 'max')).rejects.toThrow(
+        /Invalid operator: must be best, latest or sum/,
+    );
+});
+
 test('the operator is not held to the 3-games default; rotate-key stops the old key', async () => {
     for (const id of ['op-1', 'op-2', 'op-3', 'op-4']) await admin('create-game', id);
     const old = (await admin('list-games')).find((g: { gameId: string }) => g.gameId === 'op-4').apiKey;
