@@ -508,20 +508,8 @@ export class Writer {
     }
 
     s64(value: bigint | number): this {
-        if (typeof value === 'number' && (value | 0) === value) {
-            // Fast path for 32-bit values such as the metering costs.
-            this.ensure(5);
-            let v = value;
-            for (;;) {
-                const b = v & 0x7f;
-                v >>= 7;
-                if ((v === 0 && (b & 0x40) === 0) || (v === -1 && (b & 0x40) !== 0)) {
-                    this.buf[this.len++] = b;
-                    return this;
-                }
-                this.buf[this.len++] = b | 0x80;
-            }
-        }
+        // Fast path for 32-bit values such as the metering costs: the same bytes.
+        if (typeof value === 'number' && (value | 0) === value) return this.s32(value);
         let v = BigInt.asIntN(64, BigInt(value));
         this.ensure(10);
         for (;;) {
