@@ -2,14 +2,12 @@
 // contents, a failed upgrade keeps everything as it was, a reinstall starts empty; state
 // survives a replica restart from its data directory.
 import { actorFor, agentFor, startTestReplica, tempDir } from '../support/replica';
-import { probeIdl, probeInit, probeWasm, type Probe } from './probe';
+import { installProbe, probeIdl, probeInit, probeWasm, type Probe } from './probe';
 
 test('an upgrade keeps stable data, runs post_upgrade, and changes the module hash only when the module changes', async () => {
     const replica = await startTestReplica();
     try {
-        const id = replica.createCanister();
-        await replica.installCode(id, probeWasm(), { arg: probeInit('v1') });
-        const probe = actorFor<Probe>(await agentFor(replica), probeIdl, id);
+        const { id, probe } = await installProbe(replica, 'v1');
         for (let i = 0; i < 50; i++) await probe.put(`key-${i}`, `value-${i}`);
         await probe.increment();
         const versionBefore = replica.subnet.canisters.get(id.toText())!.system.version;
@@ -31,9 +29,7 @@ test('an upgrade keeps stable data, runs post_upgrade, and changes the module ha
 test('a failed upgrade (post_upgrade traps) leaves the old module, heap and stable memory in place', async () => {
     const replica = await startTestReplica();
     try {
-        const id = replica.createCanister();
-        await replica.installCode(id, probeWasm(), { arg: probeInit('v1') });
-        const probe = actorFor<Probe>(await agentFor(replica), probeIdl, id);
+        const { id, probe } = await installProbe(replica, 'v1');
         await probe.put('kept', 'yes');
         await probe.increment();
         const hash = Buffer.from(replica.subnet.canisters.get(id.toText())!.system.moduleHash!).toString('hex');
@@ -53,9 +49,7 @@ test('a failed upgrade (post_upgrade traps) leaves the old module, heap and stab
 test('a reinstall wipes heap and stable memory', async () => {
     const replica = await startTestReplica();
     try {
-        const id = replica.createCanister();
-        await replica.installCode(id, probeWasm(), { arg: probeInit('v1') });
-        const probe = actorFor<Probe>(await agentFor(replica), probeIdl, id);
+        const { id, probe } = await installProbe(replica, 'v1');
         await probe.put('gone', 'soon');
         await replica.installCode(id, probeWasm(), { mode: 'reinstall', arg: probeInit('fresh') });
         expect(await probe.size()).toBe(0n);
@@ -68,9 +62,7 @@ test('a reinstall wipes heap and stable memory', async () => {
 test('a stopped replica restarts from its data directory with heap, stable memory, timers and time', async () => {
     const dataDir = tempDir('restart');
     const first = await startTestReplica({ dataDir });
-    const id = first.createCanister();
-    await first.installCode(id, probeWasm(), { arg: probeInit('durable') });
-    const probe1 = actorFor<Probe>(await agentFor(first), probeIdl, id);
+    const { id, probe: probe1 } = await installProbe(first, 'durable');
     for (let i = 0; i < 20; i++) await probe1.put(`k${i}`, `v${i}`);
     await probe1.increment();
     await probe1.increment();
