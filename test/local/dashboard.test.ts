@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { RunningIdentityProvider } from '../../local/idp/thread';
 import { launchBrowser, screenshotDir, DESKTOP, PHONE } from '../support/browser';
 import { startService } from '../support/gateway';
-import { startTestIdentityProvider, CLIENT_ID, PASSWORD } from '../support/idp';
+import { fillSignUp, startTestIdentityProvider, CLIENT_ID } from '../support/idp';
 import { tempDir } from '../support/replica';
 
 const SHOTS = screenshotDir();
@@ -72,12 +72,7 @@ async function signUp(email: string, viewport = DESKTOP): Promise<{ context: Bro
     await page.goto(`${s.signIn.publicUrl}/dashboard`);
     expect(await page.locator('h1').textContent()).toBe('Sign in');
     await click(page, 'Sign in with a local account');
-    await Promise.all([
-        page.waitForNavigation({ waitUntil: 'load' }),
-        page.getByRole('link', { name: 'Create an account' }).click(),
-    ]);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
+    await fillSignUp(page, email);
     await click(page, 'Create account');
     await page.waitForURL(`${s.signIn.publicUrl}/dashboard`);
     return { context, page };

@@ -15,6 +15,8 @@ import type { RunningIdentityProvider } from '../../local/idp/thread';
 import { launchBrowser, screenshotDir, PHONE } from '../support/browser';
 import { startService } from '../support/gateway';
 import {
+    fillSignUp,
+    openSignUp,
     relyingParty,
     startCallbackServer,
     startTestIdentityProvider,
@@ -121,10 +123,7 @@ async function linkInBrowser(
     if (shots) await shot(page, 'confirm');
     await click(page, 'Sign in with a local account');
     if (account.create) {
-        await Promise.all([
-            page.waitForNavigation({ waitUntil: 'load' }),
-            page.getByRole('link', { name: 'Create an account' }).click(),
-        ]);
+        await openSignUp(page);
         if (shots) await shot(page, 'provider-sign-up');
         await page.getByLabel('Email').fill(account.email);
         await page.getByLabel('Password').fill(PASSWORD);
@@ -279,12 +278,7 @@ test("ID-token sign-in: a real token from the provider signs in; forged, tampere
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(request.url.href);
-    await Promise.all([
-        page.waitForNavigation({ waitUntil: 'load' }),
-        page.getByRole('link', { name: 'Create an account' }).click(),
-    ]);
-    await page.getByLabel('Email').fill('grace@example.com');
-    await page.getByLabel('Password').fill(PASSWORD);
+    await fillSignUp(page, 'grace@example.com');
     await Promise.all([
         page.waitForURL((u) => u.href.startsWith(appCallback.redirectUri)),
         page.getByRole('button', { name: 'Create account', exact: true }).click(),

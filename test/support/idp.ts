@@ -5,6 +5,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import * as oidc from 'openid-client';
+import type { Page } from 'playwright-core';
 
 import {
     startIdentityProviderThread,
@@ -100,4 +101,19 @@ export async function relyingParty(
                 idTokenExpected: true,
             }),
     };
+}
+
+/** On the provider's sign-in page: follows "Create an account" to the sign-up form. */
+export async function openSignUp(page: Page): Promise<void> {
+    await Promise.all([
+        page.waitForNavigation({ waitUntil: 'load' }),
+        page.getByRole('link', { name: 'Create an account' }).click(),
+    ]);
+}
+
+/** On the provider's sign-in page: opens the sign-up form and fills in email and password (the caller submits). */
+export async function fillSignUp(page: Page, email: string, password = PASSWORD): Promise<void> {
+    await openSignUp(page);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
 }
