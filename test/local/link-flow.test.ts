@@ -19,7 +19,7 @@ import {
     openSignUp,
     relyingParty,
     startCallbackServer,
-    startTestIdentityProvider,
+    startLocalSignIn,
     type CallbackServer,
     CLIENT_ID,
     PASSWORD,
@@ -41,39 +41,26 @@ beforeAll(async () => {
     s = await startService();
     key = await s.game(GAME);
     appCallback = await startCallbackServer();
-    idp = await startTestIdentityProvider({
+    idp = await startLocalSignIn(s.signIn, {
         dataDir: tempDir('link-idp'),
-        port: 0,
-        clients: [
-            {
-                clientId: CLIENT_ID,
-                clientSecret: CLIENT_SECRET,
-                redirectUris: [`${s.signIn.publicUrl}/link/callback`],
-            },
+        clientSecret: CLIENT_SECRET,
+        callbacks: ['/link/callback'],
+        others: [
             // An app of the game's own, for the ID-token route (its tokens name it as audience).
             { clientId: APP_CLIENT, redirectUris: [appCallback.redirectUri] },
             // Another application of the same provider: its tokens are not for this service.
             { clientId: 'someone-elses-app', redirectUris: [appCallback.redirectUri] },
         ],
     });
-    s.signIn.providers.push(
-        {
-            name: 'local',
-            label: 'Sign in with a local account',
-            issuer: idp.issuer,
-            clientId: CLIENT_ID,
-            clientSecret: CLIENT_SECRET,
-        },
-        // The same provider stands in for Google on the ID-token route: verified against its JWKS.
-        {
-            name: 'google',
-            label: 'Continue with Google',
-            issuer: idp.issuer,
-            clientId: CLIENT_ID,
-            clientSecret: CLIENT_SECRET,
-            audiences: [APP_CLIENT],
-        },
-    );
+    // The same provider stands in for Google on the ID-token route: verified against its JWKS.
+    s.signIn.providers.push({
+        name: 'google',
+        label: 'Continue with Google',
+        issuer: idp.issuer,
+        clientId: CLIENT_ID,
+        clientSecret: CLIENT_SECRET,
+        audiences: [APP_CLIENT],
+    });
     browser = await launchBrowser();
 });
 
