@@ -1,5 +1,6 @@
-// ESLint (flat config) for the whole repository, with the parts' boundaries; formatting is
-// Prettier's job (.prettierrc.json).
+// ESLint (flat config) for the whole repository, with the parts' boundaries read from their
+// package.json files; formatting is Prettier's job (.prettierrc.json).
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -10,44 +11,58 @@ import tseslint from 'typescript-eslint';
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 
 /**
- * Which parts (top-level folders) each part may import: the canister and the gateway only the
- * contract; the replica, a stand-in for any IC, nothing of ours; the local stack what it runs.
+ * The parts are the npm workspaces of the root package.json, each a top-level folder with its
+ * own package.json, and the parts a part may import are the `@leaderboard/*` packages its
+ * `dependencies` list: the canister and the gateway only the contract; the replica, a stand-in
+ * for any IC, nothing of ours; the local stack what it runs. Those files are the one place the
+ * rule is written; this reads them. `folders`: package name → folder; `may`: folder → the
+ * folders it may import.
  */
-export const MAY_IMPORT = {
-    contract: [],
-    canister: ['contract'],
-    gateway: ['contract'],
-    replica: [],
-    client: ['contract'],
-    local: ['contract', 'gateway', 'replica'],
-    scripts: ['contract', 'gateway', 'replica'],
-    test: ['contract', 'canister', 'gateway', 'replica', 'local', 'scripts', 'client'],
-};
+export function readParts(root = ROOT) {
+    const read = (dir) => JSON.parse(fs.readFileSync(path.join(root, dir, 'package.json'), 'utf8'));
+    const manifests = Object.fromEntries((read('.').workspaces ?? []).map((dir) => [dir, read(dir)]));
+    const folders = new Map(Object.entries(manifests).map(([dir, { name }]) => [name, dir]));
+    const may = Object.fromEntries(
+        Object.entries(manifests).map(([dir, { dependencies = {} }]) => [
+            dir,
+            Object.keys(dependencies).flatMap((dep) => (folders.has(dep) ? [folders.get(dep)] : [])),
+        ]),
+    );
+    return { manifests, folders, may };
+}
+
+const PARTS = readParts();
 
 const partOf = (file) => {
     const rel = path.relative(ROOT, file);
     return rel.startsWith('..') || !rel.includes(path.sep) ? undefined : rel.split(path.sep)[0];
 };
 
-/** An import of another part that MAY_IMPORT does not declare is an error. */
+/**
+ * An import of another top-level folder (relative, or by a part's package name) that the
+ * importing part's package.json does not list is an error.
+ */
 const boundaries = {
     meta: {
         type: 'problem',
         schema: [],
         messages: {
-            crossing: "'{{from}}' may not import from '{{to}}' ({{spec}}): see MAY_IMPORT in eslint.config.mjs",
+            crossing:
+                "'{{from}}' may not import from '{{to}}' ({{spec}}): {{from}}/package.json does not list {{wanted}} in its dependencies",
         },
     },
     create(context) {
         const file = context.filename;
         const from = partOf(file);
-        if (from === undefined || !(from in MAY_IMPORT)) return {};
+        if (from === undefined || !(from in PARTS.may)) return {};
         const check = (node, spec) => {
-            if (typeof spec !== 'string' || !spec.startsWith('.')) return;
-            const target = path.resolve(path.dirname(file), spec);
-            const to = partOf(target);
-            if (to === undefined || to === from || MAY_IMPORT[from].includes(to)) return;
-            context.report({ node, messageId: 'crossing', data: { from, to, spec } });
+            if (typeof spec !== 'string') return;
+            const to = spec.startsWith('.')
+                ? partOf(path.resolve(path.dirname(file), spec))
+                : PARTS.folders.get(spec.split('/').slice(0, 2).join('/'));
+            if (to === undefined || to === from || PARTS.may[from].includes(to)) return;
+            const wanted = PARTS.manifests[to]?.name ?? `'${to}' (no part: not a workspace)`;
+            context.report({ node, messageId: 'crossing', data: { from, to, spec, wanted } });
         };
         return {
             ImportDeclaration: (node) => check(node, node.source.value),
@@ -59,6 +74,10 @@ const boundaries = {
                 node.callee.name === 'require' &&
                 node.arguments[0]?.type === 'Literal' &&
                 check(node, node.arguments[0].value),
+            TSImportEqualsDeclaration: (node) =>
+                node.moduleReference.type === 'TSExternalModuleReference' &&
+                check(node, node.moduleReference.expression.value),
+            TSImportType: (node) => check(node, node.argument?.literal?.value),
         };
     },
 };

@@ -1,4 +1,5 @@
-// Small byte-array helpers shared by the replica's modules.
+// Small byte-array helpers shared by the replica's modules. The canister has its own concatBytes
+// (canister/domain/bytes.ts): the replica imports nothing of ours.
 
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
     if (a.length !== b.length) return false;

@@ -690,35 +690,24 @@ export class Subnet {
     }
 
     private failContext(canister: Canister, callContext: CallContext, error: ExecutionError): void {
-        if (!callContext.responded && callContext.origin.kind !== 'system') {
-            callContext.responded = true;
-            this.respond(
-                callContext.origin,
-                rejectOf(
-                    RejectCode.CanisterError,
-                    `Error from Canister ${canister.text}: ${error.message}`,
-                    error.code,
-                ),
-                callContext.cycles,
-            );
-        }
+        this.rejectUnanswered(canister, callContext, error.message, error.code);
         this.closeIfDone(canister, callContext);
+    }
+
+    /** A call context nobody answered yet gets a canister error (system contexts have no caller). */
+    private rejectUnanswered(canister: Canister, callContext: CallContext, message: string, code: string): void {
+        if (callContext.responded || callContext.origin.kind === 'system') return;
+        callContext.responded = true;
+        this.respond(
+            callContext.origin,
+            rejectOf(RejectCode.CanisterError, `Error from Canister ${canister.text}: ${message}`, code),
+            callContext.cycles,
+        );
     }
 
     private closeIfDone(canister: Canister, callContext: CallContext): void {
         if (callContext.outstanding > 0) return;
-        if (!callContext.responded && callContext.origin.kind !== 'system') {
-            callContext.responded = true;
-            this.respond(
-                callContext.origin,
-                rejectOf(
-                    RejectCode.CanisterError,
-                    `Error from Canister ${canister.text}: Canister did not reply to the call`,
-                    'IC0506',
-                ),
-                callContext.cycles,
-            );
-        }
+        this.rejectUnanswered(canister, callContext, 'Canister did not reply to the call', 'IC0506');
         canister.system.callContexts.delete(callContext.id);
         this.changes.system.add(canister.text);
     }

@@ -31,6 +31,12 @@ export interface CheckedSubmit {
 }
 
 const sessionProblem = (message: string): Verdict => ({ ok: false, kind: 'session', message });
+const rulesProblem = (reason: string, message: string = RULES_MESSAGE): Verdict => ({
+    ok: false,
+    kind: 'rules',
+    message,
+    reason,
+});
 
 export function checkSubmit(
     settings: { timeValidation: TimeValidation; caps: Caps },
@@ -51,38 +57,20 @@ export function checkSubmit(
         if (now >= session.expiresAt) return sessionProblem('This play session has expired: start a new play session.');
         const seconds = (now - session.startedAt) / 1e6;
         if (seconds < tv.minPlaySeconds) {
-            return {
-                ok: false,
-                kind: 'rules',
-                message: RULES_MESSAGE,
-                reason: `play lasted ${seconds.toFixed(1)} s, the minimum is ${tv.minPlaySeconds} s`,
-            };
+            return rulesProblem(`play lasted ${seconds.toFixed(1)} s, the minimum is ${tv.minPlaySeconds} s`);
         }
         if (tv.maxScorePerSecond > 0 && submit.score > Math.max(seconds, 1) * tv.maxScorePerSecond) {
-            return {
-                ok: false,
-                kind: 'rules',
-                message: RULES_MESSAGE,
-                reason: `score ${submit.score} in ${seconds.toFixed(1)} s is more than ${tv.maxScorePerSecond} per second`,
-            };
+            return rulesProblem(
+                `score ${submit.score} in ${seconds.toFixed(1)} s is more than ${tv.maxScorePerSecond} per second`,
+            );
         }
     }
     const caps = settings.caps;
     if (caps.maxScore !== undefined && submit.score > caps.maxScore) {
-        return {
-            ok: false,
-            kind: 'rules',
-            message: RULES_MESSAGE,
-            reason: `score ${submit.score} is above the cap of ${caps.maxScore}`,
-        };
+        return rulesProblem(`score ${submit.score} is above the cap of ${caps.maxScore}`);
     }
     if (caps.maxStreak !== undefined && submit.streak > caps.maxStreak) {
-        return {
-            ok: false,
-            kind: 'rules',
-            message: STREAK_RULES_MESSAGE,
-            reason: `streak ${submit.streak} is above the cap of ${caps.maxStreak}`,
-        };
+        return rulesProblem(`streak ${submit.streak} is above the cap of ${caps.maxStreak}`, STREAK_RULES_MESSAGE);
     }
     return { ok: true };
 }

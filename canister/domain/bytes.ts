@@ -1,4 +1,5 @@
-// Byte helpers shared by the canister's encoders.
+// Byte helpers shared by the canister's encoders. The replica has its own concatBytes
+// (replica/bytes.ts): it imports nothing of ours, and this file runs in the canister.
 
 /** `parts` one after another in one buffer. */
 export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
@@ -10,5 +11,16 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
         out.set(p, at);
         at += p.length;
     }
+    return out;
+}
+
+/** `n` (a non-negative integer) as unsigned LEB128, appended to `out`, which is returned. */
+export function leb128(n: number, out: number[] = []): number[] {
+    do {
+        let byte = n % 128;
+        n = Math.floor(n / 128);
+        if (n > 0) byte |= 0x80;
+        out.push(byte);
+    } while (n > 0);
     return out;
 }

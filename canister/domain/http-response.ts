@@ -4,7 +4,7 @@
 //
 // type HttpResponse = record { status_code: nat16; headers: vec record { text; text };
 //                              body: blob; upgrade: opt bool }
-import { concatBytes } from './bytes';
+import { concatBytes, leb128 } from './bytes';
 import { utf8 } from './certification/http';
 
 /** Candid's field id: the name's bytes folded as h = h * 223 + byte (mod 2^32). */
@@ -12,15 +12,6 @@ export function fieldId(name: string): number {
     let h = 0;
     for (let i = 0; i < name.length; i++) h = (Math.imul(h, 223) + name.charCodeAt(i)) >>> 0;
     return h;
-}
-
-function leb(n: number, out: number[]): void {
-    do {
-        let byte = n % 128;
-        n = Math.floor(n / 128);
-        if (n > 0) byte |= 0x80;
-        out.push(byte);
-    } while (n > 0);
 }
 
 const FIELDS = (
@@ -43,7 +34,7 @@ const PREFIX = ((): Uint8Array => {
     out.push(0x6e, 0x7e);
     out.push(0x6c, 4);
     for (const f of FIELDS) {
-        leb(f.id, out);
+        leb128(f.id, out);
         out.push(f.type);
     }
     out.push(1, 4);
@@ -82,17 +73,15 @@ export function encodeHttpReply(reply: HttpReply): Uint8Array {
         const head: number[] = [];
         if (f.name === 'status_code') head.push(reply.status & 0xff, reply.status >>> 8);
         else if (f.name === 'upgrade') head.push(...(reply.upgrade === true ? [1, 1] : [0]));
-        else if (f.name === 'body') leb(reply.body.length, head);
+        else if (f.name === 'body') leb128(reply.body.length, head);
         else {
-            leb(reply.headers.length, head);
+            leb128(reply.headers.length, head);
             parts.push(new Uint8Array(head));
             head.length = 0;
             for (const [name, value] of reply.headers) {
                 for (const text of [name, value]) {
                     const bytes = typeof text === 'string' ? (KNOWN.get(text) ?? textBytes(text)) : text;
-                    const len: number[] = [];
-                    leb(bytes.length, len);
-                    parts.push(new Uint8Array(len), bytes);
+                    parts.push(new Uint8Array(leb128(bytes.length)), bytes);
                 }
             }
             continue;

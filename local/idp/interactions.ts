@@ -9,7 +9,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import type Provider from 'oidc-provider';
+import type { default as Provider, InteractionResults } from 'oidc-provider';
 
 import { clientAddress } from '../../gateway/client-address';
 import { MIN_PASSWORD_LENGTH, validateSignUp, type AccountStore, type LoginThrottle } from './accounts';
@@ -90,6 +90,10 @@ export function interactionRoutes(deps: InteractionDeps): Router {
         }
         return interaction;
     }
+
+    /** Hands the outcome of a sign-in form to oidc-provider (a fresh result, not merged). */
+    const finish = (req: Request, res: Response, result: InteractionResults): Promise<void> =>
+        provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
 
     const field = (req: Request, name: string): string =>
         typeof req.body?.[name] === 'string' ? (req.body[name] as string) : '';
@@ -199,12 +203,7 @@ export function interactionRoutes(deps: InteractionDeps): Router {
             send(res, 401, signInPage({ ...signInProps(interaction), email, error: WRONG_CREDENTIALS }));
             return;
         }
-        await provider.interactionFinished(
-            req,
-            res,
-            { login: { accountId: account.id } },
-            { mergeWithLastSubmission: false },
-        );
+        await finish(req, res, { login: { accountId: account.id } });
     });
 
     router.post('/interaction/:uid/signup', forms, async (req, res) => {
@@ -233,23 +232,13 @@ export function interactionRoutes(deps: InteractionDeps): Router {
             return;
         }
         deps.log(`created account ${account.id}`);
-        await provider.interactionFinished(
-            req,
-            res,
-            { login: { accountId: account.id } },
-            { mergeWithLastSubmission: false },
-        );
+        await finish(req, res, { login: { accountId: account.id } });
     });
 
     router.post('/interaction/:uid/abort', forms, async (req, res) => {
         const interaction = await posted(req, res);
         if (interaction === undefined) return;
-        await provider.interactionFinished(
-            req,
-            res,
-            { error: 'access_denied', error_description: 'The end-user cancelled the sign-in.' },
-            { mergeWithLastSubmission: false },
-        );
+        await finish(req, res, { error: 'access_denied', error_description: 'The end-user cancelled the sign-in.' });
     });
 
     router.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {

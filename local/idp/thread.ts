@@ -3,65 +3,28 @@
 // compiles to CommonJS) can still start the provider this way. This file imports nothing
 // ESM-only. The provider's own log lines come back through `log`.
 import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
 
+import { startWorkerThread, type WorkerMessage } from '../../replica/worker-thread';
 import type { IdentityProviderOptions, RunningIdentityProvider } from './options';
 
 export type { IdentityProviderClient, IdentityProviderOptions, RunningIdentityProvider } from './options';
 
-export type IdpThreadMessage =
-    | { type: 'ready'; issuer: string; url: string }
-    | { type: 'log'; line: string }
-    | { type: 'failed'; message: string }
-    | { type: 'stopped' };
+type ReadyMessage = { type: 'ready'; issuer: string; url: string };
+type LogMessage = { type: 'log'; line: string };
+export type IdpThreadMessage = WorkerMessage<ReadyMessage, LogMessage>;
 
 export type IdpThreadCommand = { type: 'stop' };
 
-export function startIdentityProviderThread(
+export async function startIdentityProviderThread(
     o: IdentityProviderOptions,
     log: (line: string) => void = () => undefined,
 ): Promise<RunningIdentityProvider> {
-    const worker = new Worker(path.join(__dirname, 'worker.cjs'), { workerData: o });
-    let ready = false;
-    let exited = false;
-    let stopped: (() => void) | undefined;
-    let closing: Promise<void> | undefined;
-    return new Promise((resolve, reject) => {
-        worker.on('error', (e) => {
-            if (ready) log(`identity provider thread failed: ${e.stack ?? e.message}`);
-            else reject(e);
-        });
-        worker.on('exit', (code) => {
-            exited = true;
-            if (!ready) reject(new Error(`The identity provider thread exited (${code})`));
-            stopped?.();
-        });
-        worker.on('message', (message: IdpThreadMessage) => {
-            switch (message.type) {
-                case 'log':
-                    log(message.line);
-                    break;
-                case 'failed':
-                    void worker.terminate();
-                    reject(new Error(message.message));
-                    break;
-                case 'stopped':
-                    stopped?.();
-                    break;
-                case 'ready':
-                    ready = true;
-                    resolve({
-                        issuer: message.issuer,
-                        url: message.url,
-                        close: () =>
-                            (closing ??= new Promise<void>((done) => {
-                                stopped = () => void worker.terminate().then(() => done());
-                                if (exited) stopped();
-                                else worker.postMessage({ type: 'stop' } satisfies IdpThreadCommand);
-                            })),
-                    });
-                    break;
-            }
-        });
-    });
+    const { ready, stop } = await startWorkerThread<ReadyMessage, LogMessage>(
+        path.join(__dirname, 'worker.cjs'),
+        o,
+        'identity provider',
+        (message) => log(message.line),
+        log,
+    );
+    return { issuer: ready.issuer, url: ready.url, close: stop };
 }

@@ -134,33 +134,26 @@ export function subtreeOf(children: ReadonlyArray<readonly [Label, TreeNode]>): 
 // Treap primitives. Every entry on a path being modified has its digest cleared, so the next
 // digest computation revisits exactly the changed paths.
 
-function rotateRight(e: Entry): Entry {
-    const l = e.left as Entry;
-    e.left = l.right;
-    l.right = e;
-    e.digest = undefined;
-    l.digest = undefined;
-    return l;
-}
+type Side = 'left' | 'right';
+const OTHER: Record<Side, Side> = { left: 'right', right: 'left' };
 
-function rotateLeft(e: Entry): Entry {
-    const r = e.right as Entry;
-    e.right = r.left;
-    r.left = e;
+/** A rotation: e's child on `side` takes e's place, e becoming its child on the other side. */
+function rotateUp(e: Entry, side: Side): Entry {
+    const child = e[side] as Entry;
+    e[side] = child[OTHER[side]];
+    child[OTHER[side]] = e;
     e.digest = undefined;
-    r.digest = undefined;
-    return r;
+    child.digest = undefined;
+    return child;
 }
 
 function insertEntry(e: Entry | null, fresh: Entry): Entry {
     if (!e) return fresh;
     e.digest = undefined;
-    if (compareLabels(fresh.label, e.label) < 0) {
-        e.left = insertEntry(e.left, fresh);
-        return above(e.left, e) ? rotateRight(e) : e;
-    }
-    e.right = insertEntry(e.right, fresh);
-    return above(e.right, e) ? rotateLeft(e) : e;
+    const side: Side = compareLabels(fresh.label, e.label) < 0 ? 'left' : 'right';
+    const child = insertEntry(e[side], fresh);
+    e[side] = child;
+    return above(child, e) ? rotateUp(e, side) : e;
 }
 
 function mergeEntries(a: Entry | null, b: Entry | null): Entry | null {

@@ -25,14 +25,8 @@ export interface HttpServerOptions {
     testMode: boolean;
     subnet: Subnet;
     certifier: Certifier;
-    submit(
-        requestId: string,
-        sender: Uint8Array,
-        canisterId: string,
-        method: string,
-        arg: Uint8Array,
-        expiry: bigint,
-    ): void;
+    /** Accepts an ingress message: Subnet.submitIngress's, management calls included. */
+    submit: Subnet['submitIngress'];
     waitFor(requestId: string, timeoutMs: number): Promise<IngressStatus | undefined>;
     freshen(): void;
     /** Protocol time (clock.ts): ingress expiry, query-signature timestamps, GET /_/time. */

@@ -336,46 +336,19 @@ function describeUnsupported(op: number): string {
     return '';
 }
 
+/**
+ * How many index immediates (LEB128) each 0xfc instruction has: the saturating truncations (0-7)
+ * none; memory.init 8 (data, memory), data.drop 9 (data), memory.copy 10 (memory, memory),
+ * memory.fill 11 (memory), table.init 12 (elem, table), elem.drop 13 (elem), table.copy 14
+ * (table, table), table.grow, table.size and table.fill 15-17 (table).
+ */
+const FC_IMMEDIATES = [0, 0, 0, 0, 0, 0, 0, 0, 2, 1, 2, 1, 2, 1, 2, 1, 1, 1];
+
 function readFc(r: Reader): number {
     const sub = r.u32();
-    switch (sub) {
-        case 0:
-        case 1:
-        case 2:
-        case 3:
-        case 4:
-        case 5:
-        case 6:
-        case 7: // *.trunc_sat_*
-            break;
-        case 8: // memory.init dataidx memidx
-            r.skipLeb();
-            r.skipLeb();
-            break;
-        case 9: // data.drop dataidx
-            r.skipLeb();
-            break;
-        case 10: // memory.copy memidx memidx
-            r.skipLeb();
-            r.skipLeb();
-            break;
-        case 11: // memory.fill memidx
-            r.skipLeb();
-            break;
-        case 12: // table.init elemidx tableidx
-        case 14: // table.copy tableidx tableidx
-            r.skipLeb();
-            r.skipLeb();
-            break;
-        case 13: // elem.drop elemidx
-        case 15: // table.grow tableidx
-        case 16: // table.size tableidx
-        case 17: // table.fill tableidx
-            r.skipLeb();
-            break;
-        default:
-            throw new WasmFormatError(`unsupported instruction 0xfc ${sub} at byte ${r.pos}`);
-    }
+    const immediates = FC_IMMEDIATES[sub];
+    if (immediates === undefined) throw new WasmFormatError(`unsupported instruction 0xfc ${sub} at byte ${r.pos}`);
+    for (let i = 0; i < immediates; i++) r.skipLeb();
     return fc(sub);
 }
 
@@ -535,20 +508,8 @@ export class Writer {
     }
 
     s64(value: bigint | number): this {
-        if (typeof value === 'number' && (value | 0) === value) {
-            // Fast path for 32-bit values such as the metering costs.
-            this.ensure(5);
-            let v = value;
-            for (;;) {
-                const b = v & 0x7f;
-                v >>= 7;
-                if ((v === 0 && (b & 0x40) === 0) || (v === -1 && (b & 0x40) !== 0)) {
-                    this.buf[this.len++] = b;
-                    return this;
-                }
-                this.buf[this.len++] = b | 0x80;
-            }
-        }
+        // Fast path for 32-bit values such as the metering costs: the same bytes.
+        if (typeof value === 'number' && (value | 0) === value) return this.s32(value);
         let v = BigInt.asIntN(64, BigInt(value));
         this.ensure(10);
         for (;;) {
@@ -665,70 +626,61 @@ export function readLimits(r: Reader): Limits {
     return { flags, min, max };
 }
 
-export function readTypeSection(bytes: Uint8Array, s: RawSection): FuncType[] {
+/** A section that is one vector (types, imports, functions, exports): each item read by `item`. */
+export function readVectorSection<T>(bytes: Uint8Array, s: RawSection, item: (r: Reader) => T): T[] {
     const r = new Reader(bytes, s.start, s.end);
-    const n = r.u32();
-    const types: FuncType[] = [];
-    for (let i = 0; i < n; i++) {
-        const form = r.u8();
-        if (form !== 0x60) {
-            throw new WasmFormatError(`unsupported type form 0x${form.toString(16)} (GC types are not supported)`);
-        }
-        const params: number[] = [];
-        for (let k = r.u32(); k > 0; k--) params.push(readValType(r));
-        const results: number[] = [];
-        for (let k = r.u32(); k > 0; k--) results.push(readValType(r));
-        types.push({ params, results });
-    }
-    return types;
+    const items: T[] = [];
+    for (let n = r.u32(); n > 0; n--) items.push(item(r));
+    return items;
 }
 
-export function readImportSection(bytes: Uint8Array, s: RawSection): ImportInfo[] {
-    const r = new Reader(bytes, s.start, s.end);
-    const imports: ImportInfo[] = [];
-    for (let n = r.u32(); n > 0; n--) {
-        const module = r.name();
-        const name = r.name();
-        const kind = r.u8();
-        const imp: ImportInfo = { module, name, kind };
-        switch (kind) {
-            case ExternalKind.func:
-                imp.typeIndex = r.u32();
-                break;
-            case ExternalKind.table:
-                imp.valType = readValType(r);
-                imp.limits = readLimits(r);
-                break;
-            case ExternalKind.memory:
-                imp.limits = readLimits(r);
-                break;
-            case ExternalKind.global:
-                imp.valType = readValType(r);
-                imp.mutable = r.u8() === 1;
-                break;
-            case ExternalKind.tag:
-                r.u8();
-                r.u32();
-                break;
-            default:
-                throw new WasmFormatError(`unknown import kind ${kind}`);
-        }
-        imports.push(imp);
+function readFuncType(r: Reader): FuncType {
+    const form = r.u8();
+    if (form !== 0x60) {
+        throw new WasmFormatError(`unsupported type form 0x${form.toString(16)} (GC types are not supported)`);
     }
-    return imports;
+    const params: number[] = [];
+    for (let k = r.u32(); k > 0; k--) params.push(readValType(r));
+    const results: number[] = [];
+    for (let k = r.u32(); k > 0; k--) results.push(readValType(r));
+    return { params, results };
 }
 
-export function readExportSection(bytes: Uint8Array, s: RawSection): ExportInfo[] {
-    const r = new Reader(bytes, s.start, s.end);
-    const exports: ExportInfo[] = [];
-    for (let n = r.u32(); n > 0; n--) {
-        const name = r.name();
-        const kind = r.u8();
-        const index = r.u32();
-        exports.push({ name, kind, index });
+function readImport(r: Reader): ImportInfo {
+    const module = r.name();
+    const name = r.name();
+    const kind = r.u8();
+    const imp: ImportInfo = { module, name, kind };
+    switch (kind) {
+        case ExternalKind.func:
+            imp.typeIndex = r.u32();
+            break;
+        case ExternalKind.table:
+            imp.valType = readValType(r);
+            imp.limits = readLimits(r);
+            break;
+        case ExternalKind.memory:
+            imp.limits = readLimits(r);
+            break;
+        case ExternalKind.global:
+            imp.valType = readValType(r);
+            imp.mutable = r.u8() === 1;
+            break;
+        case ExternalKind.tag:
+            r.u8();
+            r.u32();
+            break;
+        default:
+            throw new WasmFormatError(`unknown import kind ${kind}`);
     }
-    return exports;
+    return imp;
 }
+
+const readExport = (r: Reader): ExportInfo => ({ name: r.name(), kind: r.u8(), index: r.u32() });
+
+export const readTypeSection = (bytes: Uint8Array, s: RawSection) => readVectorSection(bytes, s, readFuncType);
+export const readImportSection = (bytes: Uint8Array, s: RawSection) => readVectorSection(bytes, s, readImport);
+export const readExportSection = (bytes: Uint8Array, s: RawSection) => readVectorSection(bytes, s, readExport);
 
 /** Skips a constant expression (up to and including its `end`). */
 export function skipConstExpr(r: Reader): void {
@@ -750,10 +702,7 @@ export function parseModuleInfo(bytes: Uint8Array): ModuleInfo {
         if (s.id === Section.type) info.types = readTypeSection(bytes, s);
         else if (s.id === Section.import) info.imports = readImportSection(bytes, s);
         else if (s.id === Section.export) info.exports = readExportSection(bytes, s);
-        else if (s.id === Section.function) {
-            const r = new Reader(bytes, s.start, s.end);
-            for (let n = r.u32(); n > 0; n--) info.functions.push(r.u32());
-        }
+        else if (s.id === Section.function) info.functions = readVectorSection(bytes, s, (r) => r.u32());
     }
     return info;
 }

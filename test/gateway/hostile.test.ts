@@ -75,12 +75,16 @@ test('names with any printable character round-trip through the canister', async
     expect((await s.direct('/games/game-b/scoreboards/odd-names')).body.data.config.name).toBe(name);
 });
 
+/** A new game, its key's headers, and one accepted submit (player p1) that shows the key works. */
+async function gameWithAPlayer(gameId: string): Promise<{ 'X-API-Key': string }> {
+    const headers = { 'X-API-Key': await s.game(gameId) };
+    const first = await s.request('POST', '/scores', { headers, body: { playerId: 'p1', score: 5, streak: 0 } });
+    expect(first.status).toBe(200);
+    return headers;
+}
+
 test('a rotated key fails at once on writes, however recently the gateway checked it; reads follow within seconds', async () => {
-    const key = await s.game('rotating');
-    const headers = { 'X-API-Key': key };
-    expect(
-        (await s.request('POST', '/scores', { headers, body: { playerId: 'p1', score: 5, streak: 0 } })).status,
-    ).toBe(200);
+    const headers = await gameWithAPlayer('rotating');
     expect((await s.request('GET', '/game', { headers })).status).toBe(200);
     await s.canister.ok('admin_rotate_key', { gameId: 'rotating' });
     const writes = [
@@ -101,11 +105,7 @@ test('a rotated key fails at once on writes, however recently the gateway checke
 });
 
 test('a deactivated game refuses writes at once (403), reads within seconds', async () => {
-    const key = await s.game('sunset');
-    const headers = { 'X-API-Key': key };
-    expect(
-        (await s.request('POST', '/scores', { headers, body: { playerId: 'p1', score: 5, streak: 0 } })).status,
-    ).toBe(200);
+    const headers = await gameWithAPlayer('sunset');
     await s.canister.ok('admin_update_game', { gameId: 'sunset', isActive: false });
     const rename = await s.request('PUT', '/players/p1/nickname', { headers, body: { nickname: 'Renamed' } });
     expect(rename).toMatchObject({ status: 403, body: { ok: false, error: 'This game is deactivated' } });

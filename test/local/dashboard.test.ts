@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { RunningIdentityProvider } from '../../local/idp/thread';
 import { launchBrowser, screenshotDir, DESKTOP, PHONE } from '../support/browser';
 import { startService } from '../support/gateway';
-import { startTestIdentityProvider, CLIENT_ID, PASSWORD } from '../support/idp';
+import { fillSignUp, startLocalSignIn } from '../support/idp';
 import { tempDir } from '../support/replica';
 
 const SHOTS = screenshotDir();
@@ -26,23 +26,10 @@ let ada: { context: BrowserContext; page: Page };
 
 beforeAll(async () => {
     s = await startService();
-    idp = await startTestIdentityProvider({
+    idp = await startLocalSignIn(s.signIn, {
         dataDir: tempDir('dash-idp'),
-        port: 0,
-        clients: [
-            {
-                clientId: CLIENT_ID,
-                clientSecret: CLIENT_SECRET,
-                redirectUris: [`${s.signIn.publicUrl}/link/callback`, `${s.signIn.publicUrl}/dashboard/callback`],
-            },
-        ],
-    });
-    s.signIn.providers.push({
-        name: 'local',
-        label: 'Sign in with a local account',
-        issuer: idp.issuer,
-        clientId: CLIENT_ID,
         clientSecret: CLIENT_SECRET,
+        callbacks: ['/link/callback', '/dashboard/callback'],
     });
     browser = await launchBrowser();
 });
@@ -72,12 +59,7 @@ async function signUp(email: string, viewport = DESKTOP): Promise<{ context: Bro
     await page.goto(`${s.signIn.publicUrl}/dashboard`);
     expect(await page.locator('h1').textContent()).toBe('Sign in');
     await click(page, 'Sign in with a local account');
-    await Promise.all([
-        page.waitForNavigation({ waitUntil: 'load' }),
-        page.getByRole('link', { name: 'Create an account' }).click(),
-    ]);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
+    await fillSignUp(page, email);
     await click(page, 'Create account');
     await page.waitForURL(`${s.signIn.publicUrl}/dashboard`);
     return { context, page };

@@ -14,6 +14,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { RunningIdentityProvider } from '../../local/idp/thread';
 import { launchBrowser, PHONE } from '../support/browser';
 import {
+    fillSignUp,
+    openSignUp,
     relyingParty,
     startCallbackServer,
     startTestIdentityProvider,
@@ -142,10 +144,7 @@ test('sign up on the sign-up page, come back with a code, exchange it with PKCE,
     await expectEveryInputLabelled(page);
     await page.screenshot({ path: path.join(SHOTS, 'sign-in-desktop.png'), fullPage: true });
 
-    await Promise.all([
-        page.waitForNavigation({ waitUntil: 'load' }),
-        page.getByRole('link', { name: 'Create an account' }).click(),
-    ]);
+    await openSignUp(page);
     expect(await text(page, 'h1')).toBe('Create an account');
     await expectEveryInputLabelled(page);
     await page.screenshot({ path: path.join(SHOTS, 'sign-up-desktop.png'), fullPage: true });
@@ -290,12 +289,7 @@ test('wrong passwords pause the client that sent them, never the account: the ri
     const { page, context } = await visitor();
     const email = 'throttled@example.com';
     await page.goto((await web.begin()).url.href);
-    await Promise.all([
-        page.waitForNavigation({ waitUntil: 'load' }),
-        page.getByRole('link', { name: 'Create an account' }).click(),
-    ]);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
+    await fillSignUp(page, email);
     await submit(page, 'Create account');
     await page.waitForURL((u) => u.href.startsWith(callback.redirectUri));
     await context.close();
@@ -365,10 +359,7 @@ test('the pages fit a phone and look right on a desktop', async () => {
         expect(await page.locator('#password-error').isVisible()).toBe(true);
         expect(await overflow()).toBeLessThanOrEqual(0);
         await page.screenshot({ path: path.join(SHOTS, `sign-in-error-${name}.png`), fullPage: true });
-        await Promise.all([
-            page.waitForNavigation({ waitUntil: 'load' }),
-            page.getByRole('link', { name: 'Create an account' }).click(),
-        ]);
+        await openSignUp(page);
         expect(await overflow()).toBeLessThanOrEqual(0);
         await page.screenshot({ path: path.join(SHOTS, `sign-up-${name}.png`), fullPage: true });
         await page.getByLabel('Email').fill(EMAIL);

@@ -12,7 +12,13 @@ import { hashPassword, LoginThrottle, verifyPassword, AccountStore } from '../..
 import { FileAdapterStore } from '../../local/idp/adapter';
 import type { RunningIdentityProvider } from '../../local/idp/thread';
 import { launchBrowser } from '../support/browser';
-import { relyingParty, startCallbackServer, startTestIdentityProvider, type CallbackServer } from '../support/idp';
+import {
+    fillSignUp,
+    relyingParty,
+    startCallbackServer,
+    startTestIdentityProvider,
+    type CallbackServer,
+} from '../support/idp';
 import { tempDir } from '../support/replica';
 
 const EMAIL = 'grace@example.com';
@@ -69,12 +75,7 @@ test('restart on the same data directory: same JWKS kid, the account signs in wi
     const page = await signedIn.newPage();
     let request = await rp.begin();
     await page.goto(request.url.href);
-    await Promise.all([
-        page.waitForNavigation({ waitUntil: 'load' }),
-        page.getByRole('link', { name: 'Create an account' }).click(),
-    ]);
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
+    await fillSignUp(page, EMAIL, PASSWORD);
     await submit(page, 'Create account');
     await page.waitForURL((u) => u.href.startsWith(callback.redirectUri));
     const before = await rp.finish(page.url(), request);

@@ -15,9 +15,11 @@ import type { RunningIdentityProvider } from '../../local/idp/thread';
 import { launchBrowser, screenshotDir, PHONE } from '../support/browser';
 import { startService } from '../support/gateway';
 import {
+    fillSignUp,
+    openSignUp,
     relyingParty,
     startCallbackServer,
-    startTestIdentityProvider,
+    startLocalSignIn,
     type CallbackServer,
     CLIENT_ID,
     PASSWORD,
@@ -39,39 +41,26 @@ beforeAll(async () => {
     s = await startService();
     key = await s.game(GAME);
     appCallback = await startCallbackServer();
-    idp = await startTestIdentityProvider({
+    idp = await startLocalSignIn(s.signIn, {
         dataDir: tempDir('link-idp'),
-        port: 0,
-        clients: [
-            {
-                clientId: CLIENT_ID,
-                clientSecret: CLIENT_SECRET,
-                redirectUris: [`${s.signIn.publicUrl}/link/callback`],
-            },
+        clientSecret: CLIENT_SECRET,
+        callbacks: ['/link/callback'],
+        others: [
             // An app of the game's own, for the ID-token route (its tokens name it as audience).
             { clientId: APP_CLIENT, redirectUris: [appCallback.redirectUri] },
             // Another application of the same provider: its tokens are not for this service.
             { clientId: 'someone-elses-app', redirectUris: [appCallback.redirectUri] },
         ],
     });
-    s.signIn.providers.push(
-        {
-            name: 'local',
-            label: 'Sign in with a local account',
-            issuer: idp.issuer,
-            clientId: CLIENT_ID,
-            clientSecret: CLIENT_SECRET,
-        },
-        // The same provider stands in for Google on the ID-token route: verified against its JWKS.
-        {
-            name: 'google',
-            label: 'Continue with Google',
-            issuer: idp.issuer,
-            clientId: CLIENT_ID,
-            clientSecret: CLIENT_SECRET,
-            audiences: [APP_CLIENT],
-        },
-    );
+    // The same provider stands in for Google on the ID-token route: verified against its JWKS.
+    s.signIn.providers.push({
+        name: 'google',
+        label: 'Continue with Google',
+        issuer: idp.issuer,
+        clientId: CLIENT_ID,
+        clientSecret: CLIENT_SECRET,
+        audiences: [APP_CLIENT],
+    });
     browser = await launchBrowser();
 });
 
@@ -121,10 +110,7 @@ async function linkInBrowser(
     if (shots) await shot(page, 'confirm');
     await click(page, 'Sign in with a local account');
     if (account.create) {
-        await Promise.all([
-            page.waitForNavigation({ waitUntil: 'load' }),
-            page.getByRole('link', { name: 'Create an account' }).click(),
-        ]);
+        await openSignUp(page);
         if (shots) await shot(page, 'provider-sign-up');
         await page.getByLabel('Email').fill(account.email);
         await page.getByLabel('Password').fill(PASSWORD);
@@ -279,12 +265,7 @@ test("ID-token sign-in: a real token from the provider signs in; forged, tampere
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(request.url.href);
-    await Promise.all([
-        page.waitForNavigation({ waitUntil: 'load' }),
-        page.getByRole('link', { name: 'Create an account' }).click(),
-    ]);
-    await page.getByLabel('Email').fill('grace@example.com');
-    await page.getByLabel('Password').fill(PASSWORD);
+    await fillSignUp(page, 'grace@example.com');
     await Promise.all([
         page.waitForURL((u) => u.href.startsWith(appCallback.redirectUri)),
         page.getByRole('button', { name: 'Create account', exact: true }).click(),

@@ -9,15 +9,14 @@ import { Secp256k1KeyIdentity } from '@dfinity/identity-secp256k1';
 import { blsVerify } from '../../gateway/bls';
 import type { Replica } from '../../replica/replica';
 import { actorFor, agentFor, startTestReplica } from '../support/replica';
-import { probeIdl, probeInit, probeWasm, type Probe } from './probe';
+import { installProbe, probeIdl, type Probe } from './probe';
 
 let replica: Replica;
 let canisterId: Principal;
 
 beforeAll(async () => {
     replica = await startTestReplica();
-    canisterId = replica.createCanister();
-    await replica.installCode(canisterId, probeWasm(), { arg: probeInit('agent') });
+    ({ id: canisterId } = await installProbe(replica, 'agent'));
 });
 afterAll(() => replica.stop());
 

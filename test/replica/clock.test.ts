@@ -9,7 +9,7 @@ import { createClock } from '../../replica/clock';
 import { blsVerify } from '../../gateway/bls';
 import type { Replica } from '../../replica/replica';
 import { actorFor, advance, agentFor, startTestReplica, tempDir } from '../support/replica';
-import { probeIdl, probeInit, probeWasm, type Probe } from './probe';
+import { installProbe, probeIdl, type Probe } from './probe';
 
 const MS = 1_000_000n;
 const SECOND = 1000n * MS;
@@ -139,13 +139,6 @@ async function until(condition: () => Promise<boolean>): Promise<void> {
     while (!(await condition())) await new Promise((r) => setImmediate(r));
 }
 
-async function probeOn(replica: Replica) {
-    const id = replica.createCanister();
-    await replica.installCode(id, probeWasm(), { arg: probeInit('clock') });
-    const agent = await agentFor(replica);
-    return { id, agent, probe: actorFor<Probe>(agent, probeIdl, id) };
-}
-
 /** The `time` of a read_state certificate, checked by the agent's rules (age, root key). */
 async function certifiedTime(agent: HttpAgent, replica: Replica, id: Principal): Promise<bigint> {
     const { certificate } = await agent.readState(id, { paths: [[new TextEncoder().encode('time')]] });
@@ -172,7 +165,7 @@ describe('a test-mode replica', () => {
     });
 
     test('canisters see time move only when the test moves it; agents keep working after minutes of wall time', async () => {
-        const { id, agent, probe } = await probeOn(replica);
+        const { id, agent, probe } = await installProbe(replica, 'clock');
         const before = await probe.now();
         expect(await probe.increment()).toBe(1n);
         wallForward(7 * 60_000); // longer than the 5 minutes of ingress expiry and certificate age
@@ -198,7 +191,7 @@ describe('a test-mode replica', () => {
     });
 
     test('a due timer fires at once; one not yet due waits for the clock, not for the wall', async () => {
-        const { probe } = await probeOn(replica);
+        const { probe } = await installProbe(replica, 'clock');
         const start = await probe.now();
         await probe.fireIn(0n);
         await until(async () => (await probe.timerFired()).length > 0);
@@ -218,7 +211,7 @@ describe('a test-mode replica', () => {
     });
 
     test('a restart continues right after the time it stopped at, not at the wall time', async () => {
-        const { id, probe } = await probeOn(replica);
+        const { id, probe } = await installProbe(replica, 'clock');
         await probe.increment();
         const stoppedAt = replica.time();
         await replica.stop();
@@ -236,7 +229,7 @@ test("outside test mode the canisters' clock is the wall clock, as on the IC", a
     const wallForward = fakeWallClock();
     const replica = await startTestReplica({ testMode: false });
     try {
-        const { probe } = await probeOn(replica);
+        const { probe } = await installProbe(replica, 'clock');
         const before = await probe.now();
         wallForward(7 * 60_000);
         expect(await probe.increment()).toBe(1n);

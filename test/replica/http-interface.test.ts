@@ -10,7 +10,7 @@ import { Principal } from '@dfinity/principal';
 
 import type { Replica } from '../../replica/replica';
 import { actorFor, agentFor, startTestReplica } from '../support/replica';
-import { probeIdl, probeInit, probeWasm, type Probe } from './probe';
+import { installProbe, type Probe } from './probe';
 
 let replica: Replica;
 let id: Principal;
@@ -18,9 +18,7 @@ let probe: Probe;
 
 beforeAll(async () => {
     replica = await startTestReplica();
-    id = replica.createCanister();
-    await replica.installCode(id, probeWasm(), { arg: probeInit('http') });
-    probe = actorFor<Probe>(await agentFor(replica), probeIdl, id);
+    ({ id, probe } = await installProbe(replica, 'http'));
 });
 afterAll(() => replica.stop());
 

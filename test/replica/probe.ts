@@ -2,8 +2,12 @@
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 
+import type { HttpAgent } from '@dfinity/agent';
 import { IDL } from '@dfinity/candid';
 import type { Principal } from '@dfinity/principal';
+
+import type { Replica } from '../../replica/replica';
+import { actorFor, agentFor } from '../support/replica';
 
 export const PROBE_WASM = path.join(__dirname, 'canisters', '.azle', 'probe', 'probe.wasm');
 
@@ -12,6 +16,17 @@ export function probeWasm(): Uint8Array {
 }
 
 export const probeInit = (label: string): Uint8Array => new Uint8Array(IDL.encode([IDL.Opt(IDL.Text)], [[label]]));
+
+/** A new probe canister on `replica`, installed with `label`, and an anonymous agent and actor for it. */
+export async function installProbe(
+    replica: Replica,
+    label: string,
+): Promise<{ id: Principal; agent: HttpAgent; probe: Probe }> {
+    const id = replica.createCanister();
+    await replica.installCode(id, probeWasm(), { arg: probeInit(label) });
+    const agent = await agentFor(replica);
+    return { id, agent, probe: actorFor<Probe>(agent, probeIdl, id) };
+}
 
 const Header = IDL.Tuple(IDL.Text, IDL.Text);
 

@@ -7,7 +7,7 @@ import type { Principal } from '@dfinity/principal';
 
 import type { Replica } from '../../replica/replica';
 import { actorFor, agentFor, startTestReplica } from '../support/replica';
-import { probeIdl, probeInit, probeWasm, type Probe } from './probe';
+import { installProbe, probeIdl, probeInit, probeWasm, type Probe } from './probe';
 
 let replica: Replica;
 let id: Principal;
@@ -61,9 +61,7 @@ test("a call's reply is not visible before the delay, though it ran; queries ans
 test('with a short delay results are published by themselves: a synchronous call completes with its reply', async () => {
     const quick = await startTestReplica({ roundMs: 20 });
     try {
-        const canister = quick.createCanister();
-        await quick.installCode(canister, probeWasm(), { arg: probeInit('quick') });
-        const probe = actorFor<Probe>(await agentFor(quick), probeIdl, canister);
+        const { probe } = await installProbe(quick, 'quick');
         const before = await probe.count();
         expect(await probe.increment()).toBe(before + 1n);
         expect(await probe.count()).toBe(before + 1n);

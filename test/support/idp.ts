@@ -5,9 +5,12 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import * as oidc from 'openid-client';
+import type { Page } from 'playwright-core';
 
+import type { SignInConfig } from '../../gateway/sign-in/providers';
 import {
     startIdentityProviderThread,
+    type IdentityProviderClient,
     type IdentityProviderOptions,
     type RunningIdentityProvider,
 } from '../../local/idp/thread';
@@ -100,4 +103,41 @@ export async function relyingParty(
                 idTokenExpected: true,
             }),
     };
+}
+
+/** On the provider's sign-in page: follows "Create an account" to the sign-up form. */
+export async function openSignUp(page: Page): Promise<void> {
+    await Promise.all([
+        page.waitForNavigation({ waitUntil: 'load' }),
+        page.getByRole('link', { name: 'Create an account' }).click(),
+    ]);
+}
+
+/** On the provider's sign-in page: opens the sign-up form and fills in email and password (the caller submits). */
+export async function fillSignUp(page: Page, email: string, password = PASSWORD): Promise<void> {
+    await openSignUp(page);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+}
+
+/**
+ * Starts the test identity provider with the gateway (whose sign-in is `signIn`) as a client,
+ * `clientSecret` its secret and `callbacks` its redirect paths, beside `others`, and offers it on
+ * the gateway's sign-in as 'local'.
+ */
+export async function startLocalSignIn(
+    signIn: SignInConfig,
+    o: { dataDir: string; clientSecret: string; callbacks: string[]; others?: IdentityProviderClient[] },
+): Promise<RunningIdentityProvider> {
+    const redirectUris = o.callbacks.map((callback) => `${signIn.publicUrl}${callback}`);
+    const clients = [{ clientId: CLIENT_ID, clientSecret: o.clientSecret, redirectUris }, ...(o.others ?? [])];
+    const idp = await startTestIdentityProvider({ dataDir: o.dataDir, port: 0, clients });
+    signIn.providers.push({
+        name: 'local',
+        label: 'Sign in with a local account',
+        issuer: idp.issuer,
+        clientId: CLIENT_ID,
+        clientSecret: o.clientSecret,
+    });
+    return idp;
 }

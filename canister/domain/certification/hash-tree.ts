@@ -111,27 +111,22 @@ function touch(level: Level, key: string): Entry | undefined {
     return undefined;
 }
 
+type Side = 'left' | 'right';
+const OTHER: Record<Side, Side> = { left: 'right', right: 'left' };
+
+/** Inserts below e; a child that then outranks e takes its place (a rotation). */
 function insert(e: Entry | null, fresh: Entry): Entry {
     if (e === null) return fresh;
     e.digest = undefined;
-    if (fresh.key < e.key) {
-        const l = insert(e.left, fresh);
-        e.left = l;
-        if (l.prio > e.prio) {
-            e.left = l.right;
-            l.right = e;
-            return l;
-        }
+    const side: Side = fresh.key < e.key ? 'left' : 'right';
+    const child = insert(e[side], fresh);
+    if (child.prio <= e.prio) {
+        e[side] = child;
         return e;
     }
-    const r = insert(e.right, fresh);
-    e.right = r;
-    if (r.prio > e.prio) {
-        e.right = r.left;
-        r.left = e;
-        return r;
-    }
-    return e;
+    e[side] = child[OTHER[side]];
+    child[OTHER[side]] = e;
+    return child;
 }
 
 function merge(a: Entry | null, b: Entry | null): Entry | null {

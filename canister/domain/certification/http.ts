@@ -3,7 +3,7 @@
 // (`http_expr/<url segments>/<$>|<*>/<expr hash>/<request hash>/<response hash>` -> empty
 // leaf), and the IC-Certificate header that carries a certificate and a witness to a gateway.
 import { encodePath, encodeTree, keyOf, type Digest, type HashTree } from './hash-tree';
-import { concatBytes } from '../bytes';
+import { concatBytes, leb128 } from '../bytes';
 import { sha256, asciiBytes } from './sha256';
 
 export const CERTIFICATE_HEADER = 'ic-certificate';
@@ -124,23 +124,12 @@ export function certifiedQuery(query: string): string {
 
 type Value = string | number;
 
-function leb128(n: number): Uint8Array {
-    const out: number[] = [];
-    do {
-        let byte = n % 128;
-        n = Math.floor(n / 128);
-        if (n > 0) byte |= 0x80;
-        out.push(byte);
-    } while (n > 0);
-    return new Uint8Array(out);
-}
-
 /** Representation-independent hash of a map with text or number values (interface specification, "Hash of map"). */
 export function mapHash(entries: ReadonlyArray<readonly [string, Value]>): Digest {
     const pairs = entries.map(([k, v]) => {
         const pair = new Uint8Array(64);
         pair.set(sha256(asciiBytes(utf8Key(k))), 0);
-        pair.set(sha256(typeof v === 'number' ? leb128(v) : asciiBytes(utf8Key(v))), 32);
+        pair.set(sha256(typeof v === 'number' ? new Uint8Array(leb128(v)) : asciiBytes(utf8Key(v))), 32);
         return pair;
     });
     pairs.sort((a, b) => {

@@ -1,5 +1,7 @@
 // A canister that exercises the replica: heap and stable state, traps, timers,
-// randomness, inter-canister calls, certified data and the HTTP gateway path.
+// randomness, inter-canister calls, certified data and the HTTP gateway path. Its HTTP types
+// repeat replica/http/canister-http.ts's on purpose: a canister is built from its own sources,
+// and what it declares is what the replica must accept.
 import {
     call,
     certifiedDataSet,
