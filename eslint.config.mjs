@@ -72,6 +72,7 @@ export default tseslint.config(
             'data/',
             'coverage/',
             '.scratch/',
+            'client/dist/',
             'test/replica/canisters/**/.azle/',
         ],
     },
