@@ -75,7 +75,12 @@ if (diagnostics.length > 0) {
 }
 program.emit();
 const emitted = join(tmp, 'client', 'src');
-for (const name of readdirSync(emitted)) if (name !== 'types.d.ts') cpSync(join(emitted, name), join(dist, name));
+// Relative specifiers get their extension, as Node's ESM resolution (moduleResolution nodenext) needs.
+const withExtensions = (text) => text.replace(/(from |import\()'(\.\/[^']+)'/g, "$1'$2.js'");
+for (const name of readdirSync(emitted)) {
+    if (name !== 'types.d.ts')
+        writeFileSync(join(dist, name), withExtensions(readFileSync(join(emitted, name), 'utf8')));
+}
 rmSync(tmp, { recursive: true, force: true });
 
 // types.d.ts: every alias of src/types.ts written out structurally (no zod, no contract paths).
