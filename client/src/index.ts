@@ -155,21 +155,22 @@ export function createClient(options: ClientOptions) {
         for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
         // What the canister sees: the path and query, without the local replica's ?canisterId=.
         const seen = `${path}${queryString(query)}`;
-        const read = async (): Promise<Response> => {
+        const read = async (init?: RequestInit): Promise<Response> => {
             try {
-                return await fetcher(url.toString());
+                return await fetcher(url.toString(), init);
             } catch (cause) {
                 throw new LeaderboardError('unavailable', `No answer from ${base.origin}: ${String(cause)}`, 0, {
                     cause,
                 });
             }
         };
-        let res = await read();
+        // Past the browser's HTTP cache (the edge still caches, R2): a board read shows the board as it is.
+        let res = await read({ cache: 'no-cache' });
         // A path's first read is rendered by an update call, certified by consensus for the IC's
         // HTTP gateway but carrying no certificate of its own: the next read is a certified query.
         if (o.verify === true && !res.headers.has('ic-certificate')) {
             await res.arrayBuffer();
-            res = await read();
+            res = await read({ cache: 'no-store' }); // not the first answer again from the HTTP cache
         }
         let body: Uint8Array = new Uint8Array(await res.arrayBuffer());
         if (o.verify === true) {
