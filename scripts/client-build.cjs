@@ -21,6 +21,7 @@ function buildClient(root) {
         newest(path.join(client, 'src')),
         newest(path.join(client, 'scripts')),
         newest(path.join(root, 'contract')),
+        fs.statSync(path.join(client, 'README.md')).mtimeMs,
     );
     if (fs.existsSync(built) && fs.statSync(built).mtimeMs >= sources) return;
     console.log('Building the JavaScript client (client/dist)...');

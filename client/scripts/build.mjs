@@ -51,6 +51,8 @@ await esbuild.build({
 });
 // The web build fetches its wasm next to itself (new URL('web_bg.wasm', import.meta.url)).
 cpSync(join(dirname(verifierWeb), 'web_bg.wasm'), join(browser, 'web_bg.wasm'));
+// The README too, so that every gateway's API reference can link to it (/client/README.md).
+cpSync(join(here, 'README.md'), join(browser, 'README.md'));
 
 // ---- declarations ----------------------------------------------------------------------------
 const tmp = join(tmpdir(), `leaderboard-client-dts-${process.pid}`);
