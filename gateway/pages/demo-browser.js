@@ -104,6 +104,7 @@ function render(list, empty, entries) {
 function badge(verified, text) {
     $('badge').dataset.verified = verified;
     $('badge').textContent = text;
+    $('tampered').hidden = verified !== 'no';
 }
 
 /** The top 10: a certified direct read when it verifies; else what came, marked NOT verified. */

@@ -44,7 +44,7 @@ main{width:100%;max-width:480px;padding:12px 12px 32px}
 header{display:flex;align-items:center;justify-content:space-between;gap:8px;margin:4px 0 12px}
 h1{font-size:22px;margin:0}
 h2{font-size:17px;margin:0 0 8px;display:flex;align-items:center;justify-content:space-between;gap:8px}
-#pad{display:flex;flex-direction:column;align-items:center;justify-content:center;width:100%;height:44vh;min-height:220px;border:0;border-radius:18px;font:700 28px/1.2 inherit;font-family:inherit;color:#fff;background:#3451b2;cursor:pointer;touch-action:manipulation;user-select:none;-webkit-user-select:none}
+#pad{display:flex;flex-direction:column;align-items:center;justify-content:center;width:100%;height:36vh;min-height:200px;border:0;border-radius:18px;font-family:inherit;font-size:34px;font-weight:700;line-height:1.2;color:#fff;background:#3451b2;cursor:pointer;touch-action:manipulation;user-select:none;-webkit-user-select:none}
 #pad small{font-size:16px;font-weight:500;opacity:.9;margin-top:8px}
 #pad[data-state=waiting]{background:#b42318}
 #pad[data-state=go]{background:#067647}
@@ -59,10 +59,11 @@ li .rank{color:#5b6577}
 .badge{font-size:13px;font-weight:700;border-radius:999px;padding:3px 10px;white-space:nowrap;background:#e4e7ec;color:#344054}
 .badge[data-verified=yes]{background:#dcfae6;color:#067647}
 .badge[data-verified=no]{background:#fee4e2;color:#b42318}
-button.secondary{font:600 15px/1.2 inherit;font-family:inherit;padding:10px 14px;border-radius:10px;border:1.5px solid #3451b2;background:#fff;color:#3451b2;cursor:pointer}
+button.secondary{font-family:inherit;font-size:15px;font-weight:600;line-height:1.2;padding:10px 14px;border-radius:10px;border:1.5px solid #3451b2;background:#fff;color:#3451b2;cursor:pointer}
 #signin-code{font:700 26px/1.2 ui-monospace,Menlo,Consolas,monospace;letter-spacing:.1em;text-align:center;margin:8px 0}
 #signin-qr{display:block;margin:0 auto;width:180px;height:180px;image-rendering:pixelated}
 .error{color:#b42318}
+#tampered{font-size:14px;margin:0 0 8px}
 [hidden]{display:none!important}`;
 
 function page(demo: DemoConfig): string {
@@ -73,7 +74,7 @@ function page(demo: DemoConfig): string {
 <header><h1>Reaction</h1><span id="who" class="muted">anonymous</span></header>
 <button id="pad" type="button" data-state="idle">Tap to start<small>Wait for green, then tap as fast as you can</small></button>
 <p id="status" class="muted" role="status"></p>
-<section class="card"><h2>Top 10 <span id="badge" class="badge" data-verified="unknown">checking…</span></h2><ol id="top"></ol><p id="top-empty" class="muted" hidden>No times yet: be the first.</p></section>
+<section class="card"><h2>Top 10 <span id="badge" class="badge" data-verified="unknown">checking…</span></h2><p id="tampered" class="error" hidden>This board did not come from the canister unchanged: something between you and it altered it.</p><ol id="top"></ol><p id="top-empty" class="muted" hidden>No times yet: be the first.</p></section>
 <section class="card"><h2>Around you</h2><ol id="around"></ol><p id="around-empty" class="muted">Play a round to get on the board.</p></section>
 <section class="card"><h2>Keep your times <button id="signin" class="secondary" type="button">Sign in</button></h2>
 <p class="muted" id="signin-hint">Anonymous on this device; sign in to keep your times on any device.</p>
@@ -100,7 +101,7 @@ export function demoPages(demo: DemoConfig | undefined, clientDir = CLIENT_BUNDL
     router.get('/demo/demo.js', (_req, res) => {
         res.set('Cache-Control', 'public, max-age=300')
             .type('application/javascript')
-            .sendFile(path.join(__dirname, 'demo-browser.js'));
+            .sendFile(path.join(__dirname, 'demo-browser.js'), { dotfiles: 'allow' }); // wherever the checkout lives
     });
     return router;
 }
