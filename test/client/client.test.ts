@@ -259,6 +259,9 @@ test('error kinds: invalid, not-found, unauthorized, rejected, play-session, too
         message: MESSAGES.invalidApiKey,
     });
     expect(await failure(client().rank())).toMatchObject({ kind: 'not-found', message: MESSAGES.playerNotFound });
+    // Ids are path segments, never paths: no id reaches another route (or host).
+    expect(await failure(c.board('../../auth/profile'))).toMatchObject({ kind: 'invalid', status: 400 });
+    expect(await failure(c.archive('daily', '../../x'))).toMatchObject({ kind: 'not-found' });
 
     const mod = client({ apiKey: modKey, gameId: MOD_GAME });
     await s.canister.ok('admin_set_caps', { gameId: MOD_GAME, maxScore: 100 });
