@@ -107,7 +107,9 @@ export function createClient(options: ClientOptions) {
     const now = options.now ?? Date.now;
     const fetcher = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
     const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-    const keys = { player: `leaderboard:${gameId}:playerId`, session: `leaderboard:${gameId}:session` };
+    // The session is kept per API origin too: a client of another baseUrl never finds (or sends) it.
+    const origin = new URL(options.baseUrl).origin;
+    const keys = { player: `leaderboard:${gameId}:playerId`, session: `leaderboard:${origin}:${gameId}:session` };
 
     const newPlayerId = (): string => {
         const id = `dev_${Math.floor(now() / 1000)}_${hex8(random)}`;
@@ -132,7 +134,10 @@ export function createClient(options: ClientOptions) {
         sleep,
         random,
         session,
-        sessionEnded: endSession,
+        // Only the session that died: not one signed in meanwhile.
+        sessionEnded: (token) => {
+            if (session() === token) endSession();
+        },
     });
     const get = <R>(path: string, query?: RequestSpec['query'], auth: RequestSpec['auth'] = 'player') =>
         request<R>({ method: 'GET', path, query, auth, idempotent: true });

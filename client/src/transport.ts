@@ -29,8 +29,8 @@ export interface TransportOptions {
     random: () => number;
     /** The session token, if signed in. */
     session(): string | undefined;
-    /** A request that carried the session got 401/403: the session is over. */
-    sessionEnded(): void;
+    /** A request that carried this session token got 401/403: that session is over. */
+    sessionEnded(token: string): void;
 }
 
 /** The 2 s submit limit (L1), plus a little for clocks that disagree. */
@@ -64,13 +64,13 @@ export function transport(o: TransportOptions): <T>(spec: RequestSpec) => Promis
             const headers: Record<string, string> = {};
             if (spec.body !== undefined) headers['Content-Type'] = 'application/json';
             const session = o.session();
-            let sentSession = false;
+            let sentSession: string | undefined;
             if (spec.auth !== 'none') headers['X-Game-ID'] = o.gameId;
             if (spec.auth === 'session' || (spec.auth === 'player' && session !== undefined)) {
                 if (session === undefined)
                     throw new LeaderboardError('session-dead', 'Not signed in: sign in first', 0);
                 headers['X-Session-Token'] = session;
-                sentSession = true;
+                sentSession = session;
             } else if (spec.auth === 'player' || spec.auth === 'key') headers['X-API-Key'] = o.apiKey;
 
             const retryLeft = spec.idempotent && attempt < o.retries;
@@ -102,7 +102,9 @@ export function transport(o: TransportOptions): <T>(spec: RequestSpec) => Promis
             const message =
                 typeof envelope?.error === 'string' ? envelope.error : `HTTP ${res.status} without the API's JSON`;
             const kind =
-                envelope === undefined && res.status < 500 ? 'unknown' : kindOf(res.status, message, sentSession);
+                envelope === undefined && res.status < 500
+                    ? 'unknown'
+                    : kindOf(res.status, message, sentSession !== undefined);
             if (kind === 'unavailable' && retryLeft) {
                 await backoff();
                 continue;
@@ -112,7 +114,7 @@ export function transport(o: TransportOptions): <T>(spec: RequestSpec) => Promis
                 await o.sleep(RATE_LIMIT_WAIT_MS);
                 continue;
             }
-            if (kind === 'session-dead') o.sessionEnded();
+            if (kind === 'session-dead' && sentSession !== undefined) o.sessionEnded(sentSession);
             throw new LeaderboardError(kind, message, res.status);
         }
     };

@@ -330,6 +330,21 @@ test('a session that died elsewhere: the 401 ends it here (kind session-dead, an
     expect(c.signedIn).toBe(false);
 });
 
+test('a stored session belongs to its API origin: a client of another baseUrl does not find it', async () => {
+    const store = new Map<string, string>();
+    const kv = {
+        getItem: (k: string) => store.get(k) ?? null,
+        setItem: (k: string, v: string) => void store.set(k, v),
+        removeItem: (k: string) => void store.delete(k),
+    };
+    const c = client({ store: kv });
+    await c.signIn({ migrate: false, onCode: (code) => void approve(code.userCode, 'client-origin') });
+    expect(client({ store: kv }).signedIn).toBe(true);
+    const elsewhere = client({ store: kv, baseUrl: 'http://127.0.0.1:9' });
+    expect(elsewhere.signedIn).toBe(false);
+    expect(elsewhere.playerId).toBe(c.playerId);
+});
+
 test('a device code nobody approves: polled until it expires (kind expired, 410)', async () => {
     const c = client({
         sleep: async (ms) => {
