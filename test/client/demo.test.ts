@@ -4,6 +4,7 @@
 // and red once the test's relay between the page and the replica flips one byte; another
 // player's name with HTML in it stays text; sign-in shows the code and QR and, approved, signs
 // the player in. Screenshots go to demo-*.png (docs/screenshots on `npm run screenshots`).
+import * as http from 'node:http';
 import * as path from 'node:path';
 
 import type { Browser, Page } from 'playwright-core';
@@ -153,6 +154,29 @@ test("a relay's HTML in a player's name stays text", async () => {
     relay.alter = (_url, body) => body;
     await page.clock.runFor(15_000);
     await page.locator('#badge[data-verified=yes]').waitFor();
+});
+
+test('/client serves the bundle and nothing above it', async () => {
+    const get = (rawPath: string) =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+            const u = new URL(gateway.url);
+            const req = http.get({ host: u.hostname, port: u.port, path: rawPath }, (res) => {
+                let body = '';
+                res.on('data', (c: Buffer) => (body += c.toString()));
+                res.on('end', () => resolve({ status: res.statusCode!, body }));
+            });
+            req.on('error', reject);
+        });
+    expect((await get('/client/leaderboard-client.js')).status).toBe(200);
+    for (const p of [
+        '/client/../package.json',
+        '/client/..%2f..%2fpackage.json',
+        '/client/%2e%2e/%2e%2e/package.json',
+    ]) {
+        const res = await get(p);
+        expect({ p, status: res.status }).toEqual({ p, status: 404 });
+        expect(res.body).not.toContain('"devDependencies"');
+    }
 });
 
 test('sign-in: the code and its QR, then signed in once the code is approved', async () => {
