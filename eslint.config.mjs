@@ -13,7 +13,7 @@ const ROOT = path.dirname(fileURLToPath(import.meta.url));
 /**
  * The parts are the npm workspaces of the root package.json, each a top-level folder with its
  * own package.json, and the parts a part may import are the `@leaderboard/*` packages its
- * `dependencies` list: the canister and the gateway only the contract; the replica, a stand-in
+ * `dependencies` (or, for the published client, `devDependencies`) list: the canister and the gateway only the contract; the replica, a stand-in
  * for any IC, nothing of ours; the local stack what it runs. Those files are the one place the
  * rule is written; this reads them. `folders`: package name → folder; `may`: folder → the
  * folders it may import.
@@ -23,9 +23,12 @@ export function readParts(root = ROOT) {
     const manifests = Object.fromEntries((read('.').workspaces ?? []).map((dir) => [dir, read(dir)]));
     const folders = new Map(Object.entries(manifests).map(([dir, { name }]) => [name, dir]));
     const may = Object.fromEntries(
-        Object.entries(manifests).map(([dir, { dependencies = {} }]) => [
+        // devDependencies count too: the published client bundles the contract's types at build time.
+        Object.entries(manifests).map(([dir, { dependencies = {}, devDependencies = {} }]) => [
             dir,
-            Object.keys(dependencies).flatMap((dep) => (folders.has(dep) ? [folders.get(dep)] : [])),
+            Object.keys({ ...dependencies, ...devDependencies }).flatMap((dep) =>
+                folders.has(dep) ? [folders.get(dep)] : [],
+            ),
         ]),
     );
     return { manifests, folders, may };
@@ -91,6 +94,7 @@ export default tseslint.config(
             'data/',
             'coverage/',
             '.scratch/',
+            'client/dist/',
             'test/replica/canisters/**/.azle/',
         ],
     },

@@ -13,6 +13,12 @@ const CORS_HEADERS = {
 /** Headers of every API response: CORS and the version. */
 export const API_HEADERS = { ...CORS_HEADERS, 'X-API-Version': API_VERSION } as const;
 
+/**
+ * Direct canister reads let a page on another origin read every header, the IC-Certificate
+ * among them, so that a browser can verify the answer itself (CORS hides all but a few otherwise).
+ */
+export const DIRECT_READ_EXPOSE_HEADERS = '*';
+
 /** Direct canister reads of a board (R2: edge-cached for about 30 s). */
 export const DIRECT_READ_CACHE_CONTROL = 'public, max-age=30';
 

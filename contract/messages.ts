@@ -15,6 +15,8 @@ export const MESSAGES = {
     tooManyPendingCodes: 'Too many pending device authorizations. Try again shortly.',
     authorizationPending: 'authorization_pending',
     expiredToken: 'expired_token',
+    /** A banned player's write (403 with the API key, 400 with a session). */
+    banned: 'This player is banned from this game.',
     playerNotFound: 'Player not found',
     archiveNotFound: 'Archive not found',
     nicknameNotText: 'Nickname must be a string',

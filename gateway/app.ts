@@ -11,6 +11,7 @@ import { ttlCache } from './cache';
 import type { CanisterClient } from './canister';
 import { docsPage, openApiDocument } from './docs';
 import { dashboard } from './dashboard';
+import { demoPages, type DemoConfig } from './pages/demo';
 import { html, page as framed, sendPage } from './pages/layout';
 import { linkPages } from './pages/link';
 import { providerRegistry, type SignInConfig } from './sign-in/providers';
@@ -29,6 +30,8 @@ export interface GatewayOptions {
     signIn: SignInConfig;
     /** Express's `trust proxy` (production behind a load balancer): which client address the link page limits. */
     trustProxy?: string | number | boolean;
+    /** The /demo game's game, key and board (npm start's demo game; DEMO_GAME_ID in production); absent: no /demo. */
+    demo?: DemoConfig;
 }
 
 /**
@@ -79,6 +82,7 @@ export function createApp(o: GatewayOptions): express.Express {
     for (const r of ROUTES) app[r.method](expressPath(r.path), ...serve(ctx, r));
     app.use(linkPages({ canister: o.canister, signIn: o.signIn, providerNamed }));
     app.use(dashboard({ canister: o.canister, signIn: o.signIn, providerNamed }));
+    app.use(demoPages(o.demo));
     const reference = openApiDocument(ROUTES);
     app.get('/openapi.json', (_req, res) => void res.json(reference));
     const page = docsPage(reference);

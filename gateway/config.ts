@@ -41,6 +41,8 @@ export interface Config {
     providers: ProviderConfig[];
     /** OPERATOR_IDENTITY_PEM: the admin CLI's identity against a production canister. */
     operatorIdentityPem?: string;
+    /** Production /demo: DEMO_GAME_ID and DEMO_API_KEY (both or neither), DEMO_BOARD_ID, DEMO_CANISTER_URL. */
+    demo?: { gameId: string; apiKey: string; boardId: string; canisterUrl?: string };
 }
 
 /** Who a connection acts as: a gateway (player and developer requests) or an operator (the admin CLI). */
@@ -76,6 +78,22 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
         trustProxy: env.TRUST_PROXY || undefined,
         providers: providersFromEnv(env),
         operatorIdentityPem: env.OPERATOR_IDENTITY_PEM || undefined,
+        demo: demoOf(env),
+    };
+}
+
+/** The production demo game: off unless DEMO_GAME_ID and DEMO_API_KEY are set; reads the canister on the IC. */
+function demoOf(env: NodeJS.ProcessEnv): Config['demo'] {
+    if (!env.DEMO_GAME_ID && !env.DEMO_API_KEY) return undefined;
+    if (!env.DEMO_GAME_ID || !env.DEMO_API_KEY) throw new Error('Set both DEMO_GAME_ID and DEMO_API_KEY, or neither');
+    const canisterUrl = env.DEMO_CANISTER_URL || (env.CANISTER_ID ? `https://${env.CANISTER_ID}.icp0.io` : undefined);
+    if (canisterUrl !== undefined && !/^https?:\/\//.test(canisterUrl))
+        throw new Error(`DEMO_CANISTER_URL must be an http(s) URL, got '${canisterUrl}'`);
+    return {
+        gameId: env.DEMO_GAME_ID,
+        apiKey: env.DEMO_API_KEY,
+        boardId: env.DEMO_BOARD_ID || 'reaction',
+        canisterUrl,
     };
 }
 

@@ -266,7 +266,7 @@ export function docsPage(doc: Json): string {
     ).join('');
     return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>API reference: game leaderboard service</title><style>${STYLE}</style></head><body>
-<header><h1>Game leaderboard service: API reference</h1><p>Version ${escapeHtml(info.version)}. Every response is <code>{ok: true, data}</code> or <code>{ok: false, error}</code>. Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1).</p></header>
+<header><h1>Game leaderboard service: API reference</h1><p>Version ${escapeHtml(info.version)}. Every response is <code>{ok: true, data}</code> or <code>{ok: false, error}</code>. Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Web games: the typed JavaScript client, <a href="/client/README.md">@leaderboard/client</a>.</p></header>
 <main><nav><h2>Endpoints</h2><ul>${toc}</ul></nav>
 <h2>Rules</h2><dl class="rules">${rules}</dl>
 <h2>Endpoints in detail</h2>${ops.map(({ path, method, op }) => operationHtml(path, method, op)).join('\n')}

@@ -24,6 +24,7 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
         port: config.port,
         readCacheTtlSeconds: config.readCacheTtlSeconds,
         trustProxy: config.trustProxy,
+        demo: config.demo && { ...config.demo, network: 'ic' },
         signIn: {
             publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
             secret: config.secret ?? new Uint8Array(randomBytes(32)),

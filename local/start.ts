@@ -91,6 +91,19 @@ async function demoGame(
     return game === undefined ? undefined : { gameId: game.gameId, apiKey: game.apiKey };
 }
 
+/** The /demo reaction game's board: times in ms, lowest first (made once; refused as existing afterwards). */
+export const DEMO_BOARD = 'reaction';
+async function demoBoard(canister: CanisterClient, gameId: string): Promise<void> {
+    await canister.call('admin_create_board', {
+        gameId,
+        scoreboardId: DEMO_BOARD,
+        type: 'targeted',
+        name: 'Reaction time',
+        sortOrder: 'asc',
+        format: { kind: 'milliseconds' },
+    });
+}
+
 /** What `npm start` keeps in DATA_DIR (the rest of it is the user's business). */
 const DATA_FILES = [
     'gateway-identity.pem',
@@ -150,6 +163,7 @@ export async function startLocal(config: Config, log: (line: string) => void = (
             verifyReplies: false,
         });
         const demo = await demoGame(admin, replica);
+        if (demo !== undefined) await demoBoard(admin, demo.gameId);
         writeServiceFile(config.dataDir, replica.url, installed.id);
         const signIn: SignInConfig = {
             publicUrl: config.publicUrl ?? '',
@@ -161,6 +175,12 @@ export async function startLocal(config: Config, log: (line: string) => void = (
             port: config.port,
             readCacheTtlSeconds: config.readCacheTtlSeconds,
             signIn,
+            demo: demo && {
+                ...demo,
+                boardId: DEMO_BOARD,
+                canisterUrl: `${replica.url}/?canisterId=${installed.id}`,
+                network: 'local',
+            },
         });
         // With PORT=0 the address is known only now.
         if (signIn.publicUrl === '') signIn.publicUrl = gateway.url.replace('127.0.0.1', 'localhost');
@@ -216,6 +236,9 @@ function banner(s: LocalService, config: Config): string {
     lines.push(
         '',
         `  Dashboard:      ${base}/dashboard  (game developers: register games, keys, boards, anti-cheat)`,
+        ...(s.demo === undefined
+            ? []
+            : [`  Demo game:      ${base}/demo  (a reaction game on the JavaScript client, client/)`]),
         `  Player sign-in: ${base}/link  (codes from POST /auth/device/code; local accounts at ${s.identityProvider.url})`,
     );
     lines.push(

@@ -24,6 +24,9 @@ if (!stamped && !freshInstall) {
 }
 if (!stamped) fs.writeFileSync(stampFile, lockHash);
 
+// The gateway serves the client's browser bundle (/client, /demo): built with the gateway's inputs.
+require('./client-build.cjs').buildClient(root);
+
 if (!process.argv.includes('--install-only')) {
     const { buildCanister } = require('./canister-build.cjs');
     const dfx = JSON.parse(fs.readFileSync(path.join(root, 'dfx.json'), 'utf8'));

@@ -16,7 +16,8 @@ interface Manifest {
 
 const read = (dir: string): Manifest => JSON.parse(fs.readFileSync(path.join(root, dir, 'package.json'), 'utf8'));
 const parts: string[] = (read('.') as unknown as { workspaces: string[] }).workspaces;
-const mayImport = (part: string) => Object.keys(read(part).dependencies ?? {}).sort();
+const mayImport = (part: string) =>
+    Object.keys({ ...(read(part).dependencies ?? {}), ...(read(part).devDependencies ?? {}) }).sort();
 
 /** ESLint's parts/boundaries messages for `source` as if it were the file `file` (it need not exist). */
 function lint(file: string, source: string): Promise<string[]> {
@@ -37,13 +38,22 @@ function lint(file: string, source: string): Promise<string[]> {
 }
 
 test('the parts are private workspaces in their top-level folders, third-party packages all in the root', () => {
-    expect(parts).toEqual(['contract', 'canister', 'gateway', 'replica', 'local', 'scripts', 'test']);
-    for (const part of parts) {
+    expect(parts).toEqual(['contract', 'canister', 'gateway', 'replica', 'local', 'scripts', 'client', 'test']);
+    for (const part of parts.filter((p) => p !== 'client')) {
         const manifest = read(part);
         expect(manifest).toMatchObject({ name: `@leaderboard/${part}`, private: true });
         expect(manifest.devDependencies).toBeUndefined();
         for (const dep of mayImport(part)) expect(dep).toMatch(/^@leaderboard\/[a-z]+$/);
     }
+});
+
+test('the published client bundles the contract at build time and installs nothing of ours', () => {
+    const client = read('client');
+    expect(client).toMatchObject({ name: '@leaderboard/client' });
+    expect(client.private).toBeUndefined();
+    expect(client.dependencies).toBeUndefined();
+    expect(mayImport('client')).toEqual(['@leaderboard/contract']);
+    expect(Object.keys(client.devDependencies ?? {})).toEqual(['@leaderboard/contract']);
 });
 
 test('the canister and the gateway may import only the contract; the contract and the replica nothing of ours', () => {

@@ -3,13 +3,14 @@
 // (issuer and subject, hashed), so that it holds when the account is deleted and made again.
 // A banned player writes nothing to the game (submits, achievements, nickname, play sessions,
 // merges); reads still work.
+import { MESSAGES } from '../../contract/messages';
 import { tokenHash } from '../domain/sha256';
 import type { Ctx, GameState } from '../state/context';
 import { Fail } from '../domain/fail';
 import type { AccountRecord, BanRecord, PlayerRecord } from '../state/records';
 import { playerKey } from '../state/store';
 
-export const BANNED_MESSAGE = 'This player is banned from this game.';
+export const BANNED_MESSAGE = MESSAGES.banned;
 
 /** The identity of an account as a hash (nothing personal is kept after the account is removed). */
 export function identityHash(account: Pick<AccountRecord, 'issuer' | 'subject' | 'identityHash'>): string {

@@ -19,7 +19,12 @@
 //   query, free on the IC, and never upgraded or rendered.
 // No azle import: the canister passes in what the IC gives (the data certificate).
 import { boardRead, findBoardPath, type BoardRead } from '../../contract/board-paths';
-import { API_HEADERS, DIRECT_READ_CACHE_CONTROL, DIRECT_READ_WINDOW_SECONDS } from '../../contract/http';
+import {
+    API_HEADERS,
+    DIRECT_READ_CACHE_CONTROL,
+    DIRECT_READ_EXPOSE_HEADERS,
+    DIRECT_READ_WINDOW_SECONDS,
+} from '../../contract/http';
 import { unknownEndpoint } from '../../contract/messages';
 import { checkPathId, parseFlag, parsePlayerId, parseQuery, parseWindow } from '../../contract/rules';
 import type { Board } from '../../contract/schemas';
@@ -137,6 +142,7 @@ interface BoardRender {
 const BASE_HEADERS: Array<[string, string]> = [
     ['content-type', 'application/json'],
     ...Object.entries(API_HEADERS).map(([k, v]): [string, string] => [k.toLowerCase(), v]),
+    ['access-control-expose-headers', DIRECT_READ_EXPOSE_HEADERS],
 ];
 
 knownTexts([

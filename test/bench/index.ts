@@ -3,6 +3,7 @@
 import * as os from 'node:os';
 
 import { initBls } from '../../replica/crypto/bls';
+import { benchClientSize } from './client-size.bench';
 import { benchCanister, benchMemory, freshCanister, populate, type CanisterResults } from './canister.bench';
 import { benchDailyCost } from './daily-cost.bench';
 import { benchReplica } from './replica.bench';
@@ -13,9 +14,10 @@ import { benchService } from './service.bench';
 async function main(): Promise<void> {
     await initBls();
     console.log(`Benchmarks on ${os.cpus().length} cores, Node ${process.version}`);
-    // BENCH_ONLY=canister,daily (any of replica, service, canister, daily): only those parts; the
-    // saved results keep the figures of the parts not run.
-    const only = new Set((process.env.BENCH_ONLY ?? 'replica,service,canister,daily').split(','));
+    // BENCH_ONLY=canister,daily (any of client, replica, service, canister, daily): only those parts;
+    // the saved results keep the figures of the parts not run.
+    const only = new Set((process.env.BENCH_ONLY ?? 'client,replica,service,canister,daily').split(','));
+    if (only.has('client')) benchClientSize();
     if (only.has('replica')) await benchReplica();
     const service = only.has('service') ? await benchService() : undefined;
     const canister: Partial<CanisterResults> = only.has('canister') ? await benchCanister() : {};

@@ -140,10 +140,19 @@ test('production mode: the CLI and a second gateway reach the canister by IC_HOS
     await expect(admin('create-game', 'prod-game')).rejects.toThrow(/only for operators and controllers/);
     process.env.OPERATOR_IDENTITY_PEM = path.join(dataDir, 'operator-identity.pem');
     const created = await admin('create-game', 'prod-game');
-    const gateway = await startGateway(readConfig({ ...production, PORT: '0', DATA_DIR: tempDir('gw') }));
+    expect(() => readConfig({ ...production, DEMO_GAME_ID: 'prod-game' })).toThrow(/DEMO_GAME_ID and DEMO_API_KEY/);
+    const demo = { DEMO_GAME_ID: 'prod-game', DEMO_API_KEY: created.apiKey };
+    const gateway = await startGateway(readConfig({ ...production, ...demo, PORT: '0', DATA_DIR: tempDir('gw') }));
     try {
         const res = await fetch(`${gateway.url}/game`, { headers: { 'X-API-Key': created.apiKey } });
         expect(await res.json()).toMatchObject({ ok: true, data: { gameId: 'prod-game' } });
+        // DEMO_GAME_ID and DEMO_API_KEY turn /demo on, reading the canister on the IC by default.
+        const page = await fetch(`${gateway.url}/demo`);
+        const canisterUrl = `https://${production.CANISTER_ID}.icp0.io`;
+        expect(page.headers.get('content-security-policy')).toContain(`connect-src 'self' ${canisterUrl};`);
+        expect(await page.text()).toMatch(
+            new RegExp(`data-game-id="prod-game".*data-canister-url="${canisterUrl}" data-network="ic"`),
+        );
     } finally {
         await gateway.close();
         process.env.DATA_DIR = dataDir;

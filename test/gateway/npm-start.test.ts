@@ -77,6 +77,14 @@ test('npm start: fresh data directory, demo game, submit, read, Ctrl-C, restart 
     const page = await (await fetch(started.data.verification_url_complete)).text();
     expect(page).toContain('Sign in to Demo Game (demo-game)');
     expect(page).toContain(started.data.user_code);
+    // The demo game's reaction game and its lowest-first board, on the client's browser bundle.
+    expect(first.output()).toMatch(/Demo game:\s+\S+\/demo/);
+    const demo = await fetch(`${first.url}/demo`);
+    expect(demo.headers.get('content-security-policy')).toMatch(/script-src 'self' 'wasm-unsafe-eval'/);
+    expect(await demo.text()).toContain('data-board-id="reaction"');
+    expect((await fetch(`${first.url}/client/leaderboard-client.js`)).status).toBe(200);
+    const reaction = await (await fetch(`${first.url}/games/demo-game/scoreboards/reaction`, { headers })).json();
+    expect(reaction).toMatchObject({ ok: true, data: { scoreboardId: 'reaction', entries: [] } });
     await stop(first);
     // Keys, emails and API keys: every file 0600, every directory 0700; looser ones (an older
     // version's) are tightened by the next start.
@@ -94,6 +102,10 @@ test('npm start: fresh data directory, demo game, submit, read, Ctrl-C, restart 
             leaderboard: [expect.objectContaining({ rank: 1, score: 4321, streak: 5 })],
             total: 1,
         });
+        const boards = await (
+            await fetch(`${second.url}/games/demo-game/scoreboards`, { headers: { 'X-API-Key': second.apiKey } })
+        ).json();
+        expect(boards.data.scoreboards.filter((b: any) => b.scoreboardId === 'reaction')).toHaveLength(1);
     } finally {
         await stop(second);
     }
