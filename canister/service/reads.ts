@@ -30,7 +30,7 @@ import type { Ctx, GameState, Untrusted } from '../state/context';
 import { Fail } from '../domain/fail';
 import { currentPeriod, requireGame } from '../state/game-state';
 import { statsOf } from '../state/stats';
-import { authTypeOf, entryCount, entryOf, nicknameOf, rankIndex, type BoardTable } from '../state/tables';
+import { authTypeOf, entryCount, entryOf, metadataOf, nicknameOf, rankIndex, type BoardTable } from '../state/tables';
 
 function boardOf(game: GameState, boardId: unknown): BoardRecord {
     const error = checkBoardId(boardId);
@@ -58,14 +58,25 @@ function entriesOf(
     if (table === undefined) return [];
     return rankIndex(table, sortBy)
         .range(start, count)
-        .map((id, i) => ({
-            rank: start + i,
-            nickname: nicknameOf(game.players, table.slot[id]),
-            score: table.score[id],
-            streak: table.streak[id],
-            authType: authTypeOf(game.players, table.slot[id]),
-            submittedAt: ns(table.submittedAt[id]),
-        }));
+        .map((id, i) =>
+            withMetadata(
+                {
+                    rank: start + i,
+                    nickname: nicknameOf(game.players, table.slot[id]),
+                    score: table.score[id],
+                    streak: table.streak[id],
+                    authType: authTypeOf(game.players, table.slot[id]),
+                    submittedAt: ns(table.submittedAt[id]),
+                },
+                metadataOf(table, id),
+            ),
+        );
+}
+
+/** An entry with its metadata (kept as JSON text) when it has some. */
+function withMetadata(entry: BoardEntry, text: string | undefined): BoardEntry {
+    if (text !== undefined) entry.metadata = JSON.parse(text) as BoardEntry['metadata'];
+    return entry;
 }
 
 /** A page of a board's current period from `offset` (0-based), with each entry's player slot. */
@@ -243,6 +254,8 @@ function liveArchive(game: GameState, archive: ArchiveRecord): { entries: Archiv
             if (slot !== undefined) bySlot.set(slot, entry);
             continue;
         }
+        const ranked = archive.sortBy === 'streak' ? 'streak' : 'score';
+        if (entry[ranked] > same[ranked]) same.metadata = entry.metadata;
         same.score = Math.max(same.score, entry.score);
         same.streak = Math.max(same.streak, entry.streak);
         same.submittedAt = Math.max(same.submittedAt, entry.submittedAt);
@@ -331,14 +344,19 @@ export function readArchive(
             periodStart: ns(archive.periodStart),
             periodEnd: ns(archive.periodEnd),
         },
-        entries: live.entries.slice(0, limit).map((e, i) => ({
-            rank: i + 1,
-            nickname: e.nickname,
-            score: e.score,
-            streak: e.streak,
-            authType: e.authType,
-            submittedAt: ns(e.submittedAt),
-        })),
+        entries: live.entries.slice(0, limit).map((e, i) =>
+            withMetadata(
+                {
+                    rank: i + 1,
+                    nickname: e.nickname,
+                    score: e.score,
+                    streak: e.streak,
+                    authType: e.authType,
+                    submittedAt: ns(e.submittedAt),
+                },
+                e.metadata,
+            ),
+        ),
         totalEntries: live.entryCount,
     };
 }

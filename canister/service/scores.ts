@@ -13,7 +13,13 @@ import { RATE_WINDOW_US, countsAsPlay, pace, stillPacing, submitMessage } from '
 import { MAX_SUBMITS_PER_CALL, checkCount, checkNickname, invalid, isFanout } from '../../contract/rules';
 import { createPlayer, findPlayer, renameIfFree } from './players';
 import { refuseRetired, requirePlayerRef, resolveWriter } from './credentials';
-import { isCurrentEntry, type BoardRecord, type PlayerRecord, type SuspicionRecord } from '../state/records';
+import {
+    isCurrentEntry,
+    type BoardRecord,
+    type EntryRecord,
+    type PlayerRecord,
+    type SuspicionRecord,
+} from '../state/records';
 import { rollover } from './rollover';
 import { consumeSession, sessionOf } from './play-sessions';
 import { playerKey } from '../state/store';
@@ -23,7 +29,9 @@ import { requireGame, saveGame } from '../state/game-state';
 import { updateStats } from '../state/stats';
 import { countSubmit } from './analytics';
 import { refuseBanned } from './bans';
-import { putEntry } from '../state/tables';
+import { putEntry, setEntryMetadata } from '../state/tables';
+import { optionsOf, parseMetadata } from '../../contract/board-options';
+import { keepsMetadata, rankedImproved } from '../domain/metadata';
 import { flushCallWrites } from './flush';
 
 export const SUSPICION_KEEP = 1000;
@@ -61,6 +69,12 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     }
     if (req.playSessionToken !== undefined && typeof req.playSessionToken !== 'string')
         throw new Fail(400, invalid('playSessionToken', 'must be a string'));
+    let metadata: string | undefined;
+    if (req.metadata !== undefined) {
+        const parsed = parseMetadata(req.metadata);
+        if ('error' in parsed) throw new Fail(400, parsed.error);
+        metadata = parsed.ok;
+    }
     const score = req.score as number;
     const streak = req.streak as number;
     const nickname = req.nickname as string | undefined;
@@ -119,7 +133,7 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     let improved = false;
     for (const board of boards) {
         rollover(ctx, game, board);
-        improved = writeEntry(game, player, board, score, streak, now) || improved;
+        improved = writeEntry(game, player, board, score, streak, now, metadata) || improved;
     }
     const counted = countsAsPlay(last, submitted, now);
     if (counted) player.playCount += 1;
@@ -157,13 +171,20 @@ function writeEntry(
     score: number,
     streak: number,
     now: number,
+    metadata: string | undefined,
 ): boolean {
+    const operator = optionsOf(board).operator;
     if (board.scoreboardId === 'all-time') {
         const { best, scoreImproved, streakImproved } = improve(player.best, score, streak, now);
         if (player.best !== undefined && !scoreImproved && !streakImproved) return false;
         player.best = best;
         player.bestAt = now;
         putEntry(game.global, player.slot, best, now);
+        if (keepsMetadata(operator, rankedImproved(board.sortBy, scoreImproved, streakImproved))) {
+            if (metadata === undefined) delete player.bestMetadata;
+            else player.bestMetadata = metadata;
+            setEntryMetadata(game.global, player.slot, metadata);
+        }
         return true;
     }
     const table = game.boards.get(board.scoreboardId);
@@ -171,8 +192,16 @@ function writeEntry(
     const current = isCurrentEntry(old, board) ? old : undefined;
     const { best, scoreImproved, streakImproved } = improve(current, score, streak, now);
     if (current !== undefined && !scoreImproved && !streakImproved) return false;
-    player.boards[board.scoreboardId] = { ...best, period: board.periodStart, submittedAt: now, serial: board.serial };
-    if (table !== undefined) putEntry(table, player.slot, best, now);
+    const note = keepsMetadata(operator, rankedImproved(board.sortBy, scoreImproved, streakImproved))
+        ? metadata
+        : current?.metadata;
+    const entry: EntryRecord = { ...best, period: board.periodStart, submittedAt: now, serial: board.serial };
+    if (note !== undefined) entry.metadata = note;
+    player.boards[board.scoreboardId] = entry;
+    if (table !== undefined) {
+        putEntry(table, player.slot, best, now);
+        setEntryMetadata(table, player.slot, note);
+    }
     return current !== undefined;
 }
 
