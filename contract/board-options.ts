@@ -187,6 +187,7 @@ export function parseMetadata(value: unknown): Parsed<string> {
 }
 
 const CONTROL = /[\u0000-\u001f]/;
+const NON_ASCII = /[^\u0000-\u007f]/;
 
 /** A key or string that metadata may not hold (depth is already checked: two levels at most). */
 function badText(value: object): string | undefined {
@@ -212,6 +213,9 @@ function depth(value: unknown, level: number): number {
 }
 
 function utf8Length(text: string): number {
+    // ASCII text (the usual case) is as long in UTF-8; a regular expression says so without a
+    // loop in JavaScript (which the canister's interpreter runs slowly per character).
+    if (!NON_ASCII.test(text)) return text.length;
     let bytes = 0;
     for (let i = 0; i < text.length; i++) {
         const c = text.charCodeAt(i);

@@ -11,7 +11,7 @@ let apiKey: string;
 let otherKey: string;
 let cookie: Record<string, string>;
 const G = 'meta-game';
-const HOSTILE = { car: '<script>alert("pwned")</script>', lap: [1, 2] };
+const HOSTILE = { car: '<script>alert("pwned")</script>', lap: [1, 2], by: 'Zoë 🏎' };
 
 beforeAll(async () => {
     s = await startService();
