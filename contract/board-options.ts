@@ -170,10 +170,7 @@ export function checkMetadata(value: unknown): string | undefined {
 export function parseMetadata(value: unknown): Parsed<string> {
     if (value === null || typeof value !== 'object' || Array.isArray(value))
         return { error: invalid('metadata', 'must be a JSON object') };
-    if (depth(value, 1) > METADATA_MAX_DEPTH)
-        return { error: invalid('metadata', `must be nested at most ${METADATA_MAX_DEPTH} levels deep`) };
-    const problem = badText(value);
-    if (problem !== undefined) return { error: invalid('metadata', problem) };
+    // The size first (the engine's own serializer): the walks below then see at most 256 bytes.
     let text: string;
     try {
         text = JSON.stringify(value);
@@ -181,8 +178,13 @@ export function parseMetadata(value: unknown): Parsed<string> {
         return { error: invalid('metadata', 'must be a JSON object') };
     }
     if (typeof text !== 'string') return { error: invalid('metadata', 'must be a JSON object') };
-    if (utf8Length(text) > METADATA_MAX_BYTES)
+    // UTF-8 has at least a byte per UTF-16 unit: longer text is too long without a scan.
+    if (text.length > METADATA_MAX_BYTES || utf8Length(text) > METADATA_MAX_BYTES)
         return { error: invalid('metadata', `must be at most ${METADATA_MAX_BYTES} bytes as JSON`) };
+    if (depth(value, 1) > METADATA_MAX_DEPTH)
+        return { error: invalid('metadata', `must be nested at most ${METADATA_MAX_DEPTH} levels deep`) };
+    const problem = badText(value);
+    if (problem !== undefined) return { error: invalid('metadata', problem) };
     return { ok: text };
 }
 

@@ -54,6 +54,8 @@ const BAD: Array<[string, unknown]> = [
     ['a nested __proto__ key', JSON.parse('{"car": {"__proto__": 1}}')],
     ['a control character', { t: 'a\u0001b' }],
     ['a control character in a key', { 'a\nb': 1 }],
+    ['100,000 keys', Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`k${i}`, i]))],
+    ['1,000 levels', JSON.parse(`${'{"a":'.repeat(1000)}1${'}'.repeat(1000)}`)],
 ];
 
 describe('bad metadata is a 400 with a clear message and stores nothing', () => {
