@@ -231,6 +231,7 @@ function liveArchive(game: GameState, archive: ArchiveRecord): { entries: Archiv
     if (game.retired.size === 0 && (wipes === undefined || wipes.length === 0))
         return { entries: archive.entries, entryCount: archive.entryCount };
     const wiped = new Set(wipes?.map((w) => w.slot));
+    // Entries are in rank order: the first of a player's keeps the ranked value, and its metadata.
     const out: ArchivedEntry[] = [];
     const bySlot = new Map<number, ArchivedEntry>();
     let gone = 0;
@@ -254,8 +255,6 @@ function liveArchive(game: GameState, archive: ArchiveRecord): { entries: Archiv
             if (slot !== undefined) bySlot.set(slot, entry);
             continue;
         }
-        const ranked = archive.sortBy === 'streak' ? 'streak' : 'score';
-        if (entry[ranked] > same[ranked]) same.metadata = entry.metadata;
         same.score = Math.max(same.score, entry.score);
         same.streak = Math.max(same.streak, entry.streak);
         same.submittedAt = Math.max(same.submittedAt, entry.submittedAt);

@@ -281,6 +281,24 @@ describe('merging an anonymous player into an account: the metadata goes with th
             ]);
         expect(profile(h, { gameId: G, playerId: 'dev_anon' } as never)).toBeDefined();
     });
+
+    test('in archives too: the merged entry shows the metadata of the higher score', () => {
+        const h = harness();
+        withGame(h);
+        submit(h, { playerId: 'dev_anon', score: 900, streak: 0, metadata: { from: 'device' } });
+        const s = signIn(h, G, person('alice'), undefined);
+        submitBatch(h, {
+            submits: [
+                { sessionHash: hashOf(s.sessionId), gameId: G, score: 300, streak: 0, metadata: { from: 'account' } },
+            ],
+        });
+        h.advance(86_400);
+        rolloverAll(h);
+        const again = signIn(h, G, person('alice'), undefined);
+        migrateAccount(h, { sessionHash: hashOf(again.sessionId), gameId: G, deviceId: 'dev_anon' });
+        const archive = present(readArchive(h, { gameId: G, boardId: 'daily' } as never));
+        expect(archive.entries.map((e) => [e.score, e.metadata])).toEqual([[900, { from: 'device' }]]);
+    });
 });
 
 describe('metadata survives an upgrade and costs nothing for players without', () => {
