@@ -56,21 +56,18 @@ function entriesOf(
     count: number,
 ): BoardEntry[] {
     if (table === undefined) return [];
-    return rankIndex(table, sortBy)
-        .range(start, count)
-        .map((id, i) =>
-            withMetadata(
-                {
-                    rank: start + i,
-                    nickname: nicknameOf(game.players, table.slot[id]),
-                    score: table.score[id],
-                    streak: table.streak[id],
-                    authType: authTypeOf(game.players, table.slot[id]),
-                    submittedAt: ns(table.submittedAt[id]),
-                },
-                metadataOf(table, id),
-            ),
-        );
+    const ids = rankIndex(table, sortBy).range(start, count);
+    const entries: BoardEntry[] = ids.map((id, i) => ({
+        rank: start + i,
+        nickname: nicknameOf(game.players, table.slot[id]),
+        score: table.score[id],
+        streak: table.streak[id],
+        authType: authTypeOf(game.players, table.slot[id]),
+        submittedAt: ns(table.submittedAt[id]),
+    }));
+    // Only a board where some entry has metadata looks it up: others cost what they did.
+    if (table.metadata !== undefined) ids.forEach((id, i) => withMetadata(entries[i]!, metadataOf(table, id)));
+    return entries;
 }
 
 /** An entry with its metadata (kept as JSON text) when it has some. */

@@ -173,14 +173,17 @@ function writeEntry(
     now: number,
     metadata: string | undefined,
 ): boolean {
-    const operator = optionsOf(board).operator;
     if (board.scoreboardId === 'all-time') {
         const { best, scoreImproved, streakImproved } = improve(player.best, score, streak, now);
         if (player.best !== undefined && !scoreImproved && !streakImproved) return false;
         player.best = best;
         player.bestAt = now;
         putEntry(game.global, player.slot, best, now);
-        if (keepsMetadata(operator, rankedImproved(board.sortBy, scoreImproved, streakImproved))) {
+        // (Without metadata on either side there is nothing to decide: no cost for players without.)
+        if (
+            (metadata !== undefined || player.bestMetadata !== undefined) &&
+            keepsMetadata(optionsOf(board).operator, rankedImproved(board.sortBy, scoreImproved, streakImproved))
+        ) {
             if (metadata === undefined) delete player.bestMetadata;
             else player.bestMetadata = metadata;
             setEntryMetadata(game.global, player.slot, metadata);
@@ -192,15 +195,18 @@ function writeEntry(
     const current = isCurrentEntry(old, board) ? old : undefined;
     const { best, scoreImproved, streakImproved } = improve(current, score, streak, now);
     if (current !== undefined && !scoreImproved && !streakImproved) return false;
-    const note = keepsMetadata(operator, rankedImproved(board.sortBy, scoreImproved, streakImproved))
-        ? metadata
-        : current?.metadata;
+    const kept = current?.metadata;
+    const note =
+        metadata === kept ||
+        keepsMetadata(optionsOf(board).operator, rankedImproved(board.sortBy, scoreImproved, streakImproved))
+            ? metadata
+            : kept;
     const entry: EntryRecord = { ...best, period: board.periodStart, submittedAt: now, serial: board.serial };
     if (note !== undefined) entry.metadata = note;
     player.boards[board.scoreboardId] = entry;
     if (table !== undefined) {
         putEntry(table, player.slot, best, now);
-        setEntryMetadata(table, player.slot, note);
+        if (note !== undefined || table.metadata !== undefined) setEntryMetadata(table, player.slot, note);
     }
     return current !== undefined;
 }
