@@ -266,6 +266,23 @@ export async function benchCanister(): Promise<CanisterResults> {
                 })
             ).instructions,
         );
+        m.set(
+            'submit, existing player, new best with 64 B of metadata (fan-out to 4)',
+            (
+                await call(r, id, 'submit_scores', {
+                    submits: [
+                        {
+                            apiKey: keys.get('g-four'),
+                            gameId: 'g-four',
+                            playerId: p(12),
+                            score: 2_000_000,
+                            streak: 60,
+                            metadata: { car: 'mclaren-72', ghost: 'r-0000000c', tyres: 'soft', lap: 2 },
+                        },
+                    ],
+                })
+            ).instructions,
+        );
         await r.advanceTime(3_000);
         const batch = Array.from({ length: 100 }, (_, i) => ({
             apiKey: keys.get(g),
