@@ -158,18 +158,50 @@ export type Metadata = { [key: string]: unknown };
 
 /** undefined when `value` is acceptable metadata, else the whole error message. */
 export function checkMetadata(value: unknown): string | undefined {
+    const parsed = parseMetadata(value);
+    return 'error' in parsed ? parsed.error : undefined;
+}
+
+/**
+ * Acceptable metadata as the JSON text that is stored (and shown again as the same object), or
+ * the whole error message. Besides shape and size: no key `__proto__` (it means something else
+ * to many JSON readers) and no control characters (U+0000-U+001F) in keys or strings.
+ */
+export function parseMetadata(value: unknown): Parsed<string> {
     if (value === null || typeof value !== 'object' || Array.isArray(value))
-        return invalid('metadata', 'must be a JSON object');
-    if (depth(value, 1) > METADATA_MAX_DEPTH)
-        return invalid('metadata', `must be nested at most ${METADATA_MAX_DEPTH} levels deep`);
+        return { error: invalid('metadata', 'must be a JSON object') };
+    // The size first (the engine's own serializer): the walks below then see at most 256 bytes.
     let text: string;
     try {
         text = JSON.stringify(value);
     } catch {
-        return invalid('metadata', 'must be a JSON object');
+        return { error: invalid('metadata', 'must be a JSON object') };
     }
-    if (utf8Length(text) > METADATA_MAX_BYTES)
-        return invalid('metadata', `must be at most ${METADATA_MAX_BYTES} bytes as JSON`);
+    if (typeof text !== 'string') return { error: invalid('metadata', 'must be a JSON object') };
+    // UTF-8 has at least a byte per UTF-16 unit: longer text is too long without a scan.
+    if (text.length > METADATA_MAX_BYTES || utf8Length(text) > METADATA_MAX_BYTES)
+        return { error: invalid('metadata', `must be at most ${METADATA_MAX_BYTES} bytes as JSON`) };
+    if (depth(value, 1) > METADATA_MAX_DEPTH)
+        return { error: invalid('metadata', `must be nested at most ${METADATA_MAX_DEPTH} levels deep`) };
+    const problem = badText(value);
+    if (problem !== undefined) return { error: invalid('metadata', problem) };
+    return { ok: text };
+}
+
+const CONTROL = /[\u0000-\u001f]/;
+const NON_ASCII = /[^\u0000-\u007f]/;
+
+/** A key or string that metadata may not hold (depth is already checked: two levels at most). */
+function badText(value: object): string | undefined {
+    for (const [key, child] of Object.entries(value)) {
+        if (key === '__proto__') return "must not have a key '__proto__'";
+        if (CONTROL.test(key) || (typeof child === 'string' && CONTROL.test(child)))
+            return 'must not contain control characters (U+0000 to U+001F)';
+        if (child !== null && typeof child === 'object') {
+            const inner = badText(child as object);
+            if (inner !== undefined) return inner;
+        }
+    }
     return undefined;
 }
 
@@ -183,6 +215,9 @@ function depth(value: unknown, level: number): number {
 }
 
 function utf8Length(text: string): number {
+    // ASCII text (the usual case) is as long in UTF-8; a regular expression says so without a
+    // loop in JavaScript (which the canister's interpreter runs slowly per character).
+    if (!NON_ASCII.test(text)) return text.length;
     let bytes = 0;
     for (let i = 0; i < text.length; i++) {
         const c = text.charCodeAt(i);

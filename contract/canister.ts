@@ -3,7 +3,7 @@
 // test holds it to this table). The gateway's client is typed by method name from here.
 import type { IDL } from '@dfinity/candid';
 
-import type { BoardOptions, Operator, ScoreFormat, SortOrder, StandardBoards, Ties } from './board-options';
+import type { BoardOptions, Metadata, Operator, ScoreFormat, SortOrder, StandardBoards, Ties } from './board-options';
 
 import type {
     AchievementReply,
@@ -130,6 +130,8 @@ export interface DeveloperEntry {
     authType: string;
     submittedAt: Nanoseconds;
     banned: boolean;
+    /** The entry's metadata (absent when none). */
+    metadata?: Metadata;
 }
 
 /**
@@ -245,6 +247,8 @@ export type SubmitRequest = PlayerWrite & {
     nickname?: string;
     playSessionToken?: string;
     scoreboardId?: string;
+    /** Entry metadata (board-options.ts checkMetadata): kept with the entry this submit produces. */
+    metadata?: Metadata;
 };
 
 export interface CreateBoardRequest {

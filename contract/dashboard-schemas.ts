@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { MAX_DECIMAL_PLACES, OPERATORS, SORT_ORDERS, TIES } from './board-options';
 import { FIELD } from './messages';
 import { invalid } from './rules';
-import { Nanoseconds, Period, SortBy, optional } from './schemas';
+import { BoardEntry, Nanoseconds, Period, SortBy, optional } from './schemas';
 
 /** A player as the developer names one: an anonymous player id, or a signed-in player's `@…` id. */
 export const PLAYER_REF = /^(?:[A-Za-z0-9_-]{1,100}|@[0-9a-f]{32})$/;
@@ -226,6 +226,7 @@ export const DeveloperBoardPage = z.object({
             authType: z.string(),
             submittedAt: Nanoseconds,
             banned: z.boolean(),
+            metadata: BoardEntry.shape.metadata,
         }),
     ),
 });

@@ -4,7 +4,14 @@
 // checked by the contract's plain rules (./rules.ts), so both hosts answer with the same words.
 import { z } from 'zod';
 
-import { MAX_PLAYER_SET, parsePlayerSet } from './board-options';
+import {
+    MAX_PLAYER_SET,
+    METADATA_MAX_BYTES,
+    METADATA_MAX_DEPTH,
+    checkMetadata,
+    parsePlayerSet,
+    type Metadata,
+} from './board-options';
 import { FIELD } from './messages';
 import {
     ACHIEVEMENT_ID,
@@ -89,6 +96,26 @@ const WriterPlayerId = optional(
     PlayerIdField.meta({ description: `required with X-API-Key; ignored with X-Session-Token. ${FIELD.playerId}` }),
 );
 
+/**
+ * Entry metadata: checked by the contract's rule (the canister answers with the same words).
+ * Unlike other optional fields, null is refused: the field is new, no client sends it by habit.
+ */
+const MetadataField = z
+    .custom<Metadata | undefined>()
+    .superRefine((value, ctx) => {
+        if (value === undefined) return;
+        const message = checkMetadata(value);
+        if (message !== undefined) ctx.addIssue({ code: 'custom', message });
+    })
+    .optional()
+    .meta({
+        type: 'object',
+        description:
+            `optional: a JSON object of at most ${METADATA_MAX_BYTES} bytes, nested at most ${METADATA_MAX_DEPTH} levels, ` +
+            "without '__proto__' keys or control characters; kept with the entry this submit produces " +
+            "(best: only a new best by the board's ranking; latest and sum: every accepted submit) and shown in board reads",
+    });
+
 export const SubmitBody = z.object({
     playerId: WriterPlayerId,
     gameId: optional(GameIdField),
@@ -99,6 +126,7 @@ export const SubmitBody = z.object({
         PlaySessionTokenField.meta({ description: 'required when the game has time validation on' }),
     ),
     scoreboardId: optional(BoardIdField.meta({ description: `one targeted board (not ${FANOUT_BOARDS.join(', ')})` })),
+    metadata: MetadataField,
 });
 
 export const NicknameBody = z.object({ nickname: NicknameField });

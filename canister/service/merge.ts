@@ -14,10 +14,11 @@ import { Fail } from '../domain/fail';
 import { requireGame } from '../state/game-state';
 import { endAllSessions, accountPlayerId, liveSession } from './sign-in-sessions';
 import { MAX_ACHIEVEMENTS_PER_PLAYER, findPlayer } from './players';
-import { isCurrentEntry, type PlayerRecord } from '../state/records';
+import { isCurrentEntry, type EntryRecord, type PlayerRecord } from '../state/records';
 import { updateStats } from '../state/stats';
 import { playerKey } from '../state/store';
-import { putEntry, removeEntry, setPlayer } from '../state/tables';
+import { putEntry, removeEntry, setEntryMetadata, setPlayer } from '../state/tables';
+import { mergedMetadata } from '../domain/metadata';
 import { refuseRetired, requirePlayerId } from './credentials';
 
 /** An anonymous player may be merged into an account only this soon after that session's sign-in. */
@@ -46,6 +47,7 @@ function retire(
         ...player,
         best: undefined,
         bestAt: undefined,
+        bestMetadata: undefined,
         boards: Object.create(null),
         pace: Object.create(null),
         retired: into === undefined ? {} : { into: into.playerId, intoSlot: into.slot },
@@ -90,9 +92,18 @@ export function migrateAccount(
         // profile's (the standard boards' rule) and every current period's.
         if (anon.best !== undefined) {
             const rule = game.record.standardBoards ?? {};
-            target.best = mergeBests(target.best, anon.best, rule, target.bestAt ?? 0, anon.bestAt ?? 0);
+            const ours = target.best && { ...target.best, metadata: target.bestMetadata };
+            target.best = mergeBests(target.best, anon.best, rule, target.bestAt ?? 0, anon.bestAt ?? 0)!;
             target.bestAt = Math.max(target.bestAt ?? 0, anon.bestAt ?? 0);
-            putEntry(game.global, target.slot, target.best!, target.bestAt);
+            const allTime = game.record.boards.find((b) => b.scoreboardId === 'all-time');
+            const metadata = mergedMetadata(target.best, allTime?.sortBy ?? 'score', ours, {
+                ...anon.best,
+                metadata: anon.bestMetadata,
+            });
+            if (metadata === undefined) delete target.bestMetadata;
+            else target.bestMetadata = metadata;
+            putEntry(game.global, target.slot, target.best, target.bestAt);
+            setEntryMetadata(game.global, target.slot, metadata);
             boards++;
         }
         for (const board of game.record.boards) {
@@ -102,14 +113,15 @@ export function migrateAccount(
             const mine = isCurrentEntry(ours, board) ? ours : undefined;
             const best = mergeBests(mine, theirs, board, mine?.submittedAt ?? 0, theirs.submittedAt)!;
             const submittedAt = Math.max(mine?.submittedAt ?? 0, theirs.submittedAt);
-            target.boards[board.scoreboardId] = {
-                ...best,
-                period: board.periodStart,
-                submittedAt,
-                serial: board.serial,
-            };
+            const entry: EntryRecord = { ...best, period: board.periodStart, submittedAt, serial: board.serial };
+            const metadata = mergedMetadata(best, board.sortBy, mine, theirs);
+            if (metadata !== undefined) entry.metadata = metadata;
+            target.boards[board.scoreboardId] = entry;
             const table = game.boards.get(board.scoreboardId);
-            if (table !== undefined) putEntry(table, target.slot, best, submittedAt);
+            if (table !== undefined) {
+                putEntry(table, target.slot, best, submittedAt);
+                setEntryMetadata(table, target.slot, metadata);
+            }
             boards++;
         }
         target.playCount += anon.playCount;

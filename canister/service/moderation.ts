@@ -50,6 +50,7 @@ export function removeBoardEntry(
         if (player.best === undefined) throw new Fail(404, `'${playerId}' has no entry on this board`);
         player.best = undefined;
         player.bestAt = undefined;
+        delete player.bestMetadata;
         removeEntry(game.global, player.slot);
     } else {
         if (!isCurrentEntry(player.boards[board.scoreboardId], board))
@@ -82,6 +83,7 @@ export function wipePlayer(
         throw new Fail(403, `A game may hide at most ${MAX_ARCHIVE_WIPES} players from its archives.`);
     player.best = undefined;
     player.bestAt = undefined;
+    delete player.bestMetadata;
     for (const id of Object.keys(player.boards)) delete player.boards[id];
     removeEntry(game.global, player.slot);
     for (const table of game.boards.values()) removeEntry(table, player.slot);

@@ -31,7 +31,7 @@ import type { Ctx, GameState, Untrusted } from '../state/context';
 import { Fail } from '../domain/fail';
 import { currentPeriod, requireGame } from '../state/game-state';
 import { statsOf } from '../state/stats';
-import { authTypeOf, entryCount, entryOf, nicknameOf, rankIndex, type BoardTable } from '../state/tables';
+import { authTypeOf, entryCount, entryOf, metadataOf, nicknameOf, rankIndex, type BoardTable } from '../state/tables';
 import type { Ties } from '../../contract/board-options';
 import { globalTies, listRanks, rankOf, sharedRanker, tiesOf, wantsPercentile, withPercentile } from './ranks';
 
@@ -62,16 +62,24 @@ function entriesOf(
 ): BoardEntry[] {
     if (table === undefined) return [];
     const shared = sharedRanker(table, sortBy, start, ties);
-    return rankIndex(table, sortBy)
-        .range(start, count)
-        .map((id, i) => ({
-            rank: shared === undefined ? start + i : shared(id, i),
-            nickname: nicknameOf(game.players, table.slot[id]),
-            score: table.score[id],
-            streak: table.streak[id],
-            authType: authTypeOf(game.players, table.slot[id]),
-            submittedAt: ns(table.submittedAt[id]),
-        }));
+    const ids = rankIndex(table, sortBy).range(start, count);
+    const entries: BoardEntry[] = ids.map((id, i) => ({
+        rank: shared === undefined ? start + i : shared(id, i),
+        nickname: nicknameOf(game.players, table.slot[id]),
+        score: table.score[id],
+        streak: table.streak[id],
+        authType: authTypeOf(game.players, table.slot[id]),
+        submittedAt: ns(table.submittedAt[id]),
+    }));
+    // Only a board where some entry has metadata looks it up: others cost what they did.
+    if (table.metadata !== undefined) ids.forEach((id, i) => withMetadata(entries[i]!, metadataOf(table, id)));
+    return entries;
+}
+
+/** An entry with its metadata (kept as JSON text) when it has some. */
+function withMetadata(entry: BoardEntry, text: string | undefined): BoardEntry {
+    if (text !== undefined) entry.metadata = JSON.parse(text) as BoardEntry['metadata'];
+    return entry;
 }
 
 /** The entry at a place (1-based) of a board's current table, as its pages show it. */
@@ -238,6 +246,7 @@ function liveArchive(game: GameState, archive: ArchiveRecord): { entries: Archiv
     if (game.retired.size === 0 && (wipes === undefined || wipes.length === 0))
         return { entries: archive.entries, entryCount: archive.entryCount };
     const wiped = new Set(wipes?.map((w) => w.slot));
+    // Entries are in rank order: the first of a player's keeps the ranked value, and its metadata.
     const out: ArchivedEntry[] = [];
     const bySlot = new Map<number, ArchivedEntry>();
     let gone = 0;
@@ -273,9 +282,14 @@ function liveArchive(game: GameState, archive: ArchiveRecord): { entries: Archiv
     return { entries: out, entryCount: Math.max(0, archive.entryCount - gone) };
 }
 
-/** Two archived entries of one player (an account and the player merged into it), by the board's rule then. */
+/**
+ * Two archived entries of one player (an account and the player merged into it), by the board's
+ * rule then. `into` comes first in rank order: under `best` it holds the ranked value and keeps
+ * its metadata; under `latest` and `sum` the later entry's metadata is the entry's.
+ */
 function mergeArchived(into: ArchivedEntry, other: ArchivedEntry, archive: ArchiveRecord): void {
     const later = other.submittedAt > into.submittedAt;
+    if (later && (archive.operator === 'latest' || archive.operator === 'sum')) into.metadata = other.metadata;
     if (archive.operator === 'latest') {
         if (later) {
             into.score = other.score;
@@ -390,14 +404,19 @@ export function archivePage(
             periodStart: ns(archive.periodStart),
             periodEnd: ns(archive.periodEnd),
         },
-        entries: page.map((e, i) => ({
-            rank: ranks[i],
-            nickname: e.nickname,
-            score: e.score,
-            streak: e.streak,
-            authType: e.authType,
-            submittedAt: ns(e.submittedAt),
-        })),
+        entries: page.map((e, i) =>
+            withMetadata(
+                {
+                    rank: ranks[i],
+                    nickname: e.nickname,
+                    score: e.score,
+                    streak: e.streak,
+                    authType: e.authType,
+                    submittedAt: ns(e.submittedAt),
+                },
+                e.metadata,
+            ),
+        ),
         totalEntries: live.entryCount,
         slots: page.map((e) => e.slot),
         stored: live.entries.length,

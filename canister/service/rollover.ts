@@ -5,7 +5,7 @@ import { RETENTION, periodEnd } from '../domain/periods';
 import type { ArchiveRecord, BoardRecord } from '../state/records';
 import type { Ctx, GameState } from '../state/context';
 import { currentPeriod, newBoardTable, ruleOf, saveGame } from '../state/game-state';
-import { authTypeOf, entryCount, nicknameOf, rankIndex } from '../state/tables';
+import { authTypeOf, entryCount, metadataOf, nicknameOf, rankIndex } from '../state/tables';
 
 /** Entries kept per archive: the most a read may ask for. */
 export const ARCHIVE_ENTRIES = 1000;
@@ -49,14 +49,19 @@ export function archivePeriod(ctx: Ctx, game: GameState, board: BoardRecord, end
             periodStart: board.periodStart,
             periodEnd: end,
             entryCount: index.size(),
-            entries: ids.map((id) => ({
-                nickname: nicknameOf(game.players, table.slot[id]),
-                score: table.score[id],
-                streak: table.streak[id],
-                authType: authTypeOf(game.players, table.slot[id]),
-                submittedAt: table.submittedAt[id],
-                slot: table.slot[id],
-            })),
+            entries: ids.map((id) => {
+                const entry: ArchiveRecord['entries'][number] = {
+                    nickname: nicknameOf(game.players, table.slot[id]),
+                    score: table.score[id],
+                    streak: table.streak[id],
+                    authType: authTypeOf(game.players, table.slot[id]),
+                    submittedAt: table.submittedAt[id],
+                    slot: table.slot[id],
+                };
+                const metadata = metadataOf(table, id);
+                if (metadata !== undefined) entry.metadata = metadata;
+                return entry;
+            }),
         };
         ctx.store.archives.set(archiveKey(game.record.gameId, board.scoreboardId, board.periodStart), archive);
         board.archives.push(board.periodStart);

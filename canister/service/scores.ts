@@ -8,12 +8,18 @@ import { MESSAGES, boardNotFound } from '../../contract/messages';
 import type { SubmitReply } from '../../contract/schemas';
 import { checkSubmit } from '../domain/anti-cheat';
 import { ns } from '../domain/json';
-import { applySubmit } from '../domain/bests';
+import { applySubmit, type Best } from '../domain/bests';
 import { RATE_WINDOW_US, countsAsPlay, pace, stillPacing, submitMessage } from '../domain/throttle';
 import { MAX_SUBMITS_PER_CALL, checkCount, checkNickname, invalid, isFanout } from '../../contract/rules';
 import { createPlayer, findPlayer, renameIfFree } from './players';
 import { refuseRetired, requirePlayerRef, resolveWriter } from './credentials';
-import { isCurrentEntry, type BoardRecord, type PlayerRecord, type SuspicionRecord } from '../state/records';
+import {
+    isCurrentEntry,
+    type BoardRecord,
+    type EntryRecord,
+    type PlayerRecord,
+    type SuspicionRecord,
+} from '../state/records';
 import { rollover } from './rollover';
 import { consumeSession, sessionOf } from './play-sessions';
 import { playerKey } from '../state/store';
@@ -23,7 +29,9 @@ import { requireGame, saveGame } from '../state/game-state';
 import { updateStats } from '../state/stats';
 import { countSubmit } from './analytics';
 import { refuseBanned } from './bans';
-import { putEntry } from '../state/tables';
+import { putEntry, setEntryMetadata } from '../state/tables';
+import { optionsOf, parseMetadata } from '../../contract/board-options';
+import { keepsMetadata } from '../domain/metadata';
 import { flushCallWrites } from './flush';
 
 export const SUSPICION_KEEP = 1000;
@@ -61,6 +69,12 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     }
     if (req.playSessionToken !== undefined && typeof req.playSessionToken !== 'string')
         throw new Fail(400, invalid('playSessionToken', 'must be a string'));
+    let metadata: string | undefined;
+    if (req.metadata !== undefined) {
+        const parsed = parseMetadata(req.metadata);
+        if ('error' in parsed) throw new Fail(400, parsed.error);
+        metadata = parsed.ok;
+    }
     const score = req.score as number;
     const streak = req.streak as number;
     const nickname = req.nickname as string | undefined;
@@ -121,7 +135,7 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     const counted = countsAsPlay(last, submitted, now);
     for (const board of boards) {
         rollover(ctx, game, board);
-        improved = writeEntry(game, player, board, score, streak, now, !counted) || improved;
+        improved = writeEntry(game, player, board, score, streak, metadata, now, !counted) || improved;
     }
     if (counted) player.playCount += 1;
     player.lastPlayed = now;
@@ -152,7 +166,8 @@ function dropDeadEntries(game: GameState, player: PlayerRecord): void {
 
 /**
  * Applies a submit to one board of the player by the board's order and operator (bests.ts);
- * returns whether a best improved (`best` boards only). `repeat`: the same play again.
+ * returns whether a best improved (`best` boards only). `metadata`: the submit's (JSON text),
+ * kept by keepsMetadata's rule. `repeat`: the same play again.
  */
 function writeEntry(
     game: GameState,
@@ -160,15 +175,26 @@ function writeEntry(
     board: BoardRecord,
     score: number,
     streak: number,
+    metadata: string | undefined,
     now: number,
     repeat: boolean,
 ): boolean {
     if (board.scoreboardId === 'all-time') {
-        const { best, changed, improved } = applySubmit(player.best, score, streak, now, board, repeat);
+        const previous = player.best;
+        const { best, changed, improved } = applySubmit(previous, score, streak, now, board, repeat);
         if (!changed) return false;
         player.best = best;
         player.bestAt = now;
         putEntry(game.global, player.slot, best, now);
+        // (Without metadata on either side there is nothing to decide: no cost for players without.)
+        if (
+            (metadata !== undefined || player.bestMetadata !== undefined) &&
+            keepsMetadata(optionsOf(board).operator, rankedChanged(board, previous, best))
+        ) {
+            if (metadata === undefined) delete player.bestMetadata;
+            else player.bestMetadata = metadata;
+            setEntryMetadata(game.global, player.slot, metadata);
+        }
         return improved;
     }
     const table = game.boards.get(board.scoreboardId);
@@ -176,9 +202,28 @@ function writeEntry(
     const current = isCurrentEntry(old, board) ? old : undefined;
     const { best, changed, improved } = applySubmit(current, score, streak, now, board, repeat);
     if (!changed) return false;
-    player.boards[board.scoreboardId] = { ...best, period: board.periodStart, submittedAt: now, serial: board.serial };
-    if (table !== undefined) putEntry(table, player.slot, best, now);
+    const kept = current?.metadata;
+    const note =
+        metadata === kept || keepsMetadata(optionsOf(board).operator, rankedChanged(board, current, best))
+            ? metadata
+            : kept;
+    const entry: EntryRecord = { ...best, period: board.periodStart, submittedAt: now, serial: board.serial };
+    if (note !== undefined) entry.metadata = note;
+    player.boards[board.scoreboardId] = entry;
+    if (table !== undefined) {
+        putEntry(table, player.slot, best, now);
+        if (note !== undefined || table.metadata !== undefined) setEntryMetadata(table, player.slot, note);
+    }
     return current !== undefined && improved;
+}
+
+/**
+ * Whether a written entry's ranked value (score, or streak on a streak board) is a new best: a
+ * first entry, or a changed value (under `best` a value changes only when it improves).
+ */
+function rankedChanged(board: BoardRecord, before: Best | undefined, after: Best): boolean {
+    if (before === undefined) return true;
+    return board.sortBy === 'streak' ? after.streak !== before.streak : after.score !== before.score;
 }
 
 /**

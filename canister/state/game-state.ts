@@ -6,7 +6,7 @@ import { periodStart, type PeriodRule } from '../domain/periods';
 import type { Ctx, GameState } from './context';
 import { Fail } from '../domain/fail';
 import { isCurrentEntry, type BoardRecord, type GameRecord, type PlayerRecord } from './records';
-import { createBoardTable, createPlayerTable, putEntry, setPlayer, type BoardTable } from './tables';
+import { createBoardTable, createPlayerTable, putEntry, setEntryMetadata, setPlayer, type BoardTable } from './tables';
 
 export function ruleOf(board: BoardRecord): PeriodRule {
     return { period: board.period, days: board.days, anchor: board.anchor ?? board.createdAt };
@@ -61,8 +61,10 @@ export function indexPlayer(game: GameState, player: PlayerRecord): void {
         return;
     }
     setPlayer(game.players, player.slot, player.nickname, player.authType);
-    if (player.best !== undefined)
+    if (player.best !== undefined) {
         putEntry(game.global, player.slot, player.best, player.bestAt ?? player.best.scoreAt);
+        setEntryMetadata(game.global, player.slot, player.bestMetadata);
+    }
     for (const boardId of Object.keys(player.boards)) {
         const entry = player.boards[boardId]!;
         const board = game.record.boards.find((b) => b.scoreboardId === boardId);
@@ -73,6 +75,7 @@ export function indexPlayer(game: GameState, player: PlayerRecord): void {
             isCurrentEntry(entry, { ...board, periodStart: table.period })
         ) {
             putEntry(table, player.slot, entry, entry.submittedAt);
+            setEntryMetadata(table, player.slot, entry.metadata);
         }
     }
 }

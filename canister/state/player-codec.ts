@@ -21,7 +21,9 @@ type CompactEntry = [
     streakAgo: number,
     periodAgo: number,
     submittedAgo: number,
-    serial?: number,
+    /** null when absent and metadata follows. */
+    serial?: number | null,
+    metadata?: string,
 ];
 /** message: a code for the service's own messages (see MESSAGE_CODES), else the text. */
 type CompactPace = [
@@ -48,6 +50,8 @@ type Compact = [
     activeDay: number | null,
     banned: PlayerRecord['banned'] | 0,
     retired: PlayerRecord['retired'] | 0,
+    /** Only when the all-time entry has metadata: records without any are as long as before. */
+    bestMetadata?: string,
 ];
 
 /** The pace messages kept as codes: 0 and 1 as they read, 2 the welcome with the player's current name. */
@@ -80,6 +84,7 @@ export function encodePlayer(p: PlayerRecord): string {
         activeDay,
         banned,
         retired,
+        bestMetadata,
         ...rest
     } = p;
     const unknown: Record<string, never> = rest;
@@ -97,7 +102,8 @@ export function encodePlayer(p: PlayerRecord): string {
             ago(e.period),
             ago(e.submittedAt),
         ];
-        if (e.serial !== undefined) row.push(e.serial);
+        if (e.serial !== undefined || e.metadata !== undefined) row.push(e.serial ?? null);
+        if (e.metadata !== undefined) row.push(e.metadata);
         entries.push(row);
     }
     const paces: CompactPace[] = [];
@@ -124,6 +130,7 @@ export function encodePlayer(p: PlayerRecord): string {
         banned ?? 0,
         retired ?? 0,
     ];
+    if (bestMetadata !== undefined) compact.push(bestMetadata);
     return JSON.stringify(compact);
 }
 
@@ -131,16 +138,17 @@ export function decodePlayer(text: string): PlayerRecord {
     const parsed = JSON.parse(text) as Compact | PlayerRecord;
     if (!Array.isArray(parsed)) return revivePlayer(parsed);
     const [, slot, nickname, defaultName, authType, lastPlayed, createdAgo, playCount, best, bestAgo] = parsed;
-    const [entries, paces, activeDay, banned, retired] = parsed.slice(10) as [
+    const [entries, paces, activeDay, banned, retired, bestMetadata] = parsed.slice(10) as [
         CompactEntry[],
         CompactPace[],
         number | null,
         PlayerRecord['banned'] | 0,
         PlayerRecord['retired'] | 0,
+        string | undefined,
     ];
     const at = (ago: number): number => lastPlayed - ago;
     const boards = dict<EntryRecord>();
-    for (const [id, score, scoreAgo, streak, streakAgo, periodAgo, submittedAgo, serial] of entries) {
+    for (const [id, score, scoreAgo, streak, streakAgo, periodAgo, submittedAgo, serial, metadata] of entries) {
         const entry: EntryRecord = {
             score,
             scoreAt: at(scoreAgo),
@@ -149,7 +157,8 @@ export function decodePlayer(text: string): PlayerRecord {
             period: at(periodAgo),
             submittedAt: at(submittedAgo),
         };
-        if (serial !== undefined) entry.serial = serial;
+        if (serial !== undefined && serial !== null) entry.serial = serial;
+        if (metadata !== undefined) entry.metadata = metadata;
         boards[id] = entry;
     }
     const pace = dict<LastSubmit>();
@@ -175,5 +184,6 @@ export function decodePlayer(text: string): PlayerRecord {
     if (activeDay !== null) player.activeDay = activeDay;
     if (banned !== 0) player.banned = banned;
     if (retired !== 0) player.retired = retired;
+    if (bestMetadata !== undefined) player.bestMetadata = bestMetadata;
     return player;
 }

@@ -118,6 +118,8 @@ export interface EntryRecord extends Best {
     submittedAt: number;
     /** The serial of the board it was written to (absent = 0). */
     serial?: number;
+    /** The entry's metadata as JSON text (domain/metadata.ts says whose); absent = none. */
+    metadata?: string;
 }
 
 export interface PlayerRecord {
@@ -130,6 +132,8 @@ export interface PlayerRecord {
     /** Profile bests (fan-out submits only); also the all-time board. */
     best?: Best;
     bestAt?: number;
+    /** The all-time entry's metadata as JSON text (domain/metadata.ts); absent = none. */
+    bestMetadata?: string;
     playCount: number;
     lastPlayed: number;
     /** Entries on the other boards (timed fan-out boards and targeted boards), by board id. */
@@ -233,6 +237,8 @@ export interface ArchiveRecord {
         authType: string;
         submittedAt: number;
         slot?: number;
+        /** The entry's metadata as JSON text; absent = none. */
+        metadata?: string;
     }>;
 }
 

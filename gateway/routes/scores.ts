@@ -27,7 +27,10 @@ export default route({
         'a lower-is-better board keeps the lowest score, a latest board the last submit, a sum board adds each submit (the streak stays the best). ' +
         'At most one accepted submit per player and board every 2 s; an exact repeat inside the window is a retry with the same answer (S5). ' +
         'Every accepted submit is a play except an exact repeat within a few seconds. Cap and time-check failures get a generic message (S6). ' +
-        'A nickname renames the player when it is free and is ignored when taken (N1).',
+        'A nickname renames the player when it is free and is ignored when taken (N1). ' +
+        'Optional metadata (a small JSON object: the car, the character, a replay id) is kept with the entry the submit produces ' +
+        '(on a best board only when it sets a new best of the value the board ranks by; a new best without metadata clears it) ' +
+        'and shown with that entry in board reads, around-me and archives.',
     auth: 'player',
     body: SubmitBody,
     data: SubmitReply,

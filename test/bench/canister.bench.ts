@@ -21,7 +21,13 @@ interface Measured {
     reply: any;
 }
 
-async function call(r: Replica, id: Principal, method: string, req: unknown, isQuery = false): Promise<Measured> {
+export async function call(
+    r: Replica,
+    id: Principal,
+    method: string,
+    req: unknown,
+    isQuery = false,
+): Promise<Measured> {
     const reply = isQuery ? r.query(id, method, json(req), OPERATOR) : await r.update(id, method, json(req), OPERATOR);
     if (!('reply' in reply)) throw new Error(`${method}: ${reply.reject.message}`);
     const runs = r.executions().filter((e) => e.method.endsWith(` ${method}`));
@@ -75,12 +81,12 @@ async function httpUpdate(r: Replica, id: Principal, url: string): Promise<bigin
 const keys = new Map<string, string>();
 
 /** The canister's memory as the management canister reports it: wasm heap and stable memory. */
-interface Memory {
+export interface Memory {
     heap: number;
     stable: number;
 }
 
-async function memoryOf(r: Replica, id: Principal): Promise<Memory> {
+export async function memoryOf(r: Replica, id: Principal): Promise<Memory> {
     const reply = await r.update(
         Principal.fromText('aaaaa-aa'),
         'canister_status',
@@ -335,6 +341,23 @@ export async function benchCanister(): Promise<CanisterResults> {
                 await call(r, id, 'submit_scores', {
                     submits: [
                         { apiKey: keys.get('g-four'), gameId: 'g-four', playerId: p(7), score: 2_000_000, streak: 60 },
+                    ],
+                })
+            ).instructions,
+        );
+        m.set(
+            'submit, existing player, new best with 64 B of metadata (fan-out to 4)',
+            (
+                await call(r, id, 'submit_scores', {
+                    submits: [
+                        {
+                            apiKey: keys.get('g-four'),
+                            gameId: 'g-four',
+                            playerId: p(12),
+                            score: 2_000_000,
+                            streak: 60,
+                            metadata: { car: 'mclaren-72', ghost: 'r-0000000c', tyres: 'soft', lap: 2 },
+                        },
                     ],
                 })
             ).instructions,

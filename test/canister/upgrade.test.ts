@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 
 import { startLeaderboard, leaderboardWasm, initArg, type TestCanister } from '../support/canister';
+import type { Board } from '../../contract/schemas';
 import { advance } from '../support/replica';
 
 let c: TestCanister;
@@ -150,4 +151,45 @@ test('a player created by sign-in keeps its slot and its name through an upgrade
         [approval.nickname, 99_997],
         [fresh, 99_996],
     ]);
+});
+
+test('entry metadata survives both kinds of upgrade, on every board that shows it', async () => {
+    const submits = [];
+    for (let i = 0; i < 10; i++) {
+        const metadata = i % 2 === 0 ? { car: `car-${i}`, tags: ['ü', '🏎'], note: '<b>"x"</b>' } : undefined;
+        submits.push({ apiKey, gameId: 'up-game', playerId: `meta-${i}`, score: 50_000 + i, streak: 0, metadata });
+        submits.push({
+            apiKey,
+            gameId: 'up-game',
+            playerId: `meta-${i}`,
+            score: 1,
+            streak: 40 + i,
+            scoreboardId: 'level-1',
+            metadata: { level: i },
+        });
+    }
+    expect(await c.ok('submit_scores', { submits })).toEqual(submits.map(() => ({ ok: expect.anything() })));
+    const boards = async (): Promise<Board[]> =>
+        Promise.all(
+            ['all-time', 'weekly', 'daily', 'level-1'].map((boardId) =>
+                c.ok('read_board', { gameId: 'up-game', boardId, limit: 30 }),
+            ),
+        );
+    const before = await boards();
+    // Metadata on the even players only: the odd ones' entries have none.
+    const weekly = before[1].entries.filter((e) => e.score >= 50_000 && e.score < 60_000);
+    expect(weekly.map((e) => [e.score, e.metadata?.car])).toEqual(
+        [9, 8, 7, 6, 5, 4, 3, 2, 1, 0].map((i) => [50_000 + i, i % 2 === 0 ? `car-${i}` : undefined]),
+    );
+    expect(weekly[0]).not.toHaveProperty('metadata');
+    expect(weekly[1]).toMatchObject({ metadata: { tags: ['ü', '🏎'], note: '<b>"x"</b>' } });
+    expect(before[3].entries[0]).toMatchObject({ streak: 49, metadata: { level: 9 } });
+    for (const skipPreUpgrade of [false, true]) {
+        await c.replica.installCode(c.canisterId, leaderboardWasm(), {
+            mode: 'upgrade',
+            arg: initArg({ gateways: [c.gateway.getPrincipal()], operators: [c.operator.getPrincipal()] }),
+            skipPreUpgrade,
+        });
+        expect(await boards()).toEqual(before);
+    }
 });

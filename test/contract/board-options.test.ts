@@ -6,6 +6,8 @@ import {
     percentile,
     METADATA_MAX_BYTES,
 } from '../../contract/board-options';
+import { SubmitBody } from '../../contract/schemas';
+import { parseBody } from '../../gateway/validation';
 
 describe('parseBoardOptions', () => {
     test('absent fields stay absent; known values pass', () => {
@@ -71,7 +73,35 @@ describe('checkMetadata', () => {
         ['a list in a list', { a: [[1]] }],
         ['too long', { text: 'x'.repeat(METADATA_MAX_BYTES) }],
         ['too long in UTF-8', { text: 'é'.repeat(125) }],
+        ['a __proto__ key', JSON.parse('{"__proto__": {"a": 1}}')],
+        ['a control character', { text: 'a\u0001' }],
     ])('%s is refused', (_what, value) => {
         expect(checkMetadata(value)).toMatch(/^Invalid metadata: /);
+    });
+
+    test('the gateway schema for POST /scores answers with the same words', () => {
+        const samples: unknown[] = [
+            { car: 'red' },
+            {},
+            [1],
+            'x',
+            null,
+            0,
+            false,
+            { a: { b: { c: 1 } } },
+            { t: 'x'.repeat(METADATA_MAX_BYTES) },
+            { t: 'é'.repeat(125) },
+            JSON.parse('{"x": {"__proto__": 1}}'),
+            { 'k\n': 1 },
+        ];
+        for (const metadata of samples) {
+            let gateway: string | undefined;
+            try {
+                parseBody(SubmitBody, { playerId: 'p1', score: 1, streak: 1, metadata });
+            } catch (e) {
+                gateway = (e as Error).message;
+            }
+            expect({ metadata, gateway }).toEqual({ metadata, gateway: checkMetadata(metadata) });
+        }
     });
 });

@@ -5,6 +5,17 @@ import { field, form, html, when, type Html, table } from '../layout';
 import { displayFields, HINT, optionsLine, ruleFields, scoreText } from './board-options';
 import { base, doneBox, errorFor, type View } from './view';
 
+/** Metadata shown in this many characters at most; the whole JSON is the cell's tooltip. */
+const METADATA_SHOWN = 40;
+
+/** An entry's metadata as shortened JSON (player-controlled text: `html` escapes it). */
+function metadataCell(metadata: DeveloperEntry['metadata']): Html | string {
+    if (metadata === undefined) return '';
+    const json = JSON.stringify(metadata);
+    const shown = json.length <= METADATA_SHOWN ? json : `${json.slice(0, METADATA_SHOWN - 1)}…`;
+    return html`<span title="${json}">${shown}</span>`;
+}
+
 export function boardPage(
     game: GameView,
     page: ReplyOf<'dev_read_board'>,
@@ -26,6 +37,7 @@ export function boardPage(
                 <td>${e.streak}</td>
                 <td>${e.authType}</td>
                 <td>${when(e.submittedAt)}</td>
+                <td class="mono">${metadataCell(e.metadata)}</td>
                 <td>
                     ${form(
                         `${base(game)}/remove-entry`,
@@ -54,7 +66,10 @@ export function boardPage(
             ${
                 page.entries.length === 0
                     ? html`<p>No entries in this period yet.</p>`
-                    : table(['#', 'Nickname', 'Player ID', 'Score', 'Streak', 'Sign-in', 'Submitted', ''], rows)
+                    : table(
+                          ['#', 'Nickname', 'Player ID', 'Score', 'Streak', 'Sign-in', 'Submitted', 'Metadata', ''],
+                          rows,
+                      )
             }
             <p class="row">
                 ${prev === undefined ? '' : html`<a class="button secondary" href="${b}?offset=${prev}">Previous 50</a>`}
