@@ -136,6 +136,7 @@ test('a formatted board gets a scoreFormatted column beside the integer, in the 
         score,
         streak: 0,
         scoreboardId: 'laps',
+        ...(i === 0 ? { metadata: { car: 'red', laps: [1, 2] } } : {}),
     }));
     await s.canister.ok('submit_scores', { submits });
     const res = await download('laps/export');
@@ -160,6 +161,13 @@ test('a formatted board gets a scoreFormatted column beside the integer, in the 
             String(e.rank),
             String(e.score),
             { 30_123: '0:30.123', 61_500: '1:01.500', 3_723_004: '1:02:03.004' }[e.score],
+        ]),
+    );
+    // The entry's metadata as JSON text; none: an empty cell.
+    expect(rows.map((r) => [r.playerId, r.metadata])).toEqual(
+        expect.arrayContaining([
+            ['racer_0', JSON.stringify({ car: 'red', laps: [1, 2] })],
+            ['racer_1', ''],
         ]),
     );
 });
