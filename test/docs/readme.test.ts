@@ -14,7 +14,8 @@ import {
     USER_CODE_ALPHABET,
     USER_CODE_LENGTH,
 } from '../../canister/domain/device-codes';
-import { RATE_WINDOW_US } from '../../canister/domain/throttle';
+import { PLAY_DEDUPE_US, RATE_WINDOW_US } from '../../canister/domain/throttle';
+import { MAX_PLAYER_SET, METADATA_MAX_BYTES, METADATA_MAX_DEPTH } from '../../contract/board-options';
 import {
     CODES_PER_CLIENT,
     WRONG_CODES_PER_CLIENT,
@@ -47,6 +48,8 @@ const MOVED = [
     'docs/deploy.md',
     'docs/architecture.md',
     'test/README.md',
+    'docs/boards.md',
+    'docs/entry-metadata.md',
 ];
 const PAGES = ['README.md', ...MOVED];
 
@@ -148,6 +151,12 @@ const FIGURES: Array<[page: string, phrase: string]> = [
         `calls of up to ${SUBMIT_BATCHING.maxBatch}, up to ${SUBMIT_BATCHING.maxInFlight} calls in flight`,
     ],
     ['docs/architecture.md', `a batch within the canister's ${MAX_SUBMITS_PER_CALL} per call`],
+    [
+        'docs/boards.md',
+        `JSON object of at most ${METADATA_MAX_BYTES} bytes, nested at most ${METADATA_MAX_DEPTH} levels`,
+    ],
+    ['docs/boards.md', `One read for a set of up to ${MAX_PLAYER_SET} player ids`],
+    ['docs/boards.md', `an exact repeat within ${PLAY_DEDUPE_US / 1e6} s is the same play`],
     ['docs/direct-reads.md', `at most once per ${DIRECT_READ_WINDOW_SECONDS} s (\`DIRECT_READ_WINDOW_SECONDS\``],
     ['docs/direct-reads.md', `keeps it read for ${WATCH_MICROS / 60e6} minutes (\`WATCH_MICROS\`)`],
     [
