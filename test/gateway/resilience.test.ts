@@ -61,8 +61,17 @@ test('with the canister unreachable: 503 JSON, and the gateway keeps answering',
 });
 
 /** The dashboard's JSON API, one request each (no body: the routes take one optionally). */
+/** With a body the route's schema accepts (so that the canister is what fails). */
+const BODIES: Record<string, unknown> = {
+    'POST /dashboard/api/games/some-game/boards': { scoreboardId: 'month', type: 'monthly', sortOrder: 'asc' },
+    'PUT /dashboard/api/games/some-game/boards/month': { ties: 'shared' },
+    'PUT /dashboard/api/games/some-game/standard-boards': { sortOrder: 'asc' },
+};
+
 const DASHBOARD_API = [
     'GET /dashboard/api/me',
+    ...Object.keys(BODIES),
+    'GET /dashboard/api/games/some-game/boards/all-time/export',
     'GET /dashboard/api/games/some-game/boards/all-time/entries',
     'DELETE /dashboard/api/games/some-game/boards/all-time/entries/p1',
     'POST /dashboard/api/games/some-game/players/p1/wipe',
@@ -93,7 +102,7 @@ test('with the canister unreachable, every dashboard JSON route is 503 JSON and 
         };
         for (const route of DASHBOARD_API) {
             const [method, path] = route.split(' ');
-            const res = await Promise.race([s.request(method, path, { headers }), unhandled]);
+            const res = await Promise.race([s.request(method, path, { headers, body: BODIES[route] }), unhandled]);
             expect({ route, status: res.status, body: res.body }).toEqual({
                 route,
                 status: 503,
