@@ -48,57 +48,20 @@ function game(sortOrder: SortOrder, operator: Operator, boardId = 'level'): Harn
 
 describe('every order x operator combination on a targeted board', () => {
     // A scores 50 (streak 3), B 30 (streak 1), then A 20 (streak 1).
-    const cases: Array<[SortOrder, Operator, Array<[string, number, number]>]> = [
-        [
-            'desc',
-            'best',
-            [
-                ['Ann', 50, 3],
-                ['Bob', 30, 1],
-            ],
-        ],
-        [
-            'asc',
-            'best',
-            [
-                ['Ann', 20, 3],
-                ['Bob', 30, 1],
-            ],
-        ],
-        [
-            'desc',
-            'latest',
-            [
-                ['Bob', 30, 1],
-                ['Ann', 20, 1],
-            ],
-        ],
-        [
-            'asc',
-            'latest',
-            [
-                ['Ann', 20, 1],
-                ['Bob', 30, 1],
-            ],
-        ],
-        [
-            'desc',
-            'sum',
-            [
-                ['Ann', 70, 3],
-                ['Bob', 30, 1],
-            ],
-        ],
-        [
-            'asc',
-            'sum',
-            [
-                ['Bob', 30, 1],
-                ['Ann', 70, 3],
-            ],
-        ],
+    // Each case: the board's rows in rank order, as "nickname score streak" separated by " | ".
+    const cases: Array<[SortOrder, Operator, string]> = [
+        ['desc', 'best', 'Ann 50 3 | Bob 30 1'],
+        ['asc', 'best', 'Ann 20 3 | Bob 30 1'],
+        ['desc', 'latest', 'Bob 30 1 | Ann 20 1'],
+        ['asc', 'latest', 'Ann 20 1 | Bob 30 1'],
+        ['desc', 'sum', 'Ann 70 3 | Bob 30 1'],
+        ['asc', 'sum', 'Bob 30 1 | Ann 70 3'],
     ];
-    test.each(cases)('%s / %s', (sortOrder, operator, expected) => {
+    test.each(cases)('%s / %s: %s', (sortOrder, operator, table) => {
+        const expected = table.split(' | ').map((row): [string, number, number] => {
+            const [nickname, score, streak] = row.split(' ');
+            return [nickname, Number(score), Number(streak)];
+        });
         const h = game(sortOrder, operator);
         submit(h, 'a', 50, 3, { scoreboardId: 'level' });
         submit(h, 'b', 30, 1, { scoreboardId: 'level' });

@@ -58,6 +58,11 @@ const BAD: Array<[string, unknown]> = [
     ['1,000 levels', JSON.parse(`${'{"a":'.repeat(1000)}1${'}'.repeat(1000)}`)],
 ];
 
+/** A signed-in player's submit (by the session's hash, as gateways send it). */
+function accountSubmit(h: ReturnType<typeof harness>, sessionId: string, score: number, metadata: object): void {
+    submitBatch(h, { submits: [{ sessionHash: hashOf(sessionId), gameId: G, score, streak: 0, metadata }] });
+}
+
 describe('bad metadata is a 400 with a clear message and stores nothing', () => {
     test.each(BAD)('%s', (_what, metadata) => {
         const h = harness();
@@ -258,17 +263,9 @@ describe('merging an anonymous player into an account: the metadata goes with th
         withGame(h);
         submit(h, { playerId: 'dev_anon', score: 900, streak: 0, metadata: { from: 'device' } });
         const s = signIn(h, G, person('alice'), undefined);
-        submitBatch(h, {
-            submits: [
-                { sessionHash: hashOf(s.sessionId), gameId: G, score: 300, streak: 0, metadata: { from: 'account' } },
-            ],
-        });
+        accountSubmit(h, s.sessionId, 300, { from: 'account' });
         const anonOnly = signIn(h, G, person('bob'), undefined);
-        submitBatch(h, {
-            submits: [
-                { sessionHash: hashOf(anonOnly.sessionId), gameId: G, score: 5000, streak: 0, metadata: { b: 1 } },
-            ],
-        });
+        accountSubmit(h, anonOnly.sessionId, 5000, { b: 1 });
         h.advance(3);
         submit(h, { playerId: 'dev_low', score: 1, streak: 0, metadata: { from: 'low device' } });
         migrateAccount(h, { sessionHash: hashOf(s.sessionId), gameId: G, deviceId: 'dev_anon' });
@@ -287,11 +284,7 @@ describe('merging an anonymous player into an account: the metadata goes with th
         withGame(h);
         submit(h, { playerId: 'dev_anon', score: 900, streak: 0, metadata: { from: 'device' } });
         const s = signIn(h, G, person('alice'), undefined);
-        submitBatch(h, {
-            submits: [
-                { sessionHash: hashOf(s.sessionId), gameId: G, score: 300, streak: 0, metadata: { from: 'account' } },
-            ],
-        });
+        accountSubmit(h, s.sessionId, 300, { from: 'account' });
         h.advance(86_400);
         rolloverAll(h);
         const again = signIn(h, G, person('alice'), undefined);

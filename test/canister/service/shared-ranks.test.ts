@@ -40,20 +40,23 @@ function sevenPlayers(ties: 'shared' | 'distinct'): Harness {
     return h;
 }
 
+/** The seven players' [rank, score] on a shared board: 500; 300 x3 share 2; 100 x2 share 5; 50. */
+const SHARED_SEVEN = [
+    [1, 500],
+    [2, 300],
+    [2, 300],
+    [2, 300],
+    [5, 100],
+    [5, 100],
+    [7, 50],
+];
+
 const ranksAndScores = (entries: Array<{ rank: number; score: number }>) => entries.map((e) => [e.rank, e.score]);
 
 test('a shared board page: equal values share the rank of the first of them; the order stays', () => {
     const h = sevenPlayers('shared');
     const board = readBoard(h, { gameId: G, boardId: 'weekly' });
-    expect(ranksAndScores(board.entries)).toEqual([
-        [1, 500],
-        [2, 300],
-        [2, 300],
-        [2, 300],
-        [5, 100],
-        [5, 100],
-        [7, 50],
-    ]);
+    expect(ranksAndScores(board.entries)).toEqual(SHARED_SEVEN);
     // Who reached 300 first is still listed first.
     expect(board.entries.map((e) => e.nickname)).toEqual([1, 2, 3, 4, 5, 6, 7].map((n) => `Player_${n}`));
     expect(board.totalEntries).toBe(7);
@@ -105,15 +108,7 @@ test('pages by offset start mid-tie with the shared rank, and so does a limit cu
 
 test('the global leaderboard follows the all-time board, by score and by streak', () => {
     const h = sevenPlayers('shared');
-    expect(ranksAndScores(leaderboard(h, { gameId: G, sort: 'score', limit: 10 }).leaderboard)).toEqual([
-        [1, 500],
-        [2, 300],
-        [2, 300],
-        [2, 300],
-        [5, 100],
-        [5, 100],
-        [7, 50],
-    ]);
+    expect(ranksAndScores(leaderboard(h, { gameId: G, sort: 'score', limit: 10 }).leaderboard)).toEqual(SHARED_SEVEN);
     // Streaks 1, 4, 4, 2, 2, 0, 2: 4, 4 share 1; 2, 2, 2 share 3.
     expect(leaderboard(h, { gameId: G, sort: 'streak', limit: 10 }).leaderboard.map((e) => [e.rank, e.streak])).toEqual(
         [
@@ -193,15 +188,7 @@ test('archives show shared ranks (the board setting), by latest and by id', () =
     h.advance(DAY);
     rolloverAll(h);
     const latest = readArchive(h, { gameId: G, boardId: 'daily', limit: 10 });
-    expect(ranksAndScores(latest.entries)).toEqual([
-        [1, 500],
-        [2, 300],
-        [2, 300],
-        [2, 300],
-        [5, 100],
-        [5, 100],
-        [7, 50],
-    ]);
+    expect(ranksAndScores(latest.entries)).toEqual(SHARED_SEVEN);
     expect(readArchive(h, { gameId: G, archiveId: latest.archiveId, limit: 5 }).entries.map((e) => e.rank)).toEqual([
         1, 2, 2, 2, 5,
     ]);
