@@ -69,13 +69,7 @@ function client(o: Partial<ClientOptions> = {}) {
     });
 }
 
-async function approve(userCode: string, subject: string): Promise<void> {
-    await s.canister.ok('device_code_approve', {
-        userCode,
-        client: 'test',
-        identity: { issuer: 'https://idp.test', subject, email: `${subject}@example.com`, provider: 'local' },
-    });
-}
+const approve = (userCode: string, subject: string) => s.approveDeviceCode(userCode, subject);
 
 async function failure(p: Promise<unknown>): Promise<LeaderboardError> {
     try {

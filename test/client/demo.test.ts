@@ -186,11 +186,7 @@ test('sign-in: the code and its QR, then signed in once the code is approved', a
     expect(code).toMatch(/^[A-Z0-9]{4}-[A-Z0-9]{4}$/);
     expect(await page.locator('#signin-qr').getAttribute('src')).toMatch(/^data:image\/png;base64,/);
     await shot('sign-in');
-    await s.canister.ok('device_code_approve', {
-        userCode: code,
-        client: 'test',
-        identity: { issuer: 'https://idp.test', subject: 'demo-player', email: 'demo@example.com', provider: 'local' },
-    });
+    await s.approveDeviceCode(code, 'demo-player');
     await page.clock.runFor(5_000);
     await page.locator('#who', { hasText: 'signed in as' }).waitFor();
     await page.locator('#signin-box').waitFor({ state: 'hidden' });

@@ -32,17 +32,8 @@ beforeAll(async () => {
 afterAll(() => s.stop());
 
 async function signIn(subject: string): Promise<Record<string, string>> {
-    const started = await s.request('POST', '/auth/device/code', { headers: { 'X-Game-ID': GAME }, body: {} });
-    await s.canister.ok('device_code_approve', {
-        userCode: started.body.data.user_code,
-        client: 'test',
-        identity: { issuer: 'https://idp.test', subject, email: `${subject}@example.com`, provider: 'local' },
-    });
-    const approval = await s.request('POST', '/auth/device/token', {
-        headers: { 'X-Game-ID': GAME },
-        body: { device_code: started.body.data.device_code },
-    });
-    return { 'X-Session-Token': approval.body.data.sessionId, 'X-Game-ID': GAME };
+    const { token } = await s.signInPlayer(GAME, subject);
+    return { 'X-Session-Token': token, 'X-Game-ID': GAME };
 }
 
 describe('friends: POST /games/{g}/scoreboards/{b}/players', () => {

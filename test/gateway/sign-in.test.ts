@@ -17,24 +17,7 @@ afterAll(() => s.stop());
 
 const player = (token: string) => ({ 'X-Session-Token': token, 'X-Game-ID': GAME });
 
-async function signInPlayer(subject: string, nickname?: string): Promise<{ token: string; approval: any }> {
-    const started = await s.request('POST', '/auth/device/code', {
-        headers: { 'X-Game-ID': GAME },
-        body: nickname === undefined ? {} : { nickname },
-    });
-    expect(started.status).toBe(200);
-    await s.canister.ok('device_code_approve', {
-        userCode: started.body.data.user_code,
-        client: 'test',
-        identity: { issuer: 'https://idp.test', subject, email: `${subject}@example.com`, provider: 'local' },
-    });
-    const approval = await s.request('POST', '/auth/device/token', {
-        headers: { 'X-Game-ID': GAME },
-        body: { device_code: started.body.data.device_code },
-    });
-    expect(approval.status).toBe(200);
-    return { token: approval.body.data.sessionId, approval: approval.body.data };
-}
+const signInPlayer = (subject: string, nickname?: string) => s.signInPlayer(GAME, subject, nickname);
 
 test('device code start: the contract shape, a code to type, the link page URLs and a QR code of the complete one', async () => {
     const res = await s.request('POST', '/auth/device/code', {

@@ -34,6 +34,13 @@ export interface TestService {
     ): Promise<TestResponse>;
     /** A GET to the canister's own HTTP path (the {canister_url}). */
     direct(path: string): Promise<TestResponse>;
+    /** Confirms a device code as the link page does once `subject` signed in (local provider). */
+    approveDeviceCode(userCode: string, subject: string): Promise<void>;
+    /**
+     * The whole device-code sign-in of `subject` in a game through the gateway: the session
+     * token and the token route's answer.
+     */
+    signInPlayer(gameId: string, subject: string, nickname?: string): Promise<{ token: string; approval: any }>;
     stop(): Promise<void>;
 }
 
@@ -100,7 +107,7 @@ export async function startService(
         trustProxy: options.trustProxy,
     });
     signIn.publicUrl = gateway.url;
-    return {
+    const service: TestService & { signIn: SignInConfig } = {
         replica,
         canister,
         gateway,
@@ -127,9 +134,31 @@ export async function startService(
             const sep = path.includes('?') ? '&' : '?';
             return asResponse(await fetch(`${replica.url}${path}${sep}canisterId=${canisterId.toText()}`));
         },
+        async approveDeviceCode(userCode, subject) {
+            await canister.ok('device_code_approve', {
+                userCode,
+                client: 'test',
+                identity: { issuer: 'https://idp.test', subject, email: `${subject}@example.com`, provider: 'local' },
+            });
+        },
+        async signInPlayer(gameId, subject, nickname) {
+            const started = await service.request('POST', '/auth/device/code', {
+                headers: { 'X-Game-ID': gameId },
+                body: nickname === undefined ? {} : { nickname },
+            });
+            if (started.status !== 200) throw new Error(`device code: ${started.text}`);
+            await service.approveDeviceCode(started.body.data.user_code, subject);
+            const approval = await service.request('POST', '/auth/device/token', {
+                headers: { 'X-Game-ID': gameId },
+                body: { device_code: started.body.data.device_code },
+            });
+            if (approval.status !== 200) throw new Error(`device token: ${approval.text}`);
+            return { token: approval.body.data.sessionId, approval: approval.body.data };
+        },
         async stop() {
             await gateway.close();
             await replica.stop();
         },
     };
+    return service;
 }
