@@ -1,7 +1,9 @@
 // Keeps one canister's wasm heap transactional: a committed shadow copy plus the
 // instrumented module's dirty-chunk bytemap give O(dirty) commit and rollback.
 import * as layout from '../wasm/instrument';
-import { createShadow } from './shadow';
+import { createShadow, type Span } from './shadow';
+
+export type { Span };
 
 export const WASM_PAGE = 65536;
 // Local copies: imported bindings are getters under some loaders, and these run in loops.
@@ -10,9 +12,6 @@ const CHUNK_SHIFT = layout.CHUNK_SHIFT;
 const CHUNK = 1 << CHUNK_SHIFT;
 // A store that starts in chunk c may spill up to 15 bytes into chunk c + 1 (v128).
 const SPILL = 16;
-
-/** A changed byte range [start, end) of canister memory (canister addresses). */
-export type Span = [start: number, end: number];
 
 export interface Heap {
     readonly memory: WebAssembly.Memory;

@@ -1,6 +1,8 @@
 // Keeps a heap's committed copy inside a small wasm helper (shadow.wat) that finds the
 // 64-byte blocks of the dirty spans that really changed and copies them, at SIMD speed.
-import type { Span } from './heap';
+
+/** A changed byte range [start, end) of canister memory (canister addresses). */
+export type Span = [start: number, end: number];
 
 /** shadow.wat compiled (a test checks that this matches the source). */
 export const SHADOW_WASM = Buffer.from(
