@@ -112,6 +112,10 @@ test('a minScore cap is set, kept, cleared by null, and refused above maxScore',
     expect(setCaps(h, { gameId: 'my-game', maxScore: 90_000 })).toEqual({ minScore: 1500, maxScore: 90_000 });
     expect(failure(() => setCaps(h, { gameId: 'my-game', minScore: -1 })).message).toMatch(/Invalid minScore/);
     expect(failure(() => setCaps(h, { gameId: 'my-game', minScore: 1.5 })).status).toBe(400);
+    for (const bad of ['1500', true, {}, Number.NaN, Infinity, 2 ** 53])
+        expect(failure(() => setCaps(h, { gameId: 'my-game', minScore: bad as never })).message).toMatch(
+            /^Invalid minScore/,
+        );
     const above = failure(() => setCaps(h, { gameId: 'my-game', minScore: 90_001 }));
     expect(above.status).toBe(400);
     expect(above.message).toBe('Invalid minScore: must not be above maxScore (90000)');
