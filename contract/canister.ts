@@ -57,7 +57,12 @@ export interface TimeValidation {
 export interface Caps {
     maxScore?: number;
     maxStreak?: number;
+    /** A score below this is rejected (lowest-first boards: the best time a human can reach). */
+    minScore?: number;
 }
+
+/** admin_set_caps / dev_set_caps: fields left out stay; null clears a cap. */
+export type CapsUpdate = { [K in keyof Caps]?: number | null };
 
 export interface BoardConfig {
     scoreboardId: string;
@@ -342,7 +347,7 @@ export interface Methods {
     admin_rotate_key: { request: GameRef; reply: { apiKey: string } };
     admin_set_time_validation: { request: GameRef & Partial<TimeValidation>; reply: TimeValidation };
     /** Fields left out stay; null clears a cap. */
-    admin_set_caps: { request: GameRef & { maxScore?: number | null; maxStreak?: number | null }; reply: Caps };
+    admin_set_caps: { request: GameRef & CapsUpdate; reply: Caps };
     admin_create_board: { request: CreateBoardRequest; reply: BoardView };
     admin_update_board: {
         request: GameRef & {
@@ -382,7 +387,7 @@ export interface Methods {
     dev_delete_game: { request: DevGame & { confirm: string }; reply: Message };
     dev_rotate_key: { request: DevGame; reply: { apiKey: string } };
     dev_set_time_validation: { request: DevGame & Partial<TimeValidation>; reply: TimeValidation };
-    dev_set_caps: { request: DevGame & { maxScore?: number | null; maxStreak?: number | null }; reply: Caps };
+    dev_set_caps: { request: DevGame & CapsUpdate; reply: Caps };
     dev_create_board: { request: DevRef & CreateBoardRequest; reply: BoardView };
     dev_update_board: {
         request: DevGame & { scoreboardId: string; name?: string; description?: string } & BoardOptionsUpdate;

@@ -202,7 +202,11 @@ export const DeveloperMe = z.object({
             isActive: z.boolean(),
             createdAt: Nanoseconds,
             timeValidation: TimeValidation,
-            caps: z.object({ maxScore: z.number().optional(), maxStreak: z.number().optional() }),
+            caps: z.object({
+                maxScore: z.number().optional(),
+                maxStreak: z.number().optional(),
+                minScore: z.number().optional().meta({ description: 'a score below this is rejected' }),
+            }),
             apiKey: z.string(),
             standardBoards: StandardBoards.meta({
                 description: 'how the all-time, weekly and daily boards rank and keep',

@@ -18,7 +18,7 @@ export const HELP = `Usage: npm run admin -- <command> [options]
                [--format number|milliseconds|decimal:N]
   set-standard-boards <gameId> [--order desc|asc] [--operator best|latest|sum]   (all-time, weekly, daily)
   set-time-validation <gameId> on|off [--min-seconds N] [--max-score-per-second N] [--session-lifetime N]
-  set-caps <gameId> [--max-score N|none] [--max-streak N|none]
+  set-caps <gameId> [--max-score N|none] [--max-streak N|none] [--min-score N|none]
   rotate-key <gameId>
   set-allowance <developerId> <games>
   deactivate-game <gameId> | activate-game <gameId>
@@ -66,6 +66,7 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             'session-lifetime': { type: 'string' },
             'max-score': { type: 'string' },
             'max-streak': { type: 'string' },
+            'min-score': { type: 'string' },
             limit: { type: 'string' },
             order: { type: 'string' },
             operator: { type: 'string' },
@@ -164,11 +165,12 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             });
             break;
         case 'set-caps':
-            need(1, 'set-caps <gameId> [--max-score N|none] [--max-streak N|none]');
+            need(1, 'set-caps <gameId> [--max-score N|none] [--max-streak N|none] [--min-score N|none]');
             result = await ok('admin_set_caps', {
                 gameId: args[0],
                 maxScore: cap('max-score', values['max-score']),
                 maxStreak: cap('max-streak', values['max-streak']),
+                minScore: cap('min-score', values['min-score']),
             });
             break;
         case 'rotate-key':

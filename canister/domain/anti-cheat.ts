@@ -1,7 +1,8 @@
 // Server-side checks of a submit against the game's anti-cheat settings: play-session
 // tokens when time validation is on (single-use, bound to player and game, expiring), the
-// minimum play time, the maximum score per second, and the caps. Rule failures carry a
-// reason for the developer's suspicion log; players only see the generic message.
+// minimum play time, the maximum score per second, and the caps (from above, and from below
+// for lowest-first boards). Rule failures carry a reason for the developer's suspicion log;
+// players only see the generic message.
 import type { Caps, TimeValidation } from '../../contract/canister';
 import { MESSAGES } from '../../contract/messages';
 
@@ -68,6 +69,9 @@ export function checkSubmit(
     const caps = settings.caps;
     if (caps.maxScore !== undefined && submit.score > caps.maxScore) {
         return rulesProblem(`score ${submit.score} is above the cap of ${caps.maxScore}`);
+    }
+    if (caps.minScore !== undefined && submit.score < caps.minScore) {
+        return rulesProblem(`score ${submit.score} is below the cap of ${caps.minScore}`);
     }
     if (caps.maxStreak !== undefined && submit.streak > caps.maxStreak) {
         return rulesProblem(`streak ${submit.streak} is above the cap of ${caps.maxStreak}`, STREAK_RULES_MESSAGE);

@@ -284,7 +284,7 @@ export function setTimeValidation(ctx: Ctx, req: Untrusted<RequestOf<'admin_set_
 export function setCaps(ctx: Ctx, req: Untrusted<RequestOf<'admin_set_caps'>>): Caps {
     const game = requireGame(ctx, req.gameId);
     const caps = { ...game.record.caps };
-    for (const field of ['maxScore', 'maxStreak'] as const) {
+    for (const field of ['maxScore', 'maxStreak', 'minScore'] as const) {
         const value = req[field];
         if (value === undefined) continue;
         if (value === null) delete caps[field];
@@ -294,6 +294,8 @@ export function setCaps(ctx: Ctx, req: Untrusted<RequestOf<'admin_set_caps'>>): 
             caps[field] = value as number;
         }
     }
+    if (caps.minScore !== undefined && caps.maxScore !== undefined && caps.minScore > caps.maxScore)
+        throw new Fail(400, invalid('minScore', `must not be above maxScore (${caps.maxScore})`));
     game.record.caps = caps;
     saveGame(ctx, game);
     return caps;

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 
 import { startLeaderboard, leaderboardWasm, initArg, type TestCanister } from '../support/canister';
+import type { GameView } from '../../contract/canister';
 import type { Board } from '../../contract/schemas';
 import { advance } from '../support/replica';
 
@@ -19,6 +20,7 @@ async function view(c: TestCanister) {
         profile: await c.ok('profile', { gameId: 'up-game', playerId: 'p7' }),
         rank: await c.ok('player_rank', { gameId: 'up-game', playerId: 'p7' }),
         game: await c.ok('game_info', { gameId: 'up-game' }),
+        caps: (await c.ok('admin_list_games', {})).map((g: GameView) => [g.gameId, g.caps]),
         stats: await c.ok('game_stats', { gameId: 'up-game' }),
         // A game of lowest-first standard boards with a sum board and a latest board: orders and totals hold.
         kinds: {
@@ -64,6 +66,7 @@ beforeAll(async () => {
         sortBy: 'streak',
     });
     await c.ok('admin_set_caps', { gameId: 'up-game', maxScore: 100_000 });
+    await c.ok('admin_set_caps', { gameId: 'up-kinds', minScore: 1 }); // after its submits (one scores 0)
     const submits = [];
     for (let i = 0; i < 150; i++) {
         submits.push({
@@ -94,6 +97,12 @@ test('an upgrade keeps every record and index (snapshot path)', async () => {
     const ascending = (xs: number[]) => xs.every((x, i) => i === 0 || xs[i - 1] <= x);
     expect(ascending(scores(before.kinds.daily)) && ascending(scores(before.kinds.laps))).toBe(true);
     expect(scores(before.kinds.coins).slice(0, 2)).toEqual([79, 77]);
+    expect(before.caps).toEqual(
+        expect.arrayContaining([
+            ['up-game', { maxScore: 100_000 }],
+            ['up-kinds', { minScore: 1 }],
+        ]),
+    );
     await c.replica.installCode(c.canisterId, leaderboardWasm(), {
         mode: 'upgrade',
         arg: initArg({ gateways: [c.gateway.getPrincipal()], operators: [c.operator.getPrincipal()] }),

@@ -105,6 +105,45 @@ test('boards take their order, operator, ties and format; the standard boards fo
     );
 });
 
+test('set-caps --min-score keeps a 0 off a lowest-first board; a human time is accepted', async () => {
+    const { apiKey } = await admin('create-game', 'cli-laps');
+    await admin(
+        'create-board',
+        'cli-laps',
+        'lap-1',
+        '--type',
+        'targeted',
+        '--order',
+        'asc',
+        '--format',
+        'milliseconds',
+    );
+    await expect(admin('set-caps', 'cli-laps', '--max-score', '1000', '--min-score', '1500')).rejects.toThrow(
+        'Invalid minScore: must not be above maxScore (1000)',
+    );
+    expect(await admin('set-caps', 'cli-laps', '--min-score', '1500')).toEqual({ minScore: 1500 });
+    const headers = { 'X-API-Key': apiKey, 'Content-Type': 'application/json' };
+    const lap = async (playerId: string, score: number) => {
+        const res = await fetch(`${service.gateway.url}/scores`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ playerId, gameId: 'cli-laps', score, streak: 0, scoreboardId: 'lap-1' }),
+        });
+        return res.json();
+    };
+    expect(await lap('cheat', 0)).toEqual({ ok: false, error: 'Score rejected by game validation rules' });
+    expect(await lap('human', 83_456)).toMatchObject({ ok: true });
+    const board = await fetch(`${service.gateway.url}/games/cli-laps/scoreboards/lap-1`, { headers });
+    const { data } = await board.json();
+    expect(data.totalEntries).toBe(1);
+    expect(data.entries.map((e: { rank: number; score: number }) => [e.rank, e.score])).toEqual([[1, 83_456]]);
+    const log = await admin('suspicion-log', 'cli-laps');
+    expect(log).toEqual([
+        expect.objectContaining({ playerId: 'cheat', score: 0, reason: 'score 0 is below the cap of 1500' }),
+    ]);
+    expect(await admin('set-caps', 'cli-laps', '--min-score', 'none')).toEqual({});
+});
+
 test('the operator is not held to the 3-games default; rotate-key stops the old key', async () => {
     for (const id of ['op-1', 'op-2', 'op-3', 'op-4']) await admin('create-game', id);
     const old = (await admin('list-games')).find((g: { gameId: string }) => g.gameId === 'op-4').apiKey;

@@ -137,9 +137,16 @@ test('set a cap; the rejected submit shows in the suspicion log, filterable by p
     await page.getByLabel('Max score', { exact: true }).fill('-5');
     await click(page, 'Save caps');
     expect(await page.locator('[role=alert]').textContent()).toMatch(/maxScore|non-negative/);
+    expect(await text(page)).toContain('lowest-first boards: the best time a human can reach');
+    await page.getByLabel('Max score', { exact: true }).fill('1000');
+    await page.getByLabel('Min score', { exact: true }).fill('2000');
+    await click(page, 'Save caps');
+    expect(await page.locator('[role=alert]').textContent()).toMatch(/Invalid minScore: must not be above maxScore/);
+    await page.getByLabel('Min score', { exact: true }).fill('');
     await page.getByLabel('Max score', { exact: true }).fill('1000');
     await click(page, 'Save caps');
     expect(await page.getByLabel('Max score', { exact: true }).inputValue()).toBe('1000');
+    expect(await page.getByLabel('Min score', { exact: true }).inputValue()).toBe('');
     await s.replica.advanceTime(3_000);
     const refused = await submit(apiKey, { playerId: 'dev_1700000000_cccccccc', score: 5000 });
     expect(refused.body.error).toBe('Score rejected by game validation rules');

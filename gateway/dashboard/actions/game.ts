@@ -63,6 +63,7 @@ const GAME_ACTIONS: ReadonlyMap<string, GameAction> = new Map<string, GameAction
                     ...dev,
                     maxScore: num(b.maxScore) ?? null,
                     maxStreak: num(b.maxStreak) ?? null,
+                    minScore: num(b.minScore) ?? null,
                 }),
             done: 'caps-saved',
             back: 'security',

@@ -10,13 +10,16 @@ export function securityTab(game: GameView, log: SuspicionEntry[], playerFilter:
         <div class="grid">
             <div class="card">
                 <h2>Caps per submit</h2>
-                <p class="muted">A submit above a cap is rejected and logged below. Leave empty for no cap.</p>
+                <p class="muted">
+                    A submit above a cap (or below the min score) is rejected and logged below. Leave empty for no cap.
+                </p>
                 ${errorFor(v, 'caps')}
                 ${form(
                     `${base(game)}/caps`,
                     v.csrf,
                     html`${field('maxScore', 'Max score', { type: 'number', value: value(v, 'caps', 'maxScore', game.caps.maxScore ?? '') })}
                         ${field('maxStreak', 'Max streak', { type: 'number', value: value(v, 'caps', 'maxStreak', game.caps.maxStreak ?? '') })}
+                        ${field('minScore', 'Min score', { type: 'number', value: value(v, 'caps', 'minScore', game.caps.minScore ?? ''), hint: 'lowest-first boards: the best time a human can reach' })}
                         <button type="submit">Save caps</button>`,
                 )}
             </div>

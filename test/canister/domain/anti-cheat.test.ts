@@ -67,3 +67,21 @@ test('with time validation off, tokens are ignored; caps still apply', () => {
     });
     expect(checkSubmit(off, { ...submit, score: 5000, streak: 50 }, undefined, 0)).toEqual({ ok: true });
 });
+
+test('a minScore cap rejects a score below it (lowest-first boards), with the generic message and a reason', () => {
+    const floor = { ...off, caps: { minScore: 1500 } };
+    const zero = checkSubmit(floor, { ...submit, score: 0 }, undefined, 0);
+    expect(zero).toEqual({
+        ok: false,
+        kind: 'rules',
+        message: RULES_MESSAGE,
+        reason: 'score 0 is below the cap of 1500',
+    });
+    expect(checkSubmit(floor, { ...submit, score: 1499 }, undefined, 0)).toMatchObject({ ok: false, kind: 'rules' });
+    expect(checkSubmit(floor, { ...submit, score: 1500 }, undefined, 0)).toEqual({ ok: true });
+    expect(checkSubmit(floor, { ...submit, score: 10 ** 9 }, undefined, 0)).toEqual({ ok: true });
+    const both = { ...off, caps: { minScore: 10, maxScore: 20 } };
+    expect(checkSubmit(both, { ...submit, score: 15 }, undefined, 0)).toEqual({ ok: true });
+    expect(checkSubmit(both, { ...submit, score: 21 }, undefined, 0)).toMatchObject({ ok: false, kind: 'rules' });
+    expect(checkSubmit(both, { ...submit, score: 9 }, undefined, 0)).toMatchObject({ ok: false, kind: 'rules' });
+});

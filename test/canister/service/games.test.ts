@@ -105,6 +105,28 @@ test('settings validate their values; caps can be cleared', () => {
     expect(gameInfo(h, { gameId: 'my-game' }).timeValidationEnabled).toBe(true);
 });
 
+test('a minScore cap is set, kept, cleared by null, and refused above maxScore', () => {
+    const h = harness();
+    withGame(h);
+    expect(setCaps(h, { gameId: 'my-game', minScore: 1500 })).toEqual({ minScore: 1500 });
+    expect(setCaps(h, { gameId: 'my-game', maxScore: 90_000 })).toEqual({ minScore: 1500, maxScore: 90_000 });
+    expect(failure(() => setCaps(h, { gameId: 'my-game', minScore: -1 })).message).toMatch(/Invalid minScore/);
+    expect(failure(() => setCaps(h, { gameId: 'my-game', minScore: 1.5 })).status).toBe(400);
+    for (const bad of ['1500', true, {}, Number.NaN, Infinity, 2 ** 53])
+        expect(failure(() => setCaps(h, { gameId: 'my-game', minScore: bad as never })).message).toMatch(
+            /^Invalid minScore/,
+        );
+    const above = failure(() => setCaps(h, { gameId: 'my-game', minScore: 90_001 }));
+    expect(above.status).toBe(400);
+    expect(above.message).toBe('Invalid minScore: must not be above maxScore (90000)');
+    const below = failure(() => setCaps(h, { gameId: 'my-game', maxScore: 1499 }));
+    expect(below.message).toBe('Invalid minScore: must not be above maxScore (1499)');
+    expect(setCaps(h, { gameId: 'my-game' })).toEqual({ minScore: 1500, maxScore: 90_000 });
+    expect(setCaps(h, { gameId: 'my-game', minScore: 90_000 })).toEqual({ minScore: 90_000, maxScore: 90_000 });
+    expect(setCaps(h, { gameId: 'my-game', minScore: null })).toEqual({ maxScore: 90_000 });
+    expect(setCaps(h, { gameId: 'my-game', minScore: 0, maxScore: null })).toEqual({ minScore: 0 });
+});
+
 test('extra boards: targeted, monthly and custom; standard ids are reserved; deletion removes them', () => {
     const h = harness();
     withGame(h);

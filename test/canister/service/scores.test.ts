@@ -173,6 +173,31 @@ test('caps reject with the generic message, log the reason for the developer, an
     expect(submit(h, { playerId: 'p1', score: 1000, streak: 10 })).toMatchObject({ ok: {} });
 });
 
+test('a minScore cap refuses a 0 on a lowest-first board like a cap from above: logged, nothing stored', () => {
+    const h = harness();
+    withGame(h);
+    createBoard(h, { gameId: G, scoreboardId: 'lap-1', type: 'targeted', sortOrder: 'asc' });
+    setCaps(h, { gameId: G, minScore: 1500 });
+    const lap = (playerId: string, score: number) => submit(h, { playerId, score, streak: 0, scoreboardId: 'lap-1' });
+    expect(lap('cheat', 0)).toEqual({ err: { status: 400, message: 'Score rejected by game validation rules' } });
+    expect(submit(h, { playerId: 'cheat2', score: 1499, streak: 0 })).toEqual({
+        err: { status: 400, message: 'Score rejected by game validation rules' },
+    });
+    expect(() => profile(h, { gameId: G, playerId: 'cheat' })).toThrow('Player not found');
+    expect(readBoard(h, { gameId: G, boardId: 'lap-1' }).entries).toEqual([]);
+    expect(suspicionLog(h, { gameId: G }).map((e) => [e.playerId, e.scoreboardId, e.reason])).toEqual([
+        ['cheat2', undefined, 'score 1499 is below the cap of 1500'],
+        ['cheat', 'lap-1', 'score 0 is below the cap of 1500'],
+    ]);
+    expect(lap('human', 1500)).toMatchObject({ ok: {} });
+    h.advance(6);
+    expect(lap('human2', 83_456)).toMatchObject({ ok: {} });
+    expect(readBoard(h, { gameId: G, boardId: 'lap-1' }).entries.map((e) => [e.rank, e.score])).toEqual([
+        [1, 1500],
+        [2, 83_456],
+    ]);
+});
+
 test('time validation: token required, single-use, bound to the player, with minimum play time', () => {
     const h = harness();
     withGame(h);
