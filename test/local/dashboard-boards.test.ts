@@ -11,9 +11,9 @@ import { parse } from 'csv-parse/sync';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import type { RunningIdentityProvider } from '../../local/idp/thread';
-import { launchBrowser, screenshotDir, DESKTOP, PHONE } from '../support/browser';
+import { clickAndLoad, launchBrowser, screenshotDir, DESKTOP, PHONE } from '../support/browser';
 import { startService } from '../support/gateway';
-import { startTestIdentityProvider, CLIENT_ID, PASSWORD } from '../support/idp';
+import { startLocalSignIn, PASSWORD } from '../support/idp';
 import { tempDir } from '../support/replica';
 
 const SHOTS = screenshotDir();
@@ -28,23 +28,10 @@ let apiKey: string;
 
 beforeAll(async () => {
     s = await startService();
-    idp = await startTestIdentityProvider({
+    idp = await startLocalSignIn(s.signIn, {
         dataDir: tempDir('dash-boards-idp'),
-        port: 0,
-        clients: [
-            {
-                clientId: CLIENT_ID,
-                clientSecret: CLIENT_SECRET,
-                redirectUris: [`${s.signIn.publicUrl}/dashboard/callback`],
-            },
-        ],
-    });
-    s.signIn.providers.push({
-        name: 'local',
-        label: 'Sign in with a local account',
-        issuer: idp.issuer,
-        clientId: CLIENT_ID,
         clientSecret: CLIENT_SECRET,
+        callbacks: ['/dashboard/callback'],
     });
     browser = await launchBrowser();
 });
@@ -55,12 +42,7 @@ afterAll(async () => {
     await s?.stop();
 });
 
-async function click(page: Page, name: string): Promise<void> {
-    await Promise.all([
-        page.waitForNavigation({ waitUntil: 'load' }),
-        page.getByRole('button', { name, exact: true }).first().click(),
-    ]);
-}
+const click = clickAndLoad;
 
 /** A full-page screenshot of `url` as Ada sees it on the desktop (the page as it is, with `here`) and on a phone. */
 async function shots(url: string, name: string, o: { here?: boolean } = {}): Promise<void> {

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import type { RunningIdentityProvider } from '../../local/idp/thread';
-import { launchBrowser, screenshotDir, DESKTOP, PHONE } from '../support/browser';
+import { clickAndLoad, launchBrowser, screenshotDir, DESKTOP, PHONE } from '../support/browser';
 import { startService } from '../support/gateway';
 import { fillSignUp, startLocalSignIn } from '../support/idp';
 import { tempDir } from '../support/replica';
@@ -40,12 +40,7 @@ afterAll(async () => {
     await s?.stop();
 });
 
-async function click(page: Page, name: string): Promise<void> {
-    await Promise.all([
-        page.waitForNavigation({ waitUntil: 'load' }),
-        page.getByRole('button', { name, exact: true }).first().click(),
-    ]);
-}
+const click = clickAndLoad;
 
 async function shot(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: path.join(SHOTS, `dashboard-${name}.png`), fullPage: true });

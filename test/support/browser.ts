@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -49,4 +49,12 @@ export function screenshotDir(): string {
     fs.mkdirSync(dir, { recursive: true });
     console.log(`screenshots: ${dir}`);
     return dir;
+}
+
+/** Clicks the (first) button named `name` and waits for the page it loads (a form post). */
+export async function clickAndLoad(page: Page, name: string): Promise<void> {
+    await Promise.all([
+        page.waitForNavigation({ waitUntil: 'load' }),
+        page.getByRole('button', { name, exact: true }).first().click(),
+    ]);
 }

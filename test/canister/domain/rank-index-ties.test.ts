@@ -1,18 +1,7 @@
 // Shared ranks from the rank index: countBetter(value) counts the entries strictly better than a
 // value (in one descent), for both orders, against a brute-force count over every entry.
 import { createRankIndex, restoreRankIndex, type RankIndex, type RankOrder } from '../../../canister/domain/rank-index';
-
-/** A small deterministic PRNG (mulberry32), so failures reproduce. */
-function rng(seed: number): () => number {
-    let s = seed >>> 0;
-    return () => {
-        s = (s + 0x6d2b79f5) >>> 0;
-        let t = s;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
+import { rng } from '../../support/random';
 
 /** The obvious count: every entry's value compared with `value`. */
 function bruteBetter(index: RankIndex, value: number): number {

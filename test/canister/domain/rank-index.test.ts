@@ -6,6 +6,7 @@ import {
     type RankIndex,
     type RankOrder,
 } from '../../../canister/domain/rank-index';
+import { rng } from '../../support/random';
 
 /** The obvious model: a sorted array of entries, re-sorted on every change. */
 class Model {
@@ -37,18 +38,6 @@ class Model {
     key(id: number): [number, number, number] | undefined {
         return this.keys.get(id);
     }
-}
-
-/** A small deterministic PRNG (mulberry32), so failures reproduce. */
-function rng(seed: number): () => number {
-    let s = seed >>> 0;
-    return () => {
-        s = (s + 0x6d2b79f5) >>> 0;
-        let t = s;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
 }
 
 function ids(index: RankIndex): number[] {
