@@ -63,5 +63,7 @@ export function stableStore(): Store {
         daily: stableKv(27, jsonCodec()),
         slotChunks: stableKv(28, jsonCodec()),
         nicknames: stableKv(29, textCodec),
+        events: stableKv(30, jsonCodec()),
+        webhooks: stableKv(31, jsonCodec()),
     };
 }

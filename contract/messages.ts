@@ -5,6 +5,9 @@ export const MESSAGES = {
     missingApiKey: 'Missing API key',
     invalidApiKey: 'Invalid API key',
     gameDeactivated: 'This game is deactivated',
+    invalidServerKey: 'Invalid server key',
+    /** A player credential on a write of a game that takes scores and unlocks from its server only. */
+    serverOnly: 'This game accepts scores and achievement unlocks from its server only',
     deadSession: 'Invalid or expired session',
     rateLimited: 'Please wait 2 seconds between submissions.',
     scoreRules: 'Score rejected by game validation rules',

@@ -17,6 +17,12 @@ export const PLAYER_ID = /^[A-Za-z0-9_-]{1,100}$/;
 export const ACHIEVEMENT_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 /** `key_<gameId>_<digits>`: the game id is embedded in the key. */
 export const API_KEY = /^key_([a-z0-9-]{3,50})_([0-9]{16,40})$/;
+/**
+ * `skey_<gameId>_<43 base64url characters>` (256 random bits): a game's secret server key, sent
+ * as `Authorization: Bearer <key>`. Its shape never matches API_KEY (and the reverse), so neither
+ * credential is ever taken for the other.
+ */
+export const SERVER_KEY = /^skey_([a-z0-9-]{3,50})_([A-Za-z0-9_-]{43})$/;
 export const NICKNAME = { min: 3, max: 16, characters: /^[A-Za-z0-9_]+$/ } as const;
 /** Active play sessions per player and game at most (rule L2). */
 export const MAX_ACTIVE_PLAY_SESSIONS = 3;
@@ -72,6 +78,11 @@ export function checkPathId(name: string, value: string): string | undefined {
 /** The game a key belongs to (the id is embedded in the key), or undefined for a malformed key. */
 export function gameOfApiKey(key: string): string | undefined {
     return API_KEY.exec(key)?.[1];
+}
+
+/** The game a server key belongs to, or undefined for a malformed key. */
+export function gameOfServerKey(key: string): string | undefined {
+    return SERVER_KEY.exec(key)?.[1];
 }
 
 export function isFanout(boardId: string): boolean {

@@ -5,6 +5,8 @@ import type { DeviceCodeStatus } from '../domain/device-codes';
 import type { PlaySession } from '../domain/anti-cheat';
 import type { Best } from '../domain/bests';
 import type { LastSubmit } from '../domain/throttle';
+import type { EventKind } from '../../contract/event-log';
+import type { DeliveryAttempt } from '../../contract/webhooks';
 
 /**
  * A map keyed by user input (board ids): an object without a prototype, so that ids such as
@@ -253,6 +255,8 @@ export interface Stats {
     retired?: number;
     /** The platform's ('*'): the number of the next Player_<n> default nickname to try. */
     nextDefaultName?: number;
+    /** Events recorded in the game's log so far: the last event's seq (service/events.ts). */
+    events?: number;
 }
 
 /** A player's active play-session tokens with their expiry, for the per-player cap. */
@@ -295,4 +299,26 @@ export interface SnapshotManifest {
         parts: Array<{ name: string; meta: unknown; chunks: number }>;
         retired?: Array<[number, number]>;
     }>;
+}
+
+/**
+ * A webhook endpoint with its delivery state (service/webhooks.ts): times in µs. The secret is
+ * kept as given out (gateways sign with it); only gateway methods ever read it back.
+ */
+export interface WebhookRecord {
+    webhookId: string;
+    url: string;
+    kinds: EventKind[];
+    secret: string;
+    createdAt: number;
+    /** The last event seq delivered (or skipped as not of its kinds). */
+    delivered: number;
+    paused?: { at: number; reason: string };
+    failures: number;
+    failingSince?: number;
+    nextAttemptAt?: number;
+    /** The gateway delivering now, until `expiresAt`. */
+    lease?: { leaseId: string; expiresAt: number; upTo: number };
+    /** Newest first, at most ATTEMPTS_KEPT. */
+    attempts: Array<DeliveryAttempt<number>>;
 }

@@ -21,7 +21,9 @@ import type {
     Stats,
     SuspectRecord,
     SuspicionRecord,
+    WebhookRecord,
 } from './records';
+import type { GameEvent } from '../../contract/events';
 
 export interface KV<V> {
     get(key: string): V | undefined;
@@ -123,6 +125,10 @@ export interface Store {
     moderation: KV<ModerationRecord>;
     /** `<gameId>/<day % 90>` -> that day's activity. */
     daily: KV<DailyRecord>;
+    /** `<gameId>/<seq % EVENTS_KEEP>` -> an event of the game's log (service/events.ts). */
+    events: KV<GameEvent>;
+    /** `<gameId>/<webhookId>` -> a webhook endpoint with its delivery state. */
+    webhooks: KV<WebhookRecord>;
 }
 
 export const playerKey = (gameId: string, playerId: string): string => `${gameId}/${playerId}`;
@@ -191,5 +197,7 @@ export function memoryStore(): Store {
         bans: json(),
         moderation: json(),
         daily: json(),
+        events: json(),
+        webhooks: json(),
     };
 }

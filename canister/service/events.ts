@@ -1,0 +1,50 @@
+// A game's event log: a ring of EVENTS_KEEP events in stable memory, numbered 1, 2, 3, ... (the
+// count lives with the game's counters, written once per call), read in order from any seq.
+import { EVENTS_KEEP, FEED_LIMIT, eventId } from '../../contract/event-log';
+import type { EventPage, GameEvent, NewEvent } from '../../contract/events';
+import { ns } from '../domain/json';
+import type { Ctx, GameState } from '../state/context';
+import { statsOf, updateStats } from '../state/stats';
+
+const ringKey = (gameId: string, seq: number): string => `${gameId}/${seq % EVENTS_KEEP}`;
+
+/** The newest seq of the game's log (0: nothing recorded yet). */
+export function latestSeq(ctx: Ctx, gameId: string): number {
+    return statsOf(ctx, gameId).events ?? 0;
+}
+
+/** Appends an event (dropping the oldest once the ring is full); returns it as readers will see it. */
+export function recordEvent(ctx: Ctx, game: GameState, event: NewEvent): GameEvent {
+    const gameId = game.record.gameId;
+    const seq = latestSeq(ctx, gameId) + 1;
+    const full = { id: eventId(gameId, seq), seq, gameId, at: ns(ctx.env.now()), ...event } as GameEvent;
+    ctx.store.events.set(ringKey(gameId, seq), full);
+    updateStats(ctx, gameId, (s) => ({ ...s, events: seq }));
+    return full;
+}
+
+/** The oldest seq still kept. */
+export const oldestKept = (latest: number): number => Math.max(1, latest - EVENTS_KEEP + 1);
+
+/**
+ * Up to `limit` events after `after`, in order, and where to go on. A reader whose `after` fell
+ * out of the ring gets `missed` (the seqs it can no longer read) and the oldest kept events.
+ */
+export function readEvents(ctx: Ctx, gameId: string, after: number, limit: number = FEED_LIMIT.default): EventPage {
+    const latest = latestSeq(ctx, gameId);
+    const oldest = oldestKept(latest);
+    const from = Math.max(after + 1, oldest);
+    const events: GameEvent[] = [];
+    for (let seq = from; seq <= latest && events.length < limit; seq++) {
+        const event = ctx.store.events.get(ringKey(gameId, seq));
+        // A deleted game's id used again may find older events in its ring: only its own seqs count.
+        if (event !== undefined && event.seq === seq && event.gameId === gameId) events.push(event);
+    }
+    const page: EventPage = {
+        events,
+        next: events.length > 0 ? events[events.length - 1].seq : Math.max(after, from - 1),
+        latest,
+    };
+    if (after + 1 < oldest && latest > 0) page.missed = { from: after + 1, to: oldest - 1 };
+    return page;
+}

@@ -1,0 +1,28 @@
+// A game's event log in numbers, without zod (the canister imports these): the event kinds, how
+// many events a game keeps, how much of a board events name, and the feed's paging and waiting.
+/**
+ * What the log records. `score_submitted` is recorded only for games that ask for it (the game
+ * setting `everySubmitEvents`, or a webhook subscribed to it); the others always.
+ */
+export const EVENT_KINDS = [
+    'new_leader',
+    'overtaken',
+    'period_closed',
+    'submit_rejected',
+    'player_banned',
+    'player_wiped',
+    'score_submitted',
+] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+/** The events a game keeps (a ring per game: the oldest is dropped first). */
+export const EVENTS_KEEP = 10_000;
+/** How many of a board's top entries `overtaken` watches and `period_closed` lists, by default and at most. */
+export const EVENT_TOP = { default: 10, max: 25 } as const;
+/** Events per feed read, by default and at most. */
+export const FEED_LIMIT = { default: 100, max: 100 } as const;
+/** The longest a feed read waits for an event (`wait=` seconds). */
+export const FEED_WAIT_MAX_SECONDS = 30;
+
+/** An event's id: unique across games and the same on every delivery (for idempotency). */
+export const eventId = (gameId: string, seq: number): string => `evt_${gameId}_${seq}`;
