@@ -79,6 +79,8 @@ export interface BoardConfig {
     operator?: Operator;
     ties?: Ties;
     format?: ScoreFormat;
+    /** How many top entries its new_leader/overtaken/period_closed events watch (0: none); absent = EVENT_TOP.default. */
+    eventTop?: number;
 }
 
 /** A board as the developer methods show it. */

@@ -38,6 +38,31 @@ export const WEBHOOK_HEADERS = {
 /** What `X-Signature` signs: the timestamp, a dot, and the exact body bytes. */
 export const signedPayload = (timestamp: number, body: string): string => `${timestamp}.${body}`;
 
+/**
+ * A webhook URL's shape, checked where it is saved (gateways add their address policy, and
+ * check the resolved address again at every delivery): http(s), no user info, no fragment.
+ */
+export function checkWebhookUrl(value: unknown): string | undefined {
+    const problem =
+        'must be an https:// URL without user name, password or #fragment, at most ' + WEBHOOK_URL_MAX + ' characters';
+    if (typeof value !== 'string' || value.length > WEBHOOK_URL_MAX) return `Invalid url: ${problem}`;
+    let url: URL;
+    try {
+        url = new URL(value);
+    } catch {
+        return `Invalid url: ${problem}`;
+    }
+    if (
+        (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+        url.username !== '' ||
+        url.password !== '' ||
+        url.hash !== '' ||
+        value.includes('#')
+    )
+        return `Invalid url: ${problem}`;
+    return undefined;
+}
+
 /** Whether an endpoint is delivering, retrying after failures, or paused (by its developer, or after GIVE_UP_SECONDS of failures). */
 export type WebhookState = 'active' | 'failing' | 'paused';
 
@@ -73,6 +98,16 @@ export interface WebhookView {
     attempts: DeliveryAttempt[];
 }
 
+/** What "send a test event" delivers: not in the log (seq 0), its id new each time. */
+export interface TestEvent {
+    id: string;
+    seq: 0;
+    gameId: string;
+    kind: 'test';
+    at: Nanoseconds;
+    message: string;
+}
+
 /** Events a gateway may deliver to one endpoint until `expiresAt`; it reports back with `leaseId`. */
 export interface Lease {
     leaseId: string;
@@ -81,7 +116,7 @@ export interface Lease {
     url: string;
     secret: string;
     /** In order; deliver one at a time, stop at the first failure. */
-    events: GameEvent[];
+    events: Array<GameEvent | TestEvent>;
     expiresAt: Nanoseconds;
 }
 

@@ -62,6 +62,16 @@ export interface GameRecord {
     boardSerial?: number;
     /** Absent: DEFAULT_STANDARD_BOARDS (also copied onto the standard board records). */
     standardBoards?: StandardBoards;
+    /** SHA-256 (hex) of the game's server key and when it was made (absent: none). */
+    serverKey?: { hash: string; createdAt: number };
+    /** Scores and achievement unlocks from the server key only (absent = false). */
+    serverOnly?: boolean;
+    /** Server-key submits skip caps and time validation (absent = false: they apply). */
+    serverSkipsChecks?: boolean;
+    /** Record `score_submitted` for every accepted submit (absent = false; webhooks may also ask for it). */
+    everySubmitEvents?: boolean;
+    /** The game's webhook endpoints in brief (their full records: Store.webhooks), kept by service/webhooks.ts. */
+    webhooks?: Array<{ webhookId: string; kinds: EventKind[]; paused: boolean }>;
 }
 
 export interface DeveloperRecord {
