@@ -33,6 +33,7 @@ import { putEntry, setEntryMetadata } from '../state/tables';
 import { optionsOf, parseMetadata } from '../../contract/board-options';
 import { keepsMetadata } from '../domain/metadata';
 import { flushCallWrites } from './flush';
+import { boardEvents } from './board-events';
 
 export const SUSPICION_KEEP = 1000;
 
@@ -135,7 +136,7 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     const counted = countsAsPlay(last, submitted, now);
     for (const board of boards) {
         rollover(ctx, game, board);
-        improved = writeEntry(game, player, board, score, streak, metadata, now, !counted) || improved;
+        improved = writeEntry(ctx, game, playerId, player, board, score, streak, metadata, now, !counted) || improved;
     }
     if (counted) player.playCount += 1;
     player.lastPlayed = now;
@@ -170,7 +171,9 @@ function dropDeadEntries(game: GameState, player: PlayerRecord): void {
  * kept by keepsMetadata's rule. `repeat`: the same play again.
  */
 function writeEntry(
+    ctx: Ctx,
     game: GameState,
+    playerId: string,
     player: PlayerRecord,
     board: BoardRecord,
     score: number,
@@ -186,6 +189,7 @@ function writeEntry(
         player.best = best;
         player.bestAt = now;
         putEntry(game.global, player.slot, best, now);
+        boardEvents(ctx, game, board, game.global, player.slot, playerId, previous, best);
         // (Without metadata on either side there is nothing to decide: no cost for players without.)
         if (
             (metadata !== undefined || player.bestMetadata !== undefined) &&
@@ -213,6 +217,7 @@ function writeEntry(
     if (table !== undefined) {
         putEntry(table, player.slot, best, now);
         if (note !== undefined || table.metadata !== undefined) setEntryMetadata(table, player.slot, note);
+        boardEvents(ctx, game, board, table, player.slot, playerId, current, best);
     }
     return current !== undefined && improved;
 }
