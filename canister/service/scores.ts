@@ -34,6 +34,7 @@ import { optionsOf, parseMetadata } from '../../contract/board-options';
 import { keepsMetadata } from '../domain/metadata';
 import { flushCallWrites } from './flush';
 import { boardEvents } from './board-events';
+import { recordEvent } from './events';
 
 export const SUSPICION_KEEP = 1000;
 
@@ -122,6 +123,14 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
                 reason: verdict.reason,
             });
             if (!logged) throw new Fail(400, MESSAGES.rateLimited);
+            recordEvent(ctx, game, {
+                kind: 'submit_rejected',
+                ...(target === undefined ? {} : { scoreboardId: target.scoreboardId }),
+                playerId,
+                score,
+                streak,
+                reason: verdict.reason,
+            });
         }
         throw new Fail(400, verdict.message);
     }

@@ -3,10 +3,13 @@
 // periods, logged rejections, and every accepted submit only when the game asks for it.
 import type { GameEvent } from '../../../contract/events';
 import { readEvents } from '../../../canister/service/events';
-import { createBoard } from '../../../canister/service/games';
+import { developerSignIn, registerOwnGame, resetOwnBoard } from '../../../canister/service/developers';
+import { createBoard, setCaps } from '../../../canister/service/games';
+import { readArchive } from '../../../canister/service/reads';
+import { rolloverAll } from '../../../canister/service/rollover';
 import { ban, removeBoardEntry, unban, wipePlayer } from '../../../canister/service/moderation';
 import { submitBatch } from '../../../canister/service/scores';
-import { harness, key, withGame, type Harness } from './harness';
+import { harness, hashOf, key, person, present, withGame, type Harness } from './harness';
 
 const G = 'ev-game';
 
@@ -270,5 +273,106 @@ describe('new_leader and overtaken', () => {
         const after = latest(h);
         submit(h, 'd', 35, on(b)); // b 40, d 35, c 30: d passes c (now 3rd, 2nd before)
         expect(moves(h, after)).toEqual(['d@2 > c@3']);
+    });
+});
+
+describe('period_closed', () => {
+    const DAY = 86_400;
+    test('a period ending records its archive id, times, size and top N (the board eventTop)', () => {
+        const h = setup();
+        game(h).record.boards.find((b) => b.scoreboardId === 'daily')!.eventTop = 2;
+        game(h).record.boards.find((b) => b.scoreboardId === 'weekly')!.eventTop = 0;
+        for (const [p, score] of [
+            ['a', 30],
+            ['b', 50],
+            ['c', 40],
+        ] as const)
+            submit(h, p, score, { nickname: `Nick${p.toUpperCase()}` });
+        const after = latest(h);
+        h.advance(DAY);
+        rolloverAll(h);
+        const closed = present(readEvents(h, G, after).events).filter((e) => e.kind === 'period_closed');
+        const daily = closed.find((e) => e.scoreboardId === 'daily')!;
+        const start = Date.parse('2026-03-04T00:00:00Z') * 1e6;
+        expect(daily).toMatchObject({
+            archiveId: `${G}:daily:${start}`,
+            periodStart: start,
+            periodEnd: start + DAY * 1e9,
+            totalEntries: 3,
+            top: [
+                { rank: 1, playerId: 'b', nickname: 'NickB', score: 50, streak: 0 },
+                { rank: 2, playerId: 'c', nickname: 'NickC', score: 40, streak: 0 },
+            ],
+        });
+        // The id reads the archive back.
+        const archive = readArchive(h, { gameId: G, boardId: 'daily', archiveId: daily.archiveId });
+        expect(archive.entries.map((e) => e.score)).toEqual([50, 40, 30]);
+        // Weekly did not end; an empty period (the next day's daily) closes without an event.
+        expect(closed.map((e) => e.scoreboardId)).toEqual(['daily']);
+        const quiet = latest(h);
+        h.advance(DAY);
+        rolloverAll(h);
+        expect(events(h, quiet)).toEqual([]);
+    });
+
+    test('eventTop 0 lists no one; a developer reset of a custom board closes its period', () => {
+        const h = harness();
+        const s = hashOf(developerSignIn(h, { identity: person('ada', 'local') }).sessionToken);
+        registerOwnGame(h, { sessionHash: s, gameId: G, name: 'Reset' });
+        createBoard(h, { gameId: G, scoreboardId: 'season', type: 'custom', days: 0 });
+        game(h).record.boards.find((b) => b.scoreboardId === 'season')!.eventTop = 0;
+        submit(h, 'a', 50);
+        const after = latest(h);
+        h.advance(60);
+        resetOwnBoard(h, { sessionHash: s, gameId: G, scoreboardId: 'season' });
+        expect(events(h, after)).toEqual([
+            {
+                kind: 'period_closed',
+                scoreboardId: 'season',
+                archiveId: expect.stringMatching(/^ev-game:season:\d+$/),
+                periodStart: expect.anything(),
+                periodEnd: expect.anything(),
+                totalEntries: 1,
+                top: [],
+            },
+        ]);
+        const again = latest(h);
+        resetOwnBoard(h, { sessionHash: s, gameId: G, scoreboardId: 'season' }); // nothing in it
+        expect(events(h, again)).toEqual([]);
+    });
+});
+
+describe('submit_rejected', () => {
+    test('a rejection logged in the suspicion log records its reason; a paced one records nothing', () => {
+        const h = setup();
+        const b = board(h);
+        setCaps(h, { gameId: G, maxScore: 1000 });
+        const after = latest(h);
+        const send = (score: number, extra: Record<string, unknown> = {}) =>
+            submitBatch(h, {
+                submits: [{ apiKey: key(h, G), gameId: G, playerId: 'sus', score, streak: 2, ...extra }],
+            });
+        h.advance(3);
+        send(5000);
+        send(6000); // inside the 2 s window: not logged (the rate-limit answer)
+        h.advance(3);
+        send(7000, on(b));
+        expect(events(h, after)).toEqual([
+            {
+                kind: 'submit_rejected',
+                playerId: 'sus',
+                score: 5000,
+                streak: 2,
+                reason: 'score 5000 is above the cap of 1000',
+            },
+            {
+                kind: 'submit_rejected',
+                scoreboardId: b,
+                playerId: 'sus',
+                score: 7000,
+                streak: 2,
+                reason: 'score 7000 is above the cap of 1000',
+            },
+        ]);
     });
 });
