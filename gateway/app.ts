@@ -18,6 +18,8 @@ import { providerRegistry, type SignInConfig } from './sign-in/providers';
 import { failureOf, sendError } from './errors';
 import { expressPath, serve, type RouteContext } from './route';
 import { ROUTES } from './routes';
+import { STRICT_POLICY } from './webhooks/address-policy';
+import type { WebhookSettings } from './webhooks/worker';
 
 export interface GatewayOptions {
     canister: CanisterClient;
@@ -32,6 +34,8 @@ export interface GatewayOptions {
     trustProxy?: string | number | boolean;
     /** The /demo game's game, key and board (npm start's demo game; DEMO_GAME_ID in production); absent: no /demo. */
     demo?: DemoConfig;
+    /** Webhook delivery (WEBHOOK_* settings); absent: no delivery loop, and test events only to public https. */
+    webhooks?: WebhookSettings;
 }
 
 /**
@@ -56,6 +60,7 @@ export function createApp(o: GatewayOptions): express.Express {
         signIn: o.signIn,
         providerNamed,
         canister: o.canister,
+        webhookDelivery: o.webhooks?.delivery ?? { policy: STRICT_POLICY },
         credentials: credentialResolver(o.canister, undefined, o.clock),
         reads: ttlCache(o.readCacheTtlSeconds * 1000, undefined, o.clock),
         submit: batcher(

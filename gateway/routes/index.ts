@@ -25,6 +25,7 @@ import playerProfile from './player-profile';
 import playerRank from './player-rank';
 import scores from './scores';
 import stats from './stats';
+import webhookTest from './webhook-test';
 import type { Route } from '../route';
 
 export const ROUTES: readonly Route[] = [
@@ -53,5 +54,6 @@ export const ROUTES: readonly Route[] = [
     deleteAccount,
     migrateAccount,
     ...dashboardApi,
+    webhookTest,
     ...boardExport,
 ];
