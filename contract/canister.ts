@@ -108,6 +108,8 @@ export interface GameView {
      * (DEFAULT_STANDARD_BOARDS): games' views read as they did before the setting existed.
      */
     standardBoards?: StandardBoards;
+    /** Record `score_submitted` for every accepted submit; absent until set (false). */
+    everySubmitEvents?: boolean;
     boards: BoardView[];
 }
 
@@ -272,10 +274,15 @@ export interface CreateBoardRequest {
     operator?: Operator;
     ties?: Ties;
     format?: ScoreFormat;
+    /** How many top entries its events watch (0-25; absent: 10). */
+    eventTop?: number;
 }
 
-/** What a board update may change besides its name: ties and format always; order and operator while it has no entries. */
-export type BoardOptionsUpdate = Partial<BoardOptions>;
+/**
+ * What a board update may change besides its name: ties, format and eventTop always; order and
+ * operator while it has no entries.
+ */
+export type BoardOptionsUpdate = Partial<BoardOptions> & { eventTop?: number };
 
 type GameRef = { gameId: string };
 type BoardRef = GameRef & { boardId: string };
@@ -343,6 +350,7 @@ export interface Methods {
             description?: string;
             isActive?: boolean;
             standardBoards?: Partial<StandardBoards>;
+            everySubmitEvents?: boolean;
         };
         reply: GameView;
     };
@@ -382,6 +390,7 @@ export interface Methods {
             description?: string;
             isActive?: boolean;
             standardBoards?: Partial<StandardBoards>;
+            everySubmitEvents?: boolean;
         };
         reply: GameView;
     };
