@@ -3,7 +3,14 @@
 // periods, logged rejections, and every accepted submit only when the game asks for it.
 import type { GameEvent } from '../../../contract/events';
 import { readEvents } from '../../../canister/service/events';
-import { developerSignIn, registerOwnGame, resetOwnBoard } from '../../../canister/service/developers';
+import { flushCallWrites } from '../../../canister/service/flush';
+import {
+    deleteOwnGame,
+    developerSignIn,
+    purgeSome,
+    registerOwnGame,
+    resetOwnBoard,
+} from '../../../canister/service/developers';
 import { createBoard, gameView, setCaps, updateBoard, updateGame, boardView } from '../../../canister/service/games';
 import { readArchive } from '../../../canister/service/reads';
 import { rolloverAll } from '../../../canister/service/rollover';
@@ -468,5 +475,32 @@ describe('the eventTop setting', () => {
         const after = latest(h);
         submit(h, 'p', 5);
         expect(events(h, after).map((e) => e.scoreboardId)).toEqual(['all-time', 'weekly']);
+    });
+});
+
+describe('a deleted game', () => {
+    test('its events and webhook records go with it, in bounded steps', () => {
+        const h = harness();
+        const s = hashOf(developerSignIn(h, { identity: person('ada', 'local') }).sessionToken);
+        registerOwnGame(h, { sessionHash: s, gameId: G, name: 'Doomed' });
+        withGame(h, 'other-game');
+        for (let i = 0; i < 40; i++) ban(h, game(h), { playerId: `p${i}` });
+        ban(h, h.games.get('other-game')!, { playerId: 'x' });
+        flushCallWrites(h);
+        game(h).record.webhooks = [{ webhookId: 'wh1', kinds: ['player_banned'], paused: false }];
+        h.store.webhooks.set(`${G}/wh1`, {} as never);
+        h.store.webhooks.set('other-game/wh1', {} as never);
+        deleteOwnGame(h, { sessionHash: s, gameId: G, confirm: G });
+        expect(h.store.events.size()).toBe(41);
+        const steps: number[] = [];
+        while (purgeSome(h, 15)) steps.push(h.store.events.size());
+        expect(steps).toEqual([26, 11]);
+        expect(h.store.events.size()).toBe(1); // the other game's
+        expect(h.store.webhooks.get(`${G}/wh1`)).toBeUndefined();
+        expect(h.store.webhooks.get('other-game/wh1')).toBeDefined();
+        expect(readEvents(h, 'other-game', 0).events).toHaveLength(1);
+        // The id made again starts a log of its own.
+        registerOwnGame(h, { sessionHash: s, gameId: G, name: 'Again' });
+        expect(readEvents(h, G, 0)).toEqual({ events: [], next: 0, latest: 0 });
     });
 });
