@@ -165,3 +165,29 @@ test('a duplicate comes only after a lease expires, with the same event id', asy
     expect(view.delivered).toBe(r.received[0]!.event.seq);
     expect(r.received).toHaveLength(2);
 });
+
+test('one gateway leased an endpoint again while still delivering to it sends one request at a time', async () => {
+    for (const running of gateways.splice(0)) await running.close(100);
+    await gateway(); // alone, and free to take more leases while one request is held
+    const r = await receiver();
+    const hold = holding();
+    r.answer = hold.answer;
+    const g = 'gw-own-relapse';
+    dev = await developer(s, g);
+    await ownGame(s, dev, g);
+    const { webhookId } = await addWebhook(s, dev, g, r.url, ['player_banned']);
+    await ban(g, 'p1');
+    await r.waitFor(1);
+    await s.replica.advanceTime((LEASE_SECONDS + 1) * 1000);
+    expect(await due()).toBe(1);
+    await eventually(async () => expect(await due()).toBe(0)); // leased again, to the same gateway
+    expect(r.received).toHaveLength(1); // which waits for its own request in flight
+    hold.release(200);
+    const view = await eventually(async () => {
+        const v = await webhookView(s, dev, g, webhookId);
+        expect({ pending: v.pending, failures: v.failures }).toEqual({ pending: 0, failures: 0 });
+        return v;
+    });
+    expect(r.received).toHaveLength(1); // and then counts it as answered: no duplicate
+    expect(view.delivered).toBe(r.received[0]!.event.seq);
+});
