@@ -103,6 +103,16 @@ test('a name is judged by the address it resolves to, and only that address is c
     expect(receiver.connections).toBe(1);
 });
 
+test('a name with allowed and refused addresses connects only to the allowed ones', async () => {
+    dns.names.set('mixed.test', ['10.0.0.9', '169.254.169.254', '127.0.0.1']);
+    const attempt = await deliverEvent(`http://mixed.test:${receiver.port}/hook`, SECRET, event, {
+        policy: loopback,
+        dnsServers: [dns.server],
+    });
+    expect(attempt).toMatchObject({ status: 200 });
+    expect(receiver.connections).toBe(1);
+});
+
 test('a name that does not resolve is a failure in words', async () => {
     const attempt = await deliverEvent('https://nowhere.test/', SECRET, event, {
         policy: STRICT_POLICY,
@@ -136,7 +146,12 @@ test('a 200 whose body never ends, or is huge, is cut and still counts as delive
         res.on('close', () => res.removeAllListeners('drain'));
         pump();
     };
-    const huge = await deliverEvent(receiver.url, SECRET, event, { policy: loopback, maxAnswerBytes: 128 * 1024 });
+    // No timeout to save it here: only the size cap ends this one.
+    const huge = await deliverEvent(receiver.url, SECRET, event, {
+        policy: loopback,
+        maxAnswerBytes: 128 * 1024,
+        timeoutMs: 600_000,
+    });
     expect(huge).toMatchObject({ status: 200 });
     expect(huge.error).toBeUndefined();
 });
