@@ -28,6 +28,7 @@ import { emptyGameState, newBoardTable, newGlobalTable, requireGame, saveGame } 
 import { entryCount } from '../state/tables';
 import type { BoardRecord, DeveloperRecord, GameRecord } from '../state/records';
 import { flushStats, updateStats } from '../state/stats';
+import { serverSettingsView, setServerSettings } from './server-keys';
 
 const DEFAULT_ALLOWANCE = 3;
 const MAX_BOARDS = 100;
@@ -95,6 +96,7 @@ export function gameView(record: GameRecord): GameView {
         apiKey,
         ...(record.standardBoards === undefined ? {} : { standardBoards: record.standardBoards }),
         boards: record.boards.map(boardView),
+        ...serverSettingsView(record),
     };
 }
 
@@ -185,6 +187,7 @@ export function updateGame(ctx: Ctx, req: Untrusted<RequestOf<'admin_update_game
         game.record.isActive = boolean('isActive', req.isActive);
     }
     if (req.standardBoards !== undefined) setStandardBoards(ctx, game, req.standardBoards);
+    setServerSettings(game, req);
     saveGame(ctx, game);
     return game.record;
 }
