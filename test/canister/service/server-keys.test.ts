@@ -99,9 +99,9 @@ test('a server writes for an anonymous player (made on its first write) and for 
         'Renamed',
     );
     const started = startSession(h, { gameId: A, serverKeyHash: hash, playerId: 'anon-1' });
-    expect(
-        endSession(h, { gameId: A, serverKeyHash: hash, playerSessionToken: undefined, playSessionToken: started.ok }),
-    ).toEqual({ message: 'Play session ended.' });
+    expect(endSession(h, { gameId: A, serverKeyHash: hash, playSessionToken: started.ok })).toEqual({
+        message: 'Play session ended.',
+    });
     // An account id that does not play this game (or does not exist) is 404, and nothing is made.
     expect(submit(h, server(serverKey, accountId), 60, {}, A)).toMatchObject({ ok: {} });
     const keyB = newKey(h, B);
