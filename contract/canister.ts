@@ -109,6 +109,8 @@ export interface GameView {
      * (DEFAULT_STANDARD_BOARDS): games' views read as they did before the setting existed.
      */
     standardBoards?: StandardBoards;
+    /** Record `score_submitted` for every accepted submit; absent until set (false). */
+    everySubmitEvents?: boolean;
     boards: BoardView[];
     /** When the game's server key was made; absent while it has none. */
     serverKeyCreatedAt?: Nanoseconds;
@@ -288,10 +290,15 @@ export interface CreateBoardRequest {
     operator?: Operator;
     ties?: Ties;
     format?: ScoreFormat;
+    /** How many top entries its events watch (0-25; absent: 10). */
+    eventTop?: number;
 }
 
-/** What a board update may change besides its name: ties and format always; order and operator while it has no entries. */
-export type BoardOptionsUpdate = Partial<BoardOptions>;
+/**
+ * What a board update may change besides its name: ties, format and eventTop always; order and
+ * operator while it has no entries.
+ */
+export type BoardOptionsUpdate = Partial<BoardOptions> & { eventTop?: number };
 
 type GameRef = { gameId: string };
 type BoardRef = GameRef & { boardId: string };
@@ -367,6 +374,7 @@ export interface Methods {
             description?: string;
             isActive?: boolean;
             standardBoards?: Partial<StandardBoards>;
+            everySubmitEvents?: boolean;
         } & ServerSettings;
         reply: GameView;
     };
@@ -408,6 +416,7 @@ export interface Methods {
             description?: string;
             isActive?: boolean;
             standardBoards?: Partial<StandardBoards>;
+            everySubmitEvents?: boolean;
         } & ServerSettings;
         reply: GameView;
     };

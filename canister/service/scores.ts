@@ -33,6 +33,8 @@ import { putEntry, setEntryMetadata } from '../state/tables';
 import { optionsOf, parseMetadata } from '../../contract/board-options';
 import { keepsMetadata } from '../domain/metadata';
 import { flushCallWrites } from './flush';
+import { boardEvents } from './board-events';
+import { recordEvent } from './events';
 
 export const SUSPICION_KEEP = 1000;
 
@@ -131,6 +133,14 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
                 reason: verdict.reason,
             });
             if (!logged) throw new Fail(400, MESSAGES.rateLimited);
+            recordEvent(ctx, game, {
+                kind: 'submit_rejected',
+                ...(target === undefined ? {} : { scoreboardId: target.scoreboardId }),
+                playerId,
+                score,
+                streak,
+                reason: verdict.reason,
+            });
         }
         throw new Fail(400, verdict.message);
     }
@@ -143,9 +153,19 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     let improved = false;
     // An exact repeat within the play window is the same play: it counts once and adds once (S5).
     const counted = countsAsPlay(last, submitted, now);
+    if (wantsEverySubmit(game)) {
+        recordEvent(ctx, game, {
+            kind: 'score_submitted',
+            ...(target === undefined ? {} : { scoreboardId: target.scoreboardId }),
+            playerId,
+            score,
+            streak,
+            ...(metadata === undefined ? {} : { metadata: JSON.parse(metadata) as Record<string, unknown> }),
+        });
+    }
     for (const board of boards) {
         rollover(ctx, game, board);
-        improved = writeEntry(game, player, board, score, streak, metadata, now, !counted) || improved;
+        improved = writeEntry(ctx, game, playerId, player, board, score, streak, metadata, now, !counted) || improved;
     }
     if (counted) player.playCount += 1;
     player.lastPlayed = now;
@@ -166,6 +186,18 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     return { message };
 }
 
+/**
+ * Whether the game records `score_submitted`: it asked for it (everySubmitEvents), or one of its
+ * webhooks that is not paused subscribes to it.
+ */
+function wantsEverySubmit(game: GameState): boolean {
+    const { everySubmitEvents, webhooks } = game.record;
+    if (everySubmitEvents === true) return true;
+    if (webhooks === undefined) return false;
+    for (const w of webhooks) if (!w.paused && w.kinds.includes('score_submitted')) return true;
+    return false;
+}
+
 /** Forgets entries on boards that were deleted (or deleted and created again since). */
 function dropDeadEntries(game: GameState, player: PlayerRecord): void {
     for (const id of Object.keys(player.boards)) {
@@ -180,7 +212,9 @@ function dropDeadEntries(game: GameState, player: PlayerRecord): void {
  * kept by keepsMetadata's rule. `repeat`: the same play again.
  */
 function writeEntry(
+    ctx: Ctx,
     game: GameState,
+    playerId: string,
     player: PlayerRecord,
     board: BoardRecord,
     score: number,
@@ -196,6 +230,7 @@ function writeEntry(
         player.best = best;
         player.bestAt = now;
         putEntry(game.global, player.slot, best, now);
+        boardEvents(ctx, game, board, game.global, player.slot, playerId, previous, best);
         // (Without metadata on either side there is nothing to decide: no cost for players without.)
         if (
             (metadata !== undefined || player.bestMetadata !== undefined) &&
@@ -223,6 +258,7 @@ function writeEntry(
     if (table !== undefined) {
         putEntry(table, player.slot, best, now);
         if (note !== undefined || table.metadata !== undefined) setEntryMetadata(table, player.slot, note);
+        boardEvents(ctx, game, board, table, player.slot, playerId, current, best);
     }
     return current !== undefined && improved;
 }

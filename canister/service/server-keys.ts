@@ -73,11 +73,19 @@ export function serverSettingsView(record: GameRecord): Pick<GameView, 'serverKe
     };
 }
 
-/** serverOnly / serverSkipsChecks of a game update (both checked before either is set). */
-export function setServerSettings(game: GameState, req: Untrusted<ServerSettings>): void {
-    for (const field of ['serverOnly', 'serverSkipsChecks'] as const)
-        if (req[field] !== undefined && typeof req[field] !== 'boolean')
-            throw new Fail(400, invalid(field, 'must be true or false'));
-    if (req.serverOnly !== undefined) game.record.serverOnly = req.serverOnly as boolean;
-    if (req.serverSkipsChecks !== undefined) game.record.serverSkipsChecks = req.serverSkipsChecks as boolean;
+/** serverOnly / serverSkipsChecks of a game update, checked (before anything changes). */
+export function parseServerSettings(req: Untrusted<ServerSettings>): ServerSettings {
+    const settings: ServerSettings = {};
+    for (const field of ['serverOnly', 'serverSkipsChecks'] as const) {
+        const value = req[field];
+        if (value === undefined) continue;
+        if (typeof value !== 'boolean') throw new Fail(400, invalid(field, 'must be true or false'));
+        settings[field] = value;
+    }
+    return settings;
+}
+
+export function applyServerSettings(game: GameState, settings: ServerSettings): void {
+    if (settings.serverOnly !== undefined) game.record.serverOnly = settings.serverOnly;
+    if (settings.serverSkipsChecks !== undefined) game.record.serverSkipsChecks = settings.serverSkipsChecks;
 }
