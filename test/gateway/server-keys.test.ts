@@ -118,11 +118,19 @@ test('the server key is refused on routes for clients only, and the reverse, eac
     expect(both.status).toBe(400);
     expect(both.body.error).toMatch(/^Send one credential/);
     // Malformed or unknown keys.
-    for (const authorization of ['Basic abc', 'Bearer', `Bearer skey_${G}_short`, `Token ${serverKey}`]) {
+    for (const authorization of ['Bearer', `Bearer skey_${G}_short`, `bearer  ${serverKey}x`, 'Bearer a b']) {
         const res = await submit({ Authorization: authorization }, player());
         expect(res.status).toBe(401);
         expect(res.body.error).toMatch(/^Invalid server key/);
     }
+    // Other schemes (a proxy's Basic auth) are ignored as before: the API key decides.
+    expect((await submit({ Authorization: 'Basic dXNlcjpwYXNz', 'X-API-Key': apiKey }, player())).status).toBe(200);
+    expect((await submit({ Authorization: `Token ${serverKey}` }, player())).body.error).toBe(MESSAGES.missingApiKey);
+    const signIn = await s.request('POST', '/auth/device/code', {
+        headers: { Authorization: 'Basic dXNlcjpwYXNz', 'X-Game-ID': G },
+        body: {},
+    });
+    expect(signIn.status).toBe(200);
 });
 
 test('a server key of another game is refused, whatever game the request names', async () => {
