@@ -14,6 +14,7 @@ import boardRank from './board-rank';
 import boardExport from './board-export';
 import boardReads from './board-reads';
 import dashboardApi from './dashboard-api';
+import events from './events';
 import game from './game';
 import gameStats from './game-stats';
 import health from './health';
@@ -43,6 +44,7 @@ export const ROUTES: readonly Route[] = [
     game,
     gameStats,
     stats,
+    events,
     health,
     deviceCode,
     deviceToken,

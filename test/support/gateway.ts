@@ -7,6 +7,7 @@ import type { Principal } from '@dfinity/principal';
 import { METHODS, type Method } from '../../contract/canister';
 import { connectCanister, type CanisterClient } from '../../gateway/canister';
 import { ensureIdentity } from '../../gateway/identity';
+import type { FeedLimits } from '../../gateway/feed-watcher';
 import { serveGateway, type RunningGateway } from '../../gateway/serve';
 import type { ProviderConfig, SignInConfig } from '../../gateway/sign-in/providers';
 import { initArgFor } from '../../local/install';
@@ -70,6 +71,8 @@ export async function startService(
         providers?: ProviderConfig[];
         /** Express's `trust proxy`: tests name client addresses with X-Forwarded-For. */
         trustProxy?: boolean;
+        /** Long polling of GET /events: poll interval and waiter limits. */
+        feed?: Partial<FeedLimits>;
     } = {},
 ): Promise<TestService & { signIn: SignInConfig }> {
     const replica = await startTestReplica(options.replica);
@@ -105,6 +108,7 @@ export async function startService(
         clock: options.clock,
         signIn,
         trustProxy: options.trustProxy,
+        feed: options.feed,
     });
     signIn.publicUrl = gateway.url;
     const service: TestService & { signIn: SignInConfig } = {
