@@ -11,6 +11,8 @@ export interface View {
     error?: { action: string; message: string };
     /** What the failed form held, to show it again. */
     values?: Record<string, string | undefined>;
+    /** A server key just made: shown on this page only, never again. */
+    serverKey?: string;
 }
 
 export const errorFor = (v: View, action: string): Html =>
