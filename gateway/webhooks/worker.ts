@@ -103,6 +103,7 @@ export function startWebhookWorker(o: WorkerOptions): WebhookWorker {
                 const answered = lease.events[report.delivered - 1]?.seq ?? 0;
                 endpoint.answeredThrough = Math.max(endpoint.answeredThrough, answered);
             })
+            .catch((e: unknown) => trouble(e instanceof Error ? e.message : String(e))) // never expected: the lease expires
             .finally(() => {
                 inFlight.delete(delivering);
                 if (--endpoint.leases === 0) endpoints.delete(key);

@@ -1,8 +1,9 @@
 // What webhook delivery costs a gateway's submits: `npm start` (its gateway delivering, loopback
-// allowed) loaded with new-player submits over HTTP by autocannon in another process, once for
-// a game without webhooks and once for a game whose one endpoint (a local receiver answering
-// 200) is subscribed to every accepted submit (`score_submitted`); then how long the backlog
-// takes to drain. Part of `npm run bench` (BENCH_ONLY=delivery). Asserts nothing.
+// allowed) loaded with new-player submits over HTTP by autocannon in another process, for a game
+// without webhooks and for a game whose one endpoint (a local receiver answering 200) is
+// subscribed to every accepted submit (`score_submitted`), then how long the backlog takes to
+// drain. Each twice, alternating; the better run of each is kept. Part of `npm run bench`
+// (BENCH_ONLY=delivery). Asserts nothing.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -64,19 +65,17 @@ export async function benchDelivery(seconds = 8): Promise<DeliveryRow[]> {
             },
         });
         const sessionHash = createHash('sha256').update(sessionToken).digest('hex');
+        const games = new Map<boolean, { apiKey: string; gameId: string }>();
         for (const webhook of [false, true]) {
             const gameId = webhook ? 'bench-hooked' : 'bench-plain';
             const { apiKey } = await service.canister.ok('dev_register_game', { sessionHash, gameId, name: gameId });
-            const hook = webhook
-                ? (
-                      await service.canister.ok('dev_add_webhook', {
-                          sessionHash,
-                          gameId,
-                          url,
-                          kinds: ['score_submitted'],
-                      })
-                  ).webhook
-                : undefined;
+            if (webhook)
+                await service.canister.ok('dev_add_webhook', { sessionHash, gameId, url, kinds: ['score_submitted'] });
+            games.set(webhook, { apiKey, gameId });
+        }
+        // Alternating, twice, the better of each kept: other work on the machine weighs on one run, not both.
+        for (const webhook of [false, true, false, true]) {
+            const { apiKey, gameId } = games.get(webhook)!;
             received = 0;
             const job = {
                 url: service.gateway.url,
@@ -95,7 +94,7 @@ export async function benchDelivery(seconds = 8): Promise<DeliveryRow[]> {
             const load = JSON.parse(stdout) as { perSecond: number; p50: number; p99: number };
             const ended = performance.now();
             let drainSeconds = 0;
-            if (hook !== undefined) {
+            if (webhook) {
                 for (;;) {
                     const views = await service.canister.ok('dev_list_webhooks', { sessionHash, gameId });
                     if (views[0]!.pending === 0 || performance.now() - ended > 300_000) break;
@@ -103,7 +102,10 @@ export async function benchDelivery(seconds = 8): Promise<DeliveryRow[]> {
                 }
                 drainSeconds = Math.round((performance.now() - ended) / 100) / 10;
             }
-            rows.push({ webhook, connections: CONNECTIONS, ...load, delivered: received, drainSeconds });
+            const row = { webhook, connections: CONNECTIONS, ...load, delivered: received, drainSeconds };
+            const before = rows.findIndex((r) => r.webhook === webhook);
+            if (before === -1) rows.push(row);
+            else if (row.perSecond > rows[before]!.perSecond) rows[before] = row;
         }
     } finally {
         receiver.close();
