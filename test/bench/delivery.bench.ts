@@ -25,8 +25,17 @@ export interface DeliveryRow {
     perSecond: number;
     p50: number;
     p99: number;
-    /** Events the receiver got (the whole run, warm-up included). */
+    /** Answers by status over the measured window. */
+    statuses: Record<string, number>;
+    /** Submits accepted in the whole run (warm-up included): as many score_submitted events recorded. */
+    accepted: number;
+    /**
+     * Events the receiver got (the whole run): fewer than `accepted` when the game's event log
+     * (EVENTS_KEEP, a ring shared with every other kind) dropped events before they were leased.
+     */
     delivered: number;
+    /** Events of every kind the game recorded during the run (its event log keeps EVENTS_KEEP). */
+    logged: number;
     /** Seconds from the end of the load until nothing was pending (0 without a webhook). */
     drainSeconds: number;
 }
@@ -77,6 +86,11 @@ export async function benchDelivery(seconds = 8): Promise<DeliveryRow[]> {
         for (const webhook of [false, true, false, true]) {
             const { apiKey, gameId } = games.get(webhook)!;
             received = 0;
+            const submitted = async () => (await service.canister.ok('game_stats', { gameId })).submissions.total;
+            const before = await submitted();
+            const newest = async () =>
+                (await service.canister.ok('dev_list_webhooks', { sessionHash, gameId }))[0]?.delivered ?? 0;
+            const seqBefore = webhook ? await newest() : 0; // the previous run's backlog drained: the newest seq
             const job = {
                 url: service.gateway.url,
                 apiKey,
@@ -91,21 +105,37 @@ export async function benchDelivery(seconds = 8): Promise<DeliveryRow[]> {
                 ['--import', 'tsx', path.join(__dirname, 'load-client.ts'), JSON.stringify(job)],
                 { cwd: path.join(__dirname, '..', '..') },
             );
-            const load = JSON.parse(stdout) as { perSecond: number; p50: number; p99: number };
+            const load = JSON.parse(stdout) as {
+                perSecond: number;
+                p50: number;
+                p99: number;
+                statuses: Record<string, number>;
+            };
             const ended = performance.now();
             let drainSeconds = 0;
+            let logged = 0;
             if (webhook) {
                 for (;;) {
                     const views = await service.canister.ok('dev_list_webhooks', { sessionHash, gameId });
+                    logged = views[0]!.delivered - seqBefore;
                     if (views[0]!.pending === 0 || performance.now() - ended > 300_000) break;
                     await new Promise((resolve) => setTimeout(resolve, 100));
                 }
                 drainSeconds = Math.round((performance.now() - ended) / 100) / 10;
             }
-            const row = { webhook, connections: CONNECTIONS, ...load, delivered: received, drainSeconds };
-            const before = rows.findIndex((r) => r.webhook === webhook);
-            if (before === -1) rows.push(row);
-            else if (row.perSecond > rows[before]!.perSecond) rows[before] = row;
+            const accepted = (await submitted()) - before;
+            const row = {
+                webhook,
+                connections: CONNECTIONS,
+                ...load,
+                accepted,
+                delivered: received,
+                logged,
+                drainSeconds,
+            };
+            const earlier = rows.findIndex((r) => r.webhook === webhook);
+            if (earlier === -1) rows.push(row);
+            else if (row.perSecond > rows[earlier]!.perSecond) rows[earlier] = row;
         }
     } finally {
         receiver.close();
@@ -114,14 +144,27 @@ export async function benchDelivery(seconds = 8): Promise<DeliveryRow[]> {
     const [plain, hooked] = rows;
     table(
         `Submits with one webhook subscribed to every accepted submit, against none (${seconds} s, ${CONNECTIONS} connections)`,
-        ['game', 'submits /s', 'p50 ms', 'p99 ms', 'events delivered', 'backlog drained after'],
+        [
+            'game',
+            'submits /s',
+            'p50 ms',
+            'p99 ms',
+            'accepted',
+            'events delivered',
+            'events logged (all kinds)',
+            'backlog drained after',
+            'statuses',
+        ],
         rows.map((r) => [
             r.webhook ? 'one endpoint, score_submitted' : 'no webhook',
             r.perSecond,
             r.p50,
             r.p99,
+            r.accepted,
             r.delivered,
+            r.logged,
             r.webhook ? `${r.drainSeconds} s` : '-',
+            JSON.stringify(r.statuses),
         ]),
     );
     console.log(`ratio (with / without): ${(hooked!.perSecond / plain!.perSecond).toFixed(2)}`);

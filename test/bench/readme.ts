@@ -144,14 +144,26 @@ function delivery(r: SavedResults): string {
     const rows = r.delivery ?? [];
     const plain = rows.find((d) => !d.webhook);
     return table(
-        ['game', 'submits per second', 'against none', 'p50', 'p99', 'events delivered', 'backlog drained after'],
+        [
+            'game',
+            'submits per second',
+            'against none',
+            'p50',
+            'p99',
+            'submits accepted (game stats)',
+            'events delivered',
+            'events logged (all kinds)',
+            'backlog drained after',
+        ],
         rows.map((d) => [
             d.webhook ? 'one endpoint subscribed to every accepted submit' : 'no webhook',
             grouped(d.perSecond),
             plain === undefined ? '-' : (d.perSecond / plain.perSecond).toFixed(2),
             `${grouped(d.p50)} ms`,
             `${grouped(d.p99)} ms`,
+            grouped(d.accepted),
             d.webhook ? grouped(d.delivered) : '-',
+            d.webhook ? grouped(d.logged) : '-',
             d.webhook ? `${d.drainSeconds} s` : '-',
         ]),
     );
