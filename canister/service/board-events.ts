@@ -16,8 +16,8 @@ import { sharedRanker, tiesOf } from './ranks';
 /**
  * Player ids by slot of the players events name (the tops of boards: the same few again and
  * again), per game: a slot's player never changes in a game, so the heap keeps what a stable
- * read of its slot chunk found (at most ID_CACHE ids a game; then it starts over). A deleted
- * game's ids stay until the canister restarts (a game made again has another createdAt).
+ * read of its slot chunk found (at most ID_CACHE ids a game; then it starts over; a deleted
+ * game's are dropped, and a game made again under its id has another createdAt).
  */
 const ids = new WeakMap<Ctx, Map<string, Map<number, string>>>();
 const ID_CACHE = 1024;
@@ -36,6 +36,11 @@ export function playerOfSlot(ctx: Ctx, game: GameState, slot: number): string {
         if (id !== '') known.set(slot, id);
     }
     return id;
+}
+
+/** Forgets a deleted game's cached ids. */
+export function forgetPlayerIds(ctx: Ctx, game: GameState): void {
+    ids.get(ctx)?.delete(`${game.record.gameId}/${game.record.createdAt}`);
 }
 
 /** How many of the board's top entries its events watch (0: none). */

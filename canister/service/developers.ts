@@ -12,6 +12,7 @@ import { boardPage, readBoard } from './reads';
 import { archiveKey, archivePeriod, rollover } from './rollover';
 import { SUSPICION_KEEP } from './scores';
 import { dropSlots, slotPlayer, slotPlayers } from '../state/slots';
+import { forgetPlayerIds } from './board-events';
 import { dropRingSlots, latestSeq, ringSlots } from './events';
 import { statsOf } from '../state/stats';
 import { playerKey } from '../state/store';
@@ -190,6 +191,7 @@ export function deleteOwnGame(ctx: Ctx, req: Untrusted<RequestOf<'dev_delete_gam
         b.archives.map((start) => archiveKey(gameId, b.scoreboardId, start)),
     );
     ctx.store.apiKeys.delete(game.record.apiKey);
+    forgetPlayerIds(ctx, game);
     ctx.store.games.delete(gameId);
     ctx.games.delete(gameId);
     ctx.rebuilding.delete(gameId);

@@ -14,6 +14,7 @@ import type { DailyCostRow } from './daily-cost.bench';
 import type { WebhookResults } from './webhooks.bench';
 import { table } from './stats';
 import { DIRECT_READ_WINDOW_SECONDS } from '../../contract/http';
+import { EVENTS_KEEP, EVENT_TOP } from '../../contract/event-log';
 
 const json = (req: unknown): Uint8Array => new Uint8Array(IDL.encode([IDL.Text], [JSON.stringify(req)]));
 
@@ -221,6 +222,119 @@ async function benchBoardKinds(players: number): Promise<Map<string, bigint>> {
     return m;
 }
 
+/**
+ * What the event log costs on a game of 3 fan-out boards (issue 25): an existing player's new
+ * best that takes rank 1 on each (new_leader and 10 overtaken per board), against new bests that
+ * enter no top 10 (one comparison per board: BoardTable.eventCut), with every board's eventTop 0
+ * (no board events at all), and with everySubmitEvents (a score_submitted per submit); alone and
+ * per submit in batches of 100. Then the stable memory per event: 2,000 score_submitted events
+ * (submits that change no entry) against the same submits without events.
+ */
+async function benchEvents(
+    r: Replica,
+    id: Principal,
+    g: string,
+    players: number,
+    used: Set<number>,
+): Promise<Map<string, bigint | number>> {
+    const m = new Map<string, bigint | number>();
+    const p = (i: number): string => `dev_1700000000_${i.toString(16).padStart(8, '0')}`;
+    const scoreOf = (i: number): number => (i * 2654435761) % 1_000_003;
+    let next = 20;
+    /** An existing player not used by the rows before, with a new best that enters no top 10. */
+    const fresh = (): { playerId: string; score: number } => {
+        while (used.has(next)) next++;
+        used.add(next);
+        return { playerId: p(next), score: scoreOf(next) + 1 };
+    };
+    const submit = async (label: string, submits: Array<{ playerId: string; score: number }>, per = false) => {
+        await r.advanceTime(3_000);
+        const cost = (
+            await call(r, id, 'submit_scores', {
+                submits: submits.map((s) => ({ apiKey: keys.get(g), gameId: g, streak: 0, ...s })),
+            })
+        ).instructions;
+        m.set(label, per ? cost / BigInt(submits.length) : cost);
+    };
+    const batch = () => Array.from({ length: 100 }, fresh);
+    const boards = ['all-time', 'weekly', 'daily'];
+    const eventTop = async (n: number) => {
+        for (const scoreboardId of boards)
+            await call(r, id, 'admin_update_board', { gameId: g, scoreboardId, eventTop: n });
+    };
+    const next1 = fresh();
+    await submit('events: submit to rank 1 of 3 boards (new_leader + 10 overtaken each: 33 events)', [
+        { playerId: next1.playerId, score: 20_000_000 },
+    ]);
+    await submit('events: submit, new best in no top 10 (fan-out to 3; eventTop 10)', [fresh()]);
+    await submit('  per submit in a batch of 100 such (eventTop 10)', batch(), true);
+    await eventTop(0);
+    await submit('events: submit, new best in no top 10 (fan-out to 3; eventTop 0: no board events)', [fresh()]);
+    await submit('  per submit in a batch of 100 such (eventTop 0)', batch(), true);
+    await eventTop(10);
+    await call(r, id, 'admin_update_game', { gameId: g, everySubmitEvents: true });
+    await submit('events: submit, new best in no top 10, everySubmitEvents (1 score_submitted)', [fresh()]);
+    await submit('  per submit in a batch of 100 such (everySubmitEvents)', batch(), true);
+    // The events as stored are their JSON text: the sizes of this game's latest ones (read with the server key).
+    const serverKey = (await call(r, id, 'admin_rotate_server_key', { gameId: g })).reply.serverKey as string;
+    const serverKeyHash = createHash('sha256').update(serverKey).digest('hex');
+    const latest = (await call(r, id, 'read_events', { gameId: g, serverKeyHash, after: 0, limit: 1 }, true)).reply
+        .latest as number;
+    // The first (its top forming: new leaders, overtaken) and the last (score_submitted) 100.
+    const page: Array<{ kind: string }> = [];
+    for (const after of [0, Math.max(100, latest - 100)])
+        page.push(
+            ...(await call(r, id, 'read_events', { gameId: g, serverKeyHash, after, limit: 100 }, true)).reply.events,
+        );
+    const sizes = new Map<string, number[]>();
+    for (const e of page) sizes.set(e.kind, [...(sizes.get(e.kind) ?? []), JSON.stringify(e).length]);
+    for (const [kind, list] of sizes)
+        eventBytes.set(`${kind} (${players} players)`, Math.round(list.reduce((a, b) => a + b) / list.length));
+    return m;
+}
+
+/** The JSON size of the bench game's latest events (bytes, benchEvents), by kind and players per game. */
+const eventBytes = new Map<string, number>();
+
+/**
+ * What a stored event takes beyond its JSON text in a stable B-tree map (ic-stable-structures,
+ * unbounded values): its key (`<gameId>/<slot>`, ~20 B), two length prefixes, a child address,
+ * and its share of the free room of nodes of up to 11 entries in 1 KiB pages (half to full).
+ * An estimate: the canister's stable memory grows in 8 MiB buckets, too coarse to measure it.
+ */
+const STORED_OVERHEAD = 100;
+
+/**
+ * The stored size (JSON text, as the canister keeps it) of events of each kind at their
+ * largest: 16-character nicknames, account ids, 19-digit times; period_closed with EVENT_TOP.max entries.
+ */
+function eventJsonBytes(): Record<string, number> {
+    const at = '\u0001' + '1'.repeat(16);
+    const entry = (rank: number) => ({
+        rank,
+        playerId: '@' + 'f'.repeat(32),
+        nickname: 'N'.repeat(16),
+        score: 1_000_000_000,
+        streak: 1000,
+    });
+    const head = { id: 'evt_' + 'g'.repeat(32) + '_123456789', seq: 123456789, gameId: 'g'.repeat(32), at };
+    const sizes = {
+        score_submitted: { ...head, kind: 'score_submitted', playerId: entry(1).playerId, score: 1e9, streak: 1000 },
+        overtaken: { ...head, kind: 'overtaken', scoreboardId: 'b'.repeat(32), player: entry(2), by: entry(1) },
+        period_closed: {
+            ...head,
+            kind: 'period_closed',
+            scoreboardId: 'b'.repeat(32),
+            archiveId: `${'g'.repeat(32)}:${'b'.repeat(32)}:1700000000000000000`,
+            periodStart: at,
+            periodEnd: at,
+            totalEntries: 1_000_000,
+            top: Array.from({ length: EVENT_TOP.max }, (_, i) => entry(i + 1)),
+        },
+    };
+    return Object.fromEntries(Object.entries(sizes).map(([kind, e]) => [kind, JSON.stringify(e).length]));
+}
+
 export interface CanisterResults {
     /** Metered instructions by operation, by players per game. */
     instructions: Record<string, Record<string, number>>;
@@ -228,6 +342,11 @@ export interface CanisterResults {
     bytesPerPlayer: Record<string, PerPlayer>;
     /** The same from benchMemory (one game of 3 boards), by players; absent when not run. */
     memoryOnly?: Record<string, PerPlayer>;
+    /**
+     * The event log's stable memory: the JSON size of the bench game's events by kind (mean),
+     * each kind's largest, the B-tree's share per event (estimated) and the events a game keeps.
+     */
+    events?: { measured: Record<string, number>; largestJson: Record<string, number>; overhead: number; keep: number };
     /** A busy game's cycles per day by where its boards are read (daily-cost.bench.ts). */
     dailyCost?: DailyCostRow[];
     /** Webhook delivery's calls (webhooks.bench.ts); absent when not run. */
@@ -274,12 +393,12 @@ export async function benchMemory(sizes: number[]): Promise<CanisterResults['mem
 export async function benchCanister(): Promise<CanisterResults> {
     const sizes = (process.env.BENCH_PLAYERS ?? '1000,100000').split(',').map(Number);
     const rows: Array<Array<string | number>> = [];
-    const results = new Map<number, Map<string, bigint>>();
+    const results = new Map<number, Map<string, bigint | number>>();
     const memory: Array<{ players: number; per: PerPlayer; filled: Memory }> = [];
     for (const players of sizes) {
         const t0 = Date.now();
         const { r, id } = await freshCanister();
-        const m = new Map<string, bigint>();
+        const m = new Map<string, bigint | number>();
         // A dashboard developer owns g-three (the CSV export's pages are read with their session).
         const signedIn = await call(r, id, 'dev_sign_in', {
             identity: {
@@ -500,6 +619,16 @@ export async function benchCanister(): Promise<CanisterResults> {
             'profile read',
             (await call(r, id, 'profile', { gameId: g, playerId: p(players >> 1) }, true)).instructions,
         );
+        const used = new Set([
+            7,
+            8,
+            11,
+            12,
+            players >> 1,
+            ...batch.map((b) => Number.parseInt(b.playerId.slice(-8), 16)),
+        ]);
+        for (const i of friends) used.add(Number.parseInt(i.slice(-8), 16));
+        for (const [name, value] of await benchEvents(r, id, g, players, used)) m.set(name, value);
         await r.installCode(id, leaderboardWasm(), { mode: 'upgrade', arg: initArg({ gateways: [], operators: [] }) });
         const pre = r
             .executions()
@@ -540,11 +669,33 @@ export async function benchCanister(): Promise<CanisterResults> {
             `${per.total} B`,
         ]),
     );
+    const largestJson = eventJsonBytes();
+    const measured = Object.fromEntries(eventBytes);
+    const stored = (json: number): number => json + STORED_OVERHEAD;
+    table(
+        `Event log: stable memory per event (JSON + ~${STORED_OVERHEAD} B of B-tree); a game keeps ${EVENTS_KEEP.toLocaleString('en-US')}`,
+        ['event', 'JSON', 'stored', "one game's log, all of this size"],
+        [
+            ...Object.entries(measured).map(([what, b]) => [
+                `${what}, mean`,
+                `${b} B`,
+                `${stored(b)} B`,
+                mib(stored(b) * EVENTS_KEEP),
+            ]),
+            ...Object.entries(largestJson).map(([kind, b]) => [
+                `${kind} at its largest`,
+                `${b} B`,
+                `${stored(b)} B`,
+                mib(stored(b) * EVENTS_KEEP),
+            ]),
+        ],
+    );
     const instructions: CanisterResults['instructions'] = {};
     for (const name of names)
         instructions[name] = Object.fromEntries(sizes.map((n) => [String(n), Number(results.get(n)!.get(name)!)]));
     return {
         instructions,
         bytesPerPlayer: Object.fromEntries(memory.map(({ players, per }) => [String(players), per])),
+        events: { measured, largestJson, overhead: STORED_OVERHEAD, keep: EVENTS_KEEP },
     };
 }
