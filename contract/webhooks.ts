@@ -38,27 +38,27 @@ export const WEBHOOK_HEADERS = {
 /** What `X-Signature` signs: the timestamp, a dot, and the exact body bytes. */
 export const signedPayload = (timestamp: number, body: string): string => `${timestamp}.${body}`;
 
+/** http(s)://, then printable ASCII without space, backslash, `@` (user info) or `#` (fragment). */
+const URL_SHAPE = /^https?:\/\/[^\x00-\x20\x7f-\uffff\\@#]+$/i;
+
 /**
  * A webhook URL's shape, checked where it is saved (gateways add their address policy, and
  * check the resolved address again at every delivery): http(s), no user info, no fragment.
+ * Written without `URL` (Azle's stable runtime has none): printable ASCII only (no spaces or
+ * backslashes, which URL parsers read differently), a host name or [IPv6] literal, a port
+ * 1..65535 when given.
  */
 export function checkWebhookUrl(value: unknown): string | undefined {
     const problem =
         'must be an https:// URL without user name, password or #fragment, at most ' + WEBHOOK_URL_MAX + ' characters';
-    if (typeof value !== 'string' || value.length > WEBHOOK_URL_MAX) return `Invalid url: ${problem}`;
-    let url: URL;
-    try {
-        url = new URL(value);
-    } catch {
+    if (typeof value !== 'string' || value.length > WEBHOOK_URL_MAX || !URL_SHAPE.test(value))
         return `Invalid url: ${problem}`;
-    }
-    if (
-        (url.protocol !== 'https:' && url.protocol !== 'http:') ||
-        url.username !== '' ||
-        url.password !== '' ||
-        url.hash !== '' ||
-        value.includes('#')
-    )
+    const authority = /^https?:\/\/([^/?]*)/i.exec(value)![1];
+    const host =
+        /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.?)(?::(\d{1,5}))?$/.exec(
+            authority,
+        );
+    if (host === null || (host[2] !== undefined && (Number(host[2]) < 1 || Number(host[2]) > 65535)))
         return `Invalid url: ${problem}`;
     return undefined;
 }

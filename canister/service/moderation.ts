@@ -15,6 +15,7 @@ import { isCurrentEntry, type BanRecord, type ModerationRecord, type PlayerRecor
 import { playerKey } from '../state/store';
 import { removeEntry } from '../state/tables';
 import { requirePlayerRef } from './credentials';
+import { recordEvent } from './events';
 
 export const MODERATION_KEEP = 1000;
 /** Wipes that also hide a player's archived entries, per game (kept in the game record). */
@@ -66,6 +67,7 @@ export function removeBoardEntry(
         scoreboardId: board.scoreboardId,
         detail: `${player.nickname}'s entry removed`,
     });
+    recordEvent(ctx, game, { kind: 'player_wiped', playerId, scoreboardId: board.scoreboardId });
     return { message: `Removed ${player.nickname}'s entry from ${board.name}.` };
 }
 
@@ -95,6 +97,7 @@ export function wipePlayer(
         playerId,
         detail: `${player.nickname} wiped from every board${req.archives === true ? ' and archive' : ''}`,
     });
+    recordEvent(ctx, game, { kind: 'player_wiped', playerId });
     return { message: `Removed ${player.nickname} from every board${req.archives === true ? ' and archive' : ''}.` };
 }
 
@@ -121,6 +124,7 @@ export function ban(ctx: Ctx, game: GameState, req: Untrusted<RequestOf<'dev_ban
         game.record.pendingBans = (game.record.pendingBans ?? 0) + 1;
     }
     log(ctx, game, { action: 'ban', playerId, detail: reason === '' ? 'banned' : `banned: ${reason}` });
+    recordEvent(ctx, game, { kind: 'player_banned', playerId, reason });
     return { message: `'${playerId}' is banned: it writes nothing more to this game.` };
 }
 
