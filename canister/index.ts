@@ -42,6 +42,7 @@ import * as reads from './service/reads';
 import { rolloverAll } from './service/rollover';
 import * as scores from './service/scores';
 import * as sessions from './service/play-sessions';
+import * as webhooks from './service/webhooks';
 import { newCtx, type Ctx, type GameState, type Untrusted } from './state/context';
 import { Fail } from './domain/fail';
 import { writeSnapshot } from './state/snapshot';
@@ -90,6 +91,8 @@ function renderBy(due: number | undefined): void {
 /** Marks what a successful update may have changed on the public board paths. */
 function touched(method: Method, req: Record<string, unknown>, reply: unknown): void {
     const mark = (gameId: string, change: Change): void => renderBy(direct.markDirty(ctx, gameId, change));
+    // Webhook endpoints and deliveries change nothing a board path shows.
+    if (method.includes('webhook')) return;
     if (method === 'submit_scores') {
         for (const s of (req.submits as Array<Record<string, unknown>> | undefined) ?? [])
             if (typeof s?.gameId === 'string')
@@ -242,6 +245,7 @@ export default class {
         migrateStore(ctx.store);
         configure(arg);
         loadGames(ctx);
+        webhooks.loadWebhooks(ctx);
         certify();
     }
 
@@ -260,6 +264,7 @@ export default class {
         }
         configure(arg);
         loadGames(ctx, REBUILD_IN_UPGRADE);
+        webhooks.loadWebhooks(ctx);
         continueRebuild();
         rekeySome(ctx, REKEY_IN_UPGRADE);
         continueRekey();
@@ -568,6 +573,43 @@ export default class {
     @query(...JSON_METHOD)
     dev_analytics(): void {
         handle('dev_analytics', (req) => owned(req, (game) => analytics.analytics(ctx, game, req), false));
+    }
+
+    // ---- webhooks: the developer's endpoints, the gateways' delivery loop ----------------------------
+
+    @query(...JSON_METHOD)
+    dev_list_webhooks(): void {
+        handle('dev_list_webhooks', (req) => owned(req, (game) => webhooks.listWebhooks(ctx, game), false));
+    }
+
+    @update(...JSON_METHOD)
+    dev_add_webhook(): void {
+        handle('dev_add_webhook', (req) => owned(req, (game) => webhooks.addWebhook(ctx, game, req)));
+    }
+
+    @update(...JSON_METHOD)
+    dev_update_webhook(): void {
+        handle('dev_update_webhook', (req) => owned(req, (game) => webhooks.updateWebhook(ctx, game, req)));
+    }
+
+    @update(...JSON_METHOD)
+    dev_delete_webhook(): void {
+        handle('dev_delete_webhook', (req) => owned(req, (game) => webhooks.deleteWebhook(ctx, game, req)));
+    }
+
+    @update(...JSON_METHOD)
+    dev_test_webhook(): void {
+        handle('dev_test_webhook', (req) => owned(req, (game) => webhooks.testWebhook(ctx, game, req)));
+    }
+
+    @query(...JSON_METHOD)
+    webhook_due(): void {
+        handle('webhook_due', () => webhooks.webhookDue(ctx));
+    }
+
+    @update(...JSON_METHOD)
+    webhook_work(): void {
+        handle('webhook_work', (req) => webhooks.webhookWork(ctx, req));
     }
 
     // ---- public reads --------------------------------------------------------------------------

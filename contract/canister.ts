@@ -3,6 +3,8 @@
 // test holds it to this table). The gateway's client is typed by method name from here.
 import type { IDL } from '@dfinity/candid';
 
+import type { EventKind } from './event-log';
+import type { DeliveryReport, Lease, WebhookView } from './webhooks';
 import type { BoardOptions, Metadata, Operator, ScoreFormat, SortOrder, StandardBoards, Ties } from './board-options';
 
 import type {
@@ -414,6 +416,25 @@ export interface Methods {
     dev_unban: { request: DevGame & { playerId: string }; reply: Message };
     dev_moderation_log: { request: DevGame & { limit?: number }; reply: ModerationEntry[] };
     dev_analytics: { request: DevGame & { days?: number }; reply: Analytics };
+    // webhooks: the developer's endpoints (dashboard), and the gateways' delivery loop
+    dev_list_webhooks: { request: DevGame; reply: WebhookView[] };
+    /** The secret is in this reply only. */
+    dev_add_webhook: {
+        request: DevGame & { url: string; kinds: EventKind[] };
+        reply: { webhook: WebhookView; secret: string };
+    };
+    /** `paused: false` resumes (failures reset, due now). */
+    dev_update_webhook: {
+        request: DevGame & { webhookId: string; url?: string; kinds?: EventKind[]; paused?: boolean };
+        reply: WebhookView;
+    };
+    dev_delete_webhook: { request: DevGame & { webhookId: string }; reply: Message };
+    /** A lease of one test event for the gateway to deliver at once; its report only adds to the log. */
+    dev_test_webhook: { request: DevGame & { webhookId: string }; reply: Lease };
+    /** Endpoints with work now, and when the next will have (absent: none waits); gateways poll this while idle. */
+    webhook_due: { request: Record<string, never>; reply: { due: number; nextAt?: Nanoseconds } };
+    /** Applies the reports, then leases up to `want` (<= 50) due endpoints' next events. */
+    webhook_work: { request: { reports: DeliveryReport[]; want: number }; reply: { leases: Lease[] } };
     // public reads
     leaderboard: { request: GameRef & { sort?: SortBy; limit?: number }; reply: Leaderboard };
     list_boards: { request: GameRef; reply: BoardList };
@@ -511,6 +532,13 @@ export const METHODS = {
     dev_unban: { kind: 'update', access: 'gateway' },
     dev_moderation_log: { kind: 'query', access: 'gateway' },
     dev_analytics: { kind: 'query', access: 'gateway' },
+    dev_list_webhooks: { kind: 'query', access: 'gateway' },
+    dev_add_webhook: { kind: 'update', access: 'gateway' },
+    dev_update_webhook: { kind: 'update', access: 'gateway' },
+    dev_delete_webhook: { kind: 'update', access: 'gateway' },
+    dev_test_webhook: { kind: 'update', access: 'gateway' },
+    webhook_due: { kind: 'query', access: 'gateway' },
+    webhook_work: { kind: 'update', access: 'gateway' },
     leaderboard: { kind: 'query', access: 'public' },
     list_boards: { kind: 'query', access: 'public' },
     read_board: { kind: 'query', access: 'public' },

@@ -327,8 +327,15 @@ export interface WebhookRecord {
     failures: number;
     failingSince?: number;
     nextAttemptAt?: number;
-    /** The gateway delivering now, until `expiresAt`. */
-    lease?: { leaseId: string; expiresAt: number; upTo: number };
+    /**
+     * The gateway delivering now, until `expiresAt`: the seqs of the events it holds, and how far
+     * `delivered` moves when all are answered (past the events of other kinds it skipped).
+     */
+    lease?: { leaseId: string; expiresAt: number; seqs: number[]; upTo: number };
+    /** Leases taken over after they expired: their late reports still move `delivered`. */
+    past?: Array<{ leaseId: string; seqs: number[]; upTo: number }>;
+    /** Test-event leases (dev_test_webhook) whose reports are awaited. */
+    tests?: Array<{ leaseId: string; expiresAt: number }>;
     /** Newest first, at most ATTEMPTS_KEPT. */
     attempts: Array<DeliveryAttempt<number>>;
 }
