@@ -159,6 +159,8 @@ function configure(arg: [] | [string]): void {
         sessions.sweepSessions(ctx);
         deviceCodes.sweepDeviceCodes(ctx);
         developers.purgeSome(ctx, PURGE_PER_TICK);
+        // A rollover records period_closed events: their count is written like a call's.
+        flushCallWrites(ctx);
     });
 }
 

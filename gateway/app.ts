@@ -18,6 +18,7 @@ import { providerRegistry, type SignInConfig } from './sign-in/providers';
 import { failureOf, sendError } from './errors';
 import { expressPath, serve, type RouteContext } from './route';
 import { ROUTES } from './routes';
+import { STRICT_POLICY, type AddressPolicy } from './webhooks/address-policy';
 
 export interface GatewayOptions {
     canister: CanisterClient;
@@ -32,6 +33,8 @@ export interface GatewayOptions {
     trustProxy?: string | number | boolean;
     /** The /demo game's game, key and board (npm start's demo game; DEMO_GAME_ID in production); absent: no /demo. */
     demo?: DemoConfig;
+    /** Webhook URLs a developer may save beyond public https (WEBHOOK_ALLOW); absent: public https only. */
+    webhookPolicy?: AddressPolicy;
 }
 
 /**
@@ -56,6 +59,7 @@ export function createApp(o: GatewayOptions): express.Express {
         signIn: o.signIn,
         providerNamed,
         canister: o.canister,
+        webhookPolicy: o.webhookPolicy ?? STRICT_POLICY,
         credentials: credentialResolver(o.canister, undefined, o.clock),
         reads: ttlCache(o.readCacheTtlSeconds * 1000, undefined, o.clock),
         submit: batcher(

@@ -1,11 +1,16 @@
 // Period rollover of timed boards: when a board's period has ended, its ranking is archived
 // (top entries and size) and a new, empty period starts; old archives beyond the retention
 // are dropped.
-import { RETENTION, periodEnd } from '../domain/periods';
+import { RETENTION, archiveId, periodEnd } from '../domain/periods';
 import type { ArchiveRecord, BoardRecord } from '../state/records';
 import type { Ctx, GameState } from '../state/context';
 import { currentPeriod, newBoardTable, ruleOf, saveGame } from '../state/game-state';
 import { authTypeOf, entryCount, metadataOf, nicknameOf, rankIndex } from '../state/tables';
+import { ns } from '../domain/json';
+import { slotPlayer } from '../state/slots';
+import { eventTopOf } from './board-events';
+import { recordEvent } from './events';
+import { listRanks, tiesOf } from './ranks';
 
 /** Entries kept per archive: the most a read may ask for. */
 export const ARCHIVE_ENTRIES = 1000;
@@ -64,6 +69,26 @@ export function archivePeriod(ctx: Ctx, game: GameState, board: BoardRecord, end
             }),
         };
         ctx.store.archives.set(archiveKey(game.record.gameId, board.scoreboardId, board.periodStart), archive);
+        const top = archive.entries.slice(0, eventTopOf(board));
+        const ranks = listRanks(
+            top.map((e) => (board.sortBy === 'streak' ? e.streak : e.score)),
+            tiesOf(board),
+        );
+        recordEvent(ctx, game, {
+            kind: 'period_closed',
+            scoreboardId: board.scoreboardId,
+            archiveId: archiveId(game.record.gameId, board.scoreboardId, board.periodStart),
+            periodStart: ns(board.periodStart),
+            periodEnd: ns(end),
+            totalEntries: archive.entryCount,
+            top: top.map((e, i) => ({
+                rank: ranks[i]!,
+                playerId: (e.slot === undefined ? undefined : slotPlayer(ctx, game.record.gameId, e.slot)) ?? '',
+                nickname: e.nickname,
+                score: e.score,
+                streak: e.streak,
+            })),
+        });
         board.archives.push(board.periodStart);
         const keep = RETENTION[board.period];
         while (board.archives.length > keep) {

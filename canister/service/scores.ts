@@ -33,6 +33,8 @@ import { putEntry, setEntryMetadata } from '../state/tables';
 import { optionsOf, parseMetadata } from '../../contract/board-options';
 import { keepsMetadata } from '../domain/metadata';
 import { flushCallWrites } from './flush';
+import { boardEvents } from './board-events';
+import { recordEvent } from './events';
 
 export const SUSPICION_KEEP = 1000;
 
@@ -121,6 +123,14 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
                 reason: verdict.reason,
             });
             if (!logged) throw new Fail(400, MESSAGES.rateLimited);
+            recordEvent(ctx, game, {
+                kind: 'submit_rejected',
+                ...(target === undefined ? {} : { scoreboardId: target.scoreboardId }),
+                playerId,
+                score,
+                streak,
+                reason: verdict.reason,
+            });
         }
         throw new Fail(400, verdict.message);
     }
@@ -135,7 +145,7 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     const counted = countsAsPlay(last, submitted, now);
     for (const board of boards) {
         rollover(ctx, game, board);
-        improved = writeEntry(game, player, board, score, streak, metadata, now, !counted) || improved;
+        improved = writeEntry(ctx, game, playerId, player, board, score, streak, metadata, now, !counted) || improved;
     }
     if (counted) player.playCount += 1;
     player.lastPlayed = now;
@@ -170,7 +180,9 @@ function dropDeadEntries(game: GameState, player: PlayerRecord): void {
  * kept by keepsMetadata's rule. `repeat`: the same play again.
  */
 function writeEntry(
+    ctx: Ctx,
     game: GameState,
+    playerId: string,
     player: PlayerRecord,
     board: BoardRecord,
     score: number,
@@ -186,6 +198,7 @@ function writeEntry(
         player.best = best;
         player.bestAt = now;
         putEntry(game.global, player.slot, best, now);
+        boardEvents(ctx, game, board, game.global, player.slot, playerId, previous, best);
         // (Without metadata on either side there is nothing to decide: no cost for players without.)
         if (
             (metadata !== undefined || player.bestMetadata !== undefined) &&
@@ -213,6 +226,7 @@ function writeEntry(
     if (table !== undefined) {
         putEntry(table, player.slot, best, now);
         if (note !== undefined || table.metadata !== undefined) setEntryMetadata(table, player.slot, note);
+        boardEvents(ctx, game, board, table, player.slot, playerId, current, best);
     }
     return current !== undefined && improved;
 }

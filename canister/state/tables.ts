@@ -141,6 +141,23 @@ export interface BoardTable {
      * costs 104 bytes more of heap and 84 more of stable memory (its text in the player record).
      */
     metadata?: Map<number, string>;
+    /**
+     * Heap only (never in a snapshot): the value at rank `n` by `sortBy` when it was last looked
+     * up, so that a submit whose value is strictly worse knows at one comparison that it enters
+     * no top n (service/board-events.ts). Entries that move up only make the true cut better
+     * (this one stays safe, just lenient); anything that can make it worse (an entry's value
+     * getting worse, an entry removed) clears it.
+     */
+    eventCut?: EventCut;
+}
+
+/** See BoardTable.eventCut. */
+export interface EventCut {
+    n: number;
+    sortBy: SortBy;
+    /** Whether lower values rank higher (the index's order). */
+    asc: boolean;
+    value: number;
 }
 
 /**
@@ -184,6 +201,10 @@ export function putEntry(b: BoardTable, slot: number, best: Best, submittedAt: n
         }
         b.slot[id] = slot;
         intMapSet(b.bySlot, slot, id);
+    } else if (b.eventCut !== undefined) {
+        const cut = b.eventCut;
+        const [before, after] = cut.sortBy === 'streak' ? [b.streak[id], best.streak] : [b.score[id], best.score];
+        if (cut.asc ? after > before : after < before) b.eventCut = undefined;
     }
     // The times a best was reached are kept only by the rank index of its field (readers show
     // values, not those times): 16 bytes less per entry.
@@ -214,6 +235,7 @@ export function metadataOf(b: BoardTable, id: number): string | undefined {
 export function removeEntry(b: BoardTable, slot: number): void {
     const id = intMapGet(b.bySlot, slot);
     if (id === undefined) return;
+    b.eventCut = undefined;
     b.metadata?.delete(id);
     b.byScore?.remove(id);
     b.byStreak?.remove(id);

@@ -14,6 +14,7 @@ import boardRank from './board-rank';
 import boardExport from './board-export';
 import boardReads from './board-reads';
 import dashboardApi from './dashboard-api';
+import dashboardWebhooks from './dashboard-webhooks';
 import game from './game';
 import gameStats from './game-stats';
 import health from './health';
@@ -53,5 +54,6 @@ export const ROUTES: readonly Route[] = [
     deleteAccount,
     migrateAccount,
     ...dashboardApi,
+    ...dashboardWebhooks,
     ...boardExport,
 ];

@@ -3,9 +3,13 @@
 // periods, logged rejections, and every accepted submit only when the game asks for it.
 import type { GameEvent } from '../../../contract/events';
 import { readEvents } from '../../../canister/service/events';
+import { developerSignIn, registerOwnGame, resetOwnBoard } from '../../../canister/service/developers';
+import { createBoard, setCaps } from '../../../canister/service/games';
+import { readArchive } from '../../../canister/service/reads';
+import { rolloverAll } from '../../../canister/service/rollover';
 import { ban, removeBoardEntry, unban, wipePlayer } from '../../../canister/service/moderation';
 import { submitBatch } from '../../../canister/service/scores';
-import { harness, key, withGame, type Harness } from './harness';
+import { harness, hashOf, key, person, present, withGame, type Harness } from './harness';
 
 const G = 'ev-game';
 
@@ -64,6 +68,311 @@ describe('bans and wipes', () => {
         expect(events(h, after)).toEqual([
             { kind: 'player_wiped', playerId: 'p1', scoreboardId: 'daily' },
             { kind: 'player_wiped', playerId: 'p1' },
+        ]);
+    });
+});
+
+/** A targeted board `b` (all-time) with these options; `eventTop` set on its record. */
+function board(h: Harness, options: Record<string, unknown> = {}, eventTop?: number, id = 'b'): string {
+    createBoard(h, { gameId: G, scoreboardId: id, type: 'targeted', ...options });
+    if (eventTop !== undefined) game(h).record.boards.find((b) => b.scoreboardId === id)!.eventTop = eventTop;
+    return id;
+}
+const on = (id: string) => ({ scoreboardId: id });
+/** Who passed whom: `by > player` with their new ranks, and `leader` events. */
+function moves(h: Harness, after: number): string[] {
+    return events(h, after).map((e) => {
+        if (e.kind === 'overtaken') {
+            const { player, by } = e as {
+                player: { playerId: string; rank: number };
+                by: { playerId: string; rank: number };
+            };
+            return `${by.playerId}@${by.rank} > ${player.playerId}@${player.rank}`;
+        }
+        if (e.kind === 'new_leader') {
+            const { leader, previous } = e as { leader: { playerId: string }; previous?: { playerId: string } };
+            return `leader ${leader.playerId}${previous ? ` from ${previous.playerId}` : ''}`;
+        }
+        return String(e.kind);
+    });
+}
+const latest = (h: Harness) => readEvents(h, G, 0).latest;
+
+describe('new_leader and overtaken', () => {
+    test('the first entry of a board leads it (no previous); a fan-out submit records it on each board', () => {
+        const h = setup();
+        submit(h, 'p1', 10, { nickname: 'Ann' });
+        const all = events(h);
+        expect(all.map((e) => [e.kind, e.scoreboardId])).toEqual([
+            ['new_leader', 'all-time'],
+            ['new_leader', 'weekly'],
+            ['new_leader', 'daily'],
+        ]);
+        expect(all[0]).toEqual({
+            kind: 'new_leader',
+            scoreboardId: 'all-time',
+            leader: { rank: 1, playerId: 'p1', nickname: 'Ann', score: 10, streak: 0 },
+        });
+    });
+
+    test('a new entry passes those down to rank N+1; an entry moving up passes those it was behind', () => {
+        const h = setup();
+        const b = board(h, {}, 3);
+        for (const [p, score] of [
+            ['a', 50],
+            ['b', 40],
+            ['c', 30],
+            ['d', 20],
+        ] as const)
+            submit(h, p, score, on(b));
+        let after = latest(h);
+        submit(h, 'e', 45, on(b));
+        expect(moves(h, after)).toEqual(['e@2 > b@3', 'e@2 > c@4']);
+        after = latest(h);
+        submit(h, 'd', 35, on(b)); // 5th -> 4th: outside the top 3, nothing
+        expect(moves(h, after)).toEqual([]);
+        submit(h, 'd', 42, on(b)); // 4th -> 3rd: passes b (3rd before); c was 5th
+        expect(moves(h, after)).toEqual(['d@3 > b@4']);
+        after = latest(h);
+        submit(h, 'e', 60, on(b));
+        const all = events(h, after);
+        expect(moves(h, after)).toEqual(['leader e from a', 'e@1 > a@2']);
+        expect(all[0]).toEqual({
+            kind: 'new_leader',
+            scoreboardId: b,
+            leader: { rank: 1, playerId: 'e', nickname: expect.any(String), score: 60, streak: 0 },
+            previous: { rank: 2, playerId: 'a', nickname: expect.any(String), score: 50, streak: 0 },
+        });
+        expect(all[1]).toMatchObject({ player: { rank: 2, playerId: 'a', score: 50 }, by: { rank: 1, score: 60 } });
+        // A leader beating its own best passes nobody.
+        after = latest(h);
+        submit(h, 'e', 70, on(b));
+        expect(moves(h, after)).toEqual([]);
+    });
+
+    test('one submit emits at most N overtaken, and none for a board with eventTop 0', () => {
+        const h = setup();
+        const b = board(h, {}, 2);
+        const quiet = board(h, {}, 0, 'quiet');
+        for (let i = 1; i <= 8; i++) {
+            submit(h, `p${i}`, i, on(b));
+            submit(h, `p${i}`, i, on(quiet));
+        }
+        let after = latest(h);
+        submit(h, 'top', 100, on(b));
+        expect(moves(h, after)).toEqual(['leader top from p8', 'top@1 > p8@2', 'top@1 > p7@3']);
+        after = latest(h);
+        submit(h, 'top', 100, on(quiet));
+        expect(moves(h, after)).toEqual([]);
+        expect(events(h).filter((e) => e.scoreboardId === quiet)).toEqual([]);
+    });
+
+    test('lower-is-better boards rank by their order', () => {
+        const h = setup();
+        const b = board(h, { sortOrder: 'asc' }, 3);
+        for (const [p, time] of [
+            ['a', 100],
+            ['b', 200],
+            ['c', 300],
+        ] as const)
+            submit(h, p, time, on(b));
+        let after = latest(h);
+        submit(h, 'c', 150, on(b));
+        expect(moves(h, after)).toEqual(['c@2 > b@3']);
+        after = latest(h);
+        submit(h, 'c', 400, on(b)); // worse: kept best, nothing written
+        submit(h, 'b', 90, on(b));
+        expect(moves(h, after)).toEqual(['leader b from a', 'b@1 > a@2', 'b@1 > c@3']);
+    });
+
+    test('a latest board: an entry going down passes nobody', () => {
+        const h = setup();
+        const b = board(h, { operator: 'latest' }, 3);
+        submit(h, 'a', 50, on(b));
+        submit(h, 'b', 40, on(b));
+        const after = latest(h);
+        submit(h, 'a', 10, on(b));
+        submit(h, 'a', 20, on(b));
+        expect(moves(h, after)).toEqual([]);
+        submit(h, 'a', 45, on(b));
+        expect(moves(h, after)).toEqual(['leader a from b', 'a@1 > b@2']);
+    });
+
+    test('shared ties: only players strictly passed, with the ranks the board shows', () => {
+        const h = setup();
+        const b = board(h, { ties: 'shared' }, 3);
+        for (const [p, score] of [
+            ['a', 50],
+            ['b', 40],
+            ['c', 40],
+            ['d', 30],
+        ] as const)
+            submit(h, p, score, on(b));
+        let after = latest(h);
+        submit(h, 'e', 40, on(b)); // level with b and c (2nd): d is 5th now, outside the top 3
+        expect(moves(h, after)).toEqual([]);
+        after = latest(h);
+        submit(h, 'd', 45, on(b)); // from 5th (30) to 2nd: passes b, c and e (40, now all 3rd)
+        expect(moves(h, after)).toEqual(['d@2 > b@3', 'd@2 > c@3', 'd@2 > e@3']);
+        after = latest(h);
+        submit(h, 'b', 50, on(b)); // level with a (1st): passes d only; c and e were level with b
+        expect(moves(h, after)).toEqual(['b@1 > d@3']);
+        after = latest(h);
+        submit(h, 'b', 55, on(b)); // a was level with b, not ahead: nobody passed, no new leader
+        expect(moves(h, after)).toEqual([]);
+        after = latest(h);
+        submit(h, 'c', 60, on(b)); // b 55, a 50, d 45 were inside the top 3
+        expect(moves(h, after)).toEqual(['leader c from b', 'c@1 > b@2', 'c@1 > a@3', 'c@1 > d@4']);
+    });
+
+    test('streak boards rank by streak', () => {
+        const h = setup();
+        const b = board(h, { sortBy: 'streak' }, 3);
+        submit(h, 'a', 0, { ...on(b), streak: 5 });
+        submit(h, 'b', 0, { ...on(b), streak: 3 });
+        let after = latest(h);
+        submit(h, 'b', 999, on(b)); // a better score, the same streak: no move
+        expect(moves(h, after)).toEqual([]);
+        after = latest(h);
+        submit(h, 'b', 0, { ...on(b), streak: 6 });
+        expect(moves(h, after)).toEqual(['leader b from a', 'b@1 > a@2']);
+        expect(events(h, after)[0]).toMatchObject({ leader: { streak: 6, score: 999 }, previous: { streak: 5 } });
+    });
+
+    test('a retry that writes nothing and a banned player emit nothing', () => {
+        const h = setup();
+        const b = board(h, {}, 3);
+        submit(h, 'a', 10, on(b));
+        submit(h, 'b', 20, on(b));
+        const after = latest(h);
+        // An exact retry within the window gets its answer again.
+        const [r] = submitBatch(h, {
+            submits: [{ apiKey: key(h, G), gameId: G, playerId: 'b', score: 20, streak: 0, ...on(b) }],
+        });
+        expect(r).toMatchObject({ ok: {} });
+        ban(h, game(h), { playerId: 'a' });
+        h.advance(3);
+        const [refused] = submitBatch(h, {
+            submits: [{ apiKey: key(h, G), gameId: G, playerId: 'a', score: 99, streak: 0, ...on(b) }],
+        });
+        expect(refused).toMatchObject({ err: { status: 403 } });
+        expect(moves(h, after)).toEqual(['player_banned']);
+    });
+
+    test('the cached cut of a board follows removals: a wiped top player lets the next one in', () => {
+        const h = setup();
+        const b = board(h, {}, 2);
+        for (const [p, score] of [
+            ['a', 50],
+            ['b', 40],
+            ['c', 30],
+            ['d', 20],
+        ] as const)
+            submit(h, p, score, on(b));
+        wipePlayer(h, game(h), { playerId: 'a' });
+        const after = latest(h);
+        submit(h, 'd', 35, on(b)); // b 40, d 35, c 30: d passes c (now 3rd, 2nd before)
+        expect(moves(h, after)).toEqual(['d@2 > c@3']);
+    });
+});
+
+describe('period_closed', () => {
+    const DAY = 86_400;
+    test('a period ending records its archive id, times, size and top N (the board eventTop)', () => {
+        const h = setup();
+        game(h).record.boards.find((b) => b.scoreboardId === 'daily')!.eventTop = 2;
+        game(h).record.boards.find((b) => b.scoreboardId === 'weekly')!.eventTop = 0;
+        for (const [p, score] of [
+            ['a', 30],
+            ['b', 50],
+            ['c', 40],
+        ] as const)
+            submit(h, p, score, { nickname: `Nick${p.toUpperCase()}` });
+        const after = latest(h);
+        h.advance(DAY);
+        rolloverAll(h);
+        const closed = present(readEvents(h, G, after).events).filter((e) => e.kind === 'period_closed');
+        const daily = closed.find((e) => e.scoreboardId === 'daily')!;
+        const start = Date.parse('2026-03-04T00:00:00Z') * 1e6;
+        expect(daily).toMatchObject({
+            archiveId: `${G}:daily:${start}`,
+            periodStart: start,
+            periodEnd: start + DAY * 1e9,
+            totalEntries: 3,
+            top: [
+                { rank: 1, playerId: 'b', nickname: 'NickB', score: 50, streak: 0 },
+                { rank: 2, playerId: 'c', nickname: 'NickC', score: 40, streak: 0 },
+            ],
+        });
+        // The id reads the archive back.
+        const archive = readArchive(h, { gameId: G, boardId: 'daily', archiveId: daily.archiveId });
+        expect(archive.entries.map((e) => e.score)).toEqual([50, 40, 30]);
+        // Weekly did not end; an empty period (the next day's daily) closes without an event.
+        expect(closed.map((e) => e.scoreboardId)).toEqual(['daily']);
+        const quiet = latest(h);
+        h.advance(DAY);
+        rolloverAll(h);
+        expect(events(h, quiet)).toEqual([]);
+    });
+
+    test('eventTop 0 lists no one; a developer reset of a custom board closes its period', () => {
+        const h = harness();
+        const s = hashOf(developerSignIn(h, { identity: person('ada', 'local') }).sessionToken);
+        registerOwnGame(h, { sessionHash: s, gameId: G, name: 'Reset' });
+        createBoard(h, { gameId: G, scoreboardId: 'season', type: 'custom', days: 0 });
+        game(h).record.boards.find((b) => b.scoreboardId === 'season')!.eventTop = 0;
+        submit(h, 'a', 50);
+        const after = latest(h);
+        h.advance(60);
+        resetOwnBoard(h, { sessionHash: s, gameId: G, scoreboardId: 'season' });
+        expect(events(h, after)).toEqual([
+            {
+                kind: 'period_closed',
+                scoreboardId: 'season',
+                archiveId: expect.stringMatching(/^ev-game:season:\d+$/),
+                periodStart: expect.anything(),
+                periodEnd: expect.anything(),
+                totalEntries: 1,
+                top: [],
+            },
+        ]);
+        const again = latest(h);
+        resetOwnBoard(h, { sessionHash: s, gameId: G, scoreboardId: 'season' }); // nothing in it
+        expect(events(h, again)).toEqual([]);
+    });
+});
+
+describe('submit_rejected', () => {
+    test('a rejection logged in the suspicion log records its reason; a paced one records nothing', () => {
+        const h = setup();
+        const b = board(h);
+        setCaps(h, { gameId: G, maxScore: 1000 });
+        const after = latest(h);
+        const send = (score: number, extra: Record<string, unknown> = {}) =>
+            submitBatch(h, {
+                submits: [{ apiKey: key(h, G), gameId: G, playerId: 'sus', score, streak: 2, ...extra }],
+            });
+        h.advance(3);
+        send(5000);
+        send(6000); // inside the 2 s window: not logged (the rate-limit answer)
+        h.advance(3);
+        send(7000, on(b));
+        expect(events(h, after)).toEqual([
+            {
+                kind: 'submit_rejected',
+                playerId: 'sus',
+                score: 5000,
+                streak: 2,
+                reason: 'score 5000 is above the cap of 1000',
+            },
+            {
+                kind: 'submit_rejected',
+                scoreboardId: b,
+                playerId: 'sus',
+                score: 7000,
+                streak: 2,
+                reason: 'score 7000 is above the cap of 1000',
+            },
         ]);
     });
 });

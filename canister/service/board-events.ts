@@ -1,0 +1,123 @@
+// The events of a board's top: `new_leader` and `overtaken` when a submit moves an entry up
+// inside the board's top N (BoardConfig.eventTop), by the board's order, operator, sortBy and
+// ties. The common case costs one comparison: a value strictly worse than the board's cached
+// N-th value (BoardTable.eventCut) enters no top N.
+import { EVENT_TOP } from '../../contract/event-log';
+import type { EventEntry } from '../../contract/events';
+import type { Best } from '../domain/bests';
+import type { RankIndex } from '../domain/rank-index';
+import type { Ctx, GameState } from '../state/context';
+import type { BoardRecord } from '../state/records';
+import { slotPlayer } from '../state/slots';
+import { entryOf, nicknameOf, rankIndex, type BoardTable } from '../state/tables';
+import { recordEvent } from './events';
+import { sharedRanker, tiesOf } from './ranks';
+
+/** How many of the board's top entries its events watch (0: none). */
+export const eventTopOf = (board: BoardRecord): number => board.eventTop ?? EVENT_TOP.default;
+
+/** Whether `a` ranks strictly ahead of `b` by value alone. */
+const ahead = (a: number, b: number, asc: boolean): boolean => (asc ? a < b : a > b);
+
+/** Whether lower values rank higher on the board's ranked field (streaks: always higher first). */
+const asc = (table: BoardTable, board: BoardRecord): boolean =>
+    board.sortBy === 'score' && table.byScore !== undefined && table.byScore.order === 'asc';
+
+/** Remembers the value at rank n (or nothing while the board has fewer entries). */
+function refreshCut(table: BoardTable, index: RankIndex, board: BoardRecord, n: number): void {
+    const id = index.size() >= n ? index.select(n) : undefined;
+    table.eventCut =
+        id === undefined
+            ? undefined
+            : {
+                  n,
+                  sortBy: board.sortBy,
+                  asc: index.order === 'asc',
+                  value: board.sortBy === 'streak' ? table.streak[id] : table.score[id],
+              };
+}
+
+/**
+ * Records the events of a written entry of the board: `before` is the player's entry of this
+ * period before the submit (undefined: a new entry), `after` as written to `table` (putEntry done).
+ */
+export function boardEvents(
+    ctx: Ctx,
+    game: GameState,
+    board: BoardRecord,
+    table: BoardTable,
+    slot: number,
+    playerId: string,
+    before: Best | undefined,
+    after: Best,
+): void {
+    const n = eventTopOf(board);
+    if (n === 0) return;
+    const byStreak = board.sortBy === 'streak';
+    const value = byStreak ? after.streak : after.score;
+    const at = byStreak ? after.streakAt : after.scoreAt;
+    const oldValue = before === undefined ? undefined : byStreak ? before.streak : before.score;
+    const oldAt = before === undefined ? undefined : byStreak ? before.streakAt : before.scoreAt;
+    // Only an entry that moved up passes anyone (not one whose other field changed, nor a
+    // `latest` entry that went down).
+    if (oldValue !== undefined && !ahead(value, oldValue, asc(table, board)) && !(value === oldValue && at < oldAt!))
+        return;
+    const cut = table.eventCut;
+    if (cut !== undefined && cut.n === n && cut.sortBy === board.sortBy && ahead(cut.value, value, cut.asc)) return;
+
+    const index = rankIndex(table, board.sortBy);
+    const lowFirst = index.order === 'asc';
+    const id = entryOf(table, slot);
+    const pos = id === undefined ? undefined : index.rank(id);
+    if (id === undefined || pos === undefined) return;
+    const ties = tiesOf(board);
+    const shared = ties === 'shared';
+    const rank = shared ? 1 + index.countBetter(value) : pos;
+    if (rank > n) {
+        refreshCut(table, index, board, n);
+        return;
+    }
+    const values = byStreak ? table.streak : table.score;
+    const entry = (x: number, xRank: number, xPlayerId?: string): EventEntry => ({
+        rank: xRank,
+        playerId: xPlayerId ?? slotPlayer(ctx, game.record.gameId, table.slot[x]) ?? '',
+        nickname: nicknameOf(game.players, table.slot[x]),
+        score: table.score[x],
+        streak: table.streak[x],
+    });
+    const by = entry(id, rank, playerId);
+    // Those now right below it, while they were ahead of its old entry and inside the top N
+    // before: at most N (on a board with shared ranks, a tie group cut by that bound is named
+    // by who reached its value first, as the board lists it).
+    const ids = index.range(pos + 1, n);
+    const ranker = sharedRanker(table, board.sortBy, pos + 1, ties);
+    const passed: EventEntry[] = [];
+    for (let i = 0; i < ids.length; i++) {
+        const x = ids[i]!;
+        const xValue = values[x];
+        const xRank = ranker === undefined ? pos + 1 + i : ranker(x, i);
+        if (before !== undefined) {
+            if (shared) {
+                // Shared ranks: strictly ahead before (a player level with it was not passed).
+                if (!ahead(xValue, oldValue!, lowFirst)) break;
+            } else {
+                const key = index.keyOf(x)!;
+                const wasAhead =
+                    ahead(key.value, oldValue!, lowFirst) ||
+                    (key.value === oldValue && (key.at < oldAt! || (key.at === oldAt && key.tie < slot)));
+                if (!wasAhead) break;
+            }
+        }
+        if (xRank - 1 > n) break;
+        if (shared && xValue === value) continue;
+        passed.push(entry(x, xRank));
+    }
+    const first = passed[0];
+    if (rank === 1 && first !== undefined && first.rank === 2)
+        recordEvent(ctx, game, { kind: 'new_leader', scoreboardId: board.scoreboardId, leader: by, previous: first });
+    else if (rank === 1 && before === undefined && index.size() === 1)
+        recordEvent(ctx, game, { kind: 'new_leader', scoreboardId: board.scoreboardId, leader: by });
+    for (const player of passed)
+        recordEvent(ctx, game, { kind: 'overtaken', scoreboardId: board.scoreboardId, player, by });
+    refreshCut(table, index, board, n);
+}
