@@ -6,7 +6,17 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { signatureHeader } from '../../gateway/webhooks/signature';
+import { EVENTS_KEEP, EVENT_TOP, FEED_LIMIT, FEED_WAIT_MAX_SECONDS } from '../../contract/event-log';
+import {
+    ATTEMPTS_KEPT,
+    GIVE_UP_SECONDS,
+    LEASE_EVENTS_MAX,
+    LEASE_SECONDS,
+    WEBHOOKS_MAX,
+    retryDelaySeconds,
+} from '../../contract/webhooks';
+import { DELIVERY_DEFAULTS, USER_AGENT } from '../../gateway/webhooks/deliver';
+import { SIGNATURE_TOLERANCE_SECONDS, signatureHeader } from '../../gateway/webhooks/signature';
 import { FIELDS_PAGE, fillFields } from './event-fields';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -20,6 +30,39 @@ const blocks = (text: string, lang: string): string[] =>
 const verifySection = doc.slice(doc.indexOf('### Verify a signature'));
 const NODE = blocks(verifySection, 'js')[0]!;
 const PYTHON = blocks(verifySection, 'python')[0]!;
+
+const flat = (text: string): string => text.replace(/\s+/g, ' ');
+const grouped = (n: number): string => n.toLocaleString('en-US');
+
+/** Phrases of the page, each built from the code constant it states. */
+const FIGURES: string[] = [
+    `A game keeps its last ${grouped(EVENTS_KEEP)} events`,
+    `default ${EVENT_TOP.default}, at most ${EVENT_TOP.max}, 0 = none`,
+    `(at most \`limit\`, 1-${FEED_LIMIT.max}, default ${FEED_LIMIT.default})`,
+    `With \`wait=1..${FEED_WAIT_MAX_SECONDS}\``,
+    `adds up to ${WEBHOOKS_MAX} endpoints per game`,
+    `User-Agent: ${USER_AGENT}`,
+    `(within ${DELIVERY_DEFAULTS.timeoutMs / 1000} s)`,
+    `waits ${retryDelaySeconds(1)} s, then ${retryDelaySeconds(2)} s, ${retryDelaySeconds(3)} s, ...`,
+    `doubling up to an hour`,
+    `failing for ${GIVE_UP_SECONDS / 3600} hours in a row`,
+    `up to ${LEASE_EVENTS_MAX} events for that endpoint, held for ${LEASE_SECONDS} s`,
+    `loses its lease after ${LEASE_SECONDS} s`,
+    `each endpoint's last ${ATTEMPTS_KEPT} attempts`,
+    `refuse old timestamps (${SIGNATURE_TOLERANCE_SECONDS / 60} minutes here)`,
+    `toleranceSeconds = ${SIGNATURE_TOLERANCE_SECONDS}`,
+    `tolerance_seconds: int = ${SIGNATURE_TOLERANCE_SECONDS}`,
+    `connecting has ${DELIVERY_DEFAULTS.connectTimeoutMs / 1000} s, the whole delivery ${DELIVERY_DEFAULTS.timeoutMs / 1000} s`,
+    `the first ${DELIVERY_DEFAULTS.maxAnswerBytes / 1024} KiB of the answer`,
+];
+
+test.each(FIGURES)('docs/webhooks.md states the code: %s', (phrase) => {
+    expect(flat(doc)).toContain(flat(phrase));
+});
+
+test('the doubling stops at an hour', () => {
+    expect(retryDelaySeconds(100)).toBe(3600);
+});
 
 test('the field tables of docs/webhooks.md are the ones the event schemas make', () => {
     expect(doc).toContain('<!-- fields:new_leader -->');
