@@ -18,7 +18,8 @@ import { providerRegistry, type SignInConfig } from './sign-in/providers';
 import { failureOf, sendError } from './errors';
 import { expressPath, serve, type RouteContext } from './route';
 import { ROUTES } from './routes';
-import { STRICT_POLICY, type AddressPolicy } from './webhooks/address-policy';
+import { STRICT_POLICY } from './webhooks/address-policy';
+import type { WebhookSettings } from './webhooks/worker';
 
 export interface GatewayOptions {
     canister: CanisterClient;
@@ -33,8 +34,8 @@ export interface GatewayOptions {
     trustProxy?: string | number | boolean;
     /** The /demo game's game, key and board (npm start's demo game; DEMO_GAME_ID in production); absent: no /demo. */
     demo?: DemoConfig;
-    /** Webhook URLs a developer may save beyond public https (WEBHOOK_ALLOW); absent: public https only. */
-    webhookPolicy?: AddressPolicy;
+    /** Webhook delivery (WEBHOOK_* settings); absent: no delivery loop, and test events only to public https. */
+    webhooks?: WebhookSettings;
 }
 
 /**
@@ -59,7 +60,7 @@ export function createApp(o: GatewayOptions): express.Express {
         signIn: o.signIn,
         providerNamed,
         canister: o.canister,
-        webhookPolicy: o.webhookPolicy ?? STRICT_POLICY,
+        webhookDelivery: o.webhooks?.delivery ?? { policy: STRICT_POLICY },
         credentials: credentialResolver(o.canister, undefined, o.clock),
         reads: ttlCache(o.readCacheTtlSeconds * 1000, undefined, o.clock),
         submit: batcher(
@@ -90,7 +91,7 @@ export function createApp(o: GatewayOptions): express.Express {
             canister: o.canister,
             signIn: o.signIn,
             providerNamed,
-            webhookDelivery: { policy: o.webhookPolicy ?? STRICT_POLICY },
+            webhookDelivery: o.webhooks?.delivery ?? { policy: STRICT_POLICY },
         }),
     );
     app.use(demoPages(o.demo));

@@ -1,6 +1,7 @@
 // Configuration from the environment, and where the canister is: the one resolver the
 // production gateway, the admin CLI and the local stack share.
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 
 import { randomBytes } from 'node:crypto';
@@ -10,6 +11,8 @@ import { Principal } from '@dfinity/principal';
 import { connectCanister, type CanisterClient } from './canister';
 import { loadIdentity } from './identity';
 import { providersFromEnv, type ProviderConfig } from './sign-in/providers';
+import { parseAllow } from './webhooks/address-policy';
+import type { WebhookSettings } from './webhooks/worker';
 
 /** A canister on the IC (or any remote replica), reached as a given gateway identity. */
 export interface RemoteCanister {
@@ -43,6 +46,8 @@ export interface Config {
     operatorIdentityPem?: string;
     /** Production /demo: DEMO_GAME_ID and DEMO_API_KEY (both or neither), DEMO_BOARD_ID, DEMO_CANISTER_URL. */
     demo?: { gameId: string; apiKey: string; boardId: string; canisterUrl?: string };
+    /** Webhook delivery: WEBHOOKS (on/off), WEBHOOK_ALLOW, WEBHOOK_DNS_SERVERS, WEBHOOK_TIMEOUT_SECONDS, WEBHOOK_PARALLEL. */
+    webhooks: WebhookSettings;
 }
 
 /** Who a connection acts as: a gateway (player and developer requests) or an operator (the admin CLI). */
@@ -79,6 +84,36 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
         providers: providersFromEnv(env),
         operatorIdentityPem: env.OPERATOR_IDENTITY_PEM || undefined,
         demo: demoOf(env),
+        webhooks: webhooksOf(env),
+    };
+}
+
+/**
+ * Webhook delivery: on unless WEBHOOKS=off; public https addresses only unless WEBHOOK_ALLOW names
+ * ranges (`npm start` adds loopback); the system's resolver unless WEBHOOK_DNS_SERVERS lists servers.
+ */
+export function webhooksOf(env: NodeJS.ProcessEnv): WebhookSettings {
+    const on = (env.WEBHOOKS ?? 'on').toLowerCase();
+    if (on !== 'on' && on !== 'off') throw new Error(`WEBHOOKS must be on or off, got '${env.WEBHOOKS}'`);
+    const servers = (env.WEBHOOK_DNS_SERVERS ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+    for (const server of servers) {
+        const host = /^\[(.+)\](:\d+)?$/.exec(server)?.[1] ?? server.replace(/:\d{1,5}$/, '');
+        if (net.isIP(host) === 0)
+            throw new Error(
+                `WEBHOOK_DNS_SERVERS: '${server}' is not an address (1.1.1.1, 10.0.0.2:53, [2606:4700::1111]:53)`,
+            );
+    }
+    return {
+        deliver: on === 'on',
+        delivery: {
+            policy: parseAllow(env.WEBHOOK_ALLOW),
+            dnsServers: servers.length > 0 ? servers : undefined,
+            timeoutMs: integer('WEBHOOK_TIMEOUT_SECONDS', env.WEBHOOK_TIMEOUT_SECONDS, 10, 1, 30) * 1000,
+        },
+        parallel: integer('WEBHOOK_PARALLEL', env.WEBHOOK_PARALLEL, 8, 1, 50),
     };
 }
 
@@ -113,6 +148,12 @@ function secretOf(value: string): Uint8Array {
     if (bytes.length < 32)
         throw new Error('GATEWAY_SECRET must be at least 32 characters (e.g. openssl rand -base64 48)');
     return new Uint8Array(bytes);
+}
+
+/** `npm start`: local development, so webhooks may also reach this machine (loopback, over http too). */
+export function withLoopback(w: WebhookSettings): WebhookSettings {
+    const allow = ['loopback', w.delivery.policy.text].filter(Boolean).join(',');
+    return { ...w, delivery: { ...w.delivery, policy: parseAllow(allow) } };
 }
 
 /** The secret of the local stack: made once, kept in DATA_DIR (mode 600). */

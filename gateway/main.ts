@@ -25,6 +25,7 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
         readCacheTtlSeconds: config.readCacheTtlSeconds,
         trustProxy: config.trustProxy,
         demo: config.demo && { ...config.demo, network: 'ic' },
+        webhooks: config.webhooks,
         signIn: {
             publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
             secret: config.secret ?? new Uint8Array(randomBytes(32)),

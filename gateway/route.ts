@@ -14,7 +14,7 @@ import { developerOf, type DeveloperSession } from './dashboard/session';
 import { ApiFailure, failureOf, sendData, sendError } from './errors';
 import type { Provider, SignInConfig } from './sign-in/providers';
 import { parseBody, tooDeep } from './validation';
-import type { AddressPolicy } from './webhooks/address-policy';
+import type { DeliveryOptions } from './webhooks/deliver';
 
 export const MAX_BODY = '64kb';
 /** Arrays and objects in a JSON body nest at most this deep (every schema needs 2): nothing deeper reaches recursive code. */
@@ -46,8 +46,8 @@ export interface RouteContext {
     submit(request: SubmitRequest): Promise<Result<SubmitReply>>;
     signIn: SignInConfig;
     providerNamed(name: string): Provider | undefined;
-    /** Which webhook URLs a developer may save (WEBHOOK_ALLOW; the same policy delivery enforces). */
-    webhookPolicy: AddressPolicy;
+    /** How this gateway delivers webhooks (the address policy): "send a test event" and the save-time URL check. */
+    webhookDelivery: DeliveryOptions;
 }
 
 /** A path parameter: its shape (checked before credentials: 400 before reaching the backend) and meaning. */

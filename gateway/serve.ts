@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 
 import { createApp, type GatewayOptions } from './app';
+import { webhookCanister } from './webhooks/canister-work';
+import { startWebhookWorker } from './webhooks/worker';
 
 /** How long a connection may take for what (ms). */
 export interface ServerTimeouts {
@@ -43,7 +45,8 @@ export interface RunningGateway {
     /**
      * Stops taking connections and lets the requests in progress finish (their submits are
      * in a batch the canister may already have applied: their answers must reach the client);
-     * after `graceMs` (default 10 s) whatever is left is cut.
+     * after `graceMs` (default 10 s) whatever is left is cut. Webhook delivery stops too: the
+     * event being delivered finishes (within its timeout) and is reported.
      */
     close(graceMs?: number): Promise<void>;
 }
@@ -89,12 +92,21 @@ export async function serveGateway(
         }),
     );
     const port = (server.address() as AddressInfo).port;
+    // Webhook delivery runs beside the API (WEBHOOKS=off: not on this gateway) and stops with it.
+    const webhooks = o.webhooks?.deliver
+        ? startWebhookWorker({
+              canister: webhookCanister(o.canister),
+              delivery: o.webhooks.delivery,
+              pollMs: o.webhooks.pollMs,
+              parallel: o.webhooks.parallel,
+          })
+        : undefined;
     return {
         url: `http://127.0.0.1:${port}`,
         port,
         server,
-        close: (graceMs = 10_000) =>
-            new Promise((resolve) => {
+        close: async (graceMs = 10_000) => {
+            const draining = new Promise<void>((resolve) => {
                 closing = true;
                 server.close(() => {
                     clearTimeout(cut);
@@ -103,6 +115,8 @@ export async function serveGateway(
                 server.closeIdleConnections();
                 const cut = setTimeout(() => server.closeAllConnections(), graceMs);
                 cut.unref();
-            }),
+            });
+            await Promise.all([draining, webhooks?.stop()]);
+        },
     };
 }

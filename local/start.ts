@@ -9,7 +9,14 @@ import * as path from 'node:path';
 import { Principal } from '@dfinity/principal';
 
 import { connectCanister, type CanisterClient } from '../gateway/canister';
-import { localIdentityFile, localSecret, readConfig, writeServiceFile, type Config } from '../gateway/config';
+import {
+    localIdentityFile,
+    localSecret,
+    readConfig,
+    withLoopback,
+    writeServiceFile,
+    type Config,
+} from '../gateway/config';
 import { ensureIdentity } from '../gateway/identity';
 import { guardProcess } from '../gateway/process-guard';
 import { serveGateway, type RunningGateway } from '../gateway/serve';
@@ -175,6 +182,7 @@ export async function startLocal(config: Config, log: (line: string) => void = (
             port: config.port,
             readCacheTtlSeconds: config.readCacheTtlSeconds,
             signIn,
+            webhooks: withLoopback(config.webhooks),
             demo: demo && {
                 ...demo,
                 boardId: DEMO_BOARD,

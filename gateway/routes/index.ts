@@ -26,6 +26,7 @@ import playerProfile from './player-profile';
 import playerRank from './player-rank';
 import scores from './scores';
 import stats from './stats';
+import webhookTest from './webhook-test';
 import type { Route } from '../route';
 
 export const ROUTES: readonly Route[] = [
@@ -55,5 +56,6 @@ export const ROUTES: readonly Route[] = [
     migrateAccount,
     ...dashboardApi,
     ...dashboardWebhooks,
+    webhookTest,
     ...boardExport,
 ];

@@ -9,6 +9,7 @@ import { connectCanister, type CanisterClient } from '../../gateway/canister';
 import { ensureIdentity } from '../../gateway/identity';
 import { serveGateway, type RunningGateway } from '../../gateway/serve';
 import type { ProviderConfig, SignInConfig } from '../../gateway/sign-in/providers';
+import type { WebhookSettings } from '../../gateway/webhooks/worker';
 import { initArgFor } from '../../local/install';
 import type { Replica, ReplicaOptions } from '../../replica/replica';
 import { leaderboardWasm } from './canister';
@@ -24,6 +25,8 @@ export interface TestService {
     gateway: RunningGateway;
     /** The direct canister read URL base: `${canisterUrl}/games/...?canisterId=...` is added by `direct`. */
     canisterId: Principal;
+    /** The gateway identity's PEM file (more gateways in front of the same canister use it). */
+    gatewayIdentityFile: string;
     /** Registers a game and returns its API key. */
     game(gameId: string, setup?: (client: CanisterClient) => Promise<void>): Promise<string>;
     /** A request to the gateway. */
@@ -70,10 +73,13 @@ export async function startService(
         providers?: ProviderConfig[];
         /** Express's `trust proxy`: tests name client addresses with X-Forwarded-For. */
         trustProxy?: boolean;
+        /** Webhook delivery by the gateway (absent: none). */
+        webhooks?: WebhookSettings;
     } = {},
 ): Promise<TestService & { signIn: SignInConfig }> {
     const replica = await startTestReplica(options.replica);
-    const identity = ensureIdentity(`${tempDir('gateway-identity')}/identity.pem`);
+    const identityFile = `${tempDir('gateway-identity')}/identity.pem`;
+    const identity = ensureIdentity(identityFile);
     const operator = ensureIdentity(`${tempDir('operator-identity')}/identity.pem`);
     const canisterId = replica.createCanister();
     await replica.installCode(canisterId, leaderboardWasm(), {
@@ -105,6 +111,7 @@ export async function startService(
         clock: options.clock,
         signIn,
         trustProxy: options.trustProxy,
+        webhooks: options.webhooks,
     });
     signIn.publicUrl = gateway.url;
     const service: TestService & { signIn: SignInConfig } = {
@@ -113,6 +120,7 @@ export async function startService(
         gateway,
         canisterId,
         signIn,
+        gatewayIdentityFile: identityFile,
         async game(gameId, setup) {
             const { apiKey } = await canister.ok('admin_register_game', {
                 developerId: `dev-${gameId}`,

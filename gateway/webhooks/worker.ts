@@ -1,0 +1,143 @@
+// The gateway's delivery loop: polls the canister's free `webhook_due` query while idle, and when
+// there is work takes leases with `webhook_work` (sending back the previous reports), delivers
+// each lease's events in order (one at a time per endpoint, stopping at the first failure;
+// endpoints in parallel up to a bound) and reports. Several gateways may run it: the leases
+// keep each endpoint with one of them at a time.
+import type { Nanoseconds } from '../../contract/schemas';
+import { LEASE_SECONDS, type DeliveryReport, type Lease } from '../../contract/webhooks';
+import { DELIVERY_DEFAULTS, deliverEvent, type DeliveryOptions } from './deliver';
+
+/** The canister's side of delivery (the gateway's client, or a test's). */
+export interface WebhookCanister {
+    due(): Promise<{ due: number; nextAt?: Nanoseconds }>;
+    work(reports: DeliveryReport[], want: number): Promise<Lease[]>;
+}
+
+export interface WorkerOptions {
+    canister: WebhookCanister;
+    delivery: DeliveryOptions;
+    /** How often an idle gateway asks whether there is work (ms, default 1000). */
+    pollMs?: number;
+    /** Endpoints delivered to at once (default 8; the canister grants at most 50 per call). */
+    parallel?: number;
+    /** Where the loop's troubles go (each distinct message once in a row). */
+    log?: (message: string) => void;
+}
+
+export interface WebhookWorker {
+    /** Takes no new lease, lets the event being delivered finish (within the delivery timeout), reports, and stops. */
+    stop(): Promise<void>;
+}
+
+/**
+ * Delivers a lease's events in order until one fails, or until starting another could outlast
+ * the lease (`deadline`, this machine's ms clock), or the worker stops: the report.
+ */
+export async function deliverLease(
+    lease: Lease,
+    delivery: DeliveryOptions,
+    deadline = Infinity,
+    going: () => boolean = () => true,
+): Promise<DeliveryReport> {
+    const report: DeliveryReport = { leaseId: lease.leaseId, delivered: 0, attempts: [] };
+    const longest = delivery.timeoutMs ?? DELIVERY_DEFAULTS.timeoutMs;
+    for (const event of lease.events) {
+        if (!going() || performance.now() + longest > deadline) break;
+        const attempt = await deliverEvent(lease.url, lease.secret, event, delivery);
+        report.attempts.push(attempt);
+        if (attempt.error !== undefined) break;
+        report.delivered += 1;
+    }
+    return report;
+}
+
+export function startWebhookWorker(o: WorkerOptions): WebhookWorker {
+    const pollMs = o.pollMs ?? 1000;
+    const parallel = Math.max(1, Math.min(50, o.parallel ?? 8));
+    let running = true;
+    const reports: DeliveryReport[] = [];
+    const inFlight = new Set<Promise<void>>();
+    let wake: (() => void) | undefined;
+    let lastTrouble: string | undefined;
+    const trouble = (message: string): void => {
+        if (message !== lastTrouble) (o.log ?? console.error)(`gateway: webhook delivery: ${message}`);
+        lastTrouble = message;
+    };
+    const nap = (ms: number): Promise<void> =>
+        new Promise((resolve) => {
+            const done = (): void => {
+                clearTimeout(timer);
+                wake = undefined;
+                resolve();
+            };
+            const timer = setTimeout(done, ms);
+            wake = done;
+        });
+
+    function start(lease: Lease): void {
+        // The lease was granted just now: it holds LEASE_SECONDS from here (canister time moves
+        // with ours; a test's jumps only shorten it, and the canister then leases it again).
+        const deadline = performance.now() + LEASE_SECONDS * 1000;
+        const delivering: Promise<void> = deliverLease(lease, o.delivery, deadline, () => running)
+            .then((report) => {
+                reports.push(report);
+            })
+            .finally(() => {
+                inFlight.delete(delivering);
+                wake?.();
+            });
+        inFlight.add(delivering);
+    }
+
+    async function loop(): Promise<void> {
+        while (running) {
+            const free = parallel - inFlight.size;
+            const sending = reports.splice(0);
+            try {
+                if (sending.length === 0) {
+                    if (free === 0) {
+                        await nap(pollMs);
+                        continue;
+                    }
+                    const { due } = await o.canister.due();
+                    if (due === 0 || !running) {
+                        await nap(pollMs);
+                        continue;
+                    }
+                }
+                const leases = await o.canister.work(sending, running ? free : 0);
+                lastTrouble = undefined;
+                for (const lease of leases) start(lease);
+                // Due, yet nothing granted: another gateway took it.
+                if (leases.length === 0 && sending.length === 0) await nap(pollMs);
+            } catch (e) {
+                reports.unshift(...sending); // sent again with the next call
+                trouble(e instanceof Error ? e.message : String(e));
+                await nap(pollMs);
+            }
+        }
+    }
+
+    const looping = loop();
+    return {
+        async stop() {
+            running = false;
+            wake?.();
+            await looping;
+            await Promise.all([...inFlight]);
+            if (reports.length > 0)
+                await o.canister.work(reports.splice(0), 0).catch((e: unknown) => trouble(String(e)));
+        },
+    };
+}
+
+/** A gateway's webhook settings (gateway/config.ts reads them from the environment). */
+export interface WebhookSettings {
+    /** WEBHOOKS=off: this gateway delivers nothing (other gateways do; "send a test event" still works). */
+    deliver: boolean;
+    /** The address policy (WEBHOOK_ALLOW), DNS servers (WEBHOOK_DNS_SERVERS), timeouts. */
+    delivery: DeliveryOptions;
+    pollMs?: number;
+    /** WEBHOOK_PARALLEL: endpoints delivered to at once. */
+    parallel?: number;
+}

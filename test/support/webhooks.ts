@@ -1,0 +1,102 @@
+// Webhook tests' set-up on a test service: a developer with games and endpoints, gateways with
+// the delivery loop in front of the same canister, and waiting for what receivers get.
+import { createHash, createHmac } from 'node:crypto';
+
+import type { EventKind } from '../../contract/event-log';
+import type { WebhookView } from '../../contract/webhooks';
+import { connectCanister } from '../../gateway/canister';
+import { loadIdentity } from '../../gateway/identity';
+import { serveGateway, type RunningGateway } from '../../gateway/serve';
+import type { WebhookSettings } from '../../gateway/webhooks/worker';
+import type { TestService } from './gateway';
+
+/** A developer signed in to the canister: their session hash and dashboard API headers. */
+export interface Developer {
+    sessionHash: string;
+    /** Cookie and CSRF token for the dashboard API (with the service's sign-in secret). */
+    headers: Record<string, string>;
+}
+
+export async function developer(
+    s: TestService & { signIn: { secret: Uint8Array } },
+    subject: string,
+): Promise<Developer> {
+    const { sessionToken } = await s.canister.ok('dev_sign_in', {
+        identity: { issuer: 'https://idp.test', subject, email: `${subject}@test`, provider: 'test' },
+    });
+    return {
+        sessionHash: createHash('sha256').update(sessionToken).digest('hex'),
+        headers: {
+            Cookie: `lb_dev=${sessionToken}`,
+            'X-CSRF-Token': createHmac('sha256', s.signIn.secret)
+                .update(`dashboard csrf\n${sessionToken}`)
+                .digest('base64url'),
+        },
+    };
+}
+
+/** A game of the developer's own: its API key. */
+export async function ownGame(s: TestService, dev: Developer, gameId: string): Promise<string> {
+    const { apiKey } = await s.canister.ok('dev_register_game', { sessionHash: dev.sessionHash, gameId, name: gameId });
+    return apiKey;
+}
+
+export async function addWebhook(
+    s: TestService,
+    dev: Developer,
+    gameId: string,
+    url: string,
+    kinds: EventKind[],
+): Promise<{ webhookId: string; secret: string }> {
+    const { webhook, secret } = await s.canister.ok('dev_add_webhook', {
+        sessionHash: dev.sessionHash,
+        gameId,
+        url,
+        kinds,
+    });
+    return { webhookId: webhook.webhookId, secret };
+}
+
+export async function webhookView(
+    s: TestService,
+    dev: Developer,
+    gameId: string,
+    webhookId: string,
+): Promise<WebhookView> {
+    const views = await s.canister.ok('dev_list_webhooks', { sessionHash: dev.sessionHash, gameId });
+    const view = views.find((v) => v.webhookId === webhookId);
+    if (view === undefined) throw new Error(`no webhook ${webhookId}`);
+    return view;
+}
+
+/** Another gateway in front of the test service's canister, as the same gateway identity, delivering webhooks. */
+export async function webhookGateway(s: TestService, webhooks: WebhookSettings): Promise<RunningGateway> {
+    const canister = await connectCanister({
+        host: s.replica.url,
+        canisterId: s.canisterId,
+        identity: loadIdentity(s.gatewayIdentityFile),
+        fetchRootKey: true,
+        log: () => undefined,
+    });
+    return serveGateway({
+        canister,
+        port: 0,
+        host: '127.0.0.1',
+        readCacheTtlSeconds: 0,
+        signIn: { publicUrl: '', secret: new Uint8Array(32), providers: [] },
+        webhooks,
+    });
+}
+
+/** Retries `check` (every 25 ms of real time, up to `ms`) until it passes: for what a gateway does in the background. */
+export async function eventually<T>(check: () => Promise<T> | T, ms = 20_000): Promise<T> {
+    const until = Date.now() + ms;
+    for (;;) {
+        try {
+            return await check();
+        } catch (e) {
+            if (Date.now() > until) throw e;
+            await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+    }
+}
