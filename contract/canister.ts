@@ -110,6 +110,8 @@ export interface GameView {
      * (DEFAULT_STANDARD_BOARDS): games' views read as they did before the setting existed.
      */
     standardBoards?: StandardBoards;
+    /** Record `score_submitted` for every accepted submit; absent until set (false). */
+    everySubmitEvents?: boolean;
     boards: BoardView[];
 }
 
@@ -274,10 +276,15 @@ export interface CreateBoardRequest {
     operator?: Operator;
     ties?: Ties;
     format?: ScoreFormat;
+    /** How many top entries its events watch (0-25; absent: 10). */
+    eventTop?: number;
 }
 
-/** What a board update may change besides its name: ties and format always; order and operator while it has no entries. */
-export type BoardOptionsUpdate = Partial<BoardOptions>;
+/**
+ * What a board update may change besides its name: ties, format and eventTop always; order and
+ * operator while it has no entries.
+ */
+export type BoardOptionsUpdate = Partial<BoardOptions> & { eventTop?: number };
 
 type GameRef = { gameId: string };
 type BoardRef = GameRef & { boardId: string };
@@ -345,6 +352,7 @@ export interface Methods {
             description?: string;
             isActive?: boolean;
             standardBoards?: Partial<StandardBoards>;
+            everySubmitEvents?: boolean;
         };
         reply: GameView;
     };
@@ -384,6 +392,7 @@ export interface Methods {
             description?: string;
             isActive?: boolean;
             standardBoards?: Partial<StandardBoards>;
+            everySubmitEvents?: boolean;
         };
         reply: GameView;
     };

@@ -4,6 +4,7 @@
 // ./canister.ts (the routes' handlers are type-checked against these schemas).
 import { z } from 'zod';
 
+import { EVENT_TOP } from './event-log';
 import { MAX_DECIMAL_PLACES, OPERATORS, SORT_ORDERS, TIES } from './board-options';
 import { FIELD } from './messages';
 import { invalid } from './rules';
@@ -60,12 +61,23 @@ const FormatField = z
             'how pages and CSV exports show scores (values stay integers): number (default), milliseconds (m:ss.mmm), decimal with places',
     });
 
+const badEventTop = { error: invalid('eventTop', `must be a whole number from 0 to ${EVENT_TOP.max}`) };
+const EventTopField = z
+    .number(badEventTop)
+    .int(badEventTop)
+    .min(0, badEventTop)
+    .max(EVENT_TOP.max, badEventTop)
+    .meta({
+        description: `how many top entries its new_leader, overtaken and period_closed events name (0: none; default ${EVENT_TOP.default})`,
+    });
+
 /** The options a board may be created or updated with (absent: the default, or unchanged). */
 const BoardOptionFields = {
     sortOrder: optional(SortOrderField),
     operator: optional(OperatorField),
     ties: optional(TiesField),
     format: optional(FormatField),
+    eventTop: optional(EventTopField),
 };
 
 // ---- request bodies and query parameters ---------------------------------------------------------
@@ -176,6 +188,7 @@ export const BoardView = z.object({
     operator: OperatorField.optional(),
     ties: TiesField.optional(),
     format: FormatField.optional(),
+    eventTop: EventTopField.optional(),
 });
 
 export const StandardBoards = z.object({ sortOrder: SortOrderField, operator: OperatorField });
@@ -211,6 +224,10 @@ export const DeveloperMe = z.object({
             standardBoards: StandardBoards.meta({
                 description: 'how the all-time, weekly and daily boards rank and keep',
             }),
+            everySubmitEvents: z
+                .boolean()
+                .optional()
+                .meta({ description: 'score_submitted is recorded for every accepted submit (absent until set: no)' }),
             boards: z.array(BoardView),
         }),
     ),

@@ -1,5 +1,7 @@
 // A game's event log in numbers, without zod (the canister imports these): the event kinds, how
 // many events a game keeps, how much of a board events name, and the feed's paging and waiting.
+import { invalid, type Parsed } from './rules';
+
 /**
  * What the log records. `score_submitted` is recorded only for games that ask for it (the game
  * setting `everySubmitEvents`, or a webhook subscribed to it); the others always.
@@ -19,6 +21,13 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 export const EVENTS_KEEP = 10_000;
 /** How many of a board's top entries `overtaken` watches and `period_closed` lists, by default and at most. */
 export const EVENT_TOP = { default: 10, max: 25 } as const;
+/** A board's `eventTop` setting: an integer from 0 (no top events for the board) to EVENT_TOP.max. */
+export function parseEventTop(value: unknown): Parsed<number> {
+    return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= EVENT_TOP.max
+        ? { ok: value }
+        : { error: invalid('eventTop', `must be a whole number from 0 to ${EVENT_TOP.max}`) };
+}
+
 /** Events per feed read, by default and at most. */
 export const FEED_LIMIT = { default: 100, max: 100 } as const;
 /** The longest a feed read waits for an event (`wait=` seconds). */

@@ -15,7 +15,7 @@ export const HELP = `Usage: npm run admin -- <command> [options]
   list-games [--developer <id>]
   create-board <gameId> <boardId> --type targeted|monthly|custom [--days N] [--sort score|streak] [--name <name>]
                [--order desc|asc] [--operator best|latest|sum] [--ties distinct|shared]
-               [--format number|milliseconds|decimal:N]
+               [--format number|milliseconds|decimal:N] [--event-top N]   (N: 0-25 top entries its events name)
   set-standard-boards <gameId> [--order desc|asc] [--operator best|latest|sum]   (all-time, weekly, daily)
   set-time-validation <gameId> on|off [--min-seconds N] [--max-score-per-second N] [--session-lifetime N]
   set-caps <gameId> [--max-score N|none] [--max-streak N|none] [--min-score N|none]
@@ -72,6 +72,7 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             operator: { type: 'string' },
             ties: { type: 'string' },
             format: { type: 'string' },
+            'event-top': { type: 'string' },
         },
     });
     const [command, ...args] = positionals;
@@ -142,6 +143,7 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
                 operator: values.operator,
                 ties: values.ties,
                 format: format(values.format),
+                eventTop: number('event-top', values['event-top']),
             });
             break;
         case 'set-standard-boards':

@@ -12,6 +12,7 @@ import { boardPage, readBoard } from './reads';
 import { archiveKey, archivePeriod, rollover } from './rollover';
 import { SUSPICION_KEEP } from './scores';
 import { dropSlots, slotPlayer, slotPlayers } from '../state/slots';
+import { dropRingSlots, latestSeq, ringSlots } from './events';
 import { statsOf } from '../state/stats';
 import { playerKey } from '../state/store';
 import { newToken } from '../domain/device-codes';
@@ -197,7 +198,12 @@ export function deleteOwnGame(ctx: Ctx, req: Untrusted<RequestOf<'dev_delete_gam
         gameIds: developer.gameIds.filter((id) => id !== gameId),
     });
     const players = statsOf(ctx, gameId).players;
-    ctx.store.meta.set('purging', [...purging(ctx), { gameId, next: 0, players, archives }]);
+    const purge: PurgeRecord = { gameId, next: 0, players, archives };
+    const events = ringSlots(latestSeq(ctx, gameId));
+    if (latestSeq(ctx, gameId) > 0) purge.events = events;
+    if ((game.record.webhooks ?? []).length > 0)
+        purge.webhooks = game.record.webhooks!.map((w) => `${gameId}/${w.webhookId}`);
+    ctx.store.meta.set('purging', [...purging(ctx), purge]);
     return { message: `Game '${gameId}' and all of its data were deleted.` };
 }
 
@@ -223,7 +229,19 @@ export function purgeSome(ctx: Ctx, budget: number): boolean {
         ctx.store.meta.set('purging', list);
         return true;
     }
+    // Then its event ring (up to EVENTS_KEEP slots) in steps of what is left of the budget.
+    const events = p.events ?? 0;
+    if (events > 0) {
+        const end = Math.max(0, events - Math.max(0, budget - ids.length));
+        dropRingSlots(ctx, p.gameId, end, events);
+        p.events = end;
+        if (end > 0) {
+            ctx.store.meta.set('purging', list);
+            return true;
+        }
+    }
     // The players are gone: the game's bounded rings and counters go in one step.
+    for (const key of p.webhooks ?? []) ctx.store.webhooks.delete(key);
     for (const key of p.archives) ctx.store.archives.delete(key);
     for (let i = 0; i < SUSPICION_KEEP; i++) ctx.store.suspicion.delete(`${p.gameId}/${i}`);
     for (let i = 0; i < MODERATION_KEEP; i++) ctx.store.moderation.delete(`${p.gameId}/${i}`);

@@ -23,6 +23,14 @@ export function recordEvent(ctx: Ctx, game: GameState, event: NewEvent): GameEve
     return full;
 }
 
+/** How many slots of its ring a game with this newest seq has used (its slots are 0 to this, exclusive). */
+export const ringSlots = (latest: number): number => Math.min(latest + 1, EVENTS_KEEP);
+
+/** Removes slots `from` to `end` (exclusive) of a deleted game's ring. */
+export function dropRingSlots(ctx: Ctx, gameId: string, from: number, end: number): void {
+    for (let i = from; i < end; i++) ctx.store.events.delete(`${gameId}/${i}`);
+}
+
 /** The oldest seq still kept. */
 export const oldestKept = (latest: number): number => Math.max(1, latest - EVENTS_KEEP + 1);
 

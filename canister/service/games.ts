@@ -9,6 +9,7 @@ import type {
     RequestOf,
     TimeValidation,
 } from '../../contract/canister';
+import { parseEventTop } from '../../contract/event-log';
 import { MESSAGES, boardNotFound } from '../../contract/messages';
 import {
     DEFAULT_STANDARD_BOARDS,
@@ -94,6 +95,7 @@ export function gameView(record: GameRecord): GameView {
         caps,
         apiKey,
         ...(record.standardBoards === undefined ? {} : { standardBoards: record.standardBoards }),
+        ...(record.everySubmitEvents === undefined ? {} : { everySubmitEvents: record.everySubmitEvents }),
         boards: record.boards.map(boardView),
     };
 }
@@ -179,12 +181,16 @@ export function rotateKey(ctx: Ctx, req: Untrusted<RequestOf<'admin_rotate_key'>
 
 export function updateGame(ctx: Ctx, req: Untrusted<RequestOf<'admin_update_game'>>): GameRecord {
     const game = requireGame(ctx, req.gameId);
+    // Checked before anything changes.
+    const everySubmitEvents =
+        req.everySubmitEvents === undefined ? undefined : boolean('everySubmitEvents', req.everySubmitEvents);
     if (req.name !== undefined) game.record.name = text('name', req.name, 1, 100);
     if (req.description !== undefined) game.record.description = text('description', req.description, 0, 500);
     if (req.isActive !== undefined) {
         game.record.isActive = boolean('isActive', req.isActive);
     }
     if (req.standardBoards !== undefined) setStandardBoards(ctx, game, req.standardBoards);
+    if (everySubmitEvents !== undefined) game.record.everySubmitEvents = everySubmitEvents;
     saveGame(ctx, game);
     return game.record;
 }
@@ -319,6 +325,7 @@ export function createBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_create_boa
     const name = optionalText('name', req.name, 100, id);
     const description = optionalText('description', req.description, 500, '');
     const options = parsed(parseBoardOptions(req));
+    const eventTop = req.eventTop === undefined ? undefined : parsed(parseEventTop(req.eventTop));
     let period: Period;
     let days: number | undefined;
     let targeted = false;
@@ -350,6 +357,7 @@ export function createBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_create_boa
     game.record.boardSerial = serial;
     const record = board(id, name, period, now, { description, sortBy, targeted, days, ...options });
     record.serial = serial;
+    if (eventTop !== undefined) record.eventTop = eventTop;
     game.record.boards.push(record);
     game.boards.set(id, newBoardTable(record));
     saveGame(ctx, game);
@@ -365,10 +373,12 @@ function boardOf(game: GameState, boardId: unknown): BoardRecord {
 export function updateBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_update_board'>>): BoardRecord {
     const game = requireGame(ctx, req.gameId);
     const record = boardOf(game, req.scoreboardId);
+    const eventTop = req.eventTop === undefined ? undefined : parsed(parseEventTop(req.eventTop));
     if (req.name !== undefined) record.name = text('name', req.name, 1, 100);
     if (req.description !== undefined) record.description = text('description', req.description, 0, 500);
     if (req.isActive !== undefined) record.isActive = boolean('isActive', req.isActive);
     setBoardOptions(ctx, game, record, parsed(parseBoardOptions(req)));
+    if (eventTop !== undefined) record.eventTop = eventTop;
     saveGame(ctx, game);
     return record;
 }

@@ -143,6 +143,16 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     let improved = false;
     // An exact repeat within the play window is the same play: it counts once and adds once (S5).
     const counted = countsAsPlay(last, submitted, now);
+    if (wantsEverySubmit(game)) {
+        recordEvent(ctx, game, {
+            kind: 'score_submitted',
+            ...(target === undefined ? {} : { scoreboardId: target.scoreboardId }),
+            playerId,
+            score,
+            streak,
+            ...(metadata === undefined ? {} : { metadata: JSON.parse(metadata) as Record<string, unknown> }),
+        });
+    }
     for (const board of boards) {
         rollover(ctx, game, board);
         improved = writeEntry(ctx, game, playerId, player, board, score, streak, metadata, now, !counted) || improved;
@@ -164,6 +174,18 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     }));
     updateStats(ctx, '*', (s) => ({ ...s, submissions: s.submissions + 1, today: s.today + 1 }));
     return { message };
+}
+
+/**
+ * Whether the game records `score_submitted`: it asked for it (everySubmitEvents), or one of its
+ * webhooks that is not paused subscribes to it.
+ */
+function wantsEverySubmit(game: GameState): boolean {
+    const { everySubmitEvents, webhooks } = game.record;
+    if (everySubmitEvents === true) return true;
+    if (webhooks === undefined) return false;
+    for (const w of webhooks) if (!w.paused && w.kinds.includes('score_submitted')) return true;
+    return false;
 }
 
 /** Forgets entries on boards that were deleted (or deleted and created again since). */

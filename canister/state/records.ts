@@ -293,6 +293,10 @@ export interface PurgeRecord {
     players: number;
     /** Store keys of its archives. */
     archives: string[];
+    /** Slots of its event ring still to remove, from the top down (absent: none). */
+    events?: number;
+    /** Store keys of its webhook endpoints (absent: none). */
+    webhooks?: string[];
 }
 
 /** Pending device codes, service-wide and by game (the caps). */

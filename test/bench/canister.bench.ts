@@ -11,6 +11,7 @@ import { initArg, leaderboardWasm } from '../support/canister';
 import { httpReply, httpRequestArg, httpUpdateArg } from '../support/http-gateway';
 import { tempDir } from '../support/replica';
 import type { DailyCostRow } from './daily-cost.bench';
+import type { WebhookResults } from './webhooks.bench';
 import { table } from './stats';
 import { DIRECT_READ_WINDOW_SECONDS } from '../../contract/http';
 
@@ -229,6 +230,8 @@ export interface CanisterResults {
     memoryOnly?: Record<string, PerPlayer>;
     /** A busy game's cycles per day by where its boards are read (daily-cost.bench.ts). */
     dailyCost?: DailyCostRow[];
+    /** Webhook delivery's calls (webhooks.bench.ts); absent when not run. */
+    webhooks?: WebhookResults;
 }
 
 /**

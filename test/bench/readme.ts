@@ -137,6 +137,13 @@ function canister(r: SavedResults): string {
     );
 }
 
+function webhooks(r: SavedResults): string {
+    return table(
+        ['call', 'instructions'],
+        Object.entries(r.canister.webhooks ?? {}).map(([name, n]) => [name, instructions(n)]),
+    );
+}
+
 function memory(r: SavedResults): string {
     const bytes = (b: number): string => (b === 0 ? '-' : `${grouped(b)} B`);
     const rows = (games: string, per: Record<string, { heap: number; stable: number; total: number }> = {}) =>
@@ -274,6 +281,7 @@ export function tables(r: SavedResults): Record<string, string> {
         service: service(r),
         redis: redis(r),
         canister: canister(r),
+        webhooks: webhooks(r),
         memory: memory(r),
         daily: daily(r),
         costs: costs(r),

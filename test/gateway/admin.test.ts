@@ -86,6 +86,12 @@ test('boards take their order, operator, ties and format; the standard boards fo
             'decimal:2',
         ),
     ).toMatchObject({ operator: 'sum', format: { kind: 'decimal', places: 2 } });
+    expect(await admin('create-board', 'cli-times', 'podium', '--type', 'monthly', '--event-top', '3')).toMatchObject({
+        eventTop: 3,
+    });
+    await expect(admin('create-board', 'cli-times', 'z', '--type', 'monthly', '--event-top', '30')).rejects.toThrow(
+        /Invalid eventTop: must be a whole number from 0 to 25/,
+    );
     expect(await admin('set-standard-boards', 'cli-times', '--order', 'asc')).toEqual({
         sortOrder: 'asc',
         operator: 'best',

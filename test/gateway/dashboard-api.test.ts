@@ -125,6 +125,8 @@ test('boards are created and edited with their options; order and operator refus
     expect(
         (await api('PUT', '/games/api-game/boards/laps', { format: { kind: 'decimal', places: 3 } })).body.data.format,
     ).toEqual({ kind: 'decimal', places: 3 });
+    // So does the number of top entries its events watch.
+    expect((await api('PUT', '/games/api-game/boards/laps', { eventTop: 3 })).body.data.eventTop).toBe(3);
     const standard = await api('PUT', '/games/api-game/standard-boards', { sortOrder: 'desc' });
     expect(standard.status).toBe(409);
     expect(standard.body.error).toMatch(/^The standard boards' order and operator cannot change while/);
@@ -143,6 +145,8 @@ test.each([
         "Invalid format: must be { kind: 'number' | 'milliseconds' } or { kind: 'decimal', places: 1-6 }",
     ],
     [{ scoreboardId: 'b1', type: 'weekly' }, 'Invalid type: must be targeted, monthly or custom'],
+    [{ scoreboardId: 'b1', type: 'targeted', eventTop: 26 }, 'Invalid eventTop: must be a whole number from 0 to 25'],
+    [{ scoreboardId: 'b1', type: 'targeted', eventTop: 1.5 }, 'Invalid eventTop: must be a whole number from 0 to 25'],
 ])('creating a board with %j is 400 and creates nothing', async (body, error) => {
     const res = await api('POST', '/games/api-game/boards', body);
     expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { ok: false, error } });

@@ -110,6 +110,15 @@ test.each([
         { url: 'https://127.0.0.1/', kinds: ['overtaken'] },
         expect.stringMatching(/^Invalid url: address 127\.0\.0\.1 is loopback/),
     ],
+    // Other spellings of loopback: URL parsers read them as 127.0.0.1.
+    [
+        { url: 'https://2130706433/', kinds: ['overtaken'] },
+        expect.stringMatching(/^Invalid url: address 127\.0\.0\.1 is loopback/),
+    ],
+    [
+        { url: 'https://0x7f.1/', kinds: ['overtaken'] },
+        expect.stringMatching(/^Invalid url: address 127\.0\.0\.1 is loopback/),
+    ],
     [
         { url: 'https://169.254.169.254/latest', kinds: ['overtaken'] },
         expect.stringMatching(/^Invalid url: address 169\.254\.169\.254 is linkLocal/),

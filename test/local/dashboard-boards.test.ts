@@ -196,6 +196,20 @@ test('edits: order and operator refused while the board has entries (the message
     await page.locator('#f-board-format').selectOption('milliseconds');
     await click(page, 'Save');
     expect(await text(page)).toContain('1:02.345');
+    // How many top entries its events watch: shown, changed, refused out of range.
+    expect(await page.locator('#f-board-eventTop').inputValue()).toBe('10');
+    await page.locator('#f-board-eventTop').fill('3');
+    await click(page, 'Save');
+    expect(await page.locator('[role=status]').textContent()).toBe('Board saved.');
+    expect(await page.locator('#f-board-eventTop').inputValue()).toBe('3');
+    await page.locator('#f-board-eventTop').fill('40');
+    await click(page, 'Save');
+    expect(await page.locator('[role=alert]').textContent()).toBe(
+        'Invalid eventTop: must be a whole number from 0 to 25',
+    );
+    expect(
+        (await s.canister.ok('admin_list_games', {}))[0]!.boards.find((b) => b.scoreboardId === 'laps'),
+    ).toMatchObject({ eventTop: 3 });
 });
 
 test('an archived period is downloaded from its row and shows its times formatted', async () => {

@@ -9,6 +9,7 @@ import {
     type ScoreFormat,
 } from '../../../contract/board-options';
 import type { BoardConfig } from '../../../contract/canister';
+import { EVENT_TOP } from '../../../contract/event-log';
 import type { Form } from '../context';
 import { choice, field, html, type Html } from '../layout';
 import { value, type View } from './view';
@@ -39,6 +40,7 @@ export const HINT = {
     format: 'How pages and CSV exports show scores; the API always sends the integer.',
     places: 'Decimal format only: 12345 with 2 places reads 123.45.',
     rules: 'Order and keeping rule can change only while the board has no entries this period.',
+    eventTop: `Top entries events watch: a new leader, players overtaken, a closed period's top (0: none; at most ${EVENT_TOP.max}).`,
 } as const;
 
 /** Scores as the board's format shows them (streaks are counts: never formatted). */
@@ -80,8 +82,13 @@ export function ruleFields(v: View, action: string, current: Partial<BoardOption
     </div>`;
 }
 
-/** The ties and format fields (a board's; they may change any time). */
-export function displayFields(v: View, action: string, current: Partial<BoardOptions>, idPrefix = 'f'): Html {
+/** The ties, format and event-top fields (a board's; they may change any time). */
+export function displayFields(
+    v: View,
+    action: string,
+    current: Partial<BoardOptions> & { eventTop?: number },
+    idPrefix = 'f',
+): Html {
     const o = optionsOf(current);
     const places = o.format.kind === 'decimal' ? o.format.places : 2;
     return html`<div class="row top">
@@ -101,6 +108,12 @@ export function displayFields(v: View, action: string, current: Partial<BoardOpt
             hint: HINT.places,
             id: `${idPrefix}-places`,
         })}
+        ${field('eventTop', `Event top (0-${EVENT_TOP.max})`, {
+            type: 'number',
+            value: value(v, action, 'eventTop', current.eventTop ?? EVENT_TOP.default),
+            hint: HINT.eventTop,
+            id: `${idPrefix}-eventTop`,
+        })}
     </div>`;
 }
 
@@ -108,9 +121,11 @@ export function displayFields(v: View, action: string, current: Partial<BoardOpt
  * The options a submitted form names, passed on as sent (the canister checks them): a field
  * the form did not have stays undefined, so the board keeps its value.
  */
-export function formOptions(b: Form): Partial<Record<keyof BoardOptions, unknown>> {
+export function formOptions(b: Form): Partial<Record<keyof BoardOptions | 'eventTop', unknown>> {
     const places = b.places === undefined || b.places.trim() === '' ? undefined : Number(b.places);
+    const eventTop = b.eventTop === undefined || b.eventTop.trim() === '' ? undefined : Number(b.eventTop);
     return {
+        eventTop,
         sortOrder: b.sortOrder,
         operator: b.operator,
         ties: b.ties,

@@ -248,10 +248,15 @@ test('deleting a game needs its id typed again; it is gone at once and its recor
     expect(purgeSome(h, 30)).toBe(true);
     expect(purgeSome(h, 30)).toBe(true);
     expect(h.store.players.size()).toBe(10);
-    expect(purgeSome(h, 100)).toBe(false);
+    expect(purgeSome(h, 100)).toBe(true); // the players are gone; the game's event log goes next
     expect(h.store.players.size()).toBe(0);
     expect(h.store.slotChunks.size()).toBe(0);
     expect(h.store.nicknames.get('doomed_3')).toBeUndefined();
+    expect(failure(() => registerOwnGame(h, { sessionHash: s, gameId: G, name: 'Again' })).status).toBe(409);
+    let steps = 0;
+    while (purgeSome(h, 100)) steps++;
+    expect(steps).toBeLessThan(40); // its events: at most EVENTS_KEEP, 100 a step here
+    expect(h.store.events.size()).toBe(0);
     const again = registerOwnGame(h, { sessionHash: s, gameId: G, name: 'Again' });
     expect(again.game.boards.map((b) => b.scoreboardId)).toEqual(['all-time', 'weekly', 'daily']);
     expect(submit(h, G, { playerId: 'p1', score: 1, nickname: 'Doomed_1' })).toMatchObject({ ok: {} });

@@ -3,13 +3,20 @@
 // periods, logged rejections, and every accepted submit only when the game asks for it.
 import type { GameEvent } from '../../../contract/events';
 import { readEvents } from '../../../canister/service/events';
-import { developerSignIn, registerOwnGame, resetOwnBoard } from '../../../canister/service/developers';
-import { createBoard, setCaps } from '../../../canister/service/games';
+import { flushCallWrites } from '../../../canister/service/flush';
+import {
+    deleteOwnGame,
+    developerSignIn,
+    purgeSome,
+    registerOwnGame,
+    resetOwnBoard,
+} from '../../../canister/service/developers';
+import { createBoard, gameView, setCaps, updateBoard, updateGame, boardView } from '../../../canister/service/games';
 import { readArchive } from '../../../canister/service/reads';
 import { rolloverAll } from '../../../canister/service/rollover';
 import { ban, removeBoardEntry, unban, wipePlayer } from '../../../canister/service/moderation';
 import { submitBatch } from '../../../canister/service/scores';
-import { harness, hashOf, key, person, present, withGame, type Harness } from './harness';
+import { failure, harness, hashOf, key, person, present, withGame, type Harness } from './harness';
 
 const G = 'ev-game';
 
@@ -374,5 +381,126 @@ describe('submit_rejected', () => {
                 reason: 'score 7000 is above the cap of 1000',
             },
         ]);
+    });
+});
+
+describe('score_submitted', () => {
+    test('recorded for every accepted submit only when the game asks (everySubmitEvents), with board and metadata', () => {
+        const h = setup();
+        const b = board(h, {}, 0);
+        submit(h, 'p', 1, on(b));
+        expect(events(h).filter((e) => e.kind === 'score_submitted')).toEqual([]);
+        expect(gameView(game(h).record)).not.toHaveProperty('everySubmitEvents');
+        expect(failure(() => updateGame(h, { gameId: G, everySubmitEvents: 'yes', name: 'Renamed' }))).toEqual({
+            status: 400,
+            message: 'Invalid everySubmitEvents: must be true or false',
+        });
+        expect(game(h).record.name).toBe('My Game');
+        expect(gameView(updateGame(h, { gameId: G, everySubmitEvents: true }))).toMatchObject({
+            everySubmitEvents: true,
+        });
+        const after = latest(h);
+        submit(h, 'p', 0, on(b)); // accepted, writes nothing on the board: still a submit
+        submit(h, 'q', 7, { ...on(b), metadata: { car: 'red' } });
+        const [retry] = submitBatch(h, {
+            submits: [
+                {
+                    apiKey: key(h, G),
+                    gameId: G,
+                    playerId: 'q',
+                    score: 7,
+                    streak: 0,
+                    ...on(b),
+                    metadata: { car: 'red' },
+                },
+            ],
+        });
+        expect(retry).toMatchObject({ ok: {} }); // an exact retry: its answer again, nothing recorded
+        submit(h, 'r', 3); // fan-out: one event, no board
+        expect(events(h, after).filter((e) => e.kind === 'score_submitted')).toEqual([
+            { kind: 'score_submitted', scoreboardId: b, playerId: 'p', score: 0, streak: 0 },
+            { kind: 'score_submitted', scoreboardId: b, playerId: 'q', score: 7, streak: 0, metadata: { car: 'red' } },
+            { kind: 'score_submitted', playerId: 'r', score: 3, streak: 0 },
+        ]);
+        updateGame(h, { gameId: G, everySubmitEvents: false });
+        expect(gameView(game(h).record).everySubmitEvents).toBe(false);
+        const off = latest(h);
+        submit(h, 'p', 2, on(b));
+        expect(events(h, off)).toEqual([]);
+    });
+
+    test('recorded while a webhook that is not paused subscribes to it', () => {
+        const h = setup();
+        const b = board(h, {}, 0);
+        const hooks = (list: Array<{ kinds: string[]; paused: boolean }>) => {
+            game(h).record.webhooks = list.map((w, i) => ({ webhookId: `wh${i}`, ...w })) as never;
+        };
+        hooks([
+            { kinds: ['new_leader'], paused: false },
+            { kinds: ['score_submitted'], paused: true },
+        ]);
+        let after = latest(h);
+        submit(h, 'p', 1, on(b));
+        expect(events(h, after)).toEqual([]);
+        hooks([{ kinds: ['new_leader', 'score_submitted'], paused: false }]);
+        after = latest(h);
+        submit(h, 'p', 2, on(b));
+        expect(events(h, after).map((e) => e.kind)).toEqual(['score_submitted']);
+    });
+});
+
+describe('the eventTop setting', () => {
+    test('0 to 25 on create and update; shown only once set; anything else refused, nothing changed', () => {
+        const h = setup();
+        expect(boardView(createBoard(h, { gameId: G, scoreboardId: 'plain', type: 'targeted' }))).not.toHaveProperty(
+            'eventTop',
+        );
+        expect(
+            boardView(createBoard(h, { gameId: G, scoreboardId: 'top3', type: 'targeted', eventTop: 3 })),
+        ).toMatchObject({ eventTop: 3 });
+        const refused = { status: 400, message: 'Invalid eventTop: must be a whole number from 0 to 25' };
+        for (const eventTop of [-1, 26, 2.5, '3', null, true])
+            expect(
+                failure(() => createBoard(h, { gameId: G, scoreboardId: 'bad', type: 'targeted', eventTop })),
+            ).toEqual(refused);
+        expect(game(h).record.boards.map((b) => b.scoreboardId)).not.toContain('bad');
+        expect(
+            failure(() => updateBoard(h, { gameId: G, scoreboardId: 'top3', name: 'Renamed', eventTop: 99 })),
+        ).toEqual(refused);
+        const top3 = game(h).record.boards.find((b) => b.scoreboardId === 'top3')!;
+        expect([top3.name, top3.eventTop]).toEqual(['top3', 3]);
+        expect(updateBoard(h, { gameId: G, scoreboardId: 'daily', eventTop: 0 })).toMatchObject({ eventTop: 0 });
+        expect(updateBoard(h, { gameId: G, scoreboardId: 'top3', eventTop: 25 })).toMatchObject({ eventTop: 25 });
+        // The new setting applies at once: daily records no top events any more.
+        const after = latest(h);
+        submit(h, 'p', 5);
+        expect(events(h, after).map((e) => e.scoreboardId)).toEqual(['all-time', 'weekly']);
+    });
+});
+
+describe('a deleted game', () => {
+    test('its events and webhook records go with it, in bounded steps', () => {
+        const h = harness();
+        const s = hashOf(developerSignIn(h, { identity: person('ada', 'local') }).sessionToken);
+        registerOwnGame(h, { sessionHash: s, gameId: G, name: 'Doomed' });
+        withGame(h, 'other-game');
+        for (let i = 0; i < 40; i++) ban(h, game(h), { playerId: `p${i}` });
+        ban(h, h.games.get('other-game')!, { playerId: 'x' });
+        flushCallWrites(h);
+        game(h).record.webhooks = [{ webhookId: 'wh1', kinds: ['player_banned'], paused: false }];
+        h.store.webhooks.set(`${G}/wh1`, {} as never);
+        h.store.webhooks.set('other-game/wh1', {} as never);
+        deleteOwnGame(h, { sessionHash: s, gameId: G, confirm: G });
+        expect(h.store.events.size()).toBe(41);
+        const steps: number[] = [];
+        while (purgeSome(h, 15)) steps.push(h.store.events.size());
+        expect(steps).toEqual([26, 11]);
+        expect(h.store.events.size()).toBe(1); // the other game's
+        expect(h.store.webhooks.get(`${G}/wh1`)).toBeUndefined();
+        expect(h.store.webhooks.get('other-game/wh1')).toBeDefined();
+        expect(readEvents(h, 'other-game', 0).events).toHaveLength(1);
+        // The id made again starts a log of its own.
+        registerOwnGame(h, { sessionHash: s, gameId: G, name: 'Again' });
+        expect(readEvents(h, G, 0)).toEqual({ events: [], next: 0, latest: 0 });
     });
 });
