@@ -41,6 +41,7 @@ import * as playerSets from './service/player-sets';
 import * as reads from './service/reads';
 import { rolloverAll } from './service/rollover';
 import * as scores from './service/scores';
+import * as serverKeys from './service/server-keys';
 import * as sessions from './service/play-sessions';
 import * as webhooks from './service/webhooks';
 import { newCtx, type Ctx, type GameState, type Untrusted } from './state/context';
@@ -305,6 +306,16 @@ export default class {
         handle('resolve_key', (req) => games.resolveKey(ctx, req.apiKey));
     }
 
+    @query(...JSON_METHOD)
+    resolve_server_key(): void {
+        handle('resolve_server_key', (req) => serverKeys.resolveServerKey(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
+    read_events(): void {
+        handle('read_events', (req) => serverKeys.readFeed(ctx, req));
+    }
+
     // ---- sign-in (gateways) ------------------------------------------------------------------------
 
     @update(...JSON_METHOD)
@@ -382,6 +393,11 @@ export default class {
     @update(...JSON_METHOD)
     admin_rotate_key(): void {
         handle('admin_rotate_key', (req) => ({ apiKey: games.rotateKey(ctx, req) }));
+    }
+
+    @update(...JSON_METHOD)
+    admin_rotate_server_key(): void {
+        handle('admin_rotate_server_key', (req) => serverKeys.rotateServerKey(ctx, req));
     }
 
     @update(...JSON_METHOD)
@@ -493,6 +509,16 @@ export default class {
     @update(...JSON_METHOD)
     dev_rotate_key(): void {
         handle('dev_rotate_key', (req) => owned(req, () => ({ apiKey: games.rotateKey(ctx, req) })));
+    }
+
+    @update(...JSON_METHOD)
+    dev_rotate_server_key(): void {
+        handle('dev_rotate_server_key', (req) => owned(req, () => serverKeys.rotateServerKey(ctx, req)));
+    }
+
+    @update(...JSON_METHOD)
+    dev_revoke_server_key(): void {
+        handle('dev_revoke_server_key', (req) => owned(req, (game) => serverKeys.revokeServerKey(ctx, game)));
     }
 
     @update(...JSON_METHOD)

@@ -32,6 +32,7 @@ import type {
     SortBy,
     SubmitReply,
 } from './schemas';
+import type { EventPage } from './events';
 
 /** Why a call failed, with the HTTP status the gateway answers with. */
 export interface ApiError {
@@ -113,6 +114,12 @@ export interface GameView {
     /** Record `score_submitted` for every accepted submit; absent until set (false). */
     everySubmitEvents?: boolean;
     boards: BoardView[];
+    /** When the game's server key was made; absent while it has none. */
+    serverKeyCreatedAt?: Nanoseconds;
+    /** Scores and achievement unlocks from the server key only; absent until set. */
+    serverOnly?: boolean;
+    /** Server-key submits skip caps and time validation; absent until set. */
+    serverSkipsChecks?: boolean;
 }
 
 /** What a gateway needs to authorize an API-key read. */
@@ -218,10 +225,19 @@ export interface SuspicionEntry<Time = Nanoseconds> {
 
 /**
  * Who a player write acts as, checked by the canister in the same call: an anonymous player
- * with the game's API key, or a signed-in player by their session. Sessions travel as the
- * SHA-256 of the token (hex): gateways hash, the canister stores and compares only hashes.
+ * with the game's API key, a signed-in player by their session, or any player of the game
+ * (an anonymous id, or an account's `@` id that exists there) with the game's server key.
+ * Sessions and server keys travel as the SHA-256 of the token (hex): gateways hash, the
+ * canister stores and compares only hashes.
  */
-export type PlayerCredential = { apiKey: string; playerId: string } | { sessionHash: string };
+export type PlayerCredential =
+    { apiKey: string; playerId: string } | { sessionHash: string } | { serverKeyHash: string; playerId: string };
+
+/** A game setting of issue 25: who may write scores, and what server writes skip. */
+export interface ServerSettings {
+    serverOnly?: boolean;
+    serverSkipsChecks?: boolean;
+}
 
 export type PlayerWrite = { gameId: string } & PlayerCredential;
 
@@ -308,10 +324,18 @@ export interface Methods {
     set_nickname: { request: PlayerWrite & { nickname: string }; reply: NicknameReply };
     start_play_session: { request: PlayerWrite; reply: PlaySessionStarted };
     end_play_session: {
-        request: GameRef & ({ apiKey: string } | { sessionHash: string }) & { playSessionToken: string };
+        request: GameRef &
+            ({ apiKey: string } | { sessionHash: string } | { serverKeyHash: string }) & { playSessionToken: string };
         reply: Message;
     };
     resolve_key: { request: { apiKey: string }; reply: KeyInfo };
+    /** The game of a server key (its SHA-256 hex); 401 MESSAGES.invalidServerKey for a wrong or absent one. */
+    resolve_server_key: { request: GameRef & { serverKeyHash: string }; reply: KeyInfo };
+    /** Events after `after` (default 0), up to `limit` (FEED_LIMIT), with the server key. */
+    read_events: {
+        request: GameRef & { serverKeyHash: string; after?: number; limit?: number };
+        reply: EventPage;
+    };
     // sign-in (gateways): device codes, identity-provider sign-in, sessions, merge
     /** `client`: the normalised address of the device asking (the gateway's), for the per-client cap. */
     device_code_start: {
@@ -353,10 +377,12 @@ export interface Methods {
             isActive?: boolean;
             standardBoards?: Partial<StandardBoards>;
             everySubmitEvents?: boolean;
-        };
+        } & ServerSettings;
         reply: GameView;
     };
     admin_rotate_key: { request: GameRef; reply: { apiKey: string } };
+    /** A new server key (the old one, if any, stops working at once): shown only in this reply. */
+    admin_rotate_server_key: { request: GameRef; reply: { serverKey: string } };
     admin_set_time_validation: { request: GameRef & Partial<TimeValidation>; reply: TimeValidation };
     /** Fields left out stay; null clears a cap. */
     admin_set_caps: { request: GameRef & CapsUpdate; reply: Caps };
@@ -393,12 +419,15 @@ export interface Methods {
             isActive?: boolean;
             standardBoards?: Partial<StandardBoards>;
             everySubmitEvents?: boolean;
-        };
+        } & ServerSettings;
         reply: GameView;
     };
     /** `confirm` repeats the game id: nothing is deleted by a slip. */
     dev_delete_game: { request: DevGame & { confirm: string }; reply: Message };
     dev_rotate_key: { request: DevGame; reply: { apiKey: string } };
+    /** A new server key (the old one, if any, stops working at once): shown only in this reply. */
+    dev_rotate_server_key: { request: DevGame; reply: { serverKey: string } };
+    dev_revoke_server_key: { request: DevGame; reply: Message };
     dev_set_time_validation: { request: DevGame & Partial<TimeValidation>; reply: TimeValidation };
     dev_set_caps: { request: DevGame & CapsUpdate; reply: Caps };
     dev_create_board: { request: DevRef & CreateBoardRequest; reply: BoardView };
@@ -492,6 +521,8 @@ export const METHODS = {
     start_play_session: { kind: 'update', access: 'gateway' },
     end_play_session: { kind: 'update', access: 'gateway' },
     resolve_key: { kind: 'query', access: 'gateway' },
+    resolve_server_key: { kind: 'query', access: 'gateway' },
+    read_events: { kind: 'query', access: 'gateway' },
     device_code_start: { kind: 'update', access: 'gateway' },
     device_code_lookup: { kind: 'update', access: 'gateway' },
     device_code_approve: { kind: 'update', access: 'gateway' },
@@ -506,6 +537,7 @@ export const METHODS = {
     admin_register_game: { kind: 'update', access: 'operator' },
     admin_update_game: { kind: 'update', access: 'operator' },
     admin_rotate_key: { kind: 'update', access: 'operator' },
+    admin_rotate_server_key: { kind: 'update', access: 'operator' },
     admin_set_time_validation: { kind: 'update', access: 'operator' },
     admin_set_caps: { kind: 'update', access: 'operator' },
     admin_create_board: { kind: 'update', access: 'operator' },
@@ -525,6 +557,8 @@ export const METHODS = {
     dev_update_game: { kind: 'update', access: 'gateway' },
     dev_delete_game: { kind: 'update', access: 'gateway' },
     dev_rotate_key: { kind: 'update', access: 'gateway' },
+    dev_rotate_server_key: { kind: 'update', access: 'gateway' },
+    dev_revoke_server_key: { kind: 'update', access: 'gateway' },
     dev_set_time_validation: { kind: 'update', access: 'gateway' },
     dev_set_caps: { kind: 'update', access: 'gateway' },
     dev_create_board: { kind: 'update', access: 'gateway' },

@@ -229,8 +229,34 @@ export const DeveloperMe = z.object({
                 .optional()
                 .meta({ description: 'score_submitted is recorded for every accepted submit (absent until set: no)' }),
             boards: z.array(BoardView),
+            serverKeyCreatedAt: Nanoseconds.optional().meta({
+                description: 'when the server key was made; absent while the game has none',
+            }),
+            serverOnly: z.boolean().optional().meta({ description: 'scores and unlocks from the server key only' }),
+            serverSkipsChecks: z
+                .boolean()
+                .optional()
+                .meta({ description: 'server-key submits skip caps and time validation' }),
         }),
     ),
+});
+
+/** The server settings of a game (PUT /dashboard/api/games/{gameId}/server-settings). */
+export const ServerSettingsBody = z.object({
+    serverOnly: z.boolean().optional().meta({
+        description: 'scores and achievement unlocks from the server key only (the API key: 403; sessions: 400)',
+    }),
+    serverSkipsChecks: z
+        .boolean()
+        .optional()
+        .meta({ description: 'server-key submits skip caps and time validation (clients never do)' }),
+});
+export const ServerSettings = z.object({ serverOnly: z.boolean(), serverSkipsChecks: z.boolean() });
+export const NewServerKey = z.object({
+    serverKey: z.string().meta({
+        description:
+            'skey_<gameId>_<43 characters>: shown only in this answer; keep it on your server, never in a game client',
+    }),
 });
 
 export const DeveloperBoardPage = z.object({

@@ -70,7 +70,6 @@ export type Nanoseconds = z.infer<typeof Nanoseconds>;
 const GameIdField = z
     .string({ error: invalid('gameId', 'must be a string') })
     .meta({ description: 'the game of the API key; optional' });
-const PlayerIdField = ruled('playerId', checkPlayerId, { pattern: PLAYER_ID.source, description: FIELD.playerId });
 const NicknameField = ruled('nickname', checkNickname, {
     minLength: NICKNAME.min,
     maxLength: NICKNAME.max,
@@ -91,9 +90,19 @@ export type SortBy = z.infer<typeof SortBy>;
 
 // ---- request bodies ----------------------------------------------------------------------------------
 
-/** The anonymous player; required with an API key, ignored with a session (decisions.md). */
+/** A signed-in player's id in a game: `@` and 32 hex digits (only the server key writes with it). */
+const ACCOUNT_PLAYER_ID = /^@[0-9a-f]{32}$/;
+
+/**
+ * The player a write acts for; required with an API key or the server key, ignored with a session
+ * (decisions.md). The server key may also name a signed-in player's `@` id (the API key may not:
+ * the canister refuses it with the same words as here).
+ */
 const WriterPlayerId = optional(
-    PlayerIdField.meta({ description: `required with X-API-Key; ignored with X-Session-Token. ${FIELD.playerId}` }),
+    ruled('playerId', (id) => (typeof id === 'string' && ACCOUNT_PLAYER_ID.test(id) ? undefined : checkPlayerId(id)), {
+        pattern: `(?:${PLAYER_ID.source})|(?:${ACCOUNT_PLAYER_ID.source})`,
+        description: `required with X-API-Key or the server key; ignored with X-Session-Token. ${FIELD.playerId}; with the server key also a signed-in player's @ id`,
+    }),
 );
 
 /**

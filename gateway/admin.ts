@@ -20,6 +20,8 @@ export const HELP = `Usage: npm run admin -- <command> [options]
   set-time-validation <gameId> on|off [--min-seconds N] [--max-score-per-second N] [--session-lifetime N]
   set-caps <gameId> [--max-score N|none] [--max-streak N|none] [--min-score N|none]
   rotate-key <gameId>
+  rotate-server-key <gameId>   (the game's secret server key, shown once; the old one stops working)
+  set-server-only <gameId> on|off [--skip-checks on|off]   (scores and unlocks from the server key only)
   set-allowance <developerId> <games>
   deactivate-game <gameId> | activate-game <gameId>
   suspicion-log <gameId> [--limit N]
@@ -68,6 +70,7 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             'max-streak': { type: 'string' },
             'min-score': { type: 'string' },
             limit: { type: 'string' },
+            'skip-checks': { type: 'string' },
             order: { type: 'string' },
             operator: { type: 'string' },
             ties: { type: 'string' },
@@ -179,6 +182,30 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             need(1, 'rotate-key <gameId>');
             result = await ok('admin_rotate_key', { gameId: args[0] });
             break;
+        case 'rotate-server-key':
+            need(1, 'rotate-server-key <gameId>');
+            result = await ok('admin_rotate_server_key', { gameId: args[0] });
+            break;
+        case 'set-server-only': {
+            const usage = 'set-server-only <gameId> on|off [--skip-checks on|off]';
+            need(2, usage);
+            const onOff = (value: string | undefined): boolean | undefined => {
+                if (value === undefined) return undefined;
+                if (value !== 'on' && value !== 'off') throw new Error(`Usage: npm run admin -- ${usage}`);
+                return value === 'on';
+            };
+            const game = await ok('admin_update_game', {
+                gameId: args[0],
+                serverOnly: onOff(args[1]),
+                serverSkipsChecks: onOff(values['skip-checks']),
+            });
+            result = {
+                gameId: game.gameId,
+                serverOnly: game.serverOnly ?? false,
+                serverSkipsChecks: game.serverSkipsChecks ?? false,
+            };
+            break;
+        }
         case 'set-allowance':
             need(2, 'set-allowance <developerId> <games>');
             result = await ok('admin_set_allowance', { developerId: args[0], allowance: Number(args[1]) });

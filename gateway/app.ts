@@ -17,6 +17,7 @@ import { linkPages } from './pages/link';
 import { providerRegistry, type SignInConfig } from './sign-in/providers';
 import { failureOf, sendError } from './errors';
 import { expressPath, serve, type RouteContext } from './route';
+import { FEED_LIMITS, feedWatcher, pokingCanister, type FeedLimits, type FeedWatcher } from './feed-watcher';
 import { ROUTES } from './routes';
 import { STRICT_POLICY } from './webhooks/address-policy';
 import type { WebhookSettings } from './webhooks/worker';
@@ -36,7 +37,12 @@ export interface GatewayOptions {
     demo?: DemoConfig;
     /** Webhook delivery (WEBHOOK_* settings); absent: no delivery loop, and test events only to public https. */
     webhooks?: WebhookSettings;
+    /** Long polling of GET /events: poll interval and waiter limits (default FEED_LIMITS). */
+    feed?: Partial<FeedLimits>;
 }
+
+/** The app's feed watcher (serve.ts answers its waiters when the gateway drains). */
+export const feedOf = (app: express.Express): FeedWatcher => app.locals.feed as FeedWatcher;
 
 /**
  * Submits per canister call and calls in flight: on the IC an update takes 1-2 s, so one call
@@ -54,13 +60,17 @@ export const SUBMIT_BATCHING: BatcherOptions = {
     maxQueuedPerGroup: 2_000,
 };
 
-export function createApp(o: GatewayOptions): express.Express {
-    const providerNamed = providerRegistry(o.signIn);
+export function createApp(options: GatewayOptions): express.Express {
+    const providerNamed = providerRegistry(options.signIn);
+    const feed = feedWatcher(options.canister, { ...FEED_LIMITS, ...options.feed });
+    // This gateway's writes for a game (submits, moderation) wake the game's feed waiters at once.
+    const o = { ...options, canister: pokingCanister(options.canister, feed) };
     const ctx: RouteContext = {
         signIn: o.signIn,
         providerNamed,
         canister: o.canister,
         webhookDelivery: o.webhooks?.delivery ?? { policy: STRICT_POLICY },
+        feed,
         credentials: credentialResolver(o.canister, undefined, o.clock),
         reads: ttlCache(o.readCacheTtlSeconds * 1000, undefined, o.clock),
         submit: batcher(
@@ -73,6 +83,7 @@ export function createApp(o: GatewayOptions): express.Express {
         ),
     };
     const app = express();
+    app.locals.feed = feed;
     app.disable('x-powered-by');
     app.set('etag', false);
     if (o.trustProxy !== undefined) app.set('trust proxy', o.trustProxy);

@@ -1,5 +1,8 @@
 // Who is calling, from headers only (never query strings): an API key (key_<gameId>_<digits>,
-// X-Game-ID optional and agreeing), or a signed-in player's X-Session-Token with X-Game-ID.
+// X-Game-ID optional and agreeing), a signed-in player's X-Session-Token with X-Game-ID, or a
+// game's server (Authorization: Bearer skey_<gameId>_..., hashed like session tokens). Each
+// credential is taken only where it belongs: the server key never as X-API-Key, the API key
+// never as Bearer, the server key never on routes for clients only (sign-in, sessions).
 // Lookups are remembered for a few seconds (CREDENTIAL_TTL_MS): reads may trail a rotation, a
 // deactivation or a sign-out by that much; writes never do, as they carry the key or the
 // session's hash to the canister, which checks it again in the same call.
@@ -7,9 +10,9 @@ import { createHash } from 'node:crypto';
 
 import type { Request } from 'express';
 
-import type { KeyInfo, Result, SessionInfo } from '../contract/canister';
+import type { KeyInfo, PlayerCredential, Result, SessionInfo } from '../contract/canister';
 import { MESSAGES } from '../contract/messages';
-import { API_KEY } from '../contract/rules';
+import { API_KEY, SERVER_KEY } from '../contract/rules';
 import { ttlCache } from './cache';
 import type { CanisterClient } from './canister';
 import { ApiFailure } from './errors';
@@ -30,14 +33,26 @@ export interface SessionCaller {
     playerId: string;
 }
 
-export type Caller = KeyCaller | SessionCaller;
+/** A game's server (its secret server key): acts for any player of its game, reads the feed. */
+export interface ServerCaller {
+    kind: 'server';
+    gameId: string;
+    serverKeyHash: string;
+}
+
+/** Who may call an API-key route: the API key, or the game's server. */
+export type KeyOrServer = KeyCaller | ServerCaller;
+
+export type Caller = KeyCaller | SessionCaller | ServerCaller;
 
 export interface CredentialResolver {
-    /** An API key (401 without one, 403 for a deactivated game). */
-    apiKey(req: Request): Promise<KeyCaller>;
+    /** An API key, or the server key as Bearer (401 without one, 403 for a deactivated game). */
+    apiKey(req: Request): Promise<KeyOrServer>;
+    /** The server key only (Authorization: Bearer): the feed. */
+    server(req: Request): Promise<ServerCaller>;
     /** A live session (401 without one or with a dead one). */
     session(req: Request): Promise<SessionCaller>;
-    /** Either: X-Session-Token is sent instead of X-API-Key. */
+    /** Any: X-Session-Token instead of X-API-Key, or the server key as Bearer. */
     player(req: Request): Promise<Caller>;
     /** Only X-Game-ID (device-code routes); an API key sent along must agree. */
     gameOnly(req: Request): Promise<{ gameId: string }>;
@@ -57,12 +72,35 @@ function header(req: Request, name: string): string | undefined {
     return value === undefined || value === '' ? undefined : value;
 }
 
+export const SERVER_AUTH = {
+    notHere:
+        'This endpoint is for game clients: the server key (Authorization: Bearer) is not accepted here. Use the API key or a player session.',
+    asApiKey:
+        'A server key goes in Authorization: Bearer, never in X-API-Key (and never in a game client: it is secret).',
+    apiKeyAsBearer: "Authorization: Bearer takes the game's server key; the API key goes in X-API-Key.",
+    sendOne: 'Send one credential: Authorization: Bearer (the server key), X-API-Key or X-Session-Token, not several',
+    needed: "This endpoint needs the game's server key (Authorization: Bearer <server key>)",
+    clientOnFeed:
+        "This endpoint needs the game's server key (Authorization: Bearer <server key>): the API key and player sessions cannot read it",
+} as const;
+
+/** The Authorization header's Bearer token (a malformed header is 401). */
+function bearer(req: Request): string | undefined {
+    const value = header(req, 'Authorization');
+    if (value === undefined) return undefined;
+    const match = /^Bearer +(\S+)$/i.exec(value);
+    if (match === null)
+        throw new ApiFailure(401, `${MESSAGES.invalidServerKey}: send Authorization: Bearer <server key>`);
+    return match[1];
+}
+
 export function credentialResolver(
     canister: CanisterClient,
     ttlMs = CREDENTIAL_TTL_MS,
     clock?: () => number,
 ): CredentialResolver {
     const keys = ttlCache<KeyInfo | 'invalid'>(ttlMs, undefined, clock);
+    const serverKeys = ttlCache<KeyInfo | 'invalid'>(ttlMs, undefined, clock);
     const sessions = ttlCache<Result<SessionInfo>>(ttlMs, undefined, clock);
     const renewing = ttlCache<true>(60_000, undefined, clock);
 
@@ -76,8 +114,51 @@ export function credentialResolver(
         return info;
     }
 
+    async function serverKeyInfo(gameId: string, serverKeyHash: string): Promise<KeyInfo | 'invalid'> {
+        const cacheKey = `${serverKeyHash}/${gameId}`;
+        const cached = serverKeys.get(cacheKey);
+        if (cached !== undefined) return cached;
+        const reply = await canister.call('resolve_server_key', { gameId, serverKeyHash });
+        const info = 'ok' in reply ? reply.ok : 'invalid';
+        if (info === 'invalid' || info.isActive) serverKeys.set(cacheKey, info);
+        return info;
+    }
+
+    /** The server key of a Bearer header (any other credential sent along is 400). */
+    async function server(req: Request): Promise<ServerCaller> {
+        const token = bearer(req);
+        if (token === undefined) {
+            if (header(req, 'X-API-Key') !== undefined || header(req, 'X-Session-Token') !== undefined)
+                throw new ApiFailure(401, SERVER_AUTH.clientOnFeed);
+            throw new ApiFailure(401, SERVER_AUTH.needed);
+        }
+        if (header(req, 'X-API-Key') !== undefined || header(req, 'X-Session-Token') !== undefined)
+            throw new ApiFailure(400, SERVER_AUTH.sendOne);
+        if (API_KEY.test(token)) throw new ApiFailure(401, SERVER_AUTH.apiKeyAsBearer);
+        const gameId = SERVER_KEY.exec(token)?.[1];
+        if (gameId === undefined) throw new ApiFailure(401, MESSAGES.invalidServerKey);
+        const named = header(req, 'X-Game-ID');
+        if (named !== undefined && named !== gameId)
+            throw new ApiFailure(400, `X-Game-ID '${named}' does not match the game of the server key ('${gameId}')`);
+        const serverKeyHash = hashToken(token);
+        const info = await serverKeyInfo(gameId, serverKeyHash);
+        if (info === 'invalid') throw new ApiFailure(401, MESSAGES.invalidServerKey);
+        if (!info.isActive) throw new ApiFailure(403, MESSAGES.gameDeactivated);
+        return { kind: 'server', gameId, serverKeyHash };
+    }
+
+    /** Routes for clients only: a Bearer is refused there, whatever it holds. */
+    function refuseBearer(req: Request): void {
+        if (header(req, 'Authorization') !== undefined) throw new ApiFailure(401, SERVER_AUTH.notHere);
+    }
+
+    async function keyOrServer(req: Request): Promise<KeyOrServer> {
+        return header(req, 'Authorization') !== undefined ? server(req) : apiKey(req);
+    }
+
     async function apiKey(req: Request): Promise<KeyCaller> {
         const key = header(req, 'X-API-Key');
+        if (key !== undefined && SERVER_KEY.test(key)) throw new ApiFailure(401, SERVER_AUTH.asApiKey);
         const gameId = header(req, 'X-Game-ID');
         if (key === undefined) {
             if (header(req, 'X-Session-Token') !== undefined)
@@ -96,6 +177,7 @@ export function credentialResolver(
     }
 
     async function session(req: Request): Promise<SessionCaller> {
+        refuseBearer(req);
         const token = header(req, 'X-Session-Token');
         if (token === undefined) throw new ApiFailure(401, 'This endpoint needs a signed-in player (X-Session-Token)');
         // 401/403 on a session request mean a dead session (clients sign out): other problems are 400.
@@ -124,13 +206,17 @@ export function credentialResolver(
     }
 
     return {
-        apiKey,
+        apiKey: keyOrServer,
+        server,
         session,
         player: (req) =>
-            header(req, 'X-API-Key') === undefined && header(req, 'X-Session-Token') !== undefined
-                ? session(req)
-                : apiKey(req),
+            header(req, 'Authorization') !== undefined
+                ? server(req)
+                : header(req, 'X-API-Key') === undefined && header(req, 'X-Session-Token') !== undefined
+                  ? session(req)
+                  : apiKey(req),
         async gameOnly(req) {
+            refuseBearer(req);
             const gameId = header(req, 'X-Game-ID');
             const key = header(req, 'X-API-Key');
             if (key !== undefined) {
@@ -144,9 +230,27 @@ export function credentialResolver(
 }
 
 /** The credential a player write carries to the canister. */
-export function credentialOf(
+export function credentialOf(caller: Caller, playerId: string): PlayerCredential {
+    switch (caller.kind) {
+        case 'apiKey':
+            return { apiKey: caller.apiKey, playerId };
+        case 'server':
+            return { serverKeyHash: caller.serverKeyHash, playerId };
+        case 'session':
+            return { sessionHash: caller.sessionHash };
+    }
+}
+
+/** The credential of a write that names no player (ending a play session). */
+export function gameCredential(
     caller: Caller,
-    playerId: string,
-): { apiKey: string; playerId: string } | { sessionHash: string } {
-    return caller.kind === 'apiKey' ? { apiKey: caller.apiKey, playerId } : { sessionHash: caller.sessionHash };
+): { apiKey: string } | { sessionHash: string } | { serverKeyHash: string } {
+    switch (caller.kind) {
+        case 'apiKey':
+            return { apiKey: caller.apiKey };
+        case 'server':
+            return { serverKeyHash: caller.serverKeyHash };
+        case 'session':
+            return { sessionHash: caller.sessionHash };
+    }
 }

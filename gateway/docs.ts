@@ -18,24 +18,31 @@ const ENVELOPE_ERROR: Json = {
 const AUTH_ERRORS: Record<Route['auth'], Record<number, string>> = {
     none: {},
     apiKey: {
-        400: 'X-Game-ID does not match the game of the API key (or a body/path game does not)',
-        401: '`Missing API key`, or `Invalid API key` (unknown or rotated)',
+        400: 'X-Game-ID does not match the game of the API key (or a body/path game does not), or both a Bearer and X-API-Key sent',
+        401: '`Missing API key`, `Invalid API key` (unknown or rotated), `Invalid server key`, or a key in the wrong header',
         403: 'the game is deactivated',
         503: 'the canister cannot be reached (retry with backoff)',
     },
     session: {
         400: 'X-Game-ID missing, or both X-Session-Token and X-API-Key sent',
-        401: 'no session, or a dead one (expired, logged out, account removed): sign in again',
+        401: 'no session, or a dead one (expired, logged out, account removed): sign in again; or a server key sent (this route is for game clients)',
         503: 'the canister cannot be reached (retry with backoff)',
     },
     player: {
-        400: 'X-Game-ID does not match the credential, or both credentials sent',
-        401: '`Missing API key`, `Invalid API key`, or a dead session',
-        403: 'the game is deactivated (API key)',
+        400: 'X-Game-ID does not match the credential, or more than one credential sent',
+        401: '`Missing API key`, `Invalid API key`, `Invalid server key`, a key in the wrong header, or a dead session',
+        403: 'the game is deactivated (API key, server key)',
         503: 'the canister cannot be reached (retry with backoff)',
     },
     game: {
         400: 'X-Game-ID missing, or it does not match an API key sent along',
+        401: 'a server key (Authorization: Bearer) sent: this route is for game clients',
+        503: 'the canister cannot be reached (retry with backoff)',
+    },
+    server: {
+        400: 'X-Game-ID does not match the game of the server key, or another credential sent along',
+        401: 'no server key, `Invalid server key` (unknown, rotated or revoked), or the API key / a session sent instead',
+        403: 'the game is deactivated',
         503: 'the canister cannot be reached (retry with backoff)',
     },
     developer: {
@@ -48,10 +55,11 @@ const AUTH_ERRORS: Record<Route['auth'], Record<number, string>> = {
 /** OpenAPI security requirements of each auth kind (alternatives are separate entries). */
 const SECURITY: Record<Route['auth'], Json[]> = {
     none: [],
-    apiKey: [{ apiKey: [] }],
+    apiKey: [{ apiKey: [] }, { serverKey: [] }],
     session: [{ session: [] }],
-    player: [{ apiKey: [] }, { session: [] }],
+    player: [{ apiKey: [] }, { session: [] }, { serverKey: [] }],
     game: [],
+    server: [{ serverKey: [] }],
     developer: [{ dashboardSession: [] }],
 };
 
@@ -59,6 +67,7 @@ const SECURITY: Record<Route['auth'], Json[]> = {
 const CREDENTIAL: Record<string, string> = {
     apiKey: '<code>X-API-Key</code>',
     session: '<code>X-Session-Token</code>',
+    serverKey: '<code>Authorization: Bearer</code> (the server key)',
     dashboardSession: 'the dashboard session cookie <code>lb_dev</code>',
 };
 
@@ -176,6 +185,12 @@ export function openApiDocument(routes: readonly Route[]): Json {
                     in: 'header',
                     name: 'X-Session-Token',
                     description: "a signed-in player's sessionId",
+                },
+                serverKey: {
+                    type: 'http',
+                    scheme: 'bearer',
+                    description:
+                        "skey_<gameId>_<43 characters>: the game's secret server key, for its own backend only (never in a game client; browsers cannot send it cross-origin). Acts for any player of the game (the body's playerId) and reads GET /events",
                 },
                 dashboardSession: {
                     type: 'apiKey',

@@ -7,7 +7,8 @@ import type { z } from 'zod';
 import type { SubmitRequest, Result } from '../contract/canister';
 import { parseQuery } from '../contract/rules';
 import type { SubmitReply } from '../contract/schemas';
-import type { Caller, CredentialResolver, KeyCaller, SessionCaller } from './auth';
+import type { Caller, CredentialResolver, KeyOrServer, ServerCaller, SessionCaller } from './auth';
+import type { FeedWatcher } from './feed-watcher';
 import type { TtlCache } from './cache';
 import type { CanisterClient } from './canister';
 import { developerOf, type DeveloperSession } from './dashboard/session';
@@ -21,19 +22,21 @@ export const MAX_BODY = '64kb';
 export const MAX_JSON_DEPTH = 16;
 
 /**
- * Who may call a route: anyone; a game's API key (X-API-Key, X-Game-ID optional); a signed-in
- * player (X-Session-Token with X-Game-ID); a player either way; just X-Game-ID (sign-in start);
- * or a developer signed in to the dashboard (its session cookie; writes also X-CSRF-Token).
+ * Who may call a route: anyone; a game's API key (X-API-Key, X-Game-ID optional) or its server
+ * key (Authorization: Bearer); a signed-in player (X-Session-Token with X-Game-ID); a player
+ * either way (or the server); just X-Game-ID (sign-in start); the game's server key only (the
+ * feed); or a developer signed in to the dashboard (its session cookie; writes also X-CSRF-Token).
  */
-export type Auth = 'none' | 'apiKey' | 'session' | 'player' | 'game' | 'developer';
+export type Auth = 'none' | 'apiKey' | 'session' | 'player' | 'game' | 'server' | 'developer';
 
 /** What each kind of route knows about its caller. */
 export interface CallerOf {
     none: undefined;
-    apiKey: KeyCaller;
+    apiKey: KeyOrServer;
     session: SessionCaller;
     player: Caller;
     game: { gameId: string };
+    server: ServerCaller;
     developer: DeveloperSession;
 }
 
@@ -44,6 +47,8 @@ export interface RouteContext {
     /** Board reads, for about 30 s (R2); a TTL of 0 turns it off. */
     reads: TtlCache<unknown>;
     submit(request: SubmitRequest): Promise<Result<SubmitReply>>;
+    /** Long polling of the event feed. */
+    feed: FeedWatcher;
     signIn: SignInConfig;
     providerNamed(name: string): Provider | undefined;
     /** How this gateway delivers webhooks (the address policy): "send a test event" and the save-time URL check. */
@@ -125,6 +130,8 @@ function callerOf(ctx: RouteContext, auth: Auth, req: Request): Promise<CallerOf
             return ctx.credentials.player(req);
         case 'game':
             return ctx.credentials.gameOnly(req);
+        case 'server':
+            return ctx.credentials.server(req);
         case 'developer':
             return Promise.resolve(developerOf(req, ctx.signIn));
     }
@@ -185,8 +192,8 @@ export async function cachedRead<T>(ctx: RouteContext, key: string, read: () => 
 }
 
 /**
- * The player a write acts as: the body's playerId with an API key (required then); with a
- * session the canister uses the account's player and a body playerId is ignored.
+ * The player a write acts as: the body's playerId with an API key or the server key (required
+ * then); with a session the canister uses the account's player and a body playerId is ignored.
  */
 export function requirePlayerId(caller: Caller, playerId: string | undefined): string {
     if (caller.kind === 'session') return playerId ?? '';

@@ -4,7 +4,8 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 
-import { createApp, type GatewayOptions } from './app';
+import { createApp, feedOf, type GatewayOptions } from './app';
+import type { FeedWatcher } from './feed-watcher';
 import { webhookCanister } from './webhooks/canister-work';
 import { startWebhookWorker } from './webhooks/worker';
 
@@ -42,6 +43,8 @@ export interface RunningGateway {
     port: number;
     /** The Node HTTP server (its connection events). */
     server: Server;
+    /** The long polling of GET /events (how many wait: tests, health). */
+    feed: FeedWatcher;
     /**
      * Stops taking connections and lets the requests in progress finish (their submits are
      * in a batch the canister may already have applied: their answers must reach the client);
@@ -105,9 +108,12 @@ export async function serveGateway(
         url: `http://127.0.0.1:${port}`,
         port,
         server,
+        feed: feedOf(app),
         close: async (graceMs = 10_000) => {
             const draining = new Promise<void>((resolve) => {
                 closing = true;
+                // Feed requests waiting for events are answered now (an empty page), not cut at the grace's end.
+                feedOf(app).drain();
                 server.close(() => {
                     clearTimeout(cut);
                     resolve();

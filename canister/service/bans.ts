@@ -70,8 +70,8 @@ export function playerBanned(ctx: Ctx, game: GameState, playerId: string, player
 }
 
 /**
- * Refuses a banned player's write: 403 with the API key, 400 with a session (on session
- * requests 401/403 mean a dead session and make clients sign out).
+ * Refuses a banned player's write: 403 with the API key or the server key, 400 with a session
+ * (on session requests 401/403 mean a dead session and make clients sign out).
  */
 export function refuseBanned(
     ctx: Ctx,
@@ -79,7 +79,7 @@ export function refuseBanned(
     playerId: string,
     player: PlayerRecord | undefined,
     account?: AccountRecord,
+    session = account !== undefined,
 ): void {
-    if (isBanned(ctx, game, playerId, player, account))
-        throw new Fail(account === undefined ? 403 : 400, BANNED_MESSAGE);
+    if (isBanned(ctx, game, playerId, player, account)) throw new Fail(session ? 400 : 403, BANNED_MESSAGE);
 }

@@ -1,5 +1,6 @@
 // Who a player write acts as, checked in the same call: an anonymous player by the game's API
-// key and the player id it sends, or a signed-in player by their session.
+// key and the player id it sends, a signed-in player by their session, or any player of the game
+// by its server key (the hash the gateway sends) and the player id it sends.
 import type { PlayerCredential } from '../../contract/canister';
 import { MESSAGES } from '../../contract/messages';
 import { PLAYER_ID, checkPlayerId } from '../../contract/rules';
@@ -7,7 +8,9 @@ import type { Ctx, GameState, Untrusted } from '../state/context';
 import { Fail } from '../domain/fail';
 import { requireGame } from '../state/game-state';
 import { accountPlayerId, liveSession, recordGame, touch } from './sign-in-sessions';
+import { accountOf } from './bans';
 import type { AccountRecord, PlayerRecord } from '../state/records';
+import { playerKey } from '../state/store';
 
 /** A player of an anonymous (API-key) request. */
 export const AUTH_EXTERNAL = 'external';
@@ -35,6 +38,22 @@ export interface Writer {
     playerId: string;
     authType: string;
     account?: AccountRecord;
+    /** Written with the game's server key. */
+    server?: true;
+}
+
+/** Whether a server-key hash is the game's current one (compared as hashes: the key is never kept). */
+export function serverKeyMatches(game: GameState | undefined, serverKeyHash: unknown): game is GameState {
+    const kept = game?.record.serverKey?.hash;
+    return kept !== undefined && typeof serverKeyHash === 'string' && serverKeyHash === kept;
+}
+
+/** The game of a server key: 401 for a wrong or absent one, 403 for a deactivated game. */
+export function checkServerKey(ctx: Ctx, gameId: unknown, serverKeyHash: unknown): GameState {
+    const game = typeof gameId === 'string' ? ctx.games.get(gameId) : undefined;
+    if (!serverKeyMatches(game, serverKeyHash)) throw new Fail(401, MESSAGES.invalidServerKey);
+    if (!game.record.isActive) throw new Fail(403, MESSAGES.gameDeactivated);
+    return game;
 }
 
 /**
@@ -44,8 +63,10 @@ export interface Writer {
  */
 export function checkCredential(
     ctx: Ctx,
-    req: Untrusted<{ gameId: string } & ({ apiKey: string } | { sessionHash: string })>,
-): { game: GameState; account?: AccountRecord } {
+    req: Untrusted<{ gameId: string } & ({ apiKey: string } | { sessionHash: string } | { serverKeyHash: string })>,
+): { game: GameState; account?: AccountRecord; server?: true } {
+    if (req.serverKeyHash !== undefined)
+        return { game: checkServerKey(ctx, req.gameId, req.serverKeyHash), server: true };
     if (req.sessionHash !== undefined) {
         const live = liveSession(ctx, req.sessionHash, req.gameId);
         const game = requireGame(ctx, req.gameId);
@@ -61,9 +82,23 @@ export function checkCredential(
     return { game };
 }
 
-/** Who a player write acts as: with a session its account's player (a body player id is ignored). */
+/**
+ * Who a player write acts as: with a session its account's player (a body player id is ignored);
+ * with the server key the body's player: an anonymous id (made on its first write, as with the
+ * API key) or an account's `@` id that already plays the game (404 otherwise).
+ */
 export function resolveWriter(ctx: Ctx, req: Untrusted<{ gameId: string } & PlayerCredential>): Writer {
-    const { game, account } = checkCredential(ctx, req);
+    const { game, account, server } = checkCredential(ctx, req);
+    if (server) {
+        if (typeof req.playerId === 'string' && ACCOUNT_PLAYER_ID.test(req.playerId)) {
+            const playerId = req.playerId;
+            const owner = accountOf(ctx, playerId);
+            if (owner === undefined || ctx.store.players.get(playerKey(game.record.gameId, playerId)) === undefined)
+                throw new Fail(404, MESSAGES.playerNotFound);
+            return { game, playerId, authType: owner.provider, account: owner, server };
+        }
+        return { game, playerId: requirePlayerId(req.playerId), authType: AUTH_EXTERNAL, server };
+    }
     if (account !== undefined)
         return { game, playerId: accountPlayerId(account.accountId), authType: account.provider, account };
     return { game, playerId: requirePlayerId(req.playerId), authType: AUTH_EXTERNAL };
@@ -77,4 +112,13 @@ export function refuseRetired(player: PlayerRecord | undefined): void {
             "This player ID was merged into a signed-in account (or removed): send that account's X-Session-Token instead.",
         );
     }
+}
+
+/**
+ * A score or achievement write of a game that takes them from its server only: refused for the
+ * API key (403) and for sessions (400: 401/403 on a session request make clients sign out).
+ */
+export function refuseClientWrite(writer: Writer): void {
+    if (writer.game.record.serverOnly === true && !writer.server)
+        throw new Fail(writer.account === undefined ? 403 : 400, MESSAGES.serverOnly);
 }

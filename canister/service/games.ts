@@ -29,6 +29,7 @@ import { emptyGameState, newBoardTable, newGlobalTable, requireGame, saveGame } 
 import { entryCount } from '../state/tables';
 import type { BoardRecord, DeveloperRecord, GameRecord } from '../state/records';
 import { flushStats, updateStats } from '../state/stats';
+import { applyServerSettings, parseServerSettings, serverSettingsView } from './server-keys';
 
 const DEFAULT_ALLOWANCE = 3;
 const MAX_BOARDS = 100;
@@ -97,6 +98,7 @@ export function gameView(record: GameRecord): GameView {
         ...(record.standardBoards === undefined ? {} : { standardBoards: record.standardBoards }),
         ...(record.everySubmitEvents === undefined ? {} : { everySubmitEvents: record.everySubmitEvents }),
         boards: record.boards.map(boardView),
+        ...serverSettingsView(record),
     };
 }
 
@@ -184,6 +186,7 @@ export function updateGame(ctx: Ctx, req: Untrusted<RequestOf<'admin_update_game
     // Checked before anything changes.
     const everySubmitEvents =
         req.everySubmitEvents === undefined ? undefined : boolean('everySubmitEvents', req.everySubmitEvents);
+    const server = parseServerSettings(req);
     if (req.name !== undefined) game.record.name = text('name', req.name, 1, 100);
     if (req.description !== undefined) game.record.description = text('description', req.description, 0, 500);
     if (req.isActive !== undefined) {
@@ -191,6 +194,7 @@ export function updateGame(ctx: Ctx, req: Untrusted<RequestOf<'admin_update_game
     }
     if (req.standardBoards !== undefined) setStandardBoards(ctx, game, req.standardBoards);
     if (everySubmitEvents !== undefined) game.record.everySubmitEvents = everySubmitEvents;
+    applyServerSettings(game, server);
     saveGame(ctx, game);
     return game.record;
 }

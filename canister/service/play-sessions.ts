@@ -22,11 +22,11 @@ function newToken(ctx: Ctx): string {
 }
 
 export function startSession(ctx: Ctx, req: Untrusted<RequestOf<'start_play_session'>>): PlaySessionStarted {
-    const { game, playerId, account } = resolveWriter(ctx, req);
+    const { game, playerId, account, server } = resolveWriter(ctx, req);
     const gameId = game.record.gameId;
     const player = ctx.store.players.get(playerKey(gameId, playerId));
     refuseRetired(player);
-    refuseBanned(ctx, game, playerId, player, account);
+    refuseBanned(ctx, game, playerId, player, account, account !== undefined && !server);
     const now = ctx.env.now();
     const key = playerKey(gameId, playerId);
     const active = (ctx.store.activeSessions.get(key)?.tokens ?? []).filter((t) => t.expiresAt > now);

@@ -17,7 +17,7 @@ import { setSlot } from '../state/slots';
 import { statsOf, updateStats } from '../state/stats';
 import { authTypeNames, registerAuthType, setPlayer } from '../state/tables';
 import { refuseBanned } from './bans';
-import { refuseRetired, requirePlayerId, resolveWriter } from './credentials';
+import { refuseClientWrite, refuseRetired, requirePlayerId, resolveWriter } from './credentials';
 
 export const MAX_ACHIEVEMENTS_PER_PLAYER = 1000;
 
@@ -117,7 +117,7 @@ export function renameIfFree(
  * which name was applied. The player must have a profile.
  */
 export function setNickname(ctx: Ctx, req: Untrusted<RequestOf<'set_nickname'>>): NicknameReply {
-    const { game, playerId, account } = resolveWriter(ctx, req);
+    const { game, playerId, account, server } = resolveWriter(ctx, req);
     const error = checkNickname(req.nickname);
     if (error) throw new Fail(400, error);
     const wanted = req.nickname as string;
@@ -125,7 +125,7 @@ export function setNickname(ctx: Ctx, req: Untrusted<RequestOf<'set_nickname'>>)
     const player = findPlayer(ctx, gameId, playerId);
     if (player === undefined) throw new Fail(404, MESSAGES.playerNotFound);
     refuseRetired(player);
-    refuseBanned(ctx, game, playerId, player, account);
+    refuseBanned(ctx, game, playerId, player, account, account !== undefined && !server);
     const owner = playerKey(gameId, playerId);
     let applied = wanted;
     for (let n = 1; !nicknameFree(ctx, applied, owner, player.nickname); n++) applied = suffixed(wanted, n);
@@ -174,6 +174,7 @@ export function profileOf(ctx: Ctx, gameId: string, playerId: string, player: Pl
  */
 export function unlockAchievements(ctx: Ctx, req: Untrusted<RequestOf<'unlock_achievements'>>): AchievementReply {
     const writer = resolveWriter(ctx, req);
+    refuseClientWrite(writer);
     const gameId = writer.game.record.gameId;
     const playerId = writer.playerId;
     const ids = req.achievementIds;
@@ -187,7 +188,7 @@ export function unlockAchievements(ctx: Ctx, req: Untrusted<RequestOf<'unlock_ac
     }
     const player = findPlayer(ctx, gameId, playerId);
     refuseRetired(player);
-    refuseBanned(ctx, writer.game, playerId, player, writer.account);
+    refuseBanned(ctx, writer.game, playerId, player, writer.account, writer.account !== undefined && !writer.server);
     const key = playerKey(gameId, playerId);
     const unlocked = ctx.store.achievements.get(key) ?? [];
     const have = new Set(unlocked);

@@ -47,7 +47,7 @@ const TAB_PAGES: Record<Tab, TabPage> = {
             playerId: player === '' ? undefined : player,
             limit: 200,
         });
-        return { body: securityTab(game, log, player, view) };
+        return { body: securityTab(game, log, player, view), scripts: [DASHBOARD_JS] };
     },
     moderation: async ({ o, game, dev, view }) => ({
         body: moderationTab(game, await o.canister.ok('dev_moderation_log', { ...dev, limit: 200 }), view),

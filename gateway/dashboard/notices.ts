@@ -4,6 +4,8 @@ const NOTICE_TEXT = {
     saved: 'Saved.',
     'key-rotated': 'A new key is active; the old one no longer works.',
     'caps-saved': 'Caps saved.',
+    'server-key-revoked': 'The server key was revoked: it no longer works.',
+    'server-settings-saved': 'Server settings saved.',
     'time-validation-saved': 'Time validation saved.',
     'board-created': 'Board created.',
     'entry-removed': 'Entry removed.',

@@ -1,6 +1,8 @@
 // The dashboard's JSON API under /dashboard/api, for developers' own tools: the developer's
 // session cookie (writes also carry X-CSRF-Token, the token of the dashboard's forms), the
 // canister's developer methods, each input checked by its schema (contract/dashboard-schemas.ts).
+import { z } from 'zod';
+
 import {
     AnalyticsQuery,
     Analytics,
@@ -13,6 +15,9 @@ import {
     LOG_KEEP,
     ModerationLog,
     ModerationQuery,
+    NewServerKey,
+    ServerSettings,
+    ServerSettingsBody,
     PLAYER_REF,
     PLAYER_REF_TEXT,
     StandardBoards,
@@ -283,8 +288,61 @@ const analytics = route({
     },
 });
 
+const rotateServerKey = route({
+    method: 'post',
+    path: `${BASE}/games/{gameId}/server-key`,
+    id: 'dashboard-rotate-server-key',
+    summary: "Create or rotate the game's server key (shown only in this answer; the old key stops working at once)",
+    description:
+        "The server key (Authorization: Bearer) lets the game's own backend write for any of its players and read GET /events. " +
+        'Keep it secret: never ship it in a game client.',
+    auth: 'developer',
+    params: { gameId },
+    bodyOptional: true,
+    body: z.object({}),
+    data: NewServerKey,
+    errors: { 404: NOT_OWNED },
+    async handle(ctx, input) {
+        input.res.set('Cache-Control', 'no-store');
+        return ctx.canister.ok('dev_rotate_server_key', own(input));
+    },
+});
+
+const revokeServerKey = route({
+    method: 'delete',
+    path: `${BASE}/games/{gameId}/server-key`,
+    id: 'dashboard-revoke-server-key',
+    summary: "Revoke the game's server key (it stops working at once)",
+    auth: 'developer',
+    params: { gameId },
+    data: Message,
+    errors: { 404: NOT_OWNED },
+    async handle(ctx, input) {
+        return ctx.canister.ok('dev_revoke_server_key', own(input));
+    },
+});
+
+const serverSettings = route({
+    method: 'put',
+    path: `${BASE}/games/{gameId}/server-settings`,
+    id: 'dashboard-server-settings',
+    summary: 'Server-only submits, and whether server submits skip caps and time validation (fields left out stay)',
+    auth: 'developer',
+    params: { gameId },
+    body: ServerSettingsBody,
+    data: ServerSettings,
+    errors: { 400: 'a field is invalid', 404: NOT_OWNED },
+    async handle(ctx, input) {
+        const game = await ctx.canister.ok('dev_update_game', { ...own(input), ...input.body });
+        return { serverOnly: game.serverOnly ?? false, serverSkipsChecks: game.serverSkipsChecks ?? false };
+    },
+});
+
 export default [
     me,
+    rotateServerKey,
+    revokeServerKey,
+    serverSettings,
     createBoard,
     updateBoard,
     standardBoards,

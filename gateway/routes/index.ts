@@ -15,6 +15,7 @@ import boardExport from './board-export';
 import boardReads from './board-reads';
 import dashboardApi from './dashboard-api';
 import dashboardWebhooks from './dashboard-webhooks';
+import events from './events';
 import game from './game';
 import gameStats from './game-stats';
 import health from './health';
@@ -45,6 +46,7 @@ export const ROUTES: readonly Route[] = [
     game,
     gameStats,
     stats,
+    events,
     health,
     deviceCode,
     deviceToken,

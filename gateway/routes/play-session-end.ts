@@ -1,5 +1,6 @@
 // POST /play-sessions/end: frees the player's capacity (idempotent; unknown or ended is 404).
 import { Message, PlaySessionEndBody } from '../../contract/schemas';
+import { gameCredential } from '../auth';
 import { route } from '../route';
 
 export default route({
@@ -14,10 +15,9 @@ export default route({
     data: Message,
     errors: { 400: 'playSessionToken missing or too long', 404: 'unknown or already-ended token' },
     async handle(ctx, { body, caller }) {
-        const credential = caller.kind === 'apiKey' ? { apiKey: caller.apiKey } : { sessionHash: caller.sessionHash };
         return ctx.canister.ok('end_play_session', {
             gameId: caller.gameId,
-            ...credential,
+            ...gameCredential(caller),
             playSessionToken: body.playSessionToken,
         });
     },

@@ -2,6 +2,7 @@
 import { FIELD } from '../../contract/messages';
 import { PLAYER_ID } from '../../contract/rules';
 import { NicknameBody, NicknameReply } from '../../contract/schemas';
+import { credentialOf } from '../auth';
 import { route } from '../route';
 
 export default route({
@@ -18,9 +19,8 @@ export default route({
     errors: { 400: 'nickname or playerId invalid (N3)', 404: '`Player not found`' },
     async handle(ctx, { params, body, caller }) {
         return ctx.canister.ok('set_nickname', {
-            apiKey: caller.apiKey,
             gameId: caller.gameId,
-            playerId: params.playerId,
+            ...credentialOf(caller, params.playerId),
             nickname: body.nickname,
         });
     },

@@ -7,6 +7,7 @@ import type { Principal } from '@dfinity/principal';
 import { METHODS, type Method } from '../../contract/canister';
 import { connectCanister, type CanisterClient } from '../../gateway/canister';
 import { ensureIdentity } from '../../gateway/identity';
+import type { FeedLimits } from '../../gateway/feed-watcher';
 import { serveGateway, type RunningGateway } from '../../gateway/serve';
 import type { ProviderConfig, SignInConfig } from '../../gateway/sign-in/providers';
 import type { WebhookSettings } from '../../gateway/webhooks/worker';
@@ -75,6 +76,8 @@ export async function startService(
         trustProxy?: boolean;
         /** Webhook delivery by the gateway (absent: none). */
         webhooks?: WebhookSettings;
+        /** Long polling of GET /events: poll interval and waiter limits. */
+        feed?: Partial<FeedLimits>;
     } = {},
 ): Promise<TestService & { signIn: SignInConfig }> {
     const replica = await startTestReplica(options.replica);
@@ -112,6 +115,7 @@ export async function startService(
         signIn,
         trustProxy: options.trustProxy,
         webhooks: options.webhooks,
+        feed: options.feed,
     });
     signIn.publicUrl = gateway.url;
     const service: TestService & { signIn: SignInConfig } = {

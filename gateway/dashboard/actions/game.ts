@@ -56,6 +56,23 @@ const GAME_ACTIONS: ReadonlyMap<string, GameAction> = new Map<string, GameAction
     ['rotate', { call: (c, dev) => c.call('dev_rotate_key', dev), done: 'key-rotated', back: 'key' }],
     // Security
     [
+        'server-key-revoke',
+        { call: (c, dev) => c.call('dev_revoke_server_key', dev), done: 'server-key-revoked', back: 'security' },
+    ],
+    [
+        'server-settings',
+        {
+            call: (c, dev, b) =>
+                c.call('dev_update_game', {
+                    ...dev,
+                    serverOnly: b.serverOnly === 'true',
+                    serverSkipsChecks: b.serverSkipsChecks === 'true',
+                }),
+            done: 'server-settings-saved',
+            back: 'security',
+        },
+    ],
+    [
         'caps',
         {
             call: (c, dev, b) =>
@@ -155,6 +172,20 @@ export function gameActions(o: DashboardOptions): Router {
             return showGame(o, req, res, d, gameId, 'settings', view, r.err.status);
         }
         res.redirect(303, withNotice('/dashboard', 'game-deleted'));
+    });
+
+    // A new server key is shown on the answer itself (never in a URL, never again): no redirect.
+    postForm(router, o, '/dashboard/games/:gameId/server-key', async (d, _b, req, res) => {
+        const gameId = req.params.gameId;
+        const dev = { sessionHash: d.session.sessionHash, gameId };
+        const r = await o.canister.call('dev_rotate_server_key', dev);
+        if ('err' in r) {
+            const view = viewOf(req, d, { action: 'server-key', message: r.err.message });
+            return showGame(o, req, res, d, gameId, 'security', view, r.err.status < 500 ? r.err.status : 503);
+        }
+        res.set('Cache-Control', 'no-store');
+        const me = await o.canister.ok('dev_me', { sessionHash: d.session.sessionHash });
+        await showGame(o, req, res, { ...d, me }, gameId, 'security', { ...viewOf(req, d), serverKey: r.ok.serverKey });
     });
 
     router.post('/dashboard/games/:gameId/:action', forms, async (req, res, next) => {

@@ -1,12 +1,14 @@
-// The Security tab: caps per submit, time validation, and the suspicion log (filtered by player).
+// The Security tab: the server key and server-only submits, caps per submit, time validation,
+// and the suspicion log (filtered by player).
 import type { GameView, SuspicionEntry } from '../../../contract/canister';
 import { field, form, html, when, type Html, table } from '../layout';
+import { serverKeyCard } from './server-key';
 import { scoreText } from './board-options';
 import { base, doneBox, errorFor, value, type View } from './view';
 
 export function securityTab(game: GameView, log: SuspicionEntry[], playerFilter: string, v: View): Html {
     const tv = game.timeValidation;
-    return html`${doneBox(v)}
+    return html`${doneBox(v)} ${serverKeyCard(game, v)}
         <div class="grid">
             <div class="card">
                 <h2>Caps per submit</h2>

@@ -14,6 +14,8 @@ export interface View {
     values?: Record<string, string | undefined>;
     /** What the Webhooks tab shows once after its form: a new endpoint's secret, a test's answer. */
     webhook?: WebhookShown;
+    /** A server key just made: shown on this page only, never again. */
+    serverKey?: string;
 }
 
 export const errorFor = (v: View, action: string): Html =>

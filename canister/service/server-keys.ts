@@ -1,0 +1,91 @@
+// A game's server key (issue 25): made from 32 random bytes, handed out once, kept only as its
+// SHA-256; rotated (the old one dead at once) or revoked; looked up by gateways by its hash. The
+// game settings that go with it (server-only writes, server writes skipping caps and time
+// validation), and the event feed read with it.
+import type { GameView, KeyInfo, RequestOf, ServerSettings } from '../../contract/canister';
+import { FEED_LIMIT } from '../../contract/event-log';
+import type { EventPage } from '../../contract/events';
+import { invalid } from '../../contract/rules';
+import { Fail } from '../domain/fail';
+import { tokenHash } from '../domain/sha256';
+import type { Ctx, GameState, Untrusted } from '../state/context';
+import { requireGame, saveGame } from '../state/game-state';
+import type { GameRecord } from '../state/records';
+import { checkServerKey, serverKeyMatches } from './credentials';
+import { ns } from '../domain/json';
+import { MESSAGES } from '../../contract/messages';
+import { readEvents } from './events';
+
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/** Bytes as unpadded base64url (32 bytes -> 43 characters). */
+export function base64url(bytes: Uint8Array): string {
+    let out = '';
+    for (let i = 0; i < bytes.length; i += 3) {
+        const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+        const chars = Math.min(4, Math.ceil(((bytes.length - i) * 8) / 6));
+        for (let c = 0; c < chars; c++) out += BASE64URL[(n >> (18 - 6 * c)) & 63];
+    }
+    return out;
+}
+
+/** A new server key for the game (the old one, if any, stops working at once); only its hash is kept. */
+export function rotateServerKey(ctx: Ctx, req: Untrusted<RequestOf<'admin_rotate_server_key'>>): { serverKey: string } {
+    const game = requireGame(ctx, req.gameId);
+    const serverKey = `skey_${game.record.gameId}_${base64url(ctx.env.random(32))}`;
+    game.record.serverKey = { hash: tokenHash(serverKey), createdAt: ctx.env.now() };
+    saveGame(ctx, game);
+    return { serverKey };
+}
+
+export function revokeServerKey(ctx: Ctx, game: GameState): { message: string } {
+    if (game.record.serverKey === undefined) return { message: 'This game has no server key.' };
+    delete game.record.serverKey;
+    saveGame(ctx, game);
+    return { message: 'Server key revoked.' };
+}
+
+/** The game of a server key's hash (a deactivated game answers isActive false, as resolve_key does). */
+export function resolveServerKey(ctx: Ctx, req: Untrusted<RequestOf<'resolve_server_key'>>): KeyInfo {
+    const game = typeof req.gameId === 'string' ? ctx.games.get(req.gameId) : undefined;
+    if (!serverKeyMatches(game, req.serverKeyHash)) throw new Fail(401, MESSAGES.invalidServerKey);
+    return { gameId: game.record.gameId, isActive: game.record.isActive };
+}
+
+/** The feed: events after `after` with the server key. */
+export function readFeed(ctx: Ctx, req: Untrusted<RequestOf<'read_events'>>): EventPage {
+    const game = checkServerKey(ctx, req.gameId, req.serverKeyHash);
+    const after = req.after === undefined ? 0 : req.after;
+    if (typeof after !== 'number' || !Number.isSafeInteger(after) || after < 0)
+        throw new Fail(400, invalid('after', 'must be a whole number from 0 (a seq of the feed)'));
+    const limit = req.limit === undefined ? FEED_LIMIT.default : req.limit;
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > FEED_LIMIT.max)
+        throw new Fail(400, invalid('limit', `must be a whole number from 1 to ${FEED_LIMIT.max}`));
+    return readEvents(ctx, game.record.gameId, after, limit);
+}
+
+/** The settings as GameView shows them: each only once set, the key's date only while there is one. */
+export function serverSettingsView(record: GameRecord): Pick<GameView, 'serverKeyCreatedAt' | keyof ServerSettings> {
+    return {
+        ...(record.serverKey === undefined ? {} : { serverKeyCreatedAt: ns(record.serverKey.createdAt) }),
+        ...(record.serverOnly === undefined ? {} : { serverOnly: record.serverOnly }),
+        ...(record.serverSkipsChecks === undefined ? {} : { serverSkipsChecks: record.serverSkipsChecks }),
+    };
+}
+
+/** serverOnly / serverSkipsChecks of a game update, checked (before anything changes). */
+export function parseServerSettings(req: Untrusted<ServerSettings>): ServerSettings {
+    const settings: ServerSettings = {};
+    for (const field of ['serverOnly', 'serverSkipsChecks'] as const) {
+        const value = req[field];
+        if (value === undefined) continue;
+        if (typeof value !== 'boolean') throw new Fail(400, invalid(field, 'must be true or false'));
+        settings[field] = value;
+    }
+    return settings;
+}
+
+export function applyServerSettings(game: GameState, settings: ServerSettings): void {
+    if (settings.serverOnly !== undefined) game.record.serverOnly = settings.serverOnly;
+    if (settings.serverSkipsChecks !== undefined) game.record.serverSkipsChecks = settings.serverSkipsChecks;
+}
