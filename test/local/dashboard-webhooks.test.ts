@@ -2,7 +2,8 @@
 // (the test gateway allows loopback as `npm start` does): an endpoint added from the form shows
 // its secret once; "Send a test event" reaches the receiver signed under that secret and shows
 // the status and latency; a real event (a ban) is delivered by the gateway's loop and listed in
-// the delivery log; a failing receiver shows the endpoint failing with its next retry; pause,
+// the delivery log; a failing receiver shows the endpoint failing with its next retry, and paused
+// with the last error after 24 hours of the replica clock; pause,
 // resume and delete (confirmed, without JavaScript); another developer reaches none of it.
 // Screenshots (desktop and phone) go to dashboard-webhooks*.png in the screenshot folder.
 import { createHash } from 'node:crypto';
@@ -10,7 +11,7 @@ import * as path from 'node:path';
 
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
-import type { WebhookView } from '../../contract/webhooks';
+import { GIVE_UP_SECONDS, type WebhookView } from '../../contract/webhooks';
 import { parseAllow } from '../../gateway/webhooks/address-policy';
 import { verifySignature } from '../../gateway/webhooks/signature';
 import type { RunningIdentityProvider } from '../../local/idp/thread';
@@ -215,6 +216,23 @@ test('pause and resume; the resumed endpoint gets what it missed', async () => {
     expect(got.at(-1)!.event).toMatchObject({ kind: 'player_banned', playerId: 'dev_1700000000_0badcafe' });
     const w = await until((v) => v.pending === 0);
     expect(w).toMatchObject({ state: 'active', failures: 0 });
+});
+
+test('an endpoint failing for 24 hours (on the replica clock) is shown paused with the last error', async () => {
+    const { page } = ada;
+    receiver.answer = 503;
+    await ban('dev_1700000000_deadbeef', 'wallhack');
+    await until((w) => w.state === 'failing');
+    await s.replica.advanceTime(GIVE_UP_SECONDS * 1000 + 1000);
+    const w = await until((v) => v.state === 'paused');
+    await page.goto(url());
+    expect(await text(page)).toContain(`paused ${w.pausedReason}`);
+    expect(w.pausedReason).toMatch(/503/);
+    expect(await page.getByRole('button', { name: 'Resume' }).count()).toBe(1);
+
+    receiver.answer = 200;
+    await click(page, 'Resume');
+    await until((v) => v.pending === 0 && v.state === 'active');
 });
 
 test('another developer reaches none of it; forms without the CSRF token change nothing', async () => {
