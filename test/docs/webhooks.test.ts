@@ -1,6 +1,7 @@
 // docs/webhooks.md stays true: its event field tables are the ones contract/events.ts makes, and
 // its signature checks in Node and Python (the README's copies held equal) accept a body signed by
-// the gateway's own signer and refuse a tampered body, another secret, an old timestamp and junk.
+// the gateway's own signer and a real delivery of it, and refuse a tampered body, another
+// secret, an old timestamp and junk.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -15,8 +16,10 @@ import {
     WEBHOOKS_MAX,
     retryDelaySeconds,
 } from '../../contract/webhooks';
-import { DELIVERY_DEFAULTS, USER_AGENT } from '../../gateway/webhooks/deliver';
+import { parseAllow } from '../../gateway/webhooks/address-policy';
+import { DELIVERY_DEFAULTS, USER_AGENT, deliverEvent } from '../../gateway/webhooks/deliver';
 import { SIGNATURE_TOLERANCE_SECONDS, signatureHeader } from '../../gateway/webhooks/signature';
+import { startReceiver } from '../support/webhook-receiver';
 import { FIELDS_PAGE, fillFields } from './event-fields';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -118,6 +121,24 @@ describe('the signature checks, run as written', () => {
     test.each(['node', 'python'] as const)('%s accepts a body signed by gateway/webhooks/signature.ts', (lang) => {
         expect(run(lang, secret, signatureHeader(secret, body, now), body)).toBe(true);
     });
+
+    test.each(['node', 'python'] as const)(
+        '%s accepts a real delivery of the gateway, as a receiver got it',
+        async (lang) => {
+            const receiver = await startReceiver();
+            try {
+                const event = { ...JSON.parse(body), id: 'evt_space-race_43', seq: 43 };
+                const attempt = await deliverEvent(receiver.url, secret, event, { policy: parseAllow('loopback') });
+                expect(attempt).toMatchObject({ status: 200 });
+                const [got] = receiver.received;
+                const header = got!.headers['x-signature'] as string;
+                expect(run(lang, secret, header, got!.body)).toBe(true);
+                expect(run(lang, secret, header, got!.body + ' ')).toBe(false);
+            } finally {
+                await receiver.close();
+            }
+        },
+    );
 
     test.each(['node', 'python'] as const)(
         '%s refuses a tampered body, another secret, an old timestamp, junk',
