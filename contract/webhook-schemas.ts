@@ -31,7 +31,7 @@ export const UpdateWebhookBody = z.object({
     ),
 });
 
-const Attempt = z.object({
+export const DeliveryAttempt = z.object({
     at: Nanoseconds,
     eventId: z.string(),
     kind: z.enum([...EVENT_KINDS, 'test']),
@@ -55,7 +55,7 @@ export const WebhookView = z.object({
     failures: z.number().int().meta({ description: 'failed deliveries in a row' }),
     failingSince: Nanoseconds.optional(),
     nextAttemptAt: Nanoseconds.optional().meta({ description: 'the next retry (while failing)' }),
-    attempts: z.array(Attempt).meta({
+    attempts: z.array(DeliveryAttempt).meta({
         description: `the last ${ATTEMPTS_KEPT} delivery attempts, newest first (a delivery in progress shows within ${LEASE_SECONDS} s)`,
     }),
 });

@@ -35,7 +35,7 @@ export interface GatewayOptions {
     trustProxy?: string | number | boolean;
     /** The /demo game's game, key and board (npm start's demo game; DEMO_GAME_ID in production); absent: no /demo. */
     demo?: DemoConfig;
-    /** Webhook delivery (WEBHOOK_* settings); absent: no delivery loop, and test events only to public https. */
+    /** Webhook delivery (WEBHOOK_* settings: the address policy too); absent: no delivery loop, public https only. */
     webhooks?: WebhookSettings;
     /** Long polling of GET /events: poll interval and waiter limits (default FEED_LIMITS). */
     feed?: Partial<FeedLimits>;
@@ -70,6 +70,7 @@ export function createApp(options: GatewayOptions): express.Express {
         providerNamed,
         canister: o.canister,
         webhookDelivery: o.webhooks?.delivery ?? { policy: STRICT_POLICY },
+        webhookPolicy: o.webhooks?.delivery.policy ?? STRICT_POLICY,
         feed,
         credentials: credentialResolver(o.canister, undefined, o.clock),
         reads: ttlCache(o.readCacheTtlSeconds * 1000, undefined, o.clock),

@@ -15,6 +15,7 @@ import { developerOf, type DeveloperSession } from './dashboard/session';
 import { ApiFailure, failureOf, sendData, sendError } from './errors';
 import type { Provider, SignInConfig } from './sign-in/providers';
 import { parseBody, tooDeep } from './validation';
+import type { AddressPolicy } from './webhooks/address-policy';
 import type { DeliveryOptions } from './webhooks/deliver';
 
 export const MAX_BODY = '64kb';
@@ -51,8 +52,10 @@ export interface RouteContext {
     feed: FeedWatcher;
     signIn: SignInConfig;
     providerNamed(name: string): Provider | undefined;
-    /** How this gateway delivers webhooks (the address policy): "send a test event" and the save-time URL check. */
+    /** How this gateway delivers webhooks (its address policy, DNS, timeouts): "send a test event". */
     webhookDelivery: DeliveryOptions;
+    /** Which webhook URLs a developer may save (WEBHOOK_ALLOW; the same policy delivery enforces). */
+    webhookPolicy: AddressPolicy;
 }
 
 /** A path parameter: its shape (checked before credentials: 400 before reaching the backend) and meaning. */

@@ -29,7 +29,7 @@ const own = ({ caller, params }: RouteInput<unknown, 'developer'>) => ({
 /** The address policy's word on a URL about to be saved (the canister checks its shape again). */
 function checkUrl(ctx: RouteContext, url: string | undefined): void {
     if (url === undefined) return;
-    const problem = urlProblem(url, ctx.webhookDelivery.policy);
+    const problem = urlProblem(url, ctx.webhookPolicy);
     if (problem !== undefined) throw new ApiFailure(400, problem);
 }
 

@@ -1,24 +1,10 @@
 // "Send a test event": the dashboard API route that asks the canister for a test lease of one of
 // the developer's endpoints, delivers it from this gateway at once and answers the attempt.
-import { z } from 'zod';
-
-import { EVENT_KINDS } from '../../contract/event-log';
 import { PATH_ID } from '../../contract/rules';
-import { Nanoseconds } from '../../contract/schemas';
+import { DeliveryAttempt, WEBHOOK_ID } from '../../contract/webhook-schemas';
 import { ApiFailure } from '../errors';
 import { route } from '../route';
 import { deliverLease } from '../webhooks/worker';
-
-const DeliveryAttempt = z.object({
-    at: Nanoseconds,
-    eventId: z.string().meta({ description: 'evt_<gameId>_test_<random>: new on each test' }),
-    kind: z.enum([...EVENT_KINDS, 'test']),
-    status: z.number().int().optional().meta({ description: 'the HTTP status answered; absent when none came' }),
-    error: z.string().optional().meta({
-        description: 'what went wrong (refused address, timeout, redirect, non-2xx); absent on a 2xx',
-    }),
-    latencyMs: z.number(),
-});
 
 export default route({
     method: 'post',
@@ -33,7 +19,7 @@ export default route({
     auth: 'developer',
     params: {
         gameId: { pattern: PATH_ID, description: 'one of your games' },
-        webhookId: { pattern: PATH_ID, description: 'one of its endpoints (whk_...)' },
+        webhookId: { pattern: WEBHOOK_ID, description: 'an endpoint of the game (whk_...)' },
     },
     data: DeliveryAttempt,
     errors: {

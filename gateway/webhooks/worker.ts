@@ -31,17 +31,24 @@ export interface WebhookWorker {
 
 /**
  * Delivers a lease's events in order until one fails, or until starting another could outlast
- * the lease (`deadline`, this machine's ms clock), or the worker stops: the report.
+ * the lease (`deadline`, this machine's ms clock), or the worker stops: the report. Events up to
+ * seq `answeredThrough` were answered 2xx before and count as delivered without being sent.
  */
 export async function deliverLease(
     lease: Lease,
     delivery: DeliveryOptions,
     deadline = Infinity,
     going: () => boolean = () => true,
+    answeredThrough = 0,
 ): Promise<DeliveryReport> {
     const report: DeliveryReport = { leaseId: lease.leaseId, delivered: 0, attempts: [] };
     const longest = delivery.timeoutMs ?? DELIVERY_DEFAULTS.timeoutMs;
     for (const event of lease.events) {
+        // Answered 2xx already, by this gateway under an earlier lease: counted, not sent again.
+        if (event.seq > 0 && event.seq <= answeredThrough) {
+            report.delivered += 1;
+            continue;
+        }
         if (!going() || performance.now() + longest > deadline) break;
         const attempt = await deliverEvent(lease.url, lease.secret, event, delivery);
         report.attempts.push(attempt);
@@ -74,18 +81,34 @@ export function startWebhookWorker(o: WorkerOptions): WebhookWorker {
             wake = done;
         });
 
+    /**
+     * The endpoints this gateway is delivering to: a new lease of one of them (the canister leased
+     * it again after a jump of its clock, or while this gateway was slow) waits for the one in
+     * flight, and skips what that one got answered: one request at a time per endpoint, in order.
+     */
+    const endpoints = new Map<string, { last: Promise<void>; leases: number; answeredThrough: number }>();
+
     function start(lease: Lease): void {
         // The lease was granted just now: it holds LEASE_SECONDS from here (canister time moves
         // with ours; a test's jumps only shorten it, and the canister then leases it again).
         const deadline = performance.now() + LEASE_SECONDS * 1000;
-        const delivering: Promise<void> = deliverLease(lease, o.delivery, deadline, () => running)
+        const key = `${lease.gameId}/${lease.webhookId}`;
+        const endpoint = endpoints.get(key) ?? { last: Promise.resolve(), leases: 0, answeredThrough: 0 };
+        endpoints.set(key, endpoint);
+        endpoint.leases += 1;
+        const delivering: Promise<void> = endpoint.last
+            .then(() => deliverLease(lease, o.delivery, deadline, () => running, endpoint.answeredThrough))
             .then((report) => {
                 reports.push(report);
+                const answered = lease.events[report.delivered - 1]?.seq ?? 0;
+                endpoint.answeredThrough = Math.max(endpoint.answeredThrough, answered);
             })
             .finally(() => {
                 inFlight.delete(delivering);
+                if (--endpoint.leases === 0) endpoints.delete(key);
                 wake?.();
             });
+        endpoint.last = delivering;
         inFlight.add(delivering);
     }
 

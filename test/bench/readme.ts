@@ -7,6 +7,7 @@ import * as path from 'node:path';
 
 import type { CanisterResults } from './canister.bench';
 import { FEES, type DailyCostRow, type ReadMode } from './daily-cost.bench';
+import type { DeliveryRow } from './delivery.bench';
 import { RESULTS_DIR } from './results';
 import type { ServiceRow } from './service.bench';
 
@@ -19,6 +20,8 @@ export interface SavedResults {
     measured: string;
     machine: { cores: number; cpu: string; node: string };
     service: ServiceRow[];
+    /** Submits with a webhook on every accepted submit, and without (absent before it was measured). */
+    delivery?: DeliveryRow[];
     canister: CanisterResults;
 }
 
@@ -134,6 +137,23 @@ function canister(r: SavedResults): string {
     return table(
         ['operation', ...sizes.map((n) => `${grouped(Number(n))} players`)],
         ops.map(([name, bySize]) => [name.trim(), ...sizes.map((n) => instructions(bySize[n]))]),
+    );
+}
+
+function delivery(r: SavedResults): string {
+    const rows = r.delivery ?? [];
+    const plain = rows.find((d) => !d.webhook);
+    return table(
+        ['game', 'submits per second', 'against none', 'p50', 'p99', 'events delivered', 'backlog drained after'],
+        rows.map((d) => [
+            d.webhook ? 'one endpoint subscribed to every accepted submit' : 'no webhook',
+            grouped(d.perSecond),
+            plain === undefined ? '-' : (d.perSecond / plain.perSecond).toFixed(2),
+            `${grouped(d.p50)} ms`,
+            `${grouped(d.p99)} ms`,
+            d.webhook ? grouped(d.delivered) : '-',
+            d.webhook ? `${d.drainSeconds} s` : '-',
+        ]),
     );
 }
 
@@ -282,6 +302,7 @@ export function tables(r: SavedResults): Record<string, string> {
         redis: redis(r),
         canister: canister(r),
         webhooks: webhooks(r),
+        delivery: delivery(r),
         memory: memory(r),
         daily: daily(r),
         costs: costs(r),

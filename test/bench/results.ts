@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import type { CanisterResults } from './canister.bench';
+import type { DeliveryRow } from './delivery.bench';
 import type { ServiceRow } from './service.bench';
 
 export const RESULTS_DIR = path.join(__dirname, '..', '..', 'bench', 'results');
@@ -50,14 +51,20 @@ async function logLogChart(
 export async function writeResults(
     service: ServiceRow[] | undefined,
     canister: Partial<CanisterResults> | CanisterResults,
+    delivery?: DeliveryRow[],
 ): Promise<void> {
     fs.mkdirSync(RESULTS_DIR, { recursive: true });
     const file = path.join(RESULTS_DIR, 'latest.json');
     const saved = fs.existsSync(file)
-        ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { service: ServiceRow[]; canister: CanisterResults })
+        ? (JSON.parse(fs.readFileSync(file, 'utf8')) as {
+              service: ServiceRow[];
+              delivery?: DeliveryRow[];
+              canister: CanisterResults;
+          })
         : undefined;
     const merged = {
         service: service ?? saved?.service ?? [],
+        delivery: delivery ?? saved?.delivery ?? [],
         canister: { ...saved?.canister, ...canister } as CanisterResults,
     };
     const machine = { cores: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', node: process.version };

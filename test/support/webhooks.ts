@@ -7,6 +7,7 @@ import type { WebhookView } from '../../contract/webhooks';
 import { connectCanister } from '../../gateway/canister';
 import { loadIdentity } from '../../gateway/identity';
 import { serveGateway, type RunningGateway } from '../../gateway/serve';
+import type { SignInConfig } from '../../gateway/sign-in/providers';
 import type { WebhookSettings } from '../../gateway/webhooks/worker';
 import type { TestService } from './gateway';
 
@@ -70,7 +71,10 @@ export async function webhookView(
 }
 
 /** Another gateway in front of the test service's canister, as the same gateway identity, delivering webhooks. */
-export async function webhookGateway(s: TestService, webhooks: WebhookSettings): Promise<RunningGateway> {
+export async function webhookGateway(
+    s: TestService & { signIn: SignInConfig },
+    webhooks: WebhookSettings,
+): Promise<RunningGateway> {
     const canister = await connectCanister({
         host: s.replica.url,
         canisterId: s.canisterId,
@@ -83,7 +87,8 @@ export async function webhookGateway(s: TestService, webhooks: WebhookSettings):
         port: 0,
         host: '127.0.0.1',
         readCacheTtlSeconds: 0,
-        signIn: { publicUrl: '', secret: new Uint8Array(32), providers: [] },
+        // The same sealing secret as the service's gateway: dashboard sessions work on both.
+        signIn: s.signIn,
         webhooks,
     });
 }

@@ -1,0 +1,167 @@
+// Several gateways delivering one canister's webhooks: each event goes out once while the lease
+// that carries it lives, again (same id) only after it expires, and a gateway killed in the
+// middle of a delivery (a real process, SIGKILL) leaves nothing undelivered.
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import { LEASE_SECONDS } from '../../contract/webhooks';
+import type { RunningGateway } from '../../gateway/serve';
+import { parseAllow } from '../../gateway/webhooks/address-policy';
+import type { WebhookSettings } from '../../gateway/webhooks/worker';
+import { startService } from '../support/gateway';
+import { startReceiver, type Receiver } from '../support/webhook-receiver';
+import {
+    addWebhook,
+    developer,
+    eventually,
+    ownGame,
+    webhookGateway,
+    webhookView,
+    type Developer,
+} from '../support/webhooks';
+
+let s: Awaited<ReturnType<typeof startService>>;
+let dev: Developer;
+const gateways: RunningGateway[] = [];
+const receivers: Receiver[] = [];
+
+/** Deliveries wait up to 30 s for an answer here: a held request stays held while the test works. */
+const settings: WebhookSettings = {
+    deliver: true,
+    delivery: { policy: parseAllow('loopback'), timeoutMs: 30_000 },
+    pollMs: 20,
+};
+
+beforeAll(async () => {
+    s = await startService();
+});
+afterAll(async () => {
+    for (const r of receivers) await r.close();
+    for (const g of gateways) await g.close(100);
+    await s.stop();
+});
+
+async function receiver(): Promise<Receiver> {
+    const r = await startReceiver();
+    receivers.push(r);
+    return r;
+}
+async function gateway(parallel?: number): Promise<RunningGateway> {
+    const g = await webhookGateway(s, { ...settings, parallel });
+    gateways.push(g);
+    return g;
+}
+/** A receiver answer that holds each request until the test releases it. */
+function holding(): { answer: (req: IncomingMessage, res: ServerResponse) => void; release(status: number): void } {
+    const held: ServerResponse[] = [];
+    return {
+        answer: (_req, res) => held.push(res),
+        release: (status) => {
+            for (const res of held.splice(0)) if (!res.destroyed) res.writeHead(status).end();
+        },
+    };
+}
+const ban = (gameId: string, playerId: string) =>
+    s.canister.ok('dev_ban', { sessionHash: dev.sessionHash, gameId, playerId });
+const due = async () => (await s.canister.ok('webhook_due', {})).due;
+
+test('a gateway killed in the middle of a delivery: after its lease expires another delivers', async () => {
+    const r = await receiver();
+    const hold = holding();
+    r.answer = hold.answer;
+    const g = 'gw-killed';
+    dev = await developer(s, g);
+    await ownGame(s, dev, g);
+    const { webhookId } = await addWebhook(s, dev, g, r.url, ['player_banned']);
+    await ban(g, 'p1');
+    // The only gateway delivering is a real process (npm run gateway) against this replica.
+    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join('gateway', 'main.ts')], {
+        cwd: path.join(__dirname, '..', '..'),
+        env: {
+            ...process.env,
+            IC_HOST: s.replica.url,
+            CANISTER_ID: s.canisterId.toText(),
+            GATEWAY_IDENTITY_PEM: s.gatewayIdentityFile,
+            PORT: '0',
+            WEBHOOK_ALLOW: 'loopback',
+            WEBHOOK_TIMEOUT_SECONDS: '30',
+        },
+        stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+        await r.waitFor(1); // it holds the lease, and the receiver holds its request
+        expect(await due()).toBe(0);
+    } finally {
+        child.kill('SIGKILL');
+        await exited;
+    }
+    hold.release(200); // too late: its connection died with it
+    r.answer = 200;
+    await s.replica.advanceTime((LEASE_SECONDS + 1) * 1000);
+    expect(await due()).toBe(1); // the lease expired: the endpoint is due again
+    await gateway();
+    await r.waitFor(2);
+    const view = await eventually(async () => {
+        const v = await webhookView(s, dev, g, webhookId);
+        expect({ pending: v.pending, failures: v.failures }).toEqual({ pending: 0, failures: 0 });
+        return v;
+    });
+    expect(r.received.map((d) => d.headers['x-event-id'])).toEqual([r.received[0]!.event.id, r.received[0]!.event.id]);
+    expect(view.attempts[0]).toMatchObject({ status: 200, eventId: r.received[0]!.event.id });
+});
+
+test('two gateways deliver each event once between them while both live', async () => {
+    while (gateways.length < 2) await gateway();
+    const g = 'gw-shared';
+    dev = await developer(s, g);
+    await ownGame(s, dev, g);
+    const endpoints = [];
+    for (let i = 0; i < 5; i++) {
+        const r = await receiver();
+        endpoints.push({ r, ...(await addWebhook(s, dev, g, r.url, ['player_banned'])) });
+    }
+    for (let i = 0; i < 8; i++) await ban(g, `p${i}`);
+    for (const { r, webhookId } of endpoints) {
+        await r.waitFor(8);
+        const view = await eventually(async () => {
+            const v = await webhookView(s, dev, g, webhookId);
+            expect(v.pending).toBe(0);
+            return v;
+        });
+        const players = r.received.map((d) => d.event.playerId);
+        expect(players).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7']); // in order, each once
+        expect(view.delivered).toBe(r.received[7]!.event.seq);
+    }
+});
+
+test('a duplicate comes only after a lease expires, with the same event id', async () => {
+    for (const running of gateways.splice(0)) await running.close(100);
+    const r = await receiver();
+    const hold = holding();
+    r.answer = hold.answer;
+    const g = 'gw-duplicate';
+    dev = await developer(s, g);
+    await ownGame(s, dev, g);
+    const { webhookId } = await addWebhook(s, dev, g, r.url, ['player_banned']);
+    // The first gateway delivers one endpoint at a time: while its request is held it asks for no more.
+    await gateway(1);
+    await ban(g, 'p1');
+    await r.waitFor(1);
+    await gateway();
+    // Leased and in flight: the other gateway may not take it.
+    expect(await due()).toBe(0);
+    await s.replica.advanceTime((LEASE_SECONDS + 1) * 1000);
+    await r.waitFor(2); // the lease expired: delivered again
+    expect(r.received[1]!.headers['x-event-id']).toBe(r.received[0]!.headers['x-event-id']);
+    hold.release(200);
+    const view = await eventually(async () => {
+        const v = await webhookView(s, dev, g, webhookId);
+        expect({ pending: v.pending, failures: v.failures }).toEqual({ pending: 0, failures: 0 });
+        return v;
+    });
+    expect(view.delivered).toBe(r.received[0]!.event.seq);
+    expect(r.received).toHaveLength(2);
+});

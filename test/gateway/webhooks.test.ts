@@ -1,0 +1,265 @@
+// Webhook delivery end to end: the real canister in the replica records events and leases them,
+// a gateway's delivery loop POSTs them to real HTTP receivers on 127.0.0.1 (allowed by this
+// gateway's WEBHOOK_ALLOW=loopback), names resolved by a real DNS server of the test.
+import { EVENT_KINDS, type EventKind } from '../../contract/event-log';
+import type { RunningGateway } from '../../gateway/serve';
+import { parseAllow } from '../../gateway/webhooks/address-policy';
+import { verifySignature } from '../../gateway/webhooks/signature';
+import type { WebhookSettings } from '../../gateway/webhooks/worker';
+import { startService } from '../support/gateway';
+import { startDns, startReceiver, type Receiver, type TestDns } from '../support/webhook-receiver';
+import {
+    addWebhook,
+    developer,
+    eventually,
+    ownGame,
+    webhookGateway,
+    webhookView,
+    type Developer,
+} from '../support/webhooks';
+
+let s: Awaited<ReturnType<typeof startService>>;
+let dns: TestDns;
+/** The developer of each game (a developer registers 3 games at most). */
+let dev: Developer;
+let gateway: RunningGateway;
+const receivers: Receiver[] = [];
+
+const settings = (): WebhookSettings => ({
+    deliver: true,
+    delivery: { policy: parseAllow('loopback'), dnsServers: [dns.server], timeoutMs: 1_000, connectTimeoutMs: 1_000 },
+    pollMs: 20,
+});
+
+beforeAll(async () => {
+    dns = await startDns();
+    s = await startService();
+    // The service's own gateway has no delivery loop: this one delivers.
+    gateway = await webhookGateway(s, settings());
+});
+afterAll(async () => {
+    await gateway.close();
+    await s.stop();
+    await dns.close();
+    for (const r of receivers) await r.close();
+});
+
+async function receiver(): Promise<Receiver> {
+    const r = await startReceiver();
+    receivers.push(r);
+    return r;
+}
+const advance = (seconds: number) => s.replica.advanceTime(seconds * 1000);
+
+async function submit(apiKey: string, gameId: string, playerId: string, score: number, status = 200): Promise<void> {
+    await advance(3); // past the per-player pace
+    const res = await s.request('POST', '/scores', {
+        headers: { 'X-API-Key': apiKey },
+        body: { gameId, playerId, score, streak: 1 },
+    });
+    expect(res.status).toBe(status);
+}
+
+/** Waits until the endpoint has nothing pending and nothing failing. */
+const settled = (gameId: string, webhookId: string) =>
+    eventually(async () => {
+        const view = await webhookView(s, dev, gameId, webhookId);
+        expect({ pending: view.pending, failures: view.failures }).toEqual({ pending: 0, failures: 0 });
+        return view;
+    });
+
+test('events of every kind arrive in order, signed under the endpoint secret, each once', async () => {
+    const r = await receiver();
+    const g = 'hooks-all';
+    dev = await developer(s, g);
+    const apiKey = await ownGame(s, dev, g);
+    await s.canister.ok('dev_set_caps', { sessionHash: dev.sessionHash, gameId: g, maxScore: 1000 });
+    const { webhookId, secret } = await addWebhook(s, dev, g, r.url, [...EVENT_KINDS]);
+    await submit(apiKey, g, 'ada', 100); // new_leader on each board, score_submitted
+    await submit(apiKey, g, 'bob', 200); // new_leader, overtaken (ada), score_submitted
+    await submit(apiKey, g, 'eve', 5000, 400); // submit_rejected: above the cap
+    await s.canister.ok('dev_ban', { sessionHash: dev.sessionHash, gameId: g, playerId: 'eve', reason: 'cap' });
+    await s.canister.ok('dev_wipe_player', { sessionHash: dev.sessionHash, gameId: g, playerId: 'ada' });
+    // Delivered before the clock jumps a day (a jump past a lease in flight would lease it again).
+    await settled(g, webhookId);
+    await advance(86_400); // the daily period closes: period_closed
+    await submit(apiKey, g, 'cat', 50);
+    const view = await settled(g, webhookId);
+
+    const kinds = new Set(r.received.map((d) => d.event.kind as EventKind));
+    expect([...kinds].sort()).toEqual([...EVENT_KINDS].sort());
+    const seqs = r.received.map((d) => d.event.seq as number);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(new Set(seqs).size).toBe(seqs.length); // each once
+    expect(view.delivered).toBe(seqs[seqs.length - 1]);
+    const now = Date.now() / 1000;
+    for (const d of r.received) {
+        expect(verifySignature(secret, d.headers['x-signature'] as string, d.body, now)).toBeUndefined();
+        expect(d.headers['x-event-id']).toBe(d.event.id);
+        expect(d.headers['x-event-kind']).toBe(d.event.kind);
+        expect(d.event.gameId).toBe(g);
+    }
+    expect(r.received.find((d) => d.event.kind === 'submit_rejected')!.event).toMatchObject({
+        playerId: 'eve',
+        score: 5000,
+        reason: expect.stringMatching(/cap of 1000/),
+    });
+    expect(r.received.find((d) => d.event.kind === 'overtaken')!.event).toMatchObject({
+        player: { playerId: 'ada' },
+        by: { playerId: 'bob' },
+    });
+    expect(view.attempts[0]).toMatchObject({ status: 200 });
+});
+
+test('a failing receiver gets retries on the canister clock, with backoff, until it answers', async () => {
+    const r = await receiver();
+    r.answer = 500;
+    const g = 'hooks-retry';
+    dev = await developer(s, g);
+    await ownGame(s, dev, g);
+    const { webhookId } = await addWebhook(s, dev, g, r.url, ['player_banned']);
+    await s.canister.ok('dev_ban', { sessionHash: dev.sessionHash, gameId: g, playerId: 'p1' });
+    await r.waitFor(1);
+    const failed = await eventually(async () => {
+        const v = await webhookView(s, dev, g, webhookId);
+        expect(v.failures).toBe(1);
+        return v;
+    });
+    expect(failed).toMatchObject({ state: 'failing', attempts: [{ status: 500, error: 'the endpoint answered 500' }] });
+    expect(Math.round((failed.nextAttemptAt! - failed.failingSince!) / 1e9)).toBe(10);
+    expect((await s.canister.ok('webhook_due', {})).due).toBe(0);
+
+    await advance(10); // the first retry is due
+    await r.waitFor(2);
+    const twice = await eventually(async () => {
+        const v = await webhookView(s, dev, g, webhookId);
+        expect(v.failures).toBe(2);
+        return v;
+    });
+    // 10 s, then 20 s more: the second retry is due 30 s after the first failure.
+    expect(Math.round((twice.nextAttemptAt! - twice.failingSince!) / 1e9)).toBe(30);
+    await advance(10);
+    expect((await s.canister.ok('webhook_due', {})).due).toBe(0); // not yet
+    expect(r.received).toHaveLength(2);
+
+    r.answer = 200;
+    await advance(10);
+    await r.waitFor(3);
+    const view = await settled(g, webhookId);
+    expect(view.state).toBe('active');
+    const ids = r.received.map((d) => d.headers['x-event-id']);
+    expect(new Set(ids).size).toBe(1); // the same event, the same id, three times
+    expect(view.attempts.map((a) => a.status)).toEqual([200, 500, 500]);
+});
+
+test('a name that resolves to a private address is refused at delivery; no connection is made', async () => {
+    const r = await receiver();
+    const g = 'hooks-dns';
+    dev = await developer(s, g);
+    await ownGame(s, dev, g);
+    dns.names.set('hooks.rebind.test', ['127.0.0.1']);
+    const { webhookId } = await addWebhook(s, dev, g, `http://hooks.rebind.test:${r.port}/hook`, ['player_banned']);
+    await s.canister.ok('dev_ban', { sessionHash: dev.sessionHash, gameId: g, playerId: 'p1' });
+    await r.waitFor(1);
+    await settled(g, webhookId);
+    const connections = r.connections;
+    // The name now points at a private address (DNS rebinding), then at cloud metadata.
+    dns.names.set('hooks.rebind.test', ['10.0.0.7']);
+    await s.canister.ok('dev_ban', { sessionHash: dev.sessionHash, gameId: g, playerId: 'p2' });
+    const refused = await eventually(async () => {
+        const v = await webhookView(s, dev, g, webhookId);
+        expect(v.failures).toBe(1);
+        return v;
+    });
+    expect(refused.attempts[0]!.status).toBeUndefined();
+    expect(refused.attempts[0]!.error).toMatch(
+        /hooks\.rebind\.test: address 10\.0\.0\.7 is private: webhooks may reach public addresses only/,
+    );
+    dns.names.set('hooks.rebind.test', ['169.254.169.254']);
+    await advance(10);
+    await eventually(async () => {
+        const v = await webhookView(s, dev, g, webhookId);
+        expect(v.failures).toBe(2);
+        expect(v.attempts[0]!.error).toMatch(/address 169\.254\.169\.254 is linkLocal/);
+    });
+    expect(r.connections).toBe(connections);
+    expect(r.received).toHaveLength(1);
+});
+
+test('redirects are not followed', async () => {
+    const r = await receiver();
+    const elsewhere = await receiver();
+    r.answer = (_req, res) => res.writeHead(302, { Location: elsewhere.url }).end();
+    const g = 'hooks-redirect';
+    dev = await developer(s, g);
+    await ownGame(s, dev, g);
+    const { webhookId } = await addWebhook(s, dev, g, r.url, ['player_banned']);
+    await s.canister.ok('dev_ban', { sessionHash: dev.sessionHash, gameId: g, playerId: 'p1' });
+    const view = await eventually(async () => {
+        const v = await webhookView(s, dev, g, webhookId);
+        expect(v.failures).toBe(1);
+        return v;
+    });
+    expect(view.attempts[0]).toMatchObject({ status: 302, error: 'redirects are not followed' });
+    expect(elsewhere.connections).toBe(0);
+});
+
+test('an endpoint that never answers cannot hold the gateway: others are delivered meanwhile', async () => {
+    const silent = await receiver();
+    silent.answer = () => undefined; // holds every request
+    const r = await receiver();
+    const g = 'hooks-slow';
+    dev = await developer(s, g);
+    await ownGame(s, dev, g);
+    const slow = await addWebhook(s, dev, g, silent.url, ['player_banned']);
+    const fine = await addWebhook(s, dev, g, r.url, ['player_banned']);
+    await s.canister.ok('dev_ban', { sessionHash: dev.sessionHash, gameId: g, playerId: 'p1' });
+    await r.waitFor(1);
+    await settled(g, fine.webhookId);
+    const held = await eventually(async () => {
+        const v = await webhookView(s, dev, g, slow.webhookId);
+        expect(v.failures).toBe(1);
+        return v;
+    });
+    expect(held.attempts[0]).toMatchObject({ error: 'no answer within 1 s' });
+    expect(held.attempts[0]!.latencyMs).toBeGreaterThanOrEqual(1000);
+});
+
+test('"send a test event" delivers a signed test event now and answers the attempt', async () => {
+    const r = await receiver();
+    const g = 'hooks-test-event';
+    dev = await developer(s, g);
+    await ownGame(s, dev, g);
+    const { webhookId, secret } = await addWebhook(s, dev, g, r.url, ['new_leader']);
+    const path = `/dashboard/api/games/${g}/webhooks/${webhookId}/test`;
+    // Sent by the gateway the developer's dashboard talks to, with its address policy.
+    const post = async (headers: Record<string, string>) => {
+        const res = await fetch(`${gateway.url}${path}`, { method: 'POST', headers });
+        return { status: res.status, body: (await res.json()) as any };
+    };
+    const res = await post(dev.headers);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+        kind: 'test',
+        status: 200,
+        eventId: expect.stringMatching(/^evt_hooks-test-event_test_/),
+    });
+    const [got] = r.received;
+    expect(got!.event).toMatchObject({ kind: 'test', seq: 0, gameId: g, id: res.body.data.eventId });
+    expect(
+        verifySignature(secret, got!.headers['x-signature'] as string, got!.body, Date.now() / 1000),
+    ).toBeUndefined();
+    const view = await webhookView(s, dev, g, webhookId);
+    expect(view.attempts[0]).toMatchObject({ kind: 'test', status: 200 });
+    expect(view.failures).toBe(0);
+    // A failing endpoint's test says why; another developer, or no CSRF token, gets nothing sent.
+    r.answer = 503;
+    expect((await post(dev.headers)).body.data).toMatchObject({
+        status: 503,
+        error: 'the endpoint answered 503',
+    });
+    const other = await developer(s, 'someone-else');
+    expect((await post(other.headers)).status).toBe(404);
+    expect((await post({ Cookie: dev.headers.Cookie! })).status).toBe(403);
+    expect(r.received).toHaveLength(2);
+});
