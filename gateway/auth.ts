@@ -84,11 +84,16 @@ export const SERVER_AUTH = {
         "This endpoint needs the game's server key (Authorization: Bearer <server key>): the API key and player sessions cannot read it",
 } as const;
 
-/** The Authorization header's Bearer token (a malformed header is 401). */
+/**
+ * Whether the request carries a Bearer credential. Other Authorization schemes (a proxy's Basic
+ * auth, say) are none of the API's business and are ignored, as they always were.
+ */
+const hasBearer = (req: Request): boolean => /^Bearer(?:\s|$)/i.test(header(req, 'Authorization') ?? '');
+
+/** The Authorization header's Bearer token (none: undefined; a malformed one is 401). */
 function bearer(req: Request): string | undefined {
-    const value = header(req, 'Authorization');
-    if (value === undefined) return undefined;
-    const match = /^Bearer +(\S+)$/i.exec(value);
+    if (!hasBearer(req)) return undefined;
+    const match = /^Bearer +(\S+)$/i.exec(header(req, 'Authorization')!);
     if (match === null)
         throw new ApiFailure(401, `${MESSAGES.invalidServerKey}: send Authorization: Bearer <server key>`);
     return match[1];
@@ -149,11 +154,11 @@ export function credentialResolver(
 
     /** Routes for clients only: a Bearer is refused there, whatever it holds. */
     function refuseBearer(req: Request): void {
-        if (header(req, 'Authorization') !== undefined) throw new ApiFailure(401, SERVER_AUTH.notHere);
+        if (hasBearer(req)) throw new ApiFailure(401, SERVER_AUTH.notHere);
     }
 
     async function keyOrServer(req: Request): Promise<KeyOrServer> {
-        return header(req, 'Authorization') !== undefined ? server(req) : apiKey(req);
+        return hasBearer(req) ? server(req) : apiKey(req);
     }
 
     async function apiKey(req: Request): Promise<KeyCaller> {
@@ -210,7 +215,7 @@ export function credentialResolver(
         server,
         session,
         player: (req) =>
-            header(req, 'Authorization') !== undefined
+            hasBearer(req)
                 ? server(req)
                 : header(req, 'X-API-Key') === undefined && header(req, 'X-Session-Token') !== undefined
                   ? session(req)

@@ -93,12 +93,15 @@ function operation(r: Route): Json {
             parameters.push({ name, in: 'query', required: false, schema, description: schema.description });
         }
     }
-    if (r.auth === 'apiKey' || r.auth === 'player') {
+    if (r.auth === 'apiKey' || r.auth === 'player' || r.auth === 'server') {
         parameters.push({
             name: 'X-Game-ID',
             in: 'header',
             required: false,
-            description: 'the game id; optional with an API key (must match it), required with a session',
+            description:
+                r.auth === 'server'
+                    ? 'the game id; optional (must match the server key)'
+                    : 'the game id; optional with an API key or the server key (must match it), required with a session',
             schema: { type: 'string' },
         });
     } else if (r.auth === 'session' || r.auth === 'game') {

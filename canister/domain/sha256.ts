@@ -1,6 +1,6 @@
-// SHA-256 as hex, for the session and device tokens the canister creates: it stores only their
-// hashes. Gateways hash the tokens clients send (with Node's crypto), so the canister never
-// hashes on a request. The one SHA-256 of the canister is certification/sha256.ts.
+// SHA-256 as hex, for the session and device tokens and the server keys the canister creates: it
+// stores only their hashes. Gateways hash the tokens clients send (with Node's crypto), so the
+// canister never hashes on a request. The one SHA-256 of the canister is certification/sha256.ts.
 import { asciiBytes, sha256 } from './certification/sha256';
 
 /** The SHA-256 digest of `message`, as 64 lowercase hex digits. */

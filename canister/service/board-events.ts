@@ -13,6 +13,31 @@ import { entryOf, nicknameOf, rankIndex, type BoardTable } from '../state/tables
 import { recordEvent } from './events';
 import { sharedRanker, tiesOf } from './ranks';
 
+/**
+ * Player ids by slot of the players events name (the tops of boards: the same few again and
+ * again), per game: a slot's player never changes in a game, so the heap keeps what a stable
+ * read of its slot chunk found (at most ID_CACHE ids a game; then it starts over). A deleted
+ * game's ids stay until the canister restarts (a game made again has another createdAt).
+ */
+const ids = new WeakMap<Ctx, Map<string, Map<number, string>>>();
+const ID_CACHE = 1024;
+
+/** The player id of a slot of the game (cached: see `ids`). */
+export function playerOfSlot(ctx: Ctx, game: GameState, slot: number): string {
+    const key = `${game.record.gameId}/${game.record.createdAt}`;
+    let games = ids.get(ctx);
+    if (games === undefined) ids.set(ctx, (games = new Map()));
+    let known = games.get(key);
+    if (known === undefined) games.set(key, (known = new Map()));
+    let id = known.get(slot);
+    if (id === undefined) {
+        id = slotPlayer(ctx, game.record.gameId, slot) ?? '';
+        if (known.size >= ID_CACHE) known.clear();
+        if (id !== '') known.set(slot, id);
+    }
+    return id;
+}
+
 /** How many of the board's top entries its events watch (0: none). */
 export const eventTopOf = (board: BoardRecord): number => board.eventTop ?? EVENT_TOP.default;
 
@@ -80,7 +105,7 @@ export function boardEvents(
     const values = byStreak ? table.streak : table.score;
     const entry = (x: number, xRank: number, xPlayerId?: string): EventEntry => ({
         rank: xRank,
-        playerId: xPlayerId ?? slotPlayer(ctx, game.record.gameId, table.slot[x]) ?? '',
+        playerId: xPlayerId ?? playerOfSlot(ctx, game, table.slot[x]),
         nickname: nicknameOf(game.players, table.slot[x]),
         score: table.score[x],
         streak: table.streak[x],
@@ -89,11 +114,11 @@ export function boardEvents(
     // Those now right below it, while they were ahead of its old entry and inside the top N
     // before: at most N (on a board with shared ranks, a tie group cut by that bound is named
     // by who reached its value first, as the board lists it).
-    const ids = index.range(pos + 1, n);
+    const below = index.range(pos + 1, n);
     const ranker = sharedRanker(table, board.sortBy, pos + 1, ties);
     const passed: EventEntry[] = [];
-    for (let i = 0; i < ids.length; i++) {
-        const x = ids[i]!;
+    for (let i = 0; i < below.length; i++) {
+        const x = below[i]!;
         const xValue = values[x];
         const xRank = ranker === undefined ? pos + 1 + i : ranker(x, i);
         if (before !== undefined) {

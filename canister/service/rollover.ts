@@ -7,8 +7,7 @@ import type { Ctx, GameState } from '../state/context';
 import { currentPeriod, newBoardTable, ruleOf, saveGame } from '../state/game-state';
 import { authTypeOf, entryCount, metadataOf, nicknameOf, rankIndex } from '../state/tables';
 import { ns } from '../domain/json';
-import { slotPlayer } from '../state/slots';
-import { eventTopOf } from './board-events';
+import { eventTopOf, playerOfSlot } from './board-events';
 import { recordEvent } from './events';
 import { listRanks, tiesOf } from './ranks';
 
@@ -83,7 +82,7 @@ export function archivePeriod(ctx: Ctx, game: GameState, board: BoardRecord, end
             totalEntries: archive.entryCount,
             top: top.map((e, i) => ({
                 rank: ranks[i]!,
-                playerId: (e.slot === undefined ? undefined : slotPlayer(ctx, game.record.gameId, e.slot)) ?? '',
+                playerId: e.slot === undefined ? '' : playerOfSlot(ctx, game, e.slot),
                 nickname: e.nickname,
                 score: e.score,
                 streak: e.streak,

@@ -159,6 +159,32 @@ test('the operator is not held to the 3-games default; rotate-key stops the old 
     expect(res.status).toBe(401);
 });
 
+test('rotate-server-key prints a working server key once; set-server-only refuses the public key', async () => {
+    const { apiKey } = await admin('create-game', 'cli-server');
+    const { serverKey } = await admin('rotate-server-key', 'cli-server');
+    expect(serverKey).toMatch(/^skey_cli-server_[A-Za-z0-9_-]{43}$/);
+    expect(await admin('set-server-only', 'cli-server', 'on')).toEqual({
+        gameId: 'cli-server',
+        serverOnly: true,
+        serverSkipsChecks: false,
+    });
+    const post = (headers: Record<string, string>) =>
+        fetch(`${service.gateway.url}/scores`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', ...headers },
+            body: JSON.stringify({ playerId: 'dev_1700000000_c1c1c1c1', score: 5, streak: 1 }),
+        });
+    expect((await post({ 'X-API-Key': apiKey })).status).toBe(403);
+    expect((await post({ Authorization: `Bearer ${serverKey}` })).status).toBe(200);
+    expect(await admin('set-server-only', 'cli-server', 'off', '--skip-checks', 'on')).toMatchObject({
+        serverOnly: false,
+        serverSkipsChecks: true,
+    });
+    await expect(admin('set-server-only', 'cli-server', 'maybe')).rejects.toThrow(
+        /Usage: npm run admin -- set-server-only/,
+    );
+});
+
 test('developers asking for more game slots are listed and approved by the operator', async () => {
     expect(await admin('list-requests')).toEqual([]);
     await expect(admin('approve-request', 'dev_nobody')).rejects.toThrow(/No request from that developer/);

@@ -1,7 +1,7 @@
 // The server key through the gateway (issue 25): Authorization: Bearer makes the game's server,
 // which writes for any player and reads with the API key's routes; server-only games refuse the
 // public key (403) and sessions (400); each credential only where it belongs, with clear 401s.
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 
 import { MESSAGES } from '../../contract/messages';
 import { startService } from '../support/gateway';
@@ -118,11 +118,19 @@ test('the server key is refused on routes for clients only, and the reverse, eac
     expect(both.status).toBe(400);
     expect(both.body.error).toMatch(/^Send one credential/);
     // Malformed or unknown keys.
-    for (const authorization of ['Basic abc', 'Bearer', `Bearer skey_${G}_short`, `Token ${serverKey}`]) {
+    for (const authorization of ['Bearer', `Bearer skey_${G}_short`, `bearer  ${serverKey}x`, 'Bearer a b']) {
         const res = await submit({ Authorization: authorization }, player());
         expect(res.status).toBe(401);
         expect(res.body.error).toMatch(/^Invalid server key/);
     }
+    // Other schemes (a proxy's Basic auth) are ignored as before: the API key decides.
+    expect((await submit({ Authorization: 'Basic dXNlcjpwYXNz', 'X-API-Key': apiKey }, player())).status).toBe(200);
+    expect((await submit({ Authorization: `Token ${serverKey}` }, player())).body.error).toBe(MESSAGES.missingApiKey);
+    const signIn = await s.request('POST', '/auth/device/code', {
+        headers: { Authorization: 'Basic dXNlcjpwYXNz', 'X-Game-ID': G },
+        body: {},
+    });
+    expect(signIn.status).toBe(200);
 });
 
 test('a server key of another game is refused, whatever game the request names', async () => {
@@ -160,3 +168,56 @@ test('the reference shows the bearer scheme on the routes that take it', async (
 function hash(token: string): string {
     return createHash('sha256').update(token).digest('hex');
 }
+
+test("the dashboard JSON API: create, rotate and revoke the key, server settings; another developer's game is 404", async () => {
+    const devs = await Promise.all(
+        ['srv-dev', 'srv-stranger'].map(async (subject) => {
+            const { sessionToken } = await s.canister.ok('dev_sign_in', {
+                identity: { issuer: 'https://idp.test', subject, email: `${subject}@test`, provider: 'test' },
+            });
+            return {
+                sessionHash: hash(sessionToken),
+                headers: {
+                    Cookie: `lb_dev=${sessionToken}`,
+                    'X-CSRF-Token': createHmac('sha256', s.signIn.secret)
+                        .update(`dashboard csrf\n${sessionToken}`)
+                        .digest('base64url'),
+                },
+            };
+        }),
+    );
+    const [mine, stranger] = devs;
+    const game = 'srv-dash';
+    await s.canister.ok('dev_register_game', { sessionHash: mine.sessionHash, gameId: game, name: 'Srv Dash' });
+    const api = (method: string, path: string, body?: unknown, headers: Record<string, string> = mine.headers) =>
+        s.request(method, `/dashboard/api/games/${game}${path}`, { headers, body });
+    const made = await api('POST', '/server-key');
+    expect(made.status).toBe(200);
+    expect(made.headers.get('cache-control')).toBe('no-store');
+    const key = made.body.data.serverKey;
+    expect(key).toMatch(new RegExp(`^skey_${game}_[A-Za-z0-9_-]{43}$`));
+    const me = await s.request('GET', '/dashboard/api/me', { headers: mine.headers });
+    const view = me.body.data.games.find((g: { gameId: string }) => g.gameId === game);
+    expect(view.serverKeyCreatedAt).toEqual(expect.any(Number));
+    expect(JSON.stringify(me.body)).not.toContain(key.slice(-43));
+    expect(await api('PUT', '/server-settings', { serverOnly: true })).toMatchObject({
+        status: 200,
+        body: { data: { serverOnly: true, serverSkipsChecks: false } },
+    });
+    expect(await api('PUT', '/server-settings', { serverOnly: 'yes' })).toMatchObject({ status: 400 });
+    expect((await api('PUT', '/server-settings', {})).body.data).toEqual({
+        serverOnly: true,
+        serverSkipsChecks: false,
+    });
+    // Another developer, no session, no CSRF token.
+    expect((await api('POST', '/server-key', undefined, stranger.headers)).status).toBe(404);
+    expect((await api('DELETE', '/server-key', undefined, stranger.headers)).status).toBe(404);
+    expect((await api('POST', '/server-key', undefined, {})).status).toBe(401);
+    expect((await api('POST', '/server-key', undefined, { Cookie: mine.headers.Cookie })).status).toBe(403);
+    expect((await submit(bearer(key), player())).status).toBe(200);
+    expect((await api('DELETE', '/server-key')).body).toEqual({ ok: true, data: { message: 'Server key revoked.' } });
+    expect(await submit(bearer(key), player())).toMatchObject({
+        status: 401,
+        body: { error: MESSAGES.invalidServerKey },
+    });
+});

@@ -25,8 +25,8 @@ export function serverKeyCard(game: GameView, v: View): Html {
         <h2>Server key</h2>
         <p class="muted">
             For your game's own backend: send it as <code>Authorization: Bearer &lt;key&gt;</code> to write scores and
-            achievements for any of your players and to read the event feed (<code>GET /events</code>). Browsers cannot
-            send it to this API from a web page.
+            achievements for any of your players and to read the event feed (<code>GET /events</code>). Only from your
+            server: a game client or a web page that holds it has leaked it.
         </p>
         ${shown}
         <p id="server-key-status">

@@ -1,0 +1,122 @@
+// The Security tab's server key in headless Chromium: create it (shown once, with a copy button
+// and the warning), submit with it over HTTP, reload (gone for good, only its date), rotate (the
+// old key refused at once), turn on server-only submits (the public key refused), revoke.
+// Screenshots (desktop and phone) go to dashboard-server-key*.png in the screenshot folder.
+import * as path from 'node:path';
+
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+import { MESSAGES } from '../../contract/messages';
+import type { RunningIdentityProvider } from '../../local/idp/thread';
+import { clickAndLoad, launchBrowser, screenshotDir, DESKTOP, PHONE } from '../support/browser';
+import { startService } from '../support/gateway';
+import { fillSignUp, startLocalSignIn } from '../support/idp';
+import { tempDir } from '../support/replica';
+
+const SHOTS = screenshotDir();
+const GAME = 'skey-dash';
+
+let s: Awaited<ReturnType<typeof startService>>;
+let idp: RunningIdentityProvider;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let apiKey: string;
+
+beforeAll(async () => {
+    s = await startService();
+    idp = await startLocalSignIn(s.signIn, {
+        dataDir: tempDir('skey-idp'),
+        clientSecret: 'server-key-test-client-secret-0123456789',
+        callbacks: ['/link/callback', '/dashboard/callback'],
+    });
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: DESKTOP });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.signIn.publicUrl });
+    page = await context.newPage();
+    await page.goto(`${s.signIn.publicUrl}/dashboard`);
+    await clickAndLoad(page, 'Sign in with a local account');
+    await fillSignUp(page, 'sam@studio.example');
+    await clickAndLoad(page, 'Create account');
+    await page.waitForURL(`${s.signIn.publicUrl}/dashboard`);
+    await page.getByLabel('Game ID').fill(GAME);
+    await page.getByLabel('Name', { exact: true }).fill('Server Key Game');
+    await clickAndLoad(page, 'Register game');
+    apiKey = await page.locator('#api-key').inputValue();
+});
+
+afterAll(async () => {
+    await browser?.close();
+    await idp?.close();
+    await s?.stop();
+});
+
+const security = () => page.goto(`${s.signIn.publicUrl}/dashboard/games/${GAME}/security`);
+const card = async () => (await page.locator('#server-key-card').textContent()) ?? '';
+const submit = (
+    headers: Record<string, string>,
+    score: number,
+    playerId = `dev_1700000000_${score.toString(16).padStart(8, '0')}`,
+) => s.request('POST', '/scores', { headers, body: { playerId, score, streak: 1 } });
+const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+async function shots(name: string): Promise<void> {
+    await page.screenshot({ path: path.join(SHOTS, `dashboard-${name}.png`), fullPage: true });
+    const phone = await browser.newContext({ viewport: PHONE });
+    await phone.addCookies(await context.cookies());
+    const small = await phone.newPage();
+    // The phone shows the same tab as it reads after the action (a new key is never shown twice).
+    await small.goto(
+        page.url().endsWith('/server-key') ? `${s.signIn.publicUrl}/dashboard/games/${GAME}/security` : page.url(),
+    );
+    await small.screenshot({ path: path.join(SHOTS, `dashboard-${name}-phone.png`), fullPage: true });
+    await phone.close();
+}
+
+let first: string;
+
+test('create a server key: shown once with a copy button and the warning; it submits over HTTP', async () => {
+    await security();
+    expect(await card()).toContain('This game has no server key.');
+    await clickAndLoad(page, 'Create server key');
+    await page.getByRole('button', { name: 'Copy' }).click();
+    first = await page.evaluate(() => navigator.clipboard.readText());
+    expect(first).toMatch(new RegExp(`^skey_${GAME}_[A-Za-z0-9_-]{43}$`));
+    expect(await card()).toContain('shown only this once');
+    expect(await card()).toContain('Never ship it in a game client');
+    expect(await card()).toMatch(/A server key exists, made \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    await page.screenshot({ path: path.join(SHOTS, 'dashboard-server-key-new.png'), fullPage: true });
+    expect((await submit(bearer(first), 100)).status).toBe(200);
+    // Reloaded, the key is gone for good: only its date stays.
+    await security();
+    expect(await page.locator('#server-key').count()).toBe(0);
+    expect(await page.content()).not.toContain(first);
+    expect(await card()).toContain('A server key exists');
+    await shots('server-key');
+});
+
+test('rotate: a new key, the old one refused at once', async () => {
+    await security();
+    await page.getByLabel('I understand the current server key stops working at once').check();
+    await clickAndLoad(page, 'Rotate server key');
+    const second = await page.locator('#server-key').inputValue();
+    expect(second).not.toBe(first);
+    expect(await submit(bearer(first), 101)).toMatchObject({ status: 401, body: { error: MESSAGES.invalidServerKey } });
+    expect((await submit(bearer(second), 102)).status).toBe(200);
+});
+
+test('server-only submits: the public key refused, then revoke the server key', async () => {
+    await security();
+    await page.getByLabel(/from the server key only/).check();
+    await clickAndLoad(page, 'Save server settings');
+    expect(await page.locator('[role=status]').textContent()).toBe('Server settings saved.');
+    expect(await page.getByLabel(/from the server key only/).isChecked()).toBe(true);
+    expect(await submit({ 'X-API-Key': apiKey }, 103)).toMatchObject({
+        status: 403,
+        body: { error: MESSAGES.serverOnly },
+    });
+    await shots('server-only');
+    await clickAndLoad(page, 'Revoke server key');
+    expect(await page.locator('[role=status]').textContent()).toBe('The server key was revoked: it no longer works.');
+    expect(await card()).toContain('This game has no server key.');
+});
