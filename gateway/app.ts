@@ -98,7 +98,14 @@ export function createApp(options: GatewayOptions): express.Express {
     });
     for (const r of ROUTES) app[r.method](expressPath(r.path), ...serve(ctx, r));
     app.use(linkPages({ canister: o.canister, signIn: o.signIn, providerNamed }));
-    app.use(dashboard({ canister: o.canister, signIn: o.signIn, providerNamed }));
+    app.use(
+        dashboard({
+            canister: o.canister,
+            signIn: o.signIn,
+            providerNamed,
+            webhookDelivery: o.webhooks?.delivery ?? { policy: STRICT_POLICY },
+        }),
+    );
     app.use(demoPages(o.demo));
     const reference = openApiDocument(ROUTES);
     app.get('/openapi.json', (_req, res) => void res.json(reference));

@@ -7,6 +7,7 @@ import type { ReplyOf } from '../../contract/canister';
 import type { CanisterClient } from '../canister';
 import { sendPage } from '../pages/layout';
 import type { Provider, SignInConfig } from '../sign-in/providers';
+import type { DeliveryOptions } from '../webhooks/deliver';
 import { dashboardPage, html, type Html } from './layout';
 import { noticeText } from './notices';
 import { signInPage } from './pages/sign-in';
@@ -17,6 +18,8 @@ export interface DashboardOptions {
     canister: CanisterClient;
     signIn: SignInConfig;
     providerNamed(name: string): Provider | undefined;
+    /** How this gateway reaches webhook endpoints: the URL check on saving, and "send a test event". */
+    webhookDelivery: DeliveryOptions;
 }
 
 /** A form's fields as the browser sent them. */

@@ -15,6 +15,7 @@ import { keyTab } from './pages/key';
 import { moderationTab } from './pages/moderation';
 import { securityTab } from './pages/security';
 import { settingsTab } from './pages/settings';
+import { webhooksTab } from './pages/webhooks';
 import type { View } from './pages/view';
 
 const CHART_JS = '/dashboard/assets/chart.umd.min.js';
@@ -50,6 +51,10 @@ const TAB_PAGES: Record<Tab, TabPage> = {
     },
     moderation: async ({ o, game, dev, view }) => ({
         body: moderationTab(game, await o.canister.ok('dev_moderation_log', { ...dev, limit: 200 }), view),
+    }),
+    webhooks: async ({ o, game, dev, view }) => ({
+        body: webhooksTab(game, await o.canister.ok('dev_list_webhooks', dev), view, view.webhook),
+        scripts: [DASHBOARD_JS],
     }),
     analytics: async ({ o, req, game, dev }) => {
         const days = req.query.days === '90' ? 90 : 30;

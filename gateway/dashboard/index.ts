@@ -9,6 +9,7 @@ import { failureOf } from '../errors';
 import { accountActions } from './actions/account';
 import { boardActions } from './actions/board';
 import { gameActions } from './actions/game';
+import { webhookActions } from './actions/webhooks';
 import { assets } from './assets';
 import { send, type DashboardOptions } from './context';
 import { gamePages } from './game-pages';
@@ -19,7 +20,15 @@ export type { DashboardOptions };
 
 export function dashboard(o: DashboardOptions): Router {
     const router = Router();
-    router.use(signInRoutes(o), gamePages(o), accountActions(o), gameActions(o), boardActions(o), assets());
+    router.use(
+        signInRoutes(o),
+        gamePages(o),
+        accountActions(o),
+        gameActions(o),
+        boardActions(o),
+        webhookActions(o),
+        assets(),
+    );
 
     // The JSON API's routes are served before this router: any other path under it is unknown.
     router.use(

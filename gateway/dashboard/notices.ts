@@ -19,6 +19,9 @@ const NOTICE_TEXT = {
     'game-registered': 'Game registered. Here is its API key.',
     'request-sent': 'Request sent to the operators.',
     'game-deleted': 'The game and all of its data were deleted.',
+    'webhook-paused': 'Endpoint paused: events wait for it until you resume it.',
+    'webhook-resumed': 'Endpoint resumed: it gets the events it missed, in order.',
+    'webhook-deleted': 'Endpoint deleted.',
 } as const;
 export type Notice = keyof typeof NOTICE_TEXT;
 const NOTICES: ReadonlyMap<string, string> = new Map(Object.entries(NOTICE_TEXT));

@@ -50,6 +50,8 @@ const MOVED = [
     'test/README.md',
     'docs/boards.md',
     'docs/entry-metadata.md',
+    'docs/webhooks.md',
+    'docs/dashboard.md',
 ];
 const PAGES = ['README.md', ...MOVED];
 

@@ -1,9 +1,9 @@
 // A game's pages: its name, status and ID above the tabs (Settings, API key, Boards, Security,
-// Moderation, Analytics), the current one marked.
+// Moderation, Webhooks, Analytics), the current one marked.
 import type { GameView } from '../../../contract/canister';
 import { html, type Html } from '../layout';
 
-export const TABS = ['settings', 'key', 'boards', 'security', 'moderation', 'analytics'] as const;
+export const TABS = ['settings', 'key', 'boards', 'security', 'moderation', 'webhooks', 'analytics'] as const;
 export type Tab = (typeof TABS)[number];
 const TAB_LABEL: Record<Tab, string> = {
     settings: 'Settings',
@@ -11,6 +11,7 @@ const TAB_LABEL: Record<Tab, string> = {
     boards: 'Boards',
     security: 'Security',
     moderation: 'Moderation',
+    webhooks: 'Webhooks',
     analytics: 'Analytics',
 };
 

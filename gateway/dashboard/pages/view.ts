@@ -2,6 +2,7 @@
 // the notice after an action, a failed form's error next to it and what it held.
 import { errorBox, html, type Html } from '../layout';
 import type { GameView } from '../../../contract/canister';
+import type { WebhookShown } from './webhooks';
 
 /** What every page of a signed-in developer gets: the CSRF token, a message, a form's error. */
 export interface View {
@@ -11,6 +12,8 @@ export interface View {
     error?: { action: string; message: string };
     /** What the failed form held, to show it again. */
     values?: Record<string, string | undefined>;
+    /** What the Webhooks tab shows once after its form: a new endpoint's secret, a test's answer. */
+    webhook?: WebhookShown;
     /** A server key just made: shown on this page only, never again. */
     serverKey?: string;
 }

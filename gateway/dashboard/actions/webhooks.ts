@@ -1,0 +1,99 @@
+// The Webhooks tab's form actions (POST /dashboard/games/<gameId>/webhooks/...): adding an
+// endpoint answers with the tab showing its secret once (never in a URL); pause, resume and
+// delete go back to the tab with a notice; "send a test event" delivers one at once and answers
+// with the tab showing its status and latency. A refusal shows the tab with the error by its form.
+import { type Request, type Response, Router } from 'express';
+
+import type { ReplyOf, Result } from '../../../contract/canister';
+import { urlProblem } from '../../webhooks/address-policy';
+import { postForm, viewOf, type DashboardOptions, type Developer, type Form } from '../context';
+import { showGame } from '../game-pages';
+import { withNotice, type Notice } from '../notices';
+import type { WebhookShown } from '../pages/webhooks';
+import { sendTestEvent } from '../test-webhook';
+
+/** The event kinds a form ticked (one `kinds` field per box; none = an empty list the canister refuses). */
+const kindsOf = (req: Request): string[] => {
+    const raw = (req.body as Record<string, unknown> | undefined)?.kinds;
+    return (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter(
+        (k): k is string => typeof k === 'string',
+    );
+};
+
+const OPS = ['pause', 'resume', 'delete', 'test'] as const;
+const DONE: Record<(typeof OPS)[number], Notice> = {
+    pause: 'webhook-paused',
+    resume: 'webhook-resumed',
+    delete: 'webhook-deleted',
+    test: 'saved', // never shown: a test answers with the tab itself
+};
+
+export function webhookActions(o: DashboardOptions): Router {
+    const router = Router();
+    /** The tab again, with what to show once, or the error of the form `action`. */
+    const again = (
+        d: Developer,
+        req: Request,
+        res: Response,
+        status: number,
+        o2: { error?: { action: string; message: string }; values?: Form; shown?: WebhookShown },
+    ): Promise<void> =>
+        showGame(
+            o,
+            req,
+            res,
+            d,
+            String(req.params.gameId),
+            'webhooks',
+            { ...viewOf(req, d, o2.error, o2.values), webhook: o2.shown },
+            status,
+        );
+
+    postForm(router, o, '/dashboard/games/:gameId/webhooks/add', async (d, b, req, res) => {
+        const dev = { sessionHash: d.session.sessionHash, gameId: req.params.gameId };
+        const kinds = kindsOf(req);
+        // This gateway's address policy first, as the JSON API does; the canister checks the rest.
+        const problem = urlProblem(b.url ?? '', o.webhookDelivery.policy);
+        const r: Result<ReplyOf<'dev_add_webhook'>> =
+            problem === undefined
+                ? await o.canister.relay('dev_add_webhook', { ...dev, url: b.url ?? '', kinds })
+                : { err: { status: 400, message: problem } };
+        if ('err' in r) {
+            const error = { action: 'webhook-add', message: r.err.message };
+            return again(d, req, res, r.err.status < 500 ? r.err.status : 503, {
+                error,
+                values: { url: b.url, kinds: kinds.join(',') },
+            });
+        }
+        const { webhook, secret } = r.ok;
+        res.setHeader('Cache-Control', 'no-store');
+        await again(d, req, res, 201, {
+            shown: { secret: { webhookId: webhook.webhookId, url: webhook.url, secret } },
+        });
+    });
+
+    for (const op of OPS)
+        postForm(router, o, `/dashboard/games/:gameId/webhooks/:webhookId/${op}`, async (d, b, req, res) => {
+            const { gameId, webhookId } = req.params as { gameId: string; webhookId: string };
+            const dev = { sessionHash: d.session.sessionHash, gameId, webhookId };
+            let r: Result<unknown>;
+            if (op === 'test') {
+                const sent = await sendTestEvent(o.canister, dev, o.webhookDelivery);
+                if ('ok' in sent) return again(d, req, res, 200, { shown: { test: { webhookId, attempt: sent.ok } } });
+                r = sent;
+            } else if (op === 'delete') {
+                r =
+                    b.confirm === 'yes'
+                        ? await o.canister.relay('dev_delete_webhook', dev)
+                        : { err: { status: 400, message: 'Invalid confirm: tick the box to delete the endpoint' } };
+            } else {
+                r = await o.canister.relay('dev_update_webhook', { ...dev, paused: op === 'pause' });
+            }
+            if ('err' in r)
+                return again(d, req, res, r.err.status < 500 ? r.err.status : 503, {
+                    error: { action: `webhook-${op}-${webhookId}`, message: r.err.message },
+                });
+            res.redirect(303, withNotice(`/dashboard/games/${encodeURIComponent(gameId)}/webhooks`, DONE[op]));
+        });
+    return router;
+}
