@@ -242,11 +242,16 @@ function costs(r: SavedResults): string {
     ];
     const update = (instr: number, bytes: number): number =>
         instr + FEES.perUpdateMessage + FEES.perIngressMessage + bytes * FEES.perIngressByte;
+    // A typical new best enters no board's top 10 (one that does records its events: the row after).
+    const single = ins['events: submit, new best in no top 10 (fan-out to 3; eventTop 10)'];
+    const perBatched = ins['  per submit in a batch of 100 such (eventTop 10)'];
     const oneByOne = (s: string): number =>
-        1000 * update(ins['submit, existing player, new best (fan-out to 3)'][s], SUBMIT_BYTES);
+        1000 * update((single ?? ins['submit, existing player, new best (fan-out to 3)'])[s], SUBMIT_BYTES);
     const batched = (s: string): number =>
         10 * (FEES.perUpdateMessage + FEES.perIngressMessage + BATCH_BYTES * FEES.perIngressByte) +
-        1000 * ins['  per submit in the batch'][s];
+        1000 * (perBatched ?? ins['  per submit in the batch'])[s];
+    const leader = ins['events: submit to rank 1 of 3 boards (new_leader + 10 overtaken each: 33 events)'];
+    const toRank1 = (s: string): number => 1000 * update(leader[s], SUBMIT_BYTES);
     const firstRead = ins["a path's first direct read: http_request_update (renders one board's top 100)"];
     const largest = sizes[sizes.length - 1];
     const render = firstRead[largest] + FEES.perUpdateMessage;
@@ -257,10 +262,18 @@ function costs(r: SavedResults): string {
     const certifying = day.get('certifying');
     const rows: string[][] = [
         [
-            `1,000 submits, one per call (existing player, new best, 3 boards; ${sizes.map((s) => grouped(Number(s))).join(' / ')} players)`,
+            `1,000 submits, one per call (existing player, new best outside every top 10, 3 boards; ${sizes.map((s) => grouped(Number(s))).join(' / ')} players)`,
             ...both(oneByOne),
         ],
         ['1,000 submits, batched 100 per call (the gateway batches concurrent submits)', ...both(batched)],
+        ...(leader === undefined
+            ? []
+            : [
+                  [
+                      '1,000 submits that each take rank 1 of 3 boards, one per call (33 events each: new leader, 10 overtaken per board)',
+                      ...both(toRank1),
+                  ],
+              ]),
         [
             '1,000 board reads, through a gateway or directly (reads and certified `http_request` answers are queries)',
             '0',
