@@ -10,7 +10,7 @@ export const WEBHOOKS_MAX = 5;
 /** A URL's longest form. */
 export const WEBHOOK_URL_MAX = 500;
 /** Events one lease hands a gateway for one endpoint (delivered one at a time, in order). */
-export const LEASE_EVENTS_MAX = 20;
+export const LEASE_EVENTS_MAX = 100;
 /** How long a lease holds (canister time): a gateway that dies loses it after this. */
 export const LEASE_SECONDS = 60;
 /** Attempts an endpoint's view keeps for the delivery log, newest first. */

@@ -29,8 +29,8 @@ import { latestSeq, readEvents } from './events';
 
 /** Leases one webhook_work call may grant. */
 export const WORK_WANT_MAX = 50;
-/** Events all leases of one reply carry at most (a period_closed event is ~2 KB: well under the 2 MiB reply). */
-const EVENTS_PER_WORK = 250;
+/** Events all leases of one reply carry at most (a period_closed event of 25 entries is ~2.5 KB: under the 2 MiB reply). */
+const EVENTS_PER_WORK = 500;
 /** Events of other kinds one lease may skip over looking for its own (the rest on the next call). */
 const SCAN_MAX = 500;
 /** Reports one call takes. */
@@ -38,6 +38,8 @@ const REPORTS_MAX = 200;
 /** Superseded leases whose late reports still move the cursor, and test leases awaiting reports. */
 const PAST_KEPT = 3;
 const TESTS_KEPT = 5;
+/** Test events of one endpoint are this far apart at least (each makes a gateway send a POST). */
+export const TEST_EVENT_SECONDS = 10;
 const ERROR_MAX = 300;
 const BY_DEVELOPER = 'by the developer';
 
@@ -249,8 +251,13 @@ export function testWebhook(ctx: Ctx, game: GameState, req: Untrusted<RequestOf<
     };
     const leaseId = newLeaseId(ctx, gameId, current.webhookId);
     const expiresAt = now + LEASE_SECONDS * 1e6;
+    if (current.lastTestAt !== undefined && now - current.lastTestAt < TEST_EVENT_SECONDS * 1e6)
+        throw new Fail(
+            429,
+            `Test events of one endpoint are at least ${TEST_EVENT_SECONDS} seconds apart: try again shortly`,
+        );
     const tests = (current.tests ?? []).filter((t) => t.expiresAt > now).slice(-(TESTS_KEPT - 1));
-    put(ctx, gameId, { ...current, tests: [...tests, { leaseId, expiresAt }] });
+    put(ctx, gameId, { ...current, tests: [...tests, { leaseId, expiresAt }], lastTestAt: now });
     return {
         leaseId,
         gameId,
@@ -458,13 +465,13 @@ function cleanAttempts(value: unknown, now: number): Array<DeliveryAttempt<numbe
     const out: Array<DeliveryAttempt<number>> = [];
     for (const a of value.slice(0, ATTEMPTS_KEPT)) {
         if (a === null || typeof a !== 'object') continue;
-        const { at, eventId, kind, status, error, latencyMs } = a as Record<string, unknown>;
+        const { eventId, kind, status, error, latencyMs } = a as Record<string, unknown>;
         if (typeof eventId !== 'string' || eventId.length > 200) continue;
         if (kind !== 'test' && !(EVENT_KINDS as readonly unknown[]).includes(kind)) continue;
-        const us = typeof at === 'number' && Number.isFinite(at) ? Math.round(at / 1000) : NaN;
         const attempt: DeliveryAttempt<number> = {
-            // The gateway's clock, when it is within a day of the canister's.
-            at: Math.abs(us - now) < 86_400e6 ? us : now,
+            // The canister's clock, like every other time of the endpoint's (failing since, next retry):
+            // the log never reads as if a retry came before the attempt that scheduled it.
+            at: now,
             eventId,
             kind: kind as EventKind | 'test',
             latencyMs:
@@ -478,5 +485,5 @@ function cleanAttempts(value: unknown, now: number): Array<DeliveryAttempt<numbe
         out.push(attempt);
     }
     // Newest first (the gateway lists them in the order it made them).
-    return out.reverse().sort((x, y) => y.at - x.at);
+    return out.reverse();
 }

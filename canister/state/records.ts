@@ -341,5 +341,7 @@ export interface WebhookRecord {
     /** Test-event leases (dev_test_webhook) whose reports are awaited. */
     tests?: Array<{ leaseId: string; expiresAt: number }>;
     /** Newest first, at most ATTEMPTS_KEPT. */
+    /** When the last test event was handed out (µs): they are paced per endpoint. */
+    lastTestAt?: number;
     attempts: Array<DeliveryAttempt<number>>;
 }

@@ -20,13 +20,14 @@ import {
     listWebhooks,
     loadWebhooks,
     testWebhook,
+    TEST_EVENT_SECONDS,
     updateWebhook,
     webhookDue,
     webhookWork,
 } from '../../../canister/service/webhooks';
 import { newCtx } from '../../../canister/state/context';
 import { loadGames } from '../../../canister/state/startup';
-import { failure, harness, present, withGame, S, type Harness } from './harness';
+import { failure, harness, present, withGame, withReader, S, type Harness } from './harness';
 
 const URL = 'https://hooks.example.com/in';
 const game = (h: Harness, gameId = 'my-game') => h.games.get(gameId)!;
@@ -89,6 +90,7 @@ describe('endpoints', () => {
     test('a new endpoint gets only events recorded after it was added', () => {
         const h = harness();
         withGame(h);
+        withReader(h, 'my-game');
         banned(h, 'my-game', 'a', 'b');
         const { webhook } = add(h);
         expect(webhook.delivered).toBe(2);
@@ -193,15 +195,16 @@ describe('leases', () => {
         const h = harness();
         withGame(h);
         add(h);
-        banned(h, 'my-game', ...Array.from({ length: 45 }, (_, i) => `p${i}`));
+        const total = 2 * LEASE_EVENTS_MAX + 5;
+        banned(h, 'my-game', ...Array.from({ length: total }, (_, i) => `p${i}`));
         const [first] = work(h);
         expect(ids(first)).toEqual(Array.from({ length: LEASE_EVENTS_MAX }, (_, i) => i + 1));
         const [second] = work(h, 10, [report(first)]);
-        expect(ids(second)[0]).toBe(21);
+        expect(ids(second)[0]).toBe(LEASE_EVENTS_MAX + 1);
         const [third] = work(h, 10, [report(second)]);
-        expect(ids(third)).toEqual([41, 42, 43, 44, 45]);
+        expect(ids(third)).toEqual([1, 2, 3, 4, 5].map((i) => 2 * LEASE_EVENTS_MAX + i));
         expect(work(h, 10, [report(third)])).toEqual([]);
-        expect(view(h)[0]).toMatchObject({ delivered: 45, pending: 0, state: 'active' });
+        expect(view(h)[0]).toMatchObject({ delivered: total, pending: 0, state: 'active' });
         expect(webhookDue(h)).toEqual({ due: 0 });
     });
 
@@ -433,6 +436,9 @@ describe('test events', () => {
         const v = view(h)[0];
         expect(v).toMatchObject({ delivered: 0, pending: 1, failures: 0 });
         expect(v.attempts.map((a) => [a.kind, a.status])).toEqual([['test', 200]]);
+        // Test events are paced per endpoint (each makes a gateway POST somewhere).
+        expect(failure(() => testWebhook(h, game(h), { webhookId: webhook.webhookId }))).toMatchObject({ status: 429 });
+        h.advance(TEST_EVENT_SECONDS);
         // A failed test changes no state either, and a second report of it is ignored.
         const failing = present(testWebhook(h, game(h), { webhookId: webhook.webhookId }));
         work(h, 0, [report(failing, 0), report(failing, 0)]);
