@@ -10,7 +10,7 @@ import type { Ctx, GameState } from '../state/context';
 import type { BoardRecord } from '../state/records';
 import { slotPlayer } from '../state/slots';
 import { entryOf, nicknameOf, rankIndex, type BoardTable } from '../state/tables';
-import { recordEvent } from './events';
+import { hasEventReader, recordEvent } from './events';
 import { sharedRanker, tiesOf } from './ranks';
 
 /**
@@ -82,7 +82,7 @@ export function boardEvents(
     after: Best,
 ): void {
     const n = eventTopOf(board);
-    if (n === 0) return;
+    if (n === 0 || !hasEventReader(game)) return;
     const byStreak = board.sortBy === 'streak';
     const value = byStreak ? after.streak : after.score;
     const at = byStreak ? after.streakAt : after.scoreAt;

@@ -13,8 +13,20 @@ export function latestSeq(ctx: Ctx, gameId: string): number {
     return statsOf(ctx, gameId).events ?? 0;
 }
 
-/** Appends an event (dropping the oldest once the ring is full); returns it as readers will see it. */
-export function recordEvent(ctx: Ctx, game: GameState, event: NewEvent): GameEvent {
+/**
+ * Whether anyone can read the game's events: its server key (the feed) or a webhook endpoint.
+ * Without either nothing is recorded (nobody could ever read it), so a game pays for its log
+ * only once it has a reader; events before that are not kept.
+ */
+export const hasEventReader = (game: GameState): boolean =>
+    game.record.serverKey !== undefined || (game.record.webhooks?.length ?? 0) > 0;
+
+/**
+ * Appends an event (dropping the oldest once the ring is full) when the game has a reader;
+ * returns it as readers will see it (undefined: not recorded).
+ */
+export function recordEvent(ctx: Ctx, game: GameState, event: NewEvent): GameEvent | undefined {
+    if (!hasEventReader(game)) return undefined;
     const gameId = game.record.gameId;
     const seq = latestSeq(ctx, gameId) + 1;
     const full = { id: eventId(gameId, seq), seq, gameId, at: ns(ctx.env.now()), ...event } as GameEvent;

@@ -8,7 +8,7 @@ import { currentPeriod, newBoardTable, ruleOf, saveGame } from '../state/game-st
 import { authTypeOf, entryCount, metadataOf, nicknameOf, rankIndex } from '../state/tables';
 import { ns } from '../domain/json';
 import { eventTopOf, playerOfSlot } from './board-events';
-import { recordEvent } from './events';
+import { hasEventReader, recordEvent } from './events';
 import { listRanks, tiesOf } from './ranks';
 
 /** Entries kept per archive: the most a read may ask for. */
@@ -68,26 +68,28 @@ export function archivePeriod(ctx: Ctx, game: GameState, board: BoardRecord, end
             }),
         };
         ctx.store.archives.set(archiveKey(game.record.gameId, board.scoreboardId, board.periodStart), archive);
-        const top = archive.entries.slice(0, eventTopOf(board));
-        const ranks = listRanks(
-            top.map((e) => (board.sortBy === 'streak' ? e.streak : e.score)),
-            tiesOf(board),
-        );
-        recordEvent(ctx, game, {
-            kind: 'period_closed',
-            scoreboardId: board.scoreboardId,
-            archiveId: archiveId(game.record.gameId, board.scoreboardId, board.periodStart),
-            periodStart: ns(board.periodStart),
-            periodEnd: ns(end),
-            totalEntries: archive.entryCount,
-            top: top.map((e, i) => ({
-                rank: ranks[i]!,
-                playerId: e.slot === undefined ? '' : playerOfSlot(ctx, game, e.slot),
-                nickname: e.nickname,
-                score: e.score,
-                streak: e.streak,
-            })),
-        });
+        if (hasEventReader(game)) {
+            const top = archive.entries.slice(0, eventTopOf(board));
+            const ranks = listRanks(
+                top.map((e) => (board.sortBy === 'streak' ? e.streak : e.score)),
+                tiesOf(board),
+            );
+            recordEvent(ctx, game, {
+                kind: 'period_closed',
+                scoreboardId: board.scoreboardId,
+                archiveId: archiveId(game.record.gameId, board.scoreboardId, board.periodStart),
+                periodStart: ns(board.periodStart),
+                periodEnd: ns(end),
+                totalEntries: archive.entryCount,
+                top: top.map((e, i) => ({
+                    rank: ranks[i]!,
+                    playerId: e.slot === undefined ? '' : playerOfSlot(ctx, game, e.slot),
+                    nickname: e.nickname,
+                    score: e.score,
+                    streak: e.streak,
+                })),
+            });
+        }
         board.archives.push(board.periodStart);
         const keep = RETENTION[board.period];
         while (board.archives.length > keep) {

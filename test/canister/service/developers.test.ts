@@ -23,7 +23,7 @@ import { listArchives, readArchive, readBoard, leaderboard } from '../../../cani
 import { rolloverAll } from '../../../canister/service/rollover';
 import { submitBatch, suspicionLog } from '../../../canister/service/scores';
 import { setCaps } from '../../../canister/service/games';
-import { failure, harness, key, present, type Harness, hashOf, person } from './harness';
+import { failure, harness, key, present, type Harness, hashOf, person, withReader } from './harness';
 
 const ada = person('ada', 'local');
 const eve = person('eve', 'local');
@@ -234,6 +234,7 @@ test('deleting a game needs its id typed again; it is gone at once and its recor
     const s = signIn(h, ada);
     const G = 'doomed';
     const { apiKey } = registerOwnGame(h, { sessionHash: s, gameId: G, name: 'Doomed' });
+    withReader(h, G); // its event log is purged too
     for (let i = 0; i < 100; i++) submit(h, G, { playerId: `p${i}`, score: i, nickname: `Doomed_${i}` });
     expect(failure(() => deleteOwnGame(h, { sessionHash: s, gameId: G, confirm: 'doome' })).status).toBe(400);
     expect(h.games.has(G)).toBe(true);

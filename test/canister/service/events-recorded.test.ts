@@ -16,13 +16,14 @@ import { readArchive } from '../../../canister/service/reads';
 import { rolloverAll } from '../../../canister/service/rollover';
 import { ban, removeBoardEntry, unban, wipePlayer } from '../../../canister/service/moderation';
 import { submitBatch } from '../../../canister/service/scores';
-import { failure, harness, hashOf, key, person, present, withGame, type Harness } from './harness';
+import { failure, harness, hashOf, key, person, present, withGame, withReader, type Harness } from './harness';
 
 const G = 'ev-game';
 
 function setup(): Harness {
     const h = harness();
     withGame(h, G);
+    withReader(h, G);
     return h;
 }
 const game = (h: Harness) => h.games.get(G)!;
@@ -326,6 +327,7 @@ describe('period_closed', () => {
         const h = harness();
         const s = hashOf(developerSignIn(h, { identity: person('ada', 'local') }).sessionToken);
         registerOwnGame(h, { sessionHash: s, gameId: G, name: 'Reset' });
+        withReader(h, G);
         createBoard(h, { gameId: G, scoreboardId: 'season', type: 'custom', days: 0 });
         game(h).record.boards.find((b) => b.scoreboardId === 'season')!.eventTop = 0;
         submit(h, 'a', 50);
@@ -483,7 +485,9 @@ describe('a deleted game', () => {
         const h = harness();
         const s = hashOf(developerSignIn(h, { identity: person('ada', 'local') }).sessionToken);
         registerOwnGame(h, { sessionHash: s, gameId: G, name: 'Doomed' });
+        withReader(h, G);
         withGame(h, 'other-game');
+        withReader(h, 'other-game');
         for (let i = 0; i < 40; i++) ban(h, game(h), { playerId: `p${i}` });
         ban(h, h.games.get('other-game')!, { playerId: 'x' });
         flushCallWrites(h);

@@ -4,7 +4,7 @@ import { EVENTS_KEEP } from '../../../contract/event-log';
 import type { NewEvent } from '../../../contract/events';
 import { latestSeq, readEvents, recordEvent } from '../../../canister/service/events';
 import { flushCallWrites } from '../../../canister/service/flush';
-import { harness, withGame, S, type Harness } from './harness';
+import { harness, withGame, withReader, S, type Harness } from './harness';
 
 const banned = (playerId: string): NewEvent => ({ kind: 'player_banned', playerId, reason: 'test' });
 
@@ -18,6 +18,7 @@ test('events are numbered from 1 and read in order from any seq', () => {
     const h = harness();
     const g = 'my-game';
     withGame(h, g);
+    withReader(h, g);
     expect(readEvents(h, g, 0)).toEqual({ events: [], next: 0, latest: 0 });
     record(h, g, 5);
     h.advance(S);
@@ -36,6 +37,7 @@ test('the log keeps the newest EVENTS_KEEP events and says what a late reader mi
     const h = harness();
     const g = 'my-game';
     withGame(h, g);
+    withReader(h, g);
     record(h, g, EVENTS_KEEP + 7);
     const page = readEvents(h, g, 2, 2);
     expect(page.missed).toEqual({ from: 3, to: 7 });
@@ -48,8 +50,18 @@ test("one game's events never show in another's log", () => {
     const [a, b] = ['game-a', 'game-b'];
     withGame(h, a);
     withGame(h, b);
+    withReader(h, a);
+    withReader(h, b);
     record(h, a, 3);
     expect(readEvents(h, b, 0).events).toEqual([]);
     record(h, b, 1);
     expect(readEvents(h, b, 0).events.map((e) => e.gameId)).toEqual(['game-b']);
+});
+
+test('a game without a reader (no server key, no webhook) records nothing', () => {
+    const h = harness();
+    withGame(h, 'quiet-game');
+    record(h, 'quiet-game', 3);
+    expect(readEvents(h, 'quiet-game', 0)).toEqual({ events: [], next: 0, latest: 0 });
+    expect(h.store.events.size()).toBe(0);
 });

@@ -1,4 +1,5 @@
 // A service context on plain Maps with a clock the test moves (native tests of the rules).
+import { rotateServerKey } from '../../../canister/service/server-keys';
 import { createHash, randomBytes } from 'node:crypto';
 
 import type { Identity } from '../../../contract/canister';
@@ -31,6 +32,14 @@ export function harness(startIso = '2026-03-04T12:00:00Z'): Harness {
 
 export function withGame(h: Harness, gameId = 'my-game'): string {
     return registerGame(h, { developerId: 'dev-1', gameId, name: 'My Game' }).apiKey;
+}
+
+/**
+ * Gives a game a reader of its events (a server key): games without one record none
+ * (service/events.ts hasEventReader). Returns the key.
+ */
+export function withReader(h: Harness, gameId: string): string {
+    return rotateServerKey(h, { gameId }).serverKey;
 }
 
 /** The current API key of a game (player writes carry it). */
