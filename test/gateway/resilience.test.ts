@@ -66,6 +66,10 @@ const BODIES: Record<string, unknown> = {
     'POST /dashboard/api/games/some-game/boards': { scoreboardId: 'month', type: 'monthly', sortOrder: 'asc' },
     'PUT /dashboard/api/games/some-game/boards/month': { ties: 'shared' },
     'PUT /dashboard/api/games/some-game/standard-boards': { sortOrder: 'asc' },
+    'POST /dashboard/api/games/some-game/server-key': {},
+    'PUT /dashboard/api/games/some-game/server-settings': { serverOnly: true },
+    'POST /dashboard/api/games/some-game/webhooks': { url: 'https://hooks.example.com/lb', kinds: ['new_leader'] },
+    'PUT /dashboard/api/games/some-game/webhooks/whk_0123456789abcdef': { paused: true },
 };
 
 const DASHBOARD_API = [
@@ -80,6 +84,10 @@ const DASHBOARD_API = [
     'GET /dashboard/api/games/some-game/moderation-log',
     'GET /dashboard/api/games/some-game/suspicion-log',
     'GET /dashboard/api/games/some-game/analytics',
+    'DELETE /dashboard/api/games/some-game/server-key',
+    'GET /dashboard/api/games/some-game/webhooks',
+    'DELETE /dashboard/api/games/some-game/webhooks/whk_0123456789abcdef',
+    'POST /dashboard/api/games/some-game/webhooks/whk_0123456789abcdef/test',
 ];
 
 test('with the canister unreachable, every dashboard JSON route is 503 JSON and no promise is left unhandled', async () => {

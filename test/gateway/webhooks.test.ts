@@ -252,6 +252,11 @@ test('"send a test event" delivers a signed test event now and answers the attem
     const view = await webhookView(s, dev, g, webhookId);
     expect(view.attempts[0]).toMatchObject({ kind: 'test', status: 200 });
     expect(view.failures).toBe(0);
+    // Test events are paced per endpoint (each is a POST to a URL of the developer's choice).
+    const again = await post(dev.headers);
+    expect(again.status).toBe(429);
+    expect(again.body.error).toMatch(/at least 10 seconds apart/);
+    await advance(10);
     // A failing endpoint's test says why; another developer, or no CSRF token, gets nothing sent.
     r.answer = 503;
     expect((await post(dev.headers)).body.data).toMatchObject({
