@@ -227,7 +227,8 @@ async function benchBoardKinds(players: number): Promise<Map<string, bigint>> {
  * best that takes rank 1 on each (new_leader and 10 overtaken per board), against new bests that
  * enter no top 10 (one comparison per board: BoardTable.eventCut), with every board's eventTop 0
  * (no board events at all), and with everySubmitEvents (a score_submitted per submit); alone and
- * per submit in batches of 100. Then the stable memory per event: 2,000 score_submitted events
+ * per submit in batches of 100; and a rank-1 submit of the game before it had a reader (a server
+ * key or a webhook: until then nothing is recorded). Then the stable memory per event: 2,000 score_submitted events
  * (submits that change no entry) against the same submits without events.
  */
 async function benchEvents(
@@ -262,9 +263,13 @@ async function benchEvents(
         for (const scoreboardId of boards)
             await call(r, id, 'admin_update_board', { gameId: g, scoreboardId, eventTop: n });
     };
-    const next1 = fresh();
+    // A game records events only once it has a reader (a server key or a webhook): first without one.
+    await submit('events: submit to rank 1 of 3 boards, game without a reader (nothing recorded)', [
+        { playerId: fresh().playerId, score: 20_000_000 },
+    ]);
+    const serverKey = (await call(r, id, 'admin_rotate_server_key', { gameId: g })).reply.serverKey as string;
     await submit('events: submit to rank 1 of 3 boards (new_leader + 10 overtaken each: 33 events)', [
-        { playerId: next1.playerId, score: 20_000_000 },
+        { playerId: fresh().playerId, score: 30_000_000 },
     ]);
     await submit('events: submit, new best in no top 10 (fan-out to 3; eventTop 10)', [fresh()]);
     await submit('  per submit in a batch of 100 such (eventTop 10)', batch(), true);
@@ -276,7 +281,6 @@ async function benchEvents(
     await submit('events: submit, new best in no top 10, everySubmitEvents (1 score_submitted)', [fresh()]);
     await submit('  per submit in a batch of 100 such (everySubmitEvents)', batch(), true);
     // The events as stored are their JSON text: the sizes of this game's latest ones (read with the server key).
-    const serverKey = (await call(r, id, 'admin_rotate_server_key', { gameId: g })).reply.serverKey as string;
     const serverKeyHash = createHash('sha256').update(serverKey).digest('hex');
     const latest = (await call(r, id, 'read_events', { gameId: g, serverKeyHash, after: 0, limit: 1 }, true)).reply
         .latest as number;
