@@ -87,6 +87,10 @@ function board(h: Harness, options: Record<string, unknown> = {}, eventTop?: num
     return id;
 }
 const on = (id: string) => ({ scoreboardId: id });
+/** Submits each player's score to board `b`, in order. */
+function seed(h: Harness, b: string, scores: Record<string, number>): void {
+    for (const [p, score] of Object.entries(scores)) submit(h, p, score, on(b));
+}
 /** Who passed whom: `by > player` with their new ranks, and `leader` events. */
 function moves(h: Harness, after: number): string[] {
     return events(h, after).map((e) => {
@@ -126,13 +130,7 @@ describe('new_leader and overtaken', () => {
     test('a new entry passes those down to rank N+1; an entry moving up passes those it was behind', () => {
         const h = setup();
         const b = board(h, {}, 3);
-        for (const [p, score] of [
-            ['a', 50],
-            ['b', 40],
-            ['c', 30],
-            ['d', 20],
-        ] as const)
-            submit(h, p, score, on(b));
+        seed(h, b, { a: 50, b: 40, c: 30, d: 20 });
         let after = latest(h);
         submit(h, 'e', 45, on(b));
         expect(moves(h, after)).toEqual(['e@2 > b@3', 'e@2 > c@4']);
@@ -209,13 +207,7 @@ describe('new_leader and overtaken', () => {
     test('shared ties: only players strictly passed, with the ranks the board shows', () => {
         const h = setup();
         const b = board(h, { ties: 'shared' }, 3);
-        for (const [p, score] of [
-            ['a', 50],
-            ['b', 40],
-            ['c', 40],
-            ['d', 30],
-        ] as const)
-            submit(h, p, score, on(b));
+        seed(h, b, { a: 50, b: 40, c: 40, d: 30 });
         let after = latest(h);
         submit(h, 'e', 40, on(b)); // level with b and c (2nd): d is 5th now, outside the top 3
         expect(moves(h, after)).toEqual([]);
@@ -270,13 +262,7 @@ describe('new_leader and overtaken', () => {
     test('the cached cut of a board follows removals: a wiped top player lets the next one in', () => {
         const h = setup();
         const b = board(h, {}, 2);
-        for (const [p, score] of [
-            ['a', 50],
-            ['b', 40],
-            ['c', 30],
-            ['d', 20],
-        ] as const)
-            submit(h, p, score, on(b));
+        seed(h, b, { a: 50, b: 40, c: 30, d: 20 });
         wipePlayer(h, game(h), { playerId: 'a' });
         const after = latest(h);
         submit(h, 'd', 35, on(b)); // b 40, d 35, c 30: d passes c (now 3rd, 2nd before)
