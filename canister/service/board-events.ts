@@ -82,7 +82,7 @@ export function boardEvents(
     after: Best,
 ): void {
     const n = eventTopOf(board);
-    if (n === 0 || !hasEventReader(game)) return;
+    if (n === 0 || !(hasEventReader(game, 'new_leader') || hasEventReader(game, 'overtaken'))) return;
     const byStreak = board.sortBy === 'streak';
     const value = byStreak ? after.streak : after.score;
     const at = byStreak ? after.streakAt : after.scoreAt;

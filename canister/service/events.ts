@@ -1,6 +1,6 @@
 // A game's event log: a ring of EVENTS_KEEP events in stable memory, numbered 1, 2, 3, ... (the
 // count lives with the game's counters, written once per call), read in order from any seq.
-import { EVENTS_KEEP, FEED_LIMIT, eventId } from '../../contract/event-log';
+import { EVENTS_KEEP, FEED_LIMIT, eventId, type EventKind } from '../../contract/event-log';
 import type { EventPage, GameEvent, NewEvent } from '../../contract/events';
 import { ns } from '../domain/json';
 import type { Ctx, GameState } from '../state/context';
@@ -14,19 +14,24 @@ export function latestSeq(ctx: Ctx, gameId: string): number {
 }
 
 /**
- * Whether anyone can read the game's events: its server key (the feed) or a webhook endpoint.
- * Without either nothing is recorded (nobody could ever read it), so a game pays for its log
- * only once it has a reader; events before that are not kept.
+ * Whether anyone can read the game's events of `kind`: its server key (the feed reads every
+ * kind) or a webhook endpoint subscribed to it. Nothing else is recorded (nobody could ever read
+ * it), so a game pays for its log only for what it reads; events from before are not kept.
  */
-export const hasEventReader = (game: GameState): boolean =>
-    game.record.serverKey !== undefined || (game.record.webhooks?.length ?? 0) > 0;
+export function hasEventReader(game: GameState, kind: EventKind): boolean {
+    if (game.record.serverKey !== undefined) return true;
+    const webhooks = game.record.webhooks;
+    if (webhooks === undefined) return false;
+    for (const w of webhooks) if (w.kinds.includes(kind)) return true;
+    return false;
+}
 
 /**
- * Appends an event (dropping the oldest once the ring is full) when the game has a reader;
+ * Appends an event (dropping the oldest once the ring is full) when the game has a reader of its kind;
  * returns it as readers will see it (undefined: not recorded).
  */
 export function recordEvent(ctx: Ctx, game: GameState, event: NewEvent): GameEvent | undefined {
-    if (!hasEventReader(game)) return undefined;
+    if (!hasEventReader(game, event.kind)) return undefined;
     const gameId = game.record.gameId;
     const seq = latestSeq(ctx, gameId) + 1;
     const full = { id: eventId(gameId, seq), seq, gameId, at: ns(ctx.env.now()), ...event } as GameEvent;

@@ -68,7 +68,7 @@ export function archivePeriod(ctx: Ctx, game: GameState, board: BoardRecord, end
             }),
         };
         ctx.store.archives.set(archiveKey(game.record.gameId, board.scoreboardId, board.periodStart), archive);
-        if (hasEventReader(game)) {
+        if (hasEventReader(game, 'period_closed')) {
             const top = archive.entries.slice(0, eventTopOf(board));
             const ranks = listRanks(
                 top.map((e) => (board.sortBy === 'streak' ? e.streak : e.score)),

@@ -65,3 +65,14 @@ test('a game without a reader (no server key, no webhook) records nothing', () =
     expect(readEvents(h, 'quiet-game', 0)).toEqual({ events: [], next: 0, latest: 0 });
     expect(h.store.events.size()).toBe(0);
 });
+
+test('without a server key, only the kinds a webhook subscribes to are recorded', () => {
+    const h = harness();
+    withGame(h, 'hooked-game');
+    const game = h.games.get('hooked-game')!;
+    game.record.webhooks = [{ webhookId: 'whk_0000000000000001', kinds: ['player_wiped'], paused: true }];
+    recordEvent(h, game, banned('a'));
+    recordEvent(h, game, { kind: 'player_wiped', playerId: 'a' });
+    flushCallWrites(h);
+    expect(readEvents(h, 'hooked-game', 0).events.map((e) => e.kind)).toEqual(['player_wiped']);
+});

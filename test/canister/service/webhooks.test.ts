@@ -211,6 +211,7 @@ describe('leases', () => {
     test('events of other kinds are skipped, never delivered', () => {
         const h = harness();
         withGame(h);
+        withReader(h, 'my-game'); // the feed reads every kind: all of them are recorded
         add(h, 'my-game', ['player_wiped']);
         banned(h, 'my-game', 'a', 'b');
         wiped(h, 'my-game', 'c');
