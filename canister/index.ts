@@ -312,6 +312,11 @@ export default class {
     }
 
     @query(...JSON_METHOD)
+    events_latest(): void {
+        handle('events_latest', (req) => serverKeys.latestOfFeeds(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
     read_events(): void {
         handle('read_events', (req) => serverKeys.readFeed(ctx, req));
     }

@@ -332,6 +332,15 @@ export interface Methods {
     /** The game of a server key (its SHA-256 hex); 401 MESSAGES.invalidServerKey for a wrong or absent one. */
     resolve_server_key: { request: GameRef & { serverKeyHash: string }; reply: KeyInfo };
     /** Events after `after` (default 0), up to `limit` (FEED_LIMIT), with the server key. */
+    /**
+     * The newest seq of several games' feeds at once (long polling: one query per poll for up to
+     * FEED_HEADS_MAX waited-on games), each with its server key's hash; null where the key is
+     * not (or no longer) the game's.
+     */
+    events_latest: {
+        request: { games: Array<{ gameId: string; serverKeyHash: string }> };
+        reply: Array<number | null>;
+    };
     read_events: {
         request: GameRef & { serverKeyHash: string; after?: number; limit?: number };
         reply: EventPage;
@@ -522,6 +531,7 @@ export const METHODS = {
     end_play_session: { kind: 'update', access: 'gateway' },
     resolve_key: { kind: 'query', access: 'gateway' },
     resolve_server_key: { kind: 'query', access: 'gateway' },
+    events_latest: { kind: 'query', access: 'gateway' },
     read_events: { kind: 'query', access: 'gateway' },
     device_code_start: { kind: 'update', access: 'gateway' },
     device_code_lookup: { kind: 'update', access: 'gateway' },

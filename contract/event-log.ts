@@ -30,6 +30,8 @@ export function parseEventTop(value: unknown): Parsed<number> {
 
 /** Events per feed read, by default and at most. */
 export const FEED_LIMIT = { default: 100, max: 100 } as const;
+/** Games one events_latest query asks about at most. */
+export const FEED_HEADS_MAX = 100;
 /** The longest a feed read waits for an event (`wait=` seconds). */
 export const FEED_WAIT_MAX_SECONDS = 30;
 

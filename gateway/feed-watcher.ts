@@ -1,9 +1,10 @@
-// Long polling of the event feed (GET /events?wait=): requests waiting for a game's next event
-// share one watcher per game, which asks the canister for the newest seq (read_events, limit 1:
-// a free query) every POLL_MS while anyone waits, and at once when this gateway's own writes for
-// the game (submits, moderation) were answered. Waiters are bounded per game and in total (429
+// Long polling of the event feed (GET /events?wait=): while anyone waits, the gateway asks the
+// canister for the newest seq of every waited-on game every pollMs (events_latest: one free query
+// per FEED_HEADS_MAX games), and at once for a game when this gateway's own writes for it
+// (submits, moderation) were answered. Waiters are bounded per game and in total (429
 // beyond); a client that disconnects stops waiting; a draining gateway answers every waiter.
 import { isQuery, type Method } from '../contract/canister';
+import { FEED_HEADS_MAX } from '../contract/event-log';
 import type { CanisterClient } from './canister';
 import { ApiFailure } from './errors';
 
@@ -37,103 +38,106 @@ interface Waiter {
     done(): void;
 }
 
-interface Watch {
-    waiters: Set<Waiter>;
-    timer?: NodeJS.Timeout;
-    polling: boolean;
-    /** A poke came while a poll was on its way: poll again when it is back. */
-    again: boolean;
-}
-
 export const tooManyWaiters = (scope: 'game' | 'gateway', limit: number): string =>
     scope === 'game'
         ? `Too many requests are waiting for this game's events (at most ${limit}): read without wait=, or wait less often`
         : `Too many requests are waiting for events on this gateway (at most ${limit}): try again shortly`;
 
 export function feedWatcher(canister: CanisterClient, limits: FeedLimits = FEED_LIMITS): FeedWatcher {
-    const watches = new Map<string, Watch>();
+    /** Each watched game's waiters, in the order they came. */
+    const watches = new Map<string, Set<Waiter>>();
     let total = 0;
     let draining = false;
+    let timer: NodeJS.Timeout | undefined;
 
-    function schedule(gameId: string, watch: Watch, ms: number): void {
-        if (watch.timer !== undefined) clearTimeout(watch.timer);
-        watch.timer = setTimeout(() => void poll(gameId, watch), ms);
-        watch.timer.unref();
-    }
-
-    function release(gameId: string, watch: Watch, waiter: Waiter): void {
-        if (!watch.waiters.delete(waiter)) return;
+    function release(gameId: string, waiters: Set<Waiter>, waiter: Waiter): void {
+        if (!waiters.delete(waiter)) return;
         total--;
         waiter.done();
-        if (watch.waiters.size === 0) {
-            if (watch.timer !== undefined) clearTimeout(watch.timer);
-            watch.timer = undefined;
-            if (watches.get(gameId) === watch) watches.delete(gameId);
+        if (waiters.size === 0 && watches.get(gameId) === waiters) watches.delete(gameId);
+        if (total === 0 && timer !== undefined) {
+            clearTimeout(timer);
+            timer = undefined;
         }
     }
 
-    async function poll(gameId: string, watch: Watch): Promise<void> {
-        watch.timer = undefined;
-        if (watch.waiters.size === 0 || watch.polling) return;
-        watch.polling = true;
-        watch.again = false;
-        // The newest waiter's key (a rotation has made the older ones dead; their reads will say so).
-        const waiters = [...watch.waiters];
-        const newest = waiters[waiters.length - 1];
-        const after = Math.min(...waiters.map((w) => w.after));
-        let latest: number | undefined;
-        try {
-            const reply = await canister.call('read_events', {
-                gameId,
-                serverKeyHash: newest.serverKeyHash,
-                after,
-                limit: 1,
+    /** Asks for the newest seq of `gameIds` (FEED_HEADS_MAX a query, in parallel) and answers who has news. */
+    async function poll(gameIds: string[]): Promise<void> {
+        const chunks: string[][] = [];
+        for (let i = 0; i < gameIds.length; i += FEED_HEADS_MAX) chunks.push(gameIds.slice(i, i + FEED_HEADS_MAX));
+        await Promise.all(
+            chunks.map(async (chunk) => {
+                const asked = chunk.flatMap((gameId) => {
+                    const waiters = [...(watches.get(gameId) ?? [])];
+                    // The newest waiter's key (a rotation has made the older ones dead; their reads will say so).
+                    const newest = waiters[waiters.length - 1];
+                    return newest === undefined ? [] : [{ gameId, serverKeyHash: newest.serverKeyHash }];
+                });
+                if (asked.length === 0) return;
+                let latest: Array<number | null>;
+                try {
+                    const reply = await canister.call('events_latest', { games: asked });
+                    if (!('ok' in reply)) return;
+                    latest = reply.ok;
+                } catch {
+                    return; // the canister unreachable: keep waiting, try again
+                }
+                asked.forEach(({ gameId }, i) => {
+                    const waiters = watches.get(gameId);
+                    // A refused key (null): everyone reads again and hears why.
+                    const newest = latest[i] ?? Infinity;
+                    if (waiters !== undefined)
+                        for (const w of [...waiters]) if (newest > w.after) release(gameId, waiters, w);
+                });
+            }),
+        );
+    }
+
+    /** One poll of every watched game each `pollMs` while anyone waits: a query per FEED_HEADS_MAX games. */
+    function schedule(): void {
+        if (timer !== undefined || total === 0) return;
+        timer = setTimeout(() => {
+            void poll([...watches.keys()]).finally(() => {
+                timer = undefined;
+                schedule();
             });
-            latest = 'ok' in reply ? reply.ok.latest : Infinity; // a refused key: everyone reads again and hears why
-        } catch {
-            latest = undefined; // the canister unreachable: keep waiting, try again
-        }
-        watch.polling = false;
-        if (latest !== undefined) for (const w of watch.waiters) if (latest > w.after) release(gameId, watch, w);
-        if (watch.waiters.size > 0) schedule(gameId, watch, watch.again ? 0 : limits.pollMs);
+        }, limits.pollMs);
+        timer.unref();
     }
 
     return {
         wait(gameId, serverKeyHash, after, ms, signal) {
             if (draining || ms <= 0 || signal.aborted) return Promise.resolve();
-            const watch = watches.get(gameId) ?? { waiters: new Set(), polling: false, again: false };
-            if (watch.waiters.size >= limits.perGame) throw new ApiFailure(429, tooManyWaiters('game', limits.perGame));
+            const waiters = watches.get(gameId) ?? new Set<Waiter>();
+            if (waiters.size >= limits.perGame) throw new ApiFailure(429, tooManyWaiters('game', limits.perGame));
             if (total >= limits.total) throw new ApiFailure(429, tooManyWaiters('gateway', limits.total));
-            watches.set(gameId, watch);
+            watches.set(gameId, waiters);
             return new Promise<void>((resolve) => {
-                const timer = setTimeout(() => release(gameId, watch, waiter), ms);
-                const onAbort = () => release(gameId, watch, waiter);
+                const timeout = setTimeout(() => release(gameId, waiters, waiter), ms);
+                const onAbort = () => release(gameId, waiters, waiter);
                 const waiter: Waiter = {
                     after,
                     serverKeyHash,
                     done() {
-                        clearTimeout(timer);
+                        clearTimeout(timeout);
                         signal.removeEventListener('abort', onAbort);
                         resolve();
                     },
                 };
-                watch.waiters.add(waiter);
+                waiters.add(waiter);
                 total++;
                 signal.addEventListener('abort', onAbort);
-                if (watch.timer === undefined && !watch.polling) schedule(gameId, watch, limits.pollMs);
+                schedule();
             });
         },
         poke(gameId) {
-            const watch = watches.get(gameId);
-            if (watch === undefined) return;
-            if (watch.polling) watch.again = true;
-            else schedule(gameId, watch, 0);
+            if (watches.has(gameId)) void poll([gameId]);
         },
         drain() {
             draining = true;
-            for (const [gameId, watch] of watches) for (const w of [...watch.waiters]) release(gameId, watch, w);
+            for (const [gameId, waiters] of watches) for (const w of [...waiters]) release(gameId, waiters, w);
         },
-        waiting: (gameId) => (gameId === undefined ? total : (watches.get(gameId)?.waiters.size ?? 0)),
+        waiting: (gameId) => (gameId === undefined ? total : (watches.get(gameId)?.size ?? 0)),
     };
 }
 

@@ -3,7 +3,7 @@
 // game settings that go with it (server-only writes, server writes skipping caps and time
 // validation), and the event feed read with it.
 import type { GameView, KeyInfo, RequestOf, ServerSettings } from '../../contract/canister';
-import { FEED_LIMIT } from '../../contract/event-log';
+import { FEED_HEADS_MAX, FEED_LIMIT } from '../../contract/event-log';
 import type { EventPage } from '../../contract/events';
 import { invalid } from '../../contract/rules';
 import { Fail } from '../domain/fail';
@@ -14,7 +14,7 @@ import type { GameRecord } from '../state/records';
 import { checkServerKey, serverKeyMatches } from './credentials';
 import { ns } from '../domain/json';
 import { MESSAGES } from '../../contract/messages';
-import { readEvents } from './events';
+import { latestSeq, readEvents } from './events';
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
@@ -50,6 +50,18 @@ export function resolveServerKey(ctx: Ctx, req: Untrusted<RequestOf<'resolve_ser
     const game = typeof req.gameId === 'string' ? ctx.games.get(req.gameId) : undefined;
     if (!serverKeyMatches(game, req.serverKeyHash)) throw new Fail(401, MESSAGES.invalidServerKey);
     return { gameId: game.record.gameId, isActive: game.record.isActive };
+}
+
+/** The newest seq of each game asked about, null where the hash is not its server key's. */
+export function latestOfFeeds(ctx: Ctx, req: Untrusted<RequestOf<'events_latest'>>): Array<number | null> {
+    const games = req.games;
+    if (!Array.isArray(games) || games.length > FEED_HEADS_MAX)
+        throw new Fail(400, invalid('games', `must be a list of at most ${FEED_HEADS_MAX} games`));
+    return games.map((g: unknown) => {
+        const { gameId, serverKeyHash } = (g ?? {}) as { gameId?: unknown; serverKeyHash?: unknown };
+        const game = typeof gameId === 'string' ? ctx.games.get(gameId) : undefined;
+        return serverKeyMatches(game, serverKeyHash) ? latestSeq(ctx, game.record.gameId) : null;
+    });
 }
 
 /** The feed: events after `after` with the server key. */

@@ -5,6 +5,7 @@
 // asserts a duration: conditions are awaited, events are driven by actions.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 
+import { feedWatcher } from '../../gateway/feed-watcher';
 import { serveGateway } from '../../gateway/serve';
 import { startService } from '../support/gateway';
 
@@ -164,4 +165,35 @@ test('a draining gateway answers its waiters at once; waiters beyond the limits 
     const res = await waiting;
     expect(res).toEqual({ status: 200, body: { ok: true, data: { events: [], next: latest, latest } } });
     await closed;
+});
+
+test('one query a poll asks about every waited-on game; a refused key ends its wait at once', async () => {
+    const games = ['feed-many-a', 'feed-many-b', 'feed-many-c'];
+    const hashes: string[] = [];
+    for (const gameId of games) {
+        await s.canister.ok('admin_register_game', { developerId: 'feed-ops', gameId, name: gameId });
+        const { serverKey: key } = await s.canister.ok('admin_rotate_server_key', { gameId });
+        hashes.push(createHash('sha256').update(key).digest('hex'));
+    }
+    // The real canister client, with the games of each events_latest query written down.
+    const asked: string[][] = [];
+    const counting = {
+        ...s.canister,
+        call: ((method: string, request: { games?: Array<{ gameId: string }> }) => {
+            if (method === 'events_latest') asked.push(request.games!.map((g) => g.gameId));
+            return s.canister.call(method as never, request as never);
+        }) as typeof s.canister.call,
+    };
+    const watcher = feedWatcher(counting, { pollMs: 20, perGame: 5, total: 10 });
+    const leave = new AbortController();
+    const waits = games.map((gameId, i) => watcher.wait(gameId, hashes[i], 1_000_000, 60_000, leave.signal));
+    await until(() => asked.length >= 2);
+    expect(asked[0]).toEqual(games);
+    expect(asked[1]).toEqual(games);
+    // A wrong hash (a rotated key, say): that waiter reads again at once and hears why.
+    const refused = watcher.wait('feed-many-a', 'f'.repeat(64), 1_000_000, 60_000, leave.signal);
+    await refused;
+    leave.abort();
+    await Promise.all(waits);
+    expect(watcher.waiting()).toBe(0);
 });
