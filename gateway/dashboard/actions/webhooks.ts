@@ -9,7 +9,7 @@ import { urlProblem } from '../../webhooks/address-policy';
 import { postForm, viewOf, type DashboardOptions, type Developer, type Form } from '../context';
 import { showGame } from '../game-pages';
 import { withNotice, type Notice } from '../notices';
-import type { WebhookShown } from '../pages/webhooks';
+import type { WebhookShown } from '../pages/view';
 import { sendTestEvent } from '../test-webhook';
 
 /** The event kinds a form ticked (one `kinds` field per box; none = an empty list the canister refuses). */

@@ -2,7 +2,13 @@
 // the notice after an action, a failed form's error next to it and what it held.
 import { errorBox, html, type Html } from '../layout';
 import type { GameView } from '../../../contract/canister';
-import type { WebhookShown } from './webhooks';
+import type { DeliveryAttempt } from '../../../contract/webhooks';
+
+/** What the Webhooks tab shows once after its form: a new endpoint's secret, a test's answer. */
+export interface WebhookShown {
+    secret?: { webhookId: string; url: string; secret: string };
+    test?: { webhookId: string; attempt: DeliveryAttempt };
+}
 
 /** What every page of a signed-in developer gets: the CSRF token, a message, a form's error. */
 export interface View {

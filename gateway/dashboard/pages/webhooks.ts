@@ -4,7 +4,7 @@ import type { GameView } from '../../../contract/canister';
 import { EVENT_KINDS, type EventKind } from '../../../contract/event-log';
 import { WEBHOOKS_MAX, type DeliveryAttempt, type WebhookView } from '../../../contract/webhooks';
 import { field, form, html, table, type Html } from '../layout';
-import { base, doneBox, errorFor, value, type View } from './view';
+import { base, doneBox, errorFor, value, type View, type WebhookShown } from './view';
 
 /** What each event kind means, one line each (the add form's checkboxes). */
 export const KIND_HINTS: Record<EventKind, string> = {
@@ -18,11 +18,6 @@ export const KIND_HINTS: Record<EventKind, string> = {
 };
 
 /** What a form action shows once, on the page it answers with: a new endpoint's secret, a test's answer. */
-export interface WebhookShown {
-    secret?: { webhookId: string; url: string; secret: string };
-    test?: { webhookId: string; attempt: DeliveryAttempt };
-}
-
 /** A contract time (ns) to the second, UTC. */
 const at = (ns: number | undefined): string =>
     ns === undefined || ns === 0
