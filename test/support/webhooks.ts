@@ -94,7 +94,7 @@ export async function webhookGateway(
 }
 
 /** Retries `check` (every 25 ms of real time, up to `ms`) until it passes: for what a gateway does in the background. */
-export async function eventually<T>(check: () => Promise<T> | T, ms = 20_000): Promise<T> {
+export async function eventually<T>(check: () => Promise<T> | T, ms = 60_000): Promise<T> {
     const until = Date.now() + ms;
     for (;;) {
         try {
