@@ -10,19 +10,6 @@ export const LONG_USER_CODE_LENGTH = 16;
 export const DEVICE_CODE_SECONDS = 300;
 export const POLL_INTERVAL_SECONDS = 5;
 
-const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-
-/** A token for the wire: 32 random bytes (256 bits) as 43 base64url characters. */
-export function newToken(random: (n: number) => Uint8Array): string {
-    const bytes = random(33); // 33 bytes: 264 bits, 44 characters; the first 43 carry the first 256+ bits
-    let out = '';
-    for (let i = 0; i < 33; i += 3) {
-        const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
-        out += BASE64URL[(n >> 18) & 63] + BASE64URL[(n >> 12) & 63] + BASE64URL[(n >> 6) & 63] + BASE64URL[n & 63];
-    }
-    return out.slice(0, 43);
-}
-
 /** A user code from random bytes, without modulo bias (bytes >= 240 are drawn again). */
 export function newUserCode(random: (n: number) => Uint8Array, length = USER_CODE_LENGTH): string {
     let code = '';

@@ -12,6 +12,7 @@ import { requireGame } from '../state/game-state';
 import { SESSION_RENEW_US, accountPlayerId, liveSession, newSession, recordGame, touch } from './sign-in-sessions';
 import { createPlayer, findPlayer, profileOf } from './players';
 import type { AccountRecord, PlayerRecord } from '../state/records';
+import { randomHex } from '../domain/tokens';
 
 const accountKey = (identity: Identity): string => `${identity.issuer}\n${identity.subject}`;
 
@@ -52,8 +53,7 @@ function accountFor(
         }
         return { account, isNew: false };
     }
-    let accountId = '';
-    for (const b of ctx.env.random(16)) accountId += (b < 16 ? '0' : '') + b.toString(16);
+    const accountId = randomHex(ctx.env.random, 16);
     const created: AccountRecord = {
         accountId,
         issuer: identity.issuer,

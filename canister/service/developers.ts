@@ -16,7 +16,7 @@ import { forgetPlayerIds } from './board-events';
 import { dropRingSlots, latestSeq, ringSlots } from './events';
 import { statsOf } from '../state/stats';
 import { playerKey } from '../state/store';
-import { newToken } from '../domain/device-codes';
+import { newToken, randomHex } from '../domain/tokens';
 import { ns } from '../domain/json';
 import { tokenHash } from '../domain/sha256';
 import { checkIdentity } from './accounts';
@@ -51,9 +51,7 @@ export function developerSignIn(
     const identity = checkIdentity(req.identity);
     let developerId = ctx.store.developerKeys.get(identityKey(identity));
     if (developerId === undefined) {
-        let id = 'dev_';
-        for (const b of ctx.env.random(12)) id += (b < 16 ? '0' : '') + b.toString(16);
-        developerId = id;
+        developerId = `dev_${randomHex(ctx.env.random, 12)}`;
         ctx.store.developerKeys.set(identityKey(identity), developerId);
     }
     const developer = { ...developerOf(ctx, developerId), email: identity.email, provider: identity.provider };

@@ -6,12 +6,12 @@
 import type { Approval, ReplyOf, RequestOf } from '../../contract/canister';
 import { MESSAGES } from '../../contract/messages';
 import { checkNickname } from '../../contract/rules';
+import { newToken } from '../domain/tokens';
 import {
     DEVICE_CODE_SECONDS,
     LONG_USER_CODE_LENGTH,
     POLL_INTERVAL_SECONDS,
     USER_CODE_LENGTH,
-    newToken,
     newUserCode,
     normalizeUserCode,
     pollOutcome,

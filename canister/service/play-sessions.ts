@@ -12,14 +12,11 @@ import { refuseBanned } from './bans';
 import { checkCredential, refuseRetired, resolveWriter } from './credentials';
 import type { Ctx, Untrusted } from '../state/context';
 import { Fail } from '../domain/fail';
+import { randomHex } from '../domain/tokens';
 
 const expiryKey = (expiresAt: number, token: string): string => `${String(expiresAt).padStart(20, '0')}/${token}`;
 
-function newToken(ctx: Ctx): string {
-    let hex = '';
-    for (const b of ctx.env.random(16)) hex += (b < 16 ? '0' : '') + b.toString(16);
-    return `ps_${hex}`;
-}
+const newToken = (ctx: Ctx): string => `ps_${randomHex(ctx.env.random, 16)}`;
 
 export function startSession(ctx: Ctx, req: Untrusted<RequestOf<'start_play_session'>>): PlaySessionStarted {
     const { game, playerId, account, server } = resolveWriter(ctx, req);

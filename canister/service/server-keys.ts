@@ -15,24 +15,12 @@ import { checkServerKey, serverKeyMatches } from './credentials';
 import { ns } from '../domain/json';
 import { MESSAGES } from '../../contract/messages';
 import { latestSeq, readEvents } from './events';
-
-const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-
-/** Bytes as unpadded base64url (32 bytes -> 43 characters). */
-export function base64url(bytes: Uint8Array): string {
-    let out = '';
-    for (let i = 0; i < bytes.length; i += 3) {
-        const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-        const chars = Math.min(4, Math.ceil(((bytes.length - i) * 8) / 6));
-        for (let c = 0; c < chars; c++) out += BASE64URL[(n >> (18 - 6 * c)) & 63];
-    }
-    return out;
-}
+import { newToken } from '../domain/tokens';
 
 /** A new server key for the game (the old one, if any, stops working at once); only its hash is kept. */
 export function rotateServerKey(ctx: Ctx, req: Untrusted<RequestOf<'admin_rotate_server_key'>>): { serverKey: string } {
     const game = requireGame(ctx, req.gameId);
-    const serverKey = `skey_${game.record.gameId}_${base64url(ctx.env.random(32))}`;
+    const serverKey = `skey_${game.record.gameId}_${newToken(ctx.env.random)}`;
     game.record.serverKey = { hash: tokenHash(serverKey), createdAt: ctx.env.now() };
     saveGame(ctx, game);
     return { serverKey };

@@ -4,7 +4,7 @@
 // every session request then, and on any request for another game); and the record of the
 // games an account writes to (its removal removes its players there).
 import { MESSAGES } from '../../contract/messages';
-import { newToken } from '../domain/device-codes';
+import { newToken } from '../domain/tokens';
 import { tokenHash } from '../domain/sha256';
 import type { Ctx } from '../state/context';
 import { Fail } from '../domain/fail';

@@ -19,7 +19,7 @@ import {
     type TestEvent,
     type WebhookView,
 } from '../../contract/webhooks';
-import { newToken } from '../domain/device-codes';
+import { newToken, randomHex } from '../domain/tokens';
 import { Fail } from '../domain/fail';
 import { ns } from '../domain/json';
 import type { Ctx, GameState, Untrusted } from '../state/context';
@@ -138,12 +138,6 @@ function requireWebhook(ctx: Ctx, game: GameState, webhookId: unknown): WebhookR
     return record;
 }
 
-function randomHex(ctx: Ctx, bytes: number): string {
-    let hex = '';
-    for (const b of ctx.env.random(bytes)) hex += (b < 16 ? '0' : '') + b.toString(16);
-    return hex;
-}
-
 // ---- the developer's methods -------------------------------------------------------------------------
 
 export function webhookView(ctx: Ctx, gameId: string, record: WebhookRecord): WebhookView {
@@ -184,7 +178,7 @@ export function addWebhook(
         throw new Fail(409, `A game may have at most ${WEBHOOKS_MAX} webhooks: delete one to add another`);
     const gameId = game.record.gameId;
     const record: WebhookRecord = {
-        webhookId: `whk_${randomHex(ctx, 8)}`,
+        webhookId: `whk_${randomHex(ctx.env.random, 8)}`,
         url,
         kinds,
         secret: `whsec_${newToken(ctx.env.random)}`,
@@ -242,7 +236,7 @@ export function testWebhook(ctx: Ctx, game: GameState, req: Untrusted<RequestOf<
     const gameId = game.record.gameId;
     const now = ctx.env.now();
     const event: TestEvent = {
-        id: `evt_${gameId}_test_${randomHex(ctx, 8)}`,
+        id: `evt_${gameId}_test_${randomHex(ctx.env.random, 8)}`,
         seq: 0,
         gameId,
         kind: 'test',
@@ -273,7 +267,7 @@ export function testWebhook(ctx: Ctx, game: GameState, req: Untrusted<RequestOf<
 
 /** `<random>.<webhookId>.<gameId>`: a report finds its endpoint from the lease id alone. */
 function newLeaseId(ctx: Ctx, gameId: string, webhookId: string): string {
-    return `${randomHex(ctx, 16)}.${webhookId}.${gameId}`;
+    return `${randomHex(ctx.env.random, 16)}.${webhookId}.${gameId}`;
 }
 
 function parseLeaseId(value: unknown): { gameId: string; webhookId: string } | undefined {
