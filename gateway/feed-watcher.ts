@@ -153,7 +153,8 @@ export function pokingCanister(canister: CanisterClient, watcher: FeedWatcher): 
         return [...ids];
     };
     const after = <T>(method: Method, request: unknown, reply: Promise<T>): Promise<T> =>
-        isQuery(method)
+        // Nothing to look at while nobody waits (the common case: no walk over a batch's submits).
+        isQuery(method) || watcher.waiting() === 0
             ? reply
             : reply.finally(() => {
                   for (const id of gamesOf(request)) watcher.poke(id);

@@ -1,8 +1,8 @@
 // The dashboard's JSON API checks every input before the canister sees it: the session cookie,
 // the CSRF token of writes, path ids, query integers and bodies by their schemas.
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
-import { startService } from '../support/gateway';
+import { startService, dashboardHeaders } from '../support/gateway';
 
 let s: Awaited<ReturnType<typeof startService>>;
 let headers: Record<string, string>;
@@ -17,12 +17,7 @@ beforeAll(async () => {
         gameId: 'api-game',
         name: 'API Game',
     });
-    headers = {
-        Cookie: `lb_dev=${sessionToken}`,
-        'X-CSRF-Token': createHmac('sha256', s.signIn.secret)
-            .update(`dashboard csrf\n${sessionToken}`)
-            .digest('base64url'),
-    };
+    headers = dashboardHeaders(s.signIn.secret, sessionToken);
 });
 afterAll(() => s.stop());
 

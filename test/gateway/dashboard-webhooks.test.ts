@@ -1,9 +1,9 @@
 // The dashboard API's webhook endpoints: a developer's own game only (another's is 404, no
 // session 401, a write without the CSRF token 403), the secret answered once, URLs checked
 // against the address policy where they are saved, and pause/resume/delete.
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
-import { startService } from '../support/gateway';
+import { startService, dashboardHeaders } from '../support/gateway';
 
 let s: Awaited<ReturnType<typeof startService>>;
 let ada: Record<string, string>;
@@ -18,12 +18,7 @@ async function developer(subject: string, gameId: string): Promise<Record<string
         gameId,
         name: gameId,
     });
-    return {
-        Cookie: `lb_dev=${sessionToken}`,
-        'X-CSRF-Token': createHmac('sha256', s.signIn.secret)
-            .update(`dashboard csrf\n${sessionToken}`)
-            .digest('base64url'),
-    };
+    return dashboardHeaders(s.signIn.secret, sessionToken);
 }
 
 beforeAll(async () => {

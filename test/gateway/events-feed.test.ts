@@ -3,11 +3,11 @@
 // game's shared watcher), a client that leaves stops waiting, a draining gateway answers its
 // waiters, a bounded number of waiters (429), bad parameters 400, other credentials 401. No test
 // asserts a duration: conditions are awaited, events are driven by actions.
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 import { feedWatcher } from '../../gateway/feed-watcher';
 import { serveGateway } from '../../gateway/serve';
-import { startService } from '../support/gateway';
+import { startService, dashboardHeaders } from '../support/gateway';
 
 let s: Awaited<ReturnType<typeof startService>>;
 let serverKey: string;
@@ -22,12 +22,7 @@ beforeAll(async () => {
     });
     const sessionHash = createHash('sha256').update(sessionToken).digest('hex');
     apiKey = (await s.canister.ok('dev_register_game', { sessionHash, gameId: G, name: 'Feed Game' })).apiKey;
-    dashboard = {
-        Cookie: `lb_dev=${sessionToken}`,
-        'X-CSRF-Token': createHmac('sha256', s.signIn.secret)
-            .update(`dashboard csrf\n${sessionToken}`)
-            .digest('base64url'),
-    };
+    dashboard = dashboardHeaders(s.signIn.secret, sessionToken);
     const made = await s.request('POST', `/dashboard/api/games/${G}/server-key`, { headers: dashboard });
     expect(made.status).toBe(200);
     serverKey = made.body.data.serverKey;

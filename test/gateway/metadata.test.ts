@@ -2,9 +2,9 @@
 // it (gateway, the canister's own HTTP reads, the dashboard); a bad one is a 400 JSON error with
 // the contract's message from the gateway and from the canister alike, and changes nothing.
 // Player-controlled text: `<script>` in metadata stays inert on the page and in the JSON API.
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
-import { startService } from '../support/gateway';
+import { startService, dashboardHeaders } from '../support/gateway';
 
 let s: Awaited<ReturnType<typeof startService>>;
 let apiKey: string;
@@ -24,12 +24,7 @@ beforeAll(async () => {
         name: 'Metadata Game',
     }));
     otherKey = await s.game('other-game');
-    cookie = {
-        Cookie: `lb_dev=${sessionToken}`,
-        'X-CSRF-Token': createHmac('sha256', s.signIn.secret)
-            .update(`dashboard csrf\n${sessionToken}`)
-            .digest('base64url'),
-    };
+    cookie = dashboardHeaders(s.signIn.secret, sessionToken);
 });
 afterAll(() => s.stop());
 

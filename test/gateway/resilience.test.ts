@@ -1,11 +1,10 @@
 // The gateway's own behaviour around the canister: board reads cached for the configured TTL
 // (R2), and a canister that cannot be reached answered with 503 JSON while the process keeps
 // serving (the dashboard's JSON API included, with no promise left unhandled).
-import { createHmac } from 'node:crypto';
 
 import { MESSAGES } from '../../contract/messages';
 import { ROUTES } from '../../gateway/routes';
-import { startService, type TestService } from '../support/gateway';
+import { startService, type TestService, dashboardHeaders } from '../support/gateway';
 
 test('board reads are cached for the TTL; profile reads are not', async () => {
     // The caches run on a clock the test moves: no waiting, and no outcome that depends on how
@@ -102,12 +101,7 @@ test('with the canister unreachable, every dashboard JSON route is 503 JSON and 
     await s.replica.stop();
     try {
         const token = 'a'.repeat(40); // well-formed; whether it is live only the canister knows
-        const headers = {
-            Cookie: `lb_dev=${token}`,
-            'X-CSRF-Token': createHmac('sha256', s.signIn.secret)
-                .update(`dashboard csrf\n${token}`)
-                .digest('base64url'),
-        };
+        const headers = dashboardHeaders(s.signIn.secret, token);
         for (const route of DASHBOARD_API) {
             const [method, path] = route.split(' ');
             const res = await Promise.race([s.request(method, path, { headers, body: BODIES[route] }), unhandled]);

@@ -1,10 +1,10 @@
 // The server key through the gateway (issue 25): Authorization: Bearer makes the game's server,
 // which writes for any player and reads with the API key's routes; server-only games refuse the
 // public key (403) and sessions (400); each credential only where it belongs, with clear 401s.
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
 import { MESSAGES } from '../../contract/messages';
-import { startService } from '../support/gateway';
+import { startService, dashboardHeaders } from '../support/gateway';
 
 let s: Awaited<ReturnType<typeof startService>>;
 let apiKey: string;
@@ -177,12 +177,7 @@ test("the dashboard JSON API: create, rotate and revoke the key, server settings
             });
             return {
                 sessionHash: hash(sessionToken),
-                headers: {
-                    Cookie: `lb_dev=${sessionToken}`,
-                    'X-CSRF-Token': createHmac('sha256', s.signIn.secret)
-                        .update(`dashboard csrf\n${sessionToken}`)
-                        .digest('base64url'),
-                },
+                headers: dashboardHeaders(s.signIn.secret, sessionToken),
             };
         }),
     );

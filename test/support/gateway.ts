@@ -6,6 +6,7 @@ import type { Principal } from '@dfinity/principal';
 
 import { METHODS, type Method } from '../../contract/canister';
 import { connectCanister, type CanisterClient } from '../../gateway/canister';
+import { csrfToken } from '../../gateway/csrf';
 import { ensureIdentity } from '../../gateway/identity';
 import type { FeedLimits } from '../../gateway/feed-watcher';
 import { serveGateway, type RunningGateway } from '../../gateway/serve';
@@ -64,6 +65,11 @@ async function asResponse(res: Response): Promise<TestResponse> {
         body = undefined;
     }
     return { status: res.status, headers: res.headers, body, text };
+}
+
+/** The dashboard API's credentials for a developer session: its cookie and its X-CSRF-Token. */
+export function dashboardHeaders(signInSecret: Uint8Array, sessionToken: string): Record<string, string> {
+    return { Cookie: `lb_dev=${sessionToken}`, 'X-CSRF-Token': csrfToken(signInSecret, 'dashboard', sessionToken) };
 }
 
 export async function startService(

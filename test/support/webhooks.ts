@@ -1,6 +1,6 @@
 // Webhook tests' set-up on a test service: a developer with games and endpoints, gateways with
 // the delivery loop in front of the same canister, and waiting for what receivers get.
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
 import type { EventKind } from '../../contract/event-log';
 import type { WebhookView } from '../../contract/webhooks';
@@ -10,6 +10,7 @@ import { serveGateway, type RunningGateway } from '../../gateway/serve';
 import type { SignInConfig } from '../../gateway/sign-in/providers';
 import type { WebhookSettings } from '../../gateway/webhooks/worker';
 import type { TestService } from './gateway';
+import { dashboardHeaders } from './gateway';
 
 /** A developer signed in to the canister: their session hash and dashboard API headers. */
 export interface Developer {
@@ -27,12 +28,7 @@ export async function developer(
     });
     return {
         sessionHash: createHash('sha256').update(sessionToken).digest('hex'),
-        headers: {
-            Cookie: `lb_dev=${sessionToken}`,
-            'X-CSRF-Token': createHmac('sha256', s.signIn.secret)
-                .update(`dashboard csrf\n${sessionToken}`)
-                .digest('base64url'),
-        },
+        headers: dashboardHeaders(s.signIn.secret, sessionToken),
     };
 }
 
