@@ -225,7 +225,7 @@ function handle<M extends Method>(method: M, fn: (req: Untrusted<RequestOf<M>>) 
         if (METHODS[method].kind === 'update') touched(method, req as Record<string, unknown>, reply.ok);
     } catch (e) {
         if (!(e instanceof Fail)) throw e;
-        reply = { err: { status: e.status, message: e.message } };
+        reply = { err: e.toApiError() };
     }
     // After every update, so nothing is lost to an upgrade (a player counted but not written
     // would have their slot handed out again; one whose slot is not written would not be rebuilt).

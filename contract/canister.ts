@@ -38,6 +38,10 @@ import type { EventPage } from './events';
 export interface ApiError {
     status: Status;
     message: string;
+    /** Seconds the caller should wait before trying again (the gateway's `Retry-After`). */
+    retryAfter?: number;
+    /** The game is not (or no longer) on this canister: ask the directory where it is and retry. */
+    moved?: true;
 }
 
 export type Status = 400 | 401 | 403 | 404 | 409 | 410 | 428 | 429 | 503;

@@ -1,22 +1,31 @@
 // The canister's init/upgrade argument, its one encoder and one decoder: Candid `opt text`
-// holding JSON {gateways?, operators?} of principal texts; a list left out keeps what the
-// canister has (an upgrade may change one list and keep the other).
+// holding JSON {gateways?, operators?, role?, directory?, heapLimitBytes?}; a field left out
+// keeps what the canister has (an upgrade may change one list and keep the other).
 import { IDL } from '@dfinity/candid';
 
-/** The gateway and operator principals (texts) the canister trusts besides its controllers. */
+import type { Role } from './shards';
+
+/** The principals (texts) the canister trusts besides its controllers, and its place among shards. */
 export interface InitConfig {
     gateways?: string[];
     operators?: string[];
+    /** Absent on a canister that never had one: `directory` (the single canister of before). */
+    role?: Role;
+    /** A shard's directory (principal text): its calls act for developers and place games. */
+    directory?: string;
+    /** The heap line (shards.ts DEFAULT_HEAP_LIMIT_BYTES); tests drive it down. */
+    heapLimitBytes?: number;
 }
 
 /** The argument's Candid type, as init and post_upgrade declare it. */
 export const INIT_ARG = IDL.Opt(IDL.Text);
 
-/** The argument for `config` (only the lists it gives). */
+const LISTS = ['gateways', 'operators'] as const;
+const ROLES: readonly Role[] = ['directory', 'shard'];
+
+/** The argument for `config` (only the fields it gives). */
 export function encodeInitArg(config: InitConfig): Uint8Array {
-    const given: InitConfig = {};
-    if (config.gateways !== undefined) given.gateways = config.gateways;
-    if (config.operators !== undefined) given.operators = config.operators;
+    const given = Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined));
     const text: [] | [string] = Object.keys(given).length === 0 ? [] : [JSON.stringify(given)];
     return new Uint8Array(IDL.encode([INIT_ARG], [text]));
 }
@@ -33,13 +42,28 @@ export function parseInitArg(arg: [] | [string]): { ok: InitConfig } | { error: 
     }
     if (value === null || typeof value !== 'object' || Array.isArray(value))
         return { error: 'init argument: must be a JSON object' };
+    const fields = value as Record<string, unknown>;
     const config: InitConfig = {};
-    for (const name of ['gateways', 'operators'] as const) {
-        const list = (value as Record<string, unknown>)[name];
+    for (const name of LISTS) {
+        const list = fields[name];
         if (list === undefined) continue;
         if (!Array.isArray(list) || !list.every((p) => typeof p === 'string'))
             return { error: `init argument: ${name} must be a list of principal texts` };
         config[name] = list as string[];
+    }
+    if (fields.role !== undefined) {
+        if (!ROLES.includes(fields.role as Role)) return { error: 'init argument: role must be directory or shard' };
+        config.role = fields.role as Role;
+    }
+    if (fields.directory !== undefined) {
+        if (typeof fields.directory !== 'string') return { error: 'init argument: directory must be a principal text' };
+        config.directory = fields.directory;
+    }
+    if (fields.heapLimitBytes !== undefined) {
+        const n = fields.heapLimitBytes;
+        if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
+            return { error: 'init argument: heapLimitBytes must be a non-negative integer' };
+        config.heapLimitBytes = n;
     }
     return { ok: config };
 }

@@ -31,6 +31,13 @@ export const MESSAGES = {
     /** The gateway's queue of submits is full (the canister is falling behind). */
     busy: 'The leaderboard service is busy. Try again in a few seconds.',
     noReply: 'No reply for this submit',
+    /** 503 + Retry-After while a game's state moves to another canister. */
+    gameMoving: 'This game is moving to another canister. Try again in a few seconds.',
+    /** 503 + moved: the game is not on the canister that was asked (the gateway asks again). */
+    gameMoved: 'This game is not on this canister',
+    /** A new player of a game whose canister is past its heap line (existing players play on). */
+    shardFull:
+        'This game cannot take new players right now: its canister is full. Players who already played can go on.',
 } as const;
 
 /** What is wrong with a field's value, after `Invalid <field>: `. */

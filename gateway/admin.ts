@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import type { Method, Relayed, ReplyOf } from '../contract/canister';
 import type { CanisterClient } from './canister';
 import { readConfig, resolveCanister } from './config';
-import { ApiFailure } from './errors';
+import { ApiFailure, canisterFailure } from './errors';
 
 export const HELP = `Usage: npm run admin -- <command> [options]
 
@@ -90,7 +90,7 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
     // Arguments come from the command line as they are; the canister checks every field.
     const ok = async <M extends Method>(method: M, request: Relayed<M>): Promise<ReplyOf<M>> => {
         const reply = await canister.relay(method, request);
-        if ('err' in reply) throw new ApiFailure(reply.err.status, reply.err.message);
+        if ('err' in reply) throw canisterFailure(reply.err);
         return reply.ok;
     };
     let result: unknown;

@@ -16,7 +16,7 @@ import {
 } from '../contract/canister';
 import { MESSAGES } from '../contract/messages';
 import { blsVerify } from './bls';
-import { ApiFailure } from './errors';
+import { ApiFailure, canisterFailure } from './errors';
 
 export interface CanisterClient {
     /** The JSON reply of a method, `{ok}` or `{err}` as the canister sent it. */
@@ -114,7 +114,7 @@ export async function connectCanister(o: CanisterOptions): Promise<CanisterClien
         relay: call,
         async ok<M extends Method>(method: M, request: RequestOf<M>): Promise<ReplyOf<M>> {
             const reply = await call(method, request);
-            if ('err' in reply) throw new ApiFailure(reply.err.status, reply.err.message);
+            if ('err' in reply) throw canisterFailure(reply.err);
             return reply.ok;
         },
     };

@@ -2,7 +2,7 @@
 // status and `{ok: false, error}` envelope the contract promises.
 import type { Response } from 'express';
 
-import type { Status as CanisterStatus } from '../contract/canister';
+import type { ApiError, Status as CanisterStatus } from '../contract/canister';
 
 /** Every status the API answers with: the canister's, and the gateway's own. */
 export type Status = CanisterStatus | 405 | 413 | 500;
@@ -11,9 +11,16 @@ export class ApiFailure extends Error {
     constructor(
         readonly status: Status,
         message: string,
+        /** Seconds for the `Retry-After` header (a game that is moving). */
+        readonly retryAfter?: number,
     ) {
         super(message);
     }
+}
+
+/** A canister's `{err}` as the failure the client gets. */
+export function canisterFailure(err: ApiError): ApiFailure {
+    return new ApiFailure(err.status, err.message, err.retryAfter);
 }
 
 /**
@@ -37,6 +44,7 @@ export function failureOf(error: unknown): ApiFailure {
 
 export function sendError(res: Response, error: unknown): void {
     const failure = failureOf(error);
+    if (failure.retryAfter !== undefined) res.setHeader('Retry-After', String(failure.retryAfter));
     res.status(failure.status).json({ ok: false, error: failure.message });
 }
 

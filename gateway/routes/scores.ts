@@ -1,7 +1,7 @@
 // POST /scores: a score submit, batched with concurrent ones into one canister call.
 import { MAX_PLAY_SESSION_TOKEN } from '../../contract/rules';
 import { SubmitBody, SubmitReply } from '../../contract/schemas';
-import { ApiFailure } from '../errors';
+import { canisterFailure } from '../errors';
 import { credentialOf } from '../auth';
 import { requirePlayerId, route, sameGame } from '../route';
 
@@ -47,7 +47,7 @@ export default route({
             gameId: caller.gameId,
             ...credentialOf(caller, requirePlayerId(caller, playerId)),
         });
-        if ('err' in reply) throw new ApiFailure(reply.err.status, reply.err.message);
+        if ('err' in reply) throw canisterFailure(reply.err);
         return reply.ok;
     },
 });

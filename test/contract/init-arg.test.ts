@@ -23,3 +23,13 @@ test('a malformed argument is refused with what is wrong', () => {
         error: 'init argument: operators must be a list of principal texts',
     });
 });
+
+test('a shard is told its role, its directory and its heap line', () => {
+    const config = { role: 'shard' as const, directory: 'aaaaa-aa', heapLimitBytes: 1_000_000 };
+    expect(parseInitArg(decode(encodeInitArg(config)))).toEqual({ ok: config });
+    expect(parseInitArg(['{"role":"leader"}'])).toEqual({ error: 'init argument: role must be directory or shard' });
+    expect(parseInitArg(['{"directory":7}'])).toEqual({ error: 'init argument: directory must be a principal text' });
+    expect(parseInitArg(['{"heapLimitBytes":-1}'])).toEqual({
+        error: 'init argument: heapLimitBytes must be a non-negative integer',
+    });
+});
