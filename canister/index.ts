@@ -505,7 +505,12 @@ export default class {
 
     @query(...JSON_METHOD)
     admin_list_games(): void {
-        handle('admin_list_games', (req) => games.listGames(ctx, req).map(games.gameView));
+        handle('admin_list_games', (req) => {
+            const local = games.listGames(ctx, req).map(games.gameView);
+            // A directory's games on shards, as it last saw them (directory part).
+            const remote = directory.remoteGamesOf(ctx, req.developerId);
+            return remote.length === 0 ? local : [...local, ...remote];
+        });
     }
 
     @query(...JSON_METHOD)

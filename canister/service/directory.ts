@@ -538,3 +538,16 @@ export async function pushLists(
     );
     return missed;
 }
+
+/** admin_list_games on a directory: its games on shards (of one developer when given), as last seen. */
+export function remoteGamesOf(ctx: Ctx, developerId: unknown): GameView[] {
+    if (roleOf(ctx) !== 'directory' || ctx.store.locations.size() === 0) return [];
+    if (typeof developerId === 'string') {
+        const developer = ctx.store.developers.get(developerId);
+        return developer === undefined ? [] : remoteViews(ctx, developer.gameIds);
+    }
+    return ctx.store.remoteGames
+        .first(ctx.store.remoteGames.size())
+        .map(([, view]) => view)
+        .filter((view) => locationOf(ctx, view.gameId) !== undefined);
+}
