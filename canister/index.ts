@@ -3,6 +3,7 @@
 // keep the heap tables, the period/session timer, and direct board reads over http_request.
 import {
     IDL,
+    canisterSelf,
     certifiedDataSet,
     clearTimer,
     init,
@@ -44,6 +45,7 @@ import * as scores from './service/scores';
 import * as serverKeys from './service/server-keys';
 import * as sessions from './service/play-sessions';
 import * as webhooks from './service/webhooks';
+import * as room from './service/room';
 import { newCtx, type Ctx, type GameState, type Untrusted } from './state/context';
 import { Fail } from './domain/fail';
 import { writeSnapshot } from './state/snapshot';
@@ -85,6 +87,7 @@ function renderBy(due: number | undefined): void {
         const { changed, nextDue } = direct.renderDirty(ctx, () => performanceCounter(0) > RENDER_BUDGET);
         if (changed) certify();
         renderBy(nextDue);
+        room.noteInstructions(ctx, Number(performanceCounter(0)));
     });
     renderTimer = { id, at: ctx.env.now() + seconds * 1e6 };
 }
@@ -153,6 +156,7 @@ function configure(arg: [] | [string]): void {
     const config = (parsed as { ok: InitConfig }).ok;
     if (config.gateways !== undefined) ctx.store.meta.set('gateways', config.gateways);
     if (config.operators !== undefined) ctx.store.meta.set('operators', config.operators);
+    if (config.heapLimitBytes !== undefined) ctx.store.meta.set('heapLimitBytes', config.heapLimitBytes);
     gateways = new Set(ctx.store.meta.get('gateways') ?? []);
     operators = new Set(ctx.store.meta.get('operators') ?? []);
     setTimerInterval(TICK_SECONDS, () => {
@@ -162,6 +166,7 @@ function configure(arg: [] | [string]): void {
         developers.purgeSome(ctx, PURGE_PER_TICK);
         // A rollover records period_closed events: their count is written like a call's.
         flushCallWrites(ctx);
+        room.noteInstructions(ctx, Number(performanceCounter(0)));
     });
 }
 
@@ -229,7 +234,10 @@ function handle<M extends Method>(method: M, fn: (req: Untrusted<RequestOf<M>>) 
     }
     // After every update, so nothing is lost to an upgrade (a player counted but not written
     // would have their slot handed out again; one whose slot is not written would not be rebuilt).
-    if (METHODS[method].kind === 'update') flushCallWrites(ctx);
+    if (METHODS[method].kind === 'update') {
+        flushCallWrites(ctx);
+        room.noteInstructions(ctx, Number(performanceCounter(0)));
+    }
     msgReply(textToBytes(stringify(reply)));
 }
 
@@ -715,6 +723,19 @@ export default class {
     @query(...JSON_METHOD)
     platform_stats(): void {
         handle('platform_stats', () => reads.platformStats(ctx));
+    }
+
+    // ---- limits part (issue 27): the canister's room ------------------------------------------
+
+    @query(...JSON_METHOD)
+    shard_status(): void {
+        // The role is the init argument's (the directory part keeps it in meta); absent: directory.
+        handle('shard_status', () => room.shardStatus(ctx, canisterSelf().toText(), 'directory'));
+    }
+
+    @update(...JSON_METHOD)
+    admin_set_heap_limit(): void {
+        handle('admin_set_heap_limit', (req) => room.setHeapLimit(ctx, req.heapLimitBytes));
     }
 
     @query([HttpRequest], HttpResponse, { manual: true })

@@ -33,6 +33,7 @@ import type {
     SubmitReply,
 } from './schemas';
 import type { EventPage } from './events';
+import type { ShardStatus } from './shards';
 
 /** Why a call failed, with the HTTP status the gateway answers with. */
 export interface ApiError {
@@ -514,6 +515,11 @@ export interface Methods {
     game_info: { request: GameRef; reply: GameInfo };
     game_stats: { request: GameRef; reply: GameStats };
     platform_stats: { request: Record<string, never>; reply: PlatformStats };
+    // ---- limits part (issue 27): the canister's room ----
+    /** Gateways and controllers (a shard's directory is its controller): the heap estimate and load. */
+    shard_status: { request: Record<string, never>; reply: ShardStatus };
+    /** Operators: the heap line past which new players and games are refused (bytes). */
+    admin_set_heap_limit: { request: { heapLimitBytes: number }; reply: { heapLimitBytes: number } };
 }
 
 export type Method = keyof Methods;
@@ -610,6 +616,9 @@ export const METHODS = {
     game_info: { kind: 'query', access: 'public' },
     game_stats: { kind: 'query', access: 'public' },
     platform_stats: { kind: 'query', access: 'public' },
+    // ---- limits part (issue 27) ----
+    shard_status: { kind: 'query', access: 'gateway' },
+    admin_set_heap_limit: { kind: 'update', access: 'operator' },
 } as const satisfies Record<Method, { kind: 'update' | 'query'; access: Access }>;
 
 export const isQuery = (method: Method): boolean => METHODS[method].kind === 'query';

@@ -52,6 +52,9 @@ export interface Meta {
     purging: PurgeRecord[];
     /** The heap snapshot's manifest, while a snapshot is stored. */
     snapshot: SnapshotManifest;
+    // ---- limits part (issue 27) ----
+    /** The heap line (bytes) from the init argument or admin_set_heap_limit; absent: DEFAULT_HEAP_LIMIT_BYTES. */
+    heapLimitBytes: number;
 }
 
 /** `meta` with each key's type: a key holds what Meta says, and no other key exists. */
