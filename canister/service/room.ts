@@ -25,12 +25,20 @@ import type { BoardTable } from '../state/tables';
  * ~20 % of that game's heap; post_upgrade reads them back one table at a time into a fresh heap.
  * A canister at the line still has ~1 GiB for those, a third of what it holds.
  */
-/** The runtime's heap before any game: Azle, QuickJS and the bundled service (measured: ~12 MiB). */
-export const BASE_HEAP_BYTES = 12 * 1024 ** 2;
-/** A game beyond its tables' arrays: its record, maps and the objects around them (measured). */
-export const GAME_HEAP_BYTES = 64 * 1024;
-/** Heap per byte of table arrays: the allocator's headers and the old copies of grown arrays (measured). */
-export const TABLE_OVERHEAD = 1.25;
+/**
+ * Measured in the local replica (test/bench/heap-estimate.ts; wasm heap as canister_status reports
+ * it, estimate with these figures): an empty canister 12.7 MiB; 200 empty games of 3 boards
+ * +53.1 MiB (272 KiB a game: its 4 rank indexes start with room for 1,395 entries, 67 KiB each);
+ * one game from 10,000 to 100,000 players +40.4 MiB (470 B a player; bench/README.md: 514 B at
+ * 1,000,000). The estimate then: 12.9, +59.6 (1.12x), +42.7 MiB (497 B a player, 1.06x): a little
+ * high, on the safe side.
+ */
+/** The runtime's heap before any game: Azle, QuickJS and the bundled service. */
+export const BASE_HEAP_BYTES = 13 * 1024 ** 2;
+/** A game beyond its tables' arrays: its record, maps and the objects around them. */
+export const GAME_HEAP_BYTES = 8 * 1024;
+/** Heap per byte of table arrays: the allocator's headers and the old copies of grown arrays. */
+export const TABLE_OVERHEAD = 1.15;
 /** An entry's metadata (JSON text kept in a Map by entry id): measured 104 B for 64 B of metadata. */
 const METADATA_ENTRY_BYTES = 128;
 /**
@@ -38,6 +46,8 @@ const METADATA_ENTRY_BYTES = 128;
  * the ~514 B a player of 3 boards takes: the estimate errs on the safe side between recounts).
  */
 export const NEW_PLAYER_GUESS_BYTES = 1024;
+/** An empty game of 3 boards (~330 KiB by the figures above), rounded up. */
+const NEW_GAME_GUESS_BYTES = 512 * 1024;
 /** A full estimate walks every game's tables: at most once a minute, or after this many new players. */
 const RECOUNT_US = 60e6;
 const RECOUNT_PLAYERS = 1000;
@@ -48,12 +58,13 @@ export const SHARD_FULL_RETRY_AFTER_SECONDS = 3600;
 /**
  * Stable memory: the IC's stable size is not reachable from Azle either, so it is estimated from
  * the records kept: ~445 B per player (their record, their share of a 16-slot chunk and of the
- * name map: bench/README.md), ~300 B per other record (a B-tree entry of ~150-250 B of JSON in
- * half-full 1 KiB pages), and the memory manager's first 8 MiB bucket of each of the stable maps.
+ * name map: bench/README.md, at 1,000,000), ~300 B per other record (a B-tree entry of ~150-250
+ * B of JSON in half-full 1 KiB pages), over what an empty canister holds: 320 MiB, the memory
+ * manager's first 8 MiB bucket of each memory in use (measured in the replica).
  */
 const STABLE_PER_PLAYER = 445;
 const STABLE_PER_RECORD = 300;
-const STABLE_BUCKET = 8 * 1024 ** 2;
+const STABLE_BASE_BYTES = 320 * 1024 ** 2;
 
 /** The heap line in force (bytes). */
 export function heapLimit(ctx: Ctx): number {
@@ -138,7 +149,7 @@ export function assertRoomForNewPlayer(ctx: Ctx): void {
 
 /** Call before registering a game here: 503 when an empty game would take the heap past the line. */
 export function assertRoomForNewGame(ctx: Ctx): void {
-    if (full(ctx, GAME_HEAP_BYTES + 4 * 60 * 1024))
+    if (full(ctx, NEW_GAME_GUESS_BYTES))
         throw new Fail(
             503,
             'This canister is full and takes no new games: register the game again later (the directory places it elsewhere).',
@@ -177,7 +188,7 @@ export function stableBytes(ctx: Ctx): number {
     for (const game of ctx.games.values()) players += game.players.count;
     let records = 0;
     for (const map of maps) if (map !== s.players && typeof map.size === 'function') records += map.size();
-    return maps.length * STABLE_BUCKET + players * STABLE_PER_PLAYER + records * STABLE_PER_RECORD;
+    return STABLE_BASE_BYTES + players * STABLE_PER_PLAYER + records * STABLE_PER_RECORD;
 }
 
 /**
