@@ -31,6 +31,7 @@ import * as accounts from './service/accounts';
 import * as analytics from './service/analytics';
 import { flushCallWrites } from './service/flush';
 import * as developers from './service/developers';
+import * as directory from './service/directory';
 import * as boardExport from './service/exports';
 import { createDirectReads, type Change } from './service/direct-reads';
 import * as deviceCodes from './service/device-codes';
@@ -156,6 +157,9 @@ function configure(arg: [] | [string]): void {
     const config = (parsed as { ok: InitConfig }).ok;
     if (config.gateways !== undefined) ctx.store.meta.set('gateways', config.gateways);
     if (config.operators !== undefined) ctx.store.meta.set('operators', config.operators);
+    // directory part: the role is kept across upgrades unless a new argument gives one
+    if (config.role !== undefined) ctx.store.meta.set('role', config.role);
+    if (config.directory !== undefined) ctx.store.meta.set('directory', config.directory);
     if (config.heapLimitBytes !== undefined) ctx.store.meta.set('heapLimitBytes', config.heapLimitBytes);
     gateways = new Set(ctx.store.meta.get('gateways') ?? []);
     operators = new Set(ctx.store.meta.get('operators') ?? []);
@@ -725,12 +729,23 @@ export default class {
         handle('platform_stats', () => reads.platformStats(ctx));
     }
 
+    // ---- directory part (issue 27): where games live, the shards, forwarding ----------------------
+
+    @query(...JSON_METHOD)
+    locate_game(): void {
+        handle('locate_game', (req) => directory.locateGame(ctx, canisterSelf().toText(), req));
+    }
+
+    @query(...JSON_METHOD)
+    list_shards(): void {
+        handle('list_shards', () => directory.listShards(ctx, canisterSelf().toText()));
+    }
+
     // ---- limits part (issue 27): the canister's room ------------------------------------------
 
     @query(...JSON_METHOD)
     shard_status(): void {
-        // The role is the init argument's (the directory part keeps it in meta); absent: directory.
-        handle('shard_status', () => room.shardStatus(ctx, canisterSelf().toText(), 'directory'));
+        handle('shard_status', () => room.shardStatus(ctx, canisterSelf().toText(), directory.roleOf(ctx)));
     }
 
     @update(...JSON_METHOD)
