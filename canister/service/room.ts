@@ -13,16 +13,17 @@ import type { BoardTable } from '../state/tables';
  * from what the heap tables hold: their typed arrays' bytes (capacity, not just entries: arrays
  * grow by half), times the allocator's and the collector's share, plus a fixed cost per game and
  * the runtime's own. The figures below were measured in the local replica, whose
- * `canister_status` reports the wasm heap as the IC does (test/canister/room.test.ts checks the
- * estimate against it; bench/README.md "Memory per player": 481-514 B of heap per player).
+ * `canister_status` reports the wasm heap as the IC does (test/gateway/shard-full.test.ts checks
+ * the estimate against it; bench/README.md "Memory per player": 481-514 B of heap per player).
  *
  * The line, DEFAULT_HEAP_LIMIT_BYTES = 3 GiB of the 4 GiB wasm32 heap, leaves 1 GiB for what the
  * estimate does not count: garbage the collector has not reclaimed yet and memory the allocator
  * cannot hand back (a grown array's old copy), a query's or a render's temporary objects (a
  * top-1000 page, a CSV export page), the direct reads' rendered answers (bounded per watched
- * path), and the upgrade: pre_upgrade copies one game's players and board arrays at a time
- * (not its rank indexes: their snapshot is a view) before writing them to stable memory, at most
- * ~20 % of that game's heap; post_upgrade reads them back one table at a time into a fresh heap.
+ * path), and the upgrade: pre_upgrade copies one table's arrays at a time (players, or one
+ * board's entries and slot map, ~60 B a player; a rank index's snapshot is a view, no copy:
+ * state/snapshot.ts) before writing them to stable memory, ~12 % of a game's heap at most;
+ * post_upgrade reads them back one table at a time into a fresh heap.
  * A canister at the line still has ~1 GiB for those, a third of what it holds.
  */
 /**
@@ -30,8 +31,8 @@ import type { BoardTable } from '../state/tables';
  * it, estimate with these figures): an empty canister 12.7 MiB; 200 empty games of 3 boards
  * +53.1 MiB (272 KiB a game: its 4 rank indexes start with room for 1,395 entries, 67 KiB each);
  * one game from 10,000 to 100,000 players +40.4 MiB (470 B a player; bench/README.md: 514 B at
- * 1,000,000). The estimate then: 12.9, +59.6 (1.12x), +42.7 MiB (497 B a player, 1.06x): a little
- * high, on the safe side.
+ * 1,000,000). The estimate then: 13.0 MiB, +60.8 MiB (1.15x), +41.6 MiB (485 B a player, 1.03x):
+ * a little high, on the safe side.
  */
 /** The runtime's heap before any game: Azle, QuickJS and the bundled service. */
 export const BASE_HEAP_BYTES = 13 * 1024 ** 2;

@@ -10,6 +10,7 @@ import { MESSAGES } from '../../contract/messages';
 import { encodeInitArg } from '../../contract/init-arg';
 import { DEFAULT_HEAP_LIMIT_BYTES, type ShardStatus } from '../../contract/shards';
 import { NEW_PLAYER_GUESS_BYTES, SHARD_FULL_RETRY_AFTER_SECONDS } from '../../canister/service/room';
+import { memoryOf } from '../bench/canister.bench';
 import { leaderboardWasm } from '../support/canister';
 import { startService, type TestService } from '../support/gateway';
 
@@ -63,6 +64,10 @@ test('shard_status: counts and a heap estimate that grows with players', async (
     expect(after.heapBytes).toBeGreaterThanOrEqual(before.heapBytes);
     expect(after.heapBytes).toBeLessThan(after.heapLimitBytes);
     expect(after.stableBytes).toBeGreaterThan(before.stableBytes);
+    // Close to the wasm heap the replica reports (as the IC's canister_status does).
+    const { heap } = await memoryOf(s.replica, s.canisterId);
+    expect(after.heapBytes / heap).toBeGreaterThan(0.9);
+    expect(after.heapBytes / heap).toBeLessThan(1.3);
     // The submits' instructions are on the books.
     expect(after.instructionsPerMinute).toBeGreaterThan(1_000_000);
 });
