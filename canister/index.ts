@@ -761,5 +761,6 @@ export default class {
     @update([HttpUpdateRequest], HttpResponse, { manual: true })
     http_request_update(): void {
         serveHttpUpdate(ctx, direct, certify);
+        room.noteInstructions(ctx, Number(performanceCounter(0)));
     }
 }
