@@ -5,6 +5,7 @@ import { MESSAGES } from '../../contract/messages';
 import { DEFAULT_HEAP_LIMIT_BYTES, type Role, type ShardStatus } from '../../contract/shards';
 import { Fail } from '../domain/fail';
 import type { Ctx, GameState } from '../state/context';
+import { statsOf } from '../state/stats';
 import type { BoardTable } from '../state/tables';
 
 /**
@@ -105,10 +106,15 @@ export function gameHeapBytes(game: GameState): number {
     return GAME_HEAP_BYTES + Math.round(arrays * TABLE_OVERHEAD) + metadata * METADATA_ENTRY_BYTES;
 }
 
-/** A full estimate of the heap in use (walks every game's tables: a few property reads each). */
+/**
+ * A full estimate of the heap in use (walks every game's tables: ~0.1 M instructions a game).
+ * Players not read back yet after an upgrade without a snapshot count at the guess.
+ */
 function countHeap(ctx: Ctx): number {
     let bytes = BASE_HEAP_BYTES;
     for (const game of ctx.games.values()) bytes += gameHeapBytes(game);
+    for (const [gameId, next] of ctx.rebuilding)
+        bytes += Math.max(0, statsOf(ctx, gameId).players - next) * NEW_PLAYER_GUESS_BYTES;
     return bytes;
 }
 

@@ -15,12 +15,14 @@ import {
     heapLimit,
     instructionsPerMinute,
     noteInstructions,
+    recount,
     setHeapLimit,
     shardStatus,
 } from '../../../canister/service/room';
 import { submitBatch } from '../../../canister/service/scores';
 import { flushCallWrites } from '../../../canister/service/flush';
 import { Fail } from '../../../canister/domain/fail';
+import { loadGames, rebuildSome } from '../../../canister/state/startup';
 import { failure, harness, hashOf, key, person, withGame, type Harness } from './harness';
 
 const G = 'my-game';
@@ -94,6 +96,24 @@ test('between recounts each new player counts a guess; a minute later the tables
     // Two players fit in the tables' room to grow: counted again, they add nothing.
     h.advance(60);
     expect(shardStatus(h, 'x', 'directory').heapBytes).toBe(before);
+});
+
+test('after an upgrade without a snapshot, players not read back yet count at the guess', () => {
+    const h = harness();
+    withGame(h);
+    for (let i = 0; i < 50; i++) submit(h, `p${i}`);
+    flushCallWrites(h);
+    h.advance(60); // counted, not guessed
+    const loaded = shardStatus(h, 'x', 'directory').heapBytes;
+    loadGames(h, 10);
+    recount(h); // an upgrade starts the heap, and what room.ts keeps, over
+    expect(h.rebuilding.get(G)).toBe(10);
+    // 40 players at 1 KiB each, over tables a little smaller than 50 players'.
+    expect(shardStatus(h, 'x', 'directory').heapBytes).toBeGreaterThan(loaded + 30 * NEW_PLAYER_GUESS_BYTES);
+    rebuildSome(h, 100);
+    expect(h.rebuilding.size).toBe(0);
+    h.advance(60);
+    expect(shardStatus(h, 'x', 'directory').heapBytes).toBe(loaded);
 });
 
 test('past the line: a new player is refused (503, retryAfter), nothing changes; existing players go on', () => {
