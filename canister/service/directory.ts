@@ -325,7 +325,7 @@ async function pickShard(ctx: Ctx, remote: Remote): Promise<string> {
     const candidates = await Promise.all(
         shards.map(async (s) => {
             try {
-                const reply = await remote.call(s.canisterId, 'shard_status' as Method, {});
+                const reply = await remote.call(s.canisterId, 'shard_status', {});
                 const status = 'ok' in reply ? (reply.ok as ShardStatus) : undefined;
                 return { canisterId: s.canisterId, status, games: s.games };
             } catch {
