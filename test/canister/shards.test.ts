@@ -15,6 +15,7 @@ import { leaderboardWasm, startLeaderboard, type TestCanister } from '../support
 let c: TestCanister;
 let dir: Principal;
 const shards: string[] = [];
+let firstKey = '';
 const zipped = new Uint8Array(gzipSync(leaderboardWasm()));
 const sha = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('hex');
 const CHUNK = 1024 * 1024;
@@ -119,6 +120,7 @@ test('new games go to the shards; a game on shard 2 is played and read there whi
     const one = await c.ok('admin_register_game', { developerId: 'dev-a', gameId: 'first-placed', name: 'One' });
     const two = await c.ok('admin_register_game', { developerId: 'dev-b', gameId: 'second-placed', name: 'Two' });
     expect(one.apiKey).toMatch(/^key_first-placed_/);
+    firstKey = one.apiKey;
     expect(two.game.gameId).toBe('second-placed');
     expect((await c.ok('locate_game', { gameId: 'first-placed' })).canisterId).toBe(shards[0]);
     expect((await c.ok('locate_game', { gameId: 'second-placed' })).canisterId).toBe(shards[1]);
@@ -274,4 +276,45 @@ test('an operator sets a game location; gateway lists reach every shard; upgradi
     expect(upgraded).toEqual({ upgraded: shards, failed: [] });
     expect((await as(fresh, shards[1], 'leaderboard', { gameId: 'second-placed' })).ok.leaderboard[0].score).toBe(42);
     expect((await as(fresh, shards[1], 'list_shards', {})).ok.shards[0].role).toBe('shard');
+});
+
+test('placement: the shard with the most heap room; a new shard when every one is past its line', async () => {
+    const operatorP = c.operator.getPrincipal();
+    const status = async (id: string) => (await as(gatewayP(), id, 'shard_status', {})).ok;
+    const setLine = async (id: string, heapLimitBytes: number) =>
+        expect(await as(operatorP, id, 'admin_set_heap_limit', { heapLimitBytes })).toEqual({ ok: { heapLimitBytes } });
+    const register = async (gameId: string) => {
+        await c.ok('admin_register_game', { developerId: 'dev-room', gameId, name: gameId });
+        return (await c.ok('locate_game', { gameId })).canisterId;
+    };
+    // Shard 1 at half its line, shard 2 at a quarter: shard 2.
+    await setLine(shards[0], (await status(shards[0])).heapBytes * 2);
+    await setLine(shards[1], (await status(shards[1])).heapBytes * 4);
+    expect(await register('roomy-one')).toBe(shards[1]);
+    // The other way round: shard 1.
+    await setLine(shards[0], (await status(shards[0])).heapBytes * 4);
+    await setLine(shards[1], (await status(shards[1])).heapBytes * 2);
+    expect(await register('roomy-two')).toBe(shards[0]);
+    // Shard 1 full, shard 2 past 80 % of its line: the directory makes a third shard for the game.
+    await setLine(shards[0], 1);
+    await setLine(shards[1], Math.floor((await status(shards[1])).heapBytes / 0.85));
+    expect((await status(shards[0])).full).toBe(true);
+    const third = await register('overflow');
+    expect(shards).not.toContain(third);
+    expect((await as(gatewayP(), third, 'leaderboard', { gameId: 'overflow' })).ok.leaderboard).toEqual([]);
+    expect((await c.ok('list_shards', {})).shards).toEqual([
+        { canisterId: dir.toText(), role: 'directory', placing: false },
+        { canisterId: shards[0], role: 'shard', placing: false },
+        { canisterId: shards[1], role: 'shard', placing: true },
+        { canisterId: third, role: 'shard', placing: true },
+    ]);
+    // On the full shard, the players it has play on; a new one is refused with the clear error.
+    const submit = (playerId: string) =>
+        as(gatewayP(), shards[0], 'submit_scores', {
+            submits: [{ apiKey: firstKey, gameId: 'first-placed', playerId, score: 50, streak: 1 }],
+        });
+    await c.advance(3_000); // past the per-player pace
+    const again = await submit('p1');
+    expect(again.ok[0]).toEqual({ ok: expect.anything() });
+    expect((await submit('p-new')).ok[0].err).toMatchObject({ status: 503, retryAfter: expect.any(Number) });
 });
