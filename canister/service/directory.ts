@@ -52,11 +52,13 @@ export function listShards(ctx: Ctx, self: string): { shards: ShardEntry[] } {
     return {
         shards: [
             { canisterId: self, role, placing: role === 'directory' ? !shards.some((s) => s.ready !== false) : false },
-            ...shards.map((s) => ({
-                canisterId: s.canisterId,
-                role: 'shard' as const,
-                placing: !s.retired && !s.full,
-            })),
+            ...shards
+                .filter((s) => s.ready !== false)
+                .map((s) => ({
+                    canisterId: s.canisterId,
+                    role: 'shard' as const,
+                    placing: !s.retired && !s.full,
+                })),
         ],
     };
 }

@@ -41,6 +41,9 @@ test('a directory with shards sends a placed game to its shard and stops placing
     ]);
     h.store.meta.set('shards', [{ canisterId: SHARD, createdAt: 0, full: true }]);
     expect(listShards(h, SELF).shards[1]!.placing).toBe(false);
+    // A shard created but not installed yet is not listed (and the directory still places games).
+    h.store.meta.set('shards', [{ canisterId: SHARD, createdAt: 0, ready: false }]);
+    expect(listShards(h, SELF).shards).toEqual([{ canisterId: SELF, role: 'directory', placing: true }]);
 });
 
 test('a shard answers for its own games and says moved for any other', () => {
