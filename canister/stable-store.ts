@@ -62,8 +62,10 @@ export function stableStore(): Store {
         moderation: stableKv(26, jsonCodec()),
         daily: stableKv(27, jsonCodec()),
         slotChunks: stableKv(28, jsonCodec()),
-        nicknames: stableKv(29, textCodec),
+        skeletonNicknames: stableKv(29, textCodec),
         events: stableKv(30, jsonCodec()),
         webhooks: stableKv(31, jsonCodec()),
+        // nicknames part (issue 27): names per game; ids 32-39 are left to the other parts.
+        nicknames: stableKv(40, textCodec),
     };
 }
