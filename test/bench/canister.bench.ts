@@ -223,6 +223,63 @@ async function benchBoardKinds(players: number): Promise<Map<string, bigint>> {
 }
 
 /**
+ * What nicknames cost (issue 27: names unique per game): two games of `players` players each,
+ * every player named, the same names in both (where names are per game; a service-wide map gave
+ * the second game's players defaults); a first submit with a free and with a taken name (N1),
+ * a later submit that renames and one whose taken name is ignored (N1), PUT nickname with a free
+ * and with a taken name (N2). On a canister of its own, so the other rows stay as they were.
+ */
+async function benchNicknames(players: number): Promise<Map<string, bigint>> {
+    const { r, id } = await freshCanister();
+    const games = ['g-names', 'g-names-2'];
+    for (const g of games) {
+        const registered = await call(r, id, 'admin_register_game', { developerId: 'dev-names', gameId: g, name: g });
+        keys.set(g, registered.reply.apiKey);
+    }
+    const p = (i: number): string => `dev_1700000000_${i.toString(16).padStart(8, '0')}`;
+    const name = (i: number): string => `Name_${i}`;
+    for (const g of games)
+        for (let from = 0; from < players; from += 200) {
+            const submits = [];
+            for (let i = from; i < Math.min(players, from + 200); i++)
+                submits.push({
+                    apiKey: keys.get(g),
+                    gameId: g,
+                    playerId: p(i),
+                    score: i,
+                    streak: 0,
+                    nickname: name(i),
+                });
+            await call(r, id, 'submit_scores', { submits });
+        }
+    await r.advanceTime(6_000);
+    const g = games[0];
+    const m = new Map<string, bigint>();
+    const submit = async (label: string, playerId: string, nickname: string) =>
+        m.set(
+            label,
+            (
+                await call(r, id, 'submit_scores', {
+                    submits: [{ apiKey: keys.get(g), gameId: g, playerId, score: 1, streak: 0, nickname }],
+                })
+            ).instructions,
+        );
+    await submit('nicknames: submit, new player with a free nickname (N1)', 'named-new-1', 'Fresh_One');
+    await submit('nicknames: submit, new player with a taken nickname (N1: Player_<n>)', 'named-new-2', name(5));
+    await submit('nicknames: submit, existing player renamed by a free nickname (N1)', p(7), 'Fresh_Two');
+    await submit('nicknames: submit, existing player, a taken nickname ignored (N1)', p(8), name(9));
+    const setNickname = async (label: string, playerId: string, nickname: string) =>
+        m.set(
+            label,
+            (await call(r, id, 'set_nickname', { apiKey: keys.get(g), gameId: g, playerId, nickname })).instructions,
+        );
+    await setNickname('nicknames: set nickname, a free name (N2)', p(10), 'Fresh_Three');
+    await setNickname('nicknames: set nickname, a taken name (N2: suffixed _1)', p(11), name(12));
+    await r.stop();
+    return m;
+}
+
+/**
  * What the event log costs on a game of 3 fan-out boards (issue 25): an existing player's new
  * best that takes rank 1 on each (new_leader and 10 overtaken per board), against new bests that
  * enter no top 10 (one comparison per board: BoardTable.eventCut), with every board's eventTop 0
@@ -649,6 +706,7 @@ export async function benchCanister(): Promise<CanisterResults> {
         results.set(players, m);
         await r.stop();
         for (const [name, instructions] of await benchBoardKinds(players)) m.set(name, instructions);
+        for (const [name, instructions] of await benchNicknames(players)) m.set(name, instructions);
         console.log(
             `(${players.toLocaleString()} players per game measured in ${((Date.now() - t0) / 1000).toFixed(0)} s)`,
         );
