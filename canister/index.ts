@@ -249,6 +249,7 @@ export default class {
         configure(arg);
         loadGames(ctx);
         webhooks.loadWebhooks(ctx);
+        rekeySome(ctx, REKEY_IN_UPGRADE); // nothing to move: marks the names done
         certify();
     }
 

@@ -40,6 +40,11 @@ export interface Ctx {
     slotChunks: Map<string, Array<string | null>>;
     /** Games whose heap tables are still being rebuilt from records: the next slot to read. */
     rebuilding: Map<string, number>;
+    /**
+     * No name of an older release waits for its per-game key (set by names.ts rekeySome once the
+     * old maps are empty; they never fill again): name lookups skip them, not even asking their size.
+     */
+    namesRekeyed: boolean;
 }
 
 /** A context over a store with nothing in the heap yet (the canister loads its games at start). */
@@ -54,6 +59,7 @@ export function newCtx(store: Store, env: Env): Ctx {
         dirtyDaily: new Set(),
         slotChunks: new Map(),
         rebuilding: new Map(),
+        namesRekeyed: false,
     };
 }
 

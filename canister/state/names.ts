@@ -3,8 +3,8 @@
 // same name may live in two games, and a game's names are the keys under `<gameId>/`. Stores of
 // older releases keep names service-wide, under lower-cased keys (`legacyNicknames`) or skeleton
 // keys (`skeletonNicknames`); rekeySome moves them to per-game keys in bounded steps (post_upgrade,
-// then timers), and until it is done a name is looked up there as well (a holder of another game
-// does not count).
+// then timers; init too, on an empty store, so that lookups stop asking), and until it is done a
+// name is looked up there as well (a holder of another game does not count).
 import { legacyNameKey, nameKey } from '../domain/nicknames';
 import type { Ctx } from './context';
 
@@ -20,7 +20,7 @@ function gameOf(owner: string): string {
 
 /** Whether names of an older release wait to be moved to per-game keys. */
 export function namesToRekey(ctx: Ctx): boolean {
-    return ctx.store.skeletonNicknames.size() > 0 || ctx.store.legacyNicknames.size() > 0;
+    return !ctx.namesRekeyed && (ctx.store.skeletonNicknames.size() > 0 || ctx.store.legacyNicknames.size() > 0);
 }
 
 /** The owner (`<gameId>/<playerId>`) of a chosen name, or of one that looks like it, in the game. */
@@ -73,7 +73,8 @@ export function rekeySome(ctx: Ctx, budget: number): boolean {
             left -= batch.length;
         }
     }
-    return !namesToRekey(ctx);
+    if (!namesToRekey(ctx)) ctx.namesRekeyed = true;
+    return ctx.namesRekeyed;
 }
 
 const REKEY_BATCH = 1_000;

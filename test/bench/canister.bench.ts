@@ -224,10 +224,11 @@ async function benchBoardKinds(players: number): Promise<Map<string, bigint>> {
 
 /**
  * What nicknames cost (issue 27: names unique per game): two games of `players` players each,
- * every player named, the same names in both (where names are per game; a service-wide map gave
- * the second game's players defaults); a first submit with a free and with a taken name (N1),
+ * every player named (names of their own in each game, so that the map holds as many names
+ * whether names are per game or service-wide); a first submit with a free and with a taken name (N1),
  * a later submit that renames and one whose taken name is ignored (N1), PUT nickname with a free
- * and with a taken name (N2). On a canister of its own, so the other rows stay as they were.
+ * and with a taken name (N2), each the mean of 10 calls. On a canister of its own, so the other
+ * rows stay as they were.
  */
 async function benchNicknames(players: number): Promise<Map<string, bigint>> {
     const { r, id } = await freshCanister();
@@ -237,7 +238,7 @@ async function benchNicknames(players: number): Promise<Map<string, bigint>> {
         keys.set(g, registered.reply.apiKey);
     }
     const p = (i: number): string => `dev_1700000000_${i.toString(16).padStart(8, '0')}`;
-    const name = (i: number): string => `Name_${i}`;
+    const name = (i: number, g = games[0]): string => `${g === games[0] ? 'Name' : 'Also'}_${i}`;
     for (const g of games)
         for (let from = 0; from < players; from += 200) {
             const submits = [];
@@ -248,33 +249,51 @@ async function benchNicknames(players: number): Promise<Map<string, bigint>> {
                     playerId: p(i),
                     score: i,
                     streak: 0,
-                    nickname: name(i),
+                    nickname: name(i, g),
                 });
             await call(r, id, 'submit_scores', { submits });
         }
     await r.advanceTime(6_000);
     const g = games[0];
     const m = new Map<string, bigint>();
-    const submit = async (label: string, playerId: string, nickname: string) =>
-        m.set(
-            label,
-            (
-                await call(r, id, 'submit_scores', {
-                    submits: [{ apiKey: keys.get(g), gameId: g, playerId, score: 1, streak: 0, nickname }],
-                })
-            ).instructions,
-        );
-    await submit('nicknames: submit, new player with a free nickname (N1)', 'named-new-1', 'Fresh_One');
-    await submit('nicknames: submit, new player with a taken nickname (N1: Player_<n>)', 'named-new-2', name(5));
-    await submit('nicknames: submit, existing player renamed by a free nickname (N1)', p(7), 'Fresh_Two');
-    await submit('nicknames: submit, existing player, a taken nickname ignored (N1)', p(8), name(9));
-    const setNickname = async (label: string, playerId: string, nickname: string) =>
-        m.set(
-            label,
-            (await call(r, id, 'set_nickname', { apiKey: keys.get(g), gameId: g, playerId, nickname })).instructions,
-        );
-    await setNickname('nicknames: set nickname, a free name (N2)', p(10), 'Fresh_Three');
-    await setNickname('nicknames: set nickname, a taken name (N2: suffixed _1)', p(11), name(12));
+    // Each row is the mean of TRIES calls (other players, other names): one call's cost depends on
+    // where its key falls in the B-tree, by a percent or so.
+    const TRIES = 10;
+    let next = 20;
+    const row = async (label: string, method: string, request: (k: number) => Record<string, unknown>) => {
+        let total = 0n;
+        for (let k = 0; k < TRIES; k++) {
+            const req = { apiKey: keys.get(g), gameId: g, ...request(k) };
+            const body = method === 'submit_scores' ? { submits: [{ score: 1, streak: 0, ...req }] } : req;
+            total += (await call(r, id, method, body)).instructions;
+        }
+        m.set(label, total / BigInt(TRIES));
+    };
+    const existing = (): string => p(next++);
+    await row('nicknames: submit, new player with a free nickname (N1)', 'submit_scores', (k) => ({
+        playerId: `named-new-${k}`,
+        nickname: `Fresh_${k}`,
+    }));
+    await row('nicknames: submit, new player with a taken nickname (N1: Player_<n>)', 'submit_scores', (k) => ({
+        playerId: `named-taken-${k}`,
+        nickname: name(300 + k * 7),
+    }));
+    await row('nicknames: submit, existing player renamed by a free nickname (N1)', 'submit_scores', (k) => ({
+        playerId: existing(),
+        nickname: `Renamed_${k}`,
+    }));
+    await row('nicknames: submit, existing player, a taken nickname ignored (N1)', 'submit_scores', (k) => ({
+        playerId: existing(),
+        nickname: name(400 + k * 7),
+    }));
+    await row('nicknames: set nickname, a free name (N2)', 'set_nickname', (k) => ({
+        playerId: existing(),
+        nickname: `Chosen_${k}`,
+    }));
+    await row('nicknames: set nickname, a taken name (N2: suffixed _1)', 'set_nickname', (k) => ({
+        playerId: existing(),
+        nickname: name(500 + k * 7),
+    }));
     await r.stop();
     return m;
 }
