@@ -74,18 +74,29 @@ function allocateDefault(ctx: Ctx, gameId: string): string {
 
 /**
  * The first of `wanted`, `wanted_1`, `wanted_2`, ... that is free in the owner's game for the
- * owner (rule N2).
+ * owner (rule N2); undefined when none of the first `tries` suffixes is.
  */
-function firstFree(ctx: Ctx, wanted: string, owner: string, ownerName?: string): string {
+function firstFree(ctx: Ctx, wanted: string, owner: string, ownerName?: string, tries = Infinity): string | undefined {
     let applied = wanted;
-    for (let n = 1; !nicknameFree(ctx, applied, owner, ownerName); n++) applied = suffixed(wanted, n);
+    for (let n = 1; !nicknameFree(ctx, applied, owner, ownerName); n++) {
+        if (n > tries) return undefined;
+        applied = suffixed(wanted, n);
+    }
     return applied;
 }
 
 /**
+ * Suffixes an account's name may try in a game it joins: players of that game (anyone with its
+ * public API key) who took `Name_1` ... `Name_100` get it a default name instead of a long search
+ * in a sign-in.
+ */
+const CARRIED_NAME_TRIES = 100;
+
+/**
  * A new profile for the player, counted as a player of the game. On a first submit (rule N1)
  * the chosen nickname when it is free in the game, else Player_<n>; with `suffixTaken` (an
- * account's name carried into a game) a taken name gets the first free suffix instead (N2).
+ * account's name carried into a game) a taken name gets the first free suffix instead (N2),
+ * Player_<n> only when the first CARRIED_NAME_TRIES suffixes are taken.
  */
 export function createPlayer(
     ctx: Ctx,
@@ -97,9 +108,16 @@ export function createPlayer(
 ): PlayerRecord {
     const gameId = game.record.gameId;
     const owner = playerKey(gameId, playerId);
-    const free = nickname === undefined ? undefined : suffixTaken ? firstFree(ctx, nickname, owner) : nickname;
-    const chosen = free !== undefined && nicknameFree(ctx, free, owner);
-    const name = chosen ? free! : allocateDefault(ctx, gameId);
+    const free =
+        nickname === undefined
+            ? undefined
+            : suffixTaken
+              ? firstFree(ctx, nickname, owner, undefined, CARRIED_NAME_TRIES)
+              : nicknameFree(ctx, nickname, owner)
+                ? nickname
+                : undefined;
+    const chosen = free !== undefined;
+    const name = free ?? allocateDefault(ctx, gameId);
     if (chosen) claim(ctx, name, owner);
     const slot = statsOf(ctx, gameId).players;
     updateStats(ctx, gameId, (s) => ({ ...s, players: s.players + 1 }));
@@ -153,7 +171,7 @@ export function setNickname(ctx: Ctx, req: Untrusted<RequestOf<'set_nickname'>>)
     refuseRetired(player);
     refuseBanned(ctx, game, playerId, player, account, account !== undefined && !server);
     const owner = playerKey(gameId, playerId);
-    const applied = firstFree(ctx, wanted, owner, player.nickname);
+    const applied = firstFree(ctx, wanted, owner, player.nickname)!;
     if (applied !== player.nickname) {
         claim(ctx, applied, owner, player.nickname);
         player.nickname = applied;

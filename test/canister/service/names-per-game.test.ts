@@ -188,3 +188,14 @@ test('defaults: a game from before goes on from the service-wide counter, then c
     expect(submit(h, B, 'b1')).toBe('Player_40');
     expect(rename(h, B, 'b1', 'Player_39')).toBe('Player_39_1'); // may have been handed out before
 });
+
+test("squatted suffixes cost a sign-in a bounded search: past 100 taken, the account's player gets a default", () => {
+    const h = setup();
+    signIn(h, A, person('frank-9'), 'Frankie');
+    submit(h, B, 'b-0', 'Frankie');
+    for (let n = 1; n <= 100; n++) submit(h, B, `b-${n}`, `Frankie_${n}`);
+    expect(signIn(h, B, person('frank-9'), undefined).nickname).toMatch(/^Player_\d+$/);
+    // PUT nickname (N2) still finds the first free suffix.
+    submit(h, B, 'b-x');
+    expect(rename(h, B, 'b-x', 'Frankie')).toBe('Frankie_101');
+});
