@@ -43,7 +43,7 @@ export interface Meta {
     schemaVersion: number;
     /** Every authType a player has had, interned again at start. */
     authTypes: string[];
-    /** The number of the next default name (`Player_<n>`). */
+    /** The number of the next default name (`Player_<n>`), as the oldest releases kept it for every game. */
     nextDefaultName: number;
     pendingDeviceCodes: PendingCodes;
     /** Developers with a pending request for more game slots, oldest first. */
