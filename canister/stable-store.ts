@@ -22,6 +22,10 @@ function stableKv<V>(memoryId: number, codec: Codec<V>): KV<V> {
         },
         set: (key, value) => void map.insert(key, codec.toBytes(value)),
         delete: (key) => void map.remove(key),
+        take(key) {
+            const bytes = map.remove(key);
+            return bytes === undefined ? undefined : codec.fromBytes(bytes);
+        },
         first: (count) => map.items(0, count).map(([key, bytes]) => [key, codec.fromBytes(bytes)]),
         size: () => Number(map.len()),
     };

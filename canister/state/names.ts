@@ -44,7 +44,10 @@ export function holdName(ctx: Ctx, nickname: string, owner: string): void {
 /** Frees a name its owner held (never one another player holds under the same key). */
 export function releaseName(ctx: Ctx, nickname: string, owner: string): void {
     const key = gameNameKey(gameOf(owner), nickname);
-    if (ctx.store.nicknames.get(key) === owner) ctx.store.nicknames.delete(key);
+    // One walk: taken out, and put back in the rare case that another holds the key (a look-alike
+    // both took before look-alikes were compared).
+    const held = ctx.store.nicknames.take(key);
+    if (held !== undefined && held !== owner) ctx.store.nicknames.set(key, held);
     if (!namesToRekey(ctx)) return;
     const skeleton = nameKey(nickname);
     if (ctx.store.skeletonNicknames.get(skeleton) === owner) ctx.store.skeletonNicknames.delete(skeleton);

@@ -29,6 +29,8 @@ export interface KV<V> {
     get(key: string): V | undefined;
     set(key: string, value: V): void;
     delete(key: string): void;
+    /** Deletes the key and returns what it held (one B-tree walk where get + delete take two). */
+    take(key: string): V | undefined;
     /** The first `count` entries in key order (keys of equal length sort as strings). */
     first(count: number): Array<[string, V]>;
     size(): number;
@@ -150,6 +152,10 @@ export function memoryStore(): Store {
             },
             set: (k, v) => text.set(k, encode(v)),
             delete: (k) => text.delete(k),
+            take: (k) => {
+                const t = text.take(k);
+                return t === undefined ? undefined : decode(t);
+            },
             first: (count) => text.first(count).map(([k, t]) => [k, decode(t)]),
             size: () => text.size(),
         };
@@ -161,6 +167,11 @@ export function memoryStore(): Store {
             get: (k) => map.get(k),
             set: (k, v) => void map.set(k, v),
             delete: (k) => void map.delete(k),
+            take: (k) => {
+                const v = map.get(k);
+                map.delete(k);
+                return v;
+            },
             first: (count) =>
                 [...map.entries()]
                     .sort(([a], [b]) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0))
