@@ -22,6 +22,10 @@ function stableKv<V>(memoryId: number, codec: Codec<V>): KV<V> {
         },
         set: (key, value) => void map.insert(key, codec.toBytes(value)),
         delete: (key) => void map.remove(key),
+        take(key) {
+            const bytes = map.remove(key);
+            return bytes === undefined ? undefined : codec.fromBytes(bytes);
+        },
         first: (count) => map.items(0, count).map(([key, bytes]) => [key, codec.fromBytes(bytes)]),
         size: () => Number(map.len()),
     };
@@ -62,12 +66,14 @@ export function stableStore(): Store {
         moderation: stableKv(26, jsonCodec()),
         daily: stableKv(27, jsonCodec()),
         slotChunks: stableKv(28, jsonCodec()),
-        nicknames: stableKv(29, textCodec),
+        skeletonNicknames: stableKv(29, textCodec),
         events: stableKv(30, jsonCodec()),
         webhooks: stableKv(31, jsonCodec()),
         // directory part (issue 27)
         locations: stableKv(32, textCodec),
         shardWasm: stableKv(33, bytesCodec),
         remoteGames: stableKv(34, jsonCodec()),
+        // nicknames part (issue 27): names per game; 32-34 are the directory's.
+        nicknames: stableKv(40, textCodec),
     };
 }

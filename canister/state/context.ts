@@ -48,6 +48,11 @@ export interface Ctx {
     actingDeveloper?: string;
     /** The heap estimate and the recent instruction use (service/room.ts): heap only. */
     room: Room;
+    /**
+     * No name of an older release waits for its per-game key (set by names.ts rekeySome once the
+     * old maps are empty; they never fill again): name lookups skip them, not even asking their size.
+     */
+    namesRekeyed: boolean;
 }
 
 /** What service/room.ts keeps between calls (heap only: an upgrade starts it over). */
@@ -75,6 +80,7 @@ export function newCtx(store: Store, env: Env): Ctx {
         slotChunks: new Map(),
         rebuilding: new Map(),
         room: { heapBytes: -1, at: 0, added: 0, minutes: new Float64Array(5), instructions: new Float64Array(5) },
+        namesRekeyed: false,
     };
 }
 

@@ -33,6 +33,8 @@ export interface KV<V> {
     get(key: string): V | undefined;
     set(key: string, value: V): void;
     delete(key: string): void;
+    /** Deletes the key and returns what it held (one B-tree walk where get + delete take two). */
+    take(key: string): V | undefined;
     /** The first `count` entries in key order (keys of equal length sort as strings). */
     first(count: number): Array<[string, V]>;
     size(): number;
@@ -47,7 +49,7 @@ export interface Meta {
     schemaVersion: number;
     /** Every authType a player has had, interned again at start. */
     authTypes: string[];
-    /** The number of the next default name (`Player_<n>`). */
+    /** The number of the next default name (`Player_<n>`), as the oldest releases kept it for every game. */
     nextDefaultName: number;
     pendingDeviceCodes: PendingCodes;
     /** Developers with a pending request for more game slots, oldest first. */
@@ -95,9 +97,11 @@ export interface Store {
     slots: KV<string>;
     /** `<gameId>/<slot / 16>` -> the player ids of 16 slots (slots.ts): players in slot order, to rebuild heap tables. */
     slotChunks: KV<Array<string | null>>;
-    /** A chosen nickname's skeleton (nameKey: case and look-alikes folded) -> `<gameId>/<playerId>` of its owner. */
+    /** `<gameId>/<skeleton>` of a chosen nickname (nameKey: case and look-alikes folded) -> `<gameId>/<playerId>` of its owner. */
     nicknames: KV<string>;
-    /** Lower-cased nickname -> its owner, as older releases kept them; emptied by names.ts rekeySome. */
+    /** A nickname's skeleton -> its owner, service-wide, as schema version 4 kept them; emptied by names.ts rekeySome. */
+    skeletonNicknames: KV<string>;
+    /** Lower-cased nickname -> its owner, service-wide, as older releases kept them; emptied by names.ts rekeySome. */
     legacyNicknames: KV<string>;
     /** `<gameId>/<playerId>` -> unlocked achievement ids. */
     achievements: KV<string[]>;
@@ -171,6 +175,10 @@ export function memoryStore(): Store {
             },
             set: (k, v) => text.set(k, encode(v)),
             delete: (k) => text.delete(k),
+            take: (k) => {
+                const t = text.take(k);
+                return t === undefined ? undefined : decode(t);
+            },
             first: (count) => text.first(count).map(([k, t]) => [k, decode(t)]),
             size: () => text.size(),
         };
@@ -182,6 +190,11 @@ export function memoryStore(): Store {
             get: (k) => map.get(k),
             set: (k, v) => void map.set(k, v),
             delete: (k) => void map.delete(k),
+            take: (k) => {
+                const v = map.get(k);
+                map.delete(k);
+                return v;
+            },
             first: (count) =>
                 [...map.entries()]
                     .sort(([a], [b]) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0))
@@ -198,6 +211,7 @@ export function memoryStore(): Store {
         slots: plain(),
         slotChunks: json(),
         nicknames: plain(),
+        skeletonNicknames: plain(),
         legacyNicknames: plain(),
         achievements: json(),
         archives: json(),
