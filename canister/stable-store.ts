@@ -65,5 +65,7 @@ export function stableStore(): Store {
         nicknames: stableKv(29, textCodec),
         events: stableKv(30, jsonCodec()),
         webhooks: stableKv(31, jsonCodec()),
+        // move part (issue 27): 40, clear of the ids the directory part takes from 32 on
+        moveChunks: stableKv(40, textCodec),
     };
 }

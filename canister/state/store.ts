@@ -11,6 +11,8 @@ import type {
     DeveloperSessionRecord,
     DeviceCodeRecord,
     ModerationRecord,
+    MoveInRecord,
+    MoveOutRecord,
     GameRecord,
     PlayerRecord,
     PlayerSessionRecord,
@@ -52,6 +54,13 @@ export interface Meta {
     purging: PurgeRecord[];
     /** The heap snapshot's manifest, while a snapshot is stored. */
     snapshot: SnapshotManifest;
+    // ---- move part (issue 27) ----
+    /** Games moving out of this canister, by id: their writes are paused (service/move.ts). */
+    moveOut: Record<string, MoveOutRecord>;
+    /** Games being imported into this canister, by id. */
+    moveIn: Record<string, MoveInRecord>;
+    /** Games that moved away -> the canister (principal text) that holds them now. */
+    movedGames: Record<string, string>;
 }
 
 /** `meta` with each key's type: a key holds what Meta says, and no other key exists. */
@@ -129,6 +138,9 @@ export interface Store {
     events: KV<GameEvent>;
     /** `<gameId>/<webhookId>` -> a webhook endpoint with its delivery state. */
     webhooks: KV<WebhookRecord>;
+    // ---- move part (issue 27) ----
+    /** `<gameId>/<index>` -> a staged chunk of a game moving out (JSON text, service/move.ts). */
+    moveChunks: KV<string>;
 }
 
 export const playerKey = (gameId: string, playerId: string): string => `${gameId}/${playerId}`;
@@ -199,5 +211,6 @@ export function memoryStore(): Store {
         daily: json(),
         events: json(),
         webhooks: json(),
+        moveChunks: plain(),
     };
 }
