@@ -33,7 +33,7 @@ import type { RequestOf } from '../../contract/canister';
 import { loadMoves, refuseMoved } from './move-gate';
 
 /** Players staged per move_out_begin call (measured: see docs; far inside the 40 B update limit). */
-export const STAGE_PLAYERS_PER_CALL = 10_000;
+export const STAGE_PLAYERS_PER_CALL = 5_000;
 
 /** Key of a staged chunk. */
 const chunkKey = (gameId: string, index: number): string => `${gameId}/${index}`;

@@ -9,7 +9,7 @@ import type { Identity } from '@dfinity/agent';
 import { MESSAGES } from '../../contract/messages';
 import { connectCanister, type CanisterClient } from '../../gateway/canister';
 import { moveGame } from '../../gateway/move-game';
-import { addLeaderboard, startLeaderboard, type TestCanister } from '../support/canister';
+import { addLeaderboard, initArg, leaderboardWasm, startLeaderboard, type TestCanister } from '../support/canister';
 
 const G = 'moving-game';
 const hash = (token: string): string => createHash('sha256').update(token).digest('hex');
@@ -215,4 +215,41 @@ test('gateways cannot move games; forged chunks and a wrong checksum change noth
         ],
     });
     expect(ok).toMatchObject({ ok: {} });
+}, 300_000);
+
+test('a move that stopped half-way (the target even upgraded meanwhile) goes on when run again', async () => {
+    const R = 'resumed-game';
+    const { apiKey: key } = await a.ok('admin_register_game', { developerId: 'dev-r', gameId: R, name: 'Resumed' });
+    await a.advance(3_000);
+    const submits = Array.from({ length: 30 }, (_, i) => ({
+        gameId: R,
+        apiKey: key,
+        playerId: `r${i}`,
+        score: i * 10,
+        streak: i,
+    }));
+    await a.ok('submit_scores', { submits });
+    const before = [
+        await a.ok('leaderboard', { gameId: R, limit: 100 }),
+        await a.ok('read_board', { gameId: R, boardId: 'weekly', limit: 100 }),
+    ];
+    let begun = await a.ok('move_out_begin', { gameId: R });
+    while (!begun.ready) begun = await a.ok('move_out_begin', { gameId: R });
+    await b.ok('move_in_chunk', {
+        gameId: R,
+        index: 0,
+        data: (await a.ok('move_out_chunk', { gameId: R, index: 0 })).data,
+    });
+    // The target's heap tables of the half import are lost: the end rebuilds them from the records.
+    await b.replica.installCode(b.canisterId, leaderboardWasm(), {
+        mode: 'upgrade',
+        arg: initArg({ gateways: [b.gateway.getPrincipal()], operators: [b.operator.getPrincipal()] }),
+    });
+    const report = await moveGame(R, await client(a, a.operator), await client(b, b.operator), () => undefined);
+    expect(report.chunks).toBe(begun.chunks);
+    await b.advance(1_000); // the rebuild timer
+    expect([
+        await b.ok('leaderboard', { gameId: R, limit: 100 }),
+        await b.ok('read_board', { gameId: R, boardId: 'weekly', limit: 100 }),
+    ]).toEqual(before);
 }, 300_000);
