@@ -45,6 +45,26 @@ export interface Ctx {
     moving: Set<string>;
     /** Games that moved away -> the canister that holds them now (meta `movedGames`). */
     movedTo: Map<string, string>;
+    /**
+     * On a shard, during one call from its directory: the developer the directory vouches for
+     * (it checked the dashboard session). Set only by the canister's entry, never from a request
+     * of any other caller.
+     */
+    actingDeveloper?: string;
+    /** The heap estimate and the recent instruction use (service/room.ts): heap only. */
+    room: Room;
+}
+
+/** What service/room.ts keeps between calls (heap only: an upgrade starts it over). */
+export interface Room {
+    /** The last full heap estimate (bytes; -1: none yet) and when it was made (µs). */
+    heapBytes: number;
+    at: number;
+    /** Players created since that estimate (each counted at a guess until the next one). */
+    added: number;
+    /** Instructions of updates and timers, a ring cell per minute (the last 5): the minute (since the epoch) of each cell. */
+    minutes: Float64Array;
+    instructions: Float64Array;
 }
 
 /** A context over a store with nothing in the heap yet (the canister loads its games at start). */
@@ -61,6 +81,7 @@ export function newCtx(store: Store, env: Env): Ctx {
         rebuilding: new Map(),
         moving: new Set(),
         movedTo: new Map(),
+        room: { heapBytes: -1, at: 0, added: 0, minutes: new Float64Array(5), instructions: new Float64Array(5) },
     };
 }
 

@@ -23,9 +23,13 @@ import type {
     Stats,
     SuspectRecord,
     SuspicionRecord,
+    ShardRecord,
+    ShardWasmRecord,
     WebhookRecord,
 } from './records';
+import type { GameView } from '../../contract/canister';
 import type { GameEvent } from '../../contract/events';
+import type { Role } from '../../contract/shards';
 
 export interface KV<V> {
     get(key: string): V | undefined;
@@ -61,6 +65,18 @@ export interface Meta {
     moveIn: Record<string, MoveInRecord>;
     /** Games that moved away -> the canister (principal text) that holds them now. */
     movedGames: Record<string, string>;
+    // ---- directory part (issue 27) ----
+    /** The canister's role (absent: `directory`, the single canister of before). */
+    role: Role;
+    /** A shard's directory (principal text): its calls may act for developers. */
+    directory: string;
+    /** A directory's shards, in creation order. */
+    shards: ShardRecord[];
+    /** The shard wasm (gzipped) an operator uploads: what is in `shardWasm`, and what is expected. */
+    shardWasm: ShardWasmRecord;
+    // ---- limits part (issue 27) ----
+    /** The heap line (bytes) from the init argument or admin_set_heap_limit; absent: DEFAULT_HEAP_LIMIT_BYTES. */
+    heapLimitBytes: number;
 }
 
 /** `meta` with each key's type: a key holds what Meta says, and no other key exists. */
@@ -141,6 +157,13 @@ export interface Store {
     // ---- move part (issue 27) ----
     /** `<gameId>/<index>` -> a staged chunk of a game moving out (JSON text, service/move.ts). */
     moveChunks: KV<string>;
+    // ---- directory part (issue 27) ----
+    /** Game id -> the principal (text) of the shard that holds it (a directory's games elsewhere). */
+    locations: KV<string>;
+    /** `<index, 6 digits>` -> a chunk of the uploaded shard wasm (gzipped), in upload order. */
+    shardWasm: KV<Uint8Array>;
+    /** Game id -> the developer's view of a game on a shard, as last seen (dev_me lists it). */
+    remoteGames: KV<GameView>;
 }
 
 export const playerKey = (gameId: string, playerId: string): string => `${gameId}/${playerId}`;
@@ -212,5 +235,8 @@ export function memoryStore(): Store {
         events: json(),
         webhooks: json(),
         moveChunks: plain(),
+        locations: plain(),
+        shardWasm: plain(),
+        remoteGames: json(),
     };
 }
