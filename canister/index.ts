@@ -54,7 +54,7 @@ import { newCtx, type Ctx, type GameState, type Untrusted } from './state/contex
 import { Fail } from './domain/fail';
 import { writeSnapshot } from './state/snapshot';
 import { migrateStore } from './state/stable-schema';
-import { rekeySome } from './state/names';
+import { namesToRekey, rekeySome } from './state/names';
 import { loadGames, rebuildSome } from './state/startup';
 import { stableStore } from './stable-store';
 
@@ -128,14 +128,14 @@ const REBUILD_PER_TIMER = 25_000;
 // A deleted game's players are removed this many per tick (~5 stable deletes each).
 const PURGE_PER_TICK = 5_000;
 
-// Nicknames kept by an older release move to their skeleton keys (names.ts): this many in
-// post_upgrade, the rest on timers, this many per message. Measured: ~14 K instructions per
-// name (3,000 names: 41 M), so these stay far inside the limits even if a large map cost 10x.
+// Nicknames kept service-wide by an older release move to their per-game keys (names.ts): this
+// many in post_upgrade, the rest on timers, this many per message. Measured: ~14 K instructions
+// per name (3,000 names: 41 M), so these stay far inside the limits even if a large map cost 10x.
 const REKEY_IN_UPGRADE = 250_000;
 const REKEY_PER_TIMER = 100_000;
 
 function continueRekey(): void {
-    if (ctx.store.legacyNicknames.size() === 0) return;
+    if (!namesToRekey(ctx)) return;
     setTimer(0, () => {
         rekeySome(ctx, REKEY_PER_TIMER);
         continueRekey();
@@ -333,6 +333,7 @@ export default class {
         loadGames(ctx);
         moveGate.loadMoves(ctx);
         webhooks.loadWebhooks(ctx);
+        rekeySome(ctx, REKEY_IN_UPGRADE); // nothing to move: marks the names done
         certify();
     }
 

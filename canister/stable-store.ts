@@ -62,11 +62,13 @@ export function stableStore(): Store {
         moderation: stableKv(26, jsonCodec()),
         daily: stableKv(27, jsonCodec()),
         slotChunks: stableKv(28, jsonCodec()),
-        nicknames: stableKv(29, textCodec),
+        skeletonNicknames: stableKv(29, textCodec),
         events: stableKv(30, jsonCodec()),
         webhooks: stableKv(31, jsonCodec()),
-        // move part (issue 27): 40, clear of the ids the directory part takes from 32 on
-        moveChunks: stableKv(40, textCodec),
+        // nicknames part (issue 27): names per game; ids 32-39 are left to the other parts.
+        nicknames: stableKv(40, textCodec),
+        // move part (issue 27): 41 (32-34: directory part, 40: nicknames part)
+        moveChunks: stableKv(41, textCodec),
         // directory part (issue 27)
         locations: stableKv(32, textCodec),
         shardWasm: stableKv(33, bytesCodec),

@@ -53,7 +53,7 @@ export const RULES: readonly RuleText[] = [
     {
         id: 'N3',
         title: 'Nickname rule',
-        text: `Nicknames are ${NICKNAME.min}-${NICKNAME.max} characters of A-Z a-z 0-9 _; anything else is 400 with the rule's message, on every route. Names are unique across the service, compared case-insensitively and by look-alike characters (I/l/1 and O/0 count as one: \`DragonSIayer\` and \`Drag0nSlayer\` are \`DragonSlayer\`), Player_<number> defaults included.`,
+        text: `Nicknames are ${NICKNAME.min}-${NICKNAME.max} characters of A-Z a-z 0-9 _; anything else is 400 with the rule's message, on every route. Names are unique within a game (the same name may be taken in another game), compared case-insensitively and by look-alike characters (I/l/1 and O/0 count as one: \`DragonSIayer\` and \`Drag0nSlayer\` are \`DragonSlayer\`), Player_<number> defaults included.`,
     },
     {
         id: 'N4',

@@ -12,7 +12,7 @@ const MAX_NICKNAME = 16;
  */
 const FOLD: Readonly<Record<string, string>> = { i: 'l', '1': 'l', '0': 'o' };
 
-/** Names are unique across the service regardless of case and of look-alike characters. */
+/** Names are unique within a game regardless of case and of look-alike characters (names.ts keys them per game). */
 export function nameKey(nickname: string): string {
     const lower = nickname.toLowerCase();
     let key = '';

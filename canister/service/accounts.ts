@@ -72,15 +72,20 @@ function accountFor(
     return { account: created, isNew: true };
 }
 
-/** The account's player in a game, created the first time the account plays it. */
-export function accountPlayer(ctx: Ctx, game: GameState, account: AccountRecord): PlayerRecord {
+/**
+ * The account's player in a game, created the first time the account plays it, named (names are
+ * per game) after `seed` (the nickname of this sign-in, N4: the account has no name in this game
+ * yet) or else the account's own name, with the first free suffix when that is taken here (N2).
+ */
+export function accountPlayer(ctx: Ctx, game: GameState, account: AccountRecord, seed?: string): PlayerRecord {
     const playerId = accountPlayerId(account.accountId);
     recordGame(ctx, account, game.record.gameId);
     const existing = findPlayer(ctx, game.record.gameId, playerId);
     if (existing !== undefined) return existing;
     // A banned identity's new account claims no name here (a banned player changes no names).
     const banned = identityBan(ctx, game, identityHash(account)) !== undefined;
-    return createPlayer(ctx, game, playerId, banned ? undefined : account.nickname, account.provider);
+    const name = banned ? undefined : (seed ?? account.nickname);
+    return createPlayer(ctx, game, playerId, name, account.provider, true);
 }
 
 /** Signs the identity in to a game: its account (new or existing), a player there, and a session. */
@@ -98,7 +103,7 @@ export function signIn(ctx: Ctx, gameId: unknown, identity: Identity, nickname: 
     if (known === undefined || findPlayer(ctx, game.record.gameId, accountPlayerId(known)) === undefined)
         assertRoomForNewPlayer(ctx);
     const { account, isNew } = accountFor(ctx, identity, seed);
-    const player = accountPlayer(ctx, game, account);
+    const player = accountPlayer(ctx, game, account, seed);
     ctx.store.players.set(`${game.record.gameId}/${accountPlayerId(account.accountId)}`, player);
     const sessionId = newSession(ctx, account, game.record.gameId);
     return {

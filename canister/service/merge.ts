@@ -134,7 +134,7 @@ export function migrateAccount(
         if (target.defaultName && !anon.defaultName) {
             releaseName(ctx, target.nickname, playerKey(gameId, accountId));
             // (Unless another holds its key: a look-alike both took before names were compared so.)
-            if (nameHolder(ctx, anon.nickname) === playerKey(gameId, deviceId))
+            if (nameHolder(ctx, gameId, anon.nickname) === playerKey(gameId, deviceId))
                 holdName(ctx, anon.nickname, playerKey(gameId, accountId));
             target.nickname = anon.nickname;
             target.defaultName = false;

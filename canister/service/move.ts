@@ -218,7 +218,7 @@ function stagePlayer(ctx: Ctx, game: GameState, playerId: string, packer: Packer
     const player = ctx.store.players.get(key);
     if (player === undefined) return;
     packer.add('player', playerId, player);
-    if (!player.defaultName && player.retired === undefined && nameHolder(ctx, player.nickname) === key)
+    if (!player.defaultName && player.retired === undefined && nameHolder(ctx, gameId, player.nickname) === key)
         packer.add('name', player.nickname, playerId);
     const achievements = ctx.store.achievements.get(key);
     if (achievements !== undefined) packer.add('achievements', key, achievements);
@@ -491,7 +491,7 @@ function applyItems(ctx: Ctx, move: MoveInRecord, items: Item[]): void {
             }
             case 'name': {
                 const owner = playerKey(gameId, value as string);
-                if (nameHolder(ctx, key) === undefined) holdName(ctx, key, owner);
+                if (nameHolder(ctx, gameId, key) === undefined) holdName(ctx, key, owner);
                 break;
             }
             case 'session': {

@@ -1,6 +1,6 @@
-// Players: profiles (created by their first submit), service-wide unique nicknames (compared
-// by skeleton: case and look-alikes folded) with the Player_<number> defaults and suffixing
-// (rules N1-N4), achievements and profile reads.
+// Players: profiles (created by their first submit), nicknames unique within their game
+// (compared by skeleton: case and look-alikes folded) with the game's Player_<number> defaults
+// and suffixing (rules N1-N4), achievements and profile reads.
 import type { RequestOf } from '../../contract/canister';
 import { MESSAGES } from '../../contract/messages';
 import type { AchievementReply, NicknameReply, Profile } from '../../contract/schemas';
@@ -26,16 +26,21 @@ export function findPlayer(ctx: Ctx, gameId: string, playerId: string): PlayerRe
     return ctx.store.players.get(playerKey(gameId, playerId));
 }
 
+/** The owner's game: owners are `<gameId>/<playerId>` (game ids hold no `/`). */
+const gameOfOwner = (owner: string): string => owner.slice(0, owner.indexOf('/'));
+
 /**
- * Whether `nickname` is free for the owner `owner` (their own current name, `ownerName`, counts
- * as free). A default name handed out is taken for good, without an entry in the nickname map
- * (one B-tree entry less per player, ~190 bytes of stable memory and ~0.25 M instructions).
+ * Whether `nickname` is free in the owner's game for the owner `owner` (their own current name,
+ * `ownerName`, counts as free). A default name handed out is taken for good in its game, without
+ * an entry in the nickname map (one B-tree entry less per player, ~190 bytes of stable memory
+ * and ~0.25 M instructions).
  */
 function nicknameFree(ctx: Ctx, nickname: string, owner: string, ownerName?: string): boolean {
-    const holder = nameHolder(ctx, nickname);
+    const gameId = gameOfOwner(owner);
+    const holder = nameHolder(ctx, gameId, nickname);
     if (holder !== undefined) return holder === owner;
     const n = defaultNumber(nickname);
-    if (n !== undefined && n < nextDefaultNumber(ctx))
+    if (n !== undefined && n < nextDefaultNumber(ctx, gameId))
         return ownerName !== undefined && nameKey(ownerName) === nameKey(nickname);
     return true;
 }
@@ -45,24 +50,54 @@ function claim(ctx: Ctx, nickname: string, owner: string, previous?: string): vo
     holdName(ctx, nickname, owner);
 }
 
-/** The number of the next default name to try. */
-function nextDefaultNumber(ctx: Ctx): number {
-    // The counter lives with the platform's counters (written once per call); stores from
-    // before that keep it in meta.
-    return statsOf(ctx, '*').nextDefaultName ?? ctx.store.meta.get('nextDefaultName') ?? 1;
+/**
+ * The number of the game's next default name to try: each game counts its own (kept with its
+ * counters, which move with the game). A game without one yet goes on from the service-wide
+ * counter of older releases (every default they handed out is below it; stores from before
+ * that kept it in meta), a game of a fresh canister from 1.
+ */
+export function nextDefaultNumber(ctx: Ctx, gameId: string): number {
+    return (
+        statsOf(ctx, gameId).nextDefaultName ??
+        statsOf(ctx, '*').nextDefaultName ??
+        ctx.store.meta.get('nextDefaultName') ??
+        1
+    );
 }
 
-/** A fresh Player_<n> that nobody holds (users may pick names of that shape not handed out yet). */
-function allocateDefault(ctx: Ctx): string {
-    let n = nextDefaultNumber(ctx);
-    while (nameHolder(ctx, defaultNickname(n)) !== undefined) n++;
-    updateStats(ctx, '*', (s) => ({ ...s, nextDefaultName: n + 1 }));
+/** A fresh Player_<n> that nobody in the game holds (users may pick names of that shape not handed out yet). */
+function allocateDefault(ctx: Ctx, gameId: string): string {
+    let n = nextDefaultNumber(ctx, gameId);
+    while (nameHolder(ctx, gameId, defaultNickname(n)) !== undefined) n++;
+    updateStats(ctx, gameId, (s) => ({ ...s, nextDefaultName: n + 1 }));
     return defaultNickname(n);
 }
 
 /**
- * A new profile for the player (their first submit): the chosen nickname when it is free,
- * else Player_<n> (rule N1); counted as a player of the game.
+ * The first of `wanted`, `wanted_1`, `wanted_2`, ... that is free in the owner's game for the
+ * owner (rule N2); undefined when none of the first `tries` suffixes is.
+ */
+function firstFree(ctx: Ctx, wanted: string, owner: string, ownerName?: string, tries = Infinity): string | undefined {
+    let applied = wanted;
+    for (let n = 1; !nicknameFree(ctx, applied, owner, ownerName); n++) {
+        if (n > tries) return undefined;
+        applied = suffixed(wanted, n);
+    }
+    return applied;
+}
+
+/**
+ * Suffixes an account's name may try in a game it joins: players of that game (anyone with its
+ * public API key) who took `Name_1` ... `Name_100` get it a default name instead of a long search
+ * in a sign-in.
+ */
+const CARRIED_NAME_TRIES = 100;
+
+/**
+ * A new profile for the player, counted as a player of the game. On a first submit (rule N1)
+ * the chosen nickname when it is free in the game, else Player_<n>; with `suffixTaken` (an
+ * account's name carried into a game) a taken name gets the first free suffix instead (N2),
+ * Player_<n> only when the first CARRIED_NAME_TRIES suffixes are taken.
  */
 export function createPlayer(
     ctx: Ctx,
@@ -70,11 +105,20 @@ export function createPlayer(
     playerId: string,
     nickname: string | undefined,
     authType: string,
+    suffixTaken = false,
 ): PlayerRecord {
     const gameId = game.record.gameId;
     const owner = playerKey(gameId, playerId);
-    const chosen = nickname !== undefined && nicknameFree(ctx, nickname, owner);
-    const name = chosen ? nickname! : allocateDefault(ctx);
+    const free =
+        nickname === undefined
+            ? undefined
+            : suffixTaken
+              ? firstFree(ctx, nickname, owner, undefined, CARRIED_NAME_TRIES)
+              : nicknameFree(ctx, nickname, owner)
+                ? nickname
+                : undefined;
+    const chosen = free !== undefined;
+    const name = free ?? allocateDefault(ctx, gameId);
     if (chosen) claim(ctx, name, owner);
     const slot = statsOf(ctx, gameId).players;
     updateStats(ctx, gameId, (s) => ({ ...s, players: s.players + 1 }));
@@ -129,8 +173,7 @@ export function setNickname(ctx: Ctx, req: Untrusted<RequestOf<'set_nickname'>>)
     refuseRetired(player);
     refuseBanned(ctx, game, playerId, player, account, account !== undefined && !server);
     const owner = playerKey(gameId, playerId);
-    let applied = wanted;
-    for (let n = 1; !nicknameFree(ctx, applied, owner, player.nickname); n++) applied = suffixed(wanted, n);
+    const applied = firstFree(ctx, wanted, owner, player.nickname)!;
     if (applied !== player.nickname) {
         claim(ctx, applied, owner, player.nickname);
         player.nickname = applied;

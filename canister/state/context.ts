@@ -40,6 +40,11 @@ export interface Ctx {
     slotChunks: Map<string, Array<string | null>>;
     /** Games whose heap tables are still being rebuilt from records: the next slot to read. */
     rebuilding: Map<string, number>;
+    /**
+     * No name of an older release waits for its per-game key (set by names.ts rekeySome once the
+     * old maps are empty; they never fill again): name lookups skip them, not even asking their size.
+     */
+    namesRekeyed: boolean;
     // ---- move part (issue 27) ----
     /** Games whose writes are paused while they move out (service/move.ts; from meta `moveOut`). */
     moving: Set<string>;
@@ -79,6 +84,7 @@ export function newCtx(store: Store, env: Env): Ctx {
         dirtyDaily: new Set(),
         slotChunks: new Map(),
         rebuilding: new Map(),
+        namesRekeyed: false,
         moving: new Set(),
         movedTo: new Map(),
         room: { heapBytes: -1, at: 0, added: 0, minutes: new Float64Array(5), instructions: new Float64Array(5) },

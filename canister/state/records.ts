@@ -263,7 +263,10 @@ export interface Stats {
     day: number;
     /** Players merged into accounts or removed: `players` counts slots ever handed out. */
     retired?: number;
-    /** The platform's ('*'): the number of the next Player_<n> default nickname to try. */
+    /**
+     * A game's: the number of its next Player_<n> default nickname to try (players.ts
+     * nextDefaultNumber). The platform's ('*'): where older releases counted for every game.
+     */
     nextDefaultName?: number;
     /** Events recorded in the game's log so far: the last event's seq (service/events.ts). */
     events?: number;

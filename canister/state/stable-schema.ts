@@ -6,7 +6,7 @@
 import type { Store } from './store';
 
 /** Bump with a migration whenever a stored record's shape or a key's meaning changes. */
-export const STABLE_SCHEMA_VERSION = 4;
+export const STABLE_SCHEMA_VERSION = 5;
 
 /**
  * MIGRATIONS[v] turns a version-v store into version v + 1, in place. Each runs once, in
@@ -27,6 +27,11 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {
     // bounded steps on timers (names.ts rekeySome), looked up as well until then; an older wasm
     // would not see the new map, hence the bump.
     3: () => undefined,
+    // 5: nicknames unique per game, keyed `<gameId>/<skeleton>` in a new map (memory 40). The
+    // service-wide keys stay where they were (memory 29 `skeletonNicknames`, memory 6
+    // `legacyNicknames`) and move over in bounded steps (names.ts rekeySome: post_upgrade, then
+    // timers), looked up as well until then; an older wasm would not see the new map.
+    4: () => undefined,
 };
 
 const KEY = 'schemaVersion';

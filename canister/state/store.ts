@@ -49,7 +49,7 @@ export interface Meta {
     schemaVersion: number;
     /** Every authType a player has had, interned again at start. */
     authTypes: string[];
-    /** The number of the next default name (`Player_<n>`). */
+    /** The number of the next default name (`Player_<n>`), as the oldest releases kept it for every game. */
     nextDefaultName: number;
     pendingDeviceCodes: PendingCodes;
     /** Developers with a pending request for more game slots, oldest first. */
@@ -104,9 +104,11 @@ export interface Store {
     slots: KV<string>;
     /** `<gameId>/<slot / 16>` -> the player ids of 16 slots (slots.ts): players in slot order, to rebuild heap tables. */
     slotChunks: KV<Array<string | null>>;
-    /** A chosen nickname's skeleton (nameKey: case and look-alikes folded) -> `<gameId>/<playerId>` of its owner. */
+    /** `<gameId>/<skeleton>` of a chosen nickname (nameKey: case and look-alikes folded) -> `<gameId>/<playerId>` of its owner. */
     nicknames: KV<string>;
-    /** Lower-cased nickname -> its owner, as older releases kept them; emptied by names.ts rekeySome. */
+    /** A nickname's skeleton -> its owner, service-wide, as schema version 4 kept them; emptied by names.ts rekeySome. */
+    skeletonNicknames: KV<string>;
+    /** Lower-cased nickname -> its owner, service-wide, as older releases kept them; emptied by names.ts rekeySome. */
     legacyNicknames: KV<string>;
     /** `<gameId>/<playerId>` -> unlocked achievement ids. */
     achievements: KV<string[]>;
@@ -210,6 +212,7 @@ export function memoryStore(): Store {
         slots: plain(),
         slotChunks: json(),
         nicknames: plain(),
+        skeletonNicknames: plain(),
         legacyNicknames: plain(),
         achievements: json(),
         archives: json(),

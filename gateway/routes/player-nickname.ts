@@ -11,7 +11,7 @@ export default route({
     id: 'put-player-nickname',
     summary: "Set a player's nickname",
     description:
-        'Nicknames are unique across the service, compared case-insensitively and by look-alike characters (I/l/1, O/0). A taken name gets the first free suffix (`name` -> `name_1`); `nickname` in the answer is the name applied (N2). Invalid names are 400 (N3).',
+        'Nicknames are unique within a game, compared case-insensitively and by look-alike characters (I/l/1, O/0). A taken name gets the first free suffix (`name` -> `name_1`); `nickname` in the answer is the name applied (N2). Invalid names are 400 (N3).',
     auth: 'apiKey',
     params: { playerId: { pattern: PLAYER_ID, description: FIELD.playerId } },
     body: NicknameBody,

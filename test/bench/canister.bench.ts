@@ -225,6 +225,82 @@ async function benchBoardKinds(players: number): Promise<Map<string, bigint>> {
 }
 
 /**
+ * What nicknames cost (issue 27: names unique per game): two games of `players` players each,
+ * every player named (names of their own in each game, so that the map holds as many names
+ * whether names are per game or service-wide); a first submit with a free and with a taken name (N1),
+ * a later submit that renames and one whose taken name is ignored (N1), PUT nickname with a free
+ * and with a taken name (N2), each the mean of 10 calls. On a canister of its own, so the other
+ * rows stay as they were.
+ */
+async function benchNicknames(players: number): Promise<Map<string, bigint>> {
+    const { r, id } = await freshCanister();
+    const games = ['g-names', 'g-names-2'];
+    for (const g of games) {
+        const registered = await call(r, id, 'admin_register_game', { developerId: 'dev-names', gameId: g, name: g });
+        keys.set(g, registered.reply.apiKey);
+    }
+    const p = (i: number): string => `dev_1700000000_${i.toString(16).padStart(8, '0')}`;
+    const name = (i: number, g = games[0]): string => `${g === games[0] ? 'Name' : 'Also'}_${i}`;
+    for (const g of games)
+        for (let from = 0; from < players; from += 200) {
+            const submits = [];
+            for (let i = from; i < Math.min(players, from + 200); i++)
+                submits.push({
+                    apiKey: keys.get(g),
+                    gameId: g,
+                    playerId: p(i),
+                    score: i,
+                    streak: 0,
+                    nickname: name(i, g),
+                });
+            await call(r, id, 'submit_scores', { submits });
+        }
+    await r.advanceTime(6_000);
+    const g = games[0];
+    const m = new Map<string, bigint>();
+    // Each row is the mean of TRIES calls (other players, other names): one call's cost depends on
+    // where its key falls in the B-tree, by a percent or so.
+    const TRIES = 10;
+    let next = 20;
+    const row = async (label: string, method: string, request: (k: number) => Record<string, unknown>) => {
+        let total = 0n;
+        for (let k = 0; k < TRIES; k++) {
+            const req = { apiKey: keys.get(g), gameId: g, ...request(k) };
+            const body = method === 'submit_scores' ? { submits: [{ score: 1, streak: 0, ...req }] } : req;
+            total += (await call(r, id, method, body)).instructions;
+        }
+        m.set(label, total / BigInt(TRIES));
+    };
+    const existing = (): string => p(next++);
+    await row('nicknames: submit, new player with a free nickname (N1)', 'submit_scores', (k) => ({
+        playerId: `named-new-${k}`,
+        nickname: `Fresh_${k}`,
+    }));
+    await row('nicknames: submit, new player with a taken nickname (N1: Player_<n>)', 'submit_scores', (k) => ({
+        playerId: `named-taken-${k}`,
+        nickname: name(300 + k * 7),
+    }));
+    await row('nicknames: submit, existing player renamed by a free nickname (N1)', 'submit_scores', (k) => ({
+        playerId: existing(),
+        nickname: `Renamed_${k}`,
+    }));
+    await row('nicknames: submit, existing player, a taken nickname ignored (N1)', 'submit_scores', (k) => ({
+        playerId: existing(),
+        nickname: name(400 + k * 7),
+    }));
+    await row('nicknames: set nickname, a free name (N2)', 'set_nickname', (k) => ({
+        playerId: existing(),
+        nickname: `Chosen_${k}`,
+    }));
+    await row('nicknames: set nickname, a taken name (N2: suffixed _1)', 'set_nickname', (k) => ({
+        playerId: existing(),
+        nickname: name(500 + k * 7),
+    }));
+    await r.stop();
+    return m;
+}
+
+/**
  * What the event log costs on a game of 3 fan-out boards (issue 25): an existing player's new
  * best that takes rank 1 on each (new_leader and 10 overtaken per board), against new bests that
  * enter no top 10 (one comparison per board: BoardTable.eventCut), with every board's eventTop 0
@@ -651,6 +727,7 @@ export async function benchCanister(): Promise<CanisterResults> {
         results.set(players, m);
         await r.stop();
         for (const [name, instructions] of await benchBoardKinds(players)) m.set(name, instructions);
+        for (const [name, instructions] of await benchNicknames(players)) m.set(name, instructions);
         console.log(
             `(${players.toLocaleString()} players per game measured in ${((Date.now() - t0) / 1000).toFixed(0)} s)`,
         );

@@ -379,6 +379,33 @@ test(`the previous release's data (${release.ref.slice(0, 7)}) survives the upgr
         (await c.ok('set_nickname', { apiKey: filled.keys[A], gameId: A, playerId: 'p6', nickname: 'ACE_2l' }))
             .nickname,
     ).toBe('ACE_2l_1'); // Ace_21
+    // Names are now unique per game: the release's names are free in the other games.
+    expect(
+        (await c.ok('set_nickname', { apiKey: filled.keys[B], gameId: B, playerId: 'b2', nickname: 'Pilot_40' }))
+            .nickname,
+    ).toBe('Pilot_40');
+    expect(
+        (await c.ok('set_nickname', { apiKey: filled.keys[C], gameId: C, playerId: 'c5', nickname: 'couch_bob' }))
+            .nickname,
+    ).toBe('couch_bob');
+    expect(
+        (await c.ok('set_nickname', { apiKey: filled.keys[B], gameId: B, playerId: 'b3', nickname: 'Pil0t_4O' }))
+            .nickname,
+    ).toBe('Pil0t_4O_1'); // b2's now, in B
+    // Accounts carry their names into other games: free there as they are, taken suffixed (N2).
+    expect((await c.ok('sign_in', { gameId: B, identity: alice })).nickname).toBe('Signed_Alice');
+    expect((await c.ok('sign_in', { gameId: C, identity: bob })).nickname).toBe('Couch_Bob_1');
+    // Each game goes on handing out defaults that none of its players holds.
+    await submitAll([
+        { apiKey: filled.keys[A], gameId: A, playerId: 'a-new', score: 1, streak: 0 },
+        { apiKey: filled.keys[C], gameId: C, playerId: 'c-new', score: 1, streak: 0 },
+    ]);
+    for (const gameId of [A, C]) {
+        const names = (await c.ok('leaderboard', { gameId, limit: 1000 })).leaderboard.map((e: { nickname: string }) =>
+            e.nickname.toLowerCase(),
+        );
+        expect(new Set(names).size).toBe(names.length);
+    }
 
     const beforeSecond = await fullView();
     expect(beforeSecond).not.toEqual(before);

@@ -2,9 +2,10 @@
 // differ only in case are: a look-alike of a held name falls back to Player_<n> on a first
 // submit (N1) and gets a suffix on PUT nickname (N2); the Player_<n> defaults handed out cannot
 // be claimed through a look-alike either; and names kept under the lower-cased keys of older
-// releases keep their uniqueness while they are moved to the new keys, in bounded steps.
+// releases keep their uniqueness in their game while they are moved to the new keys, in bounded
+// steps.
 import { nameKey } from '../../../canister/domain/nicknames';
-import { rekeySome } from '../../../canister/state/names';
+import { gameNameKey, rekeySome } from '../../../canister/state/names';
 import { profile, setNickname } from '../../../canister/service/players';
 import { submitBatch } from '../../../canister/service/scores';
 import { harness, key, withGame, type Harness } from './harness';
@@ -72,11 +73,11 @@ test('Player_<n> defaults handed out cannot be claimed through a look-alike', ()
     expect(first(h, 'next', 'DragonSlayer')).toBe('Player_11');
 });
 
-test('names under the lower-cased keys of older releases stay unique while they move to skeleton keys', () => {
+test('names under the lower-cased keys of older releases stay unique while they move to per-game keys', () => {
     const h = setup();
     first(h, 'p1', 'Carrier');
     // As an older release kept them: lower-cased keys in the legacy map.
-    h.store.nicknames.delete(nameKey('Carrier'));
+    h.store.nicknames.delete(gameNameKey(G, 'Carrier'));
     h.store.legacyNicknames.set('carrier', `${G}/p1`);
     for (const name of ['dragonslayer', 'pilot_0', 'alice', 'aiice'])
         h.store.legacyNicknames.set(name, `${G}/old_${name}`);
@@ -94,5 +95,5 @@ test('names under the lower-cased keys of older releases stay unique while they 
     for (const name of ['DragonSlayer', 'Pil0t_O', 'PIlot_0', 'A1ice', 'aLiCe', 'Carrier']) {
         expect(rename(h, 'n1', name)).toBe(`${name}_1`);
     }
-    expect(h.store.nicknames.get(nameKey('alice'))).toBe(`${G}/old_aiice`); // 'aiice' sorts first
+    expect(h.store.nicknames.get(`${G}/${nameKey('alice')}`)).toBe(`${G}/old_aiice`); // 'aiice' sorts first
 });

@@ -1,5 +1,5 @@
-// Nicknames through PUT .../nickname (N2 suffixes, service-wide uniqueness), defaults that
-// never collide, achievements.
+// Nicknames through PUT .../nickname (N2 suffixes, unique within a game), defaults that never
+// collide in their game, achievements.
 import { profile, setNickname, unlockAchievements } from '../../../canister/service/players';
 import { submitBatch } from '../../../canister/service/scores';
 import { failure, harness, withGame, key } from './harness';
@@ -7,25 +7,32 @@ import { failure, harness, withGame, key } from './harness';
 const submit = (h: ReturnType<typeof harness>, gameId: string, playerId: string, extra: Record<string, unknown> = {}) =>
     submitBatch(h, { submits: [{ apiKey: key(h, gameId), gameId, playerId, score: 1, streak: 0, ...extra }] });
 
-test('a taken name gets the first free numeric suffix and the reply names it (N2), across games', () => {
+test('a taken name gets the first free numeric suffix and the reply names it (N2), within its game', () => {
     const h = harness();
     withGame(h, 'game-a');
     withGame(h, 'game-b');
     submit(h, 'game-a', 'p1', { nickname: 'Star' });
     submit(h, 'game-b', 'p2');
     submit(h, 'game-b', 'p3');
+    // Another game's Star takes nothing away here.
     expect(setNickname(h, { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'p2', nickname: 'star' })).toEqual({
-        nickname: 'star_1',
+        nickname: 'star',
+        message: 'Nickname set to star.',
+    });
+    expect(setNickname(h, { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'p3', nickname: 'Star' })).toEqual({
+        nickname: 'Star_1',
         message: expect.stringMatching(/taken/),
     });
+    submit(h, 'game-b', 'p4');
     expect(
-        setNickname(h, { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'p3', nickname: 'Star' }).nickname,
+        setNickname(h, { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'p4', nickname: 'Star' }).nickname,
     ).toBe('Star_2');
+    expect(profile(h, { gameId: 'game-a', playerId: 'p1' }).nickname).toBe('Star');
     // Your own name is not taken by you.
     expect(
-        setNickname(h, { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'p3', nickname: 'STAR_2' }).nickname,
+        setNickname(h, { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'p4', nickname: 'STAR_2' }).nickname,
     ).toBe('STAR_2');
-    expect(profile(h, { gameId: 'game-b', playerId: 'p3' }).nickname).toBe('STAR_2');
+    expect(profile(h, { gameId: 'game-b', playerId: 'p4' }).nickname).toBe('STAR_2');
     expect(
         failure(() => setNickname(h, { apiKey: key(h, 'game-b'), gameId: 'game-b', playerId: 'p3', nickname: 'no' })),
     ).toEqual({ status: 400, message: 'Nickname must be at least 3 characters' });

@@ -24,8 +24,8 @@
 //
 // Placeholders: `$NAME` or `${NAME}` in a path, header, body or expected string is replaced at run
 // time; a string that is exactly `$NAME` becomes the value itself (numbers stay numbers). Given:
-// `$GAME`, `$KEY`, `$T` (the case's nickname tag: nicknames are unique across the whole service,
-// so every name a case chooses ends in it), `$DAY_START`, `$WEEK_START` (ns) and `$TODAY`
+// `$GAME`, `$KEY`, `$T` (the case's nickname tag: nicknames are unique within a game and cases
+// share games, so every name a case chooses ends in it), `$DAY_START`, `$WEEK_START` (ns) and `$TODAY`
 // (YYYY-MM-DD); plus the games of `game` steps and what steps `capture`.
 //
 // Every gateway answer is also checked for what the contract promises on all responses (rule-E1):

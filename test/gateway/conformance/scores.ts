@@ -486,14 +486,14 @@ export const SCORES: Area = {
             expect: SUBMITTED,
         },
         {
-            name: 'nicknames are unique across the whole service: a first submit with a name taken in another game is accepted',
+            name: 'nicknames are unique within a game: a first submit with a name taken in another game is accepted',
             ref: [OP.scores, 'rule-N1', 'rule-N3'],
             setup: [GAME2, submit({ playerId: DAVE, score: 1, streak: 1, nickname: GREAT_NAME })],
             request: score({ playerId: 'g2-player', score: 1, streak: 1, nickname: GREAT_NAME }, H2),
             expect: SUBMITTED,
         },
         {
-            name: 'nicknames are unique across the whole service: a name taken in another game falls back to Player_<number>',
+            name: 'nicknames are unique within a game: a name taken in another game names the new player here too',
             ref: [OP.profile, 'rule-N1', 'rule-N3'],
             setup: [
                 GAME2,
@@ -501,6 +501,18 @@ export const SCORES: Area = {
                 submit({ playerId: 'g2-player', score: 1, streak: 1, nickname: GREAT_NAME }, H2),
             ],
             request: get('/players/g2-player/profile', H2),
+            expect: profile(GREAT_NAME, 1, 1, 1),
+        },
+        {
+            name: 'nicknames are unique within a game: a name taken in the same game falls back to Player_<number>',
+            ref: [OP.profile, 'rule-N1', 'rule-N3'],
+            setup: [
+                GAME2,
+                submit({ playerId: DAVE, score: 1, streak: 1, nickname: GREAT_NAME }),
+                submit({ playerId: 'g2-player', score: 1, streak: 1, nickname: GREAT_NAME }, H2),
+                submit({ playerId: 'g2-second', score: 1, streak: 1, nickname: GREAT_NAME }, H2),
+            ],
+            request: get('/players/g2-second/profile', H2),
             expect: profile(DEFAULT_NAME, 1, 1, 1),
         },
     ],
