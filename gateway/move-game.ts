@@ -2,7 +2,7 @@
 // export (its writes paused), the chunks go over in order, the target activates the game, the
 // directory learns where it is, the source drops its copy. Re-running after a crash goes on
 // from where it stopped: staging resumes, the target tells which chunk comes next.
-import { METHODS, type Method, type Relayed, type ReplyOf } from '../contract/canister';
+import type { Method, Relayed, ReplyOf } from '../contract/canister';
 import type { CanisterClient } from './canister';
 import { canisterFailure } from './errors';
 
@@ -39,6 +39,13 @@ export async function moveGame(
     const to = target.canisterId.toText();
     if (to === source.canisterId.toText()) throw new Error('The game is on that canister already');
     const elapsed = (): string => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+    // A directory with shards places games on them only: the target must be one of its canisters
+    // (checked before anything moves), and it learns the new location. Without shards (canisters
+    // side by side) there is no location to keep.
+    const shards = await ok(directory, 'list_shards', {});
+    const sharded = shards.shards.length > 1;
+    if (sharded && !shards.shards.some((s) => s.canisterId === to))
+        throw new Error(`${to} is not a canister of this directory (list_shards)`);
     let begun = await ok(source, 'move_out_begin', { gameId });
     log(`staging ${gameId}: ${begun.players} players, writes paused`);
     while (!begun.ready) {
@@ -55,14 +62,7 @@ export async function moveGame(
     }
     await ok(target, 'move_in_end', { gameId, chunks: begun.chunks, checksum: begun.checksum });
     log(`${gameId} is active on ${to} (${elapsed()})`);
-    let located = false;
-    // The directory part's method (issue 27): only where the canister has it.
-    const setLocation = 'admin_set_location' as Method;
-    if (setLocation in METHODS) {
-        const reply = await directory.relay(setLocation, { gameId, canisterId: to } as never);
-        if ('err' in reply) throw canisterFailure(reply.err);
-        located = true;
-    }
+    if (sharded) await ok(directory, 'admin_set_location', { gameId, canisterId: to });
     await ok(source, 'move_out_end', { gameId, to });
     const report: MoveReport = {
         gameId,
@@ -72,7 +72,7 @@ export async function moveGame(
         chunks: begun.chunks,
         bytes: begun.bytes,
         seconds: (Date.now() - started) / 1000,
-        located,
+        located: sharded,
     };
     log(`moved ${gameId}: ${report.chunks} chunks, ${report.bytes} bytes in ${elapsed()}`);
     return report;

@@ -3,8 +3,10 @@
 // answers `moved` after (its API key too), the game plays on there; a target that has the game
 // refuses it; gateways cannot move games; forged chunks and a wrong checksum change nothing.
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 
 import type { Identity } from '@dfinity/agent';
+import { Principal } from '@dfinity/principal';
 
 import { MESSAGES } from '../../contract/messages';
 import { connectCanister, type CanisterClient } from '../../gateway/canister';
@@ -252,4 +254,47 @@ test('a move that stopped half-way (the target even upgraded meanwhile) goes on 
         await b.ok('leaderboard', { gameId: R, limit: 100 }),
         await b.ok('read_board', { gameId: R, boardId: 'weekly', limit: 100 }),
     ]).toEqual(before);
+}, 300_000);
+
+test("a directory's own game moves to its shard: the directory then locates it there", async () => {
+    const d = await startLeaderboard();
+    try {
+        // A game the directory held before it had shards (an upgraded single canister's).
+        const { apiKey: key } = await d.ok('admin_register_game', {
+            developerId: 'dev-h',
+            gameId: 'home-game',
+            name: 'Home',
+        });
+        await d.ok('submit_scores', {
+            submits: [{ gameId: 'home-game', apiKey: key, playerId: 'h1', score: 10, streak: 1 }],
+        });
+        const before = await d.ok('leaderboard', { gameId: 'home-game' });
+        const zipped = new Uint8Array(gzipSync(leaderboardWasm()));
+        const sha256 = createHash('sha256').update(zipped).digest('hex');
+        for (let offset = 0; offset < zipped.length; offset += 1024 * 1024) {
+            const chunk = Buffer.from(zipped.subarray(offset, offset + 1024 * 1024)).toString('base64');
+            await d.ok('admin_upload_shard_wasm', { offset, total: zipped.length, sha256, chunk });
+        }
+        const shard = (await d.ok('admin_create_shard', {})).canisterId as string;
+        expect(await d.ok('locate_game', { gameId: 'home-game' })).toEqual({
+            gameId: 'home-game',
+            canisterId: d.canisterId.toText(),
+        });
+        const target = await connectCanister({
+            host: d.replica.url,
+            canisterId: Principal.fromText(shard),
+            identity: d.operator,
+            fetchRootKey: true,
+            log: () => undefined,
+        });
+        const report = await moveGame('home-game', await client(d, d.operator), target, () => undefined);
+        expect(report.located).toBe(true);
+        expect(await d.ok('locate_game', { gameId: 'home-game' })).toEqual({ gameId: 'home-game', canisterId: shard });
+        expect(await target.ok('leaderboard', { gameId: 'home-game' })).toEqual(before);
+        expect(await d.call('leaderboard', { gameId: 'home-game' })).toEqual({
+            err: { status: 503, message: MESSAGES.gameMoved, moved: true },
+        });
+    } finally {
+        await d.replica.stop();
+    }
 }, 300_000);
