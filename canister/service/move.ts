@@ -31,6 +31,7 @@ import { SUSPICION_KEEP } from './scores';
 import { MODERATION_KEEP } from './moderation';
 import type { RequestOf } from '../../contract/canister';
 import { loadMoves, refuseMoved } from './move-gate';
+import { assertRoomForNewGame, recount } from './room';
 
 /** Players staged per move_out_begin call (measured: see docs; far inside the 40 B update limit). */
 export const STAGE_PLAYERS_PER_CALL = 5_000;
@@ -291,6 +292,7 @@ export function moveOutEnd(ctx: Ctx, req: Untrusted<RequestOf<'move_out_end'>>):
     delete moves[gameId];
     ctx.store.meta.set('movedGames', { ...(ctx.store.meta.get('movedGames') ?? {}), [gameId]: req.to });
     saveOut(ctx, moves);
+    recount(ctx);
     return { message: `Game '${gameId}' moved to ${req.to}.` };
 }
 
@@ -442,6 +444,8 @@ export function moveInChunk(ctx: Ctx, req: Untrusted<RequestOf<'move_in_chunk'>>
     if (move === undefined) {
         if (index !== 0) throw new Fail(409, `The import of '${gameId}' starts at chunk 0`);
         if (holdsGame(ctx, gameId)) throw new Fail(409, `This canister already holds game '${gameId}'`);
+        // A canister past its heap line takes no game (limits part): the directory places none there either.
+        assertRoomForNewGame(ctx);
         move = { gameId, startedAt: ctx.env.now(), next: 0, hashes: [], players: 0, events: 0 };
     }
     if (index < move.next) return { next: move.next };
@@ -574,6 +578,7 @@ export function moveInEnd(
     importing.delete(gameId);
     delete ins[gameId];
     saveIn(ctx, ins);
+    recount(ctx);
     // A game that comes back is no longer "moved" here.
     const moved = { ...(ctx.store.meta.get('movedGames') ?? {}) };
     if (gameId in moved) {

@@ -23,6 +23,7 @@ import { analytics } from '../../../canister/service/analytics';
 import { MESSAGES } from '../../../contract/messages';
 import { harness, hashOf, key, person, present, withGame, withReader, type Harness } from './harness';
 import { Fail } from '../../../canister/domain/fail';
+import { setHeapLimit } from '../../../canister/service/room';
 
 const G = 'moving-game';
 const TARGET = 'rrkah-fqaaa-aaaaa-aaaaq-cai';
@@ -222,4 +223,18 @@ test('forged chunks and a wrong checksum are refused and change nothing; a targe
     call(dst, () => moveInEnd(dst, { gameId: G, chunks: begun.chunks, checksum: begun.checksum }));
     // Moving it again onto a canister that has it: refused.
     expect(err(() => moveInChunk(dst, { gameId: G, index: 0, data: first })).status).toBe(409);
+});
+
+test('a target past its heap line takes no game (503 shardFull-like, nothing written)', () => {
+    const src = harness();
+    playedGame(src);
+    const begun = call(src, () => moveOutBegin(src, { gameId: G }));
+    const dst = harness();
+    setHeapLimit(dst, 0);
+    const refusal = err(() =>
+        moveInChunk(dst, { gameId: G, index: 0, data: moveOutChunk(src, { gameId: G, index: 0 }).data }),
+    );
+    expect(refusal).toMatchObject({ status: 503, retryAfter: expect.any(Number) });
+    expect(dst.store.meta.get('moveIn')).toBeUndefined();
+    expect(begun.chunks).toBeGreaterThan(0);
 });
