@@ -31,6 +31,7 @@ import { SUSPICION_KEEP } from './scores';
 import { MODERATION_KEEP } from './moderation';
 import type { RequestOf } from '../../contract/canister';
 import { loadMoves, refuseMoved } from './move-gate';
+import { nextDefaultNumber } from './players';
 import { assertRoomForNewGame, recount } from './room';
 
 /** Players staged per move_out_begin call (measured: see docs; far inside the 40 B update limit). */
@@ -167,7 +168,9 @@ function stageGame(ctx: Ctx, game: GameState, packer: Packer): void {
     const record = game.record;
     const gameId = record.gameId;
     packer.add('game', gameId, record);
-    packer.add('stats', gameId, statsOf(ctx, gameId));
+    // The next default name goes with the game as a number of its own (an older release's game
+    // counts from the service-wide counter, which the target's is not).
+    packer.add('stats', gameId, { ...statsOf(ctx, gameId), nextDefaultName: nextDefaultNumber(ctx, gameId) });
     for (let i = 0; i < 90; i++) {
         const key = `${gameId}/${i}`;
         const day = ctx.daily.get(key) ?? ctx.store.daily.get(key);

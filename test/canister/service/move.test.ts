@@ -238,3 +238,29 @@ test('a target past its heap line takes no game (503 shardFull-like, nothing wri
     expect(dst.store.meta.get('moveIn')).toBeUndefined();
     expect(begun.chunks).toBeGreaterThan(0);
 });
+
+test("default names go on where the source's left off, even for a game of an older release", () => {
+    const src = harness();
+    withGame(src, G);
+    const anon = (h: Harness, playerId: string): void => {
+        const [r] = call(h, () =>
+            submitBatch(h, { submits: [{ gameId: G, apiKey: key(h, G), playerId, score: 1, streak: 0 }] }),
+        );
+        expect(r).toMatchObject({ ok: {} });
+    };
+    for (let i = 0; i < 5; i++) anon(src, `a${i}`);
+    // An older release counted defaults service-wide: the game has no counter of its own.
+    const { nextDefaultName: _own, ...stats } = src.store.stats.get(G)!;
+    src.store.stats.set(G, stats);
+    src.store.stats.set('*', { ...(src.store.stats.get('*') ?? stats), nextDefaultName: 6 });
+    src.stats.clear();
+    const names = (h: Harness): string[] =>
+        reads.leaderboard(h, { gameId: G, limit: 100 }).leaderboard.map((e) => e.nickname);
+    const before = names(src);
+    const dst = harness();
+    move(src, dst);
+    anon(dst, 'newcomer');
+    const after = names(dst);
+    expect(new Set(after).size).toBe(after.length);
+    expect(after.length).toBe(before.length + 1);
+});
