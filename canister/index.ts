@@ -47,6 +47,8 @@ import * as scores from './service/scores';
 import * as serverKeys from './service/server-keys';
 import * as sessions from './service/play-sessions';
 import * as webhooks from './service/webhooks';
+import * as move from './service/move';
+import * as moveGate from './service/move-gate';
 import * as room from './service/room';
 import { newCtx, type Ctx, type GameState, type Untrusted } from './state/context';
 import { Fail } from './domain/fail';
@@ -231,6 +233,7 @@ function handle<M extends Method>(method: M, fn: (req: Untrusted<RequestOf<M>>) 
         }
         if (req === null || typeof req !== 'object' || Array.isArray(req))
             throw new Fail(400, 'The request must be a JSON object');
+        gate(method, req as { gameId?: unknown });
         actAs(req);
         reply = { ok: fn(req as Untrusted<RequestOf<M>>) };
         if (METHODS[method].kind === 'update') touched(method, req as Record<string, unknown>, reply.ok);
@@ -283,6 +286,7 @@ async function handleAsync<M extends Method>(
         }
         if (req === null || typeof req !== 'object' || Array.isArray(req))
             throw new Fail(400, 'The request must be a JSON object');
+        gate(method, req as { gameId?: unknown });
         let pending: ReplyOf<M> | Promise<ReplyOf<M>>;
         try {
             actAs(req);
@@ -302,6 +306,16 @@ async function handleAsync<M extends Method>(
     msgReply(textToBytes(stringify(reply)));
 }
 
+/** Moves (service/move.ts): a moving game's writes wait (503 + Retry-After), a moved game's calls answer `moved`. */
+function gate(method: Method, req: { gameId?: unknown }): void {
+    if (ctx.moving.size === 0 && ctx.movedTo.size === 0) return;
+    // The move methods, and the directory's answers about where a game lives, are for moved games too.
+    if (method.startsWith('move_') || method === 'locate_game' || method === 'admin_set_location') return;
+    if (METHODS[method].kind === 'query') moveGate.refuseMoved(ctx, req.gameId);
+    else moveGate.refuseWrite(ctx, req.gameId);
+    if (method === 'delete_account' || method === 'migrate_account') moveGate.refuseWhileMoving(ctx);
+}
+
 const REFUSED: Record<Access, string> = {
     public: '',
     gateway: 'This method is only for registered gateways and controllers',
@@ -317,6 +331,7 @@ export default class {
         migrateStore(ctx.store);
         configure(arg);
         loadGames(ctx);
+        moveGate.loadMoves(ctx);
         webhooks.loadWebhooks(ctx);
         rekeySome(ctx, REKEY_IN_UPGRADE); // nothing to move: marks the names done
         certify();
@@ -337,6 +352,7 @@ export default class {
         }
         configure(arg);
         loadGames(ctx, REBUILD_IN_UPGRADE);
+        moveGate.loadMoves(ctx);
         webhooks.loadWebhooks(ctx);
         continueRebuild();
         rekeySome(ctx, REKEY_IN_UPGRADE);
@@ -817,6 +833,47 @@ export default class {
     @query(...JSON_METHOD)
     platform_stats(): void {
         handle('platform_stats', () => reads.platformStats(ctx));
+    }
+
+    // ---- move part (issue 27): a game's whole state to another canister (operators) -----------------
+
+    @update(...JSON_METHOD)
+    move_out_begin(): void {
+        handle('move_out_begin', (req) => move.moveOutBegin(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
+    move_out_chunk(): void {
+        handle('move_out_chunk', (req) => move.moveOutChunk(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    move_out_end(): void {
+        handle('move_out_end', (req) => {
+            const reply = move.moveOutEnd(ctx, req);
+            webhooks.loadWebhooks(ctx);
+            return reply;
+        });
+    }
+
+    @update(...JSON_METHOD)
+    move_abort(): void {
+        handle('move_abort', (req) => move.moveAbort(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    move_in_chunk(): void {
+        handle('move_in_chunk', (req) => move.moveInChunk(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    move_in_end(): void {
+        handle('move_in_end', (req) => {
+            const reply = move.moveInEnd(ctx, req);
+            webhooks.loadWebhooks(ctx);
+            continueRebuild();
+            return reply;
+        });
     }
 
     // ---- directory part (issue 27): where games live, the shards, forwarding ----------------------

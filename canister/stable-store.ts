@@ -73,7 +73,9 @@ export function stableStore(): Store {
         locations: stableKv(32, textCodec),
         shardWasm: stableKv(33, bytesCodec),
         remoteGames: stableKv(34, jsonCodec()),
-        // nicknames part (issue 27): names per game; 32-34 are the directory's.
+        // nicknames part (issue 27): names per game
         nicknames: stableKv(40, textCodec),
+        // move part (issue 27): a game's staged export
+        moveChunks: stableKv(41, textCodec),
     };
 }

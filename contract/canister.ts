@@ -516,6 +516,28 @@ export interface Methods {
     game_info: { request: GameRef; reply: GameInfo };
     game_stats: { request: GameRef; reply: GameStats };
     platform_stats: { request: Record<string, never>; reply: PlatformStats };
+    // ---- move part (issue 27): a game's whole state to another canister (operators) ----
+    /**
+     * Source: pauses the game's writes (first call) and stages its export, a bounded number of
+     * players per call: call again until `ready` (then `checksum` is the export's).
+     */
+    move_out_begin: {
+        request: GameRef;
+        reply: { bytes: number; chunks: number; ready: boolean; checksum: string; players: number };
+    };
+    /** Source: one staged chunk (at most MOVE_CHUNK_BYTES as it travels). */
+    move_out_chunk: { request: GameRef & { index: number }; reply: { data: string } };
+    /** Source, after the target activated it: the game is dropped here, later calls answer `moved`. */
+    move_out_end: { request: GameRef & { to: string }; reply: Message };
+    /** Either side: the source resumes the game's writes; the target drops a half import. */
+    move_abort: { request: GameRef; reply: Message };
+    /** Target: chunk `index` (in order; one taken already is answered again). */
+    move_in_chunk: { request: GameRef & { index: number; data: string }; reply: { next: number } };
+    /** Target: checks count and checksum, activates the game. */
+    move_in_end: {
+        request: GameRef & { chunks: number; checksum: string };
+        reply: { players: number; rebuilding: boolean };
+    };
     // ---- directory part (issue 27): where games live, the shards, forwarding ----
     /** The canister that holds a game (404 `Game not found`; on a shard, 404 with `moved` for a game it does not hold). */
     locate_game: { request: GameRef; reply: GameLocation };
@@ -644,6 +666,13 @@ export const METHODS = {
     game_info: { kind: 'query', access: 'public' },
     game_stats: { kind: 'query', access: 'public' },
     platform_stats: { kind: 'query', access: 'public' },
+    // move part (issue 27)
+    move_out_begin: { kind: 'update', access: 'operator' },
+    move_out_chunk: { kind: 'query', access: 'operator' },
+    move_out_end: { kind: 'update', access: 'operator' },
+    move_abort: { kind: 'update', access: 'operator' },
+    move_in_chunk: { kind: 'update', access: 'operator' },
+    move_in_end: { kind: 'update', access: 'operator' },
     // directory part (issue 27)
     locate_game: { kind: 'query', access: 'public' },
     list_shards: { kind: 'query', access: 'public' },

@@ -8,6 +8,7 @@ import type { Method, Relayed, ReplyOf } from '../contract/canister';
 import type { CanisterClient } from './canister';
 import { readConfig, resolveCanister } from './config';
 import { ApiFailure, canisterFailure } from './errors';
+import { moveGame } from './move-game';
 
 export const HELP = `Usage: npm run admin -- <command> [options]
 
@@ -28,6 +29,8 @@ export const HELP = `Usage: npm run admin -- <command> [options]
 
   list-requests | approve-request <developerId>   (developers asking for more game slots)
 
+  move-game <gameId> <canisterId> [--from <canisterId>]   (the game's whole state to another canister:
+               its writes answer 503 + Retry-After meanwhile; run again to resume after a failure)
   set-heap-limit <bytes>   (past it the canister takes no new players or games: docs/limits.md)
 
 Targets the service started by npm start (DATA_DIR, default ./data), or a production
@@ -78,6 +81,7 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             ties: { type: 'string' },
             format: { type: 'string' },
             'event-top': { type: 'string' },
+            from: { type: 'string' },
         },
     });
     const [command, ...args] = positionals;
@@ -228,6 +232,16 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             need(1, 'approve-request <developerId>');
             result = await ok('admin_approve_request', { developerId: args[0] });
             break;
+        case 'move-game': {
+            need(2, 'move-game <gameId> <canisterId> [--from <canisterId>]');
+            const config = readConfig();
+            const target = await resolveCanister(config, 'operator', args[1]);
+            const source =
+                values.from === undefined ? canister : await resolveCanister(config, 'operator', values.from);
+            // Progress on stderr; the one JSON line of the result on stdout.
+            result = await moveGame(args[0], source, target, (line) => console.error(`move-game: ${line}`), canister);
+            break;
+        }
         case 'set-heap-limit':
             need(1, 'set-heap-limit <bytes>');
             result = await ok('admin_set_heap_limit', { heapLimitBytes: Number(args[0]) });

@@ -15,7 +15,7 @@ import { MESSAGES } from '../contract/messages';
 import { API_KEY, SERVER_KEY } from '../contract/rules';
 import { ttlCache } from './cache';
 import type { CanisterClient } from './canister';
-import { ApiFailure } from './errors';
+import { ApiFailure, canisterFailure } from './errors';
 
 /** A game's API key holder. */
 export interface KeyCaller {
@@ -113,6 +113,8 @@ export function credentialResolver(
         const cached = keys.get(apiKey);
         if (cached !== undefined) return cached;
         const reply = await canister.call('resolve_key', { apiKey });
+        // A game that moved (or is unavailable) is no wrong key: its 503 goes to the client, unremembered.
+        if ('err' in reply && reply.err.status === 503) throw canisterFailure(reply.err);
         const info = 'ok' in reply ? reply.ok : 'invalid';
         // A deactivated game is not remembered: activating it again takes effect at once.
         if (info === 'invalid' || info.isActive) keys.set(apiKey, info);
@@ -124,6 +126,7 @@ export function credentialResolver(
         const cached = serverKeys.get(cacheKey);
         if (cached !== undefined) return cached;
         const reply = await canister.call('resolve_server_key', { gameId, serverKeyHash });
+        if ('err' in reply && reply.err.status === 503) throw canisterFailure(reply.err);
         const info = 'ok' in reply ? reply.ok : 'invalid';
         if (info === 'invalid' || info.isActive) serverKeys.set(cacheKey, info);
         return info;

@@ -24,6 +24,7 @@ import { rollover } from './rollover';
 import { consumeSession, sessionOf } from './play-sessions';
 import { playerKey } from '../state/store';
 import type { Ctx, GameState, Untrusted } from '../state/context';
+import { refuseWrite } from './move-gate';
 import { Fail } from '../domain/fail';
 import { requireGame, saveGame } from '../state/game-state';
 import { updateStats } from '../state/stats';
@@ -66,6 +67,7 @@ export function submitBatch(ctx: Ctx, req: Untrusted<RequestOf<'submit_scores'>>
 function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     if (req === null || typeof req !== 'object')
         throw new Fail(400, invalid('submits', 'each submit must be an object'));
+    refuseWrite(ctx, req.gameId);
     const writer = resolveWriter(ctx, req);
     refuseClientWrite(writer);
     const { game, playerId, authType, account } = writer;

@@ -40,6 +40,11 @@ export interface Ctx {
     slotChunks: Map<string, Array<string | null>>;
     /** Games whose heap tables are still being rebuilt from records: the next slot to read. */
     rebuilding: Map<string, number>;
+    // ---- move part (issue 27) ----
+    /** Games whose writes are paused while they move out (service/move.ts; from meta `moveOut`). */
+    moving: Set<string>;
+    /** Games that moved away -> the canister that holds them now (meta `movedGames`). */
+    movedTo: Map<string, string>;
     /**
      * On a shard, during one call from its directory: the developer the directory vouches for
      * (it checked the dashboard session). Set only by the canister's entry, never from a request
@@ -81,6 +86,8 @@ export function newCtx(store: Store, env: Env): Ctx {
         rebuilding: new Map(),
         room: { heapBytes: -1, at: 0, added: 0, minutes: new Float64Array(5), instructions: new Float64Array(5) },
         namesRekeyed: false,
+        moving: new Set(),
+        movedTo: new Map(),
     };
 }
 

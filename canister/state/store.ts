@@ -11,6 +11,8 @@ import type {
     DeveloperSessionRecord,
     DeviceCodeRecord,
     ModerationRecord,
+    MoveInRecord,
+    MoveOutRecord,
     GameRecord,
     PlayerRecord,
     PlayerSessionRecord,
@@ -58,6 +60,13 @@ export interface Meta {
     purging: PurgeRecord[];
     /** The heap snapshot's manifest, while a snapshot is stored. */
     snapshot: SnapshotManifest;
+    // ---- move part (issue 27) ----
+    /** Games moving out of this canister, by id: their writes are paused (service/move.ts). */
+    moveOut: Record<string, MoveOutRecord>;
+    /** Games being imported into this canister, by id. */
+    moveIn: Record<string, MoveInRecord>;
+    /** Games that moved away -> the canister (principal text) that holds them now. */
+    movedGames: Record<string, string>;
     // ---- directory part (issue 27) ----
     /** The canister's role (absent: `directory`, the single canister of before). */
     role: Role;
@@ -149,6 +158,9 @@ export interface Store {
     events: KV<GameEvent>;
     /** `<gameId>/<webhookId>` -> a webhook endpoint with its delivery state. */
     webhooks: KV<WebhookRecord>;
+    // ---- move part (issue 27) ----
+    /** `<gameId>/<index>` -> a staged chunk of a game moving out (JSON text, service/move.ts). */
+    moveChunks: KV<string>;
     // ---- directory part (issue 27) ----
     /** Game id -> the principal (text) of the shard that holds it (a directory's games elsewhere). */
     locations: KV<string>;
@@ -236,6 +248,7 @@ export function memoryStore(): Store {
         daily: json(),
         events: json(),
         webhooks: json(),
+        moveChunks: plain(),
         locations: plain(),
         shardWasm: plain(),
         remoteGames: json(),
