@@ -13,6 +13,8 @@ import { serveGateway, type RunningGateway } from '../../gateway/serve';
 import type { ProviderConfig, SignInConfig } from '../../gateway/sign-in/providers';
 import type { WebhookSettings } from '../../gateway/webhooks/worker';
 import { initArgFor } from '../../local/install';
+import { ensureShards } from '../../local/shards';
+import { shardRouter } from '../../gateway/shards';
 import type { Replica, ReplicaOptions } from '../../replica/replica';
 import { leaderboardWasm } from './canister';
 import { startTestReplica, tempDir } from './replica';
@@ -29,6 +31,8 @@ export interface TestService {
     canisterId: Principal;
     /** The gateway identity's PEM file (more gateways in front of the same canister use it). */
     gatewayIdentityFile: string;
+    /** The directory's shards (principal texts) when the stack was asked for some. */
+    shards: string[];
     /** Registers a game and returns its API key. */
     game(gameId: string, setup?: (client: CanisterClient) => Promise<void>): Promise<string>;
     /** A request to the gateway. */
@@ -84,6 +88,11 @@ export async function startService(
         webhooks?: WebhookSettings;
         /** Long polling of GET /events: poll interval and waiter limits. */
         feed?: Partial<FeedLimits>;
+        /**
+         * Shards the directory creates (as npm start's SHARDS does); new games are then placed on
+         * them. Absent: the single canister of before (a directory without shards), the faster stack.
+         */
+        shards?: number;
     } = {},
 ): Promise<TestService & { signIn: SignInConfig }> {
     const replica = await startTestReplica(options.replica);
@@ -97,9 +106,15 @@ export async function startService(
     const connect = (as: typeof identity) =>
         connectCanister({ host: replica.url, canisterId, identity: as, fetchRootKey: true, log: () => undefined });
     const gatewayClient = await connect(identity);
-    const operatorClient = await connect(operator);
+    const directOperator = await connect(operator);
+    const shards = options.shards
+        ? (await ensureShards(directOperator, leaderboardWasm(), options.shards)).shards.map((e) => e.canisterId)
+        : [];
+    // With shards the test's calls go where the gateway's go: each game's to its canister.
+    const operatorClient = shards.length > 0 ? shardRouter(directOperator).routed : directOperator;
+    const playerClient = shards.length > 0 ? shardRouter(gatewayClient).routed : gatewayClient;
     const byAccess = (method: Method): CanisterClient =>
-        METHODS[method].access === 'operator' ? operatorClient : gatewayClient;
+        METHODS[method].access === 'operator' ? operatorClient : playerClient;
     const canister: CanisterClient = {
         canisterId,
         agent: gatewayClient.agent,
@@ -130,6 +145,7 @@ export async function startService(
         gateway,
         canisterId,
         signIn,
+        shards,
         gatewayIdentityFile: identityFile,
         async game(gameId, setup) {
             const { apiKey } = await canister.ok('admin_register_game', {
