@@ -2,7 +2,7 @@
 // ports, with games registered through the canister's operator methods.
 import { randomBytes } from 'node:crypto';
 
-import type { Principal } from '@dfinity/principal';
+import { Principal } from '@dfinity/principal';
 
 import { METHODS, type Method } from '../../contract/canister';
 import { connectCanister, type CanisterClient } from '../../gateway/canister';
@@ -41,8 +41,10 @@ export interface TestService {
         path: string,
         options?: { headers?: Record<string, string>; body?: unknown; raw?: string },
     ): Promise<TestResponse>;
-    /** A GET to the canister's own HTTP path (the {canister_url}). */
-    direct(path: string): Promise<TestResponse>;
+    /** A GET to the canister's own HTTP path (the {canister_url}; `canisterId`: another canister's, e.g. a shard's). */
+    direct(path: string, canisterId?: Principal): Promise<TestResponse>;
+    /** The canister that holds a game (the directory's locate_game; the directory for an unknown game). */
+    canisterOf(gameId: string): Promise<Principal>;
     /** Confirms a device code as the link page does once `subject` signed in (local provider). */
     approveDeviceCode(userCode: string, subject: string): Promise<void>;
     /**
@@ -164,9 +166,13 @@ export async function startService(
             };
             return asResponse(await fetch(`${gateway.url}${path}`, { method, headers, body }));
         },
-        async direct(path) {
+        async direct(path, target = canisterId) {
             const sep = path.includes('?') ? '&' : '?';
-            return asResponse(await fetch(`${replica.url}${path}${sep}canisterId=${canisterId.toText()}`));
+            return asResponse(await fetch(`${replica.url}${path}${sep}canisterId=${target.toText()}`));
+        },
+        async canisterOf(gameId) {
+            const reply = await gatewayClient.call('locate_game', { gameId });
+            return 'ok' in reply ? Principal.fromText(reply.ok.canisterId) : canisterId;
         },
         async approveDeviceCode(userCode, subject) {
             await canister.ok('device_code_approve', {
