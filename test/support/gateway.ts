@@ -43,6 +43,8 @@ export interface TestService {
     ): Promise<TestResponse>;
     /** A GET to the canister's own HTTP path (the {canister_url}; `canisterId`: another canister's, e.g. a shard's). */
     direct(path: string, canisterId?: Principal): Promise<TestResponse>;
+    /** One canister (a shard, the directory) as the test drives it, without routing: as `canister` does. */
+    at(canisterId: string): CanisterClient;
     /** The canister that holds a game (the directory's locate_game; the directory for an unknown game). */
     canisterOf(gameId: string): Promise<Principal>;
     /** Confirms a device code as the link page does once `subject` signed in (local provider). */
@@ -169,6 +171,18 @@ export async function startService(
         async direct(path, target = canisterId) {
             const sep = path.includes('?') ? '&' : '?';
             return asResponse(await fetch(`${replica.url}${path}${sep}canisterId=${target.toText()}`));
+        },
+        at(id) {
+            const target = Principal.fromText(id);
+            const [g, o] = [gatewayClient.forCanister!(target), directOperator.forCanister!(target)];
+            const pick = (method: Method): CanisterClient => (METHODS[method].access === 'operator' ? o : g);
+            return {
+                canisterId: target,
+                agent: g.agent,
+                call: (method, request) => pick(method).call(method, request),
+                relay: (method, request) => pick(method).relay(method, request),
+                ok: (method, request) => pick(method).ok(method, request),
+            };
         },
         async canisterOf(gameId) {
             const reply = await gatewayClient.call('locate_game', { gameId });
