@@ -119,6 +119,8 @@ export function shardRouter(directory: CanisterClient, o: RouterOptions = {}): S
     let listing: Promise<CanisterClient[]> | undefined;
     /** User codes answered by a canister lately (device-code approval follows its lookup). */
     const userCodes = new Map<string, CanisterClient>();
+    /** Test-event leases (dev_test_webhook) by id: their report goes to the canister of the game. */
+    const testLeases = new Map<string, CanisterClient>();
 
     function clientOf(canisterId: string): CanisterClient {
         let client = clients.get(canisterId);
@@ -255,6 +257,30 @@ export function shardRouter(directory: CanisterClient, o: RouterOptions = {}): S
         return { ok: latest };
     }
 
+    /** A test event's lease, remembered with the canister that keeps the game's delivery log. */
+    async function testWebhook(gameId: string, request: AnyRequest): Promise<Result<unknown>> {
+        const reply = await devOnGame(gameId, 'dev_test_webhook', request);
+        const leaseId = 'ok' in reply ? (reply.ok as { leaseId?: unknown }).leaseId : undefined;
+        if (typeof leaseId === 'string') {
+            if (testLeases.size > 10_000) testLeases.clear();
+            testLeases.set(leaseId, located.get(gameId) ?? directory);
+        }
+        return reply;
+    }
+
+    /**
+     * webhook_work from a route (a test event's report): to the canister that leased it. The
+     * delivery loops call each canister's own client, never this.
+     */
+    function reportTests(request: AnyRequest): Promise<Result<unknown>> {
+        const reports = Array.isArray(request.reports) ? (request.reports as Array<{ leaseId?: unknown }>) : [];
+        const targets = new Set(reports.map((rep) => testLeases.get(String(rep?.leaseId))));
+        for (const rep of reports) testLeases.delete(String(rep?.leaseId));
+        const [only] = targets;
+        const target = targets.size === 1 && only !== undefined ? only : directory;
+        return (target as AnyClient).call('webhook_work', request);
+    }
+
     async function platformStats(): Promise<Result<unknown>> {
         const clientsNow = await all();
         const replies = await Promise.all(clientsNow.map((c) => c.call('platform_stats', {})));
@@ -297,8 +323,10 @@ export function shardRouter(directory: CanisterClient, o: RouterOptions = {}): S
                 return listGames(r);
         }
         if (FIRST_THAT_KNOWS.has(method)) return firstThatKnows(method, r);
+        if (method === 'webhook_work') return reportTests(r);
         const gameId = gameOf(r);
         if (gameId === undefined) return (directory as AnyClient).call(method, request);
+        if (method === 'dev_test_webhook') return testWebhook(gameId, r);
         if (DEV_ON_GAME.has(method)) return devOnGame(gameId, method, r);
         return onGame(gameId, (client) => (client as AnyClient).call(method, request));
     }

@@ -192,3 +192,22 @@ test('a client that reaches one canister only (no forCanister) never asks where 
     await router.routed.call('platform_stats', {});
     expect(calls.map((c) => c.method)).toEqual(['game_info', 'platform_stats']);
 });
+
+test("a test event's report goes to the canister of the game it was leased for", async () => {
+    const { directory, calls } = world({
+        [DIR.toText()]: (m, r) =>
+            m === 'locate_game'
+                ? { ok: { gameId: r.gameId, canisterId: A.toText() } }
+                : m === 'dev_forward'
+                  ? { ok: { leaseId: 'lease-1', events: [] } }
+                  : { ok: 'directory' },
+        [A.toText()]: () => ({ ok: { leases: [] } }),
+    });
+    const router = shardRouter(directory);
+    await router.routed.call('dev_test_webhook', { sessionHash: 'h', gameId: 'g', webhookId: 'whk_1' });
+    await router.routed.call('webhook_work', {
+        reports: [{ leaseId: 'lease-1', delivered: 0, attempts: [] }],
+        want: 0,
+    });
+    expect(calls.at(-1)).toMatchObject({ canister: A.toText(), method: 'webhook_work' });
+});
