@@ -47,6 +47,8 @@ import * as scores from './service/scores';
 import * as serverKeys from './service/server-keys';
 import * as sessions from './service/play-sessions';
 import * as webhooks from './service/webhooks';
+import * as move from './service/move';
+import * as moveGate from './service/move-gate';
 import { newCtx, type Ctx, type GameState, type Untrusted } from './state/context';
 import { Fail } from './domain/fail';
 import { writeSnapshot } from './state/snapshot';
@@ -228,6 +230,7 @@ function handle<M extends Method>(method: M, fn: (req: Untrusted<RequestOf<M>>) 
         if (req === null || typeof req !== 'object' || Array.isArray(req))
             throw new Fail(400, 'The request must be a JSON object');
         actAs(req);
+        gate(method, req as { gameId?: unknown });
         reply = { ok: fn(req as Untrusted<RequestOf<M>>) };
         if (METHODS[method].kind === 'update') touched(method, req as Record<string, unknown>, reply.ok);
     } catch (e) {
@@ -294,6 +297,15 @@ async function handleAsync<M extends Method>(
     msgReply(textToBytes(stringify(reply)));
 }
 
+/** Moves (service/move.ts): a moving game's writes wait (503 + Retry-After), a moved game's calls answer `moved`. */
+function gate(method: Method, req: { gameId?: unknown }): void {
+    if (ctx.moving.size === 0 && ctx.movedTo.size === 0) return;
+    if (method.startsWith('move_')) return;
+    if (METHODS[method].kind === 'query') moveGate.refuseMoved(ctx, req.gameId);
+    else moveGate.refuseWrite(ctx, req.gameId);
+    if (method === 'delete_account' || method === 'migrate_account') moveGate.refuseWhileMoving(ctx);
+}
+
 const REFUSED: Record<Access, string> = {
     public: '',
     gateway: 'This method is only for registered gateways and controllers',
@@ -309,6 +321,7 @@ export default class {
         migrateStore(ctx.store);
         configure(arg);
         loadGames(ctx);
+        moveGate.loadMoves(ctx);
         webhooks.loadWebhooks(ctx);
         certify();
     }
@@ -328,6 +341,7 @@ export default class {
         }
         configure(arg);
         loadGames(ctx, REBUILD_IN_UPGRADE);
+        moveGate.loadMoves(ctx);
         webhooks.loadWebhooks(ctx);
         continueRebuild();
         rekeySome(ctx, REKEY_IN_UPGRADE);
@@ -840,6 +854,47 @@ export default class {
     @update(...JSON_METHOD)
     async dev_forward(): Promise<void> {
         await handleAsync('dev_forward', (req) => directory.forward(ctx, remote, req));
+    }
+
+    // ---- move part (issue 27): a game's whole state to another canister (operators) -----------------
+
+    @update(...JSON_METHOD)
+    move_out_begin(): void {
+        handle('move_out_begin', (req) => move.moveOutBegin(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
+    move_out_chunk(): void {
+        handle('move_out_chunk', (req) => move.moveOutChunk(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    move_out_end(): void {
+        handle('move_out_end', (req) => {
+            const reply = move.moveOutEnd(ctx, req);
+            webhooks.loadWebhooks(ctx);
+            return reply;
+        });
+    }
+
+    @update(...JSON_METHOD)
+    move_abort(): void {
+        handle('move_abort', (req) => move.moveAbort(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    move_in_chunk(): void {
+        handle('move_in_chunk', (req) => move.moveInChunk(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    move_in_end(): void {
+        handle('move_in_end', (req) => {
+            const reply = move.moveInEnd(ctx, req);
+            webhooks.loadWebhooks(ctx);
+            continueRebuild();
+            return reply;
+        });
     }
 
     @query([HttpRequest], HttpResponse, { manual: true })

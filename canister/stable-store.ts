@@ -69,5 +69,7 @@ export function stableStore(): Store {
         locations: stableKv(32, textCodec),
         shardWasm: stableKv(33, bytesCodec),
         remoteGames: stableKv(34, jsonCodec()),
+        // move part (issue 27): 40, clear of the ids the directory part takes from 32 on
+        moveChunks: stableKv(40, textCodec),
     };
 }

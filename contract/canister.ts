@@ -543,6 +543,28 @@ export interface Methods {
      * session and the game's owner, then calls `method` on the shard; the reply is that method's.
      */
     dev_forward: { request: DevRef & { method: Method; request: Record<string, unknown> }; reply: unknown };
+    // ---- move part (issue 27): a game's whole state to another canister (operators) ----
+    /**
+     * Source: pauses the game's writes (first call) and stages its export, a bounded number of
+     * players per call: call again until `ready` (then `checksum` is the export's).
+     */
+    move_out_begin: {
+        request: GameRef;
+        reply: { bytes: number; chunks: number; ready: boolean; checksum: string; players: number };
+    };
+    /** Source: one staged chunk (at most MOVE_CHUNK_BYTES as it travels). */
+    move_out_chunk: { request: GameRef & { index: number }; reply: { data: string } };
+    /** Source, after the target activated it: the game is dropped here, later calls answer `moved`. */
+    move_out_end: { request: GameRef & { to: string }; reply: Message };
+    /** Either side: the source resumes the game's writes; the target drops a half import. */
+    move_abort: { request: GameRef; reply: Message };
+    /** Target: chunk `index` (in order; one taken already is answered again). */
+    move_in_chunk: { request: GameRef & { index: number; data: string }; reply: { next: number } };
+    /** Target: checks count and checksum, activates the game. */
+    move_in_end: {
+        request: GameRef & { chunks: number; checksum: string };
+        reply: { players: number; rebuilding: boolean };
+    };
 }
 
 export type Method = keyof Methods;
@@ -647,6 +669,13 @@ export const METHODS = {
     admin_upgrade_shards: { kind: 'update', access: 'operator' },
     admin_set_location: { kind: 'update', access: 'operator' },
     dev_forward: { kind: 'update', access: 'gateway' },
+    // move part (issue 27)
+    move_out_begin: { kind: 'update', access: 'operator' },
+    move_out_chunk: { kind: 'query', access: 'operator' },
+    move_out_end: { kind: 'update', access: 'operator' },
+    move_abort: { kind: 'update', access: 'operator' },
+    move_in_chunk: { kind: 'update', access: 'operator' },
+    move_in_end: { kind: 'update', access: 'operator' },
 } as const satisfies Record<Method, { kind: 'update' | 'query'; access: Access }>;
 
 export const isQuery = (method: Method): boolean => METHODS[method].kind === 'query';

@@ -9,6 +9,7 @@ import type { CanisterClient } from './canister';
 import { readConfig, resolveCanister } from './config';
 import { ApiFailure, canisterFailure } from './errors';
 import { shardRouter } from './shards';
+import { moveGame } from './move-game';
 
 export const HELP = `Usage: npm run admin -- <command> [options]
 
@@ -28,6 +29,9 @@ export const HELP = `Usage: npm run admin -- <command> [options]
   suspicion-log <gameId> [--limit N]
 
   list-requests | approve-request <developerId>   (developers asking for more game slots)
+
+  move-game <gameId> <canisterId> [--from <canisterId>]   (the game's whole state to another canister:
+               its writes answer 503 + Retry-After meanwhile; run again to resume after a failure)
 
 Targets the service started by npm start (DATA_DIR, default ./data), or a production
 canister when IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM and OPERATOR_IDENTITY_PEM are set.
@@ -77,6 +81,7 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             ties: { type: 'string' },
             format: { type: 'string' },
             'event-top': { type: 'string' },
+            from: { type: 'string' },
         },
     });
     const [command, ...args] = positionals;
@@ -88,7 +93,8 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
         return;
     }
     // Game-level commands go to the game's canister (operators are registered on every shard), the rest to the directory.
-    const canister: CanisterClient = shardRouter(await resolveCanister(readConfig(), 'operator')).routed;
+    const router = shardRouter(await resolveCanister(readConfig(), 'operator'));
+    const canister: CanisterClient = router.routed;
     // Arguments come from the command line as they are; the canister checks every field.
     const ok = async <M extends Method>(method: M, request: Relayed<M>): Promise<ReplyOf<M>> => {
         const reply = await canister.relay(method, request);
@@ -228,6 +234,19 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             need(1, 'approve-request <developerId>');
             result = await ok('admin_approve_request', { developerId: args[0] });
             break;
+        case 'move-game': {
+            need(2, 'move-game <gameId> <canisterId> [--from <canisterId>]');
+            const config = readConfig();
+            const target = await resolveCanister(config, 'operator', args[1]);
+            // By default from where the directory says the game is.
+            const source =
+                values.from === undefined
+                    ? await router.locate(args[0])
+                    : await resolveCanister(config, 'operator', values.from);
+            // Progress on stderr; the one JSON line of the result on stdout.
+            result = await moveGame(args[0], source, target, (line) => console.error(`move-game: ${line}`), canister);
+            break;
+        }
         default:
             throw new Error(`Unknown command '${command}'. Run npm run admin -- help`);
     }

@@ -193,15 +193,19 @@ export function writeServiceFile(dataDir: string, host: string, canisterId: stri
     fs.renameSync(`${file}.tmp`, file);
 }
 
-/** The canister the configuration names, as `role`: the remote one, or the local stack running on DATA_DIR. */
-export function resolveCanister(config: Config, role: Role): Promise<CanisterClient> {
+/**
+ * The canister the configuration names, as `role`: the remote one, or the local stack running on
+ * DATA_DIR; `canisterId` names another canister of the same service (a shard, a move's target).
+ */
+export function resolveCanister(config: Config, role: Role, canisterId?: string): Promise<CanisterClient> {
     if (config.remote !== undefined) {
-        if (role === 'gateway') return connectRemote(config.remote);
+        if (canisterId !== undefined) config = { ...config, remote: { ...config.remote, canisterId } };
+        if (role === 'gateway') return connectRemote(config.remote!);
         if (config.operatorIdentityPem === undefined)
             throw new Error(
                 "Operator commands need OPERATOR_IDENTITY_PEM: an identity whose principal is in the canister's operators",
             );
-        return connectRemote(config.remote, config.operatorIdentityPem);
+        return connectRemote(config.remote!, config.operatorIdentityPem);
     }
     const file = serviceFile(config.dataDir);
     if (!fs.existsSync(file)) {
@@ -212,7 +216,7 @@ export function resolveCanister(config: Config, role: Role): Promise<CanisterCli
     const service = JSON.parse(fs.readFileSync(file, 'utf8')) as { icHost: string; canisterId: string };
     return connectCanister({
         host: service.icHost,
-        canisterId: Principal.fromText(service.canisterId),
+        canisterId: Principal.fromText(canisterId ?? service.canisterId),
         identity: loadIdentity(localIdentityFile(config.dataDir, role)),
         fetchRootKey: true,
     });

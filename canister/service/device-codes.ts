@@ -20,6 +20,7 @@ import { tokenHash } from '../domain/sha256';
 import { checkIdentity, signIn } from './accounts';
 import type { Ctx, Untrusted } from '../state/context';
 import { Fail } from '../domain/fail';
+import { refuseWrite } from './move-gate';
 import { requireGame } from '../state/game-state';
 import type { DeviceCodeRecord } from '../state/records';
 
@@ -244,6 +245,7 @@ export function approveDeviceCode(
 ): ReplyOf<'device_code_approve'> {
     const identity = checkIdentity(req.identity);
     const { hash, record } = pendingCode(ctx, req.userCode, req.client);
+    refuseWrite(ctx, record.gameId);
     const game = requireGame(ctx, record.gameId);
     record.status = 'approved';
     record.identity = identity;
@@ -269,6 +271,7 @@ export function redeemDeviceCode(ctx: Ctx, req: Untrusted<RequestOf<'device_code
             break;
     }
     const code = record!;
+    refuseWrite(ctx, code.gameId);
     const approval = signIn(ctx, code.gameId, code.identity!, code.nickname);
     code.status = 'redeemed';
     code.identity = undefined;

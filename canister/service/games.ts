@@ -24,6 +24,7 @@ import type { Period, SortBy } from '../../contract/schemas';
 import { ns } from '../domain/json';
 import { periodStart } from '../domain/periods';
 import type { Ctx, GameState, Untrusted } from '../state/context';
+import { refuseMovedKey } from './move-gate';
 import { Fail } from '../domain/fail';
 import { emptyGameState, newBoardTable, newGlobalTable, requireGame, saveGame } from '../state/game-state';
 import { entryCount } from '../state/tables';
@@ -173,6 +174,7 @@ export function resolveKey(ctx: Ctx, apiKey: unknown): KeyInfo {
     if (typeof apiKey !== 'string' || gameOfApiKey(apiKey) === undefined) throw new Fail(401, MESSAGES.invalidApiKey);
     const gameId = ctx.store.apiKeys.get(apiKey);
     const game = gameId === undefined ? undefined : ctx.games.get(gameId);
+    if (game === undefined) refuseMovedKey(ctx, apiKey);
     if (game === undefined || game.record.apiKey !== apiKey) throw new Fail(401, MESSAGES.invalidApiKey);
     return { gameId: game.record.gameId, isActive: game.record.isActive };
 }

@@ -102,7 +102,10 @@ export function archivePeriod(ctx: Ctx, game: GameState, board: BoardRecord, end
 /** Rolls over every board whose period ended (the timer runs this; submits do it per game). */
 export function rolloverAll(ctx: Ctx): number {
     let rolled = 0;
-    for (const game of ctx.games.values())
+    for (const game of ctx.games.values()) {
+        // A game moving out is frozen (service/move.ts): its target rolls it over once it is there.
+        if (ctx.moving.size > 0 && ctx.moving.has(game.record.gameId)) continue;
         for (const board of game.record.boards) if (rollover(ctx, game, board)) rolled++;
+    }
     return rolled;
 }

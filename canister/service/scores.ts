@@ -24,6 +24,7 @@ import { rollover } from './rollover';
 import { consumeSession, sessionOf } from './play-sessions';
 import { playerKey } from '../state/store';
 import type { Ctx, GameState, Untrusted } from '../state/context';
+import { refuseWrite } from './move-gate';
 import { Fail } from '../domain/fail';
 import { requireGame, saveGame } from '../state/game-state';
 import { updateStats } from '../state/stats';
@@ -53,7 +54,7 @@ export function submitBatch(ctx: Ctx, req: Untrusted<RequestOf<'submit_scores'>>
         try {
             return { ok: submitOne(ctx, s as Untrusted<SubmitRequest>) };
         } catch (e) {
-            if (e instanceof Fail) return { err: { status: e.status, message: e.message } };
+            if (e instanceof Fail) return { err: e.toApiError() };
             throw e;
         }
     });
@@ -65,6 +66,7 @@ export function submitBatch(ctx: Ctx, req: Untrusted<RequestOf<'submit_scores'>>
 function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     if (req === null || typeof req !== 'object')
         throw new Fail(400, invalid('submits', 'each submit must be an object'));
+    refuseWrite(ctx, req.gameId);
     const writer = resolveWriter(ctx, req);
     refuseClientWrite(writer);
     const { game, playerId, authType, account } = writer;

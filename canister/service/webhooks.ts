@@ -337,6 +337,8 @@ function grant(ctx: Ctx, want: number): Lease[] {
     const start = index.turn % games.length;
     const queues = [...games.slice(start), ...games.slice(0, start)].map(({ gameId, records }) => {
         const latest = latestSeq(ctx, gameId);
+        // A game moving out leases nothing: its target delivers from where the export left off.
+        if (ctx.moving.size > 0 && ctx.moving.has(gameId)) return { gameId, due: [] };
         return { gameId, due: records.filter((r) => isDue(r, latest, now)) };
     });
     const leases: Lease[] = [];

@@ -46,6 +46,11 @@ export interface Ctx {
      * of any other caller.
      */
     actingDeveloper?: string;
+    // ---- move part (issue 27) ----
+    /** Games whose writes are paused while they move out (service/move.ts; from meta `moveOut`). */
+    moving: Set<string>;
+    /** Games that moved away -> the canister that holds them now (meta `movedGames`). */
+    movedTo: Map<string, string>;
 }
 
 /** A context over a store with nothing in the heap yet (the canister loads its games at start). */
@@ -60,6 +65,8 @@ export function newCtx(store: Store, env: Env): Ctx {
         dirtyDaily: new Set(),
         slotChunks: new Map(),
         rebuilding: new Map(),
+        moving: new Set(),
+        movedTo: new Map(),
     };
 }
 

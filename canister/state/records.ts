@@ -372,3 +372,33 @@ export interface ShardWasmRecord {
     received: number;
     complete: boolean;
 }
+
+// ---- move part (issue 27) ----
+
+/** A source's move of one game (meta `moveOut`). */
+export interface MoveOutRecord {
+    gameId: string;
+    startedAt: number;
+    /** Next slot to stage; `players` slots in all (the game's counter when the move began). */
+    next: number;
+    players: number;
+    /** Chunks staged so far (store.moveChunks `<gameId>/<index>`), their length and digest each (service/move.ts chunkDigest). */
+    chunks: number;
+    bytes: number;
+    hashes: string[];
+    ready: boolean;
+}
+
+/** A target's import of one game (meta `moveIn`). */
+export interface MoveInRecord {
+    gameId: string;
+    startedAt: number;
+    /** The next chunk index expected; the digest of each chunk taken. */
+    next: number;
+    hashes: string[];
+    record?: GameRecord;
+    stats?: Stats;
+    /** Highest slot taken + 1 (for dropping a half import). */
+    players: number;
+    events: number;
+}

@@ -11,6 +11,8 @@ import type {
     DeveloperSessionRecord,
     DeviceCodeRecord,
     ModerationRecord,
+    MoveInRecord,
+    MoveOutRecord,
     GameRecord,
     PlayerRecord,
     PlayerSessionRecord,
@@ -65,6 +67,13 @@ export interface Meta {
     shards: ShardRecord[];
     /** The shard wasm (gzipped) an operator uploads: what is in `shardWasm`, and what is expected. */
     shardWasm: ShardWasmRecord;
+    // ---- move part (issue 27) ----
+    /** Games moving out of this canister, by id: their writes are paused (service/move.ts). */
+    moveOut: Record<string, MoveOutRecord>;
+    /** Games being imported into this canister, by id. */
+    moveIn: Record<string, MoveInRecord>;
+    /** Games that moved away -> the canister (principal text) that holds them now. */
+    movedGames: Record<string, string>;
 }
 
 /** `meta` with each key's type: a key holds what Meta says, and no other key exists. */
@@ -149,6 +158,9 @@ export interface Store {
     shardWasm: KV<Uint8Array>;
     /** Game id -> the developer's view of a game on a shard, as last seen (dev_me lists it). */
     remoteGames: KV<GameView>;
+    // ---- move part (issue 27) ----
+    /** `<gameId>/<index>` -> a staged chunk of a game moving out (JSON text, service/move.ts). */
+    moveChunks: KV<string>;
 }
 
 export const playerKey = (gameId: string, playerId: string): string => `${gameId}/${playerId}`;
@@ -222,5 +234,6 @@ export function memoryStore(): Store {
         locations: plain(),
         shardWasm: plain(),
         remoteGames: json(),
+        moveChunks: plain(),
     };
 }

@@ -42,8 +42,20 @@ export async function startLeaderboard(
 ): Promise<TestCanister> {
     const { wasm = leaderboardWasm(), ...replicaOptions } = options;
     const replica = await startTestReplica(replicaOptions);
-    const gateway = Ed25519KeyIdentity.generate();
-    const operator = Ed25519KeyIdentity.generate();
+    return installLeaderboard(replica, wasm, Ed25519KeyIdentity.generate(), Ed25519KeyIdentity.generate());
+}
+
+/** Another leaderboard canister on the same replica, with the same gateway and operator (a move's target, a shard). */
+export function addLeaderboard(first: TestCanister, wasm = leaderboardWasm()): Promise<TestCanister> {
+    return installLeaderboard(first.replica, wasm, first.gateway, first.operator);
+}
+
+async function installLeaderboard(
+    replica: Replica,
+    wasm: Uint8Array,
+    gateway: Identity,
+    operator: Identity,
+): Promise<TestCanister> {
     const canisterId = replica.createCanister();
     await replica.installCode(canisterId, wasm, {
         arg: initArgFor({ gateways: [gateway.getPrincipal()], operators: [operator.getPrincipal()] }),
