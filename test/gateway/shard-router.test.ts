@@ -53,10 +53,10 @@ test('a game is located once (concurrent first lookups share it); its calls go t
     });
     const router = shardRouter(directory);
     const replies = await Promise.all(
-        Array.from({ length: 5 }, () => router.routed.call('game_info', { gameId: 'g1' })),
+        Array.from({ length: 5 }, () => router.routed.call('game_info', { gameId: 'game1' })),
     );
     expect(replies.every((r) => 'ok' in r && (r.ok as any).on === 'A')).toBe(true);
-    await router.routed.call('resolve_key', { apiKey: 'key_g1_1234567890123456' });
+    await router.routed.call('resolve_key', { apiKey: 'key_game1_1234567890123456' });
     expect(calls.filter((c) => c.method === 'locate_game')).toHaveLength(1);
     expect(calls.filter((c) => c.canister === A.toText())).toHaveLength(6);
     expect(router.counts.locates).toBe(1);
@@ -159,7 +159,9 @@ test('fan-outs: platform stats summed, submits and feed heads split per canister
                   ? { ok: r.submits.map((s: any) => ({ ok: `B ${s.gameId}` })) }
                   : m === 'events_latest'
                     ? { ok: r.games.map(() => 2) }
-                    : { ok: { userCode: r.userCode, gameId: 'b1', gameName: 'B1', expiresIn: 60 } },
+                    : r.userCode === 'ABCD-EFGH'
+                      ? { ok: { userCode: r.userCode, gameId: 'b1', gameName: 'B1', expiresIn: 60 } }
+                      : { err: { status: 404, message: 'Unknown code' } },
     });
     const router = shardRouter(directory);
     expect(await router.routed.call('platform_stats', {})).toEqual({

@@ -5,6 +5,7 @@
 // shard's game forwarded by the directory, and what a stranger's session cannot do there.
 import { connectCanister } from '../../gateway/canister';
 import { loadIdentity } from '../../gateway/identity';
+import { moveGame } from '../../gateway/move-game';
 import { serveGateway, type RunningGateway } from '../../gateway/serve';
 import { startService, type TestService } from '../support/gateway';
 import { developer, ownGame } from '../support/webhooks';
@@ -84,7 +85,7 @@ test('steady state: 1,000 submits of known games make no directory call', async 
         const replies = await Promise.all(
             Array.from({ length: 100 }, (_, i) => {
                 const g = games[i % 2];
-                return submit(s, g.apiKey, g.gameId, `steady-${i}`, round * 100 + i);
+                return submit(s, g.apiKey, g.gameId, `steady-${round}-${i}`, round * 100 + i);
             }),
         );
         expect(replies.filter((r) => r.status !== 200)).toEqual([]);
@@ -178,4 +179,29 @@ test("developers' dashboard calls on a shard's game go through the directory; a 
         actingDeveloper: 'dev-shard-owner',
     } as never);
     expect('err' in direct).toBe(true);
+});
+
+test('a game that moved: the old shard answers moved, the gateway asks the directory again and the call goes through', async () => {
+    const [one, two] = games;
+    const gameId = 'moving-sharded';
+    const apiKey = await s.game(gameId);
+    const from = (await s.canisterOf(gameId)).toText();
+    const to = s.shards.find((id) => id !== from)!;
+    expect(s.shards).toContain(from);
+    // The gateway knows where the game is.
+    expect((await submit(s, apiKey, gameId, 'before-move', 10)).status).toBe(200);
+    const report = await moveGame(gameId, s.at(from), s.at(to), () => undefined, s.at(directory));
+    expect(report).toMatchObject({ from, to, located: true });
+    expect((await s.canisterOf(gameId)).toText()).toBe(to);
+    // Its next calls (a write, a read) still work through the same gateway: asked once more, then there.
+    const from2 = s.replica.executions().length;
+    expect((await submit(s, apiKey, gameId, 'after-move', 20)).status).toBe(200);
+    const board = await s.request('GET', '/leaderboard?limit=10', { headers: { 'X-API-Key': apiKey } });
+    expect(board.body.data.leaderboard.map((e: any) => e.score)).toEqual([20, 10]);
+    const calls = callsSince(from2);
+    expect(calls.get(to)).toBeGreaterThan(0);
+    expect(calls.get(directory)).toBe(1); // one locate_game, once
+    // The other games are not disturbed.
+    expect((await submit(s, one.apiKey, one.gameId, 'still-here', 5)).status).toBe(200);
+    expect((await submit(s, two.apiKey, two.gameId, 'still-here', 5)).status).toBe(200);
 });
