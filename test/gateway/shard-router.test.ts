@@ -77,7 +77,7 @@ test('moved: the location is asked again and the call retried once, on the new c
     const { directory, calls } = world({
         [DIR.toText()]: (m, r) =>
             m === 'locate_game' ? { ok: { gameId: r.gameId, canisterId: home.toText() } } : notFound,
-        [A.toText()]: (m) => (home === A ? { ok: 'from A' } : moved),
+        [A.toText()]: () => (home === A ? { ok: 'from A' } : moved),
         [B.toText()]: () => ({ ok: 'from B' }),
     });
     const router = shardRouter(directory);
