@@ -45,6 +45,11 @@ test('new games live on the shards, one on each, never on the directory', () => 
     expect(s.shards).toHaveLength(2);
     expect(games.map((g) => g.canister).sort()).toEqual([...s.shards].sort());
     expect(games.map((g) => g.canister)).not.toContain(directory);
+    // What a gateway pays once per game: one locate_game query on the directory.
+    const locates = s.replica.executions().filter((e) => e.method === 'canister_query locate_game');
+    expect(locates.length).toBeGreaterThan(0);
+    const most = locates.reduce((max, e) => (e.instructions > max ? e.instructions : max), 0n);
+    console.log(`locate_game: at most ${most} instructions`);
 });
 
 test('a game on shard 2 is played and read through the gateway while shard 1 serves another', async () => {
