@@ -114,9 +114,8 @@ export function shardRouter(directory: CanisterClient, o: RouterOptions = {}): S
     const refreshMs = o.refreshMs ?? 60_000;
     const clock = o.clock ?? Date.now;
     const counts = { locates: 0, lists: 0 };
-    const directoryId = directory.canisterId.toText();
-    /** One client per canister principal (text), made on first use. */
-    const clients = new Map<string, CanisterClient>([[directoryId, directory]]);
+    /** One client per canister principal (text), made on first use (the directory's own added then too). */
+    const clients = new Map<string, CanisterClient>();
     /** Each known game's canister client. */
     const located = new Map<string, CanisterClient>();
     /** First lookups in flight: concurrent ones share the call. */
@@ -131,6 +130,7 @@ export function shardRouter(directory: CanisterClient, o: RouterOptions = {}): S
     function clientOf(canisterId: string): CanisterClient {
         let client = clients.get(canisterId);
         if (client === undefined) {
+            if (canisterId === directory.canisterId.toText()) return directory;
             // A client that reaches one canister only cannot reach shards: the directory answers.
             if (directory.forCanister === undefined) return directory;
             client = directory.forCanister(Principal.fromText(canisterId));
