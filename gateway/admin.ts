@@ -8,6 +8,7 @@ import type { Method, Relayed, ReplyOf } from '../contract/canister';
 import type { CanisterClient } from './canister';
 import { readConfig, resolveCanister } from './config';
 import { ApiFailure, canisterFailure } from './errors';
+import { shardRouter } from './shards';
 import { moveGame } from './move-game';
 
 export const HELP = `Usage: npm run admin -- <command> [options]
@@ -92,7 +93,9 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
         print(HELP);
         return;
     }
-    const canister: CanisterClient = await resolveCanister(readConfig(), 'operator');
+    // Game-level commands go to the game's canister (operators are registered on every shard), the rest to the directory.
+    const router = shardRouter(await resolveCanister(readConfig(), 'operator'));
+    const canister: CanisterClient = router.routed;
     // Arguments come from the command line as they are; the canister checks every field.
     const ok = async <M extends Method>(method: M, request: Relayed<M>): Promise<ReplyOf<M>> => {
         const reply = await canister.relay(method, request);
@@ -236,8 +239,11 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             need(2, 'move-game <gameId> <canisterId> [--from <canisterId>]');
             const config = readConfig();
             const target = await resolveCanister(config, 'operator', args[1]);
+            // By default from where the directory says the game is.
             const source =
-                values.from === undefined ? canister : await resolveCanister(config, 'operator', values.from);
+                values.from === undefined
+                    ? await router.locate(args[0])
+                    : await resolveCanister(config, 'operator', values.from);
             // Progress on stderr; the one JSON line of the result on stdout.
             result = await moveGame(args[0], source, target, (line) => console.error(`move-game: ${line}`), canister);
             break;

@@ -9,6 +9,8 @@ import type { Principal } from '@dfinity/principal';
 
 import { METHODS, idlFactory, type LeaderboardActor, type Method, type Result as Reply } from '../../contract/canister';
 import { initArgFor, leaderboardWasmPath } from '../../local/install';
+import { ensureShards } from '../../local/shards';
+import type { CanisterClient } from '../../gateway/canister';
 import { blsVerify } from '../../gateway/bls';
 import type { Replica, ReplicaOptions } from '../../replica/replica';
 import { advance, agentFor, startTestReplica } from './replica';
@@ -38,11 +40,14 @@ export interface TestCanister {
  * for upgrade tests).
  */
 export async function startLeaderboard(
-    options: Partial<ReplicaOptions> & { wasm?: Uint8Array } = {},
+    options: Partial<ReplicaOptions> & { wasm?: Uint8Array; shards?: number } = {},
 ): Promise<TestCanister> {
-    const { wasm = leaderboardWasm(), ...replicaOptions } = options;
+    const { wasm = leaderboardWasm(), shards, ...replicaOptions } = options;
     const replica = await startTestReplica(replicaOptions);
-    return installLeaderboard(replica, wasm, Ed25519KeyIdentity.generate(), Ed25519KeyIdentity.generate());
+    const c = await installLeaderboard(replica, wasm, Ed25519KeyIdentity.generate(), Ed25519KeyIdentity.generate());
+    // `shards`: the directory creates that many shards of `wasm`, as npm start does (local/shards.ts).
+    if (shards) await ensureShards({ call: c.call } as unknown as CanisterClient, wasm, shards);
+    return c;
 }
 
 /** Another leaderboard canister on the same replica, with the same gateway and operator (a move's target, a shard). */
