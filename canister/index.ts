@@ -3,6 +3,7 @@
 // keep the heap tables, the period/session timer, and direct board reads over http_request.
 import {
     IDL,
+    canisterSelf,
     certifiedDataSet,
     clearTimer,
     init,
@@ -30,6 +31,7 @@ import * as accounts from './service/accounts';
 import * as analytics from './service/analytics';
 import { flushCallWrites } from './service/flush';
 import * as developers from './service/developers';
+import * as directory from './service/directory';
 import * as boardExport from './service/exports';
 import { createDirectReads, type Change } from './service/direct-reads';
 import * as deviceCodes from './service/device-codes';
@@ -153,6 +155,9 @@ function configure(arg: [] | [string]): void {
     const config = (parsed as { ok: InitConfig }).ok;
     if (config.gateways !== undefined) ctx.store.meta.set('gateways', config.gateways);
     if (config.operators !== undefined) ctx.store.meta.set('operators', config.operators);
+    // directory part: the role is kept across upgrades unless a new argument gives one
+    if (config.role !== undefined) ctx.store.meta.set('role', config.role);
+    if (config.directory !== undefined) ctx.store.meta.set('directory', config.directory);
     gateways = new Set(ctx.store.meta.get('gateways') ?? []);
     operators = new Set(ctx.store.meta.get('operators') ?? []);
     setTimerInterval(TICK_SECONDS, () => {
@@ -715,6 +720,18 @@ export default class {
     @query(...JSON_METHOD)
     platform_stats(): void {
         handle('platform_stats', () => reads.platformStats(ctx));
+    }
+
+    // ---- directory part (issue 27): where games live, the shards, forwarding ----------------------
+
+    @query(...JSON_METHOD)
+    locate_game(): void {
+        handle('locate_game', (req) => directory.locateGame(ctx, canisterSelf().toText(), req));
+    }
+
+    @query(...JSON_METHOD)
+    list_shards(): void {
+        handle('list_shards', () => directory.listShards(ctx, canisterSelf().toText()));
     }
 
     @query([HttpRequest], HttpResponse, { manual: true })

@@ -65,5 +65,8 @@ export function stableStore(): Store {
         nicknames: stableKv(29, textCodec),
         events: stableKv(30, jsonCodec()),
         webhooks: stableKv(31, jsonCodec()),
+        // directory part (issue 27)
+        locations: stableKv(32, textCodec),
+        shardWasm: stableKv(33, bytesCodec),
     };
 }

@@ -33,6 +33,7 @@ import type {
     SubmitReply,
 } from './schemas';
 import type { EventPage } from './events';
+import type { GameLocation, ShardEntry } from './shards';
 
 /** Why a call failed, with the HTTP status the gateway answers with. */
 export interface ApiError {
@@ -514,6 +515,11 @@ export interface Methods {
     game_info: { request: GameRef; reply: GameInfo };
     game_stats: { request: GameRef; reply: GameStats };
     platform_stats: { request: Record<string, never>; reply: PlatformStats };
+    // ---- directory part (issue 27): where games live, the shards, forwarding ----
+    /** The canister that holds a game (404 `Game not found`; on a shard, 404 with `moved` for a game it does not hold). */
+    locate_game: { request: GameRef; reply: GameLocation };
+    /** This canister first (as its role), then the directory's shards. */
+    list_shards: { request: Record<string, never>; reply: { shards: ShardEntry[] } };
 }
 
 export type Method = keyof Methods;
@@ -610,6 +616,9 @@ export const METHODS = {
     game_info: { kind: 'query', access: 'public' },
     game_stats: { kind: 'query', access: 'public' },
     platform_stats: { kind: 'query', access: 'public' },
+    // directory part (issue 27)
+    locate_game: { kind: 'query', access: 'public' },
+    list_shards: { kind: 'query', access: 'public' },
 } as const satisfies Record<Method, { kind: 'update' | 'query'; access: Access }>;
 
 export const isQuery = (method: Method): boolean => METHODS[method].kind === 'query';

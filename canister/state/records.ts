@@ -345,3 +345,26 @@ export interface WebhookRecord {
     lastTestAt?: number;
     attempts: Array<DeliveryAttempt<number>>;
 }
+
+// ---- directory part (issue 27) ----
+
+/** A shard its directory created (meta `shards`): times in µs. */
+export interface ShardRecord {
+    canisterId: string;
+    createdAt: number;
+    /** An operator took it out of placement (no new games; its games stay). */
+    retired?: boolean;
+    /** Past its heap line when the directory last asked (shard_status). */
+    full?: boolean;
+}
+
+/**
+ * The shard wasm (gzipped) in `Store.shardWasm`: `received` bytes of `total` so far, in order;
+ * `complete` once all are in and their SHA-256 (hex) matched `sha256`.
+ */
+export interface ShardWasmRecord {
+    total: number;
+    sha256: string;
+    received: number;
+    complete: boolean;
+}

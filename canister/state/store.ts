@@ -21,9 +21,12 @@ import type {
     Stats,
     SuspectRecord,
     SuspicionRecord,
+    ShardRecord,
+    ShardWasmRecord,
     WebhookRecord,
 } from './records';
 import type { GameEvent } from '../../contract/events';
+import type { Role } from '../../contract/shards';
 
 export interface KV<V> {
     get(key: string): V | undefined;
@@ -52,6 +55,15 @@ export interface Meta {
     purging: PurgeRecord[];
     /** The heap snapshot's manifest, while a snapshot is stored. */
     snapshot: SnapshotManifest;
+    // ---- directory part (issue 27) ----
+    /** The canister's role (absent: `directory`, the single canister of before). */
+    role: Role;
+    /** A shard's directory (principal text): its calls may act for developers. */
+    directory: string;
+    /** A directory's shards, in creation order. */
+    shards: ShardRecord[];
+    /** The shard wasm (gzipped) an operator uploads: what is in `shardWasm`, and what is expected. */
+    shardWasm: ShardWasmRecord;
 }
 
 /** `meta` with each key's type: a key holds what Meta says, and no other key exists. */
@@ -129,6 +141,11 @@ export interface Store {
     events: KV<GameEvent>;
     /** `<gameId>/<webhookId>` -> a webhook endpoint with its delivery state. */
     webhooks: KV<WebhookRecord>;
+    // ---- directory part (issue 27) ----
+    /** Game id -> the principal (text) of the shard that holds it (a directory's games elsewhere). */
+    locations: KV<string>;
+    /** `<index, 6 digits>` -> a 1 MiB chunk of the uploaded shard wasm (gzipped). */
+    shardWasm: KV<Uint8Array>;
 }
 
 export const playerKey = (gameId: string, playerId: string): string => `${gameId}/${playerId}`;
@@ -199,5 +216,7 @@ export function memoryStore(): Store {
         daily: json(),
         events: json(),
         webhooks: json(),
+        locations: plain(),
+        shardWasm: plain(),
     };
 }
