@@ -9,6 +9,7 @@ import { credentialResolver } from './auth';
 import { batcher, type BatcherOptions } from './batcher';
 import { ttlCache } from './cache';
 import type { CanisterClient } from './canister';
+import { canisterUrlFor } from './canister-url';
 import { docsPage, openApiDocument } from './docs';
 import { dashboard } from './dashboard';
 import { demoPages, type DemoConfig } from './pages/demo';
@@ -39,6 +40,11 @@ export interface GatewayOptions {
     webhooks?: WebhookSettings;
     /** Long polling of GET /events: poll interval and waiter limits (default FEED_LIMITS). */
     feed?: Partial<FeedLimits>;
+    /**
+     * The directory's direct-read URL, {canister_url} (CANISTER_URL; the local stack's): GET /game
+     * tells a game on a shard its own canister's URL in the same form. Absent: never told.
+     */
+    canisterUrl?: string;
 }
 
 /** The app's feed watcher (serve.ts answers its waiters when the gateway drains). */
@@ -71,6 +77,14 @@ export function createApp(options: GatewayOptions): express.Express {
         canister: o.canister,
         webhookDelivery: o.webhooks?.delivery ?? { policy: STRICT_POLICY },
         webhookPolicy: o.webhooks?.delivery.policy ?? STRICT_POLICY,
+        async canisterUrlOf(gameId) {
+            if (o.canisterUrl === undefined) return undefined;
+            const directoryId = o.canister.canisterId.toText();
+            // A canister that cannot tell (an older release, a failure) holds its games itself, as far as this says.
+            const located = await o.canister.call('locate_game', { gameId }).catch(() => undefined);
+            const canisterId = located !== undefined && 'ok' in located ? located.ok.canisterId : directoryId;
+            return canisterId === directoryId ? undefined : canisterUrlFor(o.canisterUrl, directoryId, canisterId);
+        },
         feed,
         credentials: credentialResolver(o.canister, undefined, o.clock),
         reads: ttlCache(o.readCacheTtlSeconds * 1000, undefined, o.clock),

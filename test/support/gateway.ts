@@ -122,6 +122,7 @@ export async function startService(
         trustProxy: options.trustProxy,
         webhooks: options.webhooks,
         feed: options.feed,
+        canisterUrl: `${replica.url}/?canisterId=${canisterId.toText()}`,
     });
     signIn.publicUrl = gateway.url;
     const service: TestService & { signIn: SignInConfig } = {
