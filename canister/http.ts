@@ -1,7 +1,7 @@
 // Direct reads over http_request (the {canister_url}): the contract's public board paths
 // (contract/board-paths.ts) and around-me, with the same JSON envelope the gateway sends, open
 // CORS and a 30 s cache header, certified from the snapshot of service/direct-reads.ts (live on
-// the raw domain, told apart by the request's Host; a game on another canister is a 307 there, in
+// the raw domain, told apart by the request's Host; a game on another canister is a 302 there, in
 // the form of the request's Host). The request is read through Azle's native
 // Candid text codec; the reply's Candid is written directly.
 import { IDL, candidDecode, dataCertificate, msgArgData, msgReply } from 'azle';

@@ -51,5 +51,5 @@ export const FIELD = {
 
 export const boardNotFound = (boardId: string): string => `Scoreboard '${boardId}' not found for this game.`;
 export const unknownEndpoint = (method: string, path: string): string => `Unknown endpoint: ${method} ${path}`;
-/** The body of a direct read's 307 to the canister that holds the game (its Location). */
+/** The body of a direct read's 302 to the canister that holds the game (its Location). */
 export const gameReadsElsewhere = (url: string): string => `This game is read at its own canister: ${url}`;

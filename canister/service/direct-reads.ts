@@ -17,7 +17,7 @@
 //   witness proves is the most specific path the tree has for them;
 // - the raw domain (`<id>.raw.icp0.io`), which no HTTP gateway verifies: answered live by the
 //   query, free on the IC, and never upgraded or rendered;
-// - a path of a game that lives on another canister (a directory's shard): a 307 to the same
+// - a path of a game that lives on another canister (a directory's shard): a 302 to the same
 //   path at that canister, in the form the request came in with (domain/canister-url.ts). Its
 //   first read per path, certified query and address is an update that certifies it like a
 //   render (the Location names the path, so no one answer covers a game's prefix); later reads
@@ -118,8 +118,12 @@ export const WATCH_MICROS = 10 * 60 * 1_000_000;
  * game stays where it is, so nothing renders it again; ~300 bytes of heap each.
  */
 export const REDIRECTS_MAX = 4096;
-/** A redirect to a game's own canister: temporary (a game may move again), for GET and HEAD alike. */
-export const REDIRECT_STATUS = 307;
+/**
+ * A redirect to a game's own canister: temporary (a game may move again), GET and HEAD only. 302,
+ * not 307: the two mean the same for a GET, but Godot's HTTPRequest follows only 301 and 302
+ * (a 307 reaches the game as its answer), while UnityWebRequest, browsers and fetch follow both.
+ */
+export const REDIRECT_STATUS = 302;
 
 export interface HttpAnswer {
     status: number;

@@ -10,7 +10,7 @@ export default route({
     summary: 'Game metadata',
     auth: 'apiKey',
     description:
-        '`canisterUrl` is added when the game lives on another canister than {canister_url} (a shard of it): a client may read the board paths there directly (at {canister_url} they answer a 307 to it).',
+        '`canisterUrl` is added when the game lives on another canister than {canister_url} (a shard of it): a client may read the board paths there directly (at {canister_url} they answer a 302 to it).',
     data: GameReply,
     async handle(ctx, { caller }) {
         const [game, canisterUrl] = await Promise.all([

@@ -1,4 +1,4 @@
-// A directory's direct reads of a game on another canister: a 307 to the same path there, in the
+// A directory's direct reads of a game on another canister: a 302 to the same path there, in the
 // request's form of address, certified on its first read by an update like a render, then served
 // by the query from the tree; never a Location off the canister URL pattern.
 import { createHash } from 'node:crypto';
@@ -63,7 +63,7 @@ function setup() {
     return { h, where, direct };
 }
 
-test('a board path of a game elsewhere: upgrade once, then a certified 307 to the same path and query there', () => {
+test('a board path of a game elsewhere: upgrade once, then a certified 302 to the same path and query there', () => {
     const { h, direct } = setup();
     const url = '/games/far-game/scoreboards/all-time?limit=10&offset=20';
     expect(direct.serve(h, 'GET', url, CERT, false, DIR_HOST).upgrade).toBe(true);
@@ -71,7 +71,7 @@ test('a board path of a game elsewhere: upgrade once, then a certified 307 to th
     expect(update.changed).toBe(true);
     expect(update.answer.status).toBe(REDIRECT_STATUS);
     const answer = direct.serve(h, 'GET', url, CERT, false, DIR_HOST);
-    expect(answer.status).toBe(307);
+    expect(answer.status).toBe(302);
     expect(header(answer, 'location')).toBe(
         `https://${SHARD}.icp0.io/games/far-game/scoreboards/all-time?limit=10&offset=20`,
     );
@@ -112,7 +112,7 @@ test('queries beyond limit and offset are dropped from a certified Location; odd
         false,
         DIR_HOST,
     );
-    expect(around.status).toBe(307);
+    expect(around.status).toBe(302);
     expect(header(around, 'ic-certificateexpression')).toBe(SKIP_EXPRESSION);
     expect(header(around, 'location')).toBe(
         `https://${SHARD}.icp0.io/games/far-game/scoreboards/all-time/around?playerId=p_1&before=2`,
@@ -124,7 +124,7 @@ test('the raw domain redirects live to the raw domain: no upgrade, no certificat
     const root = direct.rootHash();
     const url = '/games/far-game/scoreboards?x=1';
     const answer = direct.serve(h, 'GET', url, undefined, true, 'anything.raw.icp0.io');
-    expect(answer.status).toBe(307);
+    expect(answer.status).toBe(302);
     expect(answer.upgrade).toBeUndefined();
     expect(header(answer, 'ic-certificate')).toBeUndefined();
     expect(header(answer, 'location')).toBe(`https://${SHARD}.raw.icp0.io/games/far-game/scoreboards?x=1`);
@@ -205,7 +205,7 @@ test('a game that moves again or comes back: its old redirects leave the tree on
     const mine = '/games/my-game/scoreboards';
     where.set('my-game', SHARD);
     direct.serveUpdate(h, 'GET', mine, false, DIR_HOST);
-    expect(direct.serve(h, 'GET', mine, CERT, false, DIR_HOST).status).toBe(307);
+    expect(direct.serve(h, 'GET', mine, CERT, false, DIR_HOST).status).toBe(302);
     where.delete('my-game');
     expect(direct.serve(h, 'GET', mine, CERT, false, DIR_HOST).upgrade).toBe(true);
     const { answer, changed } = direct.serveUpdate(h, 'GET', mine, false, DIR_HOST);
@@ -224,7 +224,7 @@ test('upgrades of redirects count per game; past the bound the path answers busy
     expect(busy.status).toBe(429);
     // A path with none: redirected live under the skip expression, which verifies for an absent path.
     const other = direct.serve(h, 'GET', '/games/far-game/archives/stats', CERT, false, DIR_HOST);
-    expect([other.status, header(other, 'ic-certificateexpression')]).toEqual([307, SKIP_EXPRESSION]);
+    expect([other.status, header(other, 'ic-certificateexpression')]).toEqual([302, SKIP_EXPRESSION]);
     // Kept redirects are bounded.
     expect(REDIRECTS_MAX).toBeGreaterThanOrEqual(1024);
 });
