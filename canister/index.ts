@@ -32,6 +32,7 @@ import * as analytics from './service/analytics';
 import { flushCallWrites } from './service/flush';
 import * as developers from './service/developers';
 import * as directory from './service/directory';
+import { remote } from './remote';
 import * as boardExport from './service/exports';
 import { createDirectReads, type Change } from './service/direct-reads';
 import * as deviceCodes from './service/device-codes';
@@ -227,15 +228,70 @@ function handle<M extends Method>(method: M, fn: (req: Untrusted<RequestOf<M>>) 
         }
         if (req === null || typeof req !== 'object' || Array.isArray(req))
             throw new Fail(400, 'The request must be a JSON object');
+        actAs(req);
         reply = { ok: fn(req as Untrusted<RequestOf<M>>) };
         if (METHODS[method].kind === 'update') touched(method, req as Record<string, unknown>, reply.ok);
     } catch (e) {
         if (!(e instanceof Fail)) throw e;
         reply = { err: e.toApiError() };
+    } finally {
+        ctx.actingDeveloper = undefined;
     }
     // After every update, so nothing is lost to an upgrade (a player counted but not written
     // would have their slot handed out again; one whose slot is not written would not be rebuilt).
     if (METHODS[method].kind === 'update') flushCallWrites(ctx);
+    msgReply(textToBytes(stringify(reply)));
+}
+
+/**
+ * `actingDeveloper` (directory part): a shard acts for the developer its directory names, and
+ * only for its directory (the principal in meta); any other caller naming one is refused.
+ */
+function actAs(req: object): void {
+    if (!('actingDeveloper' in req)) return;
+    const acting = (req as { actingDeveloper: unknown }).actingDeveloper;
+    const own = ctx.store.meta.get('directory');
+    if (own === undefined || msgCaller().toText() !== own || typeof acting !== 'string' || acting === '')
+        throw new Fail(403, "actingDeveloper is only for calls from this shard's directory");
+    ctx.actingDeveloper = acting;
+}
+
+/**
+ * `handle` for a method that may await other canisters (directory part): the caller and the
+ * argument are read before the first await (they belong to the first message), the reply is
+ * sent after the last. A rejected inter-canister call is a Fail (503), never a trap.
+ */
+async function handleAsync<M extends Method>(
+    method: M,
+    fn: (req: Untrusted<RequestOf<M>>) => ReplyOf<M> | Promise<ReplyOf<M>>,
+): Promise<void> {
+    let reply: Result<ReplyOf<M>>;
+    try {
+        const access = METHODS[method].access;
+        if (!authorized(access)) throw new Fail(403, REFUSED[access]);
+        let req: unknown;
+        try {
+            req = JSON.parse(bytesToText(msgArgData()));
+        } catch {
+            throw new Fail(400, 'The argument must be one Candid text holding JSON');
+        }
+        if (req === null || typeof req !== 'object' || Array.isArray(req))
+            throw new Fail(400, 'The request must be a JSON object');
+        let pending: ReplyOf<M> | Promise<ReplyOf<M>>;
+        try {
+            actAs(req);
+            pending = fn(req as Untrusted<RequestOf<M>>);
+        } finally {
+            // Only the part before the first await acts for the developer: other messages run while it waits.
+            ctx.actingDeveloper = undefined;
+        }
+        reply = { ok: await pending };
+        touched(method, req as Record<string, unknown>, reply.ok);
+    } catch (e) {
+        if (!(e instanceof Fail)) throw e;
+        reply = { err: e.toApiError() };
+    }
+    flushCallWrites(ctx);
     msgReply(textToBytes(stringify(reply)));
 }
 
@@ -389,8 +445,15 @@ export default class {
     // ---- developers (dashboard, admin CLI) -------------------------------------------------------
 
     @update(...JSON_METHOD)
-    admin_register_game(): void {
-        handle('admin_register_game', (req) => {
+    async admin_register_game(): Promise<void> {
+        await handleAsync('admin_register_game', (req) => {
+            // A directory with shards places the game on one (directory part).
+            if (directory.placesOnShards(ctx)) {
+                const developerId = typeof req.developerId === 'string' ? req.developerId : '';
+                if (developerId.length < 1 || developerId.length > 200)
+                    throw new Fail(400, 'Invalid developerId: must be 1-200 characters');
+                return directory.placeGame(ctx, remote, req, developerId);
+            }
             const { game, apiKey } = games.registerGame(ctx, req);
             return { game: games.gameView(game), apiKey };
         });
@@ -452,26 +515,33 @@ export default class {
     }
 
     @update(...JSON_METHOD)
-    admin_set_gateways(): void {
-        handle('admin_set_gateways', (req) => {
+    async admin_set_gateways(): Promise<void> {
+        await handleAsync('admin_set_gateways', async (req) => {
             if (!Array.isArray(req.gateways) || !req.gateways.every((g) => typeof g === 'string')) {
                 throw new Fail(400, 'Invalid gateways: must be a list of principal texts');
             }
             ctx.store.meta.set('gateways', req.gateways);
             gateways = new Set(req.gateways as string[]);
             lastCaller = undefined;
-            return { gateways: req.gateways as string[] };
+            // A directory's shards get the list too (directory part).
+            if (!directory.placesOnShards(ctx)) return { gateways: req.gateways as string[] };
+            const unreached = await directory.pushLists(ctx, remote, 'admin_set_gateways', { gateways: req.gateways });
+            return { gateways: req.gateways as string[], ...(unreached.length > 0 ? { unreached } : {}) };
         });
     }
 
     @update(...JSON_METHOD)
-    admin_set_operators(): void {
-        handle('admin_set_operators', (req) => {
+    async admin_set_operators(): Promise<void> {
+        await handleAsync('admin_set_operators', async (req) => {
             if (!Array.isArray(req.operators) || !req.operators.every((g) => typeof g === 'string'))
                 throw new Fail(400, 'Invalid operators: must be a list of principal texts');
             ctx.store.meta.set('operators', req.operators);
             operators = new Set(req.operators as string[]);
-            return { operators: req.operators as string[] };
+            if (!directory.placesOnShards(ctx)) return { operators: req.operators as string[] };
+            const unreached = await directory.pushLists(ctx, remote, 'admin_set_operators', {
+                operators: req.operators,
+            });
+            return { operators: req.operators as string[], ...(unreached.length > 0 ? { unreached } : {}) };
         });
     }
 
@@ -499,12 +569,21 @@ export default class {
 
     @query(...JSON_METHOD)
     dev_me(): void {
-        handle('dev_me', (req) => developers.developerMe(ctx, req));
+        handle('dev_me', (req) => {
+            const me = developers.developerMe(ctx, req);
+            // Games on shards, as the directory last saw them (directory part).
+            const remoteGames = directory.remoteViews(ctx, me.developer.gameIds);
+            return remoteGames.length === 0 ? me : { ...me, games: [...me.games, ...remoteGames] };
+        });
     }
 
     @update(...JSON_METHOD)
-    dev_register_game(): void {
-        handle('dev_register_game', (req) => developers.registerOwnGame(ctx, req));
+    async dev_register_game(): Promise<void> {
+        await handleAsync('dev_register_game', (req) => {
+            if (!directory.placesOnShards(ctx)) return developers.registerOwnGame(ctx, req);
+            const developer = developers.liveDeveloper(ctx, req.sessionHash, true);
+            return directory.placeGame(ctx, remote, req, developer.developerId);
+        });
     }
 
     @update(...JSON_METHOD)
@@ -513,8 +592,12 @@ export default class {
     }
 
     @update(...JSON_METHOD)
-    dev_delete_game(): void {
-        handle('dev_delete_game', (req) => developers.deleteOwnGame(ctx, req));
+    async dev_delete_game(): Promise<void> {
+        await handleAsync('dev_delete_game', (req) =>
+            directory.isRemote(ctx, req.gameId)
+                ? directory.deleteRemoteGame(ctx, remote, req)
+                : developers.deleteOwnGame(ctx, req),
+        );
     }
 
     @update(...JSON_METHOD)
@@ -733,6 +816,31 @@ export default class {
     @query(...JSON_METHOD)
     list_shards(): void {
         handle('list_shards', () => directory.listShards(ctx, canisterSelf().toText()));
+    }
+
+    @update(...JSON_METHOD)
+    admin_upload_shard_wasm(): void {
+        handle('admin_upload_shard_wasm', (req) => directory.uploadShardWasm(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    async admin_create_shard(): Promise<void> {
+        await handleAsync('admin_create_shard', () => directory.createShard(ctx, remote));
+    }
+
+    @update(...JSON_METHOD)
+    async admin_upgrade_shards(): Promise<void> {
+        await handleAsync('admin_upgrade_shards', () => directory.upgradeShards(ctx, remote));
+    }
+
+    @update(...JSON_METHOD)
+    admin_set_location(): void {
+        handle('admin_set_location', (req) => directory.setLocation(ctx, canisterSelf().toText(), req));
+    }
+
+    @update(...JSON_METHOD)
+    async dev_forward(): Promise<void> {
+        await handleAsync('dev_forward', (req) => directory.forward(ctx, remote, req));
     }
 
     @query([HttpRequest], HttpResponse, { manual: true })

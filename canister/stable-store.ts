@@ -68,5 +68,6 @@ export function stableStore(): Store {
         // directory part (issue 27)
         locations: stableKv(32, textCodec),
         shardWasm: stableKv(33, bytesCodec),
+        remoteGames: stableKv(34, jsonCodec()),
     };
 }

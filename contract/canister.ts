@@ -414,8 +414,9 @@ export interface Methods {
     admin_set_allowance: { request: { developerId: string; allowance: number }; reply: DeveloperView };
     admin_list_games: { request: { developerId?: string }; reply: GameView[] };
     admin_suspicion_log: { request: GameRef & { playerId?: string; limit?: number }; reply: SuspicionEntry[] };
-    admin_set_gateways: { request: { gateways: string[] }; reply: { gateways: string[] } };
-    admin_set_operators: { request: { operators: string[] }; reply: { operators: string[] } };
+    /** On a directory with shards, the list goes to every shard too: `unreached` names those it did not reach. */
+    admin_set_gateways: { request: { gateways: string[] }; reply: { gateways: string[]; unreached?: string[] } };
+    admin_set_operators: { request: { operators: string[] }; reply: { operators: string[]; unreached?: string[] } };
     admin_list_requests: { request: Record<string, never>; reply: DeveloperView[] };
     admin_approve_request: { request: { developerId: string }; reply: DeveloperView };
     // developers (the dashboard, through gateways): every call carries the developer session's hash
@@ -520,6 +521,28 @@ export interface Methods {
     locate_game: { request: GameRef; reply: GameLocation };
     /** This canister first (as its role), then the directory's shards. */
     list_shards: { request: Record<string, never>; reply: { shards: ShardEntry[] } };
+    /**
+     * One chunk (base64, <= 1 MiB decoded) of the gzipped shard wasm, in order from offset 0
+     * (which starts a new upload); the last one checks `sha256` (hex) of the whole.
+     */
+    admin_upload_shard_wasm: {
+        request: { offset: number; total: number; sha256: string; chunk: string };
+        reply: { received: number; total: number; complete: boolean };
+    };
+    /** A new shard (create_canister with cycles from the directory, the uploaded wasm installed). */
+    admin_create_shard: { request: Record<string, never>; reply: ShardEntry };
+    /** The uploaded wasm installed on every shard (mode upgrade), one at a time; stops at the first failure. */
+    admin_upgrade_shards: {
+        request: Record<string, never>;
+        reply: { upgraded: string[]; failed: Array<{ canisterId: string; message: string }> };
+    };
+    /** Where a game lives after a move: one of the shards, or the directory itself. */
+    admin_set_location: { request: GameRef & { canisterId: string }; reply: GameLocation };
+    /**
+     * A developer method on a game that lives on a shard, through the directory: it checks the
+     * session and the game's owner, then calls `method` on the shard; the reply is that method's.
+     */
+    dev_forward: { request: DevRef & { method: Method; request: Record<string, unknown> }; reply: unknown };
 }
 
 export type Method = keyof Methods;
@@ -619,6 +642,11 @@ export const METHODS = {
     // directory part (issue 27)
     locate_game: { kind: 'query', access: 'public' },
     list_shards: { kind: 'query', access: 'public' },
+    admin_upload_shard_wasm: { kind: 'update', access: 'operator' },
+    admin_create_shard: { kind: 'update', access: 'operator' },
+    admin_upgrade_shards: { kind: 'update', access: 'operator' },
+    admin_set_location: { kind: 'update', access: 'operator' },
+    dev_forward: { kind: 'update', access: 'gateway' },
 } as const satisfies Record<Method, { kind: 'update' | 'query'; access: Access }>;
 
 export const isQuery = (method: Method): boolean => METHODS[method].kind === 'query';

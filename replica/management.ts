@@ -1,7 +1,5 @@
 // The management canister (aaaaa-aa): the subset of its Candid interface a local replica
 // needs (create, install, settings, start/stop, status, delete, raw_rand), with its checks.
-import { gunzipSync } from 'node:zlib';
-
 import { IDL } from '@dfinity/candid';
 import { Principal } from '@dfinity/principal';
 
@@ -124,29 +122,6 @@ export function effectiveCanisterId(method: string, arg: Uint8Array): Principal 
     }
 }
 
-/** The IC's cap on a module's decompressed size (bytes). */
-export const MAX_WASM_BYTES = 100 * 1024 * 1024;
-
-/**
- * The module of an install_code: as given, or decompressed when it is gzipped (it starts with
- * 1f 8b, as the IC accepts it), never past MAX_WASM_BYTES (a gzip bomb is refused, not inflated).
- */
-export function wasmModule(bytes: Uint8Array): Uint8Array {
-    if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
-    try {
-        return new Uint8Array(gunzipSync(bytes, { maxOutputLength: MAX_WASM_BYTES }));
-    } catch (e) {
-        const tooLarge = (e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE';
-        throw new SubnetError(
-            RejectCode.CanisterError,
-            tooLarge
-                ? `Error from Canister: Canister's Wasm module is not valid: decompressed module is larger than ${MAX_WASM_BYTES} bytes`
-                : `Error from Canister: Canister's Wasm module is not valid: bad gzip: ${(e as Error).message}`,
-            'IC0505',
-        );
-    }
-}
-
 export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
     const m = methods[call.method as Method];
     if (m === undefined)
@@ -212,7 +187,7 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
             const kind = 'install' in mode ? 'install' : 'reinstall' in mode ? 'reinstall' : 'upgrade';
             const upgradeOpts =
                 kind === 'upgrade' ? (mode.upgrade as Array<{ skip_pre_upgrade: boolean[] }>)[0] : undefined;
-            const wasm = wasmModule(new Uint8Array(arg.wasm_module as number[] | Uint8Array));
+            const wasm = new Uint8Array(arg.wasm_module as number[] | Uint8Array);
             const module = subnet.compile(wasm);
             subnet.installCode(
                 canister,

@@ -24,3 +24,30 @@ export function leb128(n: number, out: number[] = []): number[] {
     } while (n > 0);
     return out;
 }
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const BASE64_VALUE = new Int16Array(128).fill(-1);
+for (let i = 0; i < 64; i++) BASE64_VALUE[BASE64.charCodeAt(i)] = i;
+
+/** Standard base64 (with or without `=` padding) as bytes; undefined when it is not base64. */
+export function fromBase64(text: string): Uint8Array | undefined {
+    let end = text.length;
+    while (end > 0 && text.charCodeAt(end - 1) === 61 /* = */ && text.length - end < 2) end--;
+    if (end % 4 === 1 || (text.length !== end && text.length % 4 !== 0)) return undefined;
+    const out = new Uint8Array(Math.floor((end * 3) / 4));
+    let bits = 0;
+    let value = 0;
+    let at = 0;
+    for (let i = 0; i < end; i++) {
+        const code = text.charCodeAt(i);
+        const v = code < 128 ? BASE64_VALUE[code]! : -1;
+        if (v < 0) return undefined;
+        value = ((value << 6) | v) & 0xffffff;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[at++] = (value >>> bits) & 0xff;
+        }
+    }
+    return out;
+}

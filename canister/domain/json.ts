@@ -33,3 +33,26 @@ export function stringify(value: unknown): string {
     }
     return parts.join('');
 }
+
+/**
+ * A reply parsed from another canister's JSON, with its times marked again: every integer
+ * past 2^53 in our replies is a time in ns (counts and scores are safe integers), which the
+ * parse rounded to a double; its µs are exact (the rounding error is under 500 ns), so
+ * `stringify` writes the same digits the other canister sent.
+ */
+export function remarkTimes<T>(value: T): T {
+    if (typeof value === 'number') {
+        const us = Math.round(value / 1000);
+        return (
+            value > Number.MAX_SAFE_INTEGER && Number.isInteger(value) && Number.isSafeInteger(us) ? ns(us) : value
+        ) as T;
+    }
+    if (value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) value[i] = remarkTimes(value[i]);
+        return value;
+    }
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) record[key] = remarkTimes(record[key]);
+    return value;
+}

@@ -70,6 +70,8 @@ export function developerSignIn(
 
 /** The developer of a live dashboard session (401 otherwise); used in an update, it renews. */
 export function liveDeveloper(ctx: Ctx, sessionHash: unknown, renew: boolean): DeveloperRecord {
+    // A shard's call from its directory: the directory checked the session (service/directory.ts).
+    if (ctx.actingDeveloper !== undefined) return developerOf(ctx, ctx.actingDeveloper);
     const hash = typeof sessionHash === 'string' && HASH.test(sessionHash) ? sessionHash : undefined;
     const session = hash === undefined ? undefined : ctx.store.developerSessions.get(hash);
     const now = ctx.env.now();
@@ -96,10 +98,12 @@ export function ownedGame(
     renew = true,
 ): { game: GameState; developer: DeveloperRecord } {
     const developer = liveDeveloper(ctx, req.sessionHash, renew);
-    const game =
-        typeof req.gameId === 'string' && developer.gameIds.includes(req.gameId)
-            ? ctx.games.get(req.gameId)
-            : undefined;
+    // For its directory, a shard goes by the game's owner: a moved-in game need not be in the list.
+    const owns = (gameId: string): boolean =>
+        ctx.actingDeveloper !== undefined
+            ? ctx.games.get(gameId)?.record.developerId === ctx.actingDeveloper
+            : developer.gameIds.includes(gameId);
+    const game = typeof req.gameId === 'string' && owns(req.gameId) ? ctx.games.get(req.gameId) : undefined;
     if (game === undefined) throw new Fail(404, 'Game not found among your games');
     return { game, developer };
 }

@@ -127,8 +127,14 @@ export function registerGame(
     const name = text('name', req.name, 1, 100);
     const description = optionalText('description', req.description, 500, '');
     if (ctx.store.games.get(gameId) !== undefined) throw new Fail(409, `Game ID '${gameId}' is already taken.`);
+    if (
+        ctx.store.meta.get('role') === 'shard' &&
+        (ctx.store.meta.get('purging') ?? []).some((p) => p.gameId === gameId)
+    )
+        throw new Fail(409, `Game ID '${gameId}' is still being deleted: try again in a few minutes.`);
     const developer = developerOf(ctx, developerId);
-    if (developer.gameIds.length >= developer.allowance) {
+    // A shard's games are placed by its directory, which holds the allowances and checked it.
+    if (ctx.store.meta.get('role') !== 'shard' && developer.gameIds.length >= developer.allowance) {
         throw new Fail(
             403,
             `Game limit reached: this account may register ${developer.allowance} games. Request more from the dashboard.`,

@@ -40,6 +40,12 @@ export interface Ctx {
     slotChunks: Map<string, Array<string | null>>;
     /** Games whose heap tables are still being rebuilt from records: the next slot to read. */
     rebuilding: Map<string, number>;
+    /**
+     * On a shard, during one call from its directory: the developer the directory vouches for
+     * (it checked the dashboard session). Set only by the canister's entry, never from a request
+     * of any other caller.
+     */
+    actingDeveloper?: string;
 }
 
 /** A context over a store with nothing in the heap yet (the canister loads its games at start). */

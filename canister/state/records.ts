@@ -356,6 +356,10 @@ export interface ShardRecord {
     retired?: boolean;
     /** Past its heap line when the directory last asked (shard_status). */
     full?: boolean;
+    /** Games the directory placed there (and did not delete): the tie-break of placement. */
+    games?: number;
+    /** false while created but its wasm not yet installed (the next admin_create_shard installs it). */
+    ready?: false;
 }
 
 /**

@@ -25,6 +25,7 @@ import type {
     ShardWasmRecord,
     WebhookRecord,
 } from './records';
+import type { GameView } from '../../contract/canister';
 import type { GameEvent } from '../../contract/events';
 import type { Role } from '../../contract/shards';
 
@@ -144,8 +145,10 @@ export interface Store {
     // ---- directory part (issue 27) ----
     /** Game id -> the principal (text) of the shard that holds it (a directory's games elsewhere). */
     locations: KV<string>;
-    /** `<index, 6 digits>` -> a 1 MiB chunk of the uploaded shard wasm (gzipped). */
+    /** `<index, 6 digits>` -> a chunk of the uploaded shard wasm (gzipped), in upload order. */
     shardWasm: KV<Uint8Array>;
+    /** Game id -> the developer's view of a game on a shard, as last seen (dev_me lists it). */
+    remoteGames: KV<GameView>;
 }
 
 export const playerKey = (gameId: string, playerId: string): string => `${gameId}/${playerId}`;
@@ -218,5 +221,6 @@ export function memoryStore(): Store {
         webhooks: json(),
         locations: plain(),
         shardWasm: plain(),
+        remoteGames: json(),
     };
 }

@@ -30,9 +30,27 @@ export interface ModuleCache {
     set(key: string, value: Uint8Array): void;
 }
 
+/** The IC's cap on a module's decompressed size (bytes). */
+export const MAX_WASM_BYTES = 100 * 1024 * 1024;
+
+/**
+ * The wasm of a module as installed: as given, or decompressed when gzipped (it starts with
+ * 1f 8b, as the IC accepts it), never past MAX_WASM_BYTES (a gzip bomb is refused, not inflated).
+ */
+function decompressed(installed: Uint8Array): Uint8Array {
+    if (installed[0] !== 0x1f || installed[1] !== 0x8b) return installed;
+    try {
+        return new Uint8Array(gunzipSync(installed, { maxOutputLength: MAX_WASM_BYTES }));
+    } catch (e) {
+        if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+            throw new Error(`decompressed module is larger than ${MAX_WASM_BYTES} bytes`);
+        throw new Error(`bad gzip: ${(e as Error).message}`);
+    }
+}
+
 export function compileModule(installed: Uint8Array, cache?: ModuleCache): CanisterModule {
     const hash = createHash('sha256').update(installed).digest();
-    const wasm = new Uint8Array(installed[0] === 0x1f && installed[1] === 0x8b ? gunzipSync(installed) : installed);
+    const wasm = decompressed(installed);
     if (!WebAssembly.validate(wasm as Uint8Array<ArrayBuffer>)) throw new Error('Wasm module is invalid');
     const key = createHash('sha256').update(wasm).digest('hex');
     let instrumented: Uint8Array | undefined = cache?.get(key);

@@ -1,5 +1,7 @@
 // install_code with a gzip-compressed module, as the IC accepts it (a directory installs its
-// shards' wasm gzipped to stay under the 2 MiB message limit): decompressed, capped in size.
+// shards' wasm gzipped to stay under the 2 MiB message limit): decompressed, capped in size,
+// its module hash that of the bytes sent.
+import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 
 import { Actor } from '@dfinity/agent';
@@ -8,7 +10,7 @@ import { Ed25519KeyIdentity } from '@dfinity/identity';
 import { Principal } from '@dfinity/principal';
 
 import { blsVerify } from '../../gateway/bls';
-import { MAX_WASM_BYTES } from '../../replica/management';
+import { MAX_WASM_BYTES } from '../../replica/execution/instance';
 import type { Replica } from '../../replica/replica';
 import { actorFor, agentFor, startTestReplica } from '../support/replica';
 import { probeIdl, probeInit, probeWasm, type Probe } from './probe';
@@ -54,7 +56,9 @@ test('a gzipped module installs like the plain one; a bomb or broken gzip is ref
     await install(zipped);
     const probe = actorFor<Probe>(agent, probeIdl, id);
     expect(await probe.label_()).toBe('zipped:0');
+    // The module hash is of the module as sent (the IC's), gzipped here.
     const hash = replica.subnet.canisters.get(id.toText())!.system.moduleHash;
+    expect(Buffer.from(hash!).toString('hex')).toBe(createHash('sha256').update(zipped).digest('hex'));
 
     // Past the IC's decompressed cap: refused without inflating it all.
     const bomb = new Uint8Array(gzipSync(Buffer.alloc(MAX_WASM_BYTES + 1)));

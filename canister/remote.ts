@@ -1,0 +1,98 @@
+// The directory's reach to other canisters: JSON methods of its shards, and the management
+// canister's create_canister and install_code, as service/directory.ts's Remote. A rejected
+// call becomes a 503 Fail: an async method still answers {err}, never traps on it.
+import { IDL, Principal, call, canisterCycleBalance, canisterSelf } from 'azle';
+
+import type { Method, Result } from '../contract/canister';
+import { bytesToText, textToBytes } from './codecs';
+import { Fail } from './domain/fail';
+import { remarkTimes, stringify } from './domain/json';
+import type { Remote } from './service/directory';
+
+const MANAGEMENT = 'aaaaa-aa';
+
+const CreateCanisterArgs = IDL.Record({
+    settings: IDL.Opt(
+        IDL.Record({
+            controllers: IDL.Opt(IDL.Vec(IDL.Principal)),
+            compute_allocation: IDL.Opt(IDL.Nat),
+            memory_allocation: IDL.Opt(IDL.Nat),
+            freezing_threshold: IDL.Opt(IDL.Nat),
+        }),
+    ),
+    sender_canister_version: IDL.Opt(IDL.Nat64),
+});
+const CanisterIdRecord = IDL.Record({ canister_id: IDL.Principal });
+const InstallCodeArgs = IDL.Record({
+    mode: IDL.Variant({
+        install: IDL.Null,
+        reinstall: IDL.Null,
+        upgrade: IDL.Opt(IDL.Record({ skip_pre_upgrade: IDL.Opt(IDL.Bool) })),
+    }),
+    canister_id: IDL.Principal,
+    wasm_module: IDL.Vec(IDL.Nat8),
+    arg: IDL.Vec(IDL.Nat8),
+    sender_canister_version: IDL.Opt(IDL.Nat64),
+});
+
+/** Why a call failed, from Azle's CallError. */
+function reason(e: unknown): string {
+    if (e !== null && typeof e === 'object' && 'rejectMessage' in e) return String(e.rejectMessage);
+    if (e !== null && typeof e === 'object' && 'type' in e) return String(e.type);
+    return e instanceof Error ? e.message : String(e);
+}
+
+async function raw(canisterId: string, method: string, args: Uint8Array, cycles?: bigint): Promise<Uint8Array> {
+    try {
+        return (await call<Uint8Array, Uint8Array>(canisterId, method, { raw: true, args, cycles })) as Uint8Array;
+    } catch (e) {
+        throw new Fail(503, `Canister ${canisterId} did not answer ${method}: ${reason(e)}`, { retryAfter: 5 });
+    }
+}
+
+export const remote: Remote = {
+    get self(): string {
+        return canisterSelf().toText();
+    },
+    async call(canisterId: string, method: Method, request: unknown): Promise<Result<unknown>> {
+        const reply = await raw(canisterId, method, textToBytes(stringify(request)));
+        return remarkTimes(JSON.parse(bytesToText(reply)) as Result<unknown>);
+    },
+    async createCanister(cycles: bigint): Promise<string> {
+        const args = IDL.encode(
+            [CreateCanisterArgs],
+            [
+                {
+                    settings: [
+                        {
+                            controllers: [[canisterSelf()]],
+                            compute_allocation: [],
+                            memory_allocation: [],
+                            freezing_threshold: [],
+                        },
+                    ],
+                    sender_canister_version: [],
+                },
+            ],
+        );
+        const reply = await raw(MANAGEMENT, 'create_canister', new Uint8Array(args), cycles);
+        const [created] = IDL.decode([CanisterIdRecord], reply) as unknown as [{ canister_id: { toText(): string } }];
+        return created.canister_id.toText();
+    },
+    async installCode(canisterId, mode, wasm, arg): Promise<void> {
+        const args = IDL.encode(
+            [InstallCodeArgs],
+            [
+                {
+                    mode: mode === 'install' ? { install: null } : { upgrade: [] },
+                    canister_id: Principal.fromText(canisterId),
+                    wasm_module: wasm,
+                    arg,
+                    sender_canister_version: [],
+                },
+            ],
+        );
+        await raw(MANAGEMENT, 'install_code', new Uint8Array(args));
+    },
+    cycles: () => canisterCycleBalance(),
+};
