@@ -44,6 +44,8 @@ import {
     SKIP_TREE_PATH,
     certificateHeader,
     certifiedQuery,
+    mapHashOfPairs,
+    mapPair,
     pathKeys,
     queryOf,
     requestHash,
@@ -381,14 +383,36 @@ function redirectHeaders(location: string, expression: string): Array<[string, s
     ];
 }
 
-const redirectBody = (location: string): Uint8Array => ascii(failure(gameReadsElsewhere(location)));
+/** The map-hash pairs of a certified redirect's status and headers but its Location: hashed once. */
+let redirectPairs: Uint8Array[] | undefined;
+
+/** responseHeadersHash of a certified redirect (its headers under the full expression), hashing only the Location anew. */
+function redirectHeadersHash(location: string): Digest {
+    redirectPairs ??= [
+        ...redirectHeaders('', FULL_EXPRESSION)
+            .filter(([name]) => name !== 'location')
+            .map(([name, value]) => mapPair(name.toLowerCase(), value)),
+        mapPair(':ic-cert-status', REDIRECT_STATUS),
+    ];
+    return mapHashOfPairs([...redirectPairs, mapPair('location', location)]);
+}
+
+/** A redirect's body: one text for all (the Location says where), so a certified one hashes it once. */
+let redirectBytes: { bytes: Uint8Array; hash: Digest } | undefined;
+function redirectBody(): { bytes: Uint8Array; hash: Digest } {
+    if (redirectBytes === undefined) {
+        const bytes = ascii(failure(gameReadsElsewhere));
+        redirectBytes = { bytes, hash: sha256(bytes) };
+    }
+    return redirectBytes;
+}
 
 /** A redirect answered live (the raw domain, uncertified paths, an update past the bounds). */
 function liveRedirect(location: string): HttpAnswer {
     return {
         status: REDIRECT_STATUS,
         headers: redirectHeaders(location, SKIP_EXPRESSION),
-        body: redirectBody(location),
+        body: redirectBody().bytes,
     };
 }
 
@@ -657,8 +681,8 @@ export function createDirectReads(
     /** A new certified redirect: the tree leaf of its response under the full expression. */
     function redirectStored(location: string, query: string, path: string[]): Stored {
         const headers = redirectHeaders(location, FULL_EXPRESSION);
-        const bytes = redirectBody(location);
-        const hash = responseHash(responseHeadersHash(REDIRECT_STATUS, headers), sha256(bytes));
+        const { bytes, hash: bodyHash } = redirectBody();
+        const hash = responseHash(redirectHeadersHash(location), bodyHash);
         return {
             status: REDIRECT_STATUS,
             headers,

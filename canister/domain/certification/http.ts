@@ -126,12 +126,20 @@ type Value = string | number;
 
 /** Representation-independent hash of a map with text or number values (interface specification, "Hash of map"). */
 export function mapHash(entries: ReadonlyArray<readonly [string, Value]>): Digest {
-    const pairs = entries.map(([k, v]) => {
-        const pair = new Uint8Array(64);
-        pair.set(sha256(asciiBytes(utf8Key(k))), 0);
-        pair.set(sha256(typeof v === 'number' ? new Uint8Array(leb128(v)) : asciiBytes(utf8Key(v))), 32);
-        return pair;
-    });
+    return mapHashOfPairs(entries.map(([k, v]) => mapPair(k, v)));
+}
+
+/** One entry of a map hash: the key's hash and the value's, 64 bytes (entries that never change can be kept). */
+export function mapPair(k: string, v: Value): Uint8Array {
+    const pair = new Uint8Array(64);
+    pair.set(sha256(asciiBytes(utf8Key(k))), 0);
+    pair.set(sha256(typeof v === 'number' ? new Uint8Array(leb128(v)) : asciiBytes(utf8Key(v))), 32);
+    return pair;
+}
+
+/** The hash of a map given as its entries' pairs (mapPair), in any order. */
+export function mapHashOfPairs(given: readonly Uint8Array[]): Digest {
+    const pairs = [...given];
     pairs.sort((a, b) => {
         for (let i = 0; i < 64; i++) if (a[i] !== b[i]) return a[i] - b[i];
         return 0;
