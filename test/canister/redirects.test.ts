@@ -12,7 +12,7 @@ import { Principal } from '@dfinity/principal';
 
 import { leaderboardWasm, startLeaderboard, type TestCanister } from '../support/canister';
 import { httpReply, httpRequestArg, httpUpdateArg } from '../support/http-gateway';
-import { canisterAnswer, verifyAnswer, type CanisterAnswer } from '../support/verify-response';
+import { verifyAnswer, type CanisterAnswer } from '../support/verify-response';
 import { OPERATOR } from '../../replica/replica';
 
 const FAR = 'far-game';
