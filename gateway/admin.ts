@@ -8,6 +8,7 @@ import type { Method, Relayed, ReplyOf } from '../contract/canister';
 import type { CanisterClient } from './canister';
 import { readConfig, resolveCanister } from './config';
 import { ApiFailure, canisterFailure } from './errors';
+import { shardRouter } from './shards';
 
 export const HELP = `Usage: npm run admin -- <command> [options]
 
@@ -86,7 +87,8 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
         print(HELP);
         return;
     }
-    const canister: CanisterClient = await resolveCanister(readConfig(), 'operator');
+    // Game-level commands go to the game's canister (operators are registered on every shard), the rest to the directory.
+    const canister: CanisterClient = shardRouter(await resolveCanister(readConfig(), 'operator')).routed;
     // Arguments come from the command line as they are; the canister checks every field.
     const ok = async <M extends Method>(method: M, request: Relayed<M>): Promise<ReplyOf<M>> => {
         const reply = await canister.relay(method, request);

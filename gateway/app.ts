@@ -8,6 +8,8 @@ import { unknownEndpoint } from '../contract/messages';
 import { credentialResolver } from './auth';
 import { batcher, type BatcherOptions } from './batcher';
 import { ttlCache } from './cache';
+import type { Result, SubmitRequest } from '../contract/canister';
+import type { SubmitReply } from '../contract/schemas';
 import type { CanisterClient } from './canister';
 import { canisterUrlFor } from './canister-url';
 import { docsPage, openApiDocument } from './docs';
@@ -20,6 +22,7 @@ import { failureOf, sendError } from './errors';
 import { expressPath, serve, type RouteContext } from './route';
 import { FEED_LIMITS, feedWatcher, pokingCanister, type FeedLimits, type FeedWatcher } from './feed-watcher';
 import { ROUTES } from './routes';
+import { shardRouter, type ShardRouter } from './shards';
 import { STRICT_POLICY } from './webhooks/address-policy';
 import type { WebhookSettings } from './webhooks/worker';
 
@@ -50,6 +53,9 @@ export interface GatewayOptions {
 /** The app's feed watcher (serve.ts answers its waiters when the gateway drains). */
 export const feedOf = (app: express.Express): FeedWatcher => app.locals.feed as FeedWatcher;
 
+/** The app's router over the directory and its shards (serve.ts runs webhook delivery per canister). */
+export const routerOf = (app: express.Express): ShardRouter => app.locals.router as ShardRouter;
+
 /**
  * Submits per canister call and calls in flight: on the IC an update takes 1-2 s, so one call
  * at a time caps a gateway near 100 submits/s; up to 16 overlap (one player's never do).
@@ -68,13 +74,16 @@ export const SUBMIT_BATCHING: BatcherOptions = {
 
 export function createApp(options: GatewayOptions): express.Express {
     const providerNamed = providerRegistry(options.signIn);
-    const feed = feedWatcher(options.canister, { ...FEED_LIMITS, ...options.feed });
+    // The configured canister is the directory: each game's calls go to the canister holding it.
+    const router = shardRouter(options.canister);
+    const feed = feedWatcher(router.routed, { ...FEED_LIMITS, ...options.feed });
     // This gateway's writes for a game (submits, moderation) wake the game's feed waiters at once.
-    const o = { ...options, canister: pokingCanister(options.canister, feed) };
+    const o = { ...options, canister: pokingCanister(router.routed, feed) };
     const ctx: RouteContext = {
         signIn: o.signIn,
         providerNamed,
         canister: o.canister,
+        router,
         webhookDelivery: o.webhooks?.delivery ?? { policy: STRICT_POLICY },
         webhookPolicy: o.webhooks?.delivery.policy ?? STRICT_POLICY,
         async canisterUrlOf(gameId) {
@@ -88,17 +97,11 @@ export function createApp(options: GatewayOptions): express.Express {
         feed,
         credentials: credentialResolver(o.canister, undefined, o.clock),
         reads: ttlCache(o.readCacheTtlSeconds * 1000, undefined, o.clock),
-        submit: batcher(
-            async (submits) => o.canister.ok('submit_scores', { submits }),
-            o.batch ?? SUBMIT_BATCHING,
-            // One player's submits keep their order; different players' calls overlap.
-            (s) => `${s.gameId}/${'playerId' in s ? s.playerId : s.sessionHash}`,
-            // One game's flood cannot take the whole queue.
-            (s) => s.gameId,
-        ),
+        submit: routedSubmits(router, feed, o.batch ?? SUBMIT_BATCHING),
     };
     const app = express();
     app.locals.feed = feed;
+    app.locals.router = router;
     app.disable('x-powered-by');
     app.set('etag', false);
     if (o.trustProxy !== undefined) app.set('trust proxy', o.trustProxy);
@@ -141,4 +144,39 @@ export function createApp(options: GatewayOptions): express.Express {
         sendError(res, failure);
     });
     return app;
+}
+
+/**
+ * Score submits batched per canister (one batcher each, made on first use): a call carries one
+ * canister's games only. A submit its canister answers with `moved` is located again and sent
+ * once more, to the batcher of where the game went.
+ */
+function routedSubmits(
+    router: ShardRouter,
+    feed: FeedWatcher,
+    options: BatcherOptions,
+): (request: SubmitRequest) => Promise<Result<SubmitReply>> {
+    const batchers = new Map<CanisterClient, (request: SubmitRequest) => Promise<Result<SubmitReply>>>();
+    const batcherOf = (client: CanisterClient): ((request: SubmitRequest) => Promise<Result<SubmitReply>>) => {
+        let b = batchers.get(client);
+        if (b === undefined) {
+            const poking = pokingCanister(client, feed);
+            b = batcher(
+                async (submits: SubmitRequest[]) => poking.ok('submit_scores', { submits }),
+                options,
+                // One player's submits keep their order; different players' calls overlap.
+                (s) => `${s.gameId}/${'playerId' in s ? s.playerId : s.sessionHash}`,
+                // One game's flood cannot take the whole queue.
+                (s) => s.gameId,
+            );
+            batchers.set(client, b);
+        }
+        return b;
+    };
+    return async (request) => {
+        const reply = await batcherOf(await router.locate(request.gameId))(request);
+        if (!('err' in reply) || reply.err.moved !== true) return reply;
+        router.forget(request.gameId);
+        return batcherOf(await router.locate(request.gameId))(request);
+    };
 }

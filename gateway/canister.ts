@@ -27,6 +27,11 @@ export interface CanisterClient {
     relay<M extends Method>(method: M, request: Relayed<M>): Promise<Result<ReplyOf<M>>>;
     readonly canisterId: Principal;
     readonly agent: HttpAgent;
+    /**
+     * The same connection (agent, identity, checks) to another canister: a shard of this
+     * directory. Absent on clients that reach one canister only (tests' stand-ins).
+     */
+    forCanister?(canisterId: Principal): CanisterClient;
 }
 
 export interface CanisterOptions {
@@ -58,13 +63,21 @@ function isClockError(error: unknown): boolean {
 }
 
 export async function connectCanister(o: CanisterOptions): Promise<CanisterClient> {
-    const agent = HttpAgent.createSync({
+    return clientFor(o, newAgent(o));
+}
+
+function newAgent(o: CanisterOptions): HttpAgent {
+    return HttpAgent.createSync({
         host: o.host,
         identity: o.identity,
         retryTimes: 1,
         shouldSyncTime: false,
         verifyQuerySignatures: o.verifyReplies ?? true,
     });
+}
+
+/** A client of `o.canisterId` over `agent` (shared by the clients of one gateway's canisters). */
+function clientFor(o: CanisterOptions, agent: HttpAgent): CanisterClient {
     let ready: Promise<void> | undefined;
     const prepare = (): Promise<void> => {
         ready ??= (async () => {
@@ -112,6 +125,7 @@ export async function connectCanister(o: CanisterOptions): Promise<CanisterClien
         agent,
         call,
         relay: call,
+        forCanister: (canisterId) => clientFor({ ...o, canisterId }, agent),
         async ok<M extends Method>(method: M, request: RequestOf<M>): Promise<ReplyOf<M>> {
             const reply = await call(method, request);
             if ('err' in reply) throw canisterFailure(reply.err);

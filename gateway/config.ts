@@ -30,6 +30,8 @@ export interface Config {
     idpPort: number;
     /** ROUND_MS: IC-like latency in the local replica (the local stack only; 0 = none). */
     roundMs: number;
+    /** SHARDS: shard canisters beside the directory (the local stack only; default 1; 0 = the single canister). */
+    shards: number;
     dataDir: string;
     readCacheTtlSeconds: number;
     /** Set in production (IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM); the local stack otherwise. */
@@ -75,6 +77,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
         replicaPort: integer('REPLICA_PORT', env.REPLICA_PORT, 4943, 0, 65535),
         idpPort: integer('IDP_PORT', env.IDP_PORT, 4944, 0, 65535),
         roundMs: integer('ROUND_MS', env.ROUND_MS, 0, 0, 60_000),
+        shards: integer('SHARDS', env.SHARDS, 1, 0, 16),
         dataDir: path.resolve(env.DATA_DIR ?? 'data'),
         readCacheTtlSeconds: integer('READ_CACHE_TTL_SECONDS', env.READ_CACHE_TTL_SECONDS, 30, 0, 86_400),
         remote: env.IC_HOST

@@ -11,6 +11,7 @@ import type { Caller, CredentialResolver, KeyOrServer, ServerCaller, SessionCall
 import type { FeedWatcher } from './feed-watcher';
 import type { TtlCache } from './cache';
 import type { CanisterClient } from './canister';
+import type { ShardRouter } from './shards';
 import { developerOf, type DeveloperSession } from './dashboard/session';
 import { ApiFailure, failureOf, sendData, sendError } from './errors';
 import type { Provider, SignInConfig } from './sign-in/providers';
@@ -43,7 +44,10 @@ export interface CallerOf {
 
 /** What handlers share: the canister, key resolution, the read cache, the submit batcher. */
 export interface RouteContext {
+    /** Every method sent to the canister it belongs to (gateway/shards.ts). */
     canister: CanisterClient;
+    /** Where games live: a game's own canister (`forGame`), the directory, every canister. */
+    router: ShardRouter;
     credentials: CredentialResolver;
     /** Board reads, for about 30 s (R2); a TTL of 0 turns it off. */
     reads: TtlCache<unknown>;

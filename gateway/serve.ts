@@ -4,10 +4,12 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 
-import { createApp, feedOf, type GatewayOptions } from './app';
+import { createApp, feedOf, routerOf, type GatewayOptions } from './app';
+import type { CanisterClient } from './canister';
+import type { ShardRouter } from './shards';
 import type { FeedWatcher } from './feed-watcher';
 import { webhookCanister } from './webhooks/canister-work';
-import { startWebhookWorker } from './webhooks/worker';
+import { startWebhookWorker, type WebhookSettings, type WebhookWorker } from './webhooks/worker';
 
 /** How long a connection may take for what (ms). */
 export interface ServerTimeouts {
@@ -96,14 +98,7 @@ export async function serveGateway(
     );
     const port = (server.address() as AddressInfo).port;
     // Webhook delivery runs beside the API (WEBHOOKS=off: not on this gateway) and stops with it.
-    const webhooks = o.webhooks?.deliver
-        ? startWebhookWorker({
-              canister: webhookCanister(o.canister),
-              delivery: o.webhooks.delivery,
-              pollMs: o.webhooks.pollMs,
-              parallel: o.webhooks.parallel,
-          })
-        : undefined;
+    const webhooks = o.webhooks?.deliver ? webhookWorkers(routerOf(app), o.webhooks) : undefined;
     return {
         url: `http://127.0.0.1:${port}`,
         port,
@@ -123,6 +118,41 @@ export async function serveGateway(
                 cut.unref();
             });
             await Promise.all([draining, webhooks?.stop()]);
+        },
+    };
+}
+
+/**
+ * Webhook delivery from every canister: a delivery loop per canister (each leases its own
+ * games' endpoints), one for each new shard as the list is refreshed (every minute).
+ */
+function webhookWorkers(router: ShardRouter, settings: WebhookSettings, everyMs = 60_000): WebhookWorker {
+    const workers = new Map<CanisterClient, WebhookWorker>();
+    let stopped = false;
+    const add = (clients: CanisterClient[]): void => {
+        for (const client of clients) {
+            if (stopped || workers.has(client)) continue;
+            workers.set(
+                client,
+                startWebhookWorker({
+                    canister: webhookCanister(client),
+                    delivery: settings.delivery,
+                    pollMs: settings.pollMs,
+                    parallel: settings.parallel,
+                }),
+            );
+        }
+    };
+    add([router.directory]);
+    const check = (): void => void router.all().then(add, () => undefined);
+    check();
+    const timer = setInterval(check, everyMs);
+    timer.unref();
+    return {
+        async stop() {
+            stopped = true;
+            clearInterval(timer);
+            await Promise.all([...workers.values()].map((w) => w.stop()));
         },
     };
 }

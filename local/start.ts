@@ -25,6 +25,8 @@ import { privateDir, tightenTree } from '../replica/private-files';
 import { startReplicaThread, type ReplicaThread } from '../replica/threaded';
 import { startIdentityProviderThread, type RunningIdentityProvider } from './idp/thread';
 import { initArgFor, leaderboardWasmPath } from './install';
+import { ensureShards } from './shards';
+import { shardRouter } from '../gateway/shards';
 
 export const DEMO_GAME = 'demo-game';
 
@@ -34,6 +36,8 @@ export interface LocalService {
     replicaUrl: string;
     canister: CanisterClient;
     canisterUrl: string;
+    /** The directory's shards (principal texts). */
+    shards: string[];
     demo?: { gameId: string; apiKey: string };
     /** The built-in OpenID provider players (and developers) sign in with. */
     identityProvider: RunningIdentityProvider;
@@ -169,8 +173,20 @@ export async function startLocal(config: Config, log: (line: string) => void = (
             fetchRootKey: true,
             verifyReplies: false,
         });
-        const demo = await demoGame(admin, replica);
-        if (demo !== undefined) await demoBoard(admin, demo.gameId);
+        // The directory's shards (SHARDS, default 1), created by the directory itself; a restart
+        // keeps them, and upgrades them when the wasm changed since the last upload.
+        const { shards, sha256 } = await ensureShards(
+            admin,
+            new Uint8Array(fs.readFileSync(leaderboardWasmPath())),
+            config.shards,
+            replica.getExtra('shardWasmSha256') as string | undefined,
+            (line) => log(`[shards] ${line}`),
+        );
+        replica.setExtra('shardWasmSha256', sha256);
+        // Operator calls from here on go to the game's canister (the demo game may live on a shard).
+        const routedAdmin = shardRouter(admin).routed;
+        const demo = await demoGame(routedAdmin, replica);
+        if (demo !== undefined) await demoBoard(routedAdmin, demo.gameId);
         writeServiceFile(config.dataDir, replica.url, installed.id);
         const signIn: SignInConfig = {
             publicUrl: config.publicUrl ?? '',
@@ -206,6 +222,7 @@ export async function startLocal(config: Config, log: (line: string) => void = (
             gateway,
             replicaUrl: replica.url,
             canister,
+            shards: shards.map((e) => e.canisterId),
             demo,
             canisterUrl: `${replica.url}/?canisterId=${installed.id}`,
             identityProvider: idp,
@@ -227,6 +244,8 @@ function banner(s: LocalService, config: Config): string {
     if (s.replicaUrl !== undefined) {
         const id = s.canister.canisterId.toText();
         lines.push(`  Canister URL:   ${s.replicaUrl}/?canisterId=${id}`);
+        if (s.shards.length > 0)
+            lines.push(`  Shards:         ${s.shards.join(', ')}  (games live there; the canister above directs)`);
         lines.push(
             `                  (direct board reads, e.g. ${s.replicaUrl}/games/${DEMO_GAME}/scoreboards/all-time?canisterId=${id};`,
             `                  live and uncertified on the raw domain: ${s.replicaUrl.replace('127.0.0.1', `${id}.raw.localhost`)}/games/${DEMO_GAME}/scoreboards/all-time)`,

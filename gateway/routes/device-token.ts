@@ -18,7 +18,10 @@ export default route({
         410: '`expired_token`',
         428: '`authorization_pending`: keep polling every 5 s',
     },
-    async handle(ctx, { body }) {
-        return ctx.canister.ok('device_code_redeem', { deviceCodeHash: hashToken(body.device_code) });
+    async handle(ctx, { body, caller }) {
+        // The code was started on the canister of the game it names (X-Game-ID).
+        return ctx.router
+            .forGame(caller.gameId)
+            .ok('device_code_redeem', { deviceCodeHash: hashToken(body.device_code) });
     },
 });

@@ -16,10 +16,10 @@ interface Started {
     exited: Promise<number | null>;
 }
 
-function npmStart(dataDir: string): Promise<Started> {
+function npmStart(dataDir: string, env: Record<string, string> = {}): Promise<Started> {
     const child = spawn('npm', ['start'], {
         cwd: ROOT,
-        env: { ...process.env, PORT: '0', REPLICA_PORT: '0', IDP_PORT: '0', DATA_DIR: dataDir },
+        env: { ...process.env, PORT: '0', REPLICA_PORT: '0', IDP_PORT: '0', DATA_DIR: dataDir, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
     });
@@ -110,3 +110,32 @@ test('npm start: fresh data directory, demo game, submit, read, Ctrl-C, restart 
         await stop(second);
     }
 }, 180_000);
+
+test('npm start with SHARDS=2: a directory and two shards, kept across a restart; the demo game plays on one', async () => {
+    const dataDir = tempDir('npm-start-shards');
+    const shardsOf = (s: Started): string[] => /Shards:\s+(\S+(?:, \S+)*)/.exec(s.output())?.[1].split(', ') ?? [];
+    const first = await npmStart(dataDir, { SHARDS: '2' });
+    const shards = shardsOf(first);
+    const directory = /Canister URL:\s+\S+canisterId=(\S+)/.exec(first.output())?.[1];
+    expect(shards).toHaveLength(2);
+    expect(shards).not.toContain(directory);
+    const headers = { 'X-API-Key': first.apiKey, 'Content-Type': 'application/json' };
+    const submit = await fetch(`${first.url}/scores`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ playerId: 'dev_1700000000_a1b2c3d4', gameId: 'demo-game', score: 77, streak: 1 }),
+    });
+    expect(submit.status).toBe(200);
+    const stats = await (await fetch(`${first.url}/stats`)).json();
+    expect(stats.data.total).toBe(1);
+    await stop(first);
+    const second = await npmStart(dataDir, { SHARDS: '2' });
+    try {
+        expect(shardsOf(second)).toEqual(shards);
+        expect(second.apiKey).toBe(first.apiKey);
+        const board = await (await fetch(`${second.url}/leaderboard?limit=10`, { headers })).json();
+        expect(board.data.leaderboard[0]).toMatchObject({ rank: 1, score: 77 });
+    } finally {
+        await stop(second);
+    }
+}, 240_000);

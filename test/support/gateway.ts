@@ -2,7 +2,7 @@
 // ports, with games registered through the canister's operator methods.
 import { randomBytes } from 'node:crypto';
 
-import type { Principal } from '@dfinity/principal';
+import { Principal } from '@dfinity/principal';
 
 import { METHODS, type Method } from '../../contract/canister';
 import { connectCanister, type CanisterClient } from '../../gateway/canister';
@@ -13,6 +13,8 @@ import { serveGateway, type RunningGateway } from '../../gateway/serve';
 import type { ProviderConfig, SignInConfig } from '../../gateway/sign-in/providers';
 import type { WebhookSettings } from '../../gateway/webhooks/worker';
 import { initArgFor } from '../../local/install';
+import { ensureShards } from '../../local/shards';
+import { shardRouter } from '../../gateway/shards';
 import type { Replica, ReplicaOptions } from '../../replica/replica';
 import { leaderboardWasm } from './canister';
 import { startTestReplica, tempDir } from './replica';
@@ -29,6 +31,8 @@ export interface TestService {
     canisterId: Principal;
     /** The gateway identity's PEM file (more gateways in front of the same canister use it). */
     gatewayIdentityFile: string;
+    /** The directory's shards (principal texts) when the stack was asked for some. */
+    shards: string[];
     /** Registers a game and returns its API key. */
     game(gameId: string, setup?: (client: CanisterClient) => Promise<void>): Promise<string>;
     /** A request to the gateway. */
@@ -37,8 +41,12 @@ export interface TestService {
         path: string,
         options?: { headers?: Record<string, string>; body?: unknown; raw?: string },
     ): Promise<TestResponse>;
-    /** A GET to the canister's own HTTP path (the {canister_url}). */
-    direct(path: string): Promise<TestResponse>;
+    /** A GET to the canister's own HTTP path (the {canister_url}; `canisterId`: another canister's, e.g. a shard's). */
+    direct(path: string, canisterId?: Principal): Promise<TestResponse>;
+    /** One canister (a shard, the directory) as the test drives it, without routing: as `canister` does. */
+    at(canisterId: string): CanisterClient;
+    /** The canister that holds a game (the directory's locate_game; the directory for an unknown game). */
+    canisterOf(gameId: string): Promise<Principal>;
     /** Confirms a device code as the link page does once `subject` signed in (local provider). */
     approveDeviceCode(userCode: string, subject: string): Promise<void>;
     /**
@@ -84,6 +92,11 @@ export async function startService(
         webhooks?: WebhookSettings;
         /** Long polling of GET /events: poll interval and waiter limits. */
         feed?: Partial<FeedLimits>;
+        /**
+         * Shards the directory creates (as npm start's SHARDS does); new games are then placed on
+         * them. Absent: the single canister of before (a directory without shards), the faster stack.
+         */
+        shards?: number;
     } = {},
 ): Promise<TestService & { signIn: SignInConfig }> {
     const replica = await startTestReplica(options.replica);
@@ -97,9 +110,15 @@ export async function startService(
     const connect = (as: typeof identity) =>
         connectCanister({ host: replica.url, canisterId, identity: as, fetchRootKey: true, log: () => undefined });
     const gatewayClient = await connect(identity);
-    const operatorClient = await connect(operator);
+    const directOperator = await connect(operator);
+    const shards = options.shards
+        ? (await ensureShards(directOperator, leaderboardWasm(), options.shards)).shards.map((e) => e.canisterId)
+        : [];
+    // With shards the test's calls go where the gateway's go: each game's to its canister.
+    const operatorClient = shards.length > 0 ? shardRouter(directOperator).routed : directOperator;
+    const playerClient = shards.length > 0 ? shardRouter(gatewayClient).routed : gatewayClient;
     const byAccess = (method: Method): CanisterClient =>
-        METHODS[method].access === 'operator' ? operatorClient : gatewayClient;
+        METHODS[method].access === 'operator' ? operatorClient : playerClient;
     const canister: CanisterClient = {
         canisterId,
         agent: gatewayClient.agent,
@@ -131,6 +150,7 @@ export async function startService(
         gateway,
         canisterId,
         signIn,
+        shards,
         gatewayIdentityFile: identityFile,
         async game(gameId, setup) {
             const { apiKey } = await canister.ok('admin_register_game', {
@@ -149,9 +169,25 @@ export async function startService(
             };
             return asResponse(await fetch(`${gateway.url}${path}`, { method, headers, body }));
         },
-        async direct(path) {
+        async direct(path, target = canisterId) {
             const sep = path.includes('?') ? '&' : '?';
-            return asResponse(await fetch(`${replica.url}${path}${sep}canisterId=${canisterId.toText()}`));
+            return asResponse(await fetch(`${replica.url}${path}${sep}canisterId=${target.toText()}`));
+        },
+        at(id) {
+            const target = Principal.fromText(id);
+            const [g, o] = [gatewayClient.forCanister!(target), directOperator.forCanister!(target)];
+            const pick = (method: Method): CanisterClient => (METHODS[method].access === 'operator' ? o : g);
+            return {
+                canisterId: target,
+                agent: g.agent,
+                call: (method, request) => pick(method).call(method, request),
+                relay: (method, request) => pick(method).relay(method, request),
+                ok: (method, request) => pick(method).ok(method, request),
+            };
+        },
+        async canisterOf(gameId) {
+            const reply = await gatewayClient.call('locate_game', { gameId });
+            return 'ok' in reply ? Principal.fromText(reply.ok.canisterId) : canisterId;
         },
         async approveDeviceCode(userCode, subject) {
             await canister.ok('device_code_approve', {

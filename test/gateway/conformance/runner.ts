@@ -2,6 +2,8 @@
 //
 // It builds the case's data on the shared service (or a service of its own for `clock` cases),
 // sends its request to both hosts and checks every answer against the case's expectation.
+import type { Principal } from '@dfinity/principal';
+
 import type { Method } from '../../../contract/canister';
 import { DIRECT_READ_WINDOW_SECONDS } from '../../../contract/http';
 import { startService, type TestResponse, type TestService } from '../../support/gateway';
@@ -23,10 +25,14 @@ const nsOf = (iso: string): bigint => BigInt(Date.parse(iso)) * 1_000_000n;
 
 // ---- services -----------------------------------------------------------------------------------------
 
+/** The stack the cases run on (a test file's choice): the single canister, or a directory with shards. */
+let stack: { shards?: number } = {};
+export const useStack = (s: { shards?: number }): void => void (stack = s);
+
 /** The service of the cases that keep to SHARED_ADVANCE_LIMITS, started on first use. */
 let shared: Promise<TestService> | undefined;
 export const sharedService = (): Promise<TestService> =>
-    (shared ??= startService({ replica: { startTime: nsOf(SHARED_START) } }));
+    (shared ??= startService({ replica: { startTime: nsOf(SHARED_START) }, shards: stack.shards }));
 
 /** Stops the shared service, if a case started it. */
 export async function stopSharedService(): Promise<void> {
@@ -160,8 +166,12 @@ function checkDirect(r: TestResponse, expected: Expectation, gateway: TestRespon
  * gateway verifies it: the certified status and JSON, or, for a path the canister leaves
  * uncertified on purpose (errors, around-me), the answer as it came with its certified skip.
  */
-async function verifiedDirect(service: TestService, path: string): Promise<{ status: number; body: unknown }> {
-    const urls = directUrls(service.replica, service.canisterId, path);
+async function verifiedDirect(
+    service: TestService,
+    canisterId: Principal,
+    path: string,
+): Promise<{ status: number; body: unknown }> {
+    const urls = directUrls(service.replica, canisterId, path);
     const answer = await canisterAnswer(urls.seen, await fetch(urls.fetch));
     const parsed = (bytes: Uint8Array): unknown => JSON.parse(new TextDecoder().decode(bytes));
     // No IC-Certificate: the query asked for the upgrade, and this answer is the update call's,
@@ -171,7 +181,7 @@ async function verifiedDirect(service: TestService, path: string): Promise<{ sta
         return { status: answer.status, body: parsed(answer.body) };
     let verified: ReturnType<typeof verifyAnswer>;
     try {
-        verified = verifyAnswer(service.replica, service.canisterId, answer);
+        verified = verifyAnswer(service.replica, canisterId, answer);
     } catch (e) {
         return { status: answer.status, body: `verification failed: ${String(e)}` };
     }
@@ -227,7 +237,7 @@ async function runStep(service: TestService, vars: Vars, step: Step, mainGame: s
 }
 
 export async function runCase(c: Case, index: number): Promise<void> {
-    const own = c.clock ? await startService({ replica: { startTime: nsOf(START) } }) : undefined;
+    const own = c.clock ? await startService({ replica: { startTime: nsOf(START) }, shards: stack.shards }) : undefined;
     try {
         const service = own ?? (await sharedService());
         const vars: Vars = new Map();
@@ -259,8 +269,11 @@ export async function runCase(c: Case, index: number): Promise<void> {
             body: req.body,
             raw: req.raw,
         });
-        const direct = c.direct ? await service.direct(req.path) : undefined;
-        const certified = c.direct ? await verifiedDirect(service, req.path) : undefined;
+        // Direct reads go to the canister that holds the game (GET /game's canisterUrl; the
+        // directory's 307 there is the direct-reads tests' business).
+        const holder = c.direct ? await service.canisterOf(gameId) : service.canisterId;
+        const direct = c.direct ? await service.direct(req.path, holder) : undefined;
+        const certified = c.direct ? await verifiedDirect(service, holder, req.path) : undefined;
 
         const failures: string[] = [];
         collect(failures, `[gateway] ${req.method} ${req.path}`, () => {

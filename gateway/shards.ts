@@ -1,0 +1,332 @@
+// The gateway's router over a directory and its shards: where each game lives (the directory's
+// `locate_game`, asked once per game and kept for the gateway's life), one client per canister,
+// and a client that sends every method to the canister it belongs to (a game's calls to the
+// game's canister, developer calls on a shard's game through the directory's `dev_forward`,
+// what spans games to the directory or to every canister). A canister answering
+// `{err: {moved: true}}` makes the router ask the directory again and retry once.
+// Steady state: a Map lookup per call, no directory call.
+import { Principal } from '@dfinity/principal';
+
+import type { Method, Relayed, ReplyOf, RequestOf, Result } from '../contract/canister';
+import { API_KEY } from '../contract/rules';
+import type { GameLocation, ShardEntry } from '../contract/shards';
+import type { CanisterClient } from './canister';
+import { canisterFailure } from './errors';
+
+export interface ShardRouter {
+    /** The configured canister: the directory (a single canister of before is one with no shards). */
+    readonly directory: CanisterClient;
+    /**
+     * The client of the canister that holds `gameId` (located once, then kept); the directory
+     * for a game it does not know (not kept: the game may be created later), which answers as a
+     * single canister always did.
+     */
+    locate(gameId: string): Promise<CanisterClient>;
+    /** A client bound to one game: every call goes to the game's canister (moved: asked again, retried once). */
+    forGame(gameId: string): CanisterClient;
+    /** Drops a game's kept location (its canister said it moved). */
+    forget(gameId: string): void;
+    /** Every canister's client, the directory first (list_shards, refreshed every `refreshMs` or when asked). */
+    all(refresh?: boolean): Promise<CanisterClient[]>;
+    /** One method-routed client for everything (the routes', the dashboard's, the admin CLI's). */
+    readonly routed: CanisterClient;
+    /** How many locate_game / list_shards calls this router made (tests, health). */
+    readonly counts: { locates: number; lists: number };
+}
+
+export interface RouterOptions {
+    /** How long the shard list is trusted (ms, default 60 s). */
+    refreshMs?: number;
+    /** The clock of that (ms). */
+    clock?: () => number;
+}
+
+/** Developer methods that act on one game of the developer's: run where the game lives. */
+const DEV_ON_GAME = new Set<Method>([
+    'dev_update_game',
+    'dev_rotate_key',
+    'dev_rotate_server_key',
+    'dev_revoke_server_key',
+    'dev_set_time_validation',
+    'dev_set_caps',
+    'dev_create_board',
+    'dev_update_board',
+    'dev_reset_board',
+    'dev_delete_board',
+    'dev_read_board',
+    'dev_export_board',
+    'dev_suspicion_log',
+    'dev_remove_entry',
+    'dev_wipe_player',
+    'dev_ban',
+    'dev_unban',
+    'dev_moderation_log',
+    'dev_analytics',
+    'dev_list_webhooks',
+    'dev_add_webhook',
+    'dev_update_webhook',
+    'dev_delete_webhook',
+    'dev_test_webhook',
+]);
+
+/**
+ * Methods that span games or keep what the directory keeps (developers, allowances, operators,
+ * gateways, game creation and deletion): always the directory's, whatever game they name.
+ */
+const DIRECTORY_ONLY = new Set<Method>([
+    'admin_register_game',
+    'admin_set_allowance',
+    'admin_set_gateways',
+    'admin_set_operators',
+    'admin_list_requests',
+    'admin_approve_request',
+    'dev_sign_in',
+    'dev_sign_out',
+    'dev_me',
+    'dev_register_game',
+    'dev_delete_game',
+    'dev_request_games',
+]);
+
+/** Methods asked of every canister: the first that answers `ok` is the one that knows (a user code). */
+const FIRST_THAT_KNOWS = new Set<Method>(['device_code_lookup', 'device_code_approve']);
+
+type AnyRequest = Record<string, unknown>;
+type AnyClient = { call(method: Method, request: unknown): Promise<Result<unknown>> };
+
+const isMoved = (reply: Result<unknown>): boolean => 'err' in reply && reply.err.moved === true;
+
+/** The game a request names: its gameId, or the game of its API key. */
+function gameOf(request: unknown): string | undefined {
+    const r = request as AnyRequest | undefined;
+    if (typeof r?.gameId === 'string') return r.gameId;
+    if (typeof r?.apiKey === 'string') return API_KEY.exec(r.apiKey)?.[1];
+    return undefined;
+}
+
+export function shardRouter(directory: CanisterClient, o: RouterOptions = {}): ShardRouter {
+    const refreshMs = o.refreshMs ?? 60_000;
+    const clock = o.clock ?? Date.now;
+    const counts = { locates: 0, lists: 0 };
+    const directoryId = directory.canisterId.toText();
+    /** One client per canister principal (text), made on first use. */
+    const clients = new Map<string, CanisterClient>([[directoryId, directory]]);
+    /** Each known game's canister client. */
+    const located = new Map<string, CanisterClient>();
+    /** First lookups in flight: concurrent ones share the call. */
+    const locating = new Map<string, Promise<CanisterClient>>();
+    let shardList: { at: number; clients: CanisterClient[] } | undefined;
+    let listing: Promise<CanisterClient[]> | undefined;
+    /** User codes answered by a canister lately (device-code approval follows its lookup). */
+    const userCodes = new Map<string, CanisterClient>();
+
+    function clientOf(canisterId: string): CanisterClient {
+        let client = clients.get(canisterId);
+        if (client === undefined) {
+            // A client that reaches one canister only cannot reach shards: the directory answers.
+            if (directory.forCanister === undefined) return directory;
+            client = directory.forCanister(Principal.fromText(canisterId));
+            clients.set(canisterId, client);
+        }
+        return client;
+    }
+
+    async function lookup(gameId: string): Promise<CanisterClient> {
+        counts.locates++;
+        const reply = await directory.call('locate_game', { gameId });
+        // Unknown here (404) or anything else: the directory answers the call as it always did.
+        if ('err' in reply) return directory;
+        const client = clientOf((reply.ok as GameLocation).canisterId);
+        located.set(gameId, client);
+        return client;
+    }
+
+    function locate(gameId: string): Promise<CanisterClient> {
+        const known = located.get(gameId);
+        if (known !== undefined) return Promise.resolve(known);
+        // Nothing to ask a canister that cannot reach another one.
+        if (directory.forCanister === undefined) return Promise.resolve(directory);
+        let pending = locating.get(gameId);
+        if (pending === undefined) {
+            pending = lookup(gameId).finally(() => locating.delete(gameId));
+            locating.set(gameId, pending);
+        }
+        return pending;
+    }
+
+    async function all(refresh = false): Promise<CanisterClient[]> {
+        if (directory.forCanister === undefined) return [directory];
+        if (!refresh && shardList !== undefined && clock() - shardList.at < refreshMs) return shardList.clients;
+        listing ??= (async () => {
+            counts.lists++;
+            let entries: ShardEntry[] = [];
+            try {
+                const reply = await directory.call('list_shards', {});
+                if ('ok' in reply) entries = reply.ok.shards;
+            } catch {
+                // Unreachable for now: itself alone until the next refresh.
+            }
+            // A directory that cannot list (an older release) has no shards: itself alone.
+            const list = [directory, ...entries.map((e) => clientOf(e.canisterId)).filter((c) => c !== directory)];
+            shardList = { at: clock(), clients: list };
+            return list;
+        })().finally(() => (listing = undefined));
+        return listing;
+    }
+
+    /** A call on the game's canister, asked again and retried once when it says the game moved. */
+    async function onGame(
+        gameId: string,
+        send: (client: CanisterClient) => Promise<Result<unknown>>,
+    ): Promise<Result<unknown>> {
+        const first = await locate(gameId);
+        const reply = await send(first);
+        if (!isMoved(reply)) return reply;
+        located.delete(gameId);
+        return send(await locate(gameId));
+    }
+
+    /** A developer method on one game: on the directory when it holds the game, else forwarded by it. */
+    function devOnGame(gameId: string, method: Method, request: AnyRequest): Promise<Result<unknown>> {
+        return onGame(gameId, (client) =>
+            client === directory
+                ? (directory as AnyClient).call(method, request)
+                : (directory as AnyClient).call('dev_forward' as Method, {
+                      sessionHash: request.sessionHash,
+                      method,
+                      request,
+                  }),
+        );
+    }
+
+    async function firstThatKnows(method: Method, request: AnyRequest): Promise<Result<unknown>> {
+        const code = typeof request.userCode === 'string' ? request.userCode : '';
+        const remembered = userCodes.get(code);
+        if (remembered !== undefined && method === 'device_code_approve') {
+            userCodes.delete(code);
+            return (remembered as AnyClient).call(method, request);
+        }
+        const clientsNow = await all();
+        if (clientsNow.length === 1) return (directory as AnyClient).call(method, request);
+        const replies = await Promise.all(clientsNow.map((c) => (c as AnyClient).call(method, request)));
+        const found = replies.findIndex((r) => 'ok' in r);
+        if (found < 0) return replies[0]; // the directory's answer, as a single canister gave it
+        if (method === 'device_code_lookup') {
+            if (userCodes.size > 10_000) userCodes.clear();
+            userCodes.set(code, clientsNow[found]);
+        }
+        return replies[found];
+    }
+
+    /** Submits grouped by their game's canister, one call each, the replies in the request's order. */
+    async function submitAll(request: RequestOf<'submit_scores'>): Promise<Result<unknown>> {
+        const submits = Array.isArray(request?.submits) ? request.submits : [];
+        const targets = await Promise.all(submits.map((s) => locate(String(s?.gameId))));
+        const groups = new Map<CanisterClient, number[]>();
+        targets.forEach((c, i) => groups.set(c, [...(groups.get(c) ?? []), i]));
+        if (groups.size <= 1) return ((targets[0] ?? directory) as AnyClient).call('submit_scores', request);
+        const replies: Array<Result<unknown>> = new Array(submits.length);
+        for (const [client, indexes] of groups) {
+            const reply = await client.call('submit_scores', { submits: indexes.map((i) => submits[i]) });
+            if ('err' in reply) return reply;
+            indexes.forEach((at, k) => (replies[at] = reply.ok[k]));
+        }
+        return { ok: replies };
+    }
+
+    /** events_latest per canister, the answers put back in the request's order. */
+    async function latestAll(request: RequestOf<'events_latest'>): Promise<Result<unknown>> {
+        const games = Array.isArray(request?.games) ? request.games : [];
+        const targets = await Promise.all(games.map((g) => locate(String(g?.gameId))));
+        const groups = new Map<CanisterClient, number[]>();
+        targets.forEach((c, i) => groups.set(c, [...(groups.get(c) ?? []), i]));
+        if (groups.size <= 1) return ((targets[0] ?? directory) as AnyClient).call('events_latest', request);
+        const latest: Array<number | null> = new Array(games.length).fill(null);
+        const answers = await Promise.all(
+            [...groups].map(async ([client, indexes]) => ({
+                indexes,
+                reply: await client.call('events_latest', { games: indexes.map((i) => games[i]) }),
+            })),
+        );
+        for (const { indexes, reply } of answers) {
+            if ('err' in reply) return reply;
+            indexes.forEach((at, k) => (latest[at] = reply.ok[k] ?? null));
+        }
+        return { ok: latest };
+    }
+
+    async function platformStats(): Promise<Result<unknown>> {
+        const clientsNow = await all();
+        const replies = await Promise.all(clientsNow.map((c) => c.call('platform_stats', {})));
+        const failed = replies.find((r) => 'err' in r);
+        if (failed !== undefined) return failed;
+        const stats = replies.map((r) => (r as { ok: ReplyOf<'platform_stats'> }).ok);
+        // Canisters share the IC's clock: one UTC day (the newest, should a day turn mid-call).
+        const date = stats.map((s) => s.date).sort()[stats.length - 1];
+        return {
+            ok: {
+                total: stats.reduce((n, s) => n + s.total, 0),
+                today: stats.reduce((n, s) => n + (s.date === date ? s.today : 0), 0),
+                date,
+            },
+        };
+    }
+
+    async function listGames(request: AnyRequest): Promise<Result<unknown>> {
+        const clientsNow = await all();
+        const replies = await Promise.all(clientsNow.map((c) => (c as AnyClient).call('admin_list_games', request)));
+        const failed = replies.find((r) => 'err' in r);
+        if (failed !== undefined) return failed;
+        const seen = new Set<string>();
+        const games = replies.flatMap((r) => (r as { ok: ReplyOf<'admin_list_games'> }).ok);
+        return { ok: games.filter((g) => !seen.has(g.gameId) && seen.add(g.gameId)) };
+    }
+
+    function route(method: Method, request: unknown): Promise<Result<unknown>> {
+        const r = (request ?? {}) as AnyRequest;
+        if (directory.forCanister === undefined || DIRECTORY_ONLY.has(method))
+            return (directory as AnyClient).call(method, request);
+        switch (method) {
+            case 'submit_scores':
+                return submitAll(r as RequestOf<'submit_scores'>);
+            case 'events_latest':
+                return latestAll(r as RequestOf<'events_latest'>);
+            case 'platform_stats':
+                return platformStats();
+            case 'admin_list_games':
+                return listGames(r);
+        }
+        if (FIRST_THAT_KNOWS.has(method)) return firstThatKnows(method, r);
+        const gameId = gameOf(r);
+        if (gameId === undefined) return (directory as AnyClient).call(method, request);
+        if (DEV_ON_GAME.has(method)) return devOnGame(gameId, method, r);
+        return onGame(gameId, (client) => (client as AnyClient).call(method, request));
+    }
+
+    function clientFrom(send: (method: Method, request: unknown) => Promise<Result<unknown>>): CanisterClient {
+        const call = <M extends Method>(method: M, request: Relayed<M>): Promise<Result<ReplyOf<M>>> =>
+            send(method, request) as Promise<Result<ReplyOf<M>>>;
+        return {
+            canisterId: directory.canisterId,
+            agent: directory.agent,
+            call,
+            relay: call,
+            async ok(method, request) {
+                const reply = await call(method, request);
+                if ('err' in reply) throw canisterFailure(reply.err);
+                return reply.ok;
+            },
+        };
+    }
+
+    return {
+        directory,
+        locate,
+        forGame: (gameId) =>
+            clientFrom((method, request) => onGame(gameId, (client) => (client as AnyClient).call(method, request))),
+        forget: (gameId) => void located.delete(gameId),
+        all,
+        routed: clientFrom(route),
+        counts,
+    };
+}
