@@ -47,6 +47,7 @@ import * as scores from './service/scores';
 import * as serverKeys from './service/server-keys';
 import * as sessions from './service/play-sessions';
 import * as webhooks from './service/webhooks';
+import * as room from './service/room';
 import { newCtx, type Ctx, type GameState, type Untrusted } from './state/context';
 import { Fail } from './domain/fail';
 import { writeSnapshot } from './state/snapshot';
@@ -89,6 +90,7 @@ function renderBy(due: number | undefined): void {
         const { changed, nextDue } = direct.renderDirty(ctx, () => performanceCounter(0) > RENDER_BUDGET);
         if (changed) certify();
         renderBy(nextDue);
+        room.noteInstructions(ctx, Number(performanceCounter(0)));
     });
     renderTimer = { id, at: ctx.env.now() + seconds * 1e6 };
 }
@@ -160,6 +162,7 @@ function configure(arg: [] | [string]): void {
     // directory part: the role is kept across upgrades unless a new argument gives one
     if (config.role !== undefined) ctx.store.meta.set('role', config.role);
     if (config.directory !== undefined) ctx.store.meta.set('directory', config.directory);
+    if (config.heapLimitBytes !== undefined) ctx.store.meta.set('heapLimitBytes', config.heapLimitBytes);
     gateways = new Set(ctx.store.meta.get('gateways') ?? []);
     operators = new Set(ctx.store.meta.get('operators') ?? []);
     setTimerInterval(TICK_SECONDS, () => {
@@ -169,6 +172,7 @@ function configure(arg: [] | [string]): void {
         developers.purgeSome(ctx, PURGE_PER_TICK);
         // A rollover records period_closed events: their count is written like a call's.
         flushCallWrites(ctx);
+        room.noteInstructions(ctx, Number(performanceCounter(0)));
     });
 }
 
@@ -239,7 +243,10 @@ function handle<M extends Method>(method: M, fn: (req: Untrusted<RequestOf<M>>) 
     }
     // After every update, so nothing is lost to an upgrade (a player counted but not written
     // would have their slot handed out again; one whose slot is not written would not be rebuilt).
-    if (METHODS[method].kind === 'update') flushCallWrites(ctx);
+    if (METHODS[method].kind === 'update') {
+        flushCallWrites(ctx);
+        room.noteInstructions(ctx, Number(performanceCounter(0)));
+    }
     msgReply(textToBytes(stringify(reply)));
 }
 
@@ -292,6 +299,7 @@ async function handleAsync<M extends Method>(
         reply = { err: e.toApiError() };
     }
     flushCallWrites(ctx);
+    room.noteInstructions(ctx, Number(performanceCounter(0)));
     msgReply(textToBytes(stringify(reply)));
 }
 
@@ -506,7 +514,12 @@ export default class {
 
     @query(...JSON_METHOD)
     admin_list_games(): void {
-        handle('admin_list_games', (req) => games.listGames(ctx, req).map(games.gameView));
+        handle('admin_list_games', (req) => {
+            const local = games.listGames(ctx, req).map(games.gameView);
+            // A directory's games on shards, as it last saw them (directory part).
+            const remote = directory.remoteGamesOf(ctx, req.developerId);
+            return remote.length === 0 ? local : [...local, ...remote];
+        });
     }
 
     @query(...JSON_METHOD)
@@ -843,6 +856,18 @@ export default class {
         await handleAsync('dev_forward', (req) => directory.forward(ctx, remote, req));
     }
 
+    // ---- limits part (issue 27): the canister's room ------------------------------------------
+
+    @query(...JSON_METHOD)
+    shard_status(): void {
+        handle('shard_status', () => room.shardStatus(ctx, canisterSelf().toText(), directory.roleOf(ctx)));
+    }
+
+    @update(...JSON_METHOD)
+    admin_set_heap_limit(): void {
+        handle('admin_set_heap_limit', (req) => room.setHeapLimit(ctx, req.heapLimitBytes));
+    }
+
     @query([HttpRequest], HttpResponse, { manual: true })
     http_request(): void {
         serveHttp(ctx, direct);
@@ -851,5 +876,6 @@ export default class {
     @update([HttpUpdateRequest], HttpResponse, { manual: true })
     http_request_update(): void {
         serveHttpUpdate(ctx, direct, certify);
+        room.noteInstructions(ctx, Number(performanceCounter(0)));
     }
 }

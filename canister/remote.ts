@@ -56,7 +56,14 @@ export const remote: Remote = {
     },
     async call(canisterId: string, method: Method, request: unknown): Promise<Result<unknown>> {
         const reply = await raw(canisterId, method, textToBytes(stringify(request)));
-        return remarkTimes(JSON.parse(bytesToText(reply)) as Result<unknown>);
+        try {
+            return remarkTimes(JSON.parse(bytesToText(reply)) as Result<unknown>);
+        } catch {
+            // Not ours (or not this release's): an answer, never a trap that would keep our bookkeeping.
+            throw new Fail(503, `Canister ${canisterId} answered ${method} with something not JSON`, {
+                retryAfter: 5,
+            });
+        }
     },
     async createCanister(cycles: bigint): Promise<string> {
         const args = IDL.encode(

@@ -33,7 +33,7 @@ import type {
     SubmitReply,
 } from './schemas';
 import type { EventPage } from './events';
-import type { GameLocation, ShardEntry } from './shards';
+import type { GameLocation, ShardEntry, ShardStatus } from './shards';
 
 /** Why a call failed, with the HTTP status the gateway answers with. */
 export interface ApiError {
@@ -543,6 +543,11 @@ export interface Methods {
      * session and the game's owner, then calls `method` on the shard; the reply is that method's.
      */
     dev_forward: { request: DevRef & { method: Method; request: Record<string, unknown> }; reply: unknown };
+    // ---- limits part (issue 27): the canister's room ----
+    /** Gateways and controllers (a shard's directory is its controller): the heap estimate and load. */
+    shard_status: { request: Record<string, never>; reply: ShardStatus };
+    /** Operators: the heap line past which new players and games are refused (bytes). */
+    admin_set_heap_limit: { request: { heapLimitBytes: number }; reply: { heapLimitBytes: number } };
 }
 
 export type Method = keyof Methods;
@@ -647,6 +652,9 @@ export const METHODS = {
     admin_upgrade_shards: { kind: 'update', access: 'operator' },
     admin_set_location: { kind: 'update', access: 'operator' },
     dev_forward: { kind: 'update', access: 'gateway' },
+    // ---- limits part (issue 27) ----
+    shard_status: { kind: 'query', access: 'gateway' },
+    admin_set_heap_limit: { kind: 'update', access: 'operator' },
 } as const satisfies Record<Method, { kind: 'update' | 'query'; access: Access }>;
 
 export const isQuery = (method: Method): boolean => METHODS[method].kind === 'query';

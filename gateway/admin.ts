@@ -29,6 +29,8 @@ export const HELP = `Usage: npm run admin -- <command> [options]
 
   list-requests | approve-request <developerId>   (developers asking for more game slots)
 
+  set-heap-limit <bytes>   (past it the canister takes no new players or games: docs/limits.md)
+
 Targets the service started by npm start (DATA_DIR, default ./data), or a production
 canister when IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM and OPERATOR_IDENTITY_PEM are set.
 `;
@@ -227,6 +229,10 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
         case 'approve-request':
             need(1, 'approve-request <developerId>');
             result = await ok('admin_approve_request', { developerId: args[0] });
+            break;
+        case 'set-heap-limit':
+            need(1, 'set-heap-limit <bytes>');
+            result = await ok('admin_set_heap_limit', { heapLimitBytes: Number(args[0]) });
             break;
         default:
             throw new Error(`Unknown command '${command}'. Run npm run admin -- help`);

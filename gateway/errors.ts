@@ -18,6 +18,10 @@ export class ApiFailure extends Error {
     }
 }
 
+/** The reference's words for the 503 a new player meets on a canister past its heap line (canister/service/room.ts). */
+export const SHARD_FULL_ERROR =
+    'a new player of a game whose canister is full (`Retry-After`: an hour); players who already played are not refused';
+
 /** A canister's `{err}` as the failure the client gets. */
 export function canisterFailure(err: ApiError): ApiFailure {
     return new ApiFailure(err.status, err.message, err.retryAfter);

@@ -1,6 +1,8 @@
 // `npm run deploy -- --network local|ic`: builds the canister, creates it the first time,
 // installs or upgrades it through the management canister (as dfx does) with the init argument
-// that registers the gateways and operators, and prints its id and {canister_url}.
+// that registers the gateways and operators, and prints its id and {canister_url}. The canister
+// is the directory: when it has shards (or --shards asks for some), deploy uploads the shard
+// wasm to it, has it upgrade every shard, and create shards up to --shards.
 // --network local talks to a replica over the IC HTTP interface (`npm run replica`, or any
 // replica URL with --url) and needs only Node; --network ic also needs dfx, for the identity
 // and the cycles that pay for a new canister.
@@ -15,6 +17,7 @@ import { Actor, HttpAgent, type ActorSubclass, type Identity } from '@dfinity/ag
 import { IDL } from '@dfinity/candid';
 import { Principal } from '@dfinity/principal';
 
+import { connectCanister } from '../gateway/canister';
 import { ensureIdentity, loadIdentity } from '../gateway/identity';
 import { encodeInitArg } from '../contract/init-arg';
 
@@ -44,6 +47,8 @@ export interface DeployOptions {
     idsFile: string;
     /** For --network ic: creates the canister with dfx (cycles) and returns its id. */
     createWithDfx?: () => string;
+    /** Shards the directory should have at least (created through it); undefined: as many as it has. */
+    shards?: number;
     log: (line: string) => void;
 }
 
@@ -52,6 +57,8 @@ export interface Deployed {
     mode: 'install' | 'upgrade';
     canisterUrl: string;
     moduleHash: string;
+    /** The directory's shards after the deploy (upgraded or created). */
+    shards: string[];
 }
 
 const settings = IDL.Record({ controllers: IDL.Opt(IDL.Vec(IDL.Principal)) });
@@ -233,7 +240,56 @@ export async function deploy(o: DeployOptions): Promise<Deployed> {
     });
     const after = await mgmt.canister_status({ canister_id: canisterId });
     const moduleHash = after.module_hash.length === 0 ? '' : toHex(after.module_hash[0]);
-    return { canisterId: id, mode, canisterUrl: canisterUrl(o.network, o.url, id), moduleHash };
+    const shards = await deployShards(o, canisterId, gz).catch((e: unknown) => {
+        if (e instanceof DeployError) throw e;
+        throw new DeployError(
+            `The directory is deployed; its shards failed: ${e instanceof Error ? e.message : String(e)}`,
+        );
+    });
+    return { canisterId: id, mode, canisterUrl: canisterUrl(o.network, o.url, id), moduleHash, shards };
+}
+
+/** Upload chunks of the shard wasm: 1 MiB (as base64 in JSON, inside the 2 MiB message limit). */
+const SHARD_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * The directory's shards: when it has any (or `o.shards` asks for some), the shard wasm is
+ * uploaded to it in chunks, every shard upgraded to it (one at a time, stopping at the first
+ * failure), and shards created until there are `o.shards`. The deployer is the directory's
+ * controller, which passes its operator methods.
+ */
+async function deployShards(o: DeployOptions, canisterId: Principal, gz: Buffer): Promise<string[]> {
+    const directory = await connectCanister({
+        host: o.url,
+        canisterId,
+        identity: o.identity,
+        fetchRootKey: o.network === 'local',
+    });
+    const listed = await directory.ok('list_shards', {});
+    if (listed.shards[0]?.role !== 'directory') throw new DeployError(`Canister ${canisterId.toText()} is a shard`);
+    const shards = listed.shards.slice(1).map((s) => s.canisterId);
+    const wanted = o.shards ?? 0;
+    if (shards.length === 0 && wanted === 0) return shards;
+    const sha256 = createHash('sha256').update(gz).digest('hex');
+    for (let offset = 0; offset < gz.length; offset += SHARD_CHUNK_BYTES) {
+        const chunk = gz.subarray(offset, offset + SHARD_CHUNK_BYTES).toString('base64');
+        await directory.ok('admin_upload_shard_wasm', { offset, total: gz.length, sha256, chunk });
+    }
+    o.log(`Uploaded the shard wasm (${gz.length} bytes gzipped) to the directory`);
+    if (shards.length > 0) {
+        const { upgraded, failed } = await directory.ok('admin_upgrade_shards', {});
+        for (const shard of upgraded) o.log(`Upgraded shard ${shard}`);
+        if (failed.length > 0)
+            throw new DeployError(
+                `Shard upgrades failed (the directory is upgraded): ${failed.map((f) => `${f.canisterId}: ${f.message}`).join('; ')}`,
+            );
+    }
+    while (shards.length < wanted) {
+        const shard = await directory.ok('admin_create_shard', {});
+        o.log(`Created shard ${shard.canisterId}`);
+        shards.push(shard.canisterId);
+    }
+    return shards;
 }
 
 // ---- the command line ---------------------------------------------------------------------------
@@ -268,7 +324,9 @@ const USAGE = `npm run deploy -- --network local|ic [options]
   --operator <principal> an operator (admin CLI, repeat); --operator-pem <file> the same from a PEM
   --identity <pem>      the deployer (a controller); default: dfx's current identity (ic), .dfx/local/deployer.pem (local)
   --ids-file <file>     where canister ids are kept (default: canister_ids.json for ic, .dfx/local/canister_ids.json)
-Without --gateway/--operator an upgrade keeps the canister's lists.`;
+  --shards <n>          create shards through the directory until it has n (each gets 3 T cycles from it)
+Without --gateway/--operator an upgrade keeps the canister's lists. A directory's shards are
+upgraded with it (the wasm uploaded to the directory, which installs it on each).`;
 
 async function main(): Promise<void> {
     const { values } = parseArgs({
@@ -282,6 +340,7 @@ async function main(): Promise<void> {
             'operator-pem': { type: 'string', multiple: true },
             identity: { type: 'string' },
             'ids-file': { type: 'string' },
+            shards: { type: 'string' },
             help: { type: 'boolean' },
         },
     });
@@ -291,6 +350,9 @@ async function main(): Promise<void> {
     }
     const network = values.network;
     if (network !== 'local' && network !== 'ic') throw new DeployError(`--network must be local or ic\n\n${USAGE}`);
+    const shards = values.shards === undefined ? undefined : Number(values.shards);
+    if (shards !== undefined && (!Number.isInteger(shards) || shards < 0 || shards > 100))
+        throw new DeployError('--shards must be a whole number from 0 to 100');
     const gateways = principals(values.gateway, values['gateway-pem']);
     const operators = principals(values.operator, values['operator-pem']);
     let identity: Identity;
@@ -335,6 +397,7 @@ async function main(): Promise<void> {
                     : path.join(root, '.dfx', 'local', 'canister_ids.json')),
         ),
         createWithDfx,
+        shards,
         log: (line) => console.log(line),
     });
     console.log(
@@ -343,6 +406,7 @@ async function main(): Promise<void> {
             `  canister id:   ${deployed.canisterId}`,
             `  canister URL:  ${deployed.canisterUrl}`,
             `  module hash:   ${deployed.moduleHash}`,
+            ...(deployed.shards.length === 0 ? [] : [`  shards:        ${deployed.shards.join(', ')}`]),
             `  deployer:      ${identity.getPrincipal().toText()} (a controller)`,
             ...(gateways === undefined ? [] : [`  gateways:      ${gateways.join(', ') || '(none)'}`]),
             ...(operators === undefined ? [] : [`  operators:     ${operators.join(', ') || '(none)'}`]),

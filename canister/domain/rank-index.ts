@@ -61,6 +61,8 @@ export interface RankIndex {
      */
     around(id: number, before: number, after: number): number[];
     clear(): void;
+    /** Bytes its arrays take (their capacity, not just the entries): what it holds of the heap. */
+    bytes(): number;
     /**
      * The index as bytes: a header then the arrays, each chunk at most CHUNK_BYTES. The chunks
      * are views of the index's own memory (no copy): store them before the next change, and
@@ -509,6 +511,10 @@ function build(
                 out.push(x - 1);
                 if (x === last) return out;
             }
+        },
+
+        bytes() {
+            return capacity * BYTES_PER_NODE;
         },
 
         clear() {

@@ -13,6 +13,7 @@ import { SESSION_RENEW_US, accountPlayerId, liveSession, newSession, recordGame,
 import { createPlayer, findPlayer, profileOf } from './players';
 import type { AccountRecord, PlayerRecord } from '../state/records';
 import { randomHex } from '../domain/tokens';
+import { assertRoomForNewPlayer } from './room';
 
 const accountKey = (identity: Identity): string => `${identity.issuer}\n${identity.subject}`;
 
@@ -92,6 +93,10 @@ export function signIn(ctx: Ctx, gameId: unknown, identity: Identity, nickname: 
         if (error) throw new Fail(400, error);
         seed = nickname as string;
     }
+    // An identity new to the game would be a new player: refused on a full canister before any change.
+    const known = ctx.store.accountKeys.get(accountKey(identity));
+    if (known === undefined || findPlayer(ctx, game.record.gameId, accountPlayerId(known)) === undefined)
+        assertRoomForNewPlayer(ctx);
     const { account, isNew } = accountFor(ctx, identity, seed);
     const player = accountPlayer(ctx, game, account);
     ctx.store.players.set(`${game.record.gameId}/${accountPlayerId(account.accountId)}`, player);

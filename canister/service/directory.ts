@@ -325,7 +325,7 @@ async function pickShard(ctx: Ctx, remote: Remote): Promise<string> {
     const candidates = await Promise.all(
         shards.map(async (s) => {
             try {
-                const reply = await remote.call(s.canisterId, 'shard_status' as Method, {});
+                const reply = await remote.call(s.canisterId, 'shard_status', {});
                 const status = 'ok' in reply ? (reply.ok as ShardStatus) : undefined;
                 return { canisterId: s.canisterId, status, games: s.games };
             } catch {
@@ -537,4 +537,17 @@ export async function pushLists(
         }),
     );
     return missed;
+}
+
+/** admin_list_games on a directory: its games on shards (of one developer when given), as last seen. */
+export function remoteGamesOf(ctx: Ctx, developerId: unknown): GameView[] {
+    if (roleOf(ctx) !== 'directory' || ctx.store.locations.size() === 0) return [];
+    if (typeof developerId === 'string') {
+        const developer = ctx.store.developers.get(developerId);
+        return developer === undefined ? [] : remoteViews(ctx, developer.gameIds);
+    }
+    return ctx.store.remoteGames
+        .first(ctx.store.remoteGames.size())
+        .map(([, view]) => view)
+        .filter((view) => locationOf(ctx, view.gameId) !== undefined);
 }

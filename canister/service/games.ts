@@ -30,6 +30,7 @@ import { entryCount } from '../state/tables';
 import type { BoardRecord, DeveloperRecord, GameRecord } from '../state/records';
 import { flushStats, updateStats } from '../state/stats';
 import { applyServerSettings, parseServerSettings, serverSettingsView } from './server-keys';
+import { assertRoomForNewGame, recount } from './room';
 
 const DEFAULT_ALLOWANCE = 3;
 const MAX_BOARDS = 100;
@@ -140,6 +141,7 @@ export function registerGame(
             `Game limit reached: this account may register ${developer.allowance} games. Request more from the dashboard.`,
         );
     }
+    assertRoomForNewGame(ctx);
     const now = ctx.env.now();
     const apiKey = newApiKey(ctx, gameId);
     const record: GameRecord = {
@@ -165,6 +167,7 @@ export function registerGame(
     updateStats(ctx, gameId, (s) => s);
     flushStats(ctx);
     ctx.games.set(gameId, emptyGameState(record));
+    recount(ctx);
     return { game: record, apiKey };
 }
 

@@ -20,6 +20,7 @@ import { playerKey } from '../state/store';
 import { putEntry, removeEntry, setEntryMetadata, setPlayer } from '../state/tables';
 import { mergedMetadata } from '../domain/metadata';
 import { refuseRetired, requirePlayerId } from './credentials';
+import { assertRoomForNewPlayer } from './room';
 
 /** An anonymous player may be merged into an account only this soon after that session's sign-in. */
 export const MERGE_WINDOW_US = 15 * 60_000_000;
@@ -85,6 +86,8 @@ export function migrateAccount(
             `'${deviceId}' is banned from this game: a banned player cannot be merged into an account.`,
         );
 
+    // The account's own player is created here when it has none in this game yet.
+    if (findPlayer(ctx, gameId, accountId) === undefined) assertRoomForNewPlayer(ctx);
     const target = accountPlayer(ctx, game, live.account);
     let boards = 0;
     if (anon !== undefined) {

@@ -13,6 +13,7 @@ import { checkCredential, refuseRetired, resolveWriter } from './credentials';
 import type { Ctx, Untrusted } from '../state/context';
 import { Fail } from '../domain/fail';
 import { randomHex } from '../domain/tokens';
+import { assertRoomForNewPlayer } from './room';
 
 const expiryKey = (expiresAt: number, token: string): string => `${String(expiresAt).padStart(20, '0')}/${token}`;
 
@@ -24,6 +25,8 @@ export function startSession(ctx: Ctx, req: Untrusted<RequestOf<'start_play_sess
     const player = ctx.store.players.get(playerKey(gameId, playerId));
     refuseRetired(player);
     refuseBanned(ctx, game, playerId, player, account, account !== undefined && !server);
+    // A session for a player the game has never seen: their submit would be a new player.
+    if (player === undefined) assertRoomForNewPlayer(ctx);
     const now = ctx.env.now();
     const key = playerKey(gameId, playerId);
     const active = (ctx.store.activeSessions.get(key)?.tokens ?? []).filter((t) => t.expiresAt > now);

@@ -18,6 +18,7 @@ import { statsOf, updateStats } from '../state/stats';
 import { authTypeNames, registerAuthType, setPlayer } from '../state/tables';
 import { refuseBanned } from './bans';
 import { refuseClientWrite, refuseRetired, requirePlayerId, resolveWriter } from './credentials';
+import { assertRoomForNewPlayer, playerAdded } from './room';
 
 export const MAX_ACHIEVEMENTS_PER_PLAYER = 1000;
 
@@ -92,6 +93,7 @@ export function createPlayer(
         pace: dict(),
     };
     setPlayer(game.players, slot, name, authType);
+    playerAdded(ctx);
     return player;
 }
 
@@ -190,7 +192,10 @@ export function unlockAchievements(ctx: Ctx, req: Untrusted<RequestOf<'unlock_ac
     refuseRetired(player);
     refuseBanned(ctx, writer.game, playerId, player, writer.account, writer.account !== undefined && !writer.server);
     const key = playerKey(gameId, playerId);
-    const unlocked = ctx.store.achievements.get(key) ?? [];
+    const stored = ctx.store.achievements.get(key);
+    // Achievements kept for a player the game has never seen: a new player of the game.
+    if (player === undefined && stored === undefined) assertRoomForNewPlayer(ctx);
+    const unlocked = stored ?? [];
     const have = new Set(unlocked);
     const results: AchievementReply['results'] = [];
     let added = 0;

@@ -35,6 +35,7 @@ import { keepsMetadata } from '../domain/metadata';
 import { flushCallWrites } from './flush';
 import { boardEvents } from './board-events';
 import { recordEvent } from './events';
+import { assertRoomForNewPlayer } from './room';
 
 export const SUSPICION_KEEP = 1000;
 
@@ -53,7 +54,7 @@ export function submitBatch(ctx: Ctx, req: Untrusted<RequestOf<'submit_scores'>>
         try {
             return { ok: submitOne(ctx, s as Untrusted<SubmitRequest>) };
         } catch (e) {
-            if (e instanceof Fail) return { err: { status: e.status, message: e.message } };
+            if (e instanceof Fail) return { err: e.toApiError() };
             throw e;
         }
     });
@@ -112,6 +113,8 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     const step = pace(last, submitted, now);
     if (step.kind === 'retry') return { message: step.message };
     if (step.kind === 'limited') throw new Fail(400, MESSAGES.rateLimited);
+    // A new player on a full canister: refused before anything is written (suspicion log included).
+    if (existing === undefined) assertRoomForNewPlayer(ctx);
 
     const token = req.playSessionToken as string | undefined;
     const session = sessionOf(ctx, token);

@@ -46,6 +46,20 @@ export interface Ctx {
      * of any other caller.
      */
     actingDeveloper?: string;
+    /** The heap estimate and the recent instruction use (service/room.ts): heap only. */
+    room: Room;
+}
+
+/** What service/room.ts keeps between calls (heap only: an upgrade starts it over). */
+export interface Room {
+    /** The last full heap estimate (bytes; -1: none yet) and when it was made (µs). */
+    heapBytes: number;
+    at: number;
+    /** Players created since that estimate (each counted at a guess until the next one). */
+    added: number;
+    /** Instructions of updates and timers, a ring cell per minute (the last 5): the minute (since the epoch) of each cell. */
+    minutes: Float64Array;
+    instructions: Float64Array;
 }
 
 /** A context over a store with nothing in the heap yet (the canister loads its games at start). */
@@ -60,6 +74,7 @@ export function newCtx(store: Store, env: Env): Ctx {
         dirtyDaily: new Set(),
         slotChunks: new Map(),
         rebuilding: new Map(),
+        room: { heapBytes: -1, at: 0, added: 0, minutes: new Float64Array(5), instructions: new Float64Array(5) },
     };
 }
 

@@ -18,18 +18,27 @@ const TABLES_SNAPSHOT_VERSION = 2;
 
 type Manifest = SnapshotManifest;
 
-/** Writes every game's heap tables to stable memory (pre_upgrade). */
+/**
+ * Writes every game's heap tables to stable memory (pre_upgrade). One table's image at a time:
+ * an image copies the table's arrays (not its rank indexes), and it is garbage once written, so
+ * the heap needs room for the largest table's copy only (~60 B a player), not a whole game's
+ * (canister/service/room.ts: what the heap line leaves room for).
+ */
 export function writeSnapshot(ctx: Ctx): number {
     clearSnapshot(ctx);
     const manifest: Manifest = { version: TABLES_SNAPSHOT_VERSION, games: [] };
     let n = 0;
     for (const game of ctx.games.values()) {
-        const images: Array<[string, TableImage]> = [
-            ['players', playerTableImage(game.players)],
-            ['global', boardTableImage(game.global)],
-            ...[...game.boards].map(([id, table]): [string, TableImage] => [`board:${id}`, boardTableImage(table)]),
+        const images: Array<[string, () => TableImage]> = [
+            ['players', () => playerTableImage(game.players)],
+            ['global', () => boardTableImage(game.global)],
+            ...[...game.boards].map(([id, table]): [string, () => TableImage] => [
+                `board:${id}`,
+                () => boardTableImage(table),
+            ]),
         ];
-        const parts = images.map(([name, image]) => {
+        const parts = images.map(([name, imageOf]) => {
+            const image = imageOf();
             image.chunks.forEach((chunk, i) => ctx.store.snapshot.set(`${n}/${i}`, chunk));
             n++;
             return { name, meta: image.meta, chunks: image.chunks.length };

@@ -65,6 +65,9 @@ export interface Meta {
     shards: ShardRecord[];
     /** The shard wasm (gzipped) an operator uploads: what is in `shardWasm`, and what is expected. */
     shardWasm: ShardWasmRecord;
+    // ---- limits part (issue 27) ----
+    /** The heap line (bytes) from the init argument or admin_set_heap_limit; absent: DEFAULT_HEAP_LIMIT_BYTES. */
+    heapLimitBytes: number;
 }
 
 /** `meta` with each key's type: a key holds what Meta says, and no other key exists. */

@@ -2,7 +2,7 @@
 // Bodies from the official SDKs carry no gameId: the game comes from the API key.
 import { invalid } from '../../contract/rules';
 import { AchievementBody, UnlockReply } from '../../contract/schemas';
-import { ApiFailure } from '../errors';
+import { ApiFailure, SHARD_FULL_ERROR } from '../errors';
 import { credentialOf } from '../auth';
 import { requirePlayerId, route, sameGame } from '../route';
 
@@ -16,7 +16,7 @@ export default route({
     auth: 'player',
     body: AchievementBody,
     data: UnlockReply,
-    errors: { 400: 'an id is invalid, or neither achievementId nor achievementIds was sent' },
+    errors: { 400: 'an id is invalid, or neither achievementId nor achievementIds was sent', 503: SHARD_FULL_ERROR },
     async handle(ctx, { body, caller }): Promise<UnlockReply> {
         sameGame(caller.gameId, body.gameId, 'gameId');
         // A batch when achievementIds is sent (achievementId is then ignored), else a single unlock.

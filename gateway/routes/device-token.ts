@@ -1,6 +1,7 @@
 // POST /auth/device/token: the game's poll; 200 with the session exactly once after approval.
 import { Approval, DeviceTokenBody } from '../../contract/schemas';
 import { hashToken } from '../auth';
+import { SHARD_FULL_ERROR } from '../errors';
 import { route } from '../route';
 
 export default route({
@@ -17,6 +18,7 @@ export default route({
         404: 'unknown or already redeemed device code',
         410: '`expired_token`',
         428: '`authorization_pending`: keep polling every 5 s',
+        503: `${SHARD_FULL_ERROR} (the approval stays: poll again later)`,
     },
     async handle(ctx, { body, caller }) {
         // The code was started on the canister of the game it names (X-Game-ID).

@@ -2,7 +2,7 @@
 // itself (Sign in with Apple on iOS, Google Sign-In on Android): verified here (signature by
 // the provider's JWKS, issuer, audience = configured client ids, expiry), then a session.
 import { Approval, IdTokenBody } from '../../contract/schemas';
-import { ApiFailure } from '../errors';
+import { ApiFailure, SHARD_FULL_ERROR } from '../errors';
 import { route, type Route } from '../route';
 
 function idTokenRoute(name: 'google' | 'apple'): Route {
@@ -19,6 +19,7 @@ function idTokenRoute(name: 'google' | 'apple'): Route {
         errors: {
             400: 'no ID token, or this provider is not configured',
             401: 'the ID token is not valid (signature, issuer, audience or expiry)',
+            503: SHARD_FULL_ERROR,
         },
         async handle(ctx, { body, caller }) {
             const idToken = body.id_token ?? body.idToken ?? body.identityToken;

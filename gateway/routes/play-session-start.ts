@@ -1,6 +1,7 @@
 // POST /play-sessions/start: a play-session token for time validation.
 import { PlaySessionStartBody, PlaySessionStarted } from '../../contract/schemas';
 import { credentialOf } from '../auth';
+import { SHARD_FULL_ERROR } from '../errors';
 import { requirePlayerId, route, sameGame } from '../route';
 
 export default route({
@@ -13,7 +14,7 @@ export default route({
     auth: 'player',
     body: PlaySessionStartBody,
     data: PlaySessionStarted,
-    errors: { 400: 'playerId invalid, or `Too many active play sessions...`' },
+    errors: { 400: 'playerId invalid, or `Too many active play sessions...`', 503: SHARD_FULL_ERROR },
     async handle(ctx, { body, caller }) {
         sameGame(caller.gameId, body.gameId, 'gameId');
         return ctx.canister.ok('start_play_session', {

@@ -1,7 +1,7 @@
 // POST /scores: a score submit, batched with concurrent ones into one canister call.
 import { MAX_PLAY_SESSION_TOKEN } from '../../contract/rules';
 import { SubmitBody, SubmitReply } from '../../contract/schemas';
-import { canisterFailure } from '../errors';
+import { SHARD_FULL_ERROR, canisterFailure } from '../errors';
 import { credentialOf } from '../auth';
 import { requirePlayerId, route, sameGame } from '../route';
 
@@ -37,6 +37,7 @@ export default route({
     errors: {
         400: 'invalid field, rate limit, time validation / play session problem, or rejected by game validation rules',
         404: 'scoreboardId names no targeted board of the game',
+        503: SHARD_FULL_ERROR,
     },
     async handle(ctx, { body, caller }) {
         sameGame(caller.gameId, body.gameId, 'gameId');

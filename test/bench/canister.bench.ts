@@ -142,11 +142,13 @@ export async function populate(
     players: number,
     apiKey?: string,
     scoreboardIds: Array<string | undefined> = [undefined],
+    /** The number of the first player (players first .. first + players - 1). */
+    first = 0,
 ): Promise<void> {
     if (apiKey !== undefined) keys.set(gameId, apiKey);
-    for (let from = 0; from < players; from += 200) {
+    for (let from = first; from < first + players; from += 200) {
         const submits = [];
-        for (let i = from; i < Math.min(players, from + 200); i++) {
+        for (let i = from; i < Math.min(first + players, from + 200); i++) {
             for (const scoreboardId of scoreboardIds)
                 submits.push({
                     apiKey: keys.get(gameId),

@@ -144,8 +144,13 @@ test('new games go to the shards; a game on shard 2 is played and read there whi
     expect(await as(gatewayP(), shards[0], 'locate_game', { gameId: 'second-placed' })).toEqual({
         err: { status: 404, message: 'This game is not on this canister', moved: true },
     });
-    // Not on the directory.
+    // Not on the directory, which lists it for operators.
     expect((await call('leaderboard', { gameId: 'second-placed' })).err.status).toBe(404);
+    const listed = (await c.ok('admin_list_games', {})).map((g: any) => g.gameId);
+    expect(listed).toEqual(['old-home', 'first-placed', 'second-placed']);
+    expect((await c.ok('admin_list_games', { developerId: 'dev-b' })).map((g: any) => g.gameId)).toEqual([
+        'second-placed',
+    ]);
 });
 
 test('a developer works on their game on a shard through dev_forward; another developer and a gateway cannot', async () => {

@@ -230,3 +230,20 @@ test('production mode: the CLI and a second gateway reach the canister by IC_HOS
         for (const key of [...Object.keys(production), 'OPERATOR_IDENTITY_PEM']) delete process.env[key];
     }
 });
+
+test('set-heap-limit moves the line past which new players are refused', async () => {
+    const { apiKey } = await admin('create-game', 'cli-room');
+    const submit = (playerId: string) =>
+        fetch(`${service.gateway.url}/scores`, {
+            method: 'POST',
+            headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ playerId, gameId: 'cli-room', score: 1, streak: 0 }),
+        });
+    expect(await admin('set-heap-limit', '0')).toEqual({ heapLimitBytes: 0 });
+    const refused = await submit('p-new');
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('3600');
+    await expect(admin('set-heap-limit', 'lots')).rejects.toThrow(/Invalid heapLimitBytes/);
+    expect(await admin('set-heap-limit', String(3 * 1024 ** 3))).toEqual({ heapLimitBytes: 3 * 1024 ** 3 });
+    expect((await submit('p-new')).status).toBe(200);
+});

@@ -99,6 +99,39 @@ test('deploys to a local replica, registers the gateway and operator, and a seco
     expect(board.entries.map((e) => e.score)).toEqual([42, 7]);
 });
 
+test('with --shards the directory creates its shards; the next deploy upgrades them and keeps their games', async () => {
+    const files = {
+        operator: path.join(dir, 'sh-operator.pem'),
+        deployer: path.join(dir, 'sh-deployer.pem'),
+        ids: path.join(dir, 'sh-ids.json'),
+    };
+    const common = ['--network', 'local', '--url', replica.url, '--identity', files.deployer, '--ids-file', files.ids];
+    const first = await deployCli([...common, '--operator-pem', files.operator, '--shards', '1']);
+    expect(first).toMatchObject({ code: 0 });
+    const id = /canister id: +(\S+)/.exec(first.stdout)![1];
+    const shard = /Created shard (\S+)/.exec(first.stdout)![1];
+    expect(first.stdout).toContain(`shards:        ${shard}`);
+    const operator = await connectCanister({
+        host: replica.url,
+        canisterId: Principal.fromText(id),
+        identity: ensureIdentity(files.operator),
+        fetchRootKey: true,
+    });
+    expect(
+        (await operator.ok('admin_register_game', { developerId: 'd', gameId: 'on-shard', name: 'S' })).apiKey,
+    ).toMatch(/^key_on-shard_/);
+    expect(await operator.ok('locate_game', { gameId: 'on-shard' })).toEqual({ gameId: 'on-shard', canisterId: shard });
+
+    const second = await deployCli(common);
+    expect(second).toMatchObject({ code: 0 });
+    expect(second.stdout).toContain('Uploaded the shard wasm');
+    expect(second.stdout).toContain(`Upgraded shard ${shard}`);
+    expect(replica.subnet.canisters.get(shard)!.system.version).toBeGreaterThan(1n);
+    expect(await operator.ok('locate_game', { gameId: 'on-shard' })).toEqual({ gameId: 'on-shard', canisterId: shard });
+    const bad = await deployCli([...common, '--shards', 'many']);
+    expect(bad.stderr).toContain('--shards must be a whole number from 0 to 100');
+});
+
 test('a stored id from another replica is replaced by a new canister', async () => {
     const ids = path.join(dir, 'stale-ids.json');
     fs.writeFileSync(ids, JSON.stringify({ leaderboard: { local: 'rrkah-fqaaa-aaaaa-aaaaq-cai' } }));
