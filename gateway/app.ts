@@ -88,10 +88,9 @@ export function createApp(options: GatewayOptions): express.Express {
         webhookPolicy: o.webhooks?.delivery.policy ?? STRICT_POLICY,
         async canisterUrlOf(gameId) {
             if (o.canisterUrl === undefined) return undefined;
-            const directoryId = o.canister.canisterId.toText();
-            // A canister that cannot tell (an older release, a failure) holds its games itself, as far as this says.
-            const located = await o.canister.call('locate_game', { gameId }).catch(() => undefined);
-            const canisterId = located !== undefined && 'ok' in located ? located.ok.canisterId : directoryId;
+            const directoryId = router.directory.canisterId.toText();
+            // Where the router sends the game's calls (located once, then kept); a failure: as far as this says, here.
+            const canisterId = (await router.locate(gameId).catch(() => router.directory)).canisterId.toText();
             return canisterId === directoryId ? undefined : canisterUrlFor(o.canisterUrl, directoryId, canisterId);
         },
         feed,
