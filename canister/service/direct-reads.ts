@@ -1131,7 +1131,12 @@ export function createDirectReads(
             const gameId = gameIdOf(path);
             const away = awayOf(ctx, method, path, url);
             // Redirects that name another place than where the game is now leave the tree (it moved, or came back).
-            const dropped = gameId !== undefined && dropStaleRedirects(gameId, locate(ctx, gameId));
+            let dropped = gameId !== undefined && dropStaleRedirects(gameId, locate(ctx, gameId));
+            // A game that moved away: what was rendered of it here leaves the tree (no replay of its old boards).
+            if (away !== undefined && gamePaths.has(away.gameId)) {
+                dropGame(away.gameId);
+                dropped = true;
+            }
             if (away !== undefined) return serveRedirectUpdate(ctx, method, url, path!, away, raw, host, dropped);
             const { answer, changed } = serveLocalUpdate(ctx, method, url, raw, gameId);
             return { answer, changed: changed || dropped };

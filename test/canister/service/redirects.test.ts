@@ -215,6 +215,22 @@ test('a game that moves again or comes back: its old redirects leave the tree on
     checkCertified(direct.rootHash(), local, mine);
 });
 
+test("a game that moves away: its first redirect's update drops what was rendered of it here", () => {
+    const { h, where, direct } = setup();
+    const url = '/games/my-game/scoreboards';
+    direct.serveUpdate(h, 'GET', url, false, DIR_HOST);
+    expect(direct.serve(h, 'GET', url, CERT, false, DIR_HOST).status).toBe(200);
+    expect(direct.markDirty(h, 'my-game', { kind: 'all' })).toBeDefined(); // rendered: kept fresh
+    where.set('my-game', SHARD);
+    expect(direct.serve(h, 'GET', url, CERT, false, DIR_HOST).upgrade).toBe(true);
+    expect(direct.serveUpdate(h, 'GET', url, false, DIR_HOST)).toMatchObject({
+        changed: true,
+        answer: { status: 302 },
+    });
+    expect(direct.markDirty(h, 'my-game', { kind: 'all' })).toBeUndefined(); // nothing of it rendered any more
+    checkCertified(direct.rootHash(), direct.serve(h, 'GET', url, CERT, false, DIR_HOST), url);
+});
+
 test('upgrades of redirects count per game; past the bound the path answers busy or uncertified', () => {
     const { h, direct } = setup();
     for (let i = 1; i <= UPGRADES_PER_GAME_PER_MINUTE; i++)
@@ -225,6 +241,19 @@ test('upgrades of redirects count per game; past the bound the path answers busy
     // A path with none: redirected live under the skip expression, which verifies for an absent path.
     const other = direct.serve(h, 'GET', '/games/far-game/archives/stats', CERT, false, DIR_HOST);
     expect([other.status, header(other, 'ic-certificateexpression')]).toEqual([302, SKIP_EXPRESSION]);
-    // Kept redirects are bounded.
-    expect(REDIRECTS_MAX).toBeGreaterThanOrEqual(1024);
+});
+
+test('kept redirects are bounded: past REDIRECTS_MAX the oldest leaves the tree (its next read upgrades again)', () => {
+    const { h, direct } = setup();
+    const url = (i: number): string => `/games/far-game/scoreboards/all-time?limit=${(i % 1000) + 1}&offset=${i}`;
+    for (let i = 0; i <= REDIRECTS_MAX; i++) {
+        if (i % UPGRADES_PER_GAME_PER_MINUTE === 0) h.advance(60);
+        direct.serveUpdate(h, 'GET', url(i), false, DIR_HOST);
+    }
+    h.advance(60);
+    expect(direct.serve(h, 'GET', url(0), CERT, false, DIR_HOST).upgrade).toBe(true);
+    const last = direct.serve(h, 'GET', url(REDIRECTS_MAX), CERT, false, DIR_HOST);
+    expect(last.status).toBe(302);
+    checkCertified(direct.rootHash(), last, url(REDIRECTS_MAX));
+    checkCertified(direct.rootHash(), direct.serve(h, 'GET', url(1), CERT, false, DIR_HOST), url(1));
 });
