@@ -44,8 +44,11 @@ import {
     SKIP_TREE_PATH,
     certificateHeader,
     certifiedQuery,
+    REDIRECT_EXPRESSION,
     mapHashOfPairs,
     mapPair,
+    redirectRequestHash,
+    redirectTreePath,
     pathKeys,
     queryOf,
     requestHash,
@@ -68,7 +71,7 @@ import {
     type Digest,
     type Level,
 } from '../domain/certification/hash-tree';
-import { canisterAddress, carriedQuery, urlAt, type CanisterAddress } from '../domain/canister-url';
+import { canisterAddress, carriedQuery, urlAt } from '../domain/canister-url';
 import { knownTexts, type HeaderValue } from '../domain/http-response';
 import { stringify } from '../domain/json';
 import type { Ctx } from '../state/context';
@@ -177,6 +180,7 @@ knownTexts([
     FULL_EXPRESSION,
     RESPONSE_ONLY_EXPRESSION,
     SKIP_EXPRESSION,
+    REDIRECT_EXPRESSION,
     'ic-certificate',
     'location',
 ]);
@@ -389,7 +393,7 @@ let redirectPairs: Uint8Array[] | undefined;
 /** responseHeadersHash of a certified redirect (its headers under the full expression), hashing only the Location anew. */
 function redirectHeadersHash(location: string): Digest {
     redirectPairs ??= [
-        ...redirectHeaders('', FULL_EXPRESSION)
+        ...redirectHeaders('', REDIRECT_EXPRESSION)
             .filter(([name]) => name !== 'location')
             .map(([name, value]) => mapPair(name.toLowerCase(), value)),
         mapPair(':ic-cert-status', REDIRECT_STATUS),
@@ -416,7 +420,8 @@ function liveRedirect(location: string): HttpAnswer {
     };
 }
 
-const addressKey = (a: CanisterAddress, query: string): string => `${a.origin} ${a.byQuery ?? ''}?${query}`;
+/** What a certified redirect is kept by: the request's Host (certified with it) and certified query. */
+const redirectKey = (host: string | undefined, query: string): string => `${host ?? ''}?${query}`;
 
 // ---- the snapshot ---------------------------------------------------------------------------------------
 
@@ -533,11 +538,11 @@ export function createDirectReads(
     /** On-demand responses, oldest first: `${pathKey}?${query}` -> game, and whether it never changes (an archive by id). */
     const onDemand = new Map<string, { gameId: string; fixed: boolean }>();
     let spentThisMinute = { minute: 0, instructions: 0 };
-    /** Certified redirects: pathKey -> addressKey (address and certified query) -> the answer. */
+    /** Certified redirects: pathKey -> redirectKey (Host and certified query) -> the answer. */
     const redirects = new Map<string, Map<string, Stored>>();
-    /** The certified redirects of each game, oldest first (`${pathKey}\n${addressKey}`), with the canister they name. */
+    /** The certified redirects of each game, oldest first (`${pathKey}\n${redirectKey}`), with the canister they name. */
     const redirectsOf = new Map<string, { target: string; keys: Set<string> }>();
-    /** Every certified redirect, oldest first: `${pathKey}\n${addressKey}` -> its game. */
+    /** Every certified redirect, oldest first: `${pathKey}\n${redirectKey}` -> its game. */
     const redirectOrder = new Map<string, string>();
 
     /** Upgraded reads this minute (counted by the updates; the query reads them), in all and by game. */
@@ -678,9 +683,9 @@ export function createDirectReads(
         return { gameId, target };
     }
 
-    /** A new certified redirect: the tree leaf of its response under the full expression. */
-    function redirectStored(location: string, query: string, path: string[]): Stored {
-        const headers = redirectHeaders(location, FULL_EXPRESSION);
+    /** A new certified redirect: the tree leaf of its response under the redirect expression (the Host certified too). */
+    function redirectStored(location: string, query: string, host: string | undefined, path: string[]): Stored {
+        const headers = redirectHeaders(location, REDIRECT_EXPRESSION);
         const { bytes, hash: bodyHash } = redirectBody();
         const hash = responseHash(redirectHeadersHash(location), bodyHash);
         return {
@@ -689,7 +694,7 @@ export function createDirectReads(
             bytes,
             end: bytes.length,
             tail: EMPTY,
-            leaf: responseTreePath(path, getRequestHash(query), hash),
+            leaf: redirectTreePath(path, redirectRequestHash('GET', query, host), hash),
             onDemand: false,
             until: 0,
         };
@@ -711,7 +716,7 @@ export function createDirectReads(
         const pathKey = path.join('/');
         const query = method === 'GET' ? redirectQuery(path, url) : undefined;
         if (query !== undefined) {
-            const stored = redirects.get(pathKey)?.get(addressKey(address, query));
+            const stored = redirects.get(pathKey)?.get(redirectKey(host, query));
             if (stored !== undefined && redirectsOf.get(away.gameId)?.target === away.target)
                 return certifiedAnswer(stored, certificate, path);
         }
@@ -739,10 +744,10 @@ export function createDirectReads(
         const query = method === 'GET' && !raw ? redirectQuery(path, url) : undefined;
         if (query === undefined || !within)
             return { answer: liveRedirect(urlAt(address, path, carriedQuery(queryOf(url)))), changed: dropped };
-        const key = addressKey(address, query);
+        const key = redirectKey(host, query);
         const kept = redirects.get(path.join('/'))?.get(key);
         if (kept !== undefined) return { answer: certifiedAnswer(kept, undefined, path), changed: dropped };
-        const stored = redirectStored(urlAt(address, path, carriedQuery(query)), query, path);
+        const stored = redirectStored(urlAt(address, path, carriedQuery(query)), query, host, path);
         putRedirect(away.gameId, away.target, path, key, stored);
         return { answer: certifiedAnswer(stored, undefined, path), changed: true };
     }

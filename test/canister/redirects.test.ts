@@ -98,9 +98,13 @@ test('the ?canisterId= form: a certified 302 to the shard, whose answer verifies
     const location = header(answer, 'location')!;
     expect(location).toBe(`${c.replica.url}/games/${FAR}/scoreboards/all-time?canisterId=${shard.toText()}&limit=10`);
     expect(header(answer, 'access-control-allow-origin')).toBe('*');
-    const verified = verifyAnswer(c.replica, dir, { ...answer, url: seen(url) })!;
+    const verified = verifyAnswer(c.replica, dir, { ...answer, url: seen(url) }, [['host', host]])!;
     expect(verified.statusCode).toBe(302);
     expect(verified.body).toEqual(answer.body);
+    // The Host is certified with it: the same answer for a request that came with another Host fails.
+    expect(() =>
+        verifyAnswer(c.replica, dir, { ...answer, url: seen(url) }, [['host', `${dir.toText()}.icp0.io`]]),
+    ).toThrow();
     expect(json(answer)).toEqual({
         ok: false,
         error: "This game is read at its own canister: its URL is in this answer's Location header",
@@ -129,7 +133,7 @@ test('the <id>.localhost form redirects to <shard>.localhost, certified; the raw
     await get(`${dir.toText()}.localhost:${port}`, path);
     const answer = await get(`${dir.toText()}.localhost:${port}`, path);
     expect(header(answer, 'location')).toBe(`http://${shard.toText()}.localhost:${port}${path}`);
-    expect(verifyAnswer(c.replica, dir, answer)!.statusCode).toBe(302);
+    expect(verifyAnswer(c.replica, dir, answer, [['host', `${dir.toText()}.localhost:${port}`]])!.statusCode).toBe(302);
     const there = await get(`${shard.toText()}.localhost:${port}`, path);
     expect(json(there)).toEqual({ ok: true, data: await onShard('list_boards', { gameId: FAR }) });
 

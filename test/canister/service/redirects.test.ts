@@ -8,8 +8,10 @@ import { decode as cborDecode } from '@dfinity/cbor';
 
 import {
     FULL_EXPRESSION,
+    REDIRECT_EXPRESSION,
     SKIP_EXPRESSION,
     certifiedQuery,
+    mapHash,
     requestHash,
     responseHeadersHash,
 } from '../../../canister/domain/certification/http';
@@ -39,16 +41,25 @@ const header = (a: HttpAnswer, name: string): string | undefined => {
     return v === undefined ? undefined : typeof v === 'string' ? v : new TextDecoder().decode(v);
 };
 
-/** The answer's leaf is in the witnessed tree whose root is `root` (a verifier's check, minus the signature). */
-function checkCertified(root: Uint8Array, answer: HttpAnswer, url: string): void {
+/**
+ * The answer's leaf is in the witnessed tree whose root is `root` (a verifier's check, minus the
+ * signature), its request hashed as its expression says (a redirect's: with the request's Host).
+ */
+function checkCertified(root: Uint8Array, answer: HttpAnswer, url: string, host?: string): void {
     const cert = header(answer, 'ic-certificate')!;
     const tree = cborDecode(Buffer.from(/tree=:([^:]*):/.exec(cert)![1], 'base64')) as AgentTree;
     const path = cborDecode(Buffer.from(/expr_path=:([^:]*):/.exec(cert)![1], 'base64')) as string[];
     const q = url.indexOf('?');
-    const request = requestHash('GET', certifiedQuery(q < 0 ? '' : url.slice(q + 1)));
+    const query = certifiedQuery(q < 0 ? '' : url.slice(q + 1));
+    const expression = header(answer, 'ic-certificateexpression')!;
+    // Computed here from the spec's map (method, the certified headers, the certified query), not the canister's helper.
+    const entries: Array<[string, string]> = [[':ic-cert-method', 'GET']];
+    if (expression === REDIRECT_EXPRESSION && host !== undefined) entries.push(['host', host]);
+    if (query !== '') entries.push([':ic-cert-query', query]);
+    const request = expression === FULL_EXPRESSION ? requestHash('GET', query) : sha(mapHash(entries), sha());
     const headers = answer.headers.filter((h): h is [string, string] => typeof h[1] === 'string');
     const response = sha(responseHeadersHash(answer.status, headers), sha(answer.body));
-    const leaf = [...path, keyOf(sha(text(FULL_EXPRESSION))), keyOf(request), keyOf(response)].map((k) =>
+    const leaf = [...path, keyOf(sha(text(expression))), keyOf(request), keyOf(response)].map((k) =>
         Uint8Array.from(k, (c) => c.charCodeAt(0)),
     );
     expect(treeDigest(tree as unknown as HashTree)).toEqual(root);
@@ -76,12 +87,12 @@ test('a board path of a game elsewhere: upgrade once, then a certified 302 to th
         `https://${SHARD}.icp0.io/games/far-game/scoreboards/all-time?limit=10&offset=20`,
     );
     expect(header(answer, 'access-control-allow-origin')).toBe('*');
-    expect(header(answer, 'ic-certificateexpression')).toBe(FULL_EXPRESSION);
+    expect(header(answer, 'ic-certificateexpression')).toBe(REDIRECT_EXPRESSION);
     expect(JSON.parse(new TextDecoder().decode(answer.body))).toEqual({
         ok: false,
         error: "This game is read at its own canister: its URL is in this answer's Location header",
     });
-    checkCertified(direct.rootHash(), answer, url);
+    checkCertified(direct.rootHash(), answer, url, DIR_HOST);
     // The same path in another form of address is another answer (its own update), both stay certified.
     const local = direct.serve(h, 'GET', url, CERT, false, '127.0.0.1:4943');
     expect(local.upgrade).toBe(true);
@@ -90,8 +101,11 @@ test('a board path of a game elsewhere: upgrade once, then a certified 302 to th
     expect(header(answered, 'location')).toBe(
         `http://127.0.0.1:4943/games/far-game/scoreboards/all-time?canisterId=${SHARD}&limit=10&offset=20`,
     );
-    checkCertified(direct.rootHash(), answered, url);
-    checkCertified(direct.rootHash(), direct.serve(h, 'GET', url, CERT, false, DIR_HOST), url);
+    checkCertified(direct.rootHash(), answered, url, '127.0.0.1:4943');
+    // The Host is certified with it: a relay cannot answer an icp0.io request with the local redirect.
+    expect(() => checkCertified(direct.rootHash(), answered, url, DIR_HOST)).toThrow();
+    expect(() => checkCertified(direct.rootHash(), answered, url, undefined)).toThrow();
+    checkCertified(direct.rootHash(), direct.serve(h, 'GET', url, CERT, false, DIR_HOST), url, DIR_HOST);
     // Local games are served as before.
     expect(direct.serve(h, 'GET', '/games/my-game/scoreboards/all-time', CERT, false, DIR_HOST).upgrade).toBe(true);
 });
@@ -102,7 +116,7 @@ test('queries beyond limit and offset are dropped from a certified Location; odd
     direct.serveUpdate(h, 'GET', url, false, DIR_HOST);
     const answer = direct.serve(h, 'GET', url, CERT, false, DIR_HOST);
     expect(header(answer, 'location')).toBe(`https://${SHARD}.icp0.io/games/far-game/scoreboards/all-time?limit=10`);
-    checkCertified(direct.rootHash(), answer, url);
+    checkCertified(direct.rootHash(), answer, url, DIR_HOST);
     // Around-me depends on the player: uncertified on purpose, the whole query carried.
     const around = direct.serve(
         h,
@@ -200,7 +214,7 @@ test('a game that moves again or comes back: its old redirects leave the tree on
     expect(direct.serveUpdate(h, 'GET', url, false, DIR_HOST).changed).toBe(true);
     const moved = direct.serve(h, 'GET', url, CERT, false, DIR_HOST);
     expect(header(moved, 'location')).toBe(`https://${OTHER_SHARD}.icp0.io/games/far-game/scoreboards`);
-    checkCertified(direct.rootHash(), moved, url);
+    checkCertified(direct.rootHash(), moved, url, DIR_HOST);
     // Back here (my-game stands in: a local game whose path once redirected is upgraded, then served as before).
     const mine = '/games/my-game/scoreboards';
     where.set('my-game', SHARD);
@@ -228,7 +242,7 @@ test("a game that moves away: its first redirect's update drops what was rendere
         answer: { status: 302 },
     });
     expect(direct.markDirty(h, 'my-game', { kind: 'all' })).toBeUndefined(); // nothing of it rendered any more
-    checkCertified(direct.rootHash(), direct.serve(h, 'GET', url, CERT, false, DIR_HOST), url);
+    checkCertified(direct.rootHash(), direct.serve(h, 'GET', url, CERT, false, DIR_HOST), url, DIR_HOST);
 });
 
 test('upgrades of redirects count per game; past the bound the path answers busy or uncertified', () => {
@@ -254,6 +268,6 @@ test('kept redirects are bounded: past REDIRECTS_MAX the oldest leaves the tree 
     expect(direct.serve(h, 'GET', url(0), CERT, false, DIR_HOST).upgrade).toBe(true);
     const last = direct.serve(h, 'GET', url(REDIRECTS_MAX), CERT, false, DIR_HOST);
     expect(last.status).toBe(302);
-    checkCertified(direct.rootHash(), last, url(REDIRECTS_MAX));
-    checkCertified(direct.rootHash(), direct.serve(h, 'GET', url(1), CERT, false, DIR_HOST), url(1));
+    checkCertified(direct.rootHash(), last, url(REDIRECTS_MAX), DIR_HOST);
+    checkCertified(direct.rootHash(), direct.serve(h, 'GET', url(1), CERT, false, DIR_HOST), url(1), DIR_HOST);
 });
