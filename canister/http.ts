@@ -1,7 +1,8 @@
 // Direct reads over http_request (the {canister_url}): the contract's public board paths
 // (contract/board-paths.ts) and around-me, with the same JSON envelope the gateway sends, open
 // CORS and a 30 s cache header, certified from the snapshot of service/direct-reads.ts (live on
-// the raw domain, told apart by the request's Host). The request is read through Azle's native
+// the raw domain, told apart by the request's Host; a game on another canister is a 302 there, in
+// the form of the request's Host). The request is read through Azle's native
 // Candid text codec; the reply's Candid is written directly.
 import { IDL, candidDecode, dataCertificate, msgArgData, msgReply } from 'azle';
 
@@ -50,26 +51,28 @@ function field(printed: string, marker: string): string {
  */
 const HOST_HEADER = /record \{ "host"; "((?:[^"\\]|\\.)*)" \}/i;
 
-function request(): { method: string; url: string; raw: boolean } {
+function request(): { method: string; url: string; raw: boolean; host: string | undefined } {
     const printed = candidDecode(msgArgData());
-    const host = HOST_HEADER.exec(printed);
+    const found = HOST_HEADER.exec(printed);
+    const host = found === null ? undefined : parseRustString(`"${found[1]}"`);
     return {
         method: field(printed, METHOD_FIELD).toUpperCase(),
         url: field(printed, URL_FIELD),
-        raw: host !== null && isRawHost(parseRustString(`"${host[1]}"`)),
+        raw: host !== undefined && isRawHost(host),
+        host,
     };
 }
 
 /** http_request (a query): the stored, certified answer, or an upgrade to http_request_update. */
 export function serveHttp(ctx: Ctx, direct: DirectReads): void {
-    const { method, url, raw } = request();
-    msgReply(encodeHttpReply(direct.serve(ctx, method, url, raw ? undefined : dataCertificate(), raw)));
+    const { method, url, raw, host } = request();
+    msgReply(encodeHttpReply(direct.serve(ctx, method, url, raw ? undefined : dataCertificate(), raw, host)));
 }
 
 /** http_request_update: renders what the query could not serve (and `certify`s it when the tree changed). */
 export function serveHttpUpdate(ctx: Ctx, direct: DirectReads, certify: () => void): void {
-    const { method, url, raw } = request();
-    const { answer, changed } = direct.serveUpdate(ctx, method, url, raw);
+    const { method, url, raw, host } = request();
+    const { answer, changed } = direct.serveUpdate(ctx, method, url, raw, host);
     if (changed) certify();
     msgReply(encodeHttpReply(answer));
 }

@@ -71,7 +71,8 @@ const TICK_SECONDS = 30;
 // window (DIRECT_READ_WINDOW_SECONDS), until RENDER_BUDGET instructions are spent (the rest
 // waits for the next run). No render due, no timer: an idle canister pays no render messages.
 const RENDER_BUDGET = 1_000_000_000n;
-const direct = createDirectReads(utf8Bytes, () => Number(performanceCounter(0)));
+// A board path of a game on another canister (the directory's map) answers a 302 there.
+const direct = createDirectReads(utf8Bytes, () => Number(performanceCounter(0)), directory.locationOf);
 /** The pending render timer and when (µs) it runs. */
 let renderTimer: { id: bigint; at: number } | undefined;
 

@@ -51,3 +51,5 @@ export const FIELD = {
 
 export const boardNotFound = (boardId: string): string => `Scoreboard '${boardId}' not found for this game.`;
 export const unknownEndpoint = (method: string, path: string): string => `Unknown endpoint: ${method} ${path}`;
+/** The body of a direct read's 302 to the canister that holds the game (one text: hashed once). */
+export const gameReadsElsewhere = "This game is read at its own canister: its URL is in this answer's Location header";

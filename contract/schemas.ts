@@ -428,6 +428,15 @@ export const GameInfo = z.object({
 });
 export type GameInfo = z.infer<typeof GameInfo>;
 
+/** GET /game: the game, and where its own canister serves direct reads when that is not {canister_url}. */
+export const GameReply = GameInfo.extend({
+    canisterUrl: z.string().optional().meta({
+        description:
+            "the direct-read URL of the game's own canister, when the game lives on another canister than {canister_url} (a shard): the same board paths answer there without a redirect; absent when {canister_url} holds the game",
+    }),
+});
+export type GameReply = z.infer<typeof GameReply>;
+
 export const GameStats = z.object({
     gameId: z.string(),
     totalPlayers: z.number().int(),

@@ -11,6 +11,7 @@ import { ttlCache } from './cache';
 import type { Result, SubmitRequest } from '../contract/canister';
 import type { SubmitReply } from '../contract/schemas';
 import type { CanisterClient } from './canister';
+import { canisterUrlFor } from './canister-url';
 import { docsPage, openApiDocument } from './docs';
 import { dashboard } from './dashboard';
 import { demoPages, type DemoConfig } from './pages/demo';
@@ -42,6 +43,11 @@ export interface GatewayOptions {
     webhooks?: WebhookSettings;
     /** Long polling of GET /events: poll interval and waiter limits (default FEED_LIMITS). */
     feed?: Partial<FeedLimits>;
+    /**
+     * The directory's direct-read URL, {canister_url} (CANISTER_URL; the local stack's): GET /game
+     * tells a game on a shard its own canister's URL in the same form. Absent: never told.
+     */
+    canisterUrl?: string;
 }
 
 /** The app's feed watcher (serve.ts answers its waiters when the gateway drains). */
@@ -80,6 +86,13 @@ export function createApp(options: GatewayOptions): express.Express {
         router,
         webhookDelivery: o.webhooks?.delivery ?? { policy: STRICT_POLICY },
         webhookPolicy: o.webhooks?.delivery.policy ?? STRICT_POLICY,
+        async canisterUrlOf(gameId) {
+            if (o.canisterUrl === undefined) return undefined;
+            const directoryId = router.directory.canisterId.toText();
+            // Where the router sends the game's calls (located once, then kept); a failure: as far as this says, here.
+            const canisterId = (await router.locate(gameId).catch(() => router.directory)).canisterId.toText();
+            return canisterId === directoryId ? undefined : canisterUrlFor(o.canisterUrl, directoryId, canisterId);
+        },
         feed,
         credentials: credentialResolver(o.canister, undefined, o.clock),
         reads: ttlCache(o.readCacheTtlSeconds * 1000, undefined, o.clock),

@@ -48,6 +48,8 @@ export interface Config {
     operatorIdentityPem?: string;
     /** Production /demo: DEMO_GAME_ID and DEMO_API_KEY (both or neither), DEMO_BOARD_ID, DEMO_CANISTER_URL. */
     demo?: { gameId: string; apiKey: string; boardId: string; canisterUrl?: string };
+    /** CANISTER_URL: the directory's direct-read URL, {canister_url} (default `https://<CANISTER_ID>.icp0.io`). */
+    canisterUrl?: string;
     /** Webhook delivery: WEBHOOKS (on/off), WEBHOOK_ALLOW, WEBHOOK_DNS_SERVERS, WEBHOOK_TIMEOUT_SECONDS, WEBHOOK_PARALLEL. */
     webhooks: WebhookSettings;
 }
@@ -87,6 +89,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
         providers: providersFromEnv(env),
         operatorIdentityPem: env.OPERATOR_IDENTITY_PEM || undefined,
         demo: demoOf(env),
+        canisterUrl: canisterUrlOf(env),
         webhooks: webhooksOf(env),
     };
 }
@@ -118,6 +121,14 @@ export function webhooksOf(env: NodeJS.ProcessEnv): WebhookSettings {
         },
         parallel: integer('WEBHOOK_PARALLEL', env.WEBHOOK_PARALLEL, 8, 1, 50),
     };
+}
+
+/** {canister_url} in production: CANISTER_URL, or the canister on icp0.io. */
+function canisterUrlOf(env: NodeJS.ProcessEnv): string | undefined {
+    const url = env.CANISTER_URL || (env.CANISTER_ID ? `https://${env.CANISTER_ID}.icp0.io` : undefined);
+    if (url !== undefined && !/^https?:\/\//.test(url))
+        throw new Error(`CANISTER_URL must be an http(s) URL, got '${url}'`);
+    return url;
 }
 
 /** The production demo game: off unless DEMO_GAME_ID and DEMO_API_KEY are set; reads the canister on the IC. */

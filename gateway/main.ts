@@ -26,6 +26,7 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
         trustProxy: config.trustProxy,
         demo: config.demo && { ...config.demo, network: 'ic' },
         webhooks: config.webhooks,
+        canisterUrl: config.canisterUrl,
         signIn: {
             publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
             secret: config.secret ?? new Uint8Array(randomBytes(32)),

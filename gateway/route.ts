@@ -60,6 +60,8 @@ export interface RouteContext {
     webhookDelivery: DeliveryOptions;
     /** Which webhook URLs a developer may save (WEBHOOK_ALLOW; the same policy delivery enforces). */
     webhookPolicy: AddressPolicy;
+    /** The direct-read URL of a game's own canister when it is not {canister_url} (GET /game). */
+    canisterUrlOf(gameId: string): Promise<string | undefined>;
 }
 
 /** A path parameter: its shape (checked before credentials: 400 before reaching the backend) and meaning. */

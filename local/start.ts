@@ -199,6 +199,7 @@ export async function startLocal(config: Config, log: (line: string) => void = (
             readCacheTtlSeconds: config.readCacheTtlSeconds,
             signIn,
             webhooks: withLoopback(config.webhooks),
+            canisterUrl: `${replica.url}/?canisterId=${installed.id}`,
             demo: demo && {
                 ...demo,
                 boardId: DEMO_BOARD,

@@ -16,7 +16,13 @@
 //   deliberately uncertified under the root wildcard's no-certification expression, which the
 //   witness proves is the most specific path the tree has for them;
 // - the raw domain (`<id>.raw.icp0.io`), which no HTTP gateway verifies: answered live by the
-//   query, free on the IC, and never upgraded or rendered.
+//   query, free on the IC, and never upgraded or rendered;
+// - a path of a game that lives on another canister (a directory's shard): a 302 to the same
+//   path at that canister, in the form the request came in with (domain/canister-url.ts). Its
+//   first read per path, certified query and address is an update that certifies it like a
+//   render (the Location names the path, so no one answer covers a game's prefix); later reads
+//   are queries answered from the tree. Around-me and odd queries redirect uncertified, like
+//   their answers; the raw domain redirects live.
 // No azle import: the canister passes in what the IC gives (the data certificate).
 import { boardRead, findBoardPath, type BoardRead } from '../../contract/board-paths';
 import {
@@ -25,7 +31,7 @@ import {
     DIRECT_READ_EXPOSE_HEADERS,
     DIRECT_READ_WINDOW_SECONDS,
 } from '../../contract/http';
-import { unknownEndpoint } from '../../contract/messages';
+import { gameReadsElsewhere, unknownEndpoint } from '../../contract/messages';
 import { checkPathId, parseFlag, parsePlayerId, parseQuery, parseWindow } from '../../contract/rules';
 import type { Board } from '../../contract/schemas';
 import {
@@ -38,6 +44,11 @@ import {
     SKIP_TREE_PATH,
     certificateHeader,
     certifiedQuery,
+    REDIRECT_EXPRESSION,
+    mapHashOfPairs,
+    mapPair,
+    redirectRequestHash,
+    redirectTreePath,
     pathKeys,
     queryOf,
     requestHash,
@@ -60,6 +71,7 @@ import {
     type Digest,
     type Level,
 } from '../domain/certification/hash-tree';
+import { canisterAddress, carriedQuery, urlAt } from '../domain/canister-url';
 import { knownTexts, type HeaderValue } from '../domain/http-response';
 import { stringify } from '../domain/json';
 import type { Ctx } from '../state/context';
@@ -105,6 +117,18 @@ export const UPGRADES_PER_MINUTE = 60;
  * that a path is still read: this many µs between them at most, per path read.
  */
 export const WATCH_MICROS = 10 * 60 * 1_000_000;
+/**
+ * Certified redirects kept at once (path, certified query and address each), across all games:
+ * the oldest leaves past it (its next read upgrades again). A redirect never changes while its
+ * game stays where it is, so nothing renders it again; ~300 bytes of heap each.
+ */
+export const REDIRECTS_MAX = 4096;
+/**
+ * A redirect to a game's own canister: temporary (a game may move again), GET and HEAD only. 302,
+ * not 307: the two mean the same for a GET, but Godot's HTTPRequest follows only 301 and 302
+ * (a 307 reaches the game as its answer), while UnityWebRequest, browsers and fetch follow both.
+ */
+export const REDIRECT_STATUS = 302;
 
 export interface HttpAnswer {
     status: number;
@@ -156,7 +180,9 @@ knownTexts([
     FULL_EXPRESSION,
     RESPONSE_ONLY_EXPRESSION,
     SKIP_EXPRESSION,
+    REDIRECT_EXPRESSION,
     'ic-certificate',
+    'location',
 ]);
 
 function headersFor(status: number, expression: string): Array<[string, string]> {
@@ -245,16 +271,34 @@ const AROUND_PATH = /^\/games\/([^/]*)\/scoreboards\/([^/]*)\/around\/?$/;
 
 /** Around-me, by ?playerId=: depends on the player, so it is served uncertified. */
 function aroundAnswer(ctx: Ctx, match: RegExpExecArray, query: string): { status: number; text: string } {
-    const decode = (s: string): string => {
-        try {
-            return decodeURIComponent(s);
-        } catch {
-            return s;
-        }
-    };
+    const bad = aroundError(match, query);
+    if (bad !== undefined) return { status: 400, text: failure(bad) };
     const gameId = decode(match[1]);
     const boardId = decode(match[2]);
-    const bad =
+    const params = parseQuery(query);
+    const playerId = (parsePlayerId(params) as { ok: string }).ok;
+    const before = (parseWindow(params, 'before') as { ok: number }).ok;
+    const after = (parseWindow(params, 'after') as { ok: number }).ok;
+    const percentile = (parseFlag(params, 'percentile') as { ok: boolean }).ok;
+    return {
+        status: 200,
+        text: envelope(reads.around(ctx, { gameId, boardId, playerId, before, after, percentile })),
+    };
+}
+
+function decode(s: string): string {
+    try {
+        return decodeURIComponent(s);
+    } catch {
+        return s;
+    }
+}
+
+/** What is wrong with an around-me read's ids or query, if anything (its 400). */
+function aroundError(match: RegExpExecArray, query: string): string | undefined {
+    const gameId = decode(match[1]);
+    const boardId = decode(match[2]);
+    return (
         checkPathId('gameId', gameId) ??
         checkPathId('scoreboardId', boardId) ??
         ((): string | undefined => {
@@ -267,17 +311,8 @@ function aroundAnswer(ctx: Ctx, match: RegExpExecArray, query: string): { status
             ])
                 if ('error' in p) return p.error;
             return undefined;
-        })();
-    if (bad !== undefined) return { status: 400, text: failure(bad) };
-    const params = parseQuery(query);
-    const playerId = (parsePlayerId(params) as { ok: string }).ok;
-    const before = (parseWindow(params, 'before') as { ok: number }).ok;
-    const after = (parseWindow(params, 'after') as { ok: number }).ok;
-    const percentile = (parseFlag(params, 'percentile') as { ok: boolean }).ok;
-    return {
-        status: 200,
-        text: envelope(reads.around(ctx, { gameId, boardId, playerId, before, after, percentile })),
-    };
+        })()
+    );
 }
 
 /** The answer to a request as the gateway would give it (status and JSON text), computed now. */
@@ -308,6 +343,85 @@ function readKey(path: string, query: string): string | undefined {
     if (found === undefined) return undefined;
     return JSON.stringify(boardRead(found.entry, found.params, query));
 }
+
+// ---- games on other canisters ---------------------------------------------------------------------------
+
+/** A path of keys (decoded segments, a last '' for a trailing `/`) as the path a board read matches. */
+const canonicalPath = (path: readonly string[]): string => `/${path.map((k) => encodeURIComponent(k)).join('/')}`;
+
+/** Printable ASCII: the only keys a redirect's path may have (ids are ASCII; anything else stays here). */
+const PRINTABLE = /^[\x21-\x7e]*$/;
+
+/**
+ * Whether a path and query are a direct read the game's canister serves with valid ids and
+ * query (a board path, around-me): only those redirect; the rest is answered here as before.
+ */
+function servedElsewhere(path: readonly string[], query: string): boolean {
+    if (!path.every((k) => PRINTABLE.test(k))) return false;
+    const canon = canonicalPath(path);
+    const around = AROUND_PATH.exec(canon);
+    if (around !== null) return aroundError(around, query) === undefined;
+    const found = findBoardPath(canon);
+    return found !== undefined && !('error' in boardRead(found.entry, found.params, query));
+}
+
+/**
+ * The certified query of a redirected board read whose whole query reads the same (the Location
+ * then carries just it), or undefined: around-me and odd queries redirect uncertified.
+ */
+function redirectQuery(path: readonly string[], url: string): string | undefined {
+    const canon = canonicalPath(path);
+    const full = queryOf(url);
+    const query = certifiedQuery(full);
+    const key = readKey(canon, query);
+    if (key === undefined || (query !== full && readKey(canon, full) !== key)) return undefined;
+    return query;
+}
+
+function redirectHeaders(location: string, expression: string): Array<[string, string]> {
+    return [
+        ...BASE_HEADERS,
+        ['cache-control', DIRECT_READ_CACHE_CONTROL],
+        ['location', location],
+        [EXPRESSION_HEADER, expression],
+    ];
+}
+
+/** The map-hash pairs of a certified redirect's status and headers but its Location: hashed once. */
+let redirectPairs: Uint8Array[] | undefined;
+
+/** responseHeadersHash of a certified redirect (its headers under the full expression), hashing only the Location anew. */
+function redirectHeadersHash(location: string): Digest {
+    redirectPairs ??= [
+        ...redirectHeaders('', REDIRECT_EXPRESSION)
+            .filter(([name]) => name !== 'location')
+            .map(([name, value]) => mapPair(name.toLowerCase(), value)),
+        mapPair(':ic-cert-status', REDIRECT_STATUS),
+    ];
+    return mapHashOfPairs([...redirectPairs, mapPair('location', location)]);
+}
+
+/** A redirect's body: one text for all (the Location says where), so a certified one hashes it once. */
+let redirectBytes: { bytes: Uint8Array; hash: Digest } | undefined;
+function redirectBody(): { bytes: Uint8Array; hash: Digest } {
+    if (redirectBytes === undefined) {
+        const bytes = ascii(failure(gameReadsElsewhere));
+        redirectBytes = { bytes, hash: sha256(bytes) };
+    }
+    return redirectBytes;
+}
+
+/** A redirect answered live (the raw domain, uncertified paths, an update past the bounds). */
+function liveRedirect(location: string): HttpAnswer {
+    return {
+        status: REDIRECT_STATUS,
+        headers: redirectHeaders(location, SKIP_EXPRESSION),
+        body: redirectBody().bytes,
+    };
+}
+
+/** What a certified redirect is kept by: the request's Host (certified with it) and certified query. */
+const redirectKey = (host: string | undefined, query: string): string => `${host ?? ''}?${query}`;
 
 // ---- the snapshot ---------------------------------------------------------------------------------------
 
@@ -342,10 +456,27 @@ export interface DirectReads {
     /**
      * http_request (a query). `certificate`: the data certificate, when the IC gives one. `raw`:
      * the request came on the raw domain, which no HTTP gateway verifies: answered live, never upgraded.
+     * `host`: the request's Host header (a redirect's Location keeps its form).
      */
-    serve(ctx: Ctx, method: string, url: string, certificate: Uint8Array | undefined, raw?: boolean): HttpAnswer;
-    /** http_request_update: the answer, rendered and kept certified when it can be; true in `changed` when the tree changed. */
-    serveUpdate(ctx: Ctx, method: string, url: string, raw?: boolean): { answer: HttpAnswer; changed: boolean };
+    serve(
+        ctx: Ctx,
+        method: string,
+        url: string,
+        certificate: Uint8Array | undefined,
+        raw?: boolean,
+        host?: string,
+    ): HttpAnswer;
+    /**
+     * http_request_update: the answer, rendered and kept certified when it can be; true in
+     * `changed` when the tree changed. `host`: the request's Host (a redirect's Location keeps its form).
+     */
+    serveUpdate(
+        ctx: Ctx,
+        method: string,
+        url: string,
+        raw?: boolean,
+        host?: string,
+    ): { answer: HttpAnswer; changed: boolean };
 }
 
 /**
@@ -391,6 +522,7 @@ const urlOf = (path: readonly string[], query: string): string =>
 export function createDirectReads(
     encode: (text: string) => Uint8Array = jsUtf8,
     instructions: () => number = () => 0,
+    locate: (ctx: Ctx, gameId: string) => string | undefined = () => undefined,
 ): DirectReads {
     ascii = encode;
     const tree: Level = newLevel();
@@ -406,6 +538,12 @@ export function createDirectReads(
     /** On-demand responses, oldest first: `${pathKey}?${query}` -> game, and whether it never changes (an archive by id). */
     const onDemand = new Map<string, { gameId: string; fixed: boolean }>();
     let spentThisMinute = { minute: 0, instructions: 0 };
+    /** Certified redirects: pathKey -> redirectKey (Host and certified query) -> the answer. */
+    const redirects = new Map<string, Map<string, Stored>>();
+    /** The certified redirects of each game, oldest first (`${pathKey}\n${redirectKey}`), with the canister they name. */
+    const redirectsOf = new Map<string, { target: string; keys: Set<string> }>();
+    /** Every certified redirect, oldest first: `${pathKey}\n${redirectKey}` -> its game. */
+    const redirectOrder = new Map<string, string>();
 
     /** Upgraded reads this minute (counted by the updates; the query reads them), in all and by game. */
     let upgrades = { minute: -1, total: 0, byGame: new Map<string, number>() };
@@ -425,7 +563,7 @@ export function createDirectReads(
         upgrades.total++;
         let n = 0;
         // Only existing games get a count: ids from the URL do not grow the map.
-        if (gameId !== undefined && ctx.games.has(gameId))
+        if (gameId !== undefined && (ctx.games.has(gameId) || locate(ctx, gameId) !== undefined))
             upgrades.byGame.set(gameId, (n = (upgrades.byGame.get(gameId) ?? 0) + 1));
         return upgrades.total <= UPGRADES_PER_MINUTE && n <= UPGRADES_PER_GAME_PER_MINUTE;
     }
@@ -446,7 +584,7 @@ export function createDirectReads(
         let byQuery = responses.get(pathKey);
         if (byQuery === undefined) {
             responses.set(pathKey, (byQuery = new Map()));
-            setAt(tree, responseOnlyTreePath(path, busyResponse().hash), newLeaf(EMPTY));
+            if (!redirects.has(pathKey)) setAt(tree, responseOnlyTreePath(path, busyResponse().hash), newLeaf(EMPTY));
             let paths = gamePaths.get(gameId);
             if (paths === undefined) gamePaths.set(gameId, (paths = new Set()));
             paths.add(pathKey);
@@ -472,13 +610,146 @@ export function createDirectReads(
         byQuery!.delete(query);
         onDemand.delete(`${pathKey}?${query}`);
         if (byQuery!.size > 0) return;
-        removeAt(tree, responseOnlyTreePath(old.leaf.slice(1, -4), busyResponse().hash));
+        if (!redirects.has(pathKey)) removeAt(tree, responseOnlyTreePath(old.leaf.slice(1, -4), busyResponse().hash));
         responses.delete(pathKey);
         const paths = gamePaths.get(gameId);
         paths?.delete(pathKey);
         if (paths?.size === 0) forget(gameId);
         const boardId = pathKey.split('/')[3];
         if (boardId !== undefined && pathKey.split('/').length === 4) renders.delete(`${gameId}/${boardId}`);
+    }
+
+    /** Keeps a certified redirect (the oldest leave past REDIRECTS_MAX). */
+    function putRedirect(gameId: string, target: string, path: string[], key: string, stored: Stored): void {
+        const pathKey = path.join('/');
+        let byKey = redirects.get(pathKey);
+        if (byKey === undefined) {
+            redirects.set(pathKey, (byKey = new Map()));
+            if (!responses.has(pathKey)) setAt(tree, responseOnlyTreePath(path, busyResponse().hash), newLeaf(EMPTY));
+        }
+        const old = byKey.get(key);
+        if (old !== undefined) removeAt(tree, old.leaf);
+        setAt(tree, stored.leaf, newLeaf(EMPTY));
+        byKey.set(key, stored);
+        let ofGame = redirectsOf.get(gameId);
+        if (ofGame === undefined) redirectsOf.set(gameId, (ofGame = { target, keys: new Set() }));
+        const full = `${pathKey}\n${key}`;
+        ofGame.keys.add(full);
+        redirectOrder.delete(full);
+        redirectOrder.set(full, gameId);
+        while (redirectOrder.size > REDIRECTS_MAX) {
+            const [oldest, owner] = redirectOrder.entries().next().value as [string, string];
+            dropRedirect(owner, oldest);
+        }
+    }
+
+    function dropRedirect(gameId: string, full: string): void {
+        redirectOrder.delete(full);
+        const ofGame = redirectsOf.get(gameId);
+        ofGame?.keys.delete(full);
+        if (ofGame?.keys.size === 0) redirectsOf.delete(gameId);
+        const cut = full.indexOf('\n');
+        const pathKey = full.slice(0, cut);
+        const byKey = redirects.get(pathKey);
+        const old = byKey?.get(full.slice(cut + 1));
+        if (old === undefined) return;
+        removeAt(tree, old.leaf);
+        byKey!.delete(full.slice(cut + 1));
+        if (byKey!.size > 0) return;
+        redirects.delete(pathKey);
+        if (!responses.has(pathKey)) removeAt(tree, responseOnlyTreePath(old.leaf.slice(1, -4), busyResponse().hash));
+    }
+
+    /** Drops a game's certified redirects that no longer name where it is (it moved, or came back): true if any. */
+    function dropStaleRedirects(gameId: string, target: string | undefined): boolean {
+        const ofGame = redirectsOf.get(gameId);
+        if (ofGame === undefined || ofGame.target === target) return false;
+        for (const full of [...ofGame.keys]) dropRedirect(gameId, full);
+        return true;
+    }
+
+    /** The canister a direct read of `path` is redirected to (its game lives there), if it is one. */
+    function awayOf(
+        ctx: Ctx,
+        method: string,
+        path: string[] | undefined,
+        url: string,
+    ): { gameId: string; target: string } | undefined {
+        if (path === undefined || (method !== 'GET' && method !== 'HEAD')) return undefined;
+        const gameId = gameIdOf(path);
+        if (gameId === undefined) return undefined;
+        const target = locate(ctx, gameId);
+        if (target === undefined || !servedElsewhere(path, queryOf(url))) return undefined;
+        return { gameId, target };
+    }
+
+    /** A new certified redirect: the tree leaf of its response under the redirect expression (the Host certified too). */
+    function redirectStored(location: string, query: string, host: string | undefined, path: string[]): Stored {
+        const headers = redirectHeaders(location, REDIRECT_EXPRESSION);
+        const { bytes, hash: bodyHash } = redirectBody();
+        const hash = responseHash(redirectHeadersHash(location), bodyHash);
+        return {
+            status: REDIRECT_STATUS,
+            headers,
+            bytes,
+            end: bytes.length,
+            tail: EMPTY,
+            leaf: redirectTreePath(path, redirectRequestHash('GET', query, host), hash),
+            onDemand: false,
+            until: 0,
+        };
+    }
+
+    /** http_request of a path whose game lives at `away.target`. */
+    function serveRedirect(
+        ctx: Ctx,
+        method: string,
+        url: string,
+        path: string[],
+        away: { gameId: string; target: string },
+        certificate: Uint8Array | undefined,
+        raw: boolean,
+        host: string | undefined,
+    ): HttpAnswer {
+        const address = canisterAddress(host, away.target, raw);
+        if (raw) return liveRedirect(urlAt(address, path, carriedQuery(queryOf(url))));
+        const pathKey = path.join('/');
+        const query = method === 'GET' ? redirectQuery(path, url) : undefined;
+        if (query !== undefined) {
+            const stored = redirects.get(pathKey)?.get(redirectKey(host, query));
+            if (stored !== undefined && redirectsOf.get(away.gameId)?.target === away.target)
+                return certifiedAnswer(stored, certificate, path);
+        }
+        const inTree = responses.has(pathKey) || redirects.has(pathKey);
+        if ((inTree || query !== undefined) && upgradeAllowed(ctx, away.gameId)) return UPGRADE;
+        if (inTree) return busyAnswer(path, certificate);
+        // Not certified (around-me, an odd query) or past the bounds: the path has no certified answer, so skip verifies.
+        const live = liveRedirect(urlAt(address, path, carriedQuery(queryOf(url))));
+        return { ...live, headers: [...live.headers, ...skipCertificate(certificate, path)] };
+    }
+
+    /** http_request_update of a path whose game lives at `away.target`: certifies its redirect when it can. */
+    function serveRedirectUpdate(
+        ctx: Ctx,
+        method: string,
+        url: string,
+        path: string[],
+        away: { gameId: string; target: string },
+        raw: boolean,
+        host: string | undefined,
+        dropped: boolean,
+    ): { answer: HttpAnswer; changed: boolean } {
+        const within = countUpgrade(ctx, away.gameId);
+        const address = canisterAddress(host, away.target, raw);
+        const query = method === 'GET' && !raw ? redirectQuery(path, url) : undefined;
+        if (query === undefined || !within)
+            return { answer: liveRedirect(urlAt(address, path, carriedQuery(queryOf(url)))), changed: dropped };
+        const key = redirectKey(host, query);
+        const kept = redirects.get(path.join('/'))?.get(key);
+        if (kept !== undefined) return { answer: certifiedAnswer(kept, undefined, path), changed: dropped };
+        const stored = redirectStored(urlAt(address, path, carriedQuery(query)), query, host, path);
+        putRedirect(away.gameId, away.target, path, key, stored);
+        return { answer: certifiedAnswer(stored, undefined, path), changed: true };
     }
 
     /** Nothing of the game is rendered any more. */
@@ -650,22 +921,50 @@ export function createDirectReads(
         return { status: stored.status, headers, body };
     }
 
+    /** The IC-Certificate header of an answer deliberately uncertified: a witness that `path` has no leaf of its own. */
+    function skipCertificate(
+        certificate: Uint8Array | undefined,
+        path: string[] | undefined,
+    ): Array<[string, HeaderValue]> {
+        if (certificate === undefined || path === undefined) return [];
+        return [
+            [
+                'ic-certificate',
+                certificateHeader(certificate, witness(tree, skipWitnessPaths(path)), [
+                    SKIP_TREE_PATH[0],
+                    SKIP_TREE_PATH[1],
+                ]),
+            ],
+        ];
+    }
+
     function skipAnswer(
         status: number,
         text: string,
         certificate: Uint8Array | undefined,
         path: string[] | undefined,
     ): HttpAnswer {
-        const headers: Array<[string, HeaderValue]> = headersFor(status, SKIP_EXPRESSION);
-        if (certificate !== undefined && path !== undefined)
-            headers.push([
-                'ic-certificate',
-                certificateHeader(certificate, witness(tree, skipWitnessPaths(path)), [
-                    SKIP_TREE_PATH[0],
-                    SKIP_TREE_PATH[1],
-                ]),
-            ]);
+        const headers: Array<[string, HeaderValue]> = [
+            ...headersFor(status, SKIP_EXPRESSION),
+            ...skipCertificate(certificate, path),
+        ];
         return { status, headers, body: ascii(text) };
+    }
+
+    /** The path's certified busy answer (past the upgrade bounds, where only its certified answers verify). */
+    function busyAnswer(path: string[], certificate: Uint8Array | undefined): HttpAnswer {
+        const { bytes, hash } = busyResponse();
+        const busyStored: Stored = {
+            status: BUSY_STATUS,
+            headers: BUSY_HEADERS,
+            bytes,
+            end: bytes.length,
+            tail: EMPTY,
+            leaf: responseOnlyTreePath(path, hash),
+            onDemand: false,
+            until: 0,
+        };
+        return certifiedAnswer(busyStored, certificate, path);
     }
 
     /** An answer computed now, uncertified (the raw domain; an update's own answer past the budget). */
@@ -735,6 +1034,56 @@ export function createDirectReads(
         return next;
     }
 
+    function serveLocalUpdate(
+        ctx: Ctx,
+        method: string,
+        url: string,
+        raw: boolean,
+        gameId: string | undefined,
+    ): { answer: HttpAnswer; changed: boolean } {
+        const within = countUpgrade(ctx, gameId);
+        const c = method === 'GET' && !raw ? certifiable(url) : undefined;
+        const kept = c === undefined ? undefined : responses.get(c.path.join('/'))?.get(c.query);
+        if (kept !== undefined && c !== undefined) {
+            // Rendered meanwhile (another read's update): read again, so kept fresh for longer.
+            if (!kept.onDemand) kept.until = ctx.env.now() + WATCH_MICROS;
+            return { answer: certifiedAnswer(kept, undefined, c.path), changed: false };
+        }
+        // Past a bound (queries that raced the counts): the live answer, nothing rendered or kept.
+        if (!within || c === undefined || gameId === undefined || !ctx.games.has(gameId))
+            return { answer: liveHttp(ctx, method, url), changed: false };
+        const until = ctx.env.now() + WATCH_MICROS;
+        const pathKey = c.path.join('/');
+        const ahead = aheadQuery(c.path, c.query);
+        const render = (): void => {
+            if (ahead && isBoardPath(c.path)) {
+                // With the other queries of the board that are still read: one pass of hashing.
+                const wanted = new Map<string, number>([[c.query, until]]);
+                for (const [query, s] of responses.get(pathKey) ?? [])
+                    if (!s.onDemand && s.until > ctx.env.now()) wanted.set(query, s.until);
+                renderBoard(ctx, gameId, c.path[3], wanted);
+            } else {
+                const answer = liveAnswer(ctx, method, url);
+                putText(gameId, c.path, c.query, answer.status, answer.text, { onDemand: !ahead, until });
+            }
+        };
+        // Past the minute's budget: answered live, nothing kept (the next read asks again).
+        if (!withinBudget(ctx, render)) return { answer: liveHttp(ctx, method, url), changed: false };
+        const rendered = responses.get(pathKey)?.get(c.query);
+        if (rendered === undefined) return { answer: liveHttp(ctx, method, url), changed: true };
+        if (rendered.onDemand) {
+            const key = `${pathKey}?${c.query}`;
+            onDemand.delete(key);
+            onDemand.set(key, { gameId, fixed: findBoardPath(url.split('?')[0])?.params.archiveId !== undefined });
+            while (onDemand.size > ON_DEMAND_MAX) {
+                const oldest = onDemand.keys().next().value as string;
+                const q = oldest.indexOf('?');
+                drop(onDemand.get(oldest)!.gameId, oldest.slice(0, q), oldest.slice(q + 1));
+            }
+        }
+        return { answer: certifiedAnswer(rendered, undefined, c.path), changed: true };
+    }
+
     return {
         markDirty,
         markAllDirty(ctx) {
@@ -756,29 +1105,20 @@ export function createDirectReads(
             return { changed, nextDue: earliestDue(ctx) };
         },
         rootHash: () => nodeDigest(tree),
-        serve(ctx, method, url, certificate, raw = false) {
-            if (raw) return liveHttp(ctx, method, url);
+        serve(ctx, method, url, certificate, raw = false, host) {
             const path = pathKeys(url);
+            const away = awayOf(ctx, method, path, url);
+            if (away !== undefined) return serveRedirect(ctx, method, url, path!, away, certificate, raw, host);
+            if (raw) return liveHttp(ctx, method, url);
             const byQuery = path === undefined ? undefined : responses.get(path.join('/'));
-            if (byQuery !== undefined) {
+            if (byQuery !== undefined || (path !== undefined && redirects.has(path.join('/')))) {
                 // The path is in the tree: only its certified responses can verify; anything else is rendered by an update.
                 const c = method === 'GET' ? certifiable(url, true) : undefined;
-                const stored = c === undefined ? undefined : byQuery.get(c.query);
+                const stored = c === undefined ? undefined : byQuery?.get(c.query);
                 if (stored !== undefined) return certifiedAnswer(stored, certificate, path!);
                 if (upgradeAllowed(ctx, gameIdOf(path))) return UPGRADE;
                 // Past the bounds: the path's certified busy answer (a live one could not verify here).
-                const { bytes, hash } = busyResponse();
-                const busyStored: Stored = {
-                    status: BUSY_STATUS,
-                    headers: BUSY_HEADERS,
-                    bytes,
-                    end: bytes.length,
-                    tail: EMPTY,
-                    leaf: responseOnlyTreePath(path!, hash),
-                    onDemand: false,
-                    until: 0,
-                };
-                return certifiedAnswer(busyStored, certificate, path!);
+                return busyAnswer(path!, certificate);
             }
             const answer = liveAnswer(ctx, method, url);
             if (
@@ -791,49 +1131,20 @@ export function createDirectReads(
             // Past the bounds too: the path has no certified answer, so the live one under the skip expression verifies.
             return skipAnswer(answer.status, answer.text, certificate, path);
         },
-        serveUpdate(ctx, method, url, raw = false) {
-            const gameId = gameIdOf(pathKeys(url));
-            const within = countUpgrade(ctx, gameId);
-            const c = method === 'GET' && !raw ? certifiable(url) : undefined;
-            const kept = c === undefined ? undefined : responses.get(c.path.join('/'))?.get(c.query);
-            if (kept !== undefined && c !== undefined) {
-                // Rendered meanwhile (another read's update): read again, so kept fresh for longer.
-                if (!kept.onDemand) kept.until = ctx.env.now() + WATCH_MICROS;
-                return { answer: certifiedAnswer(kept, undefined, c.path), changed: false };
+        serveUpdate(ctx, method, url, raw = false, host) {
+            const path = pathKeys(url);
+            const gameId = gameIdOf(path);
+            const away = awayOf(ctx, method, path, url);
+            // Redirects that name another place than where the game is now leave the tree (it moved, or came back).
+            let dropped = gameId !== undefined && dropStaleRedirects(gameId, locate(ctx, gameId));
+            // A game that moved away: what was rendered of it here leaves the tree (no replay of its old boards).
+            if (away !== undefined && gamePaths.has(away.gameId)) {
+                dropGame(away.gameId);
+                dropped = true;
             }
-            // Past a bound (queries that raced the counts): the live answer, nothing rendered or kept.
-            if (!within || c === undefined || gameId === undefined || !ctx.games.has(gameId))
-                return { answer: liveHttp(ctx, method, url), changed: false };
-            const until = ctx.env.now() + WATCH_MICROS;
-            const pathKey = c.path.join('/');
-            const ahead = aheadQuery(c.path, c.query);
-            const render = (): void => {
-                if (ahead && isBoardPath(c.path)) {
-                    // With the other queries of the board that are still read: one pass of hashing.
-                    const wanted = new Map<string, number>([[c.query, until]]);
-                    for (const [query, s] of responses.get(pathKey) ?? [])
-                        if (!s.onDemand && s.until > ctx.env.now()) wanted.set(query, s.until);
-                    renderBoard(ctx, gameId, c.path[3], wanted);
-                } else {
-                    const answer = liveAnswer(ctx, method, url);
-                    putText(gameId, c.path, c.query, answer.status, answer.text, { onDemand: !ahead, until });
-                }
-            };
-            // Past the minute's budget: answered live, nothing kept (the next read asks again).
-            if (!withinBudget(ctx, render)) return { answer: liveHttp(ctx, method, url), changed: false };
-            const rendered = responses.get(pathKey)?.get(c.query);
-            if (rendered === undefined) return { answer: liveHttp(ctx, method, url), changed: true };
-            if (rendered.onDemand) {
-                const key = `${pathKey}?${c.query}`;
-                onDemand.delete(key);
-                onDemand.set(key, { gameId, fixed: findBoardPath(url.split('?')[0])?.params.archiveId !== undefined });
-                while (onDemand.size > ON_DEMAND_MAX) {
-                    const oldest = onDemand.keys().next().value as string;
-                    const q = oldest.indexOf('?');
-                    drop(onDemand.get(oldest)!.gameId, oldest.slice(0, q), oldest.slice(q + 1));
-                }
-            }
-            return { answer: certifiedAnswer(rendered, undefined, c.path), changed: true };
+            if (away !== undefined) return serveRedirectUpdate(ctx, method, url, path!, away, raw, host, dropped);
+            const { answer, changed } = serveLocalUpdate(ctx, method, url, raw, gameId);
+            return { answer, changed: changed || dropped };
         },
     };
 }

@@ -97,6 +97,11 @@ export async function startService(
          * them. Absent: the single canister of before (a directory without shards), the faster stack.
          */
         shards?: number;
+        /**
+         * The gateway knows {canister_url} (as npm start's does): GET /game of a game on a shard
+         * tells its canister's URL. Off by default: the conformance suite checks GET /game whole.
+         */
+        canisterUrl?: boolean;
     } = {},
 ): Promise<TestService & { signIn: SignInConfig }> {
     const replica = await startTestReplica(options.replica);
@@ -141,6 +146,7 @@ export async function startService(
         trustProxy: options.trustProxy,
         webhooks: options.webhooks,
         feed: options.feed,
+        canisterUrl: options.canisterUrl ? `${replica.url}/?canisterId=${canisterId.toText()}` : undefined,
     });
     signIn.publicUrl = gateway.url;
     const service: TestService & { signIn: SignInConfig } = {

@@ -38,14 +38,16 @@ export function directUrls(replica: Replica, canisterId: Principal, path: string
 /**
  * Verifies an answer: the verified response (status and body), or undefined when the canister
  * certified that this path is deliberately uncertified. Throws when verification fails.
+ * `requestHeaders`: the request's headers as the gateway sent them (a redirect certifies the Host).
  */
 export function verifyAnswer(
     replica: Replica,
     canisterId: Principal,
     a: CanisterAnswer,
+    requestHeaders: Array<[string, string]> = [],
 ): { statusCode?: number; body: Uint8Array } | undefined {
     const info = verifyRequestResponsePair(
-        { url: a.url, method: 'GET', headers: [], body: new Uint8Array(0), certificate_version: [2] },
+        { url: a.url, method: 'GET', headers: requestHeaders, body: new Uint8Array(0), certificate_version: [2] },
         { status_code: a.status, headers: a.headers, body: a.body },
         canisterId.toUint8Array(),
         // The replica's certificate time may run ahead of canister time (its protocol clock, test mode).

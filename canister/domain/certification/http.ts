@@ -21,6 +21,16 @@ export const FULL_EXPRESSION =
     CERTIFIED_QUERY.join('","') +
     '"]},response_certification:ResponseCertification{response_header_exclusions:ResponseHeaderList{headers:[]}}}})';
 
+/**
+ * A redirect to the canister that holds a game: as FULL_EXPRESSION, and the request's Host too.
+ * Its Location follows the Host's form of address, so a relay must not be able to answer one
+ * Host's request with the redirect certified for another (say, a local replica's address).
+ */
+export const REDIRECT_EXPRESSION =
+    'default_certification(ValidationArgs{certification:Certification{request_certification:RequestCertification{certified_request_headers:["host"],certified_query_parameters:["' +
+    CERTIFIED_QUERY.join('","') +
+    '"]},response_certification:ResponseCertification{response_header_exclusions:ResponseHeaderList{headers:[]}}}})';
+
 /** Responses deliberately left uncertified (unknown paths, bad ids, a player's own view). */
 export const SKIP_EXPRESSION = 'default_certification(ValidationArgs{no_certification:Empty{}})';
 
@@ -35,6 +45,7 @@ export const RESPONSE_ONLY_EXPRESSION =
 export const FULL_EXPRESSION_HASH = keyOf(sha256(asciiBytes(FULL_EXPRESSION)));
 export const RESPONSE_ONLY_EXPRESSION_HASH = keyOf(sha256(asciiBytes(RESPONSE_ONLY_EXPRESSION)));
 export const SKIP_EXPRESSION_HASH = keyOf(sha256(asciiBytes(SKIP_EXPRESSION)));
+export const REDIRECT_EXPRESSION_HASH = keyOf(sha256(asciiBytes(REDIRECT_EXPRESSION)));
 
 export const PATH_PREFIX = 'http_expr';
 export const EXACT = '<$>';
@@ -126,12 +137,20 @@ type Value = string | number;
 
 /** Representation-independent hash of a map with text or number values (interface specification, "Hash of map"). */
 export function mapHash(entries: ReadonlyArray<readonly [string, Value]>): Digest {
-    const pairs = entries.map(([k, v]) => {
-        const pair = new Uint8Array(64);
-        pair.set(sha256(asciiBytes(utf8Key(k))), 0);
-        pair.set(sha256(typeof v === 'number' ? new Uint8Array(leb128(v)) : asciiBytes(utf8Key(v))), 32);
-        return pair;
-    });
+    return mapHashOfPairs(entries.map(([k, v]) => mapPair(k, v)));
+}
+
+/** One entry of a map hash: the key's hash and the value's, 64 bytes (entries that never change can be kept). */
+export function mapPair(k: string, v: Value): Uint8Array {
+    const pair = new Uint8Array(64);
+    pair.set(sha256(asciiBytes(utf8Key(k))), 0);
+    pair.set(sha256(typeof v === 'number' ? new Uint8Array(leb128(v)) : asciiBytes(utf8Key(v))), 32);
+    return pair;
+}
+
+/** The hash of a map given as its entries' pairs (mapPair), in any order. */
+export function mapHashOfPairs(given: readonly Uint8Array[]): Digest {
+    const pairs = [...given];
     pairs.sort((a, b) => {
         for (let i = 0; i < 64; i++) if (a[i] !== b[i]) return a[i] - b[i];
         return 0;
@@ -142,6 +161,14 @@ export function mapHash(entries: ReadonlyArray<readonly [string, Value]>): Diges
 /** The request hash of a request without a body under FULL_EXPRESSION (`certified` from certifiedQuery). */
 export function requestHash(method: string, certified: string): Digest {
     const headers: Array<[string, Value]> = [[':ic-cert-method', method]];
+    if (certified !== '') headers.push([':ic-cert-query', certified]);
+    return sha256(mapHash(headers), EMPTY_BODY_HASH);
+}
+
+/** The request hash under REDIRECT_EXPRESSION: also the Host header's value, when the request had one. */
+export function redirectRequestHash(method: string, certified: string, host: string | undefined): Digest {
+    const headers: Array<[string, Value]> = [[':ic-cert-method', method]];
+    if (host !== undefined) headers.push(['host', host]);
     if (certified !== '') headers.push([':ic-cert-query', certified]);
     return sha256(mapHash(headers), EMPTY_BODY_HASH);
 }
@@ -166,6 +193,11 @@ export function responseHash(headersHash: Digest, bodyHash: Digest): Digest {
 /** Where a certified response sits in the tree: its leaf's path (keys). */
 export function responseTreePath(path: readonly string[], request: Digest, response: Digest): string[] {
     return [PATH_PREFIX, ...path, EXACT, FULL_EXPRESSION_HASH, keyOf(request), keyOf(response)];
+}
+
+/** Where a redirect certified under REDIRECT_EXPRESSION sits. */
+export function redirectTreePath(path: readonly string[], request: Digest, response: Digest): string[] {
+    return [PATH_PREFIX, ...path, EXACT, REDIRECT_EXPRESSION_HASH, keyOf(request), keyOf(response)];
 }
 
 /** Where a response certified under RESPONSE_ONLY_EXPRESSION sits (no request hash: an empty key). */
