@@ -698,3 +698,35 @@ export const idlFactory: IDL.InterfaceFactory = ({ IDL: I }) =>
 
 /** The actor `idlFactory` gives: each method takes and returns JSON text. */
 export type LeaderboardActor = Record<Method, (json: string) => Promise<string>>;
+
+/**
+ * The developer methods that act on one game of the developer's: they run where the game lives
+ * (a game on a shard: through the directory's `dev_forward`). Never sign-in, sign-out, dev_me,
+ * registering or deleting a game (the directory's own).
+ */
+export const DEV_ON_GAME_METHODS: ReadonlySet<Method> = new Set<Method>([
+    'dev_update_game',
+    'dev_rotate_key',
+    'dev_rotate_server_key',
+    'dev_revoke_server_key',
+    'dev_set_time_validation',
+    'dev_set_caps',
+    'dev_create_board',
+    'dev_update_board',
+    'dev_reset_board',
+    'dev_delete_board',
+    'dev_read_board',
+    'dev_export_board',
+    'dev_suspicion_log',
+    'dev_remove_entry',
+    'dev_wipe_player',
+    'dev_ban',
+    'dev_unban',
+    'dev_moderation_log',
+    'dev_analytics',
+    'dev_list_webhooks',
+    'dev_add_webhook',
+    'dev_update_webhook',
+    'dev_delete_webhook',
+    'dev_test_webhook',
+]);

@@ -32,7 +32,8 @@ export const HELP = `Usage: npm run admin -- <command> [options]
 
   move-game <gameId> <canisterId> [--from <canisterId>]   (the game's whole state to another canister:
                its writes answer 503 + Retry-After meanwhile; run again to resume after a failure)
-  set-heap-limit <bytes>   (past it the canister takes no new players or games: docs/limits.md)
+  set-heap-limit <bytes> [canisterId]   (every canister, or the one named: past it, no new players
+               or games: docs/limits.md)
 
 Targets the service started by npm start (DATA_DIR, default ./data), or a production
 canister when IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM and OPERATOR_IDENTITY_PEM are set.
@@ -248,10 +249,20 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             result = await moveGame(args[0], source, target, (line) => console.error(`move-game: ${line}`), canister);
             break;
         }
-        case 'set-heap-limit':
-            need(1, 'set-heap-limit <bytes>');
-            result = await ok('admin_set_heap_limit', { heapLimitBytes: Number(args[0]) });
+        case 'set-heap-limit': {
+            need(1, 'set-heap-limit <bytes> [canisterId]');
+            // One canister when named, else every one: the directory and each shard.
+            const targets = (await router.all(true)).filter(
+                (c) => args[1] === undefined || c.canisterId.toText() === args[1],
+            );
+            if (targets.length === 0) throw new Error(`No canister ${args[1]} among the directory's shards`);
+            for (const target of targets) {
+                const reply = await target.relay('admin_set_heap_limit', { heapLimitBytes: Number(args[0]) });
+                if ('err' in reply) throw canisterFailure(reply.err);
+                result = reply.ok;
+            }
             break;
+        }
         default:
             throw new Error(`Unknown command '${command}'. Run npm run admin -- help`);
     }

@@ -7,7 +7,14 @@
 // Steady state: a Map lookup per call, no directory call.
 import { Principal } from '@dfinity/principal';
 
-import type { Method, Relayed, ReplyOf, RequestOf, Result } from '../contract/canister';
+import {
+    DEV_ON_GAME_METHODS,
+    type Method,
+    type Relayed,
+    type ReplyOf,
+    type RequestOf,
+    type Result,
+} from '../contract/canister';
 import { API_KEY } from '../contract/rules';
 import type { GameLocation, ShardEntry } from '../contract/shards';
 import type { CanisterClient } from './canister';
@@ -40,34 +47,6 @@ export interface RouterOptions {
     /** The clock of that (ms). */
     clock?: () => number;
 }
-
-/** Developer methods that act on one game of the developer's: run where the game lives. */
-const DEV_ON_GAME = new Set<Method>([
-    'dev_update_game',
-    'dev_rotate_key',
-    'dev_rotate_server_key',
-    'dev_revoke_server_key',
-    'dev_set_time_validation',
-    'dev_set_caps',
-    'dev_create_board',
-    'dev_update_board',
-    'dev_reset_board',
-    'dev_delete_board',
-    'dev_read_board',
-    'dev_export_board',
-    'dev_suspicion_log',
-    'dev_remove_entry',
-    'dev_wipe_player',
-    'dev_ban',
-    'dev_unban',
-    'dev_moderation_log',
-    'dev_analytics',
-    'dev_list_webhooks',
-    'dev_add_webhook',
-    'dev_update_webhook',
-    'dev_delete_webhook',
-    'dev_test_webhook',
-]);
 
 /**
  * Methods that span games or keep what the directory keeps (developers, allowances, operators,
@@ -333,7 +312,7 @@ export function shardRouter(directory: CanisterClient, o: RouterOptions = {}): S
         const gameId = gameOf(r);
         if (gameId === undefined) return (directory as AnyClient).call(method, request);
         if (method === 'dev_test_webhook') return testWebhook(gameId, r);
-        if (DEV_ON_GAME.has(method)) return devOnGame(gameId, method, r);
+        if (DEV_ON_GAME_METHODS.has(method)) return devOnGame(gameId, method, r);
         return onGame(gameId, (client) => (client as AnyClient).call(method, request));
     }
 

@@ -1,6 +1,13 @@
 // The directory's side of sharding: the canister's role, where each game lives (the game ->
 // shard map), the shard list, and the answers gateways and direct reads route by.
-import { METHODS, type ApiError, type GameView, type Method, type Result } from '../../contract/canister';
+import {
+    DEV_ON_GAME_METHODS,
+    METHODS,
+    type ApiError,
+    type GameView,
+    type Method,
+    type Result,
+} from '../../contract/canister';
 import { encodeInitArg } from '../../contract/init-arg';
 import { MESSAGES } from '../../contract/messages';
 import { checkGameId, invalid } from '../../contract/rules';
@@ -415,38 +422,6 @@ function failOf(err: ApiError): Fail {
 
 // ---- developers' calls on games on shards ---------------------------------------------------------
 
-/**
- * The developer methods a directory forwards to the shard of a game: those acting on one game.
- * Never sign-in, sign-out, dev_me, registering (the directory's own) or deleting (dev_delete_game
- * on the directory handles remote games).
- */
-export const FORWARDED: ReadonlySet<Method> = new Set<Method>([
-    'dev_update_game',
-    'dev_rotate_key',
-    'dev_rotate_server_key',
-    'dev_revoke_server_key',
-    'dev_set_time_validation',
-    'dev_set_caps',
-    'dev_create_board',
-    'dev_update_board',
-    'dev_reset_board',
-    'dev_delete_board',
-    'dev_read_board',
-    'dev_export_board',
-    'dev_suspicion_log',
-    'dev_remove_entry',
-    'dev_wipe_player',
-    'dev_ban',
-    'dev_unban',
-    'dev_moderation_log',
-    'dev_analytics',
-    'dev_list_webhooks',
-    'dev_add_webhook',
-    'dev_update_webhook',
-    'dev_delete_webhook',
-    'dev_test_webhook',
-]);
-
 /** A remote game of the session's developer: its shard (404 as for any game not theirs). */
 function ownedRemote(ctx: Ctx, sessionHash: unknown, gameId: unknown): { developerId: string; shard: string } {
     const developer = liveDeveloper(ctx, sessionHash, true);
@@ -468,7 +443,7 @@ export async function forward(
     req: Untrusted<{ sessionHash: string; method: string; request: Record<string, unknown> }>,
 ): Promise<unknown> {
     const method = req.method as Method;
-    if (typeof req.method !== 'string' || !FORWARDED.has(method))
+    if (typeof req.method !== 'string' || !DEV_ON_GAME_METHODS.has(method))
         throw new Fail(400, invalid('method', 'must be a developer method acting on one game'));
     const request = req.request;
     if (request === null || typeof request !== 'object' || Array.isArray(request))
