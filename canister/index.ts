@@ -224,17 +224,7 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 function handle<M extends Method>(method: M, fn: (req: Untrusted<RequestOf<M>>) => ReplyOf<M>): void {
     let reply: Result<ReplyOf<M>>;
     try {
-        const access = METHODS[method].access;
-        if (!authorized(access)) throw new Fail(403, REFUSED[access]);
-        let req: unknown;
-        try {
-            req = JSON.parse(bytesToText(msgArgData()));
-        } catch {
-            throw new Fail(400, 'The argument must be one Candid text holding JSON');
-        }
-        if (req === null || typeof req !== 'object' || Array.isArray(req))
-            throw new Fail(400, 'The request must be a JSON object');
-        gate(method, req as { gameId?: unknown });
+        const req = admitted(method);
         actAs(req);
         reply = { ok: fn(req as Untrusted<RequestOf<M>>) };
         if (METHODS[method].kind === 'update') touched(method, req as Record<string, unknown>, reply.ok);
@@ -244,6 +234,30 @@ function handle<M extends Method>(method: M, fn: (req: Untrusted<RequestOf<M>>) 
     } finally {
         ctx.actingDeveloper = undefined;
     }
+    finish(method, reply);
+}
+
+/**
+ * The caller checked against the method's declared access, the JSON request read, and a moving
+ * or moved game's calls turned away (gate): what every method does before its own work.
+ */
+function admitted(method: Method): object {
+    const access = METHODS[method].access;
+    if (!authorized(access)) throw new Fail(403, REFUSED[access]);
+    let req: unknown;
+    try {
+        req = JSON.parse(bytesToText(msgArgData()));
+    } catch {
+        throw new Fail(400, 'The argument must be one Candid text holding JSON');
+    }
+    if (req === null || typeof req !== 'object' || Array.isArray(req))
+        throw new Fail(400, 'The request must be a JSON object');
+    gate(method, req as { gameId?: unknown });
+    return req;
+}
+
+/** Replies; after an update first writes the call's buffered writes and counts its instructions. */
+function finish(method: Method, reply: Result<unknown>): void {
     // After every update, so nothing is lost to an upgrade (a player counted but not written
     // would have their slot handed out again; one whose slot is not written would not be rebuilt).
     if (METHODS[method].kind === 'update') {
@@ -277,17 +291,7 @@ async function handleAsync<M extends Method>(
 ): Promise<void> {
     let reply: Result<ReplyOf<M>>;
     try {
-        const access = METHODS[method].access;
-        if (!authorized(access)) throw new Fail(403, REFUSED[access]);
-        let req: unknown;
-        try {
-            req = JSON.parse(bytesToText(msgArgData()));
-        } catch {
-            throw new Fail(400, 'The argument must be one Candid text holding JSON');
-        }
-        if (req === null || typeof req !== 'object' || Array.isArray(req))
-            throw new Fail(400, 'The request must be a JSON object');
-        gate(method, req as { gameId?: unknown });
+        const req = admitted(method);
         let pending: ReplyOf<M> | Promise<ReplyOf<M>>;
         try {
             actAs(req);
@@ -302,9 +306,7 @@ async function handleAsync<M extends Method>(
         if (!(e instanceof Fail)) throw e;
         reply = { err: e.toApiError() };
     }
-    flushCallWrites(ctx);
-    room.noteInstructions(ctx, Number(performanceCounter(0)));
-    msgReply(textToBytes(stringify(reply)));
+    finish(method, reply);
 }
 
 /** Moves (service/move.ts): a moving game's writes wait (503 + Retry-After), a moved game's calls answer `moved`. */
