@@ -2,6 +2,9 @@
 // natively (no wasm, no replica, no build: `npm run test:unit`), and "replica", everything
 // else, whose global setup builds the canister wasm first. A run builds only when it selects
 // a "replica" test. The browser tests (test/local) install Chromium themselves when missing.
+// Every run writes under a folder of its own, removed at its end (test/support/temp-root.cjs).
+require('./test/support/temp-root.cjs').useRunTempRoot();
+
 const UNIT = ['test/canister/domain', 'test/canister/service', 'test/contract'];
 
 const shared = {

@@ -13,7 +13,11 @@ import { writeResults } from './results';
 import { benchService } from './service.bench';
 import { benchWebhooks } from './webhooks.bench';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { useRunTempRoot } = require('../support/temp-root.cjs') as { useRunTempRoot(): string };
+
 async function main(): Promise<void> {
+    useRunTempRoot(); // the replicas' data directories go with the run
     await initBls();
     console.log(`Benchmarks on ${os.cpus().length} cores, Node ${process.version}`);
     // BENCH_ONLY=canister,daily (any of client, replica, service, delivery, canister, webhooks, daily): only those parts;

@@ -93,8 +93,8 @@ test('a second live replica in another process is refused, either way round, and
 }, 120_000);
 
 test('after stop() the same process opens the directory again, with its state', async () => {
-    const first = await startTestReplica();
-    const dataDir = first.dataDir;
+    const dataDir = tempDir('reopen');
+    const first = await startTestReplica({ dataDir });
     const id = first.createCanister();
     try {
         await first.installCode(id, probeWasm(), { arg: probeInit('reopen') });
