@@ -196,6 +196,7 @@ let lastAllowed = false;
 
 function authorized(access: Access): boolean {
     if (access === 'public') return true;
+    if (access === 'directory' || access === 'shard') return betweenCanisters(access);
     const caller = msgCaller();
     const bytes = caller.toUint8Array();
     if (access === 'gateway' && lastCaller !== undefined && sameBytes(bytes, lastCaller)) return lastAllowed;
@@ -208,6 +209,13 @@ function authorized(access: Access): boolean {
         lastAllowed = allowed;
     }
     return allowed;
+}
+
+/** `directory`: only this shard's own directory; `shard`: only this directory's own shards. No one else. */
+function betweenCanisters(access: 'directory' | 'shard'): boolean {
+    const caller = msgCaller().toText();
+    if (access === 'directory') return ctx.store.meta.get('directory') === caller;
+    return (ctx.store.meta.get('shards') ?? []).some((s) => s.canisterId === caller);
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -324,6 +332,8 @@ const REFUSED: Record<Access, string> = {
     gateway: 'This method is only for registered gateways and controllers',
     operator: 'This method is only for operators and controllers',
     controller: 'This method is only for controllers',
+    shard: "This method is only for this directory's shards",
+    directory: "This method is only for this shard's directory",
 };
 
 const JSON_METHOD: [IDL.Type[], IDL.Type, { manual: true }] = [[IDL.Text], IDL.Text, { manual: true }];
@@ -418,13 +428,14 @@ export default class {
     }
 
     @update(...JSON_METHOD)
-    device_code_lookup(): void {
-        handle('device_code_lookup', (req) => deviceCodes.lookupDeviceCode(ctx, req));
+    async device_code_lookup(): Promise<void> {
+        // codes part: on a directory with shards a code it does not hold is asked of them
+        await handleAsync('device_code_lookup', (req) => deviceCodes.lookupAnywhere(ctx, remote, req));
     }
 
     @update(...JSON_METHOD)
-    device_code_approve(): void {
-        handle('device_code_approve', (req) => deviceCodes.approveDeviceCode(ctx, req));
+    async device_code_approve(): Promise<void> {
+        await handleAsync('device_code_approve', (req) => deviceCodes.approveAnywhere(ctx, remote, req));
     }
 
     @update(...JSON_METHOD)
@@ -926,6 +937,18 @@ export default class {
     @update(...JSON_METHOD)
     admin_set_heap_limit(): void {
         handle('admin_set_heap_limit', (req) => room.setHeapLimit(ctx, req.heapLimitBytes));
+    }
+
+    // ---- codes part (issue 27 stage 2): user codes found through the directory -----------------
+
+    @update(...JSON_METHOD)
+    device_code_find(): void {
+        handle('device_code_find', (req) => deviceCodes.findDeviceCode(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    set_long_codes_until(): void {
+        handle('set_long_codes_until', (req) => deviceCodes.setLongCodesUntil(ctx, req));
     }
 
     @query([HttpRequest], HttpResponse, { manual: true })

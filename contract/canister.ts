@@ -317,9 +317,11 @@ type DevGame = DevRef & GameRef;
 /**
  * Who may call a method: anyone; registered gateways (player and developer requests, each
  * carrying its own credential); operators (the admin CLI: allowances, approvals, any game);
- * or controllers only. Controllers may call everything.
+ * or controllers only. Controllers may call everything of those. Between a directory and its
+ * shards (identities part): `shard` only the directory's own shards (`meta.shards`), `directory`
+ * only a shard's own directory (`meta.directory`): nobody else, controllers and operators included.
  */
-export type Access = 'public' | 'gateway' | 'operator' | 'controller';
+export type Access = 'public' | 'gateway' | 'operator' | 'controller' | 'shard' | 'directory';
 
 /** Request and reply of every method (`{ok: reply}` on success). */
 export interface Methods {
@@ -570,6 +572,21 @@ export interface Methods {
     shard_status: { request: Record<string, never>; reply: ShardStatus };
     /** Operators: the heap line past which new players and games are refused (bytes). */
     admin_set_heap_limit: { request: { heapLimitBytes: number }; reply: { heapLimitBytes: number } };
+    // ---- codes part (issue 27 stage 2): user codes found through the directory ----
+    /**
+     * A shard's directory: the pending code of a typed user code on this shard (its game, the
+     * game's name, seconds left), 404 when it has none. Counts nothing: the directory counted.
+     */
+    device_code_find: { request: { userCode: string }; reply: DeviceCodeFound };
+    /** A shard's directory: new user codes here are long until `until` (µs; the later of it and the shard's own). */
+    set_long_codes_until: { request: { until: number }; reply: { longCodesUntil: number } };
+}
+
+/** A pending code a shard holds (device_code_find). */
+export interface DeviceCodeFound {
+    gameId: string;
+    gameName: string;
+    expiresIn: number;
 }
 
 export type Method = keyof Methods;
@@ -684,6 +701,9 @@ export const METHODS = {
     // ---- limits part (issue 27) ----
     shard_status: { kind: 'query', access: 'gateway' },
     admin_set_heap_limit: { kind: 'update', access: 'operator' },
+    // ---- codes part (issue 27 stage 2) ----
+    device_code_find: { kind: 'update', access: 'directory' },
+    set_long_codes_until: { kind: 'update', access: 'directory' },
 } as const satisfies Record<Method, { kind: 'update' | 'query'; access: Access }>;
 
 export const isQuery = (method: Method): boolean => METHODS[method].kind === 'query';

@@ -3,7 +3,7 @@
 // session. Pending codes are capped (service-wide, per game, per client address); wrong user
 // codes are limited per client, and while they come fast service-wide new codes are longer, so
 // that guessing stays infeasible without ever refusing a valid code to a client within its limit.
-import type { Approval, ReplyOf, RequestOf } from '../../contract/canister';
+import type { Approval, DeviceCodeFound, ReplyOf, RequestOf, Result } from '../../contract/canister';
 import { MESSAGES } from '../../contract/messages';
 import { checkNickname } from '../../contract/rules';
 import { newToken } from '../domain/tokens';
@@ -69,6 +69,8 @@ interface Limits {
     startedByClient: Map<string, number>;
     startedQueue: Array<{ until: number; client: string }>;
     startedHead: number;
+    /** The long-codes time a directory last told its shards (codes part). */
+    toldShardsUntil?: number;
 }
 /** One per store (the canister has one; each native test its own). */
 const limitsOf = new WeakMap<object, Limits>();
@@ -95,8 +97,8 @@ function clientOf(client: unknown): string | undefined {
     return typeof client === 'string' && client.length > 0 && client.length <= 100 ? client : undefined;
 }
 
-/** A client past its wrong codes this minute is refused, valid code or not (it blocks only itself). */
-function checkWrongCodeLimit(ctx: Ctx, client: string): void {
+/** The limits, their per-minute counts cleared when a new minute began. */
+function refreshWindow(ctx: Ctx): Limits {
     const l = limits(ctx);
     const window = Math.floor(ctx.env.now() / WINDOW_US);
     if (window !== l.window) {
@@ -104,6 +106,12 @@ function checkWrongCodeLimit(ctx: Ctx, client: string): void {
         l.wrongTotal = 0;
         l.wrongByClient.clear();
     }
+    return l;
+}
+
+/** A client past its wrong codes this minute is refused, valid code or not (it blocks only itself). */
+function checkWrongCodeLimit(ctx: Ctx, client: string): void {
+    const l = refreshWindow(ctx);
     if ((l.wrongByClient.get(client) ?? 0) >= WRONG_CODES_PER_CLIENT) {
         throw new Fail(429, 'Too many wrong codes. Wait a minute, then check the code on your game screen.');
     }
@@ -197,6 +205,9 @@ export function startDeviceCode(
     return { deviceCode, userCode, expiresIn: DEVICE_CODE_SECONDS, interval: POLL_INTERVAL_SECONDS };
 }
 
+const WRONG_CODE =
+    'That code is not valid or has expired. Check the code on your game screen, or start sign-in again in the game.';
+
 /** The pending code a player typed, or a counted wrong try (404). */
 function pendingCode(
     ctx: Ctx,
@@ -216,10 +227,7 @@ function pendingCode(
         ctx.env.now() >= record.expiresAt
     ) {
         countWrongCode(ctx, who);
-        throw new Fail(
-            404,
-            'That code is not valid or has expired. Check the code on your game screen, or start sign-in again in the game.',
-        );
+        throw new Fail(404, WRONG_CODE);
     }
     return { hash, record, userCode };
 }
@@ -311,4 +319,170 @@ export function sweepDeviceCodes(ctx: Ctx, limit = 200): number {
         swept++;
     }
     return swept;
+}
+
+// ---- codes part (issue 27 stage 2): user codes found through the directory ----------------------
+
+/** What a directory needs to ask its shards (service/directory.ts's Remote has it). */
+export interface ShardCalls {
+    call(
+        canisterId: string,
+        method: 'device_code_find' | 'device_code_approve' | 'set_long_codes_until',
+        request: unknown,
+    ): Promise<Result<unknown>>;
+}
+
+/** The shards a directory asks for a user code (ready ones, in creation order); none on a shard or a single canister. */
+function shardsToAsk(ctx: Ctx): string[] {
+    if ((ctx.store.meta.get('role') ?? 'directory') !== 'directory') return [];
+    return (ctx.store.meta.get('shards') ?? []).filter((s) => s.ready !== false).map((s) => s.canisterId);
+}
+
+/** device_code_find on a shard (its directory only): the pending code's game, or 404; counts nothing. */
+export function findDeviceCode(ctx: Ctx, req: Untrusted<RequestOf<'device_code_find'>>): DeviceCodeFound {
+    const userCode = normalizeUserCode(req.userCode);
+    const hash = userCode === undefined ? undefined : ctx.store.userCodes.get(userCode);
+    const record = hash === undefined ? undefined : ctx.store.deviceCodes.get(hash);
+    if (record === undefined || record.status !== 'pending' || ctx.env.now() >= record.expiresAt)
+        throw new Fail(404, WRONG_CODE);
+    const game = requireGame(ctx, record.gameId);
+    return {
+        gameId: record.gameId,
+        gameName: game.record.name,
+        expiresIn: Math.ceil((record.expiresAt - ctx.env.now()) / 1e6),
+    };
+}
+
+/** set_long_codes_until on a shard (its directory only): new codes are long until then (the later of both). */
+export function setLongCodesUntil(
+    ctx: Ctx,
+    req: Untrusted<RequestOf<'set_long_codes_until'>>,
+): ReplyOf<'set_long_codes_until'> {
+    const until = req.until;
+    if (typeof until !== 'number' || !Number.isSafeInteger(until) || until < 0)
+        throw new Fail(400, 'Invalid until: must be a time in microseconds');
+    const l = limits(ctx);
+    // No later than an hour from now: a directory's clock is the IC's, so this only bounds a bug.
+    l.longCodesUntil = Math.max(l.longCodesUntil, Math.min(until, ctx.env.now() + LONG_CODES_US));
+    return { longCodesUntil: l.longCodesUntil };
+}
+
+/**
+ * The directory's lookup of a code it does not hold: the first shard that has it pending, in
+ * the shards' order (codes are drawn per canister: two shards holding the same pending code is
+ * a 1-in-10^6 event per 10,000 pending codes; both lookup and approve then take the first).
+ * The client is counted once before the await (a burst of parallel guesses cannot pass the
+ * per-client limit while the shards are asked), and forgiven when a shard has the code.
+ */
+async function findOnShards(
+    ctx: Ctx,
+    remote: ShardCalls,
+    shards: string[],
+    userCode: string | undefined,
+    who: string,
+): Promise<{ shard: string; found: DeviceCodeFound }> {
+    const l = limits(ctx);
+    const window = l.window;
+    const tracked = l.wrongByClient.has(who) || l.wrongByClient.size < MAX_TRACKED_CLIENTS;
+    if (tracked) l.wrongByClient.set(who, (l.wrongByClient.get(who) ?? 0) + 1);
+    const forgive = (): void => {
+        const count = l.wrongByClient.get(who);
+        if (tracked && l.window === window && count !== undefined)
+            if (count > 1) l.wrongByClient.set(who, count - 1);
+            else l.wrongByClient.delete(who);
+    };
+    if (userCode !== undefined) {
+        let replies: Array<Result<unknown>>;
+        try {
+            replies = await Promise.all(shards.map((id) => remote.call(id, 'device_code_find', { userCode })));
+        } catch (e) {
+            forgive(); // not a wrong code: the shards could not be asked (503)
+            throw e;
+        }
+        const at = replies.findIndex((r) => 'ok' in r);
+        if (at >= 0) {
+            forgive();
+            return { shard: shards[at], found: (replies[at] as { ok: DeviceCodeFound }).ok };
+        }
+    }
+    // A wrong code, counted once service-wide here (the client was counted above).
+    refreshWindow(ctx);
+    if (l.window !== window) {
+        // A new minute began while the shards answered: the guess counts in it.
+        const count = l.wrongByClient.get(who);
+        if (count !== undefined || l.wrongByClient.size < MAX_TRACKED_CLIENTS)
+            l.wrongByClient.set(who, (count ?? 0) + 1);
+    }
+    l.wrongTotal++;
+    if (l.wrongTotal >= WRONG_CODES_SERVICE_WIDE) {
+        const now = ctx.env.now();
+        l.longCodesUntil = now + LONG_CODES_US;
+        // Shards' new codes are long too: told when tripped, then at most once a minute.
+        const told = l.toldShardsUntil ?? 0;
+        if (told <= now || l.longCodesUntil - told >= WINDOW_US) {
+            l.toldShardsUntil = l.longCodesUntil;
+            await tellShardsLong(remote, shards, l.longCodesUntil);
+        }
+    }
+    throw new Fail(404, WRONG_CODE);
+}
+
+/** Every shard's new codes long until `until` (best effort: a shard that does not answer counts its own). */
+async function tellShardsLong(remote: ShardCalls, shards: string[], until: number): Promise<void> {
+    await Promise.all(shards.map((id) => remote.call(id, 'set_long_codes_until', { until }).catch(() => undefined)));
+}
+
+/**
+ * device_code_lookup: on a directory with shards, a code it does not hold is asked of every
+ * shard (device_code_find); anywhere else (a shard, a single canister) it answers at once as
+ * before. The client's limit is checked once, here.
+ */
+export function lookupAnywhere(
+    ctx: Ctx,
+    remote: ShardCalls,
+    req: Untrusted<RequestOf<'device_code_lookup'>>,
+): ReplyOf<'device_code_lookup'> | Promise<ReplyOf<'device_code_lookup'>> {
+    // A code held here (the single canister's case) costs what it always did: one more map read.
+    if (heldHere(ctx, req.userCode)) return lookupDeviceCode(ctx, req);
+    const shards = shardsToAsk(ctx);
+    if (shards.length === 0) return lookupDeviceCode(ctx, req);
+    const who = clientOf(req.client) ?? 'unknown';
+    checkWrongCodeLimit(ctx, who);
+    const userCode = normalizeUserCode(req.userCode);
+    return findOnShards(ctx, remote, shards, userCode, who).then(({ found }) => ({ userCode: userCode!, ...found }));
+}
+
+/**
+ * device_code_approve: on a directory with shards, a code it does not hold is found on its
+ * shard (device_code_find) and approved there: the directory calls the shard's own
+ * device_code_approve (it is the shard's controller, so it passes the gateway access), which
+ * re-checks the code, the game's move gate and the identity as it would for a gateway.
+ */
+export function approveAnywhere(
+    ctx: Ctx,
+    remote: ShardCalls,
+    req: Untrusted<RequestOf<'device_code_approve'>>,
+): ReplyOf<'device_code_approve'> | Promise<ReplyOf<'device_code_approve'>> {
+    // A code held here (the single canister's case) costs what it always did: one more map read.
+    if (heldHere(ctx, req.userCode)) return approveDeviceCode(ctx, req);
+    const shards = shardsToAsk(ctx);
+    if (shards.length === 0) return approveDeviceCode(ctx, req);
+    const identity = checkIdentity(req.identity);
+    const who = clientOf(req.client) ?? 'unknown';
+    checkWrongCodeLimit(ctx, who);
+    const userCode = normalizeUserCode(req.userCode);
+    return findOnShards(ctx, remote, shards, userCode, who).then(async ({ shard }) => {
+        const reply = await remote.call(shard, 'device_code_approve', { userCode, client: req.client, identity });
+        if ('err' in reply) {
+            const { status, message, ...extra } = reply.err;
+            throw new Fail(status, message, extra);
+        }
+        return reply.ok as ReplyOf<'device_code_approve'>;
+    });
+}
+
+/** Whether this canister holds the typed code (pending or not: its own answer is then the answer). */
+function heldHere(ctx: Ctx, input: unknown): boolean {
+    const userCode = normalizeUserCode(input);
+    return userCode !== undefined && ctx.store.userCodes.get(userCode) !== undefined;
 }
