@@ -2,7 +2,7 @@
 // `locate_game`, asked once per game and kept for the gateway's life), one client per canister,
 // and a client that sends every method to the canister it belongs to (a game's calls to the
 // game's canister, developer calls on a shard's game through the directory's `dev_forward`,
-// what spans games to the directory or to every canister). A canister answering
+// what spans games, and typed user codes, to the directory or to every canister). A canister answering
 // `{err: {moved: true}}` makes the router ask the directory again and retry once.
 // Steady state: a Map lookup per call, no directory call.
 import { Principal } from '@dfinity/principal';
@@ -71,10 +71,11 @@ const DIRECTORY_ONLY = new Set<Method>([
     'dev_register_game',
     'dev_delete_game',
     'dev_request_games',
+    // A typed user code: the directory finds it among its own and its shards' (device_code_find),
+    // counts a wrong one once, and forwards the approval to the code's shard.
+    'device_code_lookup',
+    'device_code_approve',
 ]);
-
-/** Methods asked of every canister: the first that answers `ok` is the one that knows (a user code). */
-const FIRST_THAT_KNOWS = new Set<Method>(['device_code_lookup', 'device_code_approve']);
 
 type AnyRequest = Record<string, unknown>;
 type AnyClient = { call(method: Method, request: unknown): Promise<Result<unknown>> };
@@ -101,8 +102,6 @@ export function shardRouter(directory: CanisterClient, o: RouterOptions = {}): S
     const locating = new Map<string, Promise<CanisterClient>>();
     let shardList: { at: number; clients: CanisterClient[] } | undefined;
     let listing: Promise<CanisterClient[]> | undefined;
-    /** User codes answered by a canister lately (device-code approval follows its lookup). */
-    const userCodes = new Map<string, CanisterClient>();
     /** Test-event leases (dev_test_webhook) by id: their report goes to the canister of the game. */
     const testLeases = new Map<string, CanisterClient>();
 
@@ -184,25 +183,6 @@ export function shardRouter(directory: CanisterClient, o: RouterOptions = {}): S
                       request,
                   }),
         );
-    }
-
-    async function firstThatKnows(method: Method, request: AnyRequest): Promise<Result<unknown>> {
-        const code = typeof request.userCode === 'string' ? request.userCode : '';
-        const remembered = userCodes.get(code);
-        if (remembered !== undefined && method === 'device_code_approve') {
-            userCodes.delete(code);
-            return (remembered as AnyClient).call(method, request);
-        }
-        const clientsNow = await all();
-        if (clientsNow.length === 1) return (directory as AnyClient).call(method, request);
-        const replies = await Promise.all(clientsNow.map((c) => (c as AnyClient).call(method, request)));
-        const found = replies.findIndex((r) => 'ok' in r);
-        if (found < 0) return replies[0]; // the directory's answer, as a single canister gave it
-        if (method === 'device_code_lookup') {
-            if (userCodes.size > 10_000) userCodes.clear();
-            userCodes.set(code, clientsNow[found]);
-        }
-        return replies[found];
     }
 
     /** Submits grouped by their game's canister, one call each, the replies in the request's order. */
@@ -307,7 +287,6 @@ export function shardRouter(directory: CanisterClient, o: RouterOptions = {}): S
             case 'admin_list_games':
                 return listGames(r);
         }
-        if (FIRST_THAT_KNOWS.has(method)) return firstThatKnows(method, r);
         if (method === 'webhook_work') return reportTests(r);
         const gameId = gameOf(r);
         if (gameId === undefined) return (directory as AnyClient).call(method, request);

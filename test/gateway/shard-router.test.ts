@@ -125,7 +125,7 @@ test("developer calls: on the directory for its own games, dev_forward for a sha
     });
 });
 
-test('fan-outs: platform stats summed, submits and feed heads split per canister in order, user codes found', async () => {
+test('fan-outs: platform stats summed, submits and feed heads split per canister in order, user codes to the directory', async () => {
     const locations: Record<string, Principal> = { a1: A, a2: A, b1: B };
     const stats = (total: number) => ({ ok: { total, today: total - 1, date: '2026-11-26' } });
     const { directory, calls } = world({
@@ -173,16 +173,16 @@ test('fan-outs: platform stats summed, submits and feed heads split per canister
     });
     const heads = ['b1', 'a1'].map((gameId) => ({ gameId, serverKeyHash: 'h' }));
     expect(await router.routed.call('events_latest', { games: heads })).toEqual({ ok: [2, 1] });
-    const found = await router.routed.call('device_code_lookup', { userCode: 'ABCD-EFGH', client: 'c' });
-    expect(found).toMatchObject({ ok: { gameId: 'b1' } });
-    // The approval goes to the canister that knew the code.
+    // Typed user codes go to the directory only (it asks its shards itself): one call each, however many shards.
     calls.length = 0;
-    await router.routed.call('device_code_approve', { userCode: 'ABCD-EFGH', client: 'c', identity: {} as never });
-    expect(calls.map((c) => c.canister)).toEqual([B.toText()]);
-    // A code nobody knows: the directory's answer, as a single canister gave it.
-    expect(await router.routed.call('device_code_lookup', { userCode: 'ZZZZ-ZZZZ', client: 'c' })).toEqual({
+    expect(await router.routed.call('device_code_lookup', { userCode: 'ABCD-EFGH', client: 'c' })).toEqual({
         err: { status: 404, message: 'Unknown code' },
     });
+    await router.routed.call('device_code_approve', { userCode: 'ABCD-EFGH', client: 'c', identity: {} as never });
+    expect(calls.map((c) => [c.canister, c.method])).toEqual([
+        [DIR.toText(), 'device_code_lookup'],
+        [DIR.toText(), 'device_code_approve'],
+    ]);
     expect(router.counts.lists).toBe(1); // the shard list is kept for a minute
 });
 

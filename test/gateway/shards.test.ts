@@ -71,7 +71,7 @@ test('a game on shard 2 is played and read through the gateway while shard 1 ser
         const other = games.find((o) => o !== g)!.canister;
         expect(await info(other)).toMatchObject({ err: { status: 404 } });
     }
-    // A signed-in player on a shard's game: device code there, approval found by asking every canister.
+    // A signed-in player on a shard's game: device code there, found and approved through the directory.
     const { token } = await s.signInPlayer(two.gameId, 'shard-player', 'ShardPlayer');
     const profile = await s.request('GET', '/auth/profile', {
         headers: { 'X-Session-Token': token, 'X-Game-ID': two.gameId },
