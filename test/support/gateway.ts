@@ -31,6 +31,8 @@ export interface TestService {
     canisterId: Principal;
     /** The gateway identity's PEM file (more gateways in front of the same canister use it). */
     gatewayIdentityFile: string;
+    /** The operator identity's PEM file (tests that call as an operator by hand). */
+    operatorIdentityFile: string;
     /** The directory's shards (principal texts) when the stack was asked for some. */
     shards: string[];
     /** Registers a game and returns its API key. */
@@ -107,7 +109,8 @@ export async function startService(
     const replica = await startTestReplica(options.replica);
     const identityFile = `${tempDir('gateway-identity')}/identity.pem`;
     const identity = ensureIdentity(identityFile);
-    const operator = ensureIdentity(`${tempDir('operator-identity')}/identity.pem`);
+    const operatorIdentityFile = `${tempDir('operator-identity')}/identity.pem`;
+    const operator = ensureIdentity(operatorIdentityFile);
     const canisterId = replica.createCanister();
     await replica.installCode(canisterId, leaderboardWasm(), {
         arg: initArgFor({ gateways: [identity.getPrincipal()], operators: [operator.getPrincipal()] }),
@@ -157,6 +160,7 @@ export async function startService(
         signIn,
         shards,
         gatewayIdentityFile: identityFile,
+        operatorIdentityFile,
         async game(gameId, setup) {
             const { apiKey } = await canister.ok('admin_register_game', {
                 developerId: `dev-${gameId}`,
