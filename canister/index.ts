@@ -317,6 +317,44 @@ async function handleAsync<M extends Method>(
     finish(method, reply);
 }
 
+/**
+ * `handle` for a method that awaits only sometimes (codes part): an answer at hand is sent as
+ * `handle` sends it (no await: a single canister pays what it always did); a promise is
+ * answered once it settles, like `handleAsync`.
+ */
+function handleSometimesAsync<M extends Method>(
+    method: M,
+    fn: (req: Untrusted<RequestOf<M>>) => ReplyOf<M> | Promise<ReplyOf<M>>,
+): void | Promise<void> {
+    let reply: Result<ReplyOf<M>>;
+    try {
+        const req = admitted(method);
+        actAs(req);
+        const out = fn(req as Untrusted<RequestOf<M>>);
+        if (out instanceof Promise) return settleLater(method, req, out);
+        reply = { ok: out };
+        if (METHODS[method].kind === 'update') touched(method, req as Record<string, unknown>, reply.ok);
+    } catch (e) {
+        if (!(e instanceof Fail)) throw e;
+        reply = { err: e.toApiError() };
+    } finally {
+        ctx.actingDeveloper = undefined;
+    }
+    finish(method, reply);
+}
+
+async function settleLater<M extends Method>(method: M, req: object, out: Promise<ReplyOf<M>>): Promise<void> {
+    let reply: Result<ReplyOf<M>>;
+    try {
+        reply = { ok: await out };
+        touched(method, req as Record<string, unknown>, reply.ok);
+    } catch (e) {
+        if (!(e instanceof Fail)) throw e;
+        reply = { err: e.toApiError() };
+    }
+    finish(method, reply);
+}
+
 /** Moves (service/move.ts): a moving game's writes wait (503 + Retry-After), a moved game's calls answer `moved`. */
 function gate(method: Method, req: { gameId?: unknown }): void {
     if (ctx.moving.size === 0 && ctx.movedTo.size === 0) return;
@@ -428,14 +466,14 @@ export default class {
     }
 
     @update(...JSON_METHOD)
-    async device_code_lookup(): Promise<void> {
+    device_code_lookup(): void | Promise<void> {
         // codes part: on a directory with shards a code it does not hold is asked of them
-        await handleAsync('device_code_lookup', (req) => deviceCodes.lookupAnywhere(ctx, remote, req));
+        return handleSometimesAsync('device_code_lookup', (req) => deviceCodes.lookupAnywhere(ctx, remote, req));
     }
 
     @update(...JSON_METHOD)
-    async device_code_approve(): Promise<void> {
-        await handleAsync('device_code_approve', (req) => deviceCodes.approveAnywhere(ctx, remote, req));
+    device_code_approve(): void | Promise<void> {
+        return handleSometimesAsync('device_code_approve', (req) => deviceCodes.approveAnywhere(ctx, remote, req));
     }
 
     @update(...JSON_METHOD)

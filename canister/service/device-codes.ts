@@ -208,16 +208,27 @@ export function startDeviceCode(
 const WRONG_CODE =
     'That code is not valid or has expired. Check the code on your game screen, or start sign-in again in the game.';
 
+/** A typed code as stored (undefined when malformed) and the device code it names here, if any. */
+interface Typed {
+    userCode?: string;
+    hash?: string;
+}
+
+function typedCode(ctx: Ctx, input: unknown): Typed {
+    const userCode = normalizeUserCode(input);
+    return { userCode, hash: userCode === undefined ? undefined : ctx.store.userCodes.get(userCode) };
+}
+
 /** The pending code a player typed, or a counted wrong try (404). */
 function pendingCode(
     ctx: Ctx,
     userCodeInput: unknown,
     client: unknown,
+    typed: Typed = typedCode(ctx, userCodeInput),
 ): { hash: string; record: DeviceCodeRecord; userCode: string } {
     const who = clientOf(client) ?? 'unknown';
     checkWrongCodeLimit(ctx, who);
-    const userCode = normalizeUserCode(userCodeInput);
-    const hash = userCode === undefined ? undefined : ctx.store.userCodes.get(userCode);
+    const { userCode, hash } = typed;
     const record = hash === undefined ? undefined : ctx.store.deviceCodes.get(hash);
     if (
         userCode === undefined ||
@@ -235,8 +246,9 @@ function pendingCode(
 export function lookupDeviceCode(
     ctx: Ctx,
     req: Untrusted<RequestOf<'device_code_lookup'>>,
+    typed?: Typed,
 ): ReplyOf<'device_code_lookup'> {
-    const { record, userCode } = pendingCode(ctx, req.userCode, req.client);
+    const { record, userCode } = pendingCode(ctx, req.userCode, req.client, typed);
     const game = requireGame(ctx, record.gameId);
     return {
         userCode,
@@ -250,9 +262,10 @@ export function lookupDeviceCode(
 export function approveDeviceCode(
     ctx: Ctx,
     req: Untrusted<RequestOf<'device_code_approve'>>,
+    typed?: Typed,
 ): ReplyOf<'device_code_approve'> {
     const identity = checkIdentity(req.identity);
-    const { hash, record } = pendingCode(ctx, req.userCode, req.client);
+    const { hash, record } = pendingCode(ctx, req.userCode, req.client, typed);
     refuseWrite(ctx, record.gameId);
     const game = requireGame(ctx, record.gameId);
     record.status = 'approved';
@@ -334,7 +347,7 @@ export interface ShardCalls {
 
 /** The shards a directory asks for a user code (ready ones, in creation order); none on a shard or a single canister. */
 function shardsToAsk(ctx: Ctx): string[] {
-    if ((ctx.store.meta.get('role') ?? 'directory') !== 'directory') return [];
+    // Only a directory has `shards` (it creates them): one read, absent on a shard or a single canister.
     return (ctx.store.meta.get('shards') ?? []).filter((s) => s.ready !== false).map((s) => s.canisterId);
 }
 
@@ -442,13 +455,14 @@ export function lookupAnywhere(
     remote: ShardCalls,
     req: Untrusted<RequestOf<'device_code_lookup'>>,
 ): ReplyOf<'device_code_lookup'> | Promise<ReplyOf<'device_code_lookup'>> {
-    // A code held here (the single canister's case) costs what it always did: one more map read.
-    if (heldHere(ctx, req.userCode)) return lookupDeviceCode(ctx, req);
+    // A code held here (the single canister's case) is read once, as it always was.
+    const typed = typedCode(ctx, req.userCode);
+    if (typed.hash !== undefined) return lookupDeviceCode(ctx, req, typed);
     const shards = shardsToAsk(ctx);
-    if (shards.length === 0) return lookupDeviceCode(ctx, req);
+    if (shards.length === 0) return lookupDeviceCode(ctx, req, typed);
     const who = clientOf(req.client) ?? 'unknown';
     checkWrongCodeLimit(ctx, who);
-    const userCode = normalizeUserCode(req.userCode);
+    const userCode = typed.userCode;
     return findOnShards(ctx, remote, shards, userCode, who).then(({ found }) => ({ userCode: userCode!, ...found }));
 }
 
@@ -463,14 +477,15 @@ export function approveAnywhere(
     remote: ShardCalls,
     req: Untrusted<RequestOf<'device_code_approve'>>,
 ): ReplyOf<'device_code_approve'> | Promise<ReplyOf<'device_code_approve'>> {
-    // A code held here (the single canister's case) costs what it always did: one more map read.
-    if (heldHere(ctx, req.userCode)) return approveDeviceCode(ctx, req);
+    // A code held here (the single canister's case) is read once, as it always was.
+    const typed = typedCode(ctx, req.userCode);
+    if (typed.hash !== undefined) return approveDeviceCode(ctx, req, typed);
     const shards = shardsToAsk(ctx);
-    if (shards.length === 0) return approveDeviceCode(ctx, req);
+    if (shards.length === 0) return approveDeviceCode(ctx, req, typed);
     const identity = checkIdentity(req.identity);
     const who = clientOf(req.client) ?? 'unknown';
     checkWrongCodeLimit(ctx, who);
-    const userCode = normalizeUserCode(req.userCode);
+    const userCode = typed.userCode;
     return findOnShards(ctx, remote, shards, userCode, who).then(async ({ shard }) => {
         const reply = await remote.call(shard, 'device_code_approve', { userCode, client: req.client, identity });
         if ('err' in reply) {
@@ -479,10 +494,4 @@ export function approveAnywhere(
         }
         return reply.ok as ReplyOf<'device_code_approve'>;
     });
-}
-
-/** Whether this canister holds the typed code (pending or not: its own answer is then the answer). */
-function heldHere(ctx: Ctx, input: unknown): boolean {
-    const userCode = normalizeUserCode(input);
-    return userCode !== undefined && ctx.store.userCodes.get(userCode) !== undefined;
 }
