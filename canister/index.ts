@@ -118,9 +118,13 @@ function touched(method: Method, req: Record<string, unknown>, reply: unknown): 
         renderBy(direct.markAllDirty(ctx));
         return;
     }
+    // A redeem (its request may name the game: codes part) marks every game, as it always did.
+    if (method === 'device_code_redeem') {
+        renderBy(direct.markAllDirty(ctx));
+        return;
+    }
     const gameId = req.gameId ?? (reply as { gameId?: unknown } | null)?.gameId;
     if (typeof gameId === 'string') mark(gameId, { kind: 'all' });
-    else if (method === 'device_code_redeem') renderBy(direct.markAllDirty(ctx));
 }
 // Without a snapshot, post_upgrade reads this many players (~1 M instructions each, well
 // inside the 300 B install limit); timers read the rest, this many per message.

@@ -367,7 +367,11 @@ export interface Methods {
         request: { userCode: string; client: string; identity: Identity };
         reply: { gameId: string; gameName: string };
     };
-    device_code_redeem: { request: { deviceCodeHash: string }; reply: Approval };
+    /**
+     * `gameId` (codes part, optional): the game the poll names; a canister the game moved away
+     * from answers `moved` for it, so the gateway finds the code where it moved.
+     */
+    device_code_redeem: { request: { deviceCodeHash: string; gameId?: string }; reply: Approval };
     sign_in: { request: GameRef & { identity: Identity; nickname?: string }; reply: Approval };
     resolve_session: { request: GameRef & { sessionHash: string }; reply: SessionInfo };
     renew_session: { request: GameRef & { sessionHash: string }; reply: null };

@@ -9,6 +9,7 @@ import type { Ctx, GameState, Untrusted } from '../state/context';
 import { emptyGameState, indexPlayer } from '../state/game-state';
 import { holdName, nameHolder } from '../state/names';
 import type {
+    DeviceCodeRecord,
     AccountRecord,
     ActiveSessions,
     GameRecord,
@@ -33,6 +34,7 @@ import type { RequestOf } from '../../contract/canister';
 import { loadMoves, refuseMoved } from './move-gate';
 import { nextDefaultNumber } from './players';
 import { assertRoomForNewGame, recount } from './room';
+import { codesOfGame, forgetCodesOfGame, importMovedCode, isMovedCode } from './device-codes';
 
 /** Players staged per move_out_begin call (measured: see docs; far inside the 40 B update limit). */
 export const STAGE_PLAYERS_PER_CALL = 5_000;
@@ -214,6 +216,8 @@ function stageGame(ctx: Ctx, game: GameState, packer: Packer): void {
     if ((record.pendingBans ?? 0) > 0 || (record.identityBans ?? 0) > 0)
         for (const [key, ban] of ctx.store.bans.first(ctx.store.bans.size()))
             if (key.startsWith(`${gameId}/`) && ban.at >= record.createdAt) packer.add('bans', key, ban);
+    // codes part: pending device codes go with their game (the game's poll redeems them there)
+    for (const [hash, code] of codesOfGame(ctx, gameId)) packer.add('deviceCode', hash, code);
 }
 
 function stagePlayer(ctx: Ctx, game: GameState, playerId: string, packer: Packer): void {
@@ -283,6 +287,7 @@ export function moveOutEnd(ctx: Ctx, req: Untrusted<RequestOf<'move_out_end'>>):
     const archives = record.boards.flatMap((b) => b.archives.map((start) => archiveKey(gameId, b.scoreboardId, start)));
     ctx.store.apiKeys.delete(record.apiKey);
     forgetPlayerIds(ctx, game);
+    forgetCodesOfGame(ctx, gameId);
     ctx.store.games.delete(gameId);
     ctx.games.delete(gameId);
     ctx.rebuilding.delete(gameId);
@@ -428,6 +433,9 @@ function checkItems(gameId: string, items: unknown, first: boolean): Item[] {
                 if (!key.startsWith(prefix) || value === null || typeof value !== 'object')
                     throw bad(i, `is not of game '${gameId}'`);
                 return;
+            case 'deviceCode':
+                if (!isMovedCode(gameId, key, value)) throw bad(i, `is not a device code of '${gameId}'`);
+                return;
             default:
                 throw bad(i, `has an unknown kind '${kind}'`);
         }
@@ -533,6 +541,9 @@ function applyItems(ctx: Ctx, move: MoveInRecord, items: Item[]): void {
                 break;
             case 'activeSessions':
                 ctx.store.activeSessions.set(key, value as ActiveSessions);
+                break;
+            case 'deviceCode':
+                importMovedCode(ctx, key, value as DeviceCodeRecord);
                 break;
             default:
                 (ctx.store[kind as 'daily'] as { set(k: string, v: unknown): void }).set(key, value);

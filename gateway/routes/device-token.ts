@@ -21,9 +21,10 @@ export default route({
         503: `${SHARD_FULL_ERROR} (the approval stays: poll again later)`,
     },
     async handle(ctx, { body, caller }) {
-        // The code was started on the canister of the game it names (X-Game-ID).
+        // The code was started on the canister of the game it names (X-Game-ID); the game named
+        // too, so that a canister it moved away from answers `moved` (its codes moved with it).
         return ctx.router
             .forGame(caller.gameId)
-            .ok('device_code_redeem', { deviceCodeHash: hashToken(body.device_code) });
+            .ok('device_code_redeem', { deviceCodeHash: hashToken(body.device_code), gameId: caller.gameId });
     },
 });

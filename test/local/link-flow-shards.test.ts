@@ -4,13 +4,15 @@
 // game's poll on its shard gets the session. A wrong code is counted once (on the directory),
 // so the per-client limit trips after as many wrong codes as on one canister, parallel guesses
 // included; long codes tripped on the directory reach the shards; device_code_find and
-// set_long_codes_until answer only the shard's own directory. Logs the metered instructions.
+// set_long_codes_until answer only the shard's own directory; pending codes move with their
+// game. Logs the metered instructions.
 import { IDL } from '@dfinity/candid';
 import { Ed25519KeyIdentity } from '@dfinity/identity';
 import { Principal } from '@dfinity/principal';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import { loadIdentity } from '../../gateway/identity';
+import { moveGame } from '../../gateway/move-game';
 import type { RunningIdentityProvider } from '../../local/idp/thread';
 import { OPERATOR } from '../../replica/replica';
 import { launchBrowser, PHONE } from '../support/browser';
@@ -215,3 +217,44 @@ test("long codes tripped on the directory make every shard's new codes long; a l
         expect(page.text).toContain(long);
     }
 }, 300_000);
+
+test('pending and approved codes move with their game: the poll and the link page find them on the new shard', async () => {
+    const game = games[0];
+    const [from, to] = s.shards;
+    expect((await s.canisterOf(game)).toText()).toBe(from);
+    const approved = (await start(game, '198.51.100.60')).body.data;
+    const pending = (await start(game, '198.51.100.61')).body.data;
+    const identity = (subject: string) => ({
+        issuer: 'https://idp.test',
+        subject,
+        email: `${subject}@example.com`,
+        provider: 'local',
+    });
+    expect(
+        await s.canister.call('device_code_approve', {
+            userCode: approved.user_code,
+            client: 'mover',
+            identity: identity('mover-a'),
+        }),
+    ).toMatchObject({ ok: { gameId: game } });
+    // The gateway knows the game on `from` (the polls went there).
+    expect((await poll(game, pending.device_code)).status).toBe(428);
+    await moveGame(game, s.at(from), s.at(to), () => undefined, s.at(directory));
+    expect((await s.canisterOf(game)).toText()).toBe(to);
+    // The poll of the approved code: `moved` on the old shard, redeemed on the new one.
+    const session = await poll(game, approved.device_code);
+    expect(session.status).toBe(200);
+    expect(session.body.data.email).toBe('mover-a@example.com');
+    // The pending code: the link page finds it through the directory, it is approved and redeemed there.
+    const page = await linkPage(pending.user_code, '198.51.100.61');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(pending.user_code);
+    expect(
+        await s.canister.call('device_code_approve', {
+            userCode: pending.user_code,
+            client: 'mover',
+            identity: identity('mover-b'),
+        }),
+    ).toMatchObject({ ok: { gameId: game } });
+    expect((await poll(game, pending.device_code)).body.data.email).toBe('mover-b@example.com');
+}, 120_000);

@@ -2,15 +2,19 @@
 // joined by calls that run the shards' own functions. A shard's code is found and approved
 // there; a wrong code counts once, on the directory, parallel guesses included; a shard that
 // cannot be asked is a 503 that counts nothing; long codes reach the shards once a minute at
-// most; a single canister answers at once, as before.
+// most; a single canister answers at once, as before. Pending codes move with their game.
 import type { Result } from '../../../contract/canister';
+import { flushCallWrites } from '../../../canister/service/flush';
+import { moveInChunk, moveInEnd, moveOutBegin, moveOutChunk, moveOutEnd } from '../../../canister/service/move';
 import {
     approveAnywhere,
+    approveDeviceCode,
     lookupAnywhere,
     findDeviceCode,
     redeemDeviceCode,
     setLongCodesUntil,
     startDeviceCode,
+    sweepDeviceCodes,
     type ShardCalls,
 } from '../../../canister/service/device-codes';
 import { Fail } from '../../../canister/domain/fail';
@@ -179,4 +183,77 @@ test('a single canister (no shards) answers at once, as before; a directory hold
         gameName: 'My Game',
     });
     expect(calls).toEqual([]);
+});
+
+test('pending and approved codes move with their game: the target finds and redeems them, the source forgets them', () => {
+    const src = harness();
+    const dst = harness();
+    dst.time = src.time;
+    withGame(src, 'moving');
+    withGame(src, 'staying');
+    const pendingCode = startDeviceCode(src, { gameId: 'moving' });
+    const approvedCode = startDeviceCode(src, { gameId: 'moving' });
+    approveDeviceCode(src, { userCode: approvedCode.userCode, client: 'c', identity });
+    const redeemed = startDeviceCode(src, { gameId: 'moving' });
+    approveDeviceCode(src, { userCode: redeemed.userCode, client: 'c', identity: { ...identity, subject: 'bob' } });
+    redeemDeviceCode(src, { deviceCodeHash: tokenHash(redeemed.deviceCode) });
+    const other = startDeviceCode(src, { gameId: 'staying' });
+    const step = <T>(h: Harness, fn: () => T): T => {
+        const out = fn();
+        flushCallWrites(h);
+        return out;
+    };
+    let begun = step(src, () => moveOutBegin(src, { gameId: 'moving' }));
+    while (!begun.ready) begun = step(src, () => moveOutBegin(src, { gameId: 'moving' }));
+    for (let index = 0; index < begun.chunks; index++) {
+        const { data } = moveOutChunk(src, { gameId: 'moving', index });
+        if (index === 0) expect(JSON.parse(data).filter((i: string[]) => i[0] === 'deviceCode')).toHaveLength(2);
+        step(dst, () => moveInChunk(dst, { gameId: 'moving', index, data }));
+    }
+    step(dst, () => moveInEnd(dst, { gameId: 'moving', chunks: begun.chunks, checksum: begun.checksum }));
+    step(src, () => moveOutEnd(src, { gameId: 'moving', to: 'rrkah-fqaaa-aaaaa-aaaaq-cai' }));
+    // The target: the pending code is found and approved there, the approved one redeems once.
+    expect(findDeviceCode(dst, { userCode: pendingCode.userCode })).toMatchObject({ gameId: 'moving' });
+    expect(approveDeviceCode(dst, { userCode: pendingCode.userCode, client: 'c', identity })).toEqual({
+        gameId: 'moving',
+        gameName: 'My Game',
+    });
+    for (const code of [pendingCode, approvedCode])
+        expect(redeemDeviceCode(dst, { deviceCodeHash: tokenHash(code.deviceCode) })).toMatchObject({
+            email: 'ada@example.com',
+        });
+    expect(() => redeemDeviceCode(dst, { deviceCodeHash: tokenHash(redeemed.deviceCode) })).toThrow('Unknown');
+    // The source: the moved codes are gone (not found, not counted as pending), the other game's stays.
+    expect(() => findDeviceCode(src, { userCode: pendingCode.userCode })).toThrow(Fail);
+    expect(() => redeemDeviceCode(src, { deviceCodeHash: tokenHash(approvedCode.deviceCode) })).toThrow('Unknown');
+    expect(src.store.meta.get('pendingDeviceCodes')).toEqual({ total: 1, byGame: { staying: 1 } });
+    expect(findDeviceCode(src, { userCode: other.userCode })).toMatchObject({ gameId: 'staying' });
+    // A sweep later drops the source's old expiry entries without touching anything else.
+    src.advance(301);
+    sweepDeviceCodes(src);
+    expect(src.store.meta.get('pendingDeviceCodes')).toEqual({ total: 0, byGame: {} });
+});
+
+test('a forged moved code (another game, a redeemed one, a bad hash) is refused and writes nothing', () => {
+    const src = harness();
+    const dst = harness();
+    withGame(src, 'moving');
+    startDeviceCode(src, { gameId: 'moving' });
+    const begun = moveOutBegin(src, { gameId: 'moving' });
+    flushCallWrites(src);
+    const items = JSON.parse(moveOutChunk(src, { gameId: 'moving', index: 0 }).data) as Array<[string, string, any]>;
+    const at = items.findIndex((i) => i[0] === 'deviceCode');
+    expect(at).toBeGreaterThan(0);
+    const [, hash, code] = items[at];
+    for (const forged of [
+        [hash, { ...code, gameId: 'other' }],
+        [hash, { ...code, status: 'redeemed' }],
+        ['not-a-hash', code],
+        [hash, { ...code, userCode: 'aaaa' }],
+    ]) {
+        const data = JSON.stringify(items.map((item, i) => (i === at ? ['deviceCode', ...forged] : item)));
+        expect(() => moveInChunk(dst, { gameId: 'moving', index: 0, data })).toThrow('is not a device code');
+    }
+    expect(dst.store.userCodes.size()).toBe(0);
+    expect(begun.chunks).toBeGreaterThan(0);
 });
