@@ -576,6 +576,19 @@ export interface Methods {
     shard_status: { request: Record<string, never>; reply: ShardStatus };
     /** Operators: the heap line past which new players and games are refused (bytes). */
     admin_set_heap_limit: { request: { heapLimitBytes: number }; reply: { heapLimitBytes: number } };
+    // ---- identities part (issue 27 stage 2): the directory is the identity registry ----
+    /**
+     * The directory's shards: the account of an identity, created when new (the nickname seeds
+     * only a new account, N4). A shard signing in an identity it does not know asks this once.
+     */
+    identity_account: { request: { identity: Identity; nickname?: string }; reply: RegisteredAccount };
+    /**
+     * The directory's shards: an account removed by its player on the shard; the directory
+     * removes its record and its own games' players, then has every other shard forget it.
+     */
+    account_deleted: { request: { accountId: string }; reply: Message };
+    /** A shard's directory: removes the account's players in every game here, its sessions, its record. */
+    account_forget: { request: { accountId: string }; reply: Message };
     // ---- codes part (issue 27 stage 2): user codes found through the directory ----
     /**
      * A shard's directory: the pending code of a typed user code on this shard (its game, the
@@ -584,6 +597,16 @@ export interface Methods {
     device_code_find: { request: { userCode: string }; reply: DeviceCodeFound };
     /** A shard's directory: new user codes here are long until `until` (µs; the later of it and the shard's own). */
     set_long_codes_until: { request: { until: number }; reply: { longCodesUntil: number } };
+}
+
+/** The registry's account of an identity (identity_account): the same id on every shard. */
+export interface RegisteredAccount {
+    accountId: string;
+    /** The account's own name (seeds its name in a game it has none in yet). */
+    nickname?: string;
+    createdAt: number;
+    /** Whether this call created it (the person's first sign-in anywhere). */
+    isNew: boolean;
 }
 
 /** A pending code a shard holds (device_code_find). */
@@ -705,6 +728,10 @@ export const METHODS = {
     // ---- limits part (issue 27) ----
     shard_status: { kind: 'query', access: 'gateway' },
     admin_set_heap_limit: { kind: 'update', access: 'operator' },
+    // ---- identities part (issue 27 stage 2) ----
+    identity_account: { kind: 'update', access: 'shard' },
+    account_deleted: { kind: 'update', access: 'shard' },
+    account_forget: { kind: 'update', access: 'directory' },
     // ---- codes part (issue 27 stage 2) ----
     device_code_find: { kind: 'update', access: 'directory' },
     set_long_codes_until: { kind: 'update', access: 'directory' },
