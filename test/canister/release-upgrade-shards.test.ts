@@ -171,14 +171,27 @@ test(`the release (${release.ref.slice(0, 7)}) becomes directory + shard 1: ever
         if (gameId === C) await atShard.ok('move_in_end', { gameId, chunks: begun.chunks, checksum: begun.checksum });
     }
     if (begun.chunks < 1) throw new Error('C staged no chunk');
-    // Paused meanwhile: B's writes answer 503 with Retry-After, its reads go on.
+    // Paused meanwhile: B's writes answer that the game is moving.
     const paused = await c.call('submit_scores', {
         submits: [{ apiKey: filled.keys[B], gameId: B, playerId: 'b5', score: 1, streak: 0 }],
     });
     expect(JSON.stringify(paused)).toMatch(/moving/);
 
     // 3. The operator's run: C finished, the rest moved one at a time; B goes on where it stopped.
+    const executed = c.replica.executions().length;
     const run: MoveGamesReport = await admin('move-games');
+    // Metered instructions of the run's move messages (figures for docs/deploy.md).
+    const metered = new Map<string, { calls: number; total: bigint; max: bigint }>();
+    for (const e of c.replica.executions().slice(executed)) {
+        if (!/ (move_|admin_set_location)/.test(e.method)) continue;
+        const m = metered.get(e.method) ?? { calls: 0, total: 0n, max: 0n };
+        metered.set(e.method, {
+            calls: m.calls + 1,
+            total: m.total + e.instructions,
+            max: e.instructions > m.max ? e.instructions : m.max,
+        });
+    }
+    for (const [method, m] of metered) log.push(`${method}: ${m.calls} calls, ${m.total} instructions (max ${m.max})`);
     expect(run).toMatchObject({ finished: [C], aborted: [], remaining: [] });
     expect(run.moved.map((m) => m.gameId)).toEqual([D, A, B]); // in id order
     for (const m of run.moved) {
