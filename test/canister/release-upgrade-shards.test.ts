@@ -151,6 +151,8 @@ test(`the release (${release.ref.slice(0, 7)}) becomes directory + shard 1: ever
 
     // The shard drops the half import in bounded steps (the deleted-game purge, on its timer).
     await c.advance(30_000);
+    // A deactivated game moves as it is.
+    await operator.ok('admin_update_game', { gameId: D, isActive: false });
 
     // What every read answers with all games on the directory (D back there).
     const before: View = await fullView(call, filled);
@@ -213,7 +215,13 @@ test(`the release (${release.ref.slice(0, 7)}) becomes directory + shard 1: ever
         expect(await directoryGateway.call('game_info', { gameId })).toMatchObject({ err: { moved: true } });
     }
     expect(await directoryGateway.ok('shard_status', {})).toMatchObject({ role: 'directory', games: 0, players: 0 });
-    expect(await atShard.ok('admin_list_games', {})).toHaveLength(4);
+    const onShard = await atShard.ok('admin_list_games', {});
+    expect(onShard.map((g) => [g.gameId, g.isActive]).sort()).toEqual([
+        [D, false],
+        [A, true],
+        [B, true],
+        [C, true],
+    ]);
 
     // Every read answers as before the move (a fresh router: the gateway's first lookups).
     const after = await fullView(
