@@ -200,6 +200,10 @@ test(`the release (${release.ref.slice(0, 7)}) becomes directory + shard 1: ever
         expect(m).toMatchObject({ from: c.canisterId.toText(), to: shard, located: true });
         log.push(`${m.gameId}: ${m.players} players, ${m.chunks} chunks, ${m.bytes} bytes, ${m.seconds.toFixed(2)} s`);
     }
+    // A shard named as the directory is refused before anything moves.
+    await expect(moveGames(atShard, { log: () => undefined })).rejects.toThrow(
+        `${shard} is a shard: name its directory`,
+    );
     // 4. Again: nothing to do.
     expect(await moveGames(operator, { log: () => undefined })).toEqual({
         moved: [],
