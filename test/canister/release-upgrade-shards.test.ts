@@ -5,7 +5,8 @@
 // moves nothing. Then nothing is lost: every read of the fill answers on the shard as it did on
 // the directory (boards, entries, archives, players and names, achievements, play sessions,
 // sessions, bans, stats, suspicion and moderation logs, keys), webhooks too, the directory holds
-// no game and keeps its developers (dev_me lists the moved games), accounts keep their ids, a
+// no game and keeps its developers (dev_me lists the moved games) and its account records (a
+// second shard signs a release's player in as the same account), accounts keep their ids, a
 // player session and a dashboard session issued by the release work through a gateway, a router
 // that located the games before the move sends their submits to the shard, and a board path read
 // at the directory's URL redirects to the shard with the same answer.
@@ -15,6 +16,7 @@ import * as fs from 'node:fs';
 import { Principal } from '@dfinity/principal';
 
 import { METHODS, type Method } from '../../contract/canister';
+import { DEFAULT_HEAP_LIMIT_BYTES } from '../../contract/shards';
 import { connectCanister, type CanisterClient } from '../../gateway/canister';
 import { runAdmin } from '../../gateway/admin';
 import { ensureIdentity } from '../../gateway/identity';
@@ -32,6 +34,7 @@ import {
     PLAYERS,
     START_MS,
     alice,
+    bob,
     fill,
     fullView,
     okIn,
@@ -129,7 +132,7 @@ test(`the release (${release.ref.slice(0, 7)}) becomes directory + shard 1: ever
     const routers = { gateway: shardRouter(directoryGateway), operator: shardRouter(operator) };
     const call = (method: Method, request: Record<string, unknown>) =>
         routers[METHODS[method].access === 'operator' ? 'operator' : 'gateway'].routed.call(method, request as never);
-    const { shards } = await ensureShards(operator, leaderboardWasm(), 1);
+    const { shards, sha256: uploaded } = await ensureShards(operator, leaderboardWasm(), 1);
     const shard = shards[0].canisterId;
     const atShard = operator.forCanister!(Principal.fromText(shard));
     const log: string[] = [];
@@ -262,6 +265,21 @@ test(`the release (${release.ref.slice(0, 7)}) becomes directory + shard 1: ever
     expect(redirect.headers.get('location')).toContain(`canisterId=${shard}`);
     const followed = (await (await fetch(url)).json()) as any;
     expect(followed).toEqual(directBefore);
+
+    // The directory kept its account records (the identity registry): a second shard, which never
+    // held a game of the release, signs Bob in as the account the release made for him.
+    const two = (await ensureShards(operator, leaderboardWasm(), 2, uploaded)).shards;
+    const shard2 = two.find((e) => e.canisterId !== shard)!.canisterId;
+    await atShard.ok('admin_set_heap_limit', { heapLimitBytes: 0 }); // shard 1 full: the next game goes to shard 2
+    await operator.ok('admin_register_game', { developerId: 'dev-1', gameId: 'on-shard-2', name: 'Two' });
+    await atShard.ok('admin_set_heap_limit', { heapLimitBytes: DEFAULT_HEAP_LIMIT_BYTES });
+    expect((await operator.ok('locate_game', { gameId: 'on-shard-2' })).canisterId).toBe(shard2);
+    const bobThere = (await call('sign_in', { gameId: 'on-shard-2', identity: bob })) as any;
+    expect(bobThere).toMatchObject({ ok: { isNewUser: false, nickname: 'Couch_Bob' } });
+    const bobPlayer = okIn(before, 'resolve_session', { gameId: A, sessionHash: filled.bobSession }).playerId;
+    expect(
+        await call('resolve_session', { gameId: 'on-shard-2', sessionHash: sha256(bobThere.ok.sessionId) }),
+    ).toMatchObject({ ok: { playerId: bobPlayer } });
 
     // Through a gateway: the release's player sessions and the developer's dashboard session.
     const secret = new Uint8Array(randomBytes(32));
