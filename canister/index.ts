@@ -50,6 +50,7 @@ import * as webhooks from './service/webhooks';
 import * as move from './service/move';
 import * as moveGate from './service/move-gate';
 import * as room from './service/room';
+import * as identities from './service/identities';
 import { newCtx, type Ctx, type GameState, type Untrusted } from './state/context';
 import { Fail } from './domain/fail';
 import { writeSnapshot } from './state/snapshot';
@@ -114,7 +115,7 @@ function touched(method: Method, req: Record<string, unknown>, reply: unknown): 
         return;
     }
     // Removing an account touches every game it played, whichever game its session names.
-    if (method === 'delete_account') {
+    if (method === 'delete_account' || method === 'account_deleted' || method === 'account_forget') {
         renderBy(direct.markAllDirty(ctx));
         return;
     }
@@ -167,6 +168,9 @@ function configure(arg: [] | [string]): void {
     if (config.heapLimitBytes !== undefined) ctx.store.meta.set('heapLimitBytes', config.heapLimitBytes);
     gateways = new Set(ctx.store.meta.get('gateways') ?? []);
     operators = new Set(ctx.store.meta.get('operators') ?? []);
+    // identities part: a shard's sign-ins of identities new to it ask the directory's registry
+    ctx.isShard = ctx.store.meta.get('role') === 'shard';
+    identities.loadPending(ctx);
     setTimerInterval(TICK_SECONDS, () => {
         if (rolloverAll(ctx) > 0) renderBy(direct.markAllDirty(ctx));
         sessions.sweepSessions(ctx);
@@ -175,6 +179,9 @@ function configure(arg: [] | [string]): void {
         // A rollover records period_closed events: their count is written like a call's.
         flushCallWrites(ctx);
         room.noteInstructions(ctx, Number(performanceCounter(0)));
+        // identities part: removed accounts some shard has not confirmed forgetting are asked again.
+        if (identities.forgetRetryDue())
+            setTimer(0, () => identities.forgetOnShards(ctx, remote).then(() => undefined));
     });
 }
 
@@ -197,6 +204,12 @@ let lastAllowed = false;
 function authorized(access: Access): boolean {
     if (access === 'public') return true;
     const caller = msgCaller();
+    // identities part: between a directory and its own shards only (no controller, no operator).
+    if (access === 'shard')
+        return (
+            ctx.isShard !== true && (ctx.store.meta.get('shards') ?? []).some((s) => s.canisterId === caller.toText())
+        );
+    if (access === 'directory') return ctx.isShard === true && ctx.store.meta.get('directory') === caller.toText();
     const bytes = caller.toUint8Array();
     if (access === 'gateway' && lastCaller !== undefined && sameBytes(bytes, lastCaller)) return lastAllowed;
     const allowed =
@@ -316,7 +329,13 @@ function gate(method: Method, req: { gameId?: unknown }): void {
     if (method.startsWith('move_') || method === 'locate_game' || method === 'admin_set_location') return;
     if (METHODS[method].kind === 'query') moveGate.refuseMoved(ctx, req.gameId);
     else moveGate.refuseWrite(ctx, req.gameId);
-    if (method === 'delete_account' || method === 'migrate_account') moveGate.refuseWhileMoving(ctx);
+    if (
+        method === 'delete_account' ||
+        method === 'migrate_account' ||
+        method === 'account_deleted' ||
+        method === 'account_forget'
+    )
+        moveGate.refuseWhileMoving(ctx);
 }
 
 const REFUSED: Record<Access, string> = {
@@ -324,6 +343,8 @@ const REFUSED: Record<Access, string> = {
     gateway: 'This method is only for registered gateways and controllers',
     operator: 'This method is only for operators and controllers',
     controller: 'This method is only for controllers',
+    shard: "This method is only for this directory's shards",
+    directory: "This method is only for this shard's directory",
 };
 
 const JSON_METHOD: [IDL.Type[], IDL.Type, { manual: true }] = [[IDL.Text], IDL.Text, { manual: true }];
@@ -427,15 +448,27 @@ export default class {
         handle('device_code_approve', (req) => deviceCodes.approveDeviceCode(ctx, req));
     }
 
+    // On a shard, a sign-in of an identity new here asks the directory (identities part): async
+    // there only; a directory (the single canister) runs it as before, without a promise.
     @update(...JSON_METHOD)
-    device_code_redeem(): void {
-        handle('device_code_redeem', (req) => deviceCodes.redeemDeviceCode(ctx, req));
+    device_code_redeem(): void | Promise<void> {
+        const run = (req: Untrusted<RequestOf<'device_code_redeem'>>): ReplyOf<'device_code_redeem'> =>
+            deviceCodes.redeemDeviceCode(ctx, req);
+        if (ctx.isShard !== true) return handle('device_code_redeem', run);
+        return handleAsync('device_code_redeem', (req) => identities.withRegistry(ctx, remote, () => run(req)));
     }
 
     @update(...JSON_METHOD)
-    sign_in(): void {
-        handle('sign_in', (req) =>
-            accounts.signIn(ctx, req.gameId, accounts.checkIdentity(req.identity), req.nickname),
+    sign_in(): void | Promise<void> {
+        const run = (req: Untrusted<RequestOf<'sign_in'>>): ReplyOf<'sign_in'> =>
+            accounts.signIn(ctx, req.gameId, accounts.checkIdentity(req.identity), req.nickname);
+        if (ctx.isShard !== true) return handle('sign_in', run);
+        return handleAsync('sign_in', (req) =>
+            identities.withRegistry(ctx, remote, () => {
+                // Run again after the await: the game may have started moving meanwhile.
+                moveGate.refuseWrite(ctx, req.gameId);
+                return run(req);
+            }),
         );
     }
 
@@ -459,9 +492,15 @@ export default class {
         handle('logout', (req) => accounts.logout(ctx, req));
     }
 
+    // Across shards (identities part): a shard asks its directory first; a directory with
+    // shards has them forget the account; a directory without (the single canister) as before.
     @update(...JSON_METHOD)
-    delete_account(): void {
-        handle('delete_account', (req) => merge.deleteAccount(ctx, req));
+    delete_account(): void | Promise<void> {
+        if (ctx.isShard === true)
+            return handleAsync('delete_account', (req) => identities.deleteOnShard(ctx, remote, req));
+        if (identities.hasShards(ctx))
+            return handleAsync('delete_account', (req) => identities.deleteOnDirectory(ctx, remote, req));
+        return handle('delete_account', (req) => merge.deleteAccount(ctx, req));
     }
 
     @update(...JSON_METHOD)
@@ -926,6 +965,24 @@ export default class {
     @update(...JSON_METHOD)
     admin_set_heap_limit(): void {
         handle('admin_set_heap_limit', (req) => room.setHeapLimit(ctx, req.heapLimitBytes));
+    }
+
+    // ---- identities part (issue 27 stage 2): the directory is the identity registry ------------
+
+    @update(...JSON_METHOD)
+    identity_account(): void {
+        handle('identity_account', (req) => identities.identityAccount(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    async account_deleted(): Promise<void> {
+        const caller = msgCaller().toText();
+        await handleAsync('account_deleted', (req) => identities.accountDeleted(ctx, remote, caller, req));
+    }
+
+    @update(...JSON_METHOD)
+    account_forget(): void {
+        handle('account_forget', (req) => identities.accountForget(ctx, req));
     }
 
     @query([HttpRequest], HttpResponse, { manual: true })

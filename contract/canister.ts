@@ -317,9 +317,11 @@ type DevGame = DevRef & GameRef;
 /**
  * Who may call a method: anyone; registered gateways (player and developer requests, each
  * carrying its own credential); operators (the admin CLI: allowances, approvals, any game);
- * or controllers only. Controllers may call everything.
+ * or controllers only. Controllers may call everything of those. Between a directory and its
+ * shards (identities part): `shard` only the directory's own shards (`meta.shards`), `directory`
+ * only a shard's own directory (`meta.directory`): nobody else, controllers and operators included.
  */
-export type Access = 'public' | 'gateway' | 'operator' | 'controller';
+export type Access = 'public' | 'gateway' | 'operator' | 'controller' | 'shard' | 'directory';
 
 /** Request and reply of every method (`{ok: reply}` on success). */
 export interface Methods {
@@ -570,6 +572,29 @@ export interface Methods {
     shard_status: { request: Record<string, never>; reply: ShardStatus };
     /** Operators: the heap line past which new players and games are refused (bytes). */
     admin_set_heap_limit: { request: { heapLimitBytes: number }; reply: { heapLimitBytes: number } };
+    // ---- identities part (issue 27 stage 2): the directory is the identity registry ----
+    /**
+     * The directory's shards: the account of an identity, created when new (the nickname seeds
+     * only a new account, N4). A shard signing in an identity it does not know asks this once.
+     */
+    identity_account: { request: { identity: Identity; nickname?: string }; reply: RegisteredAccount };
+    /**
+     * The directory's shards: an account removed by its player on the shard; the directory
+     * removes its record and its own games' players, then has every other shard forget it.
+     */
+    account_deleted: { request: { accountId: string }; reply: Message };
+    /** A shard's directory: removes the account's players in every game here, its sessions, its record. */
+    account_forget: { request: { accountId: string }; reply: Message };
+}
+
+/** The registry's account of an identity (identity_account): the same id on every shard. */
+export interface RegisteredAccount {
+    accountId: string;
+    /** The account's own name (seeds its name in a game it has none in yet). */
+    nickname?: string;
+    createdAt: number;
+    /** Whether this call created it (the person's first sign-in anywhere). */
+    isNew: boolean;
 }
 
 export type Method = keyof Methods;
@@ -684,6 +709,10 @@ export const METHODS = {
     // ---- limits part (issue 27) ----
     shard_status: { kind: 'query', access: 'gateway' },
     admin_set_heap_limit: { kind: 'update', access: 'operator' },
+    // ---- identities part (issue 27 stage 2) ----
+    identity_account: { kind: 'update', access: 'shard' },
+    account_deleted: { kind: 'update', access: 'shard' },
+    account_forget: { kind: 'update', access: 'directory' },
 } as const satisfies Record<Method, { kind: 'update' | 'query'; access: Access }>;
 
 export const isQuery = (method: Method): boolean => METHODS[method].kind === 'query';

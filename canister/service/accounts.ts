@@ -1,6 +1,6 @@
 // Signed-in players: accounts keyed by (issuer, subject), their player in each game, signing in
 // (a new session), the session's profile, and signing out.
-import type { Approval, Identity, RequestOf, SessionInfo } from '../../contract/canister';
+import type { Approval, Identity, RegisteredAccount, RequestOf, SessionInfo } from '../../contract/canister';
 import { MESSAGES } from '../../contract/messages';
 import { checkNickname, invalid } from '../../contract/rules';
 import type { Profile } from '../../contract/schemas';
@@ -15,7 +15,19 @@ import type { AccountRecord, PlayerRecord } from '../state/records';
 import { randomHex } from '../domain/tokens';
 import { assertRoomForNewPlayer } from './room';
 
-const accountKey = (identity: Identity): string => `${identity.issuer}\n${identity.subject}`;
+export const accountKey = (identity: Identity): string => `${identity.issuer}\n${identity.subject}`;
+
+/**
+ * Thrown on a shard by a sign-in of an identity it does not know (identities part): the entry
+ * asks the directory's registry (identity_account), then runs the sign-in again with its answer
+ * in `ctx.registered`. Nothing is written before it is thrown. Never thrown on a directory.
+ */
+export class NeedsRegistry {
+    constructor(
+        readonly identity: Identity,
+        readonly nickname: string | undefined,
+    ) {}
+}
 
 function text(field: string, value: unknown, max: number): string {
     if (typeof value !== 'string' || value.length > max || /[\u0000-\u001f\u007f]/.test(value))
@@ -40,7 +52,7 @@ export function checkIdentity(value: unknown): Identity {
 }
 
 /** The account of an identity, created on first sign-in; `nickname` seeds only a new one (N4). */
-function accountFor(
+export function accountFor(
     ctx: Ctx,
     identity: Identity,
     nickname: string | undefined,
@@ -54,22 +66,29 @@ function accountFor(
         }
         return { account, isNew: false };
     }
-    const accountId = randomHex(ctx.env.random, 16);
+    // A shard takes the id (and the account's own name) from its directory, the identity registry.
+    let registered: RegisteredAccount | undefined;
+    if (ctx.isShard === true) {
+        if (ctx.registered === undefined || ctx.registered.key !== accountKey(identity))
+            throw new NeedsRegistry(identity, nickname);
+        registered = ctx.registered.account;
+    }
+    const accountId = registered?.accountId ?? randomHex(ctx.env.random, 16);
     const created: AccountRecord = {
         accountId,
         issuer: identity.issuer,
         subject: identity.subject,
         email: identity.email,
         provider: identity.provider,
-        nickname,
-        createdAt: ctx.env.now(),
+        nickname: registered === undefined ? nickname : registered.nickname,
+        createdAt: registered?.createdAt ?? ctx.env.now(),
         games: [],
         gamesTracked: true,
     };
     created.identityHash = identityHash(created);
     ctx.store.accounts.set(accountId, created);
     ctx.store.accountKeys.set(accountKey(identity), accountId);
-    return { account: created, isNew: true };
+    return { account: created, isNew: registered?.isNew ?? true };
 }
 
 /**

@@ -164,6 +164,18 @@ export function migrateAccount(
  */
 export function deleteAccount(ctx: Ctx, req: Untrusted<RequestOf<'delete_account'>>): { message: string } {
     const { account } = liveSession(ctx, req.sessionHash, req.gameId);
+    forgetAccount(ctx, account.accountId);
+    return { message: 'Your account and its entries were removed.' };
+}
+
+/**
+ * Removes an account here, if this canister has it (delete_account, and across shards
+ * account_deleted / account_forget): its players in every game, their entries and
+ * achievements, its sessions, its record. An account unknown here changes nothing.
+ */
+export function forgetAccount(ctx: Ctx, accountId: string): boolean {
+    const account = ctx.store.accounts.get(accountId);
+    if (account === undefined) return false;
     const playerId = accountPlayerId(account.accountId);
     for (const gameId of account.gamesTracked ? account.games : ctx.games.keys()) {
         const game = ctx.games.get(gameId);
@@ -175,5 +187,5 @@ export function deleteAccount(ctx: Ctx, req: Untrusted<RequestOf<'delete_account
     endAllSessions(ctx, account.accountId);
     ctx.store.accountKeys.delete(`${account.issuer}\n${account.subject}`);
     ctx.store.accounts.delete(account.accountId);
-    return { message: 'Your account and its entries were removed.' };
+    return true;
 }

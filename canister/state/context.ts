@@ -1,5 +1,6 @@
 // What every service function works on: the stable store (the truth), the clock and
 // randomness, and the heap tables of every game; one constructor for the canister and tests.
+import type { RegisteredAccount } from '../../contract/canister';
 import type { DailyRecord, Stats } from './records';
 import type { GameRecord } from './records';
 import type { Store } from './store';
@@ -51,6 +52,13 @@ export interface Ctx {
      * of any other caller.
      */
     actingDeveloper?: string;
+    /**
+     * On a shard, while a sign-in runs again after asking its directory (identities part): the
+     * registry's account of the identity (key `issuer\nsubject`), used when none is here yet.
+     */
+    registered?: { key: string; account: RegisteredAccount };
+    /** This canister is a shard (meta `role`, read once at start): its identities come from its directory. */
+    isShard?: boolean;
     /** The heap estimate and the recent instruction use (service/room.ts): heap only. */
     room: Room;
     /**

@@ -79,6 +79,9 @@ export interface Meta {
     // ---- limits part (issue 27) ----
     /** The heap line (bytes) from the init argument or admin_set_heap_limit; absent: DEFAULT_HEAP_LIMIT_BYTES. */
     heapLimitBytes: number;
+    // ---- identities part (issue 27 stage 2) ----
+    /** A directory's removed accounts -> the shards (principal text) that have not yet confirmed forgetting them. */
+    forgetPending: Record<string, string[]>;
 }
 
 /** `meta` with each key's type: a key holds what Meta says, and no other key exists. */
