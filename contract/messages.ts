@@ -26,6 +26,9 @@ export const MESSAGES = {
     nicknameTooShort: 'Nickname must be at least 3 characters',
     nicknameTooLong: 'Nickname must be 16 characters or less',
     nicknameCharacters: 'Nickname can only contain letters, numbers, and underscores',
+    /** N2 past its bounded search: the name and every suffix tried for it are held in the game. */
+    nicknameSuffixesTaken:
+        'That nickname and the suffixes tried for it are taken in this game. Choose another nickname.',
     notJsonObject: 'The request body must be a JSON object',
     unavailable: 'The leaderboard service is temporarily unavailable. Try again shortly.',
     /** The gateway's queue of submits is full (the canister is falling behind). */

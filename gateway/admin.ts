@@ -9,7 +9,7 @@ import type { CanisterClient } from './canister';
 import { readConfig, resolveCanister } from './config';
 import { ApiFailure, canisterFailure } from './errors';
 import { shardRouter } from './shards';
-import { moveGame } from './move-game';
+import { moveGame, moveGames } from './move-game';
 
 export const HELP = `Usage: npm run admin -- <command> [options]
 
@@ -32,6 +32,10 @@ export const HELP = `Usage: npm run admin -- <command> [options]
 
   move-game <gameId> <canisterId> [--from <canisterId>]   (the game's whole state to another canister:
                its writes answer 503 + Retry-After meanwhile; run again to resume after a failure)
+  move-games [canisterId] [--abort]   (every game the directory still holds, one at a time, to the
+               shard named or, for each, the shard taking new games that holds the fewest; each game
+               paused during its own move only; run again to finish an interrupted run, --abort to
+               abort the interrupted moves instead: docs/deploy.md)
   set-heap-limit <bytes> [canisterId]   (every canister, or the one named: past it, no new players
                or games: docs/limits.md)
 
@@ -84,6 +88,7 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             format: { type: 'string' },
             'event-top': { type: 'string' },
             from: { type: 'string' },
+            abort: { type: 'boolean' },
         },
     });
     const [command, ...args] = positionals;
@@ -247,6 +252,15 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
                     : await resolveCanister(config, 'operator', values.from);
             // Progress on stderr; the one JSON line of the result on stdout.
             result = await moveGame(args[0], source, target, (line) => console.error(`move-game: ${line}`), canister);
+            break;
+        }
+        case 'move-games': {
+            // Progress on stderr; the one JSON line of the result on stdout.
+            result = await moveGames(router.directory, {
+                to: args[0],
+                abort: values.abort,
+                log: (line) => console.error(`move-games: ${line}`),
+            });
             break;
         }
         case 'set-heap-limit': {

@@ -185,9 +185,30 @@ export function shardRouter(directory: CanisterClient, o: RouterOptions = {}): S
         );
     }
 
-    /** Submits grouped by their game's canister, one call each, the replies in the request's order. */
+    /**
+     * Submits grouped by their game's canister, one call each, the replies in the request's order.
+     * A submit answered `moved` (its game left that canister since it was located) is sent once
+     * more to where the directory says the game is now, like any other call of a moved game.
+     */
     async function submitAll(request: RequestOf<'submit_scores'>): Promise<Result<unknown>> {
         const submits = Array.isArray(request?.submits) ? request.submits : [];
+        const first = await submitGrouped(request, submits);
+        if ('err' in first || !Array.isArray(first.ok)) return first;
+        const replies = first.ok as Array<Result<unknown>>;
+        const again = replies.flatMap((r, i) => (isMoved(r) ? [i] : []));
+        if (again.length === 0) return first;
+        for (const i of again) located.delete(String(submits[i]?.gameId));
+        const resent = again.map((i) => submits[i]);
+        const second = await submitGrouped({ submits: resent }, resent);
+        if ('err' in second) return first;
+        again.forEach((at, k) => (replies[at] = (second.ok as Array<Result<unknown>>)[k]));
+        return { ok: replies };
+    }
+
+    async function submitGrouped(
+        request: RequestOf<'submit_scores'>,
+        submits: RequestOf<'submit_scores'>['submits'],
+    ): Promise<Result<unknown>> {
         const targets = await Promise.all(submits.map((s) => locate(String(s?.gameId))));
         const groups = new Map<CanisterClient, number[]>();
         targets.forEach((c, i) => groups.set(c, [...(groups.get(c) ?? []), i]));

@@ -2,7 +2,8 @@
 // installs or upgrades it through the management canister (as dfx does) with the init argument
 // that registers the gateways and operators, and prints its id and {canister_url}. The canister
 // is the directory: when it has shards (or --shards asks for some), deploy uploads the shard
-// wasm to it, has it upgrade every shard, and create shards up to --shards.
+// wasm to it, has it upgrade every shard, and create shards up to --shards; --move-games then
+// moves every game the directory still holds to its shards (as `npm run admin -- move-games`).
 // --network local talks to a replica over the IC HTTP interface (`npm run replica`, or any
 // replica URL with --url) and needs only Node; --network ic also needs dfx, for the identity
 // and the cycles that pay for a new canister.
@@ -18,6 +19,7 @@ import { IDL } from '@dfinity/candid';
 import { Principal } from '@dfinity/principal';
 
 import { connectCanister } from '../gateway/canister';
+import { moveGames, type MoveGamesReport } from '../gateway/move-game';
 import { ensureIdentity, loadIdentity } from '../gateway/identity';
 import { encodeInitArg } from '../contract/init-arg';
 
@@ -49,6 +51,11 @@ export interface DeployOptions {
     createWithDfx?: () => string;
     /** Shards the directory should have at least (created through it); undefined: as many as it has. */
     shards?: number;
+    /**
+     * After the shards: every game the directory holds is moved to one (gateway/move-game.ts
+     * moveGames), as this identity: an operator of the directory and its shards.
+     */
+    moveGamesAs?: Identity;
     log: (line: string) => void;
 }
 
@@ -59,6 +66,8 @@ export interface Deployed {
     moduleHash: string;
     /** The directory's shards after the deploy (upgraded or created). */
     shards: string[];
+    /** What --move-games did. */
+    moves?: MoveGamesReport;
 }
 
 const settings = IDL.Record({ controllers: IDL.Opt(IDL.Vec(IDL.Principal)) });
@@ -246,7 +255,21 @@ export async function deploy(o: DeployOptions): Promise<Deployed> {
             `The directory is deployed; its shards failed: ${e instanceof Error ? e.message : String(e)}`,
         );
     });
-    return { canisterId: id, mode, canisterUrl: canisterUrl(o.network, o.url, id), moduleHash, shards };
+    let moves: MoveGamesReport | undefined;
+    if (o.moveGamesAs !== undefined) {
+        const operator = await connectCanister({
+            host: o.url,
+            canisterId,
+            identity: o.moveGamesAs,
+            fetchRootKey: o.network === 'local',
+        });
+        moves = await moveGames(operator, { log: o.log }).catch((e: unknown) => {
+            throw new DeployError(
+                `The directory and its shards are deployed; moving the games stopped (run again to go on): ${e instanceof Error ? e.message : String(e)}`,
+            );
+        });
+    }
+    return { canisterId: id, mode, canisterUrl: canisterUrl(o.network, o.url, id), moduleHash, shards, moves };
 }
 
 /** Upload chunks of the shard wasm: 1 MiB (as base64 in JSON, inside the 2 MiB message limit). */
@@ -325,6 +348,8 @@ const USAGE = `npm run deploy -- --network local|ic [options]
   --identity <pem>      the deployer (a controller); default: dfx's current identity (ic), .dfx/local/deployer.pem (local)
   --ids-file <file>     where canister ids are kept (default: canister_ids.json for ic, .dfx/local/canister_ids.json)
   --shards <n>          create shards through the directory until it has n (each gets 3 T cycles from it)
+  --move-games          then move every game the directory still holds to its shards, one at a time
+                        (as the first --operator-pem's identity; run again to finish an interrupted run)
 Without --gateway/--operator an upgrade keeps the canister's lists. A directory's shards are
 upgraded with it (the wasm uploaded to the directory, which installs it on each).`;
 
@@ -341,6 +366,7 @@ async function main(): Promise<void> {
             identity: { type: 'string' },
             'ids-file': { type: 'string' },
             shards: { type: 'string' },
+            'move-games': { type: 'boolean' },
             help: { type: 'boolean' },
         },
     });
@@ -353,6 +379,11 @@ async function main(): Promise<void> {
     const shards = values.shards === undefined ? undefined : Number(values.shards);
     if (shards !== undefined && (!Number.isInteger(shards) || shards < 0 || shards > 100))
         throw new DeployError('--shards must be a whole number from 0 to 100');
+    const mover = values['operator-pem']?.[0];
+    if (values['move-games'] && mover === undefined)
+        throw new DeployError(
+            '--move-games needs --operator-pem <file>: that operator identity moves the games (on the directory and its shards)',
+        );
     const gateways = principals(values.gateway, values['gateway-pem']);
     const operators = principals(values.operator, values['operator-pem']);
     let identity: Identity;
@@ -398,6 +429,7 @@ async function main(): Promise<void> {
         ),
         createWithDfx,
         shards,
+        moveGamesAs: values['move-games'] ? ensureIdentity(path.resolve(mover!)) : undefined,
         log: (line) => console.log(line),
     });
     console.log(
@@ -407,6 +439,11 @@ async function main(): Promise<void> {
             `  canister URL:  ${deployed.canisterUrl}`,
             `  module hash:   ${deployed.moduleHash}`,
             ...(deployed.shards.length === 0 ? [] : [`  shards:        ${deployed.shards.join(', ')}`]),
+            ...(deployed.moves === undefined
+                ? []
+                : [
+                      `  games moved:   ${deployed.moves.moved.length}${deployed.moves.finished.length > 0 ? ` (and ${deployed.moves.finished.length} interrupted move(s) finished)` : ''}; the directory holds ${deployed.moves.remaining.length}`,
+                  ]),
             `  deployer:      ${identity.getPrincipal().toText()} (a controller)`,
             ...(gateways === undefined ? [] : [`  gateways:      ${gateways.join(', ') || '(none)'}`]),
             ...(operators === undefined ? [] : [`  operators:     ${operators.join(', ') || '(none)'}`]),

@@ -77,7 +77,13 @@ function allocateDefault(ctx: Ctx, gameId: string): string {
  * The first of `wanted`, `wanted_1`, `wanted_2`, ... that is free in the owner's game for the
  * owner (rule N2); undefined when none of the first `tries` suffixes is.
  */
-function firstFree(ctx: Ctx, wanted: string, owner: string, ownerName?: string, tries = Infinity): string | undefined {
+function firstFree(
+    ctx: Ctx,
+    wanted: string,
+    owner: string,
+    ownerName: string | undefined,
+    tries: number,
+): string | undefined {
     let applied = wanted;
     for (let n = 1; !nicknameFree(ctx, applied, owner, ownerName); n++) {
         if (n > tries) return undefined;
@@ -87,17 +93,31 @@ function firstFree(ctx: Ctx, wanted: string, owner: string, ownerName?: string, 
 }
 
 /**
- * Suffixes an account's name may try in a game it joins: players of that game (anyone with its
- * public API key) who took `Name_1` ... `Name_100` get it a default name instead of a long search
- * in a sign-in.
+ * Suffixes tried in order (N2): players of a game (anyone with its public API key) who took
+ * `Name_1` ... `Name_100` cost a sign-in or a rename no long search. An account's name carried
+ * into a game then gets a default name; a rename tries RANDOM_SUFFIX_TRIES random suffixes.
  */
-const CARRIED_NAME_TRIES = 100;
+const SUFFIX_TRIES = 100;
+const RANDOM_SUFFIX_TRIES = 16;
+const RANDOM_SUFFIXES = 1_000_000;
+
+/** A free `wanted_<n>` with a random n above SUFFIX_TRIES, or undefined after RANDOM_SUFFIX_TRIES tries. */
+function randomFree(ctx: Ctx, wanted: string, owner: string, ownerName?: string): string | undefined {
+    for (let i = 0; i < RANDOM_SUFFIX_TRIES; i++) {
+        const [a, b, c, d] = ctx.env.random(4);
+        const n =
+            SUFFIX_TRIES + 1 + ((((a << 24) | (b << 16) | (c << 8) | d) >>> 0) % (RANDOM_SUFFIXES - SUFFIX_TRIES));
+        const name = suffixed(wanted, n);
+        if (nicknameFree(ctx, name, owner, ownerName)) return name;
+    }
+    return undefined;
+}
 
 /**
  * A new profile for the player, counted as a player of the game. On a first submit (rule N1)
  * the chosen nickname when it is free in the game, else Player_<n>; with `suffixTaken` (an
  * account's name carried into a game) a taken name gets the first free suffix instead (N2),
- * Player_<n> only when the first CARRIED_NAME_TRIES suffixes are taken.
+ * Player_<n> only when the first SUFFIX_TRIES suffixes are taken.
  */
 export function createPlayer(
     ctx: Ctx,
@@ -113,7 +133,7 @@ export function createPlayer(
         nickname === undefined
             ? undefined
             : suffixTaken
-              ? firstFree(ctx, nickname, owner, undefined, CARRIED_NAME_TRIES)
+              ? firstFree(ctx, nickname, owner, undefined, SUFFIX_TRIES)
               : nicknameFree(ctx, nickname, owner)
                 ? nickname
                 : undefined;
@@ -159,7 +179,8 @@ export function renameIfFree(
 }
 
 /**
- * Rule N2 (PUT .../nickname): a taken name gets the first free numeric suffix; the reply says
+ * Rule N2 (PUT .../nickname): a taken name gets the first free numeric suffix of the first
+ * SUFFIX_TRIES, else a free random one (409 when none of those tried is free); the reply says
  * which name was applied. The player must have a profile.
  */
 export function setNickname(ctx: Ctx, req: Untrusted<RequestOf<'set_nickname'>>): NicknameReply {
@@ -173,7 +194,9 @@ export function setNickname(ctx: Ctx, req: Untrusted<RequestOf<'set_nickname'>>)
     refuseRetired(player);
     refuseBanned(ctx, game, playerId, player, account, account !== undefined && !server);
     const owner = playerKey(gameId, playerId);
-    const applied = firstFree(ctx, wanted, owner, player.nickname)!;
+    const applied =
+        firstFree(ctx, wanted, owner, player.nickname, SUFFIX_TRIES) ?? randomFree(ctx, wanted, owner, player.nickname);
+    if (applied === undefined) throw new Fail(409, MESSAGES.nicknameSuffixesTaken);
     if (applied !== player.nickname) {
         claim(ctx, applied, owner, player.nickname);
         player.nickname = applied;

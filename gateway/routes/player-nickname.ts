@@ -16,7 +16,11 @@ export default route({
     params: { playerId: { pattern: PLAYER_ID, description: FIELD.playerId } },
     body: NicknameBody,
     data: NicknameReply,
-    errors: { 400: 'nickname or playerId invalid (N3)', 404: '`Player not found`' },
+    errors: {
+        400: 'nickname or playerId invalid (N3)',
+        404: '`Player not found`',
+        409: 'the name and its first 100 suffixes and 16 random ones are taken in this game',
+    },
     async handle(ctx, { params, body, caller }) {
         return ctx.canister.ok('set_nickname', {
             gameId: caller.gameId,

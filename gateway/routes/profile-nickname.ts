@@ -12,7 +12,11 @@ export default route({
     auth: 'session',
     body: NicknameBody,
     data: NicknameReply,
-    errors: { 400: 'nickname invalid (N3)', 404: 'the player has no profile in this game yet' },
+    errors: {
+        400: 'nickname invalid (N3)',
+        404: 'the player has no profile in this game yet',
+        409: 'the name and its first 100 suffixes and 16 random ones are taken in this game',
+    },
     async handle(ctx, { body, caller }) {
         return ctx.canister.ok('set_nickname', {
             gameId: caller.gameId,

@@ -29,8 +29,10 @@ export async function call(
     method: string,
     req: unknown,
     isQuery = false,
+    /** Who calls (default the replica's operator, a controller of the canisters it installed). */
+    caller: Principal = OPERATOR,
 ): Promise<Measured> {
-    const reply = isQuery ? r.query(id, method, json(req), OPERATOR) : await r.update(id, method, json(req), OPERATOR);
+    const reply = isQuery ? r.query(id, method, json(req), caller) : await r.update(id, method, json(req), caller);
     if (!('reply' in reply)) throw new Error(`${method}: ${reply.reject.message}`);
     const runs = r.executions().filter((e) => e.method.endsWith(` ${method}`));
     const parsed = JSON.parse(IDL.decode([IDL.Text], reply.reply)[0] as string);
@@ -88,12 +90,13 @@ export interface Memory {
     stable: number;
 }
 
-export async function memoryOf(r: Replica, id: Principal): Promise<Memory> {
+/** `controller`: a controller of `id` (a shard's is its directory). */
+export async function memoryOf(r: Replica, id: Principal, controller: Principal = OPERATOR): Promise<Memory> {
     const reply = await r.update(
         Principal.fromText('aaaaa-aa'),
         'canister_status',
         new Uint8Array(IDL.encode([IDL.Record({ canister_id: IDL.Principal })], [{ canister_id: id }])),
-        OPERATOR,
+        controller,
     );
     if (!('reply' in reply)) throw new Error(`canister_status: ${reply.reject.message}`);
     const Metrics = IDL.Record({ wasm_memory_size: IDL.Nat, stable_memory_size: IDL.Nat });

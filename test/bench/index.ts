@@ -10,7 +10,8 @@ import { benchDelivery } from './delivery.bench';
 import { benchReplica } from './replica.bench';
 import { writeTables } from './readme';
 import { writeResults } from './results';
-import { benchService } from './service.bench';
+import { benchService, benchServiceShards } from './service.bench';
+import { benchShards } from './shards.bench';
 import { benchWebhooks } from './webhooks.bench';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -20,9 +21,11 @@ async function main(): Promise<void> {
     useRunTempRoot(); // the replicas' data directories go with the run
     await initBls();
     console.log(`Benchmarks on ${os.cpus().length} cores, Node ${process.version}`);
-    // BENCH_ONLY=canister,daily (any of client, replica, service, delivery, canister, webhooks, daily): only those parts;
-    // the saved results keep the figures of the parts not run.
-    const only = new Set((process.env.BENCH_ONLY ?? 'client,replica,service,delivery,canister,daily').split(','));
+    // BENCH_ONLY=canister,daily (any of client, replica, service, delivery, canister, webhooks, daily,
+    // shards, shard-service): only those parts; the saved results keep the figures of the parts not run.
+    const only = new Set(
+        (process.env.BENCH_ONLY ?? 'client,replica,service,delivery,canister,daily,shards,shard-service').split(','),
+    );
     if (only.has('client')) benchClientSize();
     if (only.has('replica')) await benchReplica();
     const service = only.has('service') ? await benchService() : undefined;
@@ -33,7 +36,13 @@ async function main(): Promise<void> {
     // BENCH_MEMORY=100000,1000000: memory per player at sizes too slow for the full table (1,000,000 takes ~half an hour).
     const memorySizes = (process.env.BENCH_MEMORY ?? '').split(',').filter(Boolean).map(Number);
     if (memorySizes.length > 0) canister.memoryOnly = await benchMemory(memorySizes);
-    await writeResults(service, canister, delivery);
+    // Issue 27: a game's calls on a shard with 1, 2, 4 shards and memory per player there (~6 min);
+    // the service with 1 and 2 shards under 1 s rounds, twice each (~4 min).
+    const shards = {
+        canister: only.has('shards') ? await benchShards() : undefined,
+        service: only.has('shard-service') ? await benchServiceShards() : undefined,
+    };
+    await writeResults(service, canister, delivery, shards);
     writeTables();
 }
 

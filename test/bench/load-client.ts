@@ -13,6 +13,8 @@ interface Job {
     url: string;
     apiKey: string;
     gameId: string;
+    /** Submits only: spread them over these games in turn (each with its own key) instead of `gameId`. */
+    targets?: Array<{ gameId: string; apiKey: string }>;
     kind: 'submit' | 'read' | 'rank';
     connections: number;
     seconds: number;
@@ -36,15 +38,19 @@ const instance = autocannon(
                 ? {
                       method: 'POST',
                       path: '/scores',
-                      setupRequest: (req) => ({
-                          ...req,
-                          body: JSON.stringify({
-                              playerId: `load_${process.pid}_${n++}`,
-                              gameId: job.gameId,
-                              score: n % 100_000,
-                              streak: n % 50,
-                          }),
-                      }),
+                      setupRequest: (req) => {
+                          const t = job.targets?.[n % job.targets.length] ?? job;
+                          return {
+                              ...req,
+                              headers: { ...req.headers, 'x-api-key': t.apiKey },
+                              body: JSON.stringify({
+                                  playerId: `load_${process.pid}_${n++}`,
+                                  gameId: t.gameId,
+                                  score: n % 100_000,
+                                  streak: n % 50,
+                              }),
+                          };
+                      },
                   }
                 : job.kind === 'read'
                   ? { method: 'GET', path: '/leaderboard?limit=100' }

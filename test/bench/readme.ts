@@ -1,5 +1,5 @@
-// The bench's tables for readers, generated from bench/results/latest.json into bench/README.md
-// and docs/costs.md between `<!-- table:NAME -->` and `<!-- /table:NAME -->` markers, so the
+// The bench's tables for readers, generated from bench/results/latest.json into bench/README.md,
+// docs/costs.md and docs/shards.md between `<!-- table:NAME -->` and `<!-- /table:NAME -->` markers, so the
 // figures on those pages are the measured ones. `npm run bench` runs it at its end; by hand:
 // `node --import tsx test/bench/readme.ts`. test/docs/readme.test.ts fails when a page differs.
 import * as fs from 'node:fs';
@@ -10,11 +10,13 @@ import { FEES, type DailyCostRow, type ReadMode } from './daily-cost.bench';
 import type { DeliveryRow } from './delivery.bench';
 import { RESULTS_DIR } from './results';
 import type { ServiceRow } from './service.bench';
+import type { ShardFigures } from './results';
+import { SHARD_COUNTS } from './shards.bench';
 
 const ROOT = path.join(__dirname, '..', '..');
 
 /** The pages whose tables are generated, from the repository's root. */
-export const GENERATED_PAGES = ['bench/README.md', 'docs/costs.md'] as const;
+export const GENERATED_PAGES = ['bench/README.md', 'docs/costs.md', 'docs/shards.md'] as const;
 
 export interface SavedResults {
     measured: string;
@@ -23,6 +25,8 @@ export interface SavedResults {
     /** Submits with a webhook on every accepted submit, and without (absent before it was measured). */
     delivery?: DeliveryRow[];
     canister: CanisterResults;
+    /** Issue 27's shard figures (absent before they were measured). */
+    shards?: ShardFigures;
 }
 
 export function readResults(): SavedResults {
@@ -319,6 +323,116 @@ function costs(r: SavedResults): string {
     return table(['what', 'cycles', 'US$'], rows);
 }
 
+// ---- shards (issue 27) -------------------------------------------------------------------------------
+
+/** A column of the shard rows: '0' the single canister, '1@100000' one shard at that many players. */
+function shardColumn(c: string, players: number): string {
+    if (c === '0') return `single canister, ${grouped(players)} players`;
+    const [n, at] = c.split('@');
+    return `${n} shard${n === '1' ? '' : 's'}, ${grouped(at === undefined ? players : Number(at))} players`;
+}
+
+function shardCalls(r: SavedResults): string {
+    const s = r.shards?.canister;
+    if (s === undefined) return '(not measured yet: `BENCH_ONLY=shards npm run bench`)';
+    const ops = Object.entries(s.instructions);
+    const columns = Object.keys(ops[0][1]);
+    return table(
+        ['operation', ...columns.map((c) => shardColumn(c, s.players)), 'spread (1, 2, 4 shards and single)'],
+        ops.map(([name, by]) => {
+            const same = SHARD_COUNTS.map((n) => by[String(n)]);
+            const spread = (Math.max(...same) / Math.min(...same) - 1) * 100;
+            return [name.trim(), ...columns.map((c) => instructions(by[c])), `${spread.toFixed(1)} %`];
+        }),
+    );
+}
+
+function shardMemory(r: SavedResults): string {
+    const m = r.shards?.canister?.memory;
+    if (m === undefined) return '(not measured yet: `BENCH_ONLY=shards npm run bench`)';
+    return table(
+        [
+            'players of the game on shard 1',
+            'wasm heap',
+            'stable memory',
+            'total',
+            "the shard's heap estimate (shard_status)",
+        ],
+        [
+            [
+                `${grouped(m.from)} -> ${grouped(m.to)}`,
+                `${grouped(m.heap)} B`,
+                `${grouped(m.stable)} B`,
+                `${grouped(m.heap + m.stable)} B`,
+                `${grouped(m.estimate)} B (${(m.estimate / m.heap).toFixed(2)}x the heap)`,
+            ],
+        ],
+    );
+}
+
+function shardService(r: SavedResults): string {
+    const rows = r.shards?.service ?? [];
+    if (rows.length === 0) return '(not measured yet: `BENCH_ONLY=shard-service npm run bench`)';
+    return table(
+        ['shards', 'games (canisters holding them)', 'connections', 'submits per second', 'p50', 'p99'],
+        rows.map((s) => [
+            String(s.shards),
+            `${Object.keys(s.games).length} (${new Set(Object.values(s.games)).size})`,
+            grouped(s.connections),
+            grouped(s.perSecond),
+            `${grouped(s.p50)} ms`,
+            `${grouped(s.p99)} ms`,
+        ]),
+    );
+}
+
+/**
+ * The model of docs/shards.md "What N shards sustain", its assumptions named there: a canister
+ * runs on one execution thread at a time, which executes 2 B (one slice, the conservative figure)
+ * to 7 B (the documented limit per round per thread) instructions a round; ~1 round a second; an
+ * application subnet has 4 execution threads shared by every canister on it.
+ */
+export const MODEL = { roundLow: 2e9, roundHigh: 7e9, roundsPerSecond: 1, subnetThreads: 4 } as const;
+
+function sustain(r: SavedResults): string {
+    const s = r.shards?.canister;
+    if (s === undefined) return '(not measured yet: `BENCH_ONLY=shards npm run bench`)';
+    const large = Object.keys(Object.values(s.instructions)[0]).find((c) => c.includes('@'));
+    const at = (name: string, c: string): number => s.instructions[name]?.[c] ?? Number.NaN;
+    const batched = (c: string) => at('  per submit in the batch', c);
+    const single = (c: string) => at('submit, existing player, new best (one call, fan-out to 3)', c);
+    const perSecond = (cost: number, canisters: number): string => {
+        const low = (MODEL.roundLow * MODEL.roundsPerSecond * canisters) / cost;
+        const high = (MODEL.roundHigh * MODEL.roundsPerSecond * canisters) / cost;
+        const round = (n: number) => grouped(Number(n.toPrecision(2)));
+        return `${round(low)}-${round(high)}`;
+    };
+    const rows: string[][] = [];
+    for (const n of [1, 2, 4, 8, 16]) {
+        const onOneSubnet = Math.min(n, MODEL.subnetThreads);
+        rows.push([
+            `${n}`,
+            perSecond(batched('1'), onOneSubnet) +
+                (n > MODEL.subnetThreads ? ` (the subnet's ${MODEL.subnetThreads} threads)` : ''),
+            perSecond(batched('1'), n),
+            large === undefined ? '-' : perSecond(batched(large), n),
+            perSecond(single('1'), n),
+        ]);
+    }
+    return table(
+        [
+            'shards',
+            'batched submits/s, all on one subnet',
+            'batched submits/s, shards on subnets of their own',
+            large === undefined
+                ? 'the same, 100,000 players a game'
+                : `the same, ${grouped(Number(large.split('@')[1]))} players a game`,
+            'one submit per call, subnets of their own',
+        ],
+        rows,
+    );
+}
+
 /** Every generated table by its marker name. */
 export function tables(r: SavedResults): Record<string, string> {
     return {
@@ -331,6 +445,10 @@ export function tables(r: SavedResults): Record<string, string> {
         memory: memory(r),
         daily: daily(r),
         costs: costs(r),
+        shardcalls: shardCalls(r),
+        shardmemory: shardMemory(r),
+        shardservice: shardService(r),
+        sustain: sustain(r),
     };
 }
 

@@ -7,7 +7,14 @@ import * as path from 'node:path';
 
 import type { CanisterResults } from './canister.bench';
 import type { DeliveryRow } from './delivery.bench';
-import type { ServiceRow } from './service.bench';
+import type { ServiceRow, ShardServiceRow } from './service.bench';
+import type { ShardResults } from './shards.bench';
+
+/** The shards parts' figures: a game's calls on a shard (and memory per player there), and the service with 1 and 2 shards. */
+export interface ShardFigures {
+    canister?: ShardResults;
+    service?: ShardServiceRow[];
+}
 
 export const RESULTS_DIR = path.join(__dirname, '..', '..', 'bench', 'results');
 
@@ -52,6 +59,7 @@ export async function writeResults(
     service: ServiceRow[] | undefined,
     canister: Partial<CanisterResults> | CanisterResults,
     delivery?: DeliveryRow[],
+    shards: ShardFigures = {},
 ): Promise<void> {
     fs.mkdirSync(RESULTS_DIR, { recursive: true });
     const file = path.join(RESULTS_DIR, 'latest.json');
@@ -60,12 +68,17 @@ export async function writeResults(
               service: ServiceRow[];
               delivery?: DeliveryRow[];
               canister: CanisterResults;
+              shards?: ShardFigures;
           })
         : undefined;
     const merged = {
         service: service ?? saved?.service ?? [],
         delivery: delivery ?? saved?.delivery ?? [],
         canister: { ...saved?.canister, ...canister } as CanisterResults,
+        shards: {
+            canister: shards.canister ?? saved?.shards?.canister,
+            service: shards.service ?? saved?.shards?.service,
+        },
     };
     const machine = { cores: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', node: process.version };
     fs.writeFileSync(file, `${JSON.stringify({ measured: new Date().toISOString(), machine, ...merged }, null, 2)}\n`);

@@ -247,3 +247,19 @@ test('set-heap-limit moves the line past which new players are refused', async (
     expect(await admin('set-heap-limit', String(3 * 1024 ** 3))).toEqual({ heapLimitBytes: 3 * 1024 ** 3 });
     expect((await submit('p-new')).status).toBe(200);
 });
+
+test('move-games: nothing to move where every game is on a shard; only shards of the directory are targets', async () => {
+    // npm start's directory places every game on its shard: the directory holds none.
+    await admin('create-game', 'cli-placed');
+    expect(await admin('move-games')).toEqual({ moved: [], finished: [], aborted: [], remaining: [] });
+    expect(await admin('move-games', service.shards[0])).toEqual({
+        moved: [],
+        finished: [],
+        aborted: [],
+        remaining: [],
+    });
+    const directory = service.canister.canisterId.toText();
+    await expect(admin('move-games', directory)).rejects.toThrow(`${directory} is not a shard of this directory`);
+    await expect(admin('move-games', 'aaaaa-aa')).rejects.toThrow(/is not a shard of this directory/);
+    // The release-to-shards test (test/canister/release-upgrade-shards.test.ts) runs it on games to move.
+});

@@ -132,6 +132,62 @@ test('with --shards the directory creates its shards; the next deploy upgrades t
     expect(bad.stderr).toContain('--shards must be a whole number from 0 to 100');
 });
 
+test('--shards 1 --move-games: a single canister becomes directory + shard 1, a second run moves nothing', async () => {
+    const files = {
+        operator: path.join(dir, 'mv-operator.pem'),
+        gateway: path.join(dir, 'mv-gateway.pem'),
+        deployer: path.join(dir, 'mv-deployer.pem'),
+        ids: path.join(dir, 'mv-ids.json'),
+    };
+    const common = ['--network', 'local', '--url', replica.url, '--identity', files.deployer, '--ids-file', files.ids];
+    // The single canister of before, with two games and their players.
+    const single = await deployCli([...common, '--operator-pem', files.operator, '--gateway-pem', files.gateway]);
+    expect(single).toMatchObject({ code: 0 });
+    const id = /canister id: +(\S+)/.exec(single.stdout)![1];
+    const [operator, gateway] = await Promise.all(
+        [files.operator, files.gateway].map((pem) =>
+            connectCanister({
+                host: replica.url,
+                canisterId: Principal.fromText(id),
+                identity: ensureIdentity(pem),
+                fetchRootKey: true,
+            }),
+        ),
+    );
+    for (const gameId of ['kept-1', 'kept-2']) {
+        const { apiKey } = await operator.ok('admin_register_game', { developerId: 'd', gameId, name: gameId });
+        const submits = [1, 2, 3].map((i) => ({ apiKey, gameId, playerId: `p${i}`, score: i * 10, streak: i }));
+        expect(await gateway.ok('submit_scores', { submits })).toHaveLength(3);
+        expect(await operator.ok('locate_game', { gameId })).toEqual({ gameId, canisterId: id });
+    }
+    const board = async (gameId: string) => operator.ok('read_board', { gameId, boardId: 'all-time', limit: 10 });
+    const before = [await board('kept-1'), await board('kept-2')];
+    expect(before[0].entries).toHaveLength(3);
+
+    // --move-games needs the operator identity that moves them.
+    const refused = await deployCli([...common, '--shards', '1', '--move-games']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('--move-games needs --operator-pem');
+
+    const moved = await deployCli([...common, '--operator-pem', files.operator, '--shards', '1', '--move-games']);
+    expect(moved).toMatchObject({ code: 0 });
+    const shard = /Created shard (\S+)/.exec(moved.stdout)![1];
+    expect(moved.stdout).toContain('games moved:   2; the directory holds 0');
+    expect(moved.stdout).toMatch(/moved kept-1: \d+ chunks, \d+ bytes in/);
+    for (const gameId of ['kept-1', 'kept-2'])
+        expect(await operator.ok('locate_game', { gameId })).toEqual({ gameId, canisterId: shard });
+    const atShard = operator.forCanister!(Principal.fromText(shard));
+    expect([
+        await atShard.ok('read_board', { gameId: 'kept-1', boardId: 'all-time', limit: 10 }),
+        await atShard.ok('read_board', { gameId: 'kept-2', boardId: 'all-time', limit: 10 }),
+    ]).toEqual(before);
+
+    const again = await deployCli([...common, '--operator-pem', files.operator, '--shards', '1', '--move-games']);
+    expect(again).toMatchObject({ code: 0 });
+    expect(again.stdout).toContain(`Upgraded shard ${shard}`);
+    expect(again.stdout).toContain('games moved:   0; the directory holds 0');
+});
+
 test('a stored id from another replica is replaced by a new canister', async () => {
     const ids = path.join(dir, 'stale-ids.json');
     fs.writeFileSync(ids, JSON.stringify({ leaderboard: { local: 'rrkah-fqaaa-aaaaa-aaaaq-cai' } }));

@@ -43,6 +43,31 @@ test('a taken name gets the first free numeric suffix and the reply names it (N2
     ).toBe(404);
 });
 
+test('past its first 100 suffixes a rename takes a free random one, and 409 when those are taken too', () => {
+    const h = harness();
+    withGame(h, 'my-game');
+    const rename = (playerId: string, nickname: string) =>
+        setNickname(h, { apiKey: key(h, 'my-game'), gameId: 'my-game', playerId, nickname });
+    // Anyone with the game's public key can hold Star and Star_1 ... Star_100.
+    for (let n = 0; n <= 100; n++) submit(h, 'my-game', `holder${n}`, { nickname: n === 0 ? 'Star' : `Star_${n}` });
+    submit(h, 'my-game', 'late');
+    const applied = rename('late', 'Star').nickname;
+    expect(applied).toMatch(/^Star_\d+$/);
+    expect(Number(applied.slice(5))).toBeGreaterThan(100);
+    expect(profile(h, { gameId: 'my-game', playerId: 'late' }).nickname).toBe(applied);
+    // With every random suffix it draws taken as well, the rename is refused and changes nothing.
+    h.env.random = (n) => new Uint8Array(n);
+    submit(h, 'my-game', 'random-holder');
+    expect(rename('random-holder', 'Star').nickname).toBe('Star_101'); // the one suffix it draws
+    submit(h, 'my-game', 'other');
+    const before = profile(h, { gameId: 'my-game', playerId: 'other' }).nickname;
+    expect(failure(() => rename('other', 'Star'))).toEqual({
+        status: 409,
+        message: 'That nickname and the suffixes tried for it are taken in this game. Choose another nickname.',
+    });
+    expect(profile(h, { gameId: 'my-game', playerId: 'other' }).nickname).toBe(before);
+});
+
 test('Player_<n> defaults skip names someone already chose', () => {
     const h = harness();
     withGame(h);
