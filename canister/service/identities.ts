@@ -3,8 +3,6 @@
 // account removed anywhere is removed on the directory and forgotten by every shard, retried
 // from a stable pending list until each shard confirmed.
 import type { Identity, RegisteredAccount, RequestOf, Result } from '../../contract/canister';
-
-type Message = { message: string };
 import { checkNickname, invalid } from '../../contract/rules';
 import type { Ctx, Untrusted } from '../state/context';
 import { Fail } from '../domain/fail';
@@ -17,6 +15,23 @@ const ACCOUNT_ID = /^[0-9a-f]{32}$/;
 /** At most this many account_forget calls per fan-out (the rest wait for the next). */
 const FORGET_CALLS_PER_RUN = 100;
 const REMOVED = 'Your account and its entries were removed.';
+/** How long a shard remembers an account it forgot (longer than any call in flight takes). */
+const FORGOTTEN_KEEP_US = 10 * 60 * 1_000_000;
+
+type Message = { message: string };
+
+/**
+ * Accounts this shard forgot lately -> when (heap: the race it closes lasts one call). A sign-in
+ * whose registry answer was sent before the account's removal and arrives after its
+ * account_forget must not bring the account back here.
+ */
+const forgottenLately = new Map<string, number>();
+
+function rememberForgotten(ctx: Ctx, accountId: string): void {
+    const now = ctx.env.now();
+    for (const [id, at] of forgottenLately) if (now - at > FORGOTTEN_KEEP_US) forgottenLately.delete(id);
+    forgottenLately.set(accountId, now);
+}
 
 function requireAccountId(value: unknown): string {
     if (typeof value !== 'string' || !ACCOUNT_ID.test(value))
@@ -87,6 +102,10 @@ export async function withRegistry<T>(ctx: Ctx, remote: Remote, run: () => T): P
     if (needs.nickname !== undefined) request.nickname = needs.nickname;
     const answer = await remote.call(directoryOf(ctx), 'identity_account', request);
     ctx.registered = checkRegistered(okOf(answer), needs.identity);
+    if (forgottenLately.has(ctx.registered.account.accountId)) {
+        ctx.registered = undefined;
+        throw new Fail(503, 'This account was just removed. Sign in again to start a new one.', { retryAfter: 1 });
+    }
     try {
         return run();
     } finally {
@@ -162,6 +181,7 @@ export async function accountDeleted(
 /** account_forget (a shard, from its directory): the account's players, sessions and record here go. */
 export function accountForget(ctx: Ctx, req: Untrusted<RequestOf<'account_forget'>>): Message {
     const accountId = requireAccountId(req.accountId);
+    rememberForgotten(ctx, accountId);
     return { message: forgetAccount(ctx, accountId) ? 'The account was removed.' : 'No such account here.' };
 }
 
