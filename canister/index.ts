@@ -234,27 +234,6 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /**
- * Runs one method of the contract's table: checks the caller against the method's declared
- * access, reads the JSON request, replies `{"ok": ...}` or `{"err": {status, message}}`.
- * Anything thrown but a Fail is a bug: it traps, and the IC rolls the whole message back.
- */
-function handle<M extends Method>(method: M, fn: (req: Untrusted<RequestOf<M>>) => ReplyOf<M>): void {
-    let reply: Result<ReplyOf<M>>;
-    try {
-        const req = admitted(method);
-        actAs(req);
-        reply = { ok: fn(req as Untrusted<RequestOf<M>>) };
-        if (METHODS[method].kind === 'update') touched(method, req as Record<string, unknown>, reply.ok);
-    } catch (e) {
-        if (!(e instanceof Fail)) throw e;
-        reply = { err: e.toApiError() };
-    } finally {
-        ctx.actingDeveloper = undefined;
-    }
-    finish(method, reply);
-}
-
-/**
  * The caller checked against the method's declared access, the JSON request read, and a moving
  * or moved game's calls turned away (gate): what every method does before its own work.
  */
@@ -298,40 +277,15 @@ function actAs(req: object): void {
 }
 
 /**
- * `handle` for a method that may await other canisters (directory part): the caller and the
- * argument are read before the first await (they belong to the first message), the reply is
- * sent after the last. A rejected inter-canister call is a Fail (503), never a trap.
+ * Runs one method of the contract's table: checks the caller against the method's declared
+ * access, reads the JSON request, replies `{"ok": ...}` or `{"err": {status, message}}`. An
+ * answer at hand is sent in the same message (no await: a method that never awaits costs what it
+ * did); a promise (a method awaiting other canisters) is answered once it settles: the caller and
+ * the argument are read before its first await, and `actingDeveloper` holds only until then. A
+ * rejected inter-canister call is a Fail (503). Anything thrown but a Fail is a bug: it traps,
+ * and the IC rolls the whole message back.
  */
-async function handleAsync<M extends Method>(
-    method: M,
-    fn: (req: Untrusted<RequestOf<M>>) => ReplyOf<M> | Promise<ReplyOf<M>>,
-): Promise<void> {
-    let reply: Result<ReplyOf<M>>;
-    try {
-        const req = admitted(method);
-        let pending: ReplyOf<M> | Promise<ReplyOf<M>>;
-        try {
-            actAs(req);
-            pending = fn(req as Untrusted<RequestOf<M>>);
-        } finally {
-            // Only the part before the first await acts for the developer: other messages run while it waits.
-            ctx.actingDeveloper = undefined;
-        }
-        reply = { ok: await pending };
-        touched(method, req as Record<string, unknown>, reply.ok);
-    } catch (e) {
-        if (!(e instanceof Fail)) throw e;
-        reply = { err: e.toApiError() };
-    }
-    finish(method, reply);
-}
-
-/**
- * `handle` for a method that awaits only sometimes (codes part): an answer at hand is sent as
- * `handle` sends it (no await: a single canister pays what it always did); a promise is
- * answered once it settles, like `handleAsync`.
- */
-function handleSometimesAsync<M extends Method>(
+function handle<M extends Method>(
     method: M,
     fn: (req: Untrusted<RequestOf<M>>) => ReplyOf<M> | Promise<ReplyOf<M>>,
 ): void | Promise<void> {
@@ -483,12 +437,12 @@ export default class {
     @update(...JSON_METHOD)
     device_code_lookup(): void | Promise<void> {
         // codes part: on a directory with shards a code it does not hold is asked of them
-        return handleSometimesAsync('device_code_lookup', (req) => deviceCodes.lookupAnywhere(ctx, remote, req));
+        return handle('device_code_lookup', (req) => deviceCodes.lookupAnywhere(ctx, remote, req));
     }
 
     @update(...JSON_METHOD)
     device_code_approve(): void | Promise<void> {
-        return handleSometimesAsync('device_code_approve', (req) => deviceCodes.approveAnywhere(ctx, remote, req));
+        return handle('device_code_approve', (req) => deviceCodes.approveAnywhere(ctx, remote, req));
     }
 
     // On a shard, a sign-in of an identity new here asks the directory (identities part): async
@@ -498,7 +452,7 @@ export default class {
         const run = (req: Untrusted<RequestOf<'device_code_redeem'>>): ReplyOf<'device_code_redeem'> =>
             deviceCodes.redeemDeviceCode(ctx, req);
         if (ctx.isShard !== true) return handle('device_code_redeem', run);
-        return handleAsync('device_code_redeem', (req) => identities.withRegistry(ctx, remote, () => run(req)));
+        return handle('device_code_redeem', (req) => identities.withRegistry(ctx, remote, () => run(req)));
     }
 
     @update(...JSON_METHOD)
@@ -506,7 +460,7 @@ export default class {
         const run = (req: Untrusted<RequestOf<'sign_in'>>): ReplyOf<'sign_in'> =>
             accounts.signIn(ctx, req.gameId, accounts.checkIdentity(req.identity), req.nickname);
         if (ctx.isShard !== true) return handle('sign_in', run);
-        return handleAsync('sign_in', (req) =>
+        return handle('sign_in', (req) =>
             identities.withRegistry(ctx, remote, () => {
                 // Run again after the await: the game may have started moving meanwhile.
                 moveGate.refuseWrite(ctx, req.gameId);
@@ -539,10 +493,9 @@ export default class {
     // shards has them forget the account; a directory without (the single canister) as before.
     @update(...JSON_METHOD)
     delete_account(): void | Promise<void> {
-        if (ctx.isShard === true)
-            return handleAsync('delete_account', (req) => identities.deleteOnShard(ctx, remote, req));
+        if (ctx.isShard === true) return handle('delete_account', (req) => identities.deleteOnShard(ctx, remote, req));
         if (identities.hasShards(ctx))
-            return handleAsync('delete_account', (req) => identities.deleteOnDirectory(ctx, remote, req));
+            return handle('delete_account', (req) => identities.deleteOnDirectory(ctx, remote, req));
         return handle('delete_account', (req) => merge.deleteAccount(ctx, req));
     }
 
@@ -555,7 +508,7 @@ export default class {
 
     @update(...JSON_METHOD)
     async admin_register_game(): Promise<void> {
-        await handleAsync('admin_register_game', (req) => {
+        await handle('admin_register_game', (req) => {
             // A directory with shards places the game on one (directory part).
             if (directory.placesOnShards(ctx)) {
                 const developerId = typeof req.developerId === 'string' ? req.developerId : '';
@@ -630,7 +583,7 @@ export default class {
 
     @update(...JSON_METHOD)
     async admin_set_gateways(): Promise<void> {
-        await handleAsync('admin_set_gateways', async (req) => {
+        await handle('admin_set_gateways', async (req) => {
             if (!Array.isArray(req.gateways) || !req.gateways.every((g) => typeof g === 'string')) {
                 throw new Fail(400, 'Invalid gateways: must be a list of principal texts');
             }
@@ -646,7 +599,7 @@ export default class {
 
     @update(...JSON_METHOD)
     async admin_set_operators(): Promise<void> {
-        await handleAsync('admin_set_operators', async (req) => {
+        await handle('admin_set_operators', async (req) => {
             if (!Array.isArray(req.operators) || !req.operators.every((g) => typeof g === 'string'))
                 throw new Fail(400, 'Invalid operators: must be a list of principal texts');
             ctx.store.meta.set('operators', req.operators);
@@ -693,7 +646,7 @@ export default class {
 
     @update(...JSON_METHOD)
     async dev_register_game(): Promise<void> {
-        await handleAsync('dev_register_game', (req) => {
+        await handle('dev_register_game', (req) => {
             if (!directory.placesOnShards(ctx)) return developers.registerOwnGame(ctx, req);
             const developer = developers.liveDeveloper(ctx, req.sessionHash, true);
             return directory.placeGame(ctx, remote, req, developer.developerId);
@@ -707,7 +660,7 @@ export default class {
 
     @update(...JSON_METHOD)
     async dev_delete_game(): Promise<void> {
-        await handleAsync('dev_delete_game', (req) =>
+        await handle('dev_delete_game', (req) =>
             directory.isRemote(ctx, req.gameId)
                 ? directory.deleteRemoteGame(ctx, remote, req)
                 : developers.deleteOwnGame(ctx, req),
@@ -980,12 +933,12 @@ export default class {
 
     @update(...JSON_METHOD)
     async admin_create_shard(): Promise<void> {
-        await handleAsync('admin_create_shard', () => directory.createShard(ctx, remote));
+        await handle('admin_create_shard', () => directory.createShard(ctx, remote));
     }
 
     @update(...JSON_METHOD)
     async admin_upgrade_shards(): Promise<void> {
-        await handleAsync('admin_upgrade_shards', () => directory.upgradeShards(ctx, remote));
+        await handle('admin_upgrade_shards', () => directory.upgradeShards(ctx, remote));
     }
 
     @update(...JSON_METHOD)
@@ -995,7 +948,7 @@ export default class {
 
     @update(...JSON_METHOD)
     async dev_forward(): Promise<void> {
-        await handleAsync('dev_forward', (req) => directory.forward(ctx, remote, req));
+        await handle('dev_forward', (req) => directory.forward(ctx, remote, req));
     }
 
     // ---- limits part (issue 27): the canister's room ------------------------------------------
@@ -1020,7 +973,7 @@ export default class {
     @update(...JSON_METHOD)
     async account_deleted(): Promise<void> {
         const caller = msgCaller().toText();
-        await handleAsync('account_deleted', (req) => identities.accountDeleted(ctx, remote, caller, req));
+        await handle('account_deleted', (req) => identities.accountDeleted(ctx, remote, caller, req));
     }
 
     @update(...JSON_METHOD)
