@@ -217,3 +217,25 @@ test('a game moved out of the directory leaves the registry: the same id on ever
     expect(elsewhere.isNewUser).toBe(false);
     expect((await playerOf(late!, elsewhere.sessionId)).ok.playerId).toBe(id);
 }, 120_000);
+
+test('a deletion started on the directory (its own game) fans out to the shards', async () => {
+    const B = games[1];
+    const directory = s.at(dir.toText());
+    const gameId = 'ids-home';
+    await s.game(gameId);
+    const from = await s.canisterOf(gameId);
+    await moveGame(gameId, s.at(from.toText()), directory, () => undefined, directory);
+    const home = { gameId, canister: dir.toText() };
+    const here = await signIn(home, 'homer', 'Homer');
+    const there = await signIn(B, 'homer');
+    const id = (await playerOf(home, here.sessionId)).ok.playerId;
+    expect((await playerOf(B, there.sessionId)).ok.playerId).toBe(id);
+    const start = s.replica.executions().length;
+    expect(await directory.call('delete_account', { sessionHash: hash(here.sessionId), gameId })).toEqual({
+        ok: { message: 'Your account and its entries were removed.' },
+    });
+    console.log(`delete_account on the directory: ${sum(start, dir.toText())} instructions (2 shards told)`);
+    expect(await playerOf(home, here.sessionId)).toMatchObject({ err: { status: 401 } });
+    expect(await playerOf(B, there.sessionId)).toMatchObject({ err: { status: 401 } });
+    expect((await signIn(B, 'homer')).isNewUser).toBe(true);
+}, 120_000);
