@@ -7,8 +7,8 @@ import { checkNickname, invalid } from '../../contract/rules';
 import type { Ctx, Untrusted } from '../state/context';
 import { Fail } from '../domain/fail';
 import { NeedsRegistry, accountFor, accountKey, checkIdentity } from './accounts';
-import { deleteAccount, forgetAccount } from './merge';
-import { liveSession } from './sign-in-sessions';
+import { deleteAccount, forgetAccount, retireAccountPlayer } from './merge';
+import { endAllSessions, liveSession } from './sign-in-sessions';
 import type { Remote } from './directory';
 
 const ACCOUNT_ID = /^[0-9a-f]{32}$/;
@@ -128,6 +128,20 @@ export async function deleteOnShard(
     okOf(await remote.call(directoryOf(ctx), 'account_deleted', { accountId }));
     forgetAccount(ctx, accountId);
     return { message: REMOVED };
+}
+
+/**
+ * A moved game's accounts, once it is active here: any this shard forgot while the game was on
+ * its way (its records were staged before the removal) is forgotten again, its player in that
+ * game retired and its sessions ended even when the account record itself went meanwhile.
+ */
+export function forgetMovedAccounts(ctx: Ctx, gameId: string, accountIds: Iterable<string>): void {
+    for (const accountId of accountIds) {
+        if (!forgottenLately.has(accountId)) continue;
+        retireAccountPlayer(ctx, gameId, accountId);
+        endAllSessions(ctx, accountId);
+        forgetAccount(ctx, accountId);
+    }
 }
 
 /** Whether the directory has shards to tell of a removed account (delete_account turns async only then). */

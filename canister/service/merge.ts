@@ -168,6 +168,14 @@ export function deleteAccount(ctx: Ctx, req: Untrusted<RequestOf<'delete_account
     return { message: 'Your account and its entries were removed.' };
 }
 
+/** The account's player in one game retired (off the boards), whether or not the account is still here. */
+export function retireAccountPlayer(ctx: Ctx, gameId: string, accountId: string): void {
+    const game = ctx.games.get(gameId);
+    const playerId = accountPlayerId(accountId);
+    const player = game === undefined ? undefined : findPlayer(ctx, gameId, playerId);
+    if (game !== undefined && player !== undefined && player.retired === undefined) retire(ctx, game, playerId, player);
+}
+
 /**
  * Removes an account here, if this canister has it (delete_account, and across shards
  * account_deleted / account_forget): its players in every game, their entries and

@@ -35,6 +35,7 @@ import { loadMoves, refuseMoved } from './move-gate';
 import { nextDefaultNumber } from './players';
 import { assertRoomForNewGame, recount } from './room';
 import { codesOfGame, forgetCodesOfGame, importMovedCode, isMovedCode } from './device-codes';
+import { forgetMovedAccounts } from './identities';
 
 /** Players staged per move_out_begin call (measured: see docs; far inside the 40 B update limit). */
 export const STAGE_PLAYERS_PER_CALL = 5_000;
@@ -325,6 +326,7 @@ export function moveAbort(ctx: Ctx, req: Untrusted<RequestOf<'move_abort'>>): { 
     const move = ins[gameId];
     if (move !== undefined) {
         importing.delete(gameId);
+        importedAccounts.delete(gameId);
         delete ins[gameId];
         saveIn(ctx, ins);
         // What was written goes like a deleted game's records.
@@ -349,6 +351,11 @@ const archivesOf = (record: GameRecord | undefined): string[] =>
 
 /** Heap tables of games being imported (lost on an upgrade: move_in_end then rebuilds from records). */
 const importing = new Map<string, GameState>();
+/**
+ * Accounts each import brought (heap, like `importing`): checked against the accounts this shard
+ * forgot while the game was on its way (identities.ts) when it activates.
+ */
+const importedAccounts = new Map<string, Set<string>>();
 
 function inMoves(ctx: Ctx): Record<string, MoveInRecord> {
     return Object.assign(Object.create(null) as Record<string, MoveInRecord>, ctx.store.meta.get('moveIn') ?? {});
@@ -523,9 +530,9 @@ function applyItems(ctx: Ctx, move: MoveInRecord, items: Item[]): void {
                 break;
             }
             case 'account': {
-                // Accounts stay per canister (stage 1): one here already (signed in here too) keeps
-                // what it has, and learns of this game.
+                // One here already (signed in here too) keeps what it has, and learns of this game.
                 const account = value as AccountRecord;
+                importedAccounts.set(gameId, (importedAccounts.get(gameId) ?? new Set<string>()).add(key));
                 const here = ctx.store.accounts.get(key);
                 if (here === undefined) {
                     ctx.store.accounts.set(key, account);
@@ -590,6 +597,8 @@ export function moveInEnd(
     game.record = record;
     ctx.games.set(gameId, game);
     importing.delete(gameId);
+    forgetMovedAccounts(ctx, gameId, importedAccounts.get(gameId) ?? []);
+    importedAccounts.delete(gameId);
     delete ins[gameId];
     saveIn(ctx, ins);
     recount(ctx);

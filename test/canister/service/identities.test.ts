@@ -1,5 +1,5 @@
 // The identity registry between a directory and a shard, both run natively (their real service
-// code, the inter-canister call made by hand): ids shared, and a removal racing a sign-in.
+// code, the inter-canister call made by hand): ids shared, and a removal racing a sign-in or a move.
 import type { Method, Result } from '../../../contract/canister';
 import { signIn } from '../../../canister/service/accounts';
 import type { Remote } from '../../../canister/service/directory';
@@ -7,7 +7,11 @@ import { accountForget, identityAccount, withRegistry } from '../../../canister/
 import { forgetAccount } from '../../../canister/service/merge';
 import { resolveSession } from '../../../canister/service/accounts';
 import { tokenHash } from '../../../canister/domain/sha256';
-import { failure, harness, person, withGame, type Harness } from './harness';
+import { flushCallWrites } from '../../../canister/service/flush';
+import { moveInChunk, moveInEnd, moveOutBegin, moveOutChunk } from '../../../canister/service/move';
+import { leaderboard } from '../../../canister/service/reads';
+import { submitBatch } from '../../../canister/service/scores';
+import { failure, harness, hashOf, person, withGame, type Harness } from './harness';
 
 function directoryAndShard(): { directory: Harness; shard: Harness } {
     const directory = harness();
@@ -75,3 +79,36 @@ test('a registry answer that crosses its account removal in flight does not brin
     expect(playerOf(shard, again.sessionId)).not.toBe(`@${old}`);
     expect(again.isNewUser).toBe(true);
 });
+
+test.each(['before its records arrive', 'after its records arrived, before the game is active'])(
+    'an account removed while its game moves here does not live on here (forgotten %s)',
+    (when) => {
+        const src = harness();
+        const dst = harness();
+        dst.isShard = true;
+        const step = <T>(h: Harness, fn: () => T): T => {
+            const out = fn();
+            flushCallWrites(h);
+            return out;
+        };
+        withGame(src, 'game-m');
+        const { sessionId } = step(src, () => signIn(src, 'game-m', person('ann'), 'Ann'));
+        const sessionHash = hashOf(sessionId);
+        step(src, () => submitBatch(src, { submits: [{ gameId: 'game-m', sessionHash, score: 50, streak: 1 }] }));
+        const accountId = resolveSession(src, { gameId: 'game-m', sessionHash }).playerId.slice(1);
+        let begun = step(src, () => moveOutBegin(src, { gameId: 'game-m' }));
+        while (!begun.ready) begun = step(src, () => moveOutBegin(src, { gameId: 'game-m' }));
+        // The account is removed while the game's records are on their way: the shard forgets it.
+        const forget = () => step(dst, () => accountForget(dst, { accountId }));
+        if (when.startsWith('before')) forget();
+        for (let index = 0; index < begun.chunks; index++) {
+            const { data } = moveOutChunk(src, { gameId: 'game-m', index });
+            step(dst, () => moveInChunk(dst, { gameId: 'game-m', index, data }));
+        }
+        if (!when.startsWith('before')) forget();
+        step(dst, () => moveInEnd(dst, { gameId: 'game-m', chunks: begun.chunks, checksum: begun.checksum }));
+        expect(leaderboard(dst, { gameId: 'game-m' }).leaderboard).toEqual([]);
+        expect(dst.store.accounts.get(accountId)).toBeUndefined();
+        expect(failure(() => resolveSession(dst, { gameId: 'game-m', sessionHash })).status).toBe(401);
+    },
+);
