@@ -5,7 +5,10 @@
 // so the per-client limit trips after as many wrong codes as on one canister, parallel guesses
 // included; long codes tripped on the directory reach the shards; device_code_find and
 // set_long_codes_until answer only the shard's own directory; pending codes move with their
-// game. Logs the metered instructions.
+// game. Logs the metered instructions; the approved page on a phone goes to
+// sign-in-shard-approved-phone.png in the screenshot folder.
+import * as path from 'node:path';
+
 import { IDL } from '@dfinity/candid';
 import { Ed25519KeyIdentity } from '@dfinity/identity';
 import { Principal } from '@dfinity/principal';
@@ -15,7 +18,7 @@ import { loadIdentity } from '../../gateway/identity';
 import { moveGame } from '../../gateway/move-game';
 import type { RunningIdentityProvider } from '../../local/idp/thread';
 import { OPERATOR } from '../../replica/replica';
-import { launchBrowser, PHONE } from '../support/browser';
+import { launchBrowser, PHONE, screenshotDir } from '../support/browser';
 import { startService } from '../support/gateway';
 import { openSignUp, PASSWORD, startLocalSignIn } from '../support/idp';
 import { tempDir } from '../support/replica';
@@ -120,6 +123,7 @@ test("a code of shard 2's game: found and approved through the directory on the 
     const page = await linkInBrowser(context, code.verification_url_complete, 'sharded-ada@example.com');
     expect(await page.locator('h1').textContent()).toBe("You're signed in");
     expect(await page.textContent('body')).toContain(`return to Game ${game} (${game}) now`);
+    await page.screenshot({ path: path.join(screenshotDir(), 'sign-in-shard-approved-phone.png'), fullPage: true });
     await context.close();
     const ran = ranSince(from);
     // The directory got the lookup (link page) and the approval (callback); shard 2 was asked
