@@ -108,17 +108,11 @@ async function load(
 }
 
 /** A row of the shards run: submits spread over `games` games, one on each of `shards` shards (1 s rounds). */
-export interface ShardServiceRow {
+export type ShardServiceRow = Omit<ServiceRow, 'target' | 'request'> & {
     shards: number;
     /** game id -> its canister (principal text). */
     games: Record<string, string>;
-    roundMs: number;
-    connections: number;
-    perSecond: number;
-    p50: number;
-    p99: number;
-    statuses: Record<string, number>;
-}
+};
 
 /** The shards run's loads: clients submitting, spread evenly over the games. */
 export const SHARD_LOADS = [1024, 2048] as const;
