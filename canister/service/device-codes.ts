@@ -219,6 +219,17 @@ function typedCode(ctx: Ctx, input: unknown): Typed {
     return { userCode, hash: userCode === undefined ? undefined : ctx.store.userCodes.get(userCode) };
 }
 
+/** The typed code's record while it is pending and unexpired, else undefined. */
+function pendingRecord(
+    ctx: Ctx,
+    { userCode, hash }: Typed,
+): { hash: string; record: DeviceCodeRecord; userCode: string } | undefined {
+    const record = hash === undefined ? undefined : ctx.store.deviceCodes.get(hash);
+    if (userCode === undefined || hash === undefined || record === undefined) return undefined;
+    if (record.status !== 'pending' || ctx.env.now() >= record.expiresAt) return undefined;
+    return { hash, record, userCode };
+}
+
 /** The pending code a player typed, or a counted wrong try (404). */
 function pendingCode(
     ctx: Ctx,
@@ -228,19 +239,21 @@ function pendingCode(
 ): { hash: string; record: DeviceCodeRecord; userCode: string } {
     const who = clientOf(client) ?? 'unknown';
     checkWrongCodeLimit(ctx, who);
-    const { userCode, hash } = typed;
-    const record = hash === undefined ? undefined : ctx.store.deviceCodes.get(hash);
-    if (
-        userCode === undefined ||
-        hash === undefined ||
-        record === undefined ||
-        record.status !== 'pending' ||
-        ctx.env.now() >= record.expiresAt
-    ) {
+    const pending = pendingRecord(ctx, typed);
+    if (pending === undefined) {
         countWrongCode(ctx, who);
         throw new Fail(404, WRONG_CODE);
     }
-    return { hash, record, userCode };
+    return pending;
+}
+
+/** What the link page shows of a pending code: its game and the seconds left. */
+function codeView(ctx: Ctx, record: DeviceCodeRecord): DeviceCodeFound {
+    return {
+        gameId: record.gameId,
+        gameName: requireGame(ctx, record.gameId).record.name,
+        expiresIn: Math.ceil((record.expiresAt - ctx.env.now()) / 1e6),
+    };
 }
 
 export function lookupDeviceCode(
@@ -249,13 +262,7 @@ export function lookupDeviceCode(
     typed?: Typed,
 ): ReplyOf<'device_code_lookup'> {
     const { record, userCode } = pendingCode(ctx, req.userCode, req.client, typed);
-    const game = requireGame(ctx, record.gameId);
-    return {
-        userCode,
-        gameId: record.gameId,
-        gameName: game.record.name,
-        expiresIn: Math.ceil((record.expiresAt - ctx.env.now()) / 1e6),
-    };
+    return { userCode, ...codeView(ctx, record) };
 }
 
 /** The signed-in person approves a pending code: the game's next poll gets their session. */
@@ -353,17 +360,9 @@ function shardsToAsk(ctx: Ctx): string[] {
 
 /** device_code_find on a shard (its directory only): the pending code's game, or 404; counts nothing. */
 export function findDeviceCode(ctx: Ctx, req: Untrusted<RequestOf<'device_code_find'>>): DeviceCodeFound {
-    const userCode = normalizeUserCode(req.userCode);
-    const hash = userCode === undefined ? undefined : ctx.store.userCodes.get(userCode);
-    const record = hash === undefined ? undefined : ctx.store.deviceCodes.get(hash);
-    if (record === undefined || record.status !== 'pending' || ctx.env.now() >= record.expiresAt)
-        throw new Fail(404, WRONG_CODE);
-    const game = requireGame(ctx, record.gameId);
-    return {
-        gameId: record.gameId,
-        gameName: game.record.name,
-        expiresIn: Math.ceil((record.expiresAt - ctx.env.now()) / 1e6),
-    };
+    const pending = pendingRecord(ctx, typedCode(ctx, req.userCode));
+    if (pending === undefined) throw new Fail(404, WRONG_CODE);
+    return codeView(ctx, pending.record);
 }
 
 /** set_long_codes_until on a shard (its directory only): new codes are long until then (the later of both). */
