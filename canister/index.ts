@@ -5,7 +5,6 @@ import {
     IDL,
     canisterSelf,
     certifiedDataSet,
-    clearTimer,
     init,
     isController,
     msgArgData,
@@ -74,28 +73,35 @@ const TICK_SECONDS = 30;
 const RENDER_BUDGET = 1_000_000_000n;
 // A board path of a game on another canister (the directory's map) answers a 302 there.
 const direct = createDirectReads(utf8Bytes, () => Number(performanceCounter(0)), directory.locationOf);
-/** The pending render timer and when (µs) it runs. */
+/** The earliest pending render timer and when (µs) it runs. */
 let renderTimer: { id: bigint; at: number } | undefined;
+/** A pending timer due at most this much (µs) after a render's due time is on time (timers fire on whole seconds). */
+const RENDER_SLACK_MICROS = 1e6;
 
 function certify(): void {
     certifiedDataSet(direct.rootHash());
 }
 
-/** Makes sure a render runs by `due` (µs); undefined: nothing is due. */
+/**
+ * Makes sure a render runs by `due` (µs); undefined: nothing is due. A pending timer is never
+ * cleared: in Azle 0.33 `clearTimer` drops the timer's closure inside the running JavaScript
+ * context, which traps (`already borrowed: BorrowMutError`) and rolls the whole message back. An
+ * earlier render gets a timer of its own; a later one finds nothing due, or renders what is due.
+ */
 function renderBy(due: number | undefined): void {
+    const now = ctx.env.now();
     // A timer a minute overdue was lost (its run trapped, and the trap rolled back our forgetting it).
-    if (renderTimer !== undefined && renderTimer.at + 60e6 < ctx.env.now()) renderTimer = undefined;
-    if (due === undefined || (renderTimer !== undefined && renderTimer.at <= due)) return;
-    if (renderTimer !== undefined) clearTimer(renderTimer.id);
-    const seconds = Math.max(0, Math.ceil((due - ctx.env.now()) / 1e6));
+    if (renderTimer !== undefined && renderTimer.at + 60e6 < now) renderTimer = undefined;
+    if (due === undefined || (renderTimer !== undefined && renderTimer.at <= due + RENDER_SLACK_MICROS)) return;
+    const seconds = Math.max(0, Math.ceil((due - now) / 1e6));
     const id = setTimer(seconds, () => {
-        renderTimer = undefined;
+        if (renderTimer?.id === id) renderTimer = undefined;
         const { changed, nextDue } = direct.renderDirty(ctx, () => performanceCounter(0) > RENDER_BUDGET);
         if (changed) certify();
         renderBy(nextDue);
         room.noteInstructions(ctx, Number(performanceCounter(0)));
     });
-    renderTimer = { id, at: ctx.env.now() + seconds * 1e6 };
+    renderTimer = { id, at: now + seconds * 1e6 };
 }
 
 /** Marks what a successful update may have changed on the public board paths. */
