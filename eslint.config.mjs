@@ -115,6 +115,24 @@ export default tseslint.config(
         },
     },
     {
+        files: ['canister/**/*.ts'],
+        rules: {
+            'no-restricted-imports': [
+                'error',
+                {
+                    paths: [
+                        {
+                            name: 'azle',
+                            importNames: ['clearTimer', 'candidDecode'],
+                            message:
+                                "Azle 0.33's clearTimer traps (it drops the timer's closure inside the running context); candidDecode prints Candid as text, which is no way to read a field: decode with IDL instead.",
+                        },
+                    ],
+                },
+            ],
+        },
+    },
+    {
         // Tests poke at JSON of any shape.
         files: ['test/**/*.ts'],
         rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },

@@ -1,6 +1,9 @@
 // Text and JSON to bytes and back through Azle's native Candid text codec: in this runtime a
 // UTF-8 or Candid conversion written in JavaScript costs ~3-14 K instructions per character;
 // the native path costs well under 1 K.
+// The one use of the printed form: a message of one text value prints as that text's literal, and
+// the native printer is the fast way to UTF-8 here. No field of a record is ever read from print.
+// eslint-disable-next-line no-restricted-imports
 import { candidDecode, candidEncode } from 'azle';
 
 import { markJson, markedJson } from './candid-text';

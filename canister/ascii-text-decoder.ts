@@ -1,0 +1,52 @@
+// An ASCII fast path in front of the runtime's TextDecoder (Azle's is written in JavaScript, a
+// few thousand instructions per character): Candid text decoded by IDL (http_request's URL and
+// headers) is ASCII nearly always, and ASCII bytes are their own UTF-8 decoding.
+
+/** Characters per String.fromCharCode call (well under any engine's argument limit). */
+const CHUNK = 8192;
+
+type Decoder = { decode(input?: ArrayBufferView | ArrayBuffer, options?: { stream?: boolean }): string };
+type DecoderClass = new (label?: string, options?: { fatal?: boolean; ignoreBOM?: boolean }) => Decoder;
+
+/** The bytes as a string when every byte is ASCII; undefined otherwise. */
+export function asciiText(bytes: Uint8Array): string | undefined {
+    for (let i = 0; i < bytes.length; i++) if (bytes[i] > 0x7f) return undefined;
+    let text = '';
+    for (let from = 0; from < bytes.length; from += CHUNK)
+        text += String.fromCharCode.apply(
+            null,
+            bytes.subarray(from, Math.min(from + CHUNK, bytes.length)) as unknown as number[],
+        );
+    return text;
+}
+
+/** Wraps `Base` (UTF-8 only: other labels, streaming and non-ASCII input go to `Base` unchanged). */
+export function withAsciiFastPath(Base: DecoderClass): DecoderClass {
+    return class AsciiFirst {
+        private readonly inner: Decoder;
+        private readonly utf8: boolean;
+        constructor(label = 'utf-8', options?: { fatal?: boolean; ignoreBOM?: boolean }) {
+            this.inner = new Base(label, options);
+            this.utf8 = /^(?:utf-?8|unicode-1-1-utf-8)$/i.test(label.trim());
+        }
+        decode(input?: ArrayBufferView | ArrayBuffer, options?: { stream?: boolean }): string {
+            if (this.utf8 && input !== undefined && options?.stream !== true) {
+                const bytes = ArrayBuffer.isView(input)
+                    ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength)
+                    : new Uint8Array(input);
+                const text = asciiText(bytes);
+                if (text !== undefined) return text;
+            }
+            return this.inner.decode(input, options);
+        }
+    };
+}
+
+/** Puts the fast path in front of the global TextDecoder (once; nothing when there is none). */
+export function installAsciiFastPath(): void {
+    const current = (globalThis as { TextDecoder?: DecoderClass & { asciiFirst?: true } }).TextDecoder;
+    if (current === undefined || current.asciiFirst === true) return;
+    const wrapped = withAsciiFastPath(current) as DecoderClass & { asciiFirst?: true };
+    wrapped.asciiFirst = true;
+    (globalThis as { TextDecoder?: DecoderClass }).TextDecoder = wrapped;
+}
