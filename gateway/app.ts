@@ -10,7 +10,7 @@ import { batcher, type BatcherOptions } from './batcher';
 import { ttlCache } from './cache';
 import type { Result, SubmitRequest } from '../contract/canister';
 import type { SubmitReply } from '../contract/schemas';
-import type { CanisterClient } from './canister';
+import { trapped, type CanisterClient } from './canister';
 import { canisterUrlFor } from './canister-url';
 import { docsPage, openApiDocument } from './docs';
 import { dashboard } from './dashboard';
@@ -162,7 +162,8 @@ function routedSubmits(
             const poking = pokingCanister(client, feed);
             b = batcher(
                 async (submits: SubmitRequest[]) => poking.ok('submit_scores', { submits }),
-                options,
+                // A trap on one game's account (rolled back whole) never fails the other games' submits.
+                { ...options, splitOn: trapped },
                 // One player's submits keep their order; different players' calls overlap.
                 (s) => `${s.gameId}/${'playerId' in s ? s.playerId : s.sessionHash}`,
                 // One game's flood cannot take the whole queue.

@@ -7,7 +7,8 @@
 // its key is queued before it or in flight. At most `maxQueued` requests wait, and at most
 // `maxQueuedPerGroup` of one group (a game); past that a request gets a 503 at once: bounded
 // memory when the canister falls behind, and one game's flood (its API key is public) cannot
-// fill the queue for every other game. Every request gets its own answer.
+// fill the queue for every other game. Every request gets its own answer: a call that trapped
+// on one request's account is split until the others get through (`splitOn`).
 import type { Result } from '../contract/canister';
 import { MESSAGES } from '../contract/messages';
 
@@ -28,6 +29,12 @@ export interface BatcherOptions {
     maxQueued?: number;
     /** Requests of one group (`groupOf`) waiting at most (default: maxQueued); more get a 503. */
     maxQueuedPerGroup?: number;
+    /**
+     * Whether a failed call changed nothing and failed because of what one of its requests
+     * holds (a canister's trap rolls the whole message back): its requests are then sent again
+     * in halves, in order, until each failing one fails alone. Absent: a failed call fails its batch.
+     */
+    splitOn?: (error: unknown) => boolean;
 }
 
 /** Well under the IC's 2 MiB ingress message limit, leaving room for the envelope. */
@@ -93,14 +100,27 @@ export function batcher<Q, A>(
         return batch;
     }
 
-    async function run(batch: Array<Waiting<Q, A>>): Promise<void> {
-        const keys = batch.map((w) => w.key);
-        for (const k of keys) busy.set(k, (busy.get(k) ?? 0) + 1);
+    /** Sends a batch and answers each of its requests (halves one by one when `splitOn` says so). */
+    async function settle(batch: Array<Waiting<Q, A>>): Promise<void> {
         try {
             const replies = await send(batch.map((w) => w.request));
             batch.forEach((w, i) => w.resolve(replies[i] ?? { err: { status: 503, message: MESSAGES.noReply } }));
         } catch (error) {
+            if (batch.length > 1 && o.splitOn?.(error) === true) {
+                const half = Math.ceil(batch.length / 2);
+                await settle(batch.slice(0, half));
+                await settle(batch.slice(half));
+                return;
+            }
             for (const w of batch) w.reject(error);
+        }
+    }
+
+    async function run(batch: Array<Waiting<Q, A>>): Promise<void> {
+        const keys = batch.map((w) => w.key);
+        for (const k of keys) busy.set(k, (busy.get(k) ?? 0) + 1);
+        try {
+            await settle(batch);
         } finally {
             for (const k of keys) {
                 const n = busy.get(k)! - 1;

@@ -1,7 +1,14 @@
 // Talks to the leaderboard canister through @dfinity/agent with the gateway's own identity:
 // JSON in and out, queries for reads and update calls for writes. The agent follows the
 // replica's clock when it moves, and a canister that cannot be reached becomes a 503.
-import { Actor, HttpAgent, type Identity } from '@dfinity/agent';
+import {
+    Actor,
+    CertifiedRejectErrorCode,
+    HttpAgent,
+    UncertifiedRejectErrorCode,
+    UncertifiedRejectUpdateErrorCode,
+    type Identity,
+} from '@dfinity/agent';
 import type { Principal } from '@dfinity/principal';
 
 import {
@@ -16,7 +23,7 @@ import {
 } from '../contract/canister';
 import { MESSAGES } from '../contract/messages';
 import { blsVerify } from './bls';
-import { ApiFailure, canisterFailure } from './errors';
+import { ApiFailure, canisterFailure, type CanisterReject } from './errors';
 
 export interface CanisterClient {
     /** The JSON reply of a method, `{ok}` or `{err}` as the canister sent it. */
@@ -49,6 +56,30 @@ export interface CanisterOptions {
     verifyReplies?: boolean;
     /** Where failures to reach the canister are reported (default: stderr). */
     log?: (message: string) => void;
+}
+
+/** `Retry-After` of the 503 a client gets when the canister cannot be reached or rejects the call. */
+export const UNAVAILABLE_RETRY_SECONDS = 2;
+
+/** The reject behind an agent's error (undefined: no reject, e.g. the replica could not be reached). */
+export function rejectOf(error: unknown): CanisterReject | undefined {
+    const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+    if (!(
+        code instanceof CertifiedRejectErrorCode ||
+        code instanceof UncertifiedRejectErrorCode ||
+        code instanceof UncertifiedRejectUpdateErrorCode
+    ))
+        return undefined;
+    return { code: Number(code.rejectCode), errorCode: code.rejectErrorCode, message: code.rejectMessage };
+}
+
+/**
+ * Whether a call failed because the canister trapped (a bug, or the instruction limit): the IC
+ * rolled the whole message back, so each request it carried can be sent again on its own.
+ */
+export function trapped(error: unknown): boolean {
+    const reject = error instanceof ApiFailure ? error.reject : rejectOf(error);
+    return reject?.code === 5 && ['IC0502', 'IC0503', 'IC0522'].includes(reject.errorCode ?? '');
 }
 
 /** The certificate check for a replica in this process (its structure and time are still checked). */
@@ -112,10 +143,17 @@ function clientFor(o: CanisterOptions, agent: HttpAgent): CanisterClient {
         try {
             text = await invoke(method, request);
         } catch (error) {
+            const reject = rejectOf(error);
+            const why =
+                reject === undefined
+                    ? error instanceof Error
+                        ? error.message.split('\n')[0]
+                        : String(error)
+                    : `rejected (code ${reject.code}${reject.errorCode === undefined ? '' : `, ${reject.errorCode}`}): ${reject.message}`;
             (o.log ?? console.error)(
-                `gateway: canister ${isQuery(method) ? 'query' : 'call'} ${method} failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+                `gateway: canister ${isQuery(method) ? 'query' : 'call'} ${method} to ${o.canisterId.toText()} failed: ${why}`,
             );
-            throw new ApiFailure(503, MESSAGES.unavailable);
+            throw new ApiFailure(503, MESSAGES.unavailable, UNAVAILABLE_RETRY_SECONDS, reject);
         }
         return JSON.parse(text) as Result<ReplyOf<M>>;
     }

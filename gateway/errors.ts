@@ -7,12 +7,21 @@ import type { ApiError, Status as CanisterStatus } from '../contract/canister';
 /** Every status the API answers with: the canister's, and the gateway's own. */
 export type Status = CanisterStatus | 405 | 413 | 500;
 
+/** A canister's reject as the agent reports it: the IC's reject code (5: the canister's error) and its error code and text. */
+export interface CanisterReject {
+    code: number;
+    errorCode?: string;
+    message: string;
+}
+
 export class ApiFailure extends Error {
     constructor(
         readonly status: Status,
         message: string,
-        /** Seconds for the `Retry-After` header (a game that is moving). */
+        /** Seconds for the `Retry-After` header (a game that is moving, a canister out of reach). */
         readonly retryAfter?: number,
+        /** The canister's reject behind a 503 (absent: the canister answered, or was not reached). */
+        readonly reject?: CanisterReject,
     ) {
         super(message);
     }

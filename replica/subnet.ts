@@ -177,6 +177,12 @@ export class Subnet {
     /** The last executions, newest last (bounded), for instruction reporting. */
     readonly executions: ExecutionRecord[] = [];
     onExecution?: (record: ExecutionRecord) => void;
+    /**
+     * Fault injection for tests (in process only): a request this names a message for traps
+     * with it instead of running, as a canister's bug would (nothing changes, the caller gets
+     * the IC's trap reject), so callers' handling of traps can be tested on a correct canister.
+     */
+    trapWhen?: (receiver: string, method: string, arg: Uint8Array) => string | undefined;
 
     constructor(private readonly options: SubnetOptions) {
         this.nextCanisterIndex = options.canisterRange[0];
@@ -535,6 +541,13 @@ export class Subnet {
                 );
             }
         }
+        const injected = this.trapWhen?.(m.receiver, m.method, m.arg);
+        if (injected !== undefined)
+            return fail(
+                RejectCode.CanisterError,
+                `Error from Canister ${m.receiver}: Canister called \`ic0.trap\` with message: '${injected}'`,
+                'IC0503',
+            );
         const sys = canister.system;
         const callContext: CallContext = {
             id: sys.nextId++,

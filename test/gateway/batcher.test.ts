@@ -215,3 +215,37 @@ test("the gateway's calls never exceed what the canister takes in one call", () 
     expect(SUBMIT_BATCHING.maxQueuedPerGroup!).toBeLessThanOrEqual(SUBMIT_BATCHING.maxQueued!);
     expect(SUBMIT_BATCHING.eagerInFlight!).toBeLessThanOrEqual(SUBMIT_BATCHING.maxInFlight!);
 });
+
+test('a call that fails as splitOn says is sent again in halves, in order, until the failing request fails alone', async () => {
+    const calls: number[][] = [];
+    const poisoned = new Error('trapped');
+    const send = batcher<number, number>(
+        async (batch) => {
+            calls.push(batch);
+            if (batch.includes(5)) throw poisoned;
+            return batch.map((n) => ({ ok: n }));
+        },
+        { maxBatch: 8, maxWaitMs: 2, splitOn: (e) => e === poisoned },
+    );
+    const replies = Array.from({ length: 8 }, (_, i) => send(i).catch((e: unknown) => e));
+    await jest.runAllTimersAsync();
+    expect(await Promise.all(replies)).toEqual(
+        [0, 1, 2, 3, 4, poisoned, 6, 7].map((n) => (n === poisoned ? n : { ok: n })),
+    );
+    expect(calls).toEqual([[0, 1, 2, 3, 4, 5, 6, 7], [0, 1, 2, 3], [4, 5, 6, 7], [4, 5], [4], [5], [6, 7]]);
+});
+
+test('other failures still fail the whole call, and one request is never sent twice by a split', async () => {
+    const calls: number[][] = [];
+    const send = batcher<number, number>(
+        async (batch) => {
+            calls.push(batch);
+            throw new Error('unreachable');
+        },
+        { maxBatch: 4, maxWaitMs: 2, splitOn: () => false },
+    );
+    const replies = Array.from({ length: 4 }, (_, i) => send(i).catch((e: unknown) => (e as Error).message));
+    await jest.runAllTimersAsync();
+    expect(await Promise.all(replies)).toEqual(new Array(4).fill('unreachable'));
+    expect(calls).toEqual([[0, 1, 2, 3]]);
+});

@@ -8,6 +8,7 @@ import { METHODS, type Method } from '../../contract/canister';
 import { connectCanister, type CanisterClient } from '../../gateway/canister';
 import { csrfToken } from '../../gateway/csrf';
 import { ensureIdentity } from '../../gateway/identity';
+import type { BatcherOptions } from '../../gateway/batcher';
 import type { FeedLimits } from '../../gateway/feed-watcher';
 import { serveGateway, type RunningGateway } from '../../gateway/serve';
 import type { ProviderConfig, SignInConfig } from '../../gateway/sign-in/providers';
@@ -104,6 +105,8 @@ export async function startService(
          * tells its canister's URL. Off by default: the conformance suite checks GET /game whole.
          */
         canisterUrl?: boolean;
+        /** How the gateway batches submits (default: as it ships, SUBMIT_BATCHING). */
+        batch?: BatcherOptions;
     } = {},
 ): Promise<TestService & { signIn: SignInConfig }> {
     const replica = await startTestReplica(options.replica);
@@ -150,6 +153,7 @@ export async function startService(
         webhooks: options.webhooks,
         feed: options.feed,
         canisterUrl: options.canisterUrl ? `${replica.url}/?canisterId=${canisterId.toText()}` : undefined,
+        batch: options.batch,
     });
     signIn.publicUrl = gateway.url;
     const service: TestService & { signIn: SignInConfig } = {

@@ -1,0 +1,97 @@
+// The default stack (a directory and a shard) on the real clock, as `npm start` runs it: timers
+// become due while writes arrive, which a test's manual clock never shows. A direct read of a
+// board (its render timer then pending) never stops that game's writes, nor another game's
+// submits batched into the same call; and a submit whose canister traps fails alone, never the
+// other submits of its call.
+import { IDL } from '@dfinity/candid';
+
+import { SUBMIT_BATCHING } from '../../gateway/app';
+import { startService, type TestService } from '../support/gateway';
+
+let s: TestService;
+const READ = 'read-game';
+const OTHER = 'other-game';
+let readKey: string;
+let otherKey: string;
+
+beforeAll(async () => {
+    s = await startService({
+        shards: 1,
+        canisterUrl: true,
+        replica: { testMode: false },
+        // Calls of exactly two submits (a lone submit waits a second for company): which submits
+        // share a call never depends on how fast this machine is.
+        batch: { ...SUBMIT_BATCHING, maxBatch: 2, maxWaitMs: 1000 },
+    });
+    readKey = await s.game(READ);
+    otherKey = await s.game(OTHER);
+}, 300_000);
+afterAll(() => s?.stop());
+
+const submit = (key: string, gameId: string, playerId: string, score: number) =>
+    s.request('POST', '/scores', { headers: { 'X-API-Key': key }, body: { gameId, playerId, score, streak: 1 } });
+
+/** The documented direct read at the directory's URL, its 302 followed to the game's shard. */
+async function directRead(gameId: string): Promise<number> {
+    const res = await fetch(
+        `${s.replica.url}/games/${gameId}/scoreboards/all-time?canisterId=${s.canisterId.toText()}`,
+    );
+    await res.arrayBuffer();
+    return res.status;
+}
+
+test("a direct read never stops the game's writes, nor other games' submits in the same calls", async () => {
+    expect((await submit(readKey, READ, 'first', 10)).status).toBe(200);
+    // Rendered by an update: the game's board paths are watched, so every write marks them dirty
+    // and a render timer is pending from the first write on.
+    expect(await directRead(READ)).toBe(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+        // One new player of each game at once: the gateway batches them into one call.
+        const [a, b] = await Promise.all([
+            submit(readKey, READ, `reader-${i}`, 100 + i),
+            submit(otherKey, OTHER, `other-${i}`, 100 + i),
+        ]);
+        statuses.push(a.status, b.status);
+        if (i === 3) expect(await directRead(READ)).toBe(200);
+    }
+    expect(statuses).toEqual(new Array(16).fill(200));
+    // Every acknowledged write is there, through the gateway and straight from the canister.
+    const board = await s.request('GET', `/games/${READ}/scoreboards/all-time?limit=100`, {
+        headers: { 'X-API-Key': readKey },
+    });
+    expect(board.body.data.totalEntries).toBe(9);
+});
+
+test('a submit whose canister traps fails alone: the other submits of its call are answered', async () => {
+    const poisoned = 'poisoned';
+    // The replica makes any call carrying this player's submit trap, as a canister bug would.
+    const trappedCalls: number[] = [];
+    s.replica.subnet.trapWhen = (_receiver, method, arg) => {
+        if (method !== 'submit_scores') return undefined;
+        const { submits } = JSON.parse(IDL.decode([IDL.Text], arg)[0] as string) as { submits: unknown[] };
+        if (!JSON.stringify(submits).includes(poisoned)) return undefined;
+        trappedCalls.push(submits.length);
+        return 'injected: a bug on this submit';
+    };
+    try {
+        const replies = await Promise.all([
+            submit(readKey, READ, 'before', 1),
+            submit(readKey, READ, poisoned, 2),
+            submit(otherKey, OTHER, 'after', 3),
+            submit(otherKey, OTHER, 'later', 4),
+        ]);
+        expect(replies.map((r) => r.status)).toEqual([200, 503, 200, 200]);
+        // It trapped in a call with another submit first, then alone.
+        expect(trappedCalls).toEqual([2, 1]);
+        expect(replies[1].headers.get('retry-after')).not.toBeNull();
+    } finally {
+        s.replica.subnet.trapWhen = undefined;
+    }
+    // Nothing of the poisoned submit was kept; the others were.
+    const profile = (id: string, key: string) =>
+        s.request('GET', `/players/${id}/profile`, { headers: { 'X-API-Key': key } });
+    expect((await profile(poisoned, readKey)).status).toBe(404);
+    expect((await profile('before', readKey)).status).toBe(200);
+    expect((await profile('later', otherKey)).status).toBe(200);
+});
