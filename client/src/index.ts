@@ -4,7 +4,7 @@
 // canister that can prove (verify: true) they came from it unchanged.
 import { API_HEADERS } from '../../contract/http';
 import { LeaderboardError, kindOf } from './errors';
-import { RATE_LIMIT_WAIT_MS, queryString, seg, transport, type RequestSpec } from './transport';
+import { RATE_LIMIT_WAIT_MS, seg, transport, type RequestSpec } from './transport';
 import type * as T from './types';
 
 export { LeaderboardError, type ErrorKind } from './errors';
@@ -90,6 +90,15 @@ const hex8 = (random: () => number): string => {
 };
 
 /** The headers a canister's direct read carries (the certified ones); whatever a relay adds is left out. */
+/** What a canister saw of a direct read's URL: its path and query, without the local replica's `canisterId`. */
+function seenBy(url: URL): string {
+    const pairs = url.search
+        .slice(1)
+        .split('&')
+        .filter((pair) => pair !== '' && pair.split('=')[0].toLowerCase() !== 'canisterid');
+    return `${url.pathname}${pairs.length === 0 ? '' : `?${pairs.join('&')}`}`;
+}
+
 const CANISTER_HEADERS = new Set([
     ...Object.keys(API_HEADERS).map((h) => h.toLowerCase()),
     'content-type',
@@ -158,8 +167,6 @@ export function createClient(options: ClientOptions) {
         const url = new URL(base);
         url.pathname = `${base.pathname.replace(/\/+$/, '')}${path}`;
         for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-        // What the canister sees: the path and query, without the local replica's ?canisterId=.
-        const seen = `${path}${queryString(query)}`;
         const read = async (init?: RequestInit): Promise<Response> => {
             try {
                 return await fetcher(url.toString(), init);
@@ -178,14 +185,18 @@ export function createClient(options: ClientOptions) {
             res = await read({ cache: 'no-store' }); // not the first answer again from the HTTP cache
         }
         let body: Uint8Array = new Uint8Array(await res.arrayBuffer());
+        // The canister that answered: a game on another canister is redirected there (302), and
+        // fetch reports where it ended. Its certificate is checked against that canister.
+        const answered = res.url === '' ? url : new URL(res.url);
+        const seen = seenBy(answered);
         if (o.verify === true) {
-            const canisterId = base.searchParams.get('canisterId') ?? base.hostname.split('.')[0];
+            const canisterId = answered.searchParams.get('canisterId') ?? answered.hostname.split('.')[0];
             const headers: [string, string][] = [];
             res.headers.forEach((value, name) => {
                 if (CANISTER_HEADERS.has(name.toLowerCase())) headers.push([name.toLowerCase(), value]);
             });
             try {
-                if (base.hostname.split('.')[1] === 'raw') throw new Error('the raw domain is never certified');
+                if (answered.hostname.split('.')[1] === 'raw') throw new Error('the raw domain is never certified');
                 const v = await import('./verify');
                 const rootKey = await v.rootKeyFor(options.network ?? 'ic', base.origin, fetcher);
                 body = await v.verifiedBody({
@@ -200,7 +211,7 @@ export function createClient(options: ClientOptions) {
             } catch (cause) {
                 throw new LeaderboardError(
                     'not-verified',
-                    `NOT VERIFIED: the answer for ${seen} from ${base.origin} failed certificate verification (${cause instanceof Error ? cause.message : String(cause)}). Do not trust it.`,
+                    `NOT VERIFIED: the answer for ${seen} from ${answered.origin} failed certificate verification (${cause instanceof Error ? cause.message : String(cause)}). Do not trust it.`,
                     res.status,
                     { cause },
                 );
