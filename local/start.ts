@@ -8,6 +8,7 @@ import * as path from 'node:path';
 
 import { Principal } from '@dfinity/principal';
 
+import type { Caps } from '../contract/canister';
 import { connectCanister, type CanisterClient } from '../gateway/canister';
 import {
     localIdentityFile,
@@ -86,7 +87,7 @@ async function startBuiltInProvider(
 async function demoGame(
     canister: CanisterClient,
     replica: ReplicaThread,
-): Promise<{ gameId: string; apiKey: string } | undefined> {
+): Promise<{ gameId: string; apiKey: string; caps?: Caps } | undefined> {
     if (replica.getExtra('demoGameCreated') !== true) {
         const created = await canister.call('admin_register_game', {
             developerId: 'demo',
@@ -95,24 +96,29 @@ async function demoGame(
             description: 'Created by npm start on first run',
         });
         replica.setExtra('demoGameCreated', true);
-        if ('ok' in created) return { gameId: DEMO_GAME, apiKey: created.ok.apiKey };
+        if ('ok' in created) return { gameId: DEMO_GAME, apiKey: created.ok.apiKey, caps: created.ok.game.caps };
     }
     const games = await canister.call('admin_list_games', { developerId: 'demo' });
     const game = 'ok' in games ? games.ok.find((g) => g.gameId === DEMO_GAME) : undefined;
-    return game === undefined ? undefined : { gameId: game.gameId, apiKey: game.apiKey };
+    return game === undefined ? undefined : { gameId: game.gameId, apiKey: game.apiKey, caps: game.caps };
 }
 
 /** The /demo reaction game's board: times in ms, lowest first (made once; refused as existing afterwards). */
 export const DEMO_BOARD = 'reaction';
-async function demoBoard(canister: CanisterClient, gameId: string): Promise<void> {
+/** The fastest reaction a human shows (ms): anything quicker on the demo's public key is a script. */
+export const DEMO_MIN_SCORE = 100;
+async function demoBoard(canister: CanisterClient, game: { gameId: string; caps?: Caps }): Promise<void> {
     await canister.call('admin_create_board', {
-        gameId,
+        gameId: game.gameId,
         scoreboardId: DEMO_BOARD,
         type: 'targeted',
         name: 'Reaction time',
         sortOrder: 'asc',
         format: { kind: 'milliseconds' },
     });
+    // Also for a demo game made before the floor existed; a floor someone set stays.
+    if (game.caps?.minScore === undefined)
+        await canister.call('admin_set_caps', { gameId: game.gameId, minScore: DEMO_MIN_SCORE });
 }
 
 /** What `npm start` keeps in DATA_DIR (the rest of it is the user's business). */
@@ -186,7 +192,7 @@ export async function startLocal(config: Config, log: (line: string) => void = (
         // Operator calls from here on go to the game's canister (the demo game may live on a shard).
         const routedAdmin = shardRouter(admin).routed;
         const demo = await demoGame(routedAdmin, replica);
-        if (demo !== undefined) await demoBoard(routedAdmin, demo.gameId);
+        if (demo !== undefined) await demoBoard(routedAdmin, demo);
         writeServiceFile(config.dataDir, replica.url, installed.id);
         const signIn: SignInConfig = {
             publicUrl: config.publicUrl ?? '',
@@ -205,6 +211,7 @@ export async function startLocal(config: Config, log: (line: string) => void = (
                 boardId: DEMO_BOARD,
                 canisterUrl: `${replica.url}/?canisterId=${installed.id}`,
                 network: 'local',
+                minScore: demo.caps?.minScore ?? DEMO_MIN_SCORE,
             },
         });
         // With PORT=0 the address is known only now.

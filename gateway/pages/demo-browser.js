@@ -15,6 +15,7 @@ const client = createClient({
     network: cfg.network === 'local' ? 'local' : 'ic',
 });
 const BOARD = cfg.boardId;
+const MIN_MS = Number(cfg.minScore) || 0;
 const MS = { kind: 'milliseconds' };
 const $ = (id) => document.getElementById(id);
 const pad = $('pad');
@@ -46,6 +47,11 @@ function tap() {
         show('early', 'Too soon!', 'Wait for green. Tap to try again');
     } else if (state === 'go') {
         const ms = Math.max(1, Math.round(performance.now() - goAt));
+        if (ms < MIN_MS) {
+            // The game refuses it anyway (its minScore): quicker than a human reacts is a guess.
+            show('early', `${ms} ms?`, `Under ${MIN_MS} ms is a guess, not a reaction. Tap to try again`);
+            return;
+        }
         show('result', `${ms} ms`, 'Tap to play again');
         void submit(ms);
     } else {

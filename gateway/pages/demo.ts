@@ -19,6 +19,8 @@ export interface DemoConfig {
     canisterUrl?: string;
     /** Whose root key verifies: the IC's, or (`local`) the local replica's. */
     network: 'ic' | 'local';
+    /** The game's floor (its minScore cap, ms): a quicker tap is told it was a guess, not sent. */
+    minScore?: number;
 }
 
 /** The client's browser bundle (client/dist/browser, made by the client's build, which npm start runs). */
@@ -70,7 +72,7 @@ function page(demo: DemoConfig): string {
     const attr = (value: string): string => escapeHtml(value);
     return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <link rel="icon" href="data:,"><title>Reaction: a leaderboard demo</title><style>${STYLE}</style></head>
-<body><main id="demo" data-game-id="${attr(demo.gameId)}" data-api-key="${attr(demo.apiKey)}" data-board-id="${attr(demo.boardId)}" data-canister-url="${attr(demo.canisterUrl ?? '')}" data-network="${attr(demo.network)}">
+<body><main id="demo" data-game-id="${attr(demo.gameId)}" data-api-key="${attr(demo.apiKey)}" data-board-id="${attr(demo.boardId)}" data-canister-url="${attr(demo.canisterUrl ?? '')}" data-network="${attr(demo.network)}" data-min-score="${attr(String(demo.minScore ?? 0))}">
 <header><h1>Reaction</h1><span id="who" class="muted">anonymous</span></header>
 <button id="pad" type="button" data-state="idle">Tap to start<small>Wait for green, then tap as fast as you can</small></button>
 <p id="status" class="muted" role="status"></p>
