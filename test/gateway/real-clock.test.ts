@@ -95,3 +95,38 @@ test('a submit whose canister traps fails alone: the other submits of its call a
     expect((await profile('before', readKey)).status).toBe(200);
     expect((await profile('later', otherKey)).status).toBe(200);
 });
+
+test('a UTC midnight while a board is read and written: the period tick rolls the day over', async () => {
+    const DAY = 86_400_000_000_000n;
+    const headers = { 'X-API-Key': readKey };
+    // Writes to a targeted board leave the daily board to the tick (a submit to it would roll it itself).
+    await s.canister.ok('admin_create_board', { gameId: READ, scoreboardId: 'level-1', type: 'targeted' });
+    const write = (i: number) =>
+        s.request('POST', '/scores', {
+            headers,
+            body: { gameId: READ, playerId: `night-${i}`, score: 50 + i, streak: 1, scoreboardId: 'level-1' },
+        });
+    // Today's daily board has an entry, and is read (watched) straight from the canister.
+    expect((await submit(readKey, READ, 'night-0', 50)).status).toBe(200);
+    const daily = await fetch(`${s.replica.url}/games/${READ}/scoreboards/daily?canisterId=${s.canisterId.toText()}`);
+    expect(daily.status).toBe(200);
+    await daily.arrayBuffer();
+    expect((await write(1)).status).toBe(200);
+    // A second before the next UTC midnight (the clock only jumps forward; agents follow).
+    await s.replica.setTime((s.replica.time() / DAY + 1n) * DAY - 1_000_000_000n);
+    // Writes go on (each marks the game's watched paths: a render timer is pending) until the tick
+    // after midnight has archived the day: the outcome, polled, never a duration.
+    let archived = 0;
+    for (let i = 2; archived === 0 && i <= 120; i++) {
+        expect((await write(i)).status).toBe(200);
+        const stats = await s.request('GET', `/games/${READ}/archives/stats`, { headers });
+        expect(stats.status).toBe(200);
+        archived = stats.body.data.byScoreboard.find(
+            (b: { scoreboardId: string }) => b.scoreboardId === 'daily',
+        ).archiveCount;
+        if (archived === 0) await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(archived).toBe(1);
+    const latest = await s.request('GET', `/games/${READ}/scoreboards/daily/archives/latest`, { headers });
+    expect(latest.body.data.entries.map((e: { score: number }) => e.score)).toContain(50);
+}, 300_000);
