@@ -76,6 +76,11 @@ export const RULES: readonly RuleText[] = [
         text: 'Board reads may be up to about 30 s old (the gateway caches them; direct canister reads carry Cache-Control: public, max-age=30).',
     },
     {
+        id: 'R3',
+        title: 'Old board names',
+        text: 'A read of board all-time-new or weekly-scoreboard (old ids an official SDK still reads) in a game without a board of that id reads all-time or weekly, on the gateway and at the canister alike; a game with a board of that id reads its own.',
+    },
+    {
         id: 'L1',
         title: 'Rate limit',
         text: 'At most one accepted submit per player per board every 2 s (fan-out submits share one key): `Please wait 2 seconds between submissions.` (400). Rejected submits are paced the same way.',
