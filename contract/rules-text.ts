@@ -96,6 +96,16 @@ export const RULES: readonly RuleText[] = [
         text: 'Credentials come from headers only. A missing key is 401 `Missing API key`; an unknown or rotated one 401 `Invalid API key`; a deactivated game 403. Writes are checked by the canister in the same call; reads may trail a key change by a few seconds.',
     },
     {
+        id: 'K2',
+        title: 'Signed-in players',
+        text: "A signed-in player's X-Session-Token with X-Game-ID opens every route the API key opens; an X-API-Key sent along must be of the same game, and the session decides. With a session the player is the signed-in one, whatever playerId a body or path names (ranks, profiles and renames too). A request that carries a session gets 401 only when the session is dead (expired, signed out, of another game: sign in again) and never 403; any other problem is 400, 404 or the like.",
+    },
+    {
+        id: 'K3',
+        title: 'Games named in bodies',
+        text: "A body's gameId is optional and must be the credential's game (400 otherwise); an empty one, or null, is the same as none.",
+    },
+    {
         id: 'E1',
         title: 'Envelope',
         text: 'Every response is JSON: `{ok: true, data}` with 200, or `{ok: false, error}` with another status; OPTIONS on any path is 200 `{}`. Every response carries open CORS headers and X-API-Version. Times are integer nanoseconds since the epoch.',
