@@ -1,4 +1,4 @@
-// The public GET board paths, described once: the gateway serves them (with the API key) and
+// The public GET board paths, described once: the gateway serves them (API key or session) and
 // the canister serves the same paths itself over http_request (with no headers). Both turn a
 // path and query string into the same canister read here, with the same errors.
 import type { RequestOf } from './canister';

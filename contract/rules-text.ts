@@ -76,6 +76,11 @@ export const RULES: readonly RuleText[] = [
         text: 'Board reads may be up to about 30 s old (the gateway caches them; direct canister reads carry Cache-Control: public, max-age=30).',
     },
     {
+        id: 'R3',
+        title: 'Old board names',
+        text: 'A read of board all-time-new or weekly-scoreboard (old ids an official SDK still reads) in a game without a board of that id reads all-time or weekly, on the gateway and at the canister alike; a game with a board of that id reads its own.',
+    },
+    {
         id: 'L1',
         title: 'Rate limit',
         text: 'At most one accepted submit per player per board every 2 s (fan-out submits share one key): `Please wait 2 seconds between submissions.` (400). Rejected submits are paced the same way.',
@@ -89,6 +94,16 @@ export const RULES: readonly RuleText[] = [
         id: 'K1',
         title: 'Credentials',
         text: 'Credentials come from headers only. A missing key is 401 `Missing API key`; an unknown or rotated one 401 `Invalid API key`; a deactivated game 403. Writes are checked by the canister in the same call; reads may trail a key change by a few seconds.',
+    },
+    {
+        id: 'K2',
+        title: 'Signed-in players',
+        text: "A signed-in player's X-Session-Token with X-Game-ID opens every route the API key opens; an X-API-Key sent along must be of the same game, and the session decides. With a session the player is the signed-in one, whatever playerId a body or path names (ranks, profiles and renames too). A request that carries a session gets 401 only when the session is dead (expired, signed out, of another game: sign in again) and never 403; any other problem is 400, 404 or the like.",
+    },
+    {
+        id: 'K3',
+        title: 'Games named in bodies',
+        text: "A body's gameId is optional and must be the credential's game (400 otherwise); an empty one, or null, is the same as none.",
     },
     {
         id: 'E1',

@@ -39,6 +39,16 @@ export type SortBy = (typeof SORTS)[number];
 /** The boards every game has; submits without scoreboardId fan out to them. */
 export const FANOUT_BOARDS = ['all-time', 'weekly', 'daily'] as const;
 
+/**
+ * Old ids of standard boards that an official SDK still reads (the Godot 4 SDK's
+ * get_alltime_leaderboard and get_weekly_leaderboard): a read of a game without a board of that
+ * id reads the board named here (rule R3).
+ */
+export const OLD_BOARD_IDS: ReadonlyMap<string, string> = new Map([
+    ['all-time-new', 'all-time'],
+    ['weekly-scoreboard', 'weekly'],
+]);
+
 /** A check that a value is a string matching `pattern`, with the field's message when it is not. */
 function matching(field: keyof typeof FIELD, pattern: RegExp): Check {
     return (value) => (typeof value === 'string' && pattern.test(value) ? undefined : invalid(field, FIELD[field]));

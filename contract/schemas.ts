@@ -67,9 +67,12 @@ export const Nanoseconds = z
 /** A time as replies carry it: integer nanoseconds since the epoch (spec: envelope rule 3). */
 export type Nanoseconds = z.infer<typeof Nanoseconds>;
 
+/** A body's gameId: optional, the credential's game; empty or null is the same as none (rule K3). */
 const GameIdField = z
     .string({ error: invalid('gameId', 'must be a string') })
-    .meta({ description: 'the game of the API key; optional' });
+    .nullish()
+    .transform((v) => (v === '' || v === null ? undefined : v))
+    .meta({ description: "the game of the credential; optional (empty or null: none, the credential's game)" });
 const NicknameField = ruled('nickname', checkNickname, {
     minLength: NICKNAME.min,
     maxLength: NICKNAME.max,
@@ -127,7 +130,7 @@ const MetadataField = z
 
 export const SubmitBody = z.object({
     playerId: WriterPlayerId,
-    gameId: optional(GameIdField),
+    gameId: GameIdField,
     score: count('score'),
     streak: count('streak'),
     nickname: optional(NicknameField),
@@ -142,7 +145,7 @@ export const NicknameBody = z.object({ nickname: NicknameField });
 
 export const AchievementBody = z.object({
     playerId: WriterPlayerId,
-    gameId: optional(GameIdField),
+    gameId: GameIdField,
     achievementId: optional(AchievementIdField),
     achievementIds: optional(
         z
@@ -154,7 +157,7 @@ export const AchievementBody = z.object({
     ),
 });
 
-export const PlaySessionStartBody = z.object({ playerId: WriterPlayerId, gameId: optional(GameIdField) });
+export const PlaySessionStartBody = z.object({ playerId: WriterPlayerId, gameId: GameIdField });
 
 export const PlaySessionEndBody = z.object({
     playSessionToken: PlaySessionTokenField.min(1, { error: invalid('playSessionToken', 'must not be empty') }).max(
@@ -458,7 +461,7 @@ export type Health = z.infer<typeof Health>;
 // ---- sign-in ---------------------------------------------------------------------------------------
 
 export const DeviceCodeBody = z.object({
-    gameId: optional(GameIdField),
+    gameId: GameIdField,
     nickname: optional(NicknameField.meta({ description: 'N4: seeds the nickname of a brand-new account only' })),
 });
 

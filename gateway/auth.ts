@@ -2,7 +2,9 @@
 // X-Game-ID optional and agreeing), a signed-in player's X-Session-Token with X-Game-ID, or a
 // game's server (Authorization: Bearer skey_<gameId>_..., hashed like session tokens). Each
 // credential is taken only where it belongs: the server key never as X-API-Key, the API key
-// never as Bearer, the server key never on routes for clients only (sign-in, sessions).
+// never as Bearer, the server key never on routes for clients only (sign-in, sessions). A
+// session opens every route the API key opens (rule K2), and a request that carries one is
+// answered 401 only when that session is dead: every official client signs out on 401 or 403.
 // Lookups are remembered for a few seconds (CREDENTIAL_TTL_MS): reads may trail a rotation, a
 // deactivation or a sign-out by that much; writes never do, as they carry the key or the
 // session's hash to the canister, which checks it again in the same call.
@@ -40,20 +42,26 @@ export interface ServerCaller {
     serverKeyHash: string;
 }
 
-/** Who may call an API-key route: the API key, or the game's server. */
-export type KeyOrServer = KeyCaller | ServerCaller;
-
 export type Caller = KeyCaller | SessionCaller | ServerCaller;
 
+/** How messages name each credential ("the game of the API key"). */
+export const CREDENTIAL_NAME: Record<Caller['kind'], string> = {
+    apiKey: 'API key',
+    session: 'session',
+    server: 'server key',
+};
+
 export interface CredentialResolver {
-    /** An API key, or the server key as Bearer (401 without one, 403 for a deactivated game). */
-    apiKey(req: Request): Promise<KeyOrServer>;
+    /**
+     * A game client's credential: a live session (X-Game-ID required; an API key sent along must
+     * be of that game, and the session decides), else the API key (401 without one, 403 for a
+     * deactivated game), or the server key as Bearer.
+     */
+    keyOrSession(req: Request): Promise<Caller>;
     /** The server key only (Authorization: Bearer): the feed. */
     server(req: Request): Promise<ServerCaller>;
-    /** A live session (401 without one or with a dead one). */
+    /** A live session (401 without one or with a dead one); no API key along. */
     session(req: Request): Promise<SessionCaller>;
-    /** Any: X-Session-Token instead of X-API-Key, or the server key as Bearer. */
-    player(req: Request): Promise<Caller>;
     /** Only X-Game-ID (device-code routes); an API key sent along must agree. */
     gameOnly(req: Request): Promise<{ gameId: string }>;
 }
@@ -89,6 +97,9 @@ export const SERVER_AUTH = {
  * auth, say) are none of the API's business and are ignored, as they always were.
  */
 const hasBearer = (req: Request): boolean => /^Bearer(?:\s|$)/i.test(header(req, 'Authorization') ?? '');
+
+/** Whether the request carries a session: then 401 and 403 are for a dead one only (rule K2). */
+export const carriesSession = (req: Request): boolean => header(req, 'X-Session-Token') !== undefined;
 
 /** The Authorization header's Bearer token (none: undefined; a malformed one is 401). */
 function bearer(req: Request): string | undefined {
@@ -136,11 +147,11 @@ export function credentialResolver(
     async function server(req: Request): Promise<ServerCaller> {
         const token = bearer(req);
         if (token === undefined) {
-            if (header(req, 'X-API-Key') !== undefined || header(req, 'X-Session-Token') !== undefined)
+            if (header(req, 'X-API-Key') !== undefined || carriesSession(req))
                 throw new ApiFailure(401, SERVER_AUTH.clientOnFeed);
             throw new ApiFailure(401, SERVER_AUTH.needed);
         }
-        if (header(req, 'X-API-Key') !== undefined || header(req, 'X-Session-Token') !== undefined)
+        if (header(req, 'X-API-Key') !== undefined || carriesSession(req))
             throw new ApiFailure(400, SERVER_AUTH.sendOne);
         if (API_KEY.test(token)) throw new ApiFailure(401, SERVER_AUTH.apiKeyAsBearer);
         const gameId = SERVER_KEY.exec(token)?.[1];
@@ -155,24 +166,19 @@ export function credentialResolver(
         return { kind: 'server', gameId, serverKeyHash };
     }
 
-    /** Routes for clients only: a Bearer is refused there, whatever it holds. */
+    /** Routes for clients only: a Bearer is refused there, whatever it holds (along with a session: send one). */
     function refuseBearer(req: Request): void {
-        if (hasBearer(req)) throw new ApiFailure(401, SERVER_AUTH.notHere);
-    }
-
-    async function keyOrServer(req: Request): Promise<KeyOrServer> {
-        return hasBearer(req) ? server(req) : apiKey(req);
+        if (hasBearer(req))
+            throw carriesSession(req)
+                ? new ApiFailure(400, SERVER_AUTH.sendOne)
+                : new ApiFailure(401, SERVER_AUTH.notHere);
     }
 
     async function apiKey(req: Request): Promise<KeyCaller> {
         const key = header(req, 'X-API-Key');
         if (key !== undefined && SERVER_KEY.test(key)) throw new ApiFailure(401, SERVER_AUTH.asApiKey);
         const gameId = header(req, 'X-Game-ID');
-        if (key === undefined) {
-            if (header(req, 'X-Session-Token') !== undefined)
-                throw new ApiFailure(401, 'This endpoint needs the API key (X-API-Key), not a session');
-            throw new ApiFailure(401, MESSAGES.missingApiKey);
-        }
+        if (key === undefined) throw new ApiFailure(401, MESSAGES.missingApiKey);
         const embedded = API_KEY.exec(key)?.[1];
         if (embedded === undefined) throw new ApiFailure(401, MESSAGES.invalidApiKey);
         if (gameId !== undefined && gameId !== embedded) {
@@ -184,24 +190,31 @@ export function credentialResolver(
         return { kind: 'apiKey', gameId: info.gameId, apiKey: key };
     }
 
-    async function session(req: Request): Promise<SessionCaller> {
+    /**
+     * A live session. `keyAlong`: an X-API-Key sent too is taken if it is of the session's game
+     * (the session decides who is calling; the key is not looked up), else refused.
+     */
+    async function session(req: Request, keyAlong = false): Promise<SessionCaller> {
         refuseBearer(req);
         const token = header(req, 'X-Session-Token');
         if (token === undefined) throw new ApiFailure(401, 'This endpoint needs a signed-in player (X-Session-Token)');
         // 401/403 on a session request mean a dead session (clients sign out): other problems are 400.
-        if (header(req, 'X-API-Key') !== undefined)
-            throw new ApiFailure(400, 'Send X-Session-Token or X-API-Key, not both');
+        const key = header(req, 'X-API-Key');
+        if (key !== undefined && !keyAlong) throw new ApiFailure(400, 'Send X-Session-Token or X-API-Key, not both');
         const gameId = header(req, 'X-Game-ID');
         if (gameId === undefined) throw new ApiFailure(400, 'X-Game-ID is required with X-Session-Token');
+        if (key !== undefined && API_KEY.exec(key)?.[1] !== gameId)
+            throw new ApiFailure(400, `X-API-Key sent with X-Session-Token is not an API key of the game '${gameId}'`);
         if (!SESSION_TOKEN.test(token)) throw new ApiFailure(401, MESSAGES.deadSession);
         const sessionHash = hashToken(token);
         const cacheKey = `${sessionHash}/${gameId}`;
         let reply = sessions.get(cacheKey);
         if (reply === undefined) {
             reply = await canister.call('resolve_session', { sessionHash, gameId });
-            sessions.set(cacheKey, reply);
+            // A game that moves (503) is no answer about the session: asked again next time.
+            if (!('err' in reply) || reply.err.status !== 503) sessions.set(cacheKey, reply);
         }
-        if ('err' in reply) throw new ApiFailure(reply.err.status === 401 ? 401 : 400, reply.err.message);
+        if ('err' in reply) throw canisterFailure(reply.err);
         if (reply.ok.renewDue && renewing.get(sessionHash) === undefined) {
             // Reads are queries: the lifetime is written back by one update at most a minute apart.
             renewing.set(sessionHash, true);
@@ -214,15 +227,9 @@ export function credentialResolver(
     }
 
     return {
-        apiKey: keyOrServer,
+        keyOrSession: (req) => (hasBearer(req) ? server(req) : carriesSession(req) ? session(req, true) : apiKey(req)),
         server,
-        session,
-        player: (req) =>
-            hasBearer(req)
-                ? server(req)
-                : header(req, 'X-API-Key') === undefined && header(req, 'X-Session-Token') !== undefined
-                  ? session(req)
-                  : apiKey(req),
+        session: (req) => session(req),
         async gameOnly(req) {
             refuseBearer(req);
             const gameId = header(req, 'X-Game-ID');

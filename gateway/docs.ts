@@ -17,21 +17,15 @@ const ENVELOPE_ERROR: Json = {
 /** Errors every route of an auth kind can give. */
 const AUTH_ERRORS: Record<Route['auth'], Record<number, string>> = {
     none: {},
-    apiKey: {
-        400: 'X-Game-ID does not match the game of the API key (or a body/path game does not), or both a Bearer and X-API-Key sent',
-        401: '`Missing API key`, `Invalid API key` (unknown or rotated), `Invalid server key`, or a key in the wrong header',
-        403: 'the game is deactivated',
+    keyOrSession: {
+        400: 'X-Game-ID does not match the credential (or a body/path game does not), X-Game-ID missing with a session, an API key of another game sent along with a session, or a Bearer sent with another credential',
+        401: '`Missing API key`, `Invalid API key` (unknown or rotated), `Invalid server key`, a key in the wrong header, or a dead session (K2: the only 401 a request with a session gets)',
+        403: 'the game is deactivated (API key, server key; a session request gets 400)',
         503: 'the canister cannot be reached (retry with backoff)',
     },
     session: {
-        400: 'X-Game-ID missing, or both X-Session-Token and X-API-Key sent',
-        401: 'no session, or a dead one (expired, logged out, account removed): sign in again; or a server key sent (this route is for game clients)',
-        503: 'the canister cannot be reached (retry with backoff)',
-    },
-    player: {
-        400: 'X-Game-ID does not match the credential, or more than one credential sent',
-        401: '`Missing API key`, `Invalid API key`, `Invalid server key`, a key in the wrong header, or a dead session',
-        403: 'the game is deactivated (API key, server key)',
+        400: 'X-Game-ID missing, both X-Session-Token and X-API-Key sent, or a server key sent along',
+        401: 'no session, or a dead one (expired, logged out, account removed): sign in again; or a server key sent without a session (this route is for game clients)',
         503: 'the canister cannot be reached (retry with backoff)',
     },
     game: {
@@ -41,7 +35,7 @@ const AUTH_ERRORS: Record<Route['auth'], Record<number, string>> = {
     },
     server: {
         400: 'X-Game-ID does not match the game of the server key, or another credential sent along',
-        401: 'no server key, `Invalid server key` (unknown, rotated or revoked), or the API key / a session sent instead',
+        401: 'no server key, `Invalid server key` (unknown, rotated or revoked), or the API key sent instead (a session instead: 400)',
         403: 'the game is deactivated',
         503: 'the canister cannot be reached (retry with backoff)',
     },
@@ -55,9 +49,8 @@ const AUTH_ERRORS: Record<Route['auth'], Record<number, string>> = {
 /** OpenAPI security requirements of each auth kind (alternatives are separate entries). */
 const SECURITY: Record<Route['auth'], Json[]> = {
     none: [],
-    apiKey: [{ apiKey: [] }, { serverKey: [] }],
+    keyOrSession: [{ apiKey: [] }, { session: [] }, { serverKey: [] }],
     session: [{ session: [] }],
-    player: [{ apiKey: [] }, { session: [] }, { serverKey: [] }],
     game: [],
     server: [{ serverKey: [] }],
     developer: [{ dashboardSession: [] }],
@@ -93,7 +86,7 @@ function operation(r: Route): Json {
             parameters.push({ name, in: 'query', required: false, schema, description: schema.description });
         }
     }
-    if (r.auth === 'apiKey' || r.auth === 'player' || r.auth === 'server') {
+    if (r.auth === 'keyOrSession' || r.auth === 'server') {
         parameters.push({
             name: 'X-Game-ID',
             in: 'header',

@@ -3,6 +3,7 @@
 import type { Response } from 'express';
 
 import type { ApiError, Status as CanisterStatus } from '../contract/canister';
+import { MESSAGES } from '../contract/messages';
 
 /** Every status the API answers with: the canister's, and the gateway's own. */
 export type Status = CanisterStatus | 405 | 413 | 500;
@@ -53,6 +54,18 @@ export function failureOf(error: unknown): ApiFailure {
     if (status === 400) return new ApiFailure(400, 'Invalid request: malformed URL encoding');
     console.error('gateway: unexpected error:', error);
     return new ApiFailure(500, 'Internal error');
+}
+
+/**
+ * The failure as the answer to a request that carries X-Session-Token: every official client
+ * takes 401 or 403 there for a dead session and signs its player out (rule K2), so they are kept
+ * for a dead session only; any other refusal (a deactivated game, a credential the route does not
+ * take) is a 400 with the same words.
+ */
+export function toSessionRequest(failure: ApiFailure): ApiFailure {
+    if (failure.status !== 401 && failure.status !== 403) return failure;
+    if (failure.status === 401 && failure.message === MESSAGES.deadSession) return failure;
+    return new ApiFailure(400, failure.message, failure.retryAfter);
 }
 
 export function sendError(res: Response, error: unknown): void {

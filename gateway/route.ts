@@ -7,13 +7,20 @@ import type { z } from 'zod';
 import type { SubmitRequest, Result } from '../contract/canister';
 import { parseQuery } from '../contract/rules';
 import type { SubmitReply } from '../contract/schemas';
-import type { Caller, CredentialResolver, KeyOrServer, ServerCaller, SessionCaller } from './auth';
+import {
+    CREDENTIAL_NAME,
+    carriesSession,
+    type Caller,
+    type CredentialResolver,
+    type ServerCaller,
+    type SessionCaller,
+} from './auth';
 import type { FeedWatcher } from './feed-watcher';
 import type { TtlCache } from './cache';
 import type { CanisterClient } from './canister';
 import type { ShardRouter } from './shards';
 import { developerOf, type DeveloperSession } from './dashboard/session';
-import { ApiFailure, failureOf, sendData, sendError } from './errors';
+import { ApiFailure, failureOf, sendData, sendError, toSessionRequest } from './errors';
 import type { Provider, SignInConfig } from './sign-in/providers';
 import { parseBody, tooDeep } from './validation';
 import type { AddressPolicy } from './webhooks/address-policy';
@@ -24,19 +31,19 @@ export const MAX_BODY = '64kb';
 export const MAX_JSON_DEPTH = 16;
 
 /**
- * Who may call a route: anyone; a game's API key (X-API-Key, X-Game-ID optional) or its server
- * key (Authorization: Bearer); a signed-in player (X-Session-Token with X-Game-ID); a player
- * either way (or the server); just X-Game-ID (sign-in start); the game's server key only (the
- * feed); or a developer signed in to the dashboard (its session cookie; writes also X-CSRF-Token).
+ * Who may call a route: anyone; a game client, by its API key (X-API-Key, X-Game-ID optional) or
+ * a signed-in player's session (X-Session-Token with X-Game-ID), or the game's server by its
+ * server key (Authorization: Bearer); a signed-in player only; just X-Game-ID (sign-in start);
+ * the game's server key only (the feed); or a developer signed in to the dashboard (its session
+ * cookie; writes also X-CSRF-Token).
  */
-export type Auth = 'none' | 'apiKey' | 'session' | 'player' | 'game' | 'server' | 'developer';
+export type Auth = 'none' | 'keyOrSession' | 'session' | 'game' | 'server' | 'developer';
 
 /** What each kind of route knows about its caller. */
 export interface CallerOf {
     none: undefined;
-    apiKey: KeyOrServer;
+    keyOrSession: Caller;
     session: SessionCaller;
-    player: Caller;
     game: { gameId: string };
     server: ServerCaller;
     developer: DeveloperSession;
@@ -131,12 +138,10 @@ function callerOf(ctx: RouteContext, auth: Auth, req: Request): Promise<CallerOf
     switch (auth) {
         case 'none':
             return Promise.resolve(undefined);
-        case 'apiKey':
-            return ctx.credentials.apiKey(req);
+        case 'keyOrSession':
+            return ctx.credentials.keyOrSession(req);
         case 'session':
             return ctx.credentials.session(req);
-        case 'player':
-            return ctx.credentials.player(req);
         case 'game':
             return ctx.credentials.gameOnly(req);
         case 'server':
@@ -180,7 +185,8 @@ export function serve(ctx: RouteContext, r: Route): RequestHandler[] {
                     else if (!res.writableEnded && !res.destroyed) res.end();
                 },
                 (error: unknown) => {
-                    if (!res.headersSent) return sendError(res, error);
+                    if (!res.headersSent)
+                        return sendError(res, carriesSession(req) ? toSessionRequest(failureOf(error)) : error);
                     console.error(`gateway: ${r.id} stopped after its first byte:`, failureOf(error).message);
                     res.destroy();
                 },
@@ -210,9 +216,14 @@ export function requirePlayerId(caller: Caller, playerId: string | undefined): s
     return playerId;
 }
 
-/** A game named in a body or path must be the key's game. */
-export function sameGame(keyGame: string, named: string | undefined, where: string): void {
-    if (named !== undefined && named !== keyGame) {
-        throw new ApiFailure(400, `${where} '${named}' does not match the game of the API key ('${keyGame}')`);
+/** The player a read is about: the signed-in one with a session (rule K2), else the one the request names. */
+export const playerOf = (caller: Caller, named: string): string =>
+    caller.kind === 'session' ? caller.playerId : named;
+
+/** A game named in a body or path must be the credential's game. */
+export function sameGame(caller: Caller | { gameId: string }, named: string | undefined, where: string): void {
+    if (named !== undefined && named !== caller.gameId) {
+        const of = 'kind' in caller ? `the ${CREDENTIAL_NAME[caller.kind]}` : 'the request';
+        throw new ApiFailure(400, `${where} '${named}' does not match the game of ${of} ('${caller.gameId}')`);
     }
 }

@@ -498,10 +498,14 @@ const isBoardPath = (path: readonly string[]): boolean => path.length === 4 && b
  * every board) with any change; a board's paths with a change of the whole game or of that
  * board; its current period also with a fan-out submit (its archives do not change then).
  */
-function touches(path: readonly string[], what: Dirty, board: { targeted: boolean } | undefined): boolean {
-    const boardId = boardOf(path);
-    if (boardId === undefined) return true;
-    if (what.all || what.boards.has(boardId) || board === undefined) return true;
+function touches(
+    path: readonly string[],
+    what: Dirty,
+    board: { scoreboardId: string; targeted: boolean } | undefined,
+): boolean {
+    if (boardOf(path) === undefined) return true;
+    // The board the path reads: its own id, or the board an old id stands for (R3).
+    if (what.all || board === undefined || what.boards.has(board.scoreboardId)) return true;
     return what.fanout && !board.targeted && path[4] !== 'archives';
 }
 
@@ -882,7 +886,7 @@ export function createDirectReads(
             if (byQuery === undefined) continue;
             const path = pathKey.split('/');
             const boardId = boardOf(path);
-            const board = boardId === undefined ? undefined : boards.get(boardId);
+            const board = boardId === undefined ? undefined : (boards.get(boardId) ?? reads.boardNamed(game, boardId));
             if (!touches(path, what, board)) continue;
             const wanted = new Map<string, number>();
             for (const [query, stored] of [...byQuery]) {
@@ -1005,7 +1009,8 @@ export function createDirectReads(
         if (status === 200) return true;
         const boardId = path === undefined ? undefined : boardOf(path);
         if (status !== 404 || boardId === undefined) return false;
-        return ctx.games.get(path![1])?.record.boards.some((b) => b.scoreboardId === boardId) === true;
+        const game = ctx.games.get(path![1]);
+        return game !== undefined && reads.boardNamed(game, boardId) !== undefined;
     }
 
     /** When a dirty game's next render is due: now, or a window after its last one. */

@@ -4,7 +4,7 @@
 // rollover has been written.
 import type { ReplyOf, RequestOf } from '../../contract/canister';
 import { MESSAGES, boardNotFound } from '../../contract/messages';
-import { AROUND, MAX_OFFSET, checkBoardId, clampLimit, invalid } from '../../contract/rules';
+import { AROUND, MAX_OFFSET, OLD_BOARD_IDS, checkBoardId, clampLimit, invalid } from '../../contract/rules';
 import type {
     Archive,
     ArchiveList,
@@ -35,13 +35,21 @@ import { authTypeOf, entryCount, entryOf, metadataOf, nicknameOf, rankIndex, typ
 import type { Ties } from '../../contract/board-options';
 import { globalTies, listRanks, rankOf, sharedRanker, tiesOf, wantsPercentile, withPercentile } from './ranks';
 
-/** The board a read names: 400 for a malformed id, 404 for an unknown one. */
+/** The board a read names (an old id reads its board when the game has none of that id: R3): 400 for a malformed id, 404 for an unknown one. */
 export function boardOf(game: GameState, boardId: unknown): BoardRecord {
     const error = checkBoardId(boardId);
     if (error) throw new Fail(400, error);
-    const board = game.record.boards.find((b) => b.scoreboardId === boardId);
+    const board = boardNamed(game, boardId as string);
     if (board === undefined) throw new Fail(404, boardNotFound(String(boardId)));
     return board;
+}
+
+/** The board of this id, or the board an old id stands for (R3: looked up only when the id names none). */
+export function boardNamed(game: GameState, boardId: string): BoardRecord | undefined {
+    const board = game.record.boards.find((b) => b.scoreboardId === boardId);
+    if (board !== undefined || !OLD_BOARD_IDS.has(boardId)) return board;
+    const current = OLD_BOARD_IDS.get(boardId);
+    return game.record.boards.find((b) => b.scoreboardId === current);
 }
 
 /** The board's table for the current period, or undefined when that period has no entries yet. */

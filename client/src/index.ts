@@ -296,9 +296,9 @@ export function createClient(options: ClientOptions) {
                 ? get(`/players/${seg(playerId())}/profile`, undefined, 'key')
                 : get('/auth/profile', undefined, 'session');
         },
-        /** The anonymous player's rank on the all-time board (`not-found` before the first submit). */
+        /** The player's rank on the all-time board, the account's when signed in (`not-found` before the first submit). */
         rank(o: { sort?: T.SortBy; percentile?: boolean } = {}): Promise<T.PlayerRank> {
-            return get(`/players/${seg(playerId())}/rank`, o, 'key');
+            return get(`/players/${seg(playerId())}/rank`, o, 'player');
         },
         /** The signed-in player's rank on one board. */
         boardRank(boardId: string, o: { percentile?: boolean } = {}): Promise<T.BoardRank> {

@@ -24,7 +24,7 @@ export default route({
     summary: 'Around me: the entries just above and below a player on a board',
     description:
         "With the API key name the player with `?playerId=`; with X-Session-Token it is the signed-in player. The rank is found in O(log n), so any place of a board of a million players costs the same. On a board with ties 'shared' equal values share a rank (1, 2, 2, 4). 404 when the player has no entry this period.",
-    auth: 'player',
+    auth: 'keyOrSession',
     params: {
         gameId: { pattern: PATH_ID, description: 'the game' },
         boardId: { pattern: PATH_ID, label: 'scoreboardId', description: FIELD.scoreboardId },
@@ -41,7 +41,7 @@ export default route({
         404: 'no such board, or the player has no entry on it',
     },
     async handle(ctx, { params, query, caller }) {
-        sameGame(caller.gameId, params.gameId, 'Game');
+        sameGame(caller, params.gameId, 'Game');
         let playerId: string;
         if (caller.kind === 'session') playerId = caller.playerId;
         else {

@@ -14,7 +14,7 @@ export default route({
     id: 'post-board-players',
     summary: 'Friends: a set of players on a board, ranked among themselves',
     description: `Body \`{"playerIds": [...]}\`: up to ${MAX_PLAYER_SET} different player ids (a duplicate counts once). Answers the ones with an entry this period in board order, each with \`rank\` among them, \`globalRank\` on the whole board and its \`percentile\`; the others are listed in \`missing\`. With the API key or X-Session-Token (the game of either). One canister query of O(k log n): any board size costs the same. Nothing is written.`,
-    auth: 'player',
+    auth: 'keyOrSession',
     params: {
         gameId: { pattern: PATH_ID, description: 'the game' },
         boardId: { pattern: PATH_ID, label: 'scoreboardId', description: FIELD.scoreboardId },
@@ -26,7 +26,7 @@ export default route({
         404: 'no such board (R1)',
     },
     async handle(ctx, { params, body, caller }) {
-        sameGame(caller.gameId, params.gameId, 'Game');
+        sameGame(caller, params.gameId, 'Game');
         return ctx.canister.ok('board_players', {
             gameId: params.gameId,
             boardId: params.boardId,

@@ -23,7 +23,7 @@ export default route({
     data: BoardRank,
     async handle(ctx, { params, query, caller }) {
         // The session's game (X-Game-ID): the player has no rank to show in another game's path.
-        sameGame(caller.gameId, params.gameId, 'Game');
+        sameGame(caller, params.gameId, 'Game');
         const percentile = parseFlag(query, 'percentile');
         if ('error' in percentile) throw new ApiFailure(400, percentile.error);
         return ctx.canister.ok('board_rank', {

@@ -1,5 +1,5 @@
 // The public GET board paths of the contract (contract/board-paths.ts), served with the API key
-// and cached ~30 s; the canister serves the same paths itself with the same answers.
+// or a session and cached ~30 s; the canister serves the same paths itself with the same answers.
 import { BOARD_PATHS, boardRead, type BoardPath, type BoardRead } from '../../contract/board-paths';
 import type { ReplyOf } from '../../contract/canister';
 import { FIELD } from '../../contract/messages';
@@ -25,7 +25,7 @@ const DATA = {
 } as const;
 
 const PARAMS: Record<string, PathParam> = {
-    gameId: { pattern: PATH_ID, description: "the game (must be the API key's game)" },
+    gameId: { pattern: PATH_ID, description: 'the game (must be the game of the API key or session)' },
     boardId: { pattern: PATH_ID, label: 'scoreboardId', description: FIELD.scoreboardId },
     archiveId: {
         pattern: /^[a-z0-9-]{3,50}:[A-Za-z0-9_-]{1,64}:[0-9]+$/,
@@ -58,8 +58,8 @@ function boardReadRoute(entry: BoardPath): Route {
         id,
         summary: entry.summary,
         description:
-            'Also served by the canister itself at the same path of {canister_url}, with the same JSON and no headers needed. Cached for about 30 s (R2).',
-        auth: 'apiKey',
+            'Also served by the canister itself at the same path of {canister_url}, with the same JSON and no headers needed. Cached for about 30 s (R2). Boards all-time-new and weekly-scoreboard read as all-time and weekly in a game without boards of those ids (R3).',
+        auth: 'keyOrSession',
         params: Object.fromEntries(names.map((n) => [n, PARAMS[n]])),
         query: entry.method === 'read_board' ? LimitOffsetQuery : entry.limit ? LimitQuery : undefined,
         data: DATA[entry.method],
@@ -71,7 +71,7 @@ function boardReadRoute(entry: BoardPath): Route {
             const parsed = boardRead(entry, params, search);
             if ('error' in parsed) throw new ApiFailure(parsed.error.status, parsed.error.message);
             const { gameId, read } = parsed.ok;
-            sameGame(caller.gameId, gameId, params.gameId === undefined ? 'Archive game' : 'Game');
+            sameGame(caller, gameId, params.gameId === undefined ? 'Archive game' : 'Game');
             const cacheKey = `${read.method}/${JSON.stringify(read.request)}`;
             return cachedRead(ctx, cacheKey, () => run(ctx, read));
         },

@@ -24,7 +24,7 @@ export default route({
         503: '`Too many pending device authorizations. Try again shortly.` (the game, the service or this client address has too many codes pending: wait, then ask for a new code)',
     },
     async handle(ctx, { req, body, caller }) {
-        sameGame(caller.gameId, body.gameId, 'gameId');
+        sameGame(caller, body.gameId, 'gameId');
         const started = await ctx.canister.ok('device_code_start', {
             gameId: caller.gameId,
             nickname: body.nickname,

@@ -1,4 +1,4 @@
-// GET /game/stats: the key's game's counts.
+// GET /game/stats: the counts of the game of the API key or session.
 import { GameStats } from '../../contract/schemas';
 import { route } from '../route';
 
@@ -7,7 +7,7 @@ export default route({
     path: '/game/stats',
     id: 'get-game-stats',
     summary: 'Game statistics',
-    auth: 'apiKey',
+    auth: 'keyOrSession',
     data: GameStats,
     async handle(ctx, { caller }) {
         return ctx.canister.ok('game_stats', { gameId: caller.gameId });

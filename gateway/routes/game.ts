@@ -1,5 +1,5 @@
-// GET /game: the key's game, with timeValidationEnabled and its boards, and its own canister's
-// direct-read URL when that is not {canister_url}.
+// GET /game: the game of the API key or session, with timeValidationEnabled and its boards, and
+// its own canister's direct-read URL when that is not {canister_url}.
 import { GameReply } from '../../contract/schemas';
 import { route } from '../route';
 
@@ -8,7 +8,7 @@ export default route({
     path: '/game',
     id: 'get-game',
     summary: 'Game metadata',
-    auth: 'apiKey',
+    auth: 'keyOrSession',
     description:
         '`canisterUrl` is added when the game lives on another canister than {canister_url} (a shard of it): a client may read the board paths there directly (at {canister_url} they answer a 302 to it).',
     data: GameReply,

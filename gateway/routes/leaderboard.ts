@@ -11,7 +11,7 @@ export default route({
     summary: "The game's global leaderboard",
     description:
         '`total` is the number of ranked players. Ranks are 1-based and distinct; equal values go to whoever reached them first. Cached for about 30 s (R2).',
-    auth: 'player',
+    auth: 'keyOrSession',
     query: LimitSortQuery,
     data: Leaderboard,
     errors: { 400: 'limit or sort invalid' },

@@ -10,7 +10,7 @@ export default route({
     summary: 'End a play session',
     description:
         'Clients may send it before or after the submit; an unknown or already-ended token is 404, which clients ignore.',
-    auth: 'player',
+    auth: 'keyOrSession',
     body: PlaySessionEndBody,
     data: Message,
     errors: { 400: 'playSessionToken missing or too long', 404: 'unknown or already-ended token' },

@@ -11,12 +11,12 @@ export default route({
     summary: 'Start a play session',
     description:
         'The token (in `data.ok`) goes into the next POST /scores as playSessionToken when the game has time validation on. At most 3 active sessions per player and game; tokens are single-use and expire (30 minutes by default).',
-    auth: 'player',
+    auth: 'keyOrSession',
     body: PlaySessionStartBody,
     data: PlaySessionStarted,
     errors: { 400: 'playerId invalid, or `Too many active play sessions...`', 503: SHARD_FULL_ERROR },
     async handle(ctx, { body, caller }) {
-        sameGame(caller.gameId, body.gameId, 'gameId');
+        sameGame(caller, body.gameId, 'gameId');
         return ctx.canister.ok('start_play_session', {
             gameId: caller.gameId,
             ...credentialOf(caller, requirePlayerId(caller, body.playerId)),

@@ -1,19 +1,20 @@
-// GET /players/{playerId}/rank: an anonymous player's rank on the global leaderboard.
+// GET /players/{playerId}/rank: a player's rank on the global leaderboard (with a session, the signed-in player's).
 import { FIELD } from '../../contract/messages';
 import { PLAYER_ID, parseFlag, parseSort } from '../../contract/rules';
 import { PercentileQuery, PlayerRank, SortBy } from '../../contract/schemas';
 import { z } from 'zod';
 import { ApiFailure } from '../errors';
-import { route } from '../route';
+import { playerOf, route } from '../route';
 
 export default route({
     method: 'get',
     path: '/players/{playerId}/rank',
     id: 'get-player-rank',
     summary: "A player's rank on the global leaderboard",
-    auth: 'apiKey',
+    auth: 'keyOrSession',
     params: { playerId: { pattern: PLAYER_ID, description: FIELD.playerId } },
-    description: "On a game whose all-time board has ties 'shared' equal values share a rank (1, 2, 2, 4).",
+    description:
+        "On a game whose all-time board has ties 'shared' equal values share a rank (1, 2, 2, 4). With X-Session-Token it is the signed-in player's rank, whatever id the path names (K2).",
     query: z.object({ sort: z.optional(SortBy.meta({ default: 'score' })), ...PercentileQuery.shape }),
     data: PlayerRank,
     errors: {
@@ -21,7 +22,7 @@ export default route({
         404: '`Player not found`, or the player has only targeted-board entries',
     },
     async handle(ctx, { params, query, caller }) {
-        const playerId = params.playerId;
+        const playerId = playerOf(caller, params.playerId);
         const sort = parseSort(query);
         if ('error' in sort) throw new ApiFailure(400, sort.error);
         const percentile = parseFlag(query, 'percentile');

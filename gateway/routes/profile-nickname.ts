@@ -1,6 +1,7 @@
 // PUT /profile/nickname: the signed-in player renames themselves (rule N2, as for anonymous players).
 import { NicknameBody, NicknameReply } from '../../contract/schemas';
 import { route } from '../route';
+import { rename } from './player-nickname';
 
 export default route({
     method: 'put',
@@ -18,10 +19,6 @@ export default route({
         409: 'the name and its first 100 suffixes and 16 random ones are taken in this game',
     },
     async handle(ctx, { body, caller }) {
-        return ctx.canister.ok('set_nickname', {
-            gameId: caller.gameId,
-            sessionHash: caller.sessionHash,
-            nickname: body.nickname,
-        });
+        return rename(ctx, caller, caller.playerId, body.nickname);
     },
 });

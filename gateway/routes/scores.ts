@@ -31,7 +31,7 @@ export default route({
         'Optional metadata (a small JSON object: the car, the character, a replay id) is kept with the entry the submit produces ' +
         '(on a best board only when it sets a new best of the value the board ranks by; a new best without metadata clears it) ' +
         'and shown with that entry in board reads, around-me and archives.',
-    auth: 'player',
+    auth: 'keyOrSession',
     body: SubmitBody,
     data: SubmitReply,
     errors: {
@@ -40,7 +40,7 @@ export default route({
         503: SHARD_FULL_ERROR,
     },
     async handle(ctx, { body, caller }) {
-        sameGame(caller.gameId, body.gameId, 'gameId');
+        sameGame(caller, body.gameId, 'gameId');
         const { playerId, gameId: _named, ...submit } = body;
         const reply = await ctx.submit({
             ...submit,

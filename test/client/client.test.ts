@@ -320,6 +320,27 @@ test('sign-in: code and QR through onCode, polling at the interval, the session 
     expect((await failure(c.boardRank('level-1'))).kind).toBe('session-dead');
 });
 
+test('signed in: every read works, and rank() is the account rank, not the rank of the retired anonymous id', async () => {
+    let ended = 0;
+    const c = client({ onSessionEnd: () => void ended++ });
+    await c.submitScore({ score: 7777, streak: 3 });
+    await c.signIn({ onCode: (code) => void approve(code.userCode, 'client-reader') });
+    expect(c.signedIn).toBe(true);
+    // The anonymous progress was merged: the account holds it, the id it had is retired.
+    expect(await c.rank()).toMatchObject({ score: 7777, streak: 3 });
+    expect((await c.boards()).gameId).toBe(GAME);
+    expect((await c.board('weekly')).entries.some((e) => e.score === 7777)).toBe(true);
+    expect(await c.archives('daily')).toMatchObject({ scoreboardId: 'daily', archives: [] });
+    expect((await failure(c.archive('daily'))).kind).toBe('not-found');
+    expect((await c.archiveStats()).gameId).toBe(GAME);
+    expect(await c.game()).toMatchObject({ gameId: GAME });
+    expect((await c.gameStats()).gameId).toBe(GAME);
+    expect(await c.profile()).toMatchObject({ gameProfile: { score: 7777 } });
+    expect(c.signedIn).toBe(true);
+    expect(ended).toBe(0);
+    await c.signOut();
+});
+
 test('a session that died elsewhere: the 401 ends it here (kind session-dead, anonymous again)', async () => {
     let ended = 0;
     const c = client({ onSessionEnd: () => void ended++ });

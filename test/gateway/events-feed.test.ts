@@ -1,7 +1,8 @@
 // GET /events with the server key (issue 25): paging with after/limit, long polling that answers
 // when an event happens (this gateway's own write wakes it at once; another's is seen by the
 // game's shared watcher), a client that leaves stops waiting, a draining gateway answers its
-// waiters, a bounded number of waiters (429), bad parameters 400, other credentials 401. No test
+// waiters, a bounded number of waiters (429), bad parameters 400, other credentials 401 (a
+// session 400: 401 on a request with a session means that session is dead). No test
 // asserts a duration: conditions are awaited, events are driven by actions.
 import { createHash, randomBytes } from 'node:crypto';
 
@@ -119,15 +120,16 @@ test('bad after, limit or wait are 400 with the field named', async () => {
     }
 });
 
-test('only the server key reads the feed: the public key, a session, nothing or a revoked key are 401', async () => {
-    const clients: Array<Record<string, string>> = [
-        { 'X-API-Key': apiKey },
-        { 'X-Session-Token': 'a'.repeat(43), 'X-Game-ID': G },
-        {},
+test('only the server key reads the feed: the public key, nothing or a revoked key are 401, a session 400', async () => {
+    const clients: Array<[Record<string, string>, number]> = [
+        [{ 'X-API-Key': apiKey }, 401],
+        // Clients sign out on 401 with a session: the feed is no reason to.
+        [{ 'X-Session-Token': 'a'.repeat(43), 'X-Game-ID': G }, 400],
+        [{}, 401],
     ];
-    for (const headers of clients) {
+    for (const [headers, status] of clients) {
         const res = await feed('', headers);
-        expect(res.status).toBe(401);
+        expect(res.status).toBe(status);
         expect(res.body.error).toMatch(/server key/);
     }
     expect((await feed('', { ...auth(), 'X-API-Key': apiKey })).status).toBe(400);

@@ -91,6 +91,7 @@ export const OP = {
     deleteAccount: 'delete-auth-account',
     migrate: 'post-migrate-account',
     around: 'get-board-around',
+    events: 'get-events',
 } as const;
 
 // ---- types ------------------------------------------------------------------------------------------

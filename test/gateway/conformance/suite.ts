@@ -12,6 +12,7 @@ import { READS } from './reads';
 import { runCase, isAdvance, sharedService, stopSharedService, useStack } from './runner';
 import { SCORES } from './scores';
 import { SIGN_IN } from './sign-in';
+import { SIGNED_IN_CLIENTS } from './signed-in';
 
 /** The areas, each a file of ./conformance/ and a `describe`. */
 const AREAS: ReadonlyArray<readonly [string, Area]> = [
@@ -23,6 +24,7 @@ const AREAS: ReadonlyArray<readonly [string, Area]> = [
     ['achievements', ACHIEVEMENTS],
     ['play sessions', PLAY_SESSIONS],
     ['sign-in', SIGN_IN],
+    ['signed-in clients', SIGNED_IN_CLIENTS],
 ];
 
 /** Every case with the `describe` titles above it and its index (its game is `conf-<index>`). */
