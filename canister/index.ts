@@ -57,6 +57,8 @@ import { migrateStore } from './state/stable-schema';
 import { namesToRekey, rekeySome } from './state/names';
 import { loadGames, rebuildSome } from './state/startup';
 import { stableStore } from './stable-store';
+import { installPusher } from './service/view-push';
+import { pusher } from './view-pusher';
 
 const ctx: Ctx = newCtx(stableStore(), {
     // µs: exact in a double (ns is not), and cheap to print; replies convert to ns.
@@ -360,6 +362,7 @@ export default class {
         moveGate.loadMoves(ctx);
         webhooks.loadWebhooks(ctx);
         rekeySome(ctx, REKEY_IN_UPGRADE); // nothing to move: marks the names done
+        installPusher(ctx, pusher, false); // a shard tells its directory of games' views changed
         certify();
     }
 
@@ -383,6 +386,7 @@ export default class {
         continueRebuild();
         rekeySome(ctx, REKEY_IN_UPGRADE);
         continueRekey();
+        installPusher(ctx, pusher, true); // ... and, after an upgrade, of every game's once
         certify();
     }
 
@@ -648,6 +652,11 @@ export default class {
             const remoteGames = directory.remoteViews(ctx, me.developer.gameIds);
             return remoteGames.length === 0 ? me : { ...me, games: [...me.games, ...remoteGames] };
         });
+    }
+
+    @query(...JSON_METHOD)
+    dev_game(): void {
+        handle('dev_game', (req) => owned(req, (game) => games.gameView(game.record), false));
     }
 
     @update(...JSON_METHOD)
@@ -955,6 +964,12 @@ export default class {
     @update(...JSON_METHOD)
     async dev_forward(): Promise<void> {
         await handle('dev_forward', (req) => directory.forward(ctx, remote, req));
+    }
+
+    @update(...JSON_METHOD)
+    game_views_changed(): void {
+        const caller = msgCaller().toText();
+        handle('game_views_changed', (req) => directory.viewsChanged(ctx, caller, req));
     }
 
     // ---- limits part (issue 27): the canister's room ------------------------------------------

@@ -428,7 +428,10 @@ export interface Methods {
     // developers (the dashboard, through gateways): every call carries the developer session's hash
     dev_sign_in: { request: { identity: Identity }; reply: { sessionToken: string; developer: DeveloperView } };
     dev_sign_out: { request: DevRef; reply: Message };
+    /** The developer and their games; a game on a shard as the directory last heard of it (game_views_changed). */
     dev_me: { request: DevRef; reply: { developer: DeveloperView; games: GameView[] } };
+    /** One of the developer's games as it is now, read where it lives (the dashboard shows a game from this). */
+    dev_game: { request: DevGame; reply: GameView };
     dev_register_game: {
         request: DevRef & { gameId: string; name: string; description?: string };
         reply: { game: GameView; apiKey: string };
@@ -571,6 +574,12 @@ export interface Methods {
      * session and the game's owner, then calls `method` on the shard; the reply is that method's.
      */
     dev_forward: { request: DevRef & { method: Method; request: Record<string, unknown> }; reply: unknown };
+    /**
+     * The directory's shards: the views of games they hold as they were at `at` (µs), after a
+     * change the directory did not forward (an operator's, a period's rollover). The directory
+     * keeps each view of a game it places on the caller that is not older than the one it has.
+     */
+    game_views_changed: { request: { at: number; views: GameView[] }; reply: { kept: number } };
     // ---- limits part (issue 27): the canister's room ----
     /** Gateways and controllers (a shard's directory is its controller): the heap estimate and load. */
     shard_status: { request: Record<string, never>; reply: ShardStatus };
@@ -667,6 +676,7 @@ export const METHODS = {
     dev_sign_in: { kind: 'update', access: 'gateway' },
     dev_sign_out: { kind: 'update', access: 'gateway' },
     dev_me: { kind: 'query', access: 'gateway' },
+    dev_game: { kind: 'query', access: 'gateway' },
     dev_register_game: { kind: 'update', access: 'gateway' },
     dev_update_game: { kind: 'update', access: 'gateway' },
     dev_delete_game: { kind: 'update', access: 'gateway' },
@@ -725,6 +735,7 @@ export const METHODS = {
     admin_upgrade_shards: { kind: 'update', access: 'operator' },
     admin_set_location: { kind: 'update', access: 'operator' },
     dev_forward: { kind: 'update', access: 'gateway' },
+    game_views_changed: { kind: 'update', access: 'shard' },
     // ---- limits part (issue 27) ----
     shard_status: { kind: 'query', access: 'gateway' },
     admin_set_heap_limit: { kind: 'update', access: 'operator' },
@@ -766,6 +777,7 @@ export const DEV_ON_GAME_METHODS: ReadonlySet<Method> = new Set<Method>([
     'dev_update_board',
     'dev_reset_board',
     'dev_delete_board',
+    'dev_game',
     'dev_read_board',
     'dev_export_board',
     'dev_suspicion_log',

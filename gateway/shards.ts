@@ -289,9 +289,9 @@ export function shardRouter(directory: CanisterClient, o: RouterOptions = {}): S
         const replies = await Promise.all(clientsNow.map((c) => (c as AnyClient).call('admin_list_games', request)));
         const failed = replies.find((r) => 'err' in r);
         if (failed !== undefined) return failed;
-        const seen = new Set<string>();
+        // The directory lists its games on shards as it last heard of them: the shard's own view wins.
         const games = replies.flatMap((r) => (r as { ok: ReplyOf<'admin_list_games'> }).ok);
-        return { ok: games.filter((g) => !seen.has(g.gameId) && seen.add(g.gameId)) };
+        return { ok: [...new Map(games.map((g) => [g.gameId, g])).values()] };
     }
 
     function route(method: Method, request: unknown): Promise<Result<unknown>> {

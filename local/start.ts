@@ -196,13 +196,15 @@ export async function startLocal(config: Config, log: (line: string) => void = (
         writeServiceFile(config.dataDir, replica.url, installed.id);
         const signIn: SignInConfig = {
             publicUrl: config.publicUrl ?? '',
-            secret: localSecret(config.dataDir),
+            // GATEWAY_SECRET when set (the same on every gateway), else the one kept in DATA_DIR.
+            secret: config.secret ?? localSecret(config.dataDir),
             providers: [...config.providers],
         };
         const gateway = await serveGateway({
             canister,
             port: config.port,
             readCacheTtlSeconds: config.readCacheTtlSeconds,
+            trustProxy: config.trustProxy,
             signIn,
             webhooks: withLoopback(config.webhooks),
             canisterUrl: `${replica.url}/?canisterId=${installed.id}`,

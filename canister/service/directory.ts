@@ -15,8 +15,10 @@ import type { GameLocation, Role, ShardEntry, ShardStatus } from '../../contract
 import { concatBytes, fromBase64 } from '../domain/bytes';
 import { Sha256 } from '../domain/certification/sha256';
 import { Fail } from '../domain/fail';
+import { remarkTimes, stringify } from '../domain/json';
 import type { Ctx, Untrusted } from '../state/context';
 import type { ShardRecord } from '../state/records';
+import type { RemoteView } from '../state/store';
 import { liveDeveloper } from './developers';
 import { developerOf, gameView } from './games';
 
@@ -299,7 +301,7 @@ export function setLocation(
         if (was !== undefined) countGames(ctx, was, -1);
         countGames(ctx, canisterId, +1);
         ctx.store.locations.set(gameId, canisterId);
-        if (local !== undefined) ctx.store.remoteGames.set(gameId, gameView(local));
+        if (local !== undefined) ctx.store.remoteGames.set(gameId, { ...gameView(local), seenAt: ctx.env.now() });
     }
     return { gameId, canisterId };
 }
@@ -396,6 +398,7 @@ export async function placeGame(
     placing.set(gameId, developerId);
     try {
         const shard = await pickShard(ctx, remote);
+        const at = ctx.env.now();
         const reply = await remote.call(shard, 'admin_register_game', {
             developerId,
             gameId,
@@ -405,7 +408,7 @@ export async function placeGame(
         if ('err' in reply) throw failOf(reply.err);
         const placed = reply.ok as { game: GameView; apiKey: string };
         ctx.store.locations.set(gameId, shard);
-        ctx.store.remoteGames.set(gameId, placed.game);
+        ctx.store.remoteGames.set(gameId, { ...placed.game, seenAt: at });
         countGames(ctx, shard, +1);
         const now = developerOf(ctx, developerId); // read again: other calls ran while we waited
         ctx.store.developers.set(developerId, { ...now, gameIds: [...now.gameIds, gameId] });
@@ -459,13 +462,90 @@ export async function forward(
 /** The developer's games on `shard` as the shard has them now (best effort: a failure keeps the old views). */
 async function refreshViews(ctx: Ctx, remote: Remote, shard: string, developerId: string): Promise<void> {
     try {
+        const at = ctx.env.now();
         const reply = await remote.call(shard, 'admin_list_games', { developerId });
-        if ('ok' in reply)
-            for (const view of reply.ok as GameView[])
-                if (locationOf(ctx, view.gameId) === shard) ctx.store.remoteGames.set(view.gameId, view);
+        if ('ok' in reply) for (const view of reply.ok as GameView[]) keepView(ctx, shard, view, at);
     } catch {
         // kept as they were
     }
+}
+
+/**
+ * Keeps `view` of a game that `shard` holds unless the kept one is newer. `at` (µs): when the
+ * shard read it, or a time before that (a call's start): canisters of a subnet share its clock.
+ * A view read by a call that started before a push was read may lose to that push; it differs
+ * only by a change the directory did not forward, which the shard pushes again afterwards.
+ */
+function keepView(ctx: Ctx, shard: string, view: GameView, at: number): boolean {
+    if (locationOf(ctx, view.gameId) !== shard) return false;
+    if ((ctx.store.remoteGames.get(view.gameId)?.seenAt ?? 0) > at) return false;
+    ctx.store.remoteGames.set(view.gameId, { ...view, seenAt: at });
+    return true;
+}
+
+/** A view as dev_me and admin_list_games show it (without the directory's date of it). */
+function shown({ seenAt: _at, ...view }: RemoteView): GameView {
+    return view;
+}
+
+/** Views per game_views_changed call, in bytes of JSON: well inside a message's 2 MiB. */
+export const PUSH_BYTES = 1_000_000;
+
+/**
+ * game_views_changed (the directory's shards): keeps each view of a game the caller holds that is
+ * not older than the one kept. `at` later than now is taken as now: a shard's slip never pins a
+ * view against the changes after it.
+ */
+export function viewsChanged(
+    ctx: Ctx,
+    caller: string,
+    req: Untrusted<{ at: number; views: GameView[] }>,
+): { kept: number } {
+    requireDirectory(ctx);
+    const { at, views } = req;
+    if (typeof at !== 'number' || !Number.isFinite(at) || at < 0)
+        throw new Fail(400, invalid('at', 'must be a time in µs'));
+    if (!Array.isArray(views)) throw new Fail(400, invalid('views', 'must be a list of game views'));
+    const when = Math.min(at, ctx.env.now());
+    let kept = 0;
+    for (const view of views as unknown[]) if (isView(view) && keepView(ctx, caller, remarkTimes(view), when)) kept++;
+    return { kept };
+}
+
+function isView(view: unknown): view is GameView {
+    const v = view as Partial<GameView> | null;
+    return (
+        typeof v === 'object' &&
+        v !== null &&
+        typeof v.gameId === 'string' &&
+        typeof v.name === 'string' &&
+        typeof v.isActive === 'boolean' &&
+        Array.isArray(v.boards)
+    );
+}
+
+/**
+ * A shard sends its directory the views of `gameIds` (games here whose view changed), as many as
+ * fit in PUSH_BYTES: the ids left. A refusal ends them (nothing to send again); a directory that
+ * does not answer throws (Fail 503): they are sent again later (view-push.ts).
+ */
+export async function pushViews(ctx: Ctx, remote: Remote, gameIds: string[]): Promise<string[]> {
+    const directoryId = ctx.store.meta.get('directory');
+    if (directoryId === undefined) return [];
+    const views: GameView[] = [];
+    let bytes = 0;
+    let next = 0;
+    for (; next < gameIds.length; next++) {
+        const record = ctx.games.get(gameIds[next])?.record;
+        if (record === undefined) continue; // moved away or deleted: the directory knows
+        const view = gameView(record);
+        const size = stringify(view).length;
+        if (views.length > 0 && bytes + size > PUSH_BYTES) break;
+        views.push(view);
+        bytes += size;
+    }
+    if (views.length > 0) await remote.call(directoryId, 'game_views_changed', { at: ctx.env.now(), views });
+    return gameIds.slice(next);
 }
 
 /** dev_delete_game of a game on a shard: the shard deletes it (for the developer), the directory forgets it. */
@@ -496,12 +576,13 @@ export function isRemote(ctx: Ctx, gameId: unknown): boolean {
     return typeof gameId === 'string' && roleOf(ctx) === 'directory' && locationOf(ctx, gameId) !== undefined;
 }
 
-/** The views of a developer's games on shards, as last seen (dev_me adds them to the local ones). */
+/** The views of a developer's games on shards, as last heard of (dev_me adds them to the local ones). */
 export function remoteViews(ctx: Ctx, gameIds: string[]): GameView[] {
     return gameIds
         .filter((id) => locationOf(ctx, id) !== undefined)
         .map((id) => ctx.store.remoteGames.get(id))
-        .filter((v): v is GameView => v !== undefined);
+        .filter((v): v is RemoteView => v !== undefined)
+        .map(shown);
 }
 
 /**
@@ -530,7 +611,7 @@ export async function pushLists(
     return missed;
 }
 
-/** admin_list_games on a directory: its games on shards (of one developer when given), as last seen. */
+/** admin_list_games on a directory: its games on shards (of one developer when given), as last heard of. */
 export function remoteGamesOf(ctx: Ctx, developerId: unknown): GameView[] {
     if (roleOf(ctx) !== 'directory' || ctx.store.locations.size() === 0) return [];
     if (typeof developerId === 'string') {
@@ -540,5 +621,6 @@ export function remoteGamesOf(ctx: Ctx, developerId: unknown): GameView[] {
     return ctx.store.remoteGames
         .first(ctx.store.remoteGames.size())
         .map(([, view]) => view)
-        .filter((view) => locationOf(ctx, view.gameId) !== undefined);
+        .filter((view) => locationOf(ctx, view.gameId) !== undefined)
+        .map(shown);
 }

@@ -32,6 +32,7 @@ import type { BoardRecord, DeveloperRecord, GameRecord } from '../state/records'
 import { flushStats, updateStats } from '../state/stats';
 import { applyServerSettings, parseServerSettings, serverSettingsView } from './server-keys';
 import { assertRoomForNewGame, recount } from './room';
+import { viewChanged } from './view-push';
 
 const DEFAULT_ALLOWANCE = 3;
 const MAX_BOARDS = 100;
@@ -114,6 +115,12 @@ export function boardView(board: BoardRecord): BoardView {
     };
 }
 
+/** Saves a change to what the game's view shows (its directory hears of it: view-push.ts). */
+function saveView(ctx: Ctx, game: GameState): void {
+    saveGame(ctx, game);
+    viewChanged(ctx, game.record.gameId);
+}
+
 export function developerOf(ctx: Ctx, developerId: string): DeveloperRecord {
     return ctx.store.developers.get(developerId) ?? { developerId, allowance: DEFAULT_ALLOWANCE, gameIds: [] };
 }
@@ -188,7 +195,7 @@ export function rotateKey(ctx: Ctx, req: Untrusted<RequestOf<'admin_rotate_key'>
     ctx.store.apiKeys.delete(game.record.apiKey);
     game.record.apiKey = newApiKey(ctx, gameId);
     ctx.store.apiKeys.set(game.record.apiKey, gameId);
-    saveGame(ctx, game);
+    saveView(ctx, game);
     return game.record.apiKey;
 }
 
@@ -206,7 +213,7 @@ export function updateGame(ctx: Ctx, req: Untrusted<RequestOf<'admin_update_game
     if (req.standardBoards !== undefined) setStandardBoards(ctx, game, req.standardBoards);
     if (everySubmitEvents !== undefined) game.record.everySubmitEvents = everySubmitEvents;
     applyServerSettings(game, server);
-    saveGame(ctx, game);
+    saveView(ctx, game);
     return game.record;
 }
 
@@ -297,7 +304,7 @@ export function setTimeValidation(ctx: Ctx, req: Untrusted<RequestOf<'admin_set_
     if (req.sessionLifetimeSeconds !== undefined)
         tv.sessionLifetimeSeconds = seconds('sessionLifetimeSeconds', req.sessionLifetimeSeconds, 60, 86_400);
     game.record.timeValidation = tv;
-    saveGame(ctx, game);
+    saveView(ctx, game);
     return tv;
 }
 
@@ -318,7 +325,7 @@ export function setCaps(ctx: Ctx, req: Untrusted<RequestOf<'admin_set_caps'>>): 
     if (caps.minScore !== undefined && caps.maxScore !== undefined && caps.minScore > caps.maxScore)
         throw new Fail(400, invalid('minScore', `must not be above maxScore (${caps.maxScore})`));
     game.record.caps = caps;
-    saveGame(ctx, game);
+    saveView(ctx, game);
     return caps;
 }
 
@@ -375,7 +382,7 @@ export function createBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_create_boa
     if (eventTop !== undefined) record.eventTop = eventTop;
     game.record.boards.push(record);
     game.boards.set(id, newBoardTable(record));
-    saveGame(ctx, game);
+    saveView(ctx, game);
     return record;
 }
 
@@ -394,7 +401,7 @@ export function updateBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_update_boa
     if (req.isActive !== undefined) record.isActive = boolean('isActive', req.isActive);
     setBoardOptions(ctx, game, record, parsed(parseBoardOptions(req)));
     if (eventTop !== undefined) record.eventTop = eventTop;
-    saveGame(ctx, game);
+    saveView(ctx, game);
     return record;
 }
 
@@ -442,7 +449,7 @@ export function deleteBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_delete_boa
     game.record.boards = game.record.boards.filter((b) => b !== record);
     game.boards.delete(record.scoreboardId);
     game.periodEnds.delete(record.scoreboardId);
-    saveGame(ctx, game);
+    saveView(ctx, game);
     return null;
 }
 

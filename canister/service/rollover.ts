@@ -10,6 +10,7 @@ import { ns } from '../domain/json';
 import { eventTopOf, playerOfSlot } from './board-events';
 import { hasEventReader, recordEvent } from './events';
 import { listRanks, tiesOf } from './ranks';
+import { viewChanged } from './view-push';
 
 /** Entries kept per archive: the most a read may ask for. */
 export const ARCHIVE_ENTRIES = 1000;
@@ -33,6 +34,7 @@ export function rollover(ctx: Ctx, game: GameState, board: BoardRecord): boolean
     board.periodStart = current;
     game.boards.set(board.scoreboardId, newBoardTable(board, current));
     saveGame(ctx, game);
+    viewChanged(ctx, game.record.gameId);
     return true;
 }
 

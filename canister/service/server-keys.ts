@@ -16,6 +16,7 @@ import { ns } from '../domain/json';
 import { MESSAGES } from '../../contract/messages';
 import { latestSeq, readEvents } from './events';
 import { newToken } from '../domain/tokens';
+import { viewChanged } from './view-push';
 
 /** A new server key for the game (the old one, if any, stops working at once); only its hash is kept. */
 export function rotateServerKey(ctx: Ctx, req: Untrusted<RequestOf<'admin_rotate_server_key'>>): { serverKey: string } {
@@ -23,6 +24,7 @@ export function rotateServerKey(ctx: Ctx, req: Untrusted<RequestOf<'admin_rotate
     const serverKey = `skey_${game.record.gameId}_${newToken(ctx.env.random)}`;
     game.record.serverKey = { hash: tokenHash(serverKey), createdAt: ctx.env.now() };
     saveGame(ctx, game);
+    viewChanged(ctx, game.record.gameId);
     return { serverKey };
 }
 
@@ -30,6 +32,7 @@ export function revokeServerKey(ctx: Ctx, game: GameState): { message: string } 
     if (game.record.serverKey === undefined) return { message: 'This game has no server key.' };
     delete game.record.serverKey;
     saveGame(ctx, game);
+    viewChanged(ctx, game.record.gameId);
     return { message: 'Server key revoked.' };
 }
 

@@ -169,9 +169,15 @@ export interface Store {
     locations: KV<string>;
     /** `<index, 6 digits>` -> a chunk of the uploaded shard wasm (gzipped), in upload order. */
     shardWasm: KV<Uint8Array>;
-    /** Game id -> the developer's view of a game on a shard, as last seen (dev_me lists it). */
-    remoteGames: KV<GameView>;
+    /** Game id -> the developer's view of a game on a shard, as last heard of (dev_me lists it). */
+    remoteGames: KV<RemoteView>;
 }
+
+/**
+ * A game's view as a directory keeps it: `seenAt` (µs) is when its shard read it, or a time
+ * before that (absent: before views were dated); an older view never replaces a newer one.
+ */
+export type RemoteView = GameView & { seenAt?: number };
 
 export const playerKey = (gameId: string, playerId: string): string => `${gameId}/${playerId}`;
 

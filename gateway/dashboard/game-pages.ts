@@ -1,9 +1,11 @@
 // The signed-in pages: the games list, a game's tabs and a board's page, each read from the
-// canister and rendered by its file in ./pages (a failed read is a page with the error).
+// canister (a game's page: the game as its canister has it now) and rendered by its file in
+// ./pages (a failed read is a page with the error).
 import { Router, type Request, type Response } from 'express';
 
 import type { GameView } from '../../contract/canister';
-import { ApiFailure } from '../errors';
+import { boardNotFound } from '../../contract/messages';
+import { ApiFailure, failureOf } from '../errors';
 import { developer, render, viewOf, type DashboardOptions, type Developer } from './context';
 import { html, type Html } from './layout';
 import { analyticsTab } from './pages/analytics';
@@ -21,64 +23,107 @@ import type { View } from './pages/view';
 const CHART_JS = '/dashboard/assets/chart.umd.min.js';
 const DASHBOARD_JS = '/dashboard/assets/dashboard.js';
 
-/** What a tab is rendered from. */
+/** What a tab reads from besides the game: the request, the developer's session and the game's id. */
 interface TabInput {
     o: DashboardOptions;
     req: Request;
-    game: GameView;
     /** The developer's session and the game, as every per-game method takes them. */
     dev: { sessionHash: string; gameId: string };
     view: View;
 }
 
 /** A tab's contents (inside the game's frame) and the scripts it needs. */
-type TabPage = (t: TabInput) => Promise<{ body: Html; scripts?: string[] }>;
+interface Shown {
+    body: Html;
+    scripts?: string[];
+}
+
+/**
+ * A tab: what it reads, read while the game itself is (dev_game, where the game lives), and its
+ * contents from both.
+ */
+type TabPage = (t: TabInput, game: Promise<GameView>) => Promise<{ game: GameView; shown: Shown }>;
+
+function tabPage<D>(load: (t: TabInput) => Promise<D>, page: (game: GameView, data: D, t: TabInput) => Shown): TabPage {
+    return async (t, game) => {
+        const [current, data] = await Promise.all([game, load(t)]);
+        return { game: current, shown: page(current, data, t) };
+    };
+}
+
+const nothing = async (): Promise<undefined> => undefined;
 
 const TAB_PAGES: Record<Tab, TabPage> = {
-    settings: async ({ game, view }) => ({ body: settingsTab(game, view) }),
-    key: async ({ o, game, view }) => ({ body: keyTab(game, o.signIn.publicUrl, view), scripts: [DASHBOARD_JS] }),
-    boards: async ({ o, game, view }) => ({
-        body: boardsTab(game, await o.canister.ok('list_boards', { gameId: game.gameId }), view),
-    }),
-    security: async ({ o, req, game, dev, view }) => {
-        const player = typeof req.query.player === 'string' ? req.query.player.trim() : '';
-        const log = await o.canister.ok('dev_suspicion_log', {
-            ...dev,
-            playerId: player === '' ? undefined : player,
-            limit: 200,
-        });
-        return { body: securityTab(game, log, player, view), scripts: [DASHBOARD_JS] };
-    },
-    moderation: async ({ o, game, dev, view }) => ({
-        body: moderationTab(game, await o.canister.ok('dev_moderation_log', { ...dev, limit: 200 }), view),
-    }),
-    webhooks: async ({ o, game, dev, view }) => ({
-        body: webhooksTab(game, await o.canister.ok('dev_list_webhooks', dev), view, view.webhook),
+    settings: tabPage(nothing, (game, _, { view }) => ({ body: settingsTab(game, view) })),
+    key: tabPage(nothing, (game, _, { o, view }) => ({
+        body: keyTab(game, o.signIn.publicUrl, view),
         scripts: [DASHBOARD_JS],
-    }),
-    analytics: async ({ o, req, game, dev }) => {
-        const days = req.query.days === '90' ? 90 : 30;
-        return {
-            body: analyticsTab(game, await o.canister.ok('dev_analytics', { ...dev, days }), days),
-            scripts: [CHART_JS, DASHBOARD_JS],
-        };
-    },
+    })),
+    boards: tabPage(
+        ({ o, dev }) => o.canister.ok('list_boards', { gameId: dev.gameId }),
+        (game, list, { view }) => ({ body: boardsTab(game, list, view) }),
+    ),
+    security: tabPage(
+        async ({ o, req, dev }) => {
+            const player = typeof req.query.player === 'string' ? req.query.player.trim() : '';
+            const log = await o.canister.ok('dev_suspicion_log', {
+                ...dev,
+                playerId: player === '' ? undefined : player,
+                limit: 200,
+            });
+            return { log, player };
+        },
+        (game, { log, player }, { view }) => ({
+            body: securityTab(game, log, player, view),
+            scripts: [DASHBOARD_JS],
+        }),
+    ),
+    moderation: tabPage(
+        ({ o, dev }) => o.canister.ok('dev_moderation_log', { ...dev, limit: 200 }),
+        (game, log, { view }) => ({ body: moderationTab(game, log, view) }),
+    ),
+    webhooks: tabPage(
+        ({ o, dev }) => o.canister.ok('dev_list_webhooks', dev),
+        (game, hooks, { view }) => ({ body: webhooksTab(game, hooks, view, view.webhook), scripts: [DASHBOARD_JS] }),
+    ),
+    analytics: tabPage(
+        async ({ o, req, dev }) => {
+            const days = req.query.days === '90' ? 90 : 30;
+            return { days, data: await o.canister.ok('dev_analytics', { ...dev, days }) };
+        },
+        (game, { days, data }) => ({ body: analyticsTab(game, data, days), scripts: [CHART_JS, DASHBOARD_JS] }),
+    ),
 };
 
 /** A board's page: a page of entries, the archives, and the archive the query names. */
-async function boardBody({ o, req, game, dev, view }: TabInput, boardId: string): Promise<Html> {
-    const offset = Math.max(0, Math.floor(Number(req.query.offset ?? 0)) || 0);
-    const page = await o.canister.ok('dev_read_board', { ...dev, boardId, offset, limit: 50 });
-    const archives = await o.canister.ok('list_archives', { gameId: game.gameId, boardId });
-    const archiveId = typeof req.query.archive === 'string' ? req.query.archive : undefined;
-    const archive =
-        archiveId === undefined
-            ? undefined
-            : await o.canister.ok('read_archive', { gameId: game.gameId, archiveId, limit: 100 });
-    return boardPage(game, page, archives, archive, view);
+function boardTab(boardId: string): TabPage {
+    return tabPage(
+        async ({ o, req, dev }) => {
+            const offset = Math.max(0, Math.floor(Number(req.query.offset ?? 0)) || 0);
+            const archiveId = typeof req.query.archive === 'string' ? req.query.archive : undefined;
+            const [page, archives, archive] = await Promise.all([
+                o.canister.ok('dev_read_board', { ...dev, boardId, offset, limit: 50 }),
+                o.canister.ok('list_archives', { gameId: dev.gameId, boardId }),
+                archiveId === undefined
+                    ? undefined
+                    : o.canister.ok('read_archive', { gameId: dev.gameId, archiveId, limit: 100 }),
+            ]);
+            return { page, archives, archive };
+        },
+        (game, { page, archives, archive }, { view }) => {
+            // Read side by side with the board: a board made or deleted in between is not there yet, or any more.
+            if (!game.boards.some((b) => b.scoreboardId === boardId)) throw new ApiFailure(404, boardNotFound(boardId));
+            return { body: boardPage(game, page, archives, archive, view) };
+        },
+    );
 }
 
-/** Shows a game's tab (or a board's page) with `view`: also the page a failed form goes back to. */
+/**
+ * Shows a game's tab (or a board's page) with `view`: also the page a failed form goes back to.
+ * The game is read where it lives (dev_game) with what the tab reads, never taken from the
+ * games list (dev_me), which may not have heard of an operator's change yet. When the game's
+ * canister does not answer, the page says so in the game's frame; the rest of the dashboard works.
+ */
 export async function showGame(
     o: DashboardOptions,
     req: Request,
@@ -89,8 +134,8 @@ export async function showGame(
     view: View,
     status = 200,
 ): Promise<void> {
-    const game = d.me.games.find((g) => g.gameId === gameId);
-    if (game === undefined) {
+    const listed = d.me.games.find((g) => g.gameId === gameId);
+    if (listed === undefined) {
         render(
             o,
             res,
@@ -102,27 +147,25 @@ export async function showGame(
         );
         return;
     }
-    const input: TabInput = { o, req, game, dev: { sessionHash: d.session.sessionHash, gameId }, view };
+    const dev = { sessionHash: d.session.sessionHash, gameId };
+    const frameTab = typeof tab === 'object' ? 'boards' : tab;
+    const page = typeof tab === 'object' ? boardTab(tab.board) : TAB_PAGES[tab];
     try {
-        if (typeof tab === 'object') {
-            const body = gameFrame(game, 'boards', await boardBody(input, tab.board));
-            render(o, res, status, d, `${tab.board} · ${game.name}`, body);
-        } else {
-            const { body, scripts } = await TAB_PAGES[tab](input);
-            render(o, res, status, d, game.name, gameFrame(game, tab, body), scripts);
-        }
+        const { game, shown } = await page({ o, req, dev, view }, o.canister.ok('dev_game', dev));
+        const title = typeof tab === 'object' ? `${tab.board} · ${game.name}` : game.name;
+        render(o, res, status, d, title, gameFrame(game, frameTab, shown.body), shown.scripts);
     } catch (e) {
-        const message = e instanceof ApiFailure ? e.message : 'The service is busy. Try again shortly.';
-        const code = e instanceof ApiFailure && e.status < 500 ? e.status : 503;
-        render(
-            o,
-            res,
-            code,
-            d,
-            'Problem',
-            html`<p class="muted"><a href="/dashboard/games/${gameId}">← ${game.name}</a></p>
-                <p class="error" role="alert">${message}</p>`,
-        );
+        const failure = failureOf(e);
+        if (failure.retryAfter !== undefined) res.setHeader('Retry-After', String(failure.retryAfter));
+        const body =
+            failure.status === 503
+                ? html`<p class="error" role="alert">
+                          This game's canister did not answer just now: try again in a few seconds. Your other games are
+                          on <a href="/dashboard">Your games</a>.
+                      </p>
+                      <p class="muted">${failure.message}</p>`
+                : html`<p class="error" role="alert">${failure.message}</p>`;
+        render(o, res, failure.status, d, 'Problem', gameFrame(listed, frameTab, body));
     }
 }
 

@@ -6,7 +6,6 @@
 // stopped shard starts again. Metered instructions of each path are printed.
 import { createHash } from 'node:crypto';
 
-import { IDL } from '@dfinity/candid';
 import { Ed25519KeyIdentity } from '@dfinity/identity';
 import { Principal } from '@dfinity/principal';
 
@@ -14,6 +13,7 @@ import { loadIdentity } from '../../gateway/identity';
 import { moveGame } from '../../gateway/move-game';
 import { OPERATOR } from '../../replica/replica';
 import { startService, type TestService } from '../support/gateway';
+import { callAs, setRunning as setRunningOn } from '../support/replica';
 
 let s: TestService;
 let dir: Principal;
@@ -28,27 +28,10 @@ const identity = (subject: string) => ({
 });
 
 /** A JSON method of `canister` as `caller` (any principal), straight through the replica. */
-async function as(caller: Principal, canister: string | Principal, method: string, request: unknown): Promise<any> {
-    const id = typeof canister === 'string' ? Principal.fromText(canister) : canister;
-    const arg = new Uint8Array(IDL.encode([IDL.Text], [JSON.stringify(request)]));
-    const reply = await s.replica.update(id, method, arg, caller);
-    if (!('reply' in reply)) throw new Error(`${method} rejected: ${JSON.stringify(reply)}`);
-    return JSON.parse(IDL.decode([IDL.Text], reply.reply)[0] as string);
-}
-
-/** The management canister's stop_canister / start_canister, as the canister's controller. */
-async function setRunning(canister: string, running: boolean, controller: Principal): Promise<void> {
-    const arg = new Uint8Array(
-        IDL.encode([IDL.Record({ canister_id: IDL.Principal })], [{ canister_id: Principal.fromText(canister) }]),
-    );
-    const reply = await s.replica.update(
-        Principal.fromText('aaaaa-aa'),
-        running ? 'start_canister' : 'stop_canister',
-        arg,
-        controller,
-    );
-    if (!('reply' in reply)) throw new Error(`stop/start rejected: ${JSON.stringify(reply)}`);
-}
+const as = (caller: Principal, canister: string | Principal, method: string, request: unknown): Promise<any> =>
+    callAs(s.replica, caller, canister, method, request);
+const setRunning = (canister: string, running: boolean, controller: Principal): Promise<void> =>
+    setRunningOn(s.replica, canister, running, controller);
 
 async function signIn(g: { gameId: string; canister: string }, subject: string, nickname?: string): Promise<any> {
     const reply = await s.at(g.canister).call('sign_in', { gameId: g.gameId, identity: identity(subject), nickname });

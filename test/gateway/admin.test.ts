@@ -4,21 +4,15 @@
 // acts as an operator (OPERATOR_IDENTITY_PEM in production): the gateway's identity is not one.
 import * as path from 'node:path';
 
-import { runAdmin } from '../../gateway/admin';
 import { readConfig } from '../../gateway/config';
 import { startGateway } from '../../gateway/main';
 import { startLocal, type LocalService } from '../../local/start';
+import { admin } from '../support/gateway';
 import { tempDir } from '../support/replica';
 
 let service: LocalService;
 let dataDir: string;
 const saved = { ...process.env };
-
-async function admin(...args: string[]): Promise<any> {
-    const lines: string[] = [];
-    await runAdmin(args, (line) => lines.push(line));
-    return JSON.parse(lines[lines.length - 1]);
-}
 
 beforeAll(async () => {
     dataDir = tempDir('admin');

@@ -1,9 +1,13 @@
 // `npm start` as a new user runs it: a child process on free ports with a fresh data
 // directory prints the demo key; a submit and a leaderboard read work with it; Ctrl-C stops
-// it cleanly; starting again finds the data. The data directory is the owner's alone.
+// it cleanly; starting again finds the data. The data directory is the owner's alone. The
+// README's configuration variables reach the gateway it starts (TRUST_PROXY, GATEWAY_SECRET).
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 
+import * as jose from 'jose';
+
+import { sealKey } from '../../gateway/sign-in/sealed-cookie';
 import { loosen, openModes, tempDir } from '../support/replica';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -111,11 +115,41 @@ test('npm start: fresh data directory, demo game, submit, read, Ctrl-C, restart 
     }
 }, 180_000);
 
+/** Device codes started for the demo game as a proxy on loopback names the client `address`. */
+async function deviceCodes(url: string, address: string, count: number): Promise<number[]> {
+    const statuses: number[] = [];
+    for (let i = 0; i < count; i++) {
+        const res = await fetch(`${url}/auth/device/code`, {
+            method: 'POST',
+            headers: { 'X-Game-ID': 'demo-game', 'X-Forwarded-For': address, 'Content-Type': 'application/json' },
+            body: '{}',
+        });
+        statuses.push(res.status);
+    }
+    return statuses;
+}
+
+/** The dashboard's sign-in flow cookie, opened with `secret`'s key (throws when sealed with another). */
+async function flowCookie(url: string, secret: string): Promise<Record<string, unknown>> {
+    const res = await fetch(`${url}/dashboard/sign-in`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'provider=local',
+        redirect: 'manual',
+    });
+    expect(res.status).toBe(303);
+    const sealed = /lb_dev_flow=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1] ?? '';
+    const key = sealKey(new Uint8Array(Buffer.from(secret)), 'dashboard flow');
+    return (await jose.jwtDecrypt(sealed, key)).payload;
+}
+
 test('npm start with SHARDS=2: a directory and two shards, kept across a restart; the demo game plays on one', async () => {
     const dataDir = tempDir('npm-start-shards');
     const shardsOf = (s: Started): string[] =>
         /Shards:\s+([\w-]+(?:, [\w-]+)*)/.exec(s.output())?.[1].split(', ') ?? [];
-    const first = await npmStart(dataDir, { SHARDS: '2' });
+    // Behind a proxy on this machine, with the secret every gateway of a deployment shares.
+    const secret = 'npm-start-test-secret-0123456789-abcdefgh';
+    const first = await npmStart(dataDir, { SHARDS: '2', TRUST_PROXY: 'loopback', GATEWAY_SECRET: secret });
     const shards = shardsOf(first);
     const headers = { 'X-API-Key': first.apiKey, 'Content-Type': 'application/json' };
     try {
@@ -130,6 +164,11 @@ test('npm start with SHARDS=2: a directory and two shards, kept across a restart
         expect(submit.status).toBe(200);
         const stats = await (await fetch(`${first.url}/stats`)).json();
         expect(stats.data.total).toBe(1);
+        // TRUST_PROXY: the forwarded address is the client the device-code cap counts (10 each).
+        expect(await deviceCodes(first.url, '203.0.113.7', 11)).toEqual([...new Array(10).fill(200), 503]);
+        expect(await deviceCodes(first.url, '203.0.113.8', 1)).toEqual([200]);
+        // GATEWAY_SECRET seals the sign-in flow's cookie.
+        expect(await flowCookie(first.url, secret)).toMatchObject({ provider: 'local' });
     } finally {
         await stop(first);
     }

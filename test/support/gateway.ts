@@ -6,6 +6,7 @@ import { Principal } from '@dfinity/principal';
 
 import { METHODS, type Method } from '../../contract/canister';
 import { connectCanister, type CanisterClient } from '../../gateway/canister';
+import { runAdmin } from '../../gateway/admin';
 import { csrfToken } from '../../gateway/csrf';
 import { ensureIdentity } from '../../gateway/identity';
 import type { BatcherOptions } from '../../gateway/batcher';
@@ -81,6 +82,13 @@ async function asResponse(res: Response): Promise<TestResponse> {
 /** The dashboard API's credentials for a developer session: its cookie and its X-CSRF-Token. */
 export function dashboardHeaders(signInSecret: Uint8Array, sessionToken: string): Record<string, string> {
     return { Cookie: `lb_dev=${sessionToken}`, 'X-CSRF-Token': csrfToken(signInSecret, 'dashboard', sessionToken) };
+}
+
+/** `npm run admin -- <args>` in this process (the environment names the service): the JSON line it printed last. */
+export async function admin(...args: string[]): Promise<any> {
+    const lines: string[] = [];
+    await runAdmin(args, (line) => lines.push(line));
+    return JSON.parse(lines[lines.length - 1]);
 }
 
 export async function startService(

@@ -1,12 +1,13 @@
 // Starts a replica for a test on a fresh data directory and builds agents that talk to it;
-// checks and loosens the modes of data directories.
+// calls canisters as any principal and stops or starts them; checks and loosens the modes of
+// data directories.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { Actor, HttpAgent, type Identity } from '@dfinity/agent';
-import type { IDL } from '@dfinity/candid';
-import type { Principal } from '@dfinity/principal';
+import { IDL } from '@dfinity/candid';
+import { Principal } from '@dfinity/principal';
 
 import { blsVerify } from '../../gateway/bls';
 import { startReplica, type Replica, type ReplicaOptions } from '../../replica/replica';
@@ -54,6 +55,40 @@ export async function agentFor(replica: Replica, identity?: Identity): Promise<H
 export async function advance(replica: Replica, ms: number, agents: HttpAgent[]): Promise<void> {
     await replica.advanceTime(ms);
     for (const agent of agents) await agent.syncTime();
+}
+
+/** A JSON method of `canister` as `caller` (any principal), straight through the replica. */
+export async function callAs(
+    replica: Replica,
+    caller: Principal,
+    canister: string | Principal,
+    method: string,
+    request: unknown,
+): Promise<any> {
+    const id = typeof canister === 'string' ? Principal.fromText(canister) : canister;
+    const arg = new Uint8Array(IDL.encode([IDL.Text], [JSON.stringify(request)]));
+    const reply = await replica.update(id, method, arg, caller);
+    if (!('reply' in reply)) throw new Error(`${method} rejected: ${JSON.stringify(reply)}`);
+    return JSON.parse(IDL.decode([IDL.Text], reply.reply)[0] as string);
+}
+
+/** The management canister's stop_canister / start_canister, as the canister's controller. */
+export async function setRunning(
+    replica: Replica,
+    canister: string,
+    running: boolean,
+    controller: Principal,
+): Promise<void> {
+    const arg = new Uint8Array(
+        IDL.encode([IDL.Record({ canister_id: IDL.Principal })], [{ canister_id: Principal.fromText(canister) }]),
+    );
+    const reply = await replica.update(
+        Principal.fromText('aaaaa-aa'),
+        running ? 'start_canister' : 'stop_canister',
+        arg,
+        controller,
+    );
+    if (!('reply' in reply)) throw new Error(`stop/start rejected: ${JSON.stringify(reply)}`);
 }
 
 export function actorFor<T>(agent: HttpAgent, idl: IDL.InterfaceFactory, canisterId: Principal): T {

@@ -184,8 +184,7 @@ export function gameActions(o: DashboardOptions): Router {
             return showGame(o, req, res, d, gameId, 'security', view, r.err.status < 500 ? r.err.status : 503);
         }
         res.set('Cache-Control', 'no-store');
-        const me = await o.canister.ok('dev_me', { sessionHash: d.session.sessionHash });
-        await showGame(o, req, res, { ...d, me }, gameId, 'security', { ...viewOf(req, d), serverKey: r.ok.serverKey });
+        await showGame(o, req, res, d, gameId, 'security', { ...viewOf(req, d), serverKey: r.ok.serverKey });
     });
 
     router.post('/dashboard/games/:gameId/:action', forms, async (req, res, next) => {
