@@ -335,12 +335,17 @@ function grant(ctx: Ctx, want: number): Lease[] {
     const games = endpointsByGame(ctx);
     if (games.length === 0) return [];
     const start = index.turn % games.length;
-    const queues = [...games.slice(start), ...games.slice(0, start)].map(({ gameId, records }) => {
+    const queues = [...games.slice(start), ...games.slice(0, start)].map(({ gameId, records }, i) => {
         const latest = latestSeq(ctx, gameId);
+        const at = (start + i) % games.length;
         // A game moving out leases nothing: its target delivers from where the export left off.
-        if (ctx.moving.size > 0 && ctx.moving.has(gameId)) return { gameId, due: [] };
-        return { gameId, due: records.filter((r) => isDue(r, latest, now)) };
+        if (ctx.moving.size > 0 && ctx.moving.has(gameId)) return { gameId, at, busy: 0, due: [] };
+        const busy = records.filter((r) => r.lease !== undefined && r.lease.expiresAt > now).length;
+        return { gameId, at, busy, due: records.filter((r) => isDue(r, latest, now)) };
     });
+    // Games with fewer deliveries in flight go first (then in turn): a game whose slow endpoints
+    // hold gateways' slots does not take the next free one from a game that has none.
+    queues.sort((a, b) => a.busy - b.busy);
     const leases: Lease[] = [];
     let budget = EVENTS_PER_WORK;
     let last = start;
@@ -355,7 +360,7 @@ function grant(ctx: Ctx, want: number): Lease[] {
             if (lease === undefined) continue;
             leases.push(lease);
             budget -= lease.events.length;
-            last = (start + i) % games.length;
+            last = queues[i].at;
         }
         if (!any) break;
     }

@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { EVENTS_KEEP, EVENT_TOP, FEED_LIMIT, FEED_WAIT_MAX_SECONDS } from '../../contract/event-log';
+import { SLOW_FACTOR, SLOW_MS } from '../../gateway/webhooks/worker';
 import {
     ATTEMPTS_KEPT,
     GIVE_UP_SECONDS,
@@ -40,6 +41,8 @@ const grouped = (n: number): string => n.toLocaleString('en-US');
 /** Phrases of the page, each built from the code constant it states. */
 const FIGURES: string[] = [
     `A game keeps its last ${grouped(EVENTS_KEEP)} events`,
+    `has not answered within ${SLOW_MS === 1000 ? 'a second' : `${SLOW_MS / 1000} s`} stops counting`,
+    `(up to ${SLOW_FACTOR} times as many such slow ones are in flight besides)`,
     `default ${EVENT_TOP.default}, at most ${EVENT_TOP.max}, 0 = none`,
     `(at most \`limit\`, 1-${FEED_LIMIT.max}, default ${FEED_LIMIT.default})`,
     `With \`wait=1..${FEED_WAIT_MAX_SECONDS}\``,
