@@ -322,7 +322,11 @@ test('a ban reaches an endpoint that failed while one client flooded rising scor
     // The log dropped the first ban: a feed reader from the start missed it.
     expect((await latest()).missed).toMatchObject({ from: 1 });
     expect(new Set(r.received.map((d) => d.event.playerId))).toEqual(new Set(['cheater'])); // failed attempts
-    // The endpoint recovers: it gets both bans, in order, and nothing is counted lost.
+    // The endpoint recovers (once its last retry, maybe still in flight, was reported): it gets
+    // both bans, in order, and nothing is counted lost.
+    await eventually(async () =>
+        expect((await webhookView(s, dev, g, webhookId)).attempts).toHaveLength(r.received.length),
+    );
     const failed = r.received.length;
     r.answer = 200;
     await advance(3_600); // past its next retry
