@@ -19,6 +19,25 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 
 /** The events a game keeps (a ring per game: the oldest is dropped first). */
 export const EVENTS_KEEP = 10_000;
+/**
+ * Events a game keeps besides, for its webhook endpoints: one dropped from the log while an
+ * endpoint that is not paused subscribes to its kind and has not received it yet is held until
+ * every such endpoint has it. Past this many, the endpoints that needed it lose it (each one's
+ * view counts what it lost).
+ */
+export const HELD_KEEP = 10_000;
+/**
+ * Of HELD_KEEP, how many the events of clients' submits (the public API key, players' sessions)
+ * may take: the rest stays for the events of the game's moderators, its server and its periods.
+ */
+export const HELD_CLIENT_MAX = 9_000;
+/**
+ * `overtaken` events clients' submits may record in a game: a burst, refilled each minute (one
+ * submit passes up to a board's eventTop players: a flood of new players with rising scores
+ * would otherwise make ten events of each submit on every board). The server key's submits are
+ * not counted.
+ */
+export const CLIENT_OVERTAKEN = { burst: 600, perMinute: 600 } as const;
 /** How many of a board's top entries `overtaken` watches and `period_closed` lists, by default and at most. */
 export const EVENT_TOP = { default: 10, max: 25 } as const;
 /** A board's `eventTop` setting: an integer from 0 (no top events for the board) to EVENT_TOP.max. */

@@ -2,7 +2,7 @@
 // the bodies of add and update, and the endpoint's view and delivery log as ./webhooks.ts says.
 import { z } from 'zod';
 
-import { EVENT_KINDS } from './event-log';
+import { CLIENT_OVERTAKEN, EVENT_KINDS, HELD_KEEP } from './event-log';
 import { invalid } from './rules';
 import { Nanoseconds, optional } from './schemas';
 import { ATTEMPTS_KEPT, LEASE_SECONDS, WEBHOOK_URL_MAX } from './webhooks';
@@ -55,6 +55,25 @@ export const WebhookView = z.object({
     failures: z.number().int().meta({ description: 'failed deliveries in a row' }),
     failingSince: Nanoseconds.optional(),
     nextAttemptAt: Nanoseconds.optional().meta({ description: 'the next retry (while failing)' }),
+    lost: z
+        .object({
+            count: z.number().int().optional().meta({ description: 'how many (absent: not counted)' }),
+            from: z.number().int().meta({ description: 'the first seq among them' }),
+            to: z.number().int().meta({ description: 'the last seq among them' }),
+            at: Nanoseconds,
+            reason: z.enum(['held-full', 'paused']).meta({
+                description: `held-full: it fell behind by more than the log and the ${HELD_KEEP.toLocaleString('en-US')} events held for the game's endpoints; paused: they left the log while it was paused`,
+            }),
+        })
+        .optional()
+        .meta({ description: 'events of its kinds it will never get (absent: none)' }),
+    overtakenSkipped: z
+        .number()
+        .int()
+        .optional()
+        .meta({
+            description: `overtaken events the game did not record: clients' submits passed players faster than ${CLIENT_OVERTAKEN.perMinute} a minute (absent: none; only for endpoints subscribed to overtaken)`,
+        }),
     attempts: z.array(DeliveryAttempt).meta({
         description: `the last ${ATTEMPTS_KEPT} delivery attempts, newest first (a delivery in progress shows within ${LEASE_SECONDS} s)`,
     }),

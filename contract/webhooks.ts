@@ -78,6 +78,19 @@ export interface DeliveryAttempt<Time = Nanoseconds> {
     latencyMs: number;
 }
 
+/**
+ * Events of an endpoint's kinds that it will never get: `count` of them (absent: not counted)
+ * between seqs `from` and `to`, the last dropped at `at`. `held-full`: the endpoint fell further
+ * behind than the log and HELD_KEEP held events; `paused`: they left the log while it was paused.
+ */
+export interface LostEvents<Time = Nanoseconds> {
+    count?: number;
+    from: number;
+    to: number;
+    at: Time;
+    reason: 'held-full' | 'paused';
+}
+
 /** An endpoint as its developer sees it (never with its secret: that is shown once). */
 export interface WebhookView {
     webhookId: string;
@@ -95,6 +108,10 @@ export interface WebhookView {
     failures: number;
     failingSince?: Nanoseconds;
     nextAttemptAt?: Nanoseconds;
+    /** Events of its kinds it lost (absent: none). */
+    lost?: LostEvents;
+    /** For an endpoint subscribed to `overtaken`: how many the game did not record, over CLIENT_OVERTAKEN (absent: none). */
+    overtakenSkipped?: number;
     attempts: DeliveryAttempt[];
 }
 

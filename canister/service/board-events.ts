@@ -1,16 +1,18 @@
 // The events of a board's top: `new_leader` and `overtaken` when a submit moves an entry up
 // inside the board's top N (BoardConfig.eventTop), by the board's order, operator, sortBy and
 // ties. The common case costs one comparison: a value strictly worse than the board's cached
-// N-th value (BoardTable.eventCut) enters no top N.
-import { EVENT_TOP } from '../../contract/event-log';
+// N-th value (BoardTable.eventCut) enters no top N. Clients' submits record at most
+// CLIENT_OVERTAKEN `overtaken` events a game (a flood of rising scores would make ten a board).
+import { CLIENT_OVERTAKEN, EVENT_TOP } from '../../contract/event-log';
 import type { EventEntry } from '../../contract/events';
 import type { Best } from '../domain/bests';
 import type { RankIndex } from '../domain/rank-index';
 import type { Ctx, GameState } from '../state/context';
 import type { BoardRecord } from '../state/records';
 import { slotPlayer } from '../state/slots';
+import { updateStats } from '../state/stats';
 import { entryOf, nicknameOf, rankIndex, type BoardTable } from '../state/tables';
-import { hasEventReader, recordEvent } from './events';
+import { hasEventReader, recordEvent, type EventCause } from './events';
 import { sharedRanker, tiesOf } from './ranks';
 
 /**
@@ -80,6 +82,7 @@ export function boardEvents(
     playerId: string,
     before: Best | undefined,
     after: Best,
+    cause: EventCause,
 ): void {
     const n = eventTopOf(board);
     if (n === 0 || !(hasEventReader(game, 'new_leader') || hasEventReader(game, 'overtaken'))) return;
@@ -144,10 +147,42 @@ export function boardEvents(
     }
     const first = passed[0];
     if (rank === 1 && first !== undefined && first.rank === 2)
-        recordEvent(ctx, game, { kind: 'new_leader', scoreboardId: board.scoreboardId, leader: by, previous: first });
+        recordEvent(
+            ctx,
+            game,
+            { kind: 'new_leader', scoreboardId: board.scoreboardId, leader: by, previous: first },
+            cause,
+        );
     else if (rank === 1 && before === undefined && index.size() === 1)
-        recordEvent(ctx, game, { kind: 'new_leader', scoreboardId: board.scoreboardId, leader: by });
-    for (const player of passed)
-        recordEvent(ctx, game, { kind: 'overtaken', scoreboardId: board.scoreboardId, player, by });
+        recordEvent(ctx, game, { kind: 'new_leader', scoreboardId: board.scoreboardId, leader: by }, cause);
+    const recorded =
+        cause === 'client' && passed.length > 0 ? clientOvertaken(ctx, game, passed.length) : passed.length;
+    for (const player of passed.slice(0, recorded))
+        recordEvent(ctx, game, { kind: 'overtaken', scoreboardId: board.scoreboardId, player, by }, cause);
     refreshCut(table, index, board, n);
+}
+
+/** Each game's allowance of `overtaken` events from clients' submits (heap: an upgrade refills it). */
+const allowances = new WeakMap<GameState, { left: number; at: number }>();
+
+/**
+ * How many of `n` overtaken events a client's submit records (CLIENT_OVERTAKEN: a burst,
+ * refilled each minute); the rest are counted, never recorded. Only a game that records them spends.
+ */
+function clientOvertaken(ctx: Ctx, game: GameState, n: number): number {
+    if (!hasEventReader(game, 'overtaken')) return n;
+    const now = ctx.env.now();
+    let allowance = allowances.get(game);
+    if (allowance === undefined) allowances.set(game, (allowance = { left: CLIENT_OVERTAKEN.burst, at: now }));
+    const refill = (Math.max(0, now - allowance.at) / 60e6) * CLIENT_OVERTAKEN.perMinute;
+    allowance.left = Math.min(CLIENT_OVERTAKEN.burst, allowance.left + refill);
+    allowance.at = now;
+    const recorded = Math.min(n, Math.floor(allowance.left));
+    allowance.left -= recorded;
+    if (recorded < n)
+        updateStats(ctx, game.record.gameId, (s) => ({
+            ...s,
+            overtakenSkipped: (s.overtakenSkipped ?? 0) + n - recorded,
+        }));
+    return recorded;
 }

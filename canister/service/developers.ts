@@ -13,7 +13,7 @@ import { archiveKey, archivePeriod, rollover } from './rollover';
 import { SUSPICION_KEEP } from './scores';
 import { dropSlots, slotPlayer, slotPlayers } from '../state/slots';
 import { forgetPlayerIds } from './board-events';
-import { dropRingSlots, latestSeq, ringSlots } from './events';
+import { dropRingSlots, eventSlots } from './events';
 import { statsOf } from '../state/stats';
 import { playerKey } from '../state/store';
 import { newToken, randomHex } from '../domain/tokens';
@@ -203,8 +203,8 @@ export function deleteOwnGame(ctx: Ctx, req: Untrusted<RequestOf<'dev_delete_gam
     });
     const players = statsOf(ctx, gameId).players;
     const purge: PurgeRecord = { gameId, next: 0, players, archives };
-    const events = ringSlots(latestSeq(ctx, gameId));
-    if (latestSeq(ctx, gameId) > 0) purge.events = events;
+    const events = eventSlots(ctx, gameId);
+    if (events > 0) purge.events = events;
     if ((game.record.webhooks ?? []).length > 0)
         purge.webhooks = game.record.webhooks!.map((w) => `${gameId}/${w.webhookId}`);
     ctx.store.meta.set('purging', [...purging(ctx), purge]);

@@ -1,10 +1,18 @@
 // A game's event log: a ring of EVENTS_KEEP events in stable memory, numbered 1, 2, 3, ... (the
-// count lives with the game's counters, written once per call), read in order from any seq.
+// count lives with the game's counters, written once per call), read in order from any seq. An
+// event the ring drops while a webhook endpoint still needs it is held (held-events.ts).
 import { EVENTS_KEEP, FEED_LIMIT, eventId, type EventKind } from '../../contract/event-log';
 import type { EventPage, GameEvent, NewEvent } from '../../contract/events';
 import { ns } from '../domain/json';
 import type { Ctx, GameState } from '../state/context';
 import { statsOf, updateStats } from '../state/stats';
+import { anyBehind, heldSlots, holdDropped, shown, type StoredEvent } from './held-events';
+
+/**
+ * Who made an event happen, when not the game's developer or the service itself: a client (the
+ * public API key or a player's session) or the game's server (its server key).
+ */
+export type EventCause = 'client' | 'server';
 
 const ringKey = (gameId: string, seq: number): string => `${gameId}/${seq % EVENTS_KEEP}`;
 
@@ -27,15 +35,23 @@ export function hasEventReader(game: GameState, kind: EventKind): boolean {
 }
 
 /**
- * Appends an event (dropping the oldest once the ring is full) when the game has a reader of its kind;
- * returns it as readers will see it (undefined: not recorded).
+ * Appends an event (dropping the oldest once the ring is full: held if an endpoint still needs
+ * it) when the game has a reader of its kind; returns it as readers will see it (undefined: not
+ * recorded).
  */
-export function recordEvent(ctx: Ctx, game: GameState, event: NewEvent): GameEvent | undefined {
+export function recordEvent(ctx: Ctx, game: GameState, event: NewEvent, cause?: EventCause): GameEvent | undefined {
     if (!hasEventReader(game, event.kind)) return undefined;
     const gameId = game.record.gameId;
     const seq = latestSeq(ctx, gameId) + 1;
     const full = { id: eventId(gameId, seq), seq, gameId, at: ns(ctx.env.now()), ...event } as GameEvent;
-    ctx.store.events.set(ringKey(gameId, seq), full);
+    const key = ringKey(gameId, seq);
+    const dropped = seq - EVENTS_KEEP;
+    // Only while an endpoint lags a whole ring behind is the dropped event read (to hold it).
+    if (dropped > 0 && anyBehind(ctx, game, dropped)) {
+        const old = ctx.store.events.get(key) as StoredEvent | undefined;
+        if (old !== undefined && old.seq === dropped && old.gameId === gameId) holdDropped(ctx, game, old);
+    }
+    ctx.store.events.set(key, cause === 'server' ? ({ ...full, _server: 1 } as StoredEvent) : full);
     updateStats(ctx, gameId, (s) => ({ ...s, events: seq }));
     return full;
 }
@@ -43,7 +59,14 @@ export function recordEvent(ctx: Ctx, game: GameState, event: NewEvent): GameEve
 /** How many slots of its ring a game with this newest seq has used (its slots are 0 to this, exclusive). */
 export const ringSlots = (latest: number): number => Math.min(latest + 1, EVENTS_KEEP);
 
-/** Removes slots `from` to `end` (exclusive) of a deleted game's ring. */
+/** How many slots of the events map a game uses (0 to this, exclusive): its ring's, then its held events'. */
+export function eventSlots(ctx: Ctx, gameId: string): number {
+    const latest = latestSeq(ctx, gameId);
+    const held = heldSlots(ctx, gameId);
+    return latest === 0 ? 0 : held > 0 ? EVENTS_KEEP + held : ringSlots(latest);
+}
+
+/** Removes slots `from` to `end` (exclusive) of a deleted game's events (eventSlots). */
 export function dropRingSlots(ctx: Ctx, gameId: string, from: number, end: number): void {
     for (let i = from; i < end; i++) ctx.store.events.delete(`${gameId}/${i}`);
 }
@@ -63,7 +86,7 @@ export function readEvents(ctx: Ctx, gameId: string, after: number, limit: numbe
     for (let seq = from; seq <= latest && events.length < limit; seq++) {
         const event = ctx.store.events.get(ringKey(gameId, seq));
         // A deleted game's id used again may find older events in its ring: only its own seqs count.
-        if (event !== undefined && event.seq === seq && event.gameId === gameId) events.push(event);
+        if (event !== undefined && event.seq === seq && event.gameId === gameId) events.push(shown(event));
     }
     const page: EventPage = {
         events,

@@ -27,7 +27,7 @@ import { playerKey } from '../state/store';
 import { authTypeNames, registerAuthType } from '../state/tables';
 import { archiveKey } from './rollover';
 import { forgetPlayerIds } from './board-events';
-import { latestSeq, ringSlots } from './events';
+import { eventSlots } from './events';
 import { SUSPICION_KEEP } from './scores';
 import { MODERATION_KEEP } from './moderation';
 import type { RequestOf } from '../../contract/canister';
@@ -195,13 +195,12 @@ function stageGame(ctx: Ctx, game: GameState, packer: Packer): void {
         const entry = ctx.store.moderation.get(key);
         if (entry !== undefined) packer.add('moderation', key, entry);
     }
-    const latest = latestSeq(ctx, gameId);
-    if (latest > 0)
-        for (let i = 0; i < ringSlots(latest); i++) {
-            const key = `${gameId}/${i}`;
-            const event = ctx.store.events.get(key);
-            if (event !== undefined && event.gameId === gameId) packer.add('events', key, event);
-        }
+    // The log's ring and the events held past it for webhook endpoints.
+    for (let i = 0; i < eventSlots(ctx, gameId); i++) {
+        const key = `${gameId}/${i}`;
+        const event = ctx.store.events.get(key);
+        if (event !== undefined && event.gameId === gameId) packer.add('events', key, event);
+    }
     for (const w of record.webhooks ?? []) {
         const key = `${gameId}/${w.webhookId}`;
         const hook = ctx.store.webhooks.get(key);
@@ -293,8 +292,8 @@ export function moveOutEnd(ctx: Ctx, req: Untrusted<RequestOf<'move_out_end'>>):
     ctx.games.delete(gameId);
     ctx.rebuilding.delete(gameId);
     const purge: PurgeRecord = { gameId, next: 0, players: statsOf(ctx, gameId).players, archives };
-    const latest = latestSeq(ctx, gameId);
-    if (latest > 0) purge.events = ringSlots(latest);
+    const events = eventSlots(ctx, gameId);
+    if (events > 0) purge.events = events;
     if ((record.webhooks ?? []).length > 0) purge.webhooks = record.webhooks!.map((w) => `${gameId}/${w.webhookId}`);
     ctx.store.meta.set('purging', [...(ctx.store.meta.get('purging') ?? []), purge]);
     dropStaged(ctx, move);

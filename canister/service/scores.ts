@@ -35,7 +35,7 @@ import { optionsOf, parseMetadata } from '../../contract/board-options';
 import { keepsMetadata } from '../domain/metadata';
 import { flushCallWrites } from './flush';
 import { boardEvents } from './board-events';
-import { recordEvent } from './events';
+import { recordEvent, type EventCause } from './events';
 import { assertRoomForNewPlayer } from './room';
 
 export const SUSPICION_KEEP = 1000;
@@ -118,6 +118,8 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     // A new player on a full canister: refused before anything is written (suspicion log included).
     if (existing === undefined) assertRoomForNewPlayer(ctx);
 
+    // The events this submit makes are its client's (bounded, CLIENT_OVERTAKEN) or its server's.
+    const cause: EventCause = writer.server === true ? 'server' : 'client';
     const token = req.playSessionToken as string | undefined;
     const session = sessionOf(ctx, token);
     // A game may let its server skip caps and time validation (its play-session token is then ignored).
@@ -138,14 +140,19 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
                 reason: verdict.reason,
             });
             if (!logged) throw new Fail(400, MESSAGES.rateLimited);
-            recordEvent(ctx, game, {
-                kind: 'submit_rejected',
-                ...(target === undefined ? {} : { scoreboardId: target.scoreboardId }),
-                playerId,
-                score,
-                streak,
-                reason: verdict.reason,
-            });
+            recordEvent(
+                ctx,
+                game,
+                {
+                    kind: 'submit_rejected',
+                    ...(target === undefined ? {} : { scoreboardId: target.scoreboardId }),
+                    playerId,
+                    score,
+                    streak,
+                    reason: verdict.reason,
+                },
+                cause,
+            );
         }
         throw new Fail(400, verdict.message);
     }
@@ -159,18 +166,24 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     // An exact repeat within the play window is the same play: it counts once and adds once (S5).
     const counted = countsAsPlay(last, submitted, now);
     if (wantsEverySubmit(game)) {
-        recordEvent(ctx, game, {
-            kind: 'score_submitted',
-            ...(target === undefined ? {} : { scoreboardId: target.scoreboardId }),
-            playerId,
-            score,
-            streak,
-            ...(metadata === undefined ? {} : { metadata: JSON.parse(metadata) as Record<string, unknown> }),
-        });
+        recordEvent(
+            ctx,
+            game,
+            {
+                kind: 'score_submitted',
+                ...(target === undefined ? {} : { scoreboardId: target.scoreboardId }),
+                playerId,
+                score,
+                streak,
+                ...(metadata === undefined ? {} : { metadata: JSON.parse(metadata) as Record<string, unknown> }),
+            },
+            cause,
+        );
     }
     for (const board of boards) {
         rollover(ctx, game, board);
-        improved = writeEntry(ctx, game, playerId, player, board, score, streak, metadata, now, !counted) || improved;
+        improved =
+            writeEntry(ctx, game, playerId, player, board, score, streak, metadata, now, !counted, cause) || improved;
     }
     if (counted) player.playCount += 1;
     player.lastPlayed = now;
@@ -214,7 +227,8 @@ function dropDeadEntries(game: GameState, player: PlayerRecord): void {
 /**
  * Applies a submit to one board of the player by the board's order and operator (bests.ts);
  * returns whether a best improved (`best` boards only). `metadata`: the submit's (JSON text),
- * kept by keepsMetadata's rule. `repeat`: the same play again.
+ * kept by keepsMetadata's rule. `repeat`: the same play again. `cause`: whose events these are.
+ * (Arguments, not an object: this runs for every board of every submit.)
  */
 function writeEntry(
     ctx: Ctx,
@@ -227,6 +241,7 @@ function writeEntry(
     metadata: string | undefined,
     now: number,
     repeat: boolean,
+    cause: EventCause,
 ): boolean {
     if (board.scoreboardId === 'all-time') {
         const previous = player.best;
@@ -235,7 +250,7 @@ function writeEntry(
         player.best = best;
         player.bestAt = now;
         putEntry(game.global, player.slot, best, now);
-        boardEvents(ctx, game, board, game.global, player.slot, playerId, previous, best);
+        boardEvents(ctx, game, board, game.global, player.slot, playerId, previous, best, cause);
         // (Without metadata on either side there is nothing to decide: no cost for players without.)
         if (
             (metadata !== undefined || player.bestMetadata !== undefined) &&
@@ -263,7 +278,7 @@ function writeEntry(
     if (table !== undefined) {
         putEntry(table, player.slot, best, now);
         if (note !== undefined || table.metadata !== undefined) setEntryMetadata(table, player.slot, note);
-        boardEvents(ctx, game, board, table, player.slot, playerId, current, best);
+        boardEvents(ctx, game, board, table, player.slot, playerId, current, best, cause);
     }
     return current !== undefined && improved;
 }

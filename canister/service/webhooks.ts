@@ -24,8 +24,13 @@ import { Fail } from '../domain/fail';
 import { ns } from '../domain/json';
 import type { Ctx, GameState, Untrusted } from '../state/context';
 import { saveGame } from '../state/game-state';
+import { statsOf } from '../state/stats';
 import type { WebhookRecord } from '../state/records';
-import { latestSeq, readEvents } from './events';
+import { latestSeq, oldestKept, readEvents } from './events';
+import { countLost, forgetLost, heldPage, trimHeld } from './held-events';
+import { find, indexOf, keyOf, put } from './webhook-index';
+
+export { loadWebhooks } from './webhook-index';
 
 /** Leases one webhook_work call may grant. */
 export const WORK_WANT_MAX = 50;
@@ -42,67 +47,6 @@ const TESTS_KEPT = 5;
 export const TEST_EVENT_SECONDS = 10;
 const ERROR_MAX = 300;
 const BY_DEVELOPER = 'by the developer';
-
-// ---- the heap index: games with endpoints, and their records --------------------------------------
-
-/**
- * Endpoints by game, with their records (write-through copies of Store.webhooks): webhook_due
- * and webhook_work look at these and never at games without endpoints. Built from the game
- * records at start (`loadWebhooks`, also on first use in native tests).
- */
-interface Index {
-    games: Set<string>;
-    records: Map<string, WebhookRecord>;
-    /** Where the next webhook_work starts among the games (turns go round). */
-    turn: number;
-}
-
-const indexes = new WeakMap<Ctx, Index>();
-const keyOf = (gameId: string, webhookId: string): string => `${gameId}/${webhookId}`;
-
-/** Builds the index from the game records (canister start, after loadGames). */
-export function loadWebhooks(ctx: Ctx): void {
-    const index: Index = { games: new Set(), records: new Map(), turn: 0 };
-    for (const [gameId, game] of ctx.games) {
-        if ((game.record.webhooks ?? []).length === 0) continue;
-        index.games.add(gameId);
-        for (const { webhookId } of game.record.webhooks ?? []) {
-            const record = ctx.store.webhooks.get(keyOf(gameId, webhookId));
-            if (record !== undefined) index.records.set(keyOf(gameId, webhookId), record);
-        }
-    }
-    indexes.set(ctx, index);
-}
-
-function indexOf(ctx: Ctx): Index {
-    let index = indexes.get(ctx);
-    if (index === undefined) {
-        loadWebhooks(ctx);
-        index = indexes.get(ctx)!;
-    }
-    return index;
-}
-
-/** An endpoint's record, if the game (as it is now) has that endpoint. */
-function find(ctx: Ctx, gameId: string, webhookId: string): WebhookRecord | undefined {
-    const game = ctx.games.get(gameId);
-    if (game === undefined || !(game.record.webhooks ?? []).some((w) => w.webhookId === webhookId)) return undefined;
-    const index = indexOf(ctx);
-    const key = keyOf(gameId, webhookId);
-    let record = index.records.get(key);
-    if (record === undefined) {
-        record = ctx.store.webhooks.get(key);
-        if (record !== undefined) index.records.set(key, record);
-    }
-    return record;
-}
-
-function put(ctx: Ctx, gameId: string, record: WebhookRecord): void {
-    const index = indexOf(ctx);
-    ctx.store.webhooks.set(keyOf(gameId, record.webhookId), record);
-    index.records.set(keyOf(gameId, record.webhookId), record);
-    index.games.add(gameId);
-}
 
 /** Keeps the game record's brief of its endpoints (the events helper reads it) in step. */
 function syncBrief(ctx: Ctx, game: GameState, record: WebhookRecord): void {
@@ -156,6 +100,11 @@ export function webhookView(ctx: Ctx, gameId: string, record: WebhookRecord): We
     if (record.failingSince !== undefined) view.failingSince = ns(record.failingSince);
     if (record.nextAttemptAt !== undefined && record.paused === undefined)
         view.nextAttemptAt = ns(record.nextAttemptAt);
+    const stats = statsOf(ctx, gameId);
+    const lost = stats.lost?.[record.webhookId];
+    if (lost !== undefined) view.lost = { ...lost, at: ns(lost.at) };
+    if (record.kinds.includes('overtaken') && (stats.overtakenSkipped ?? 0) > 0)
+        view.overtakenSkipped = stats.overtakenSkipped;
     return view;
 }
 
@@ -210,7 +159,20 @@ export function updateWebhook(ctx: Ctx, game: GameState, req: Untrusted<RequestO
         delete record.nextAttemptAt;
     }
     if (req.paused === true && record.paused === undefined) record.paused = { at: ctx.env.now(), reason: BY_DEVELOPER };
-    if (req.paused === false) delete record.paused;
+    if (req.paused === false && current.paused !== undefined) {
+        delete record.paused;
+        // A paused endpoint held nothing: it goes on with the log, and its view says what left it meanwhile.
+        const beforeLog = oldestKept(latestSeq(ctx, game.record.gameId)) - 1;
+        if (record.delivered < beforeLog) {
+            countLost(ctx, game.record.gameId, [record.webhookId], {
+                from: record.delivered + 1,
+                to: beforeLog,
+                at: ctx.env.now(),
+                reason: 'paused',
+            });
+            record.delivered = beforeLog;
+        }
+    }
     put(ctx, game.record.gameId, record);
     syncBrief(ctx, game, record);
     return webhookView(ctx, game.record.gameId, record);
@@ -225,6 +187,7 @@ export function deleteWebhook(
     const gameId = game.record.gameId;
     ctx.store.webhooks.delete(keyOf(gameId, record.webhookId));
     indexOf(ctx).records.delete(keyOf(gameId, record.webhookId));
+    forgetLost(ctx, gameId, record.webhookId);
     game.record.webhooks = (game.record.webhooks ?? []).filter((w) => w.webhookId !== record.webhookId);
     saveGame(ctx, game);
     return { message: `Webhook ${record.webhookId} deleted: nothing more is delivered to ${record.url}.` };
@@ -335,12 +298,21 @@ function grant(ctx: Ctx, want: number): Lease[] {
     const games = endpointsByGame(ctx);
     if (games.length === 0) return [];
     const start = index.turn % games.length;
-    const queues = [...games.slice(start), ...games.slice(0, start)].map(({ gameId, records }) => {
-        const latest = latestSeq(ctx, gameId);
+    const queues = [];
+    for (let i = 0; i < games.length; i++) {
+        const at = (start + i) % games.length;
+        const { gameId, records } = games[at]!;
         // A game moving out leases nothing: its target delivers from where the export left off.
-        if (ctx.moving.size > 0 && ctx.moving.has(gameId)) return { gameId, due: [] };
-        return { gameId, due: records.filter((r) => isDue(r, latest, now)) };
-    });
+        if (ctx.moving.size > 0 && ctx.moving.has(gameId)) continue;
+        const latest = latestSeq(ctx, gameId);
+        const due = records.filter((r) => isDue(r, latest, now));
+        if (due.length === 0) continue;
+        const busy = records.filter((r) => r.lease !== undefined && r.lease.expiresAt > now).length;
+        queues.push({ gameId, at, busy, due });
+    }
+    // Games with fewer deliveries in flight go first (then in turn): a game whose slow endpoints
+    // hold gateways' slots does not take the next free one from a game that has none.
+    queues.sort((a, b) => a.busy - b.busy);
     const leases: Lease[] = [];
     let budget = EVENTS_PER_WORK;
     let last = start;
@@ -355,7 +327,7 @@ function grant(ctx: Ctx, want: number): Lease[] {
             if (lease === undefined) continue;
             leases.push(lease);
             budget -= lease.events.length;
-            last = (start + i) % games.length;
+            last = queues[i].at;
         }
         if (!any) break;
     }
@@ -369,10 +341,15 @@ function leaseOf(ctx: Ctx, gameId: string, current: WebhookRecord, now: number):
     let after = current.delivered;
     let scanned = 0;
     const latest = latestSeq(ctx, gameId);
+    const beforeLog = oldestKept(latest) - 1;
     while (events.length < LEASE_EVENTS_MAX && after < latest && scanned < SCAN_MAX) {
-        const page = readEvents(ctx, gameId, after, LEASE_EVENTS_MAX);
+        // Behind the log: what is held for it first (the rest of those seqs it does not need, or lost).
+        const held = after < beforeLog;
+        const page = held
+            ? heldPage(ctx, gameId, after, LEASE_EVENTS_MAX, beforeLog)
+            : readEvents(ctx, gameId, after, LEASE_EVENTS_MAX);
         if (page.next <= after) break;
-        scanned += page.next - after;
+        scanned += held ? page.events.length + 1 : page.next - after;
         for (const event of page.events) {
             if (!current.kinds.includes(event.kind)) continue;
             events.push(event);
@@ -452,7 +429,11 @@ function applyReport(ctx: Ctx, report: unknown): void {
     }
     put(ctx, ref.gameId, record);
     const game = ctx.games.get(ref.gameId);
-    if (game !== undefined) syncBrief(ctx, game, record);
+    if (game !== undefined) {
+        syncBrief(ctx, game, record);
+        // What it received may have been held for it alone.
+        if (record.delivered > current.delivered || record.paused !== undefined) trimHeld(ctx, game);
+    }
 }
 
 /** A gateway's attempts as the log keeps them (µs), newest first; nonsense fields dropped, at most ATTEMPTS_KEPT. */

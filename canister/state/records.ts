@@ -6,7 +6,7 @@ import type { PlaySession } from '../domain/anti-cheat';
 import type { Best } from '../domain/bests';
 import type { LastSubmit } from '../domain/throttle';
 import type { EventKind } from '../../contract/event-log';
-import type { DeliveryAttempt } from '../../contract/webhooks';
+import type { DeliveryAttempt, LostEvents } from '../../contract/webhooks';
 
 /**
  * A map keyed by user input (board ids): an object without a prototype, so that ids such as
@@ -270,6 +270,16 @@ export interface Stats {
     nextDefaultName?: number;
     /** Events recorded in the game's log so far: the last event's seq (service/events.ts). */
     events?: number;
+    /**
+     * Events held past the log for webhook endpoints (service/held-events.ts): positions
+     * `heldFrom` to `heldTo` (exclusive) of the game's held ring, oldest first.
+     */
+    heldFrom?: number;
+    heldTo?: number;
+    /** What each webhook endpoint (by id) lost: events of its kinds neither in the log nor held. */
+    lost?: Record<string, LostEvents<number>>;
+    /** `overtaken` events of clients' submits not recorded: over CLIENT_OVERTAKEN. */
+    overtakenSkipped?: number;
 }
 
 /** A player's active play-session tokens with their expiry, for the per-player cap. */
@@ -296,7 +306,7 @@ export interface PurgeRecord {
     players: number;
     /** Store keys of its archives. */
     archives: string[];
-    /** Slots of its event ring still to remove, from the top down (absent: none). */
+    /** Slots of its events (the ring, then those held for endpoints) still to remove, from the top down (absent: none). */
     events?: number;
     /** Store keys of its webhook endpoints (absent: none). */
     webhooks?: string[];

@@ -54,6 +54,8 @@ const wholeAddress = (a: Address): Range => [a, a.kind() === 'ipv4' ? 32 : 128];
 /** The IPv4 address an IPv6 form carries (mapped, translated, NAT64, 6to4), if any. */
 function embeddedIPv4(a: ipaddr.IPv6): ipaddr.IPv4 | undefined {
     const range = a.range();
+    // `::` and `::1` lie inside the IPv4-compatible ::/96 yet are IPv6's own unspecified and loopback.
+    if (range === 'unspecified' || range === 'loopback') return undefined;
     const p = a.parts;
     const fromLow = (): ipaddr.IPv4 => new ipaddr.IPv4([p[6]! >> 8, p[6]! & 0xff, p[7]! >> 8, p[7]! & 0xff]);
     if (range === 'ipv4Mapped' || range === 'rfc6145') return fromLow();

@@ -24,10 +24,19 @@ export interface DeliveryOptions {
     maxAnswerBytes?: number;
     /** Unix seconds for the signature (default: this machine's clock, which receivers compare with theirs). */
     nowSeconds?: () => number;
+    /**
+     * The gateway's own log (default: stderr): which address a name resolved to when the policy
+     * refused it. The attempt the developer sees never says (an internal resolver's answers stay inside).
+     */
+    log?: (line: string) => void;
 }
 
 export const DELIVERY_DEFAULTS = { connectTimeoutMs: 5_000, timeoutMs: 10_000, maxAnswerBytes: 64 * 1024 } as const;
 export const USER_AGENT = 'GameLeaderboard-Webhooks/1';
+
+/** What a developer reads when a name resolves only to refused addresses: neither the addresses nor their range. */
+export const NAME_REFUSED =
+    'the address it resolves to is not allowed: webhooks may reach public addresses only (the operator allows more with WEBHOOK_ALLOW)';
 
 /** A refusal of the address policy (the delivery's error says why). */
 class RefusedAddress extends Error {
@@ -64,11 +73,14 @@ function checkedLookup(protocol: string, o: DeliveryOptions): LookupFunction {
                 const wanted = addresses.filter((a) => !family || (family === 4) === !a.includes(':'));
                 const ok = wanted.filter((a) => addressProblem(a, protocol, o.policy) === undefined);
                 if (ok.length === 0) {
-                    const problem =
-                        wanted.length === 0
-                            ? `${hostname} has no address`
-                            : addressProblem(wanted[0]!, protocol, o.policy)!;
-                    callback(new RefusedAddress(`${hostname}: ${problem}`), '', 4);
+                    if (wanted.length === 0) {
+                        callback(new RefusedAddress(`${hostname} has no address`), '', 4);
+                        return;
+                    }
+                    (o.log ?? console.error)(
+                        `gateway: webhook delivery: ${hostname}: ${addressProblem(wanted[0]!, protocol, o.policy)!}`,
+                    );
+                    callback(new RefusedAddress(`${hostname}: ${NAME_REFUSED}`), '', 4);
                     return;
                 }
                 const all = ok.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));

@@ -1,8 +1,8 @@
 // The gateway's delivery loop: polls the canister's free `webhook_due` query while idle, and when
 // there is work takes leases with `webhook_work` (sending back the previous reports), delivers
 // each lease's events in order (one at a time per endpoint, stopping at the first failure;
-// endpoints in parallel up to a bound) and reports. Several gateways may run it: the leases
-// keep each endpoint with one of them at a time.
+// endpoints in parallel up to a bound, which an endpoint slow to answer stops counting against)
+// and reports. Several gateways may run it: the leases keep each endpoint with one of them at a time.
 import type { Nanoseconds } from '../../contract/schemas';
 import { LEASE_SECONDS, type DeliveryReport, type Lease } from '../../contract/webhooks';
 import { DELIVERY_DEFAULTS, deliverEvent, type DeliveryOptions } from './deliver';
@@ -18,7 +18,11 @@ export interface WorkerOptions {
     delivery: DeliveryOptions;
     /** How often an idle gateway asks whether there is work (ms, default 1000). */
     pollMs?: number;
-    /** Endpoints delivered to at once (default 8; the canister grants at most 50 per call). */
+    /**
+     * Endpoints delivered to at once (default 8; the canister grants at most 50 per call), not
+     * counting those waiting longer than SLOW_MS for an answer: up to SLOW_FACTOR times as many
+     * of those are in flight besides.
+     */
     parallel?: number;
     /** Where the loop's troubles go (each distinct message once in a row). */
     log?: (message: string) => void;
@@ -29,18 +33,33 @@ export interface WebhookWorker {
     stop(): Promise<void>;
 }
 
+/** A delivery waiting this long for its answer no longer holds one of the `parallel` slots (ms of real time). */
+export const SLOW_MS = 1_000;
+/** Deliveries in flight at most, slow ones included: this many times `parallel`. */
+export const SLOW_FACTOR = 4;
+
+/** How a worker runs one lease (the test route sends its one event with none of these). */
+export interface LeaseRun {
+    /** Starting another event could outlast the lease after this (this machine's ms clock). */
+    deadline?: number;
+    /** False once the worker stops: the event in flight finishes, no other starts. */
+    going?: () => boolean;
+    /** Events up to this seq were answered 2xx under an earlier lease: counted, not sent again. */
+    answeredThrough?: number;
+    /** Told when an event's request goes out (true) and when its attempt ends (false). */
+    sending?: (on: boolean) => void;
+}
+
 /**
  * Delivers a lease's events in order until one fails, or until starting another could outlast
- * the lease (`deadline`, this machine's ms clock), or the worker stops: the report. Events up to
- * seq `answeredThrough` were answered 2xx before and count as delivered without being sent.
+ * the lease, or the worker stops: the report.
  */
 export async function deliverLease(
     lease: Lease,
     delivery: DeliveryOptions,
-    deadline = Infinity,
-    going: () => boolean = () => true,
-    answeredThrough = 0,
+    run: LeaseRun = {},
 ): Promise<DeliveryReport> {
+    const { deadline = Infinity, going = () => true, answeredThrough = 0, sending } = run;
     const report: DeliveryReport = { leaseId: lease.leaseId, delivered: 0, attempts: [] };
     const longest = delivery.timeoutMs ?? DELIVERY_DEFAULTS.timeoutMs;
     for (const event of lease.events) {
@@ -50,7 +69,8 @@ export async function deliverLease(
             continue;
         }
         if (!going() || performance.now() + longest > deadline) break;
-        const attempt = await deliverEvent(lease.url, lease.secret, event, delivery);
+        sending?.(true);
+        const attempt = await deliverEvent(lease.url, lease.secret, event, delivery).finally(() => sending?.(false));
         report.attempts.push(attempt);
         if (attempt.error !== undefined) break;
         report.delivered += 1;
@@ -64,6 +84,8 @@ export function startWebhookWorker(o: WorkerOptions): WebhookWorker {
     let running = true;
     const reports: DeliveryReport[] = [];
     const inFlight = new Set<Promise<void>>();
+    /** Leases whose request in flight has waited SLOW_MS or more: their slots are free for others. */
+    let slow = 0;
     let wake: (() => void) | undefined;
     let lastTrouble: string | undefined;
     const trouble = (message: string): void => {
@@ -96,8 +118,30 @@ export function startWebhookWorker(o: WorkerOptions): WebhookWorker {
         const endpoint = endpoints.get(key) ?? { last: Promise.resolve(), leases: 0, answeredThrough: 0 };
         endpoints.set(key, endpoint);
         endpoint.leases += 1;
+        // A request that waits SLOW_MS frees its slot (a slow endpoint does not hold up the
+        // other games' deliveries); it counts again when its next request goes out.
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        let isSlow = false;
+        const onSend = (on: boolean): void => {
+            clearTimeout(timer);
+            if (isSlow) slow -= 1;
+            isSlow = false;
+            if (!on) return;
+            timer = setTimeout(() => {
+                isSlow = true;
+                slow += 1;
+                wake?.();
+            }, SLOW_MS);
+        };
         const delivering: Promise<void> = endpoint.last
-            .then(() => deliverLease(lease, o.delivery, deadline, () => running, endpoint.answeredThrough))
+            .then(() =>
+                deliverLease(lease, o.delivery, {
+                    deadline,
+                    going: () => running,
+                    answeredThrough: endpoint.answeredThrough,
+                    sending: onSend,
+                }),
+            )
             .then((report) => {
                 reports.push(report);
                 const answered = lease.events[report.delivered - 1]?.seq ?? 0;
@@ -115,11 +159,11 @@ export function startWebhookWorker(o: WorkerOptions): WebhookWorker {
 
     async function loop(): Promise<void> {
         while (running) {
-            const free = parallel - inFlight.size;
+            const free = Math.min(parallel - (inFlight.size - slow), parallel * SLOW_FACTOR - inFlight.size);
             const sending = reports.splice(0);
             try {
                 if (sending.length === 0) {
-                    if (free === 0) {
+                    if (free <= 0) {
                         await nap(pollMs);
                         continue;
                     }
@@ -129,7 +173,7 @@ export function startWebhookWorker(o: WorkerOptions): WebhookWorker {
                         continue;
                     }
                 }
-                const leases = await o.canister.work(sending, running ? free : 0);
+                const leases = await o.canister.work(sending, running ? Math.max(0, free) : 0);
                 lastTrouble = undefined;
                 for (const lease of leases) start(lease);
                 // Due, yet nothing granted: another gateway took it.

@@ -74,3 +74,40 @@ test('endpoints, cursors and leases survive upgrades, with and without the snaps
     await c.advance(LEASE_SECONDS * 1000);
     expect((await c.ok('webhook_work', { reports: [], want: 5 })).leases[0].events).toHaveLength(1);
 });
+
+test('an event held past the log for an endpoint survives upgrades, with and without the snapshot', async () => {
+    const g = 'held-game';
+    await c.ok('dev_register_game', { sessionHash, gameId: g, name: 'Held Game' });
+    const { serverKey } = await c.ok('dev_rotate_server_key', { sessionHash, gameId: g });
+    const serverKeyHash = createHash('sha256').update(serverKey).digest('hex');
+    const { webhook } = await c.ok('dev_add_webhook', {
+        sessionHash,
+        gameId: g,
+        url: 'https://hooks.example.com/held',
+        kinds: ['player_banned'],
+    });
+    await c.ok('dev_ban', { sessionHash, gameId: g, playerId: 'cheater', reason: 'aimbot' });
+    // The server's submits (not bounded like clients'): rising scores, 33 events each, past the whole log.
+    for (let from = 0; from < 310; from += 155) {
+        const submits = Array.from({ length: 155 }, (_, k) => ({
+            serverKeyHash,
+            gameId: g,
+            playerId: `rise_${from + k}`,
+            score: 100 + from + k,
+            streak: 0,
+        }));
+        expect((await c.ok('submit_scores', { submits })).every((r: object) => 'ok' in r)).toBe(true);
+    }
+    const feed = await c.ok('read_events', { gameId: g, serverKeyHash, after: 0, limit: 1 });
+    expect(feed.missed).toMatchObject({ from: 1 });
+    await upgrade();
+    await upgrade(true);
+    let lease;
+    for (let tries = 0; lease === undefined && tries < 100; tries++)
+        lease = (await c.ok('webhook_work', { reports: [], want: 5 })).leases.find(
+            (l: { webhookId: string }) => l.webhookId === webhook.webhookId,
+        );
+    expect(lease.events[0]).toMatchObject({ id: `evt_${g}_1`, kind: 'player_banned', playerId: 'cheater' });
+    const views = await c.ok('dev_list_webhooks', { sessionHash, gameId: g });
+    expect(views[0].lost).toBeUndefined();
+});

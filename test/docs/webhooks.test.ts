@@ -7,7 +7,16 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { EVENTS_KEEP, EVENT_TOP, FEED_LIMIT, FEED_WAIT_MAX_SECONDS } from '../../contract/event-log';
+import {
+    CLIENT_OVERTAKEN,
+    EVENTS_KEEP,
+    EVENT_TOP,
+    FEED_LIMIT,
+    FEED_WAIT_MAX_SECONDS,
+    HELD_CLIENT_MAX,
+    HELD_KEEP,
+} from '../../contract/event-log';
+import { SLOW_FACTOR, SLOW_MS } from '../../gateway/webhooks/worker';
 import {
     ATTEMPTS_KEPT,
     GIVE_UP_SECONDS,
@@ -40,6 +49,11 @@ const grouped = (n: number): string => n.toLocaleString('en-US');
 /** Phrases of the page, each built from the code constant it states. */
 const FIGURES: string[] = [
     `A game keeps its last ${grouped(EVENTS_KEEP)} events`,
+    `A game holds at most ${grouped(HELD_KEEP)} events (\`HELD_KEEP\`)`,
+    `may fill ${grouped(HELD_CLIENT_MAX)} of them (\`HELD_CLIENT_MAX\`)`,
+    `record at most ${CLIENT_OVERTAKEN.burst} of them a game, refilled at ${CLIENT_OVERTAKEN.perMinute} a minute`,
+    `has not answered within ${SLOW_MS === 1000 ? 'a second' : `${SLOW_MS / 1000} s`} stops counting`,
+    `(up to ${SLOW_FACTOR} times as many such slow ones are in flight besides)`,
     `default ${EVENT_TOP.default}, at most ${EVENT_TOP.max}, 0 = none`,
     `(at most \`limit\`, 1-${FEED_LIMIT.max}, default ${FEED_LIMIT.default})`,
     `With \`wait=1..${FEED_WAIT_MAX_SECONDS}\``,

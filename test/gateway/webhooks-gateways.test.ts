@@ -191,3 +191,48 @@ test('one gateway leased an endpoint again while still delivering to it sends on
     expect(r.received).toHaveLength(1); // and then counts it as answered: no duplicate
     expect(view.delivered).toBe(r.received[0]!.event.seq);
 });
+
+test("slow endpoints of three games (15, beyond the 8 slots) do not hold up another game's events", async () => {
+    for (const running of gateways.splice(0)) await running.close(100);
+    await gateway(8);
+    // 3 games x 5 endpoints whose receivers hold every request (slower than any slot should wait).
+    const hold = holding();
+    const slowDev = await developer(s, 'gw-slow');
+    const held: Receiver[] = [];
+    for (const g of ['gw-slow-1', 'gw-slow-2', 'gw-slow-3']) {
+        await ownGame(s, slowDev, g);
+        for (let i = 0; i < 5; i++) {
+            const r = await receiver();
+            r.answer = hold.answer;
+            held.push(r);
+            await addWebhook(s, slowDev, g, r.url, ['player_banned']);
+        }
+        await s.canister.ok('dev_ban', { sessionHash: slowDev.sessionHash, gameId: g, playerId: 'p1' });
+    }
+    // Every slot holds a slow request.
+    await eventually(() => expect(held.filter((r) => r.received.length > 0).length).toBeGreaterThanOrEqual(8));
+    dev = await developer(s, 'gw-other');
+    const g = 'gw-other';
+    await ownGame(s, dev, g);
+    const r = await receiver();
+    const { webhookId } = await addWebhook(s, dev, g, r.url, ['player_banned']);
+    await ban(g, 'p2');
+    // The other game's event arrives while every slow request is still unanswered (they would
+    // hold their slots for the whole 30 s delivery timeout).
+    await eventually(() => expect(r.received).toHaveLength(1), 20_000);
+    expect(held.every((x) => x.received.length <= 1)).toBe(true);
+    const view = await eventually(async () => {
+        const v = await webhookView(s, dev, g, webhookId);
+        expect(v.pending).toBe(0);
+        return v;
+    });
+    expect(view.attempts[0]).toMatchObject({ status: 200 });
+    // The slow ones get theirs too, once they answer.
+    await eventually(() => expect(held.every((x) => x.received.length === 1)).toBe(true));
+    hold.release(200);
+    for (const gameId of ['gw-slow-1', 'gw-slow-2', 'gw-slow-3'])
+        await eventually(async () => {
+            const views = await s.canister.ok('dev_list_webhooks', { sessionHash: slowDev.sessionHash, gameId });
+            expect(views.map((v) => v.pending)).toEqual([0, 0, 0, 0, 0]);
+        });
+});

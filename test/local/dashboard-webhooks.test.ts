@@ -3,7 +3,8 @@
 // its secret once; "Send a test event" reaches the receiver signed under that secret and shows
 // the status and latency; a real event (a ban) is delivered by the gateway's loop and listed in
 // the delivery log; a failing receiver shows the endpoint failing with its next retry, and paused
-// with the last error after 24 hours of the replica clock; pause,
+// with the last error after 24 hours of the replica clock, and once resumed after the log moved
+// on, the events it lost meanwhile in red; pause,
 // resume and delete (confirmed, without JavaScript); another developer reaches none of it.
 // Screenshots (desktop and phone) go to dashboard-webhooks*.png in the screenshot folder.
 import { createHash } from 'node:crypto';
@@ -230,9 +231,32 @@ test('an endpoint failing for 24 hours (on the replica clock) is shown paused wi
     expect(w.pausedReason).toMatch(/503/);
     expect(await page.getByRole('button', { name: 'Resume' }).count()).toBe(1);
 
+    // While it is paused the game's server records more than the log keeps: resumed, the
+    // endpoint goes on with the log, and its card says in red what it lost.
+    const hash = await sessionHash();
+    const { serverKey } = await s.canister.ok('dev_rotate_server_key', { sessionHash: hash, gameId: GAME });
+    const serverKeyHash = createHash('sha256').update(serverKey).digest('hex');
+    for (let from = 0; from < 310; from += 155) {
+        const submits = Array.from({ length: 155 }, (_, k) => ({
+            serverKeyHash,
+            gameId: GAME,
+            playerId: `rise_${from + k}`,
+            score: 100 + from + k, // each the new leader, passing ten on every board
+            streak: 0,
+        }));
+        await s.canister.ok('submit_scores', { submits });
+    }
     receiver.answer = 200;
     await click(page, 'Resume');
-    await until((v) => v.pending === 0 && v.state === 'active');
+    const resumed = await until((v) => v.pending === 0 && v.state === 'active');
+    expect(resumed.lost).toMatchObject({ reason: 'paused' });
+    await page.goto(url());
+    const lost = page.locator('p.error', { hasText: 'Lost:' });
+    expect((await lost.textContent())!.replace(/\s+/g, ' ')).toMatch(
+        new RegExp(
+            `Lost: the events of its kinds among #${resumed.lost!.from} to #${resumed.lost!.to} left the log while it was paused`,
+        ),
+    );
 });
 
 test('another developer reaches none of it; forms without the CSRF token change nothing', async () => {

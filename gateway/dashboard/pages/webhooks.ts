@@ -1,7 +1,7 @@
 // The Webhooks tab: a game's endpoints with their state, pending events and delivery log; adding
 // one (its secret shown once), pausing, resuming, deleting (confirmed) and sending a test event.
 import type { GameView } from '../../../contract/canister';
-import { EVENT_KINDS, type EventKind } from '../../../contract/event-log';
+import { CLIENT_OVERTAKEN, EVENT_KINDS, HELD_KEEP, type EventKind } from '../../../contract/event-log';
 import { WEBHOOKS_MAX, type DeliveryAttempt, type WebhookView } from '../../../contract/webhooks';
 import { field, form, html, table, type Html } from '../layout';
 import { base, doneBox, errorFor, value, type View, type WebhookShown } from './view';
@@ -40,6 +40,35 @@ function stateLine(w: WebhookView): Html {
     return html`<p><span class="badge on">active</span></p>`;
 }
 
+/** What the endpoint will never get, as an error: events it lost, overtaken events the game did not record. */
+function lossLines(w: WebhookView): Html {
+    const lost = w.lost;
+    const seqs = lost === undefined ? '' : lost.from === lost.to ? `#${lost.from}` : `#${lost.from} to #${lost.to}`;
+    return html`${
+        lost === undefined
+            ? ''
+            : html`<p class="error" role="status">
+                  Lost:
+                  ${
+                      lost.count === undefined
+                          ? html`the events of its kinds among ${seqs} left the log while it was paused`
+                          : html`${lost.count} ${lost.count === 1 ? 'event' : 'events'} of its kinds (${seqs}): it fell
+                            further behind than the log and the ${HELD_KEEP.toLocaleString('en-US')} events held for
+                            this game’s endpoints`
+                  }
+                  (the last at ${at(lost.at)}). They will not be sent.
+              </p>`
+    }
+    ${
+        w.overtakenSkipped === undefined
+            ? ''
+            : html`<p class="muted">
+                  ${w.overtakenSkipped} overtaken events were not recorded: players’ submits passed others faster than
+                  ${CLIENT_OVERTAKEN.perMinute} a minute.
+              </p>`
+    }`;
+}
+
 function attemptsTable(w: WebhookView): Html {
     if (w.attempts.length === 0) return html`<p class="muted">No deliveries yet.</p>`;
     const rows = table(
@@ -73,7 +102,7 @@ function endpointCard(game: GameView, w: WebhookView, v: View, shown: WebhookSho
     const action = (name: string): string => `webhook-${name}-${w.webhookId}`;
     return html`<div class="card" id="webhook-${w.webhookId}">
         <h2 class="mono url">${w.url}</h2>
-        ${stateLine(w)}
+        ${stateLine(w)} ${lossLines(w)}
         <p class="muted">
             Kinds: ${w.kinds.join(', ')} · ${w.pending} ${w.pending === 1 ? 'event' : 'events'} pending · delivered up
             to #${w.delivered} · added ${at(w.createdAt)}

@@ -8,6 +8,8 @@ import { registerGame } from '../../../canister/service/games';
 import { memoryStore } from '../../../canister/state/store';
 import { newCtx, type Ctx } from '../../../canister/state/context';
 import { Fail } from '../../../canister/domain/fail';
+import { flushCallWrites } from '../../../canister/service/flush';
+import { moveInChunk, moveInEnd, moveOutBegin, moveOutChunk, moveOutEnd } from '../../../canister/service/move';
 
 /** One second in the canister's time unit (µs). */
 export const S = 1_000_000;
@@ -73,3 +75,21 @@ export const person = (subject: string, provider = 'google', email = `${subject}
     email,
     provider,
 });
+
+/** Moves game `gameId` from `src` to `dst` (whose principal is `to`), chunk by chunk, each call flushed like the canister's. */
+export function moveGame(src: Harness, dst: Harness, gameId: string, to: string): { chunks: number } {
+    const call = <T>(h: Harness, fn: () => T): T => {
+        const out = fn();
+        flushCallWrites(h);
+        return out;
+    };
+    let begun = call(src, () => moveOutBegin(src, { gameId }));
+    while (!begun.ready) begun = call(src, () => moveOutBegin(src, { gameId }));
+    for (let index = 0; index < begun.chunks; index++) {
+        const { data } = moveOutChunk(src, { gameId, index });
+        call(dst, () => moveInChunk(dst, { gameId, index, data }));
+    }
+    call(dst, () => moveInEnd(dst, { gameId, chunks: begun.chunks, checksum: begun.checksum }));
+    call(src, () => moveOutEnd(src, { gameId, to }));
+    return { chunks: begun.chunks };
+}

@@ -4,14 +4,7 @@ import { flushCallWrites } from '../../../canister/service/flush';
 import { createBoard, resolveKey } from '../../../canister/service/games';
 import { addWebhook, listWebhooks } from '../../../canister/service/webhooks';
 import { ban, moderationLog } from '../../../canister/service/moderation';
-import {
-    moveAbort,
-    moveInChunk,
-    moveInEnd,
-    moveOutBegin,
-    moveOutChunk,
-    moveOutEnd,
-} from '../../../canister/service/move';
+import { moveAbort, moveInChunk, moveInEnd, moveOutBegin, moveOutChunk } from '../../../canister/service/move';
 import { profile, unlockAchievements } from '../../../canister/service/players';
 import { rolloverAll } from '../../../canister/service/rollover';
 import * as reads from '../../../canister/service/reads';
@@ -21,7 +14,7 @@ import { submitBatch } from '../../../canister/service/scores';
 import { startSession } from '../../../canister/service/play-sessions';
 import { analytics } from '../../../canister/service/analytics';
 import { MESSAGES } from '../../../contract/messages';
-import { harness, hashOf, key, person, present, withGame, withReader, type Harness } from './harness';
+import { harness, hashOf, key, moveGame, person, present, withGame, withReader, type Harness } from './harness';
 import { Fail } from '../../../canister/domain/fail';
 import { setHeapLimit } from '../../../canister/service/room';
 
@@ -124,17 +117,7 @@ function everyRead(h: Harness, session: string): unknown {
     });
 }
 
-function move(src: Harness, dst: Harness): { chunks: number } {
-    let begun = call(src, () => moveOutBegin(src, { gameId: G }));
-    while (!begun.ready) begun = call(src, () => moveOutBegin(src, { gameId: G }));
-    for (let index = 0; index < begun.chunks; index++) {
-        const { data } = moveOutChunk(src, { gameId: G, index });
-        call(dst, () => moveInChunk(dst, { gameId: G, index, data }));
-    }
-    call(dst, () => moveInEnd(dst, { gameId: G, chunks: begun.chunks, checksum: begun.checksum }));
-    call(src, () => moveOutEnd(src, { gameId: G, to: TARGET }));
-    return { chunks: begun.chunks };
-}
+const move = (src: Harness, dst: Harness) => moveGame(src, dst, G, TARGET);
 
 test('a moved game reads on the target exactly as it did on the source', () => {
     const src = harness();

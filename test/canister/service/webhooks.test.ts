@@ -267,6 +267,23 @@ describe('leases', () => {
     });
 });
 
+test('a game with nothing in flight gets the next lease before games whose deliveries are in flight', () => {
+    const h = harness();
+    for (const g of ['slow-a', 'slow-b', 'other']) withGame(h, g);
+    for (const g of ['slow-a', 'slow-b']) {
+        for (let i = 0; i < WEBHOOKS_MAX; i++) add(h, g);
+        banned(h, g, 'x');
+    }
+    add(h, 'other');
+    // The slow games' endpoints take the free slots, one per game in turn...
+    expect(work(h, 2).map((l) => l.gameId)).toEqual(['slow-a', 'slow-b']);
+    expect(work(h, 1).map((l) => l.gameId)).toEqual(['slow-a']);
+    // ...and while they are in flight another game's event takes the next slot, whoever's turn it was.
+    banned(h, 'other', 'y');
+    expect(work(h, 1).map((l) => l.gameId)).toEqual(['other']);
+    expect(work(h, 1).map((l) => l.gameId)).toEqual(['slow-b']);
+});
+
 describe('reports', () => {
     test('failures retry on the schedule, and a success clears them', () => {
         const h = harness();

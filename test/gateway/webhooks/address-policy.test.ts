@@ -57,12 +57,32 @@ describe('addressProblem', () => {
         expect(addressProblem('169.254.169.254', 'https:', STRICT_POLICY)).toMatch(/169\.254\.169\.254 is linkLocal/);
         expect(addressProblem('10.1.1.1', 'https:', STRICT_POLICY)).toMatch(/is private/);
     });
+    test.each([
+        ['::1', '::1 is loopback'],
+        ['::', ':: is unspecified'],
+        ['::ffff:127.0.0.1', 'is loopback'],
+        ['::ffff:0:7f00:1', 'is loopback'],
+        ['::127.0.0.1', 'is loopback'],
+        ['64:ff9b::7f00:1', 'is loopback'],
+        ['2002:7f00:1::1', 'is loopback'],
+        ['::ffff:0.0.0.0', 'is unspecified'],
+        ['fe80::1', 'is linkLocal'],
+        ['fd12:3456::1', 'is uniqueLocal'],
+        ['ff02::1', 'is multicast'],
+        ['fec0::1', 'is deprecatedSiteLocal'],
+    ])('IPv6 %s is refused for what it is: %s', (address, why) => {
+        expect(addressProblem(address, 'https:', STRICT_POLICY)).toContain(
+            `${why}: webhooks may reach public addresses only`,
+        );
+    });
     test('the operator allows loopback (npm start): 127/8 and ::1, over http too, nothing else', () => {
         const loopback = parseAllow('loopback');
         for (const a of ['127.0.0.1', '127.9.9.9', '::1', '::ffff:127.0.0.1'])
             expect(addressProblem(a, 'http:', loopback)).toBeUndefined();
-        for (const a of ['10.0.0.1', '169.254.169.254', '192.168.0.1', 'fe80::1'])
+        for (const a of ['10.0.0.1', '169.254.169.254', '192.168.0.1', 'fe80::1', '::', '::2'])
             expect(addressProblem(a, 'https:', loopback)).toMatch(/public addresses only/);
+        // Another range allowed does not let loopback through.
+        expect(addressProblem('::1', 'https:', parseAllow('private'))).toMatch(/::1 is loopback/);
     });
     test('the operator allows CIDRs and single addresses', () => {
         const policy = parseAllow(' 10.1.0.0/16 , fd00::5 ');
