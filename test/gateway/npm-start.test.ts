@@ -159,7 +159,7 @@ test('npm start with SHARDS=2: a directory and two shards, kept across a restart
         const submit = await fetch(`${first.url}/scores`, {
             method: 'POST',
             headers,
-            body: JSON.stringify({ playerId: 'dev_1700000000_a1b2c3d4', gameId: 'demo-game', score: 77, streak: 1 }),
+            body: JSON.stringify({ playerId: 'dev_1700000000_a1b2c3d4', gameId: 'demo-game', score: 177, streak: 1 }),
         });
         expect(submit.status).toBe(200);
         const stats = await (await fetch(`${first.url}/stats`)).json();
@@ -177,7 +177,7 @@ test('npm start with SHARDS=2: a directory and two shards, kept across a restart
         expect(shardsOf(second)).toEqual(shards);
         expect(second.apiKey).toBe(first.apiKey);
         const board = await (await fetch(`${second.url}/leaderboard?limit=10`, { headers })).json();
-        expect(board.data.leaderboard[0]).toMatchObject({ rank: 1, score: 77 });
+        expect(board.data.leaderboard[0]).toMatchObject({ rank: 1, score: 177 });
     } finally {
         await stop(second);
     }
