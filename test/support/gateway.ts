@@ -82,6 +82,13 @@ export function dashboardHeaders(signInSecret: Uint8Array, sessionToken: string)
     return { Cookie: `lb_dev=${sessionToken}`, 'X-CSRF-Token': csrfToken(signInSecret, 'dashboard', sessionToken) };
 }
 
+/**
+ * The stack `npm start` runs by default (local/start.ts): a directory with one shard, where new
+ * games are placed, and a gateway that knows {canister_url}. The page tests and the conformance
+ * suite run on it; a test on the single canister (no shards) says why.
+ */
+export const DEFAULT_STACK = { shards: 1, canisterUrl: true } as const;
+
 export async function startService(
     options: {
         readCacheTtlSeconds?: number;
