@@ -5,7 +5,7 @@
 import type { Game, Soak } from './context';
 import { api } from './http';
 import type { Order, PlayerKey } from './ledger';
-import { SUBSCRIBED, type Feed, type Hooks } from './server-side';
+import { OPERATOR_BOARD, SUBSCRIBED, type Feed, type Hooks } from './server-side';
 
 /** The start (ms) of a board's current UTC period (docs/boards.md): daily from 00:00, weekly from Monday. */
 function periodStart(period: 'allTime' | 'daily' | 'weekly', now = new Date()): number {
@@ -114,6 +114,35 @@ export async function checkEvents(s: Soak, feed: Feed, hooks: Hooks, capMs = 120
     s.rec.figures.set('of them delivered to the endpoint', subscribed.length - lost().length);
     s.rec.figures.set('deliveries received (all attempts)', hooks.receiver.received.length);
     s.rec.figures.set('deliveries with a bad signature', hooks.badSignatures);
+}
+
+/**
+ * What the run must have done for its checks to mean something: acknowledged submits of
+ * anonymous and signed-in players on each game, the ban, the operator's board, events read by
+ * the feed and delivered to the endpoint.
+ */
+export function checkExercised(s: Soak, feed: Feed, hooks: Hooks): void {
+    const need = (done: boolean, what: string): void => {
+        if (!done) s.rec.fail('exercised', what);
+    };
+    for (const game of [s.games.demo, s.games.dev]) {
+        const scored = s.ledger.scored(game.id);
+        need(
+            scored.some((p) => !p.startsWith('session:')),
+            `no anonymous player of ${game.id} got a submit acknowledged`,
+        );
+        need(
+            scored.some((p) => p.startsWith('session:')),
+            `no signed-in player of ${game.id} got a submit acknowledged`,
+        );
+    }
+    need(s.ban.at !== undefined, "the developer's ban was never acknowledged");
+    need(
+        s.games.dev.boards.some((b) => b.id === OPERATOR_BOARD),
+        "the operator's board was never created",
+    );
+    need(feed.events.size > 0, 'the feed read no event');
+    need(hooks.delivered.size > 0, 'the endpoint took no event');
 }
 
 /** What no log may show: a canister trap, a rejection or an error nobody handled. */

@@ -28,6 +28,8 @@ export interface Ledger {
     nickname(p: PlayerKey, name: string): void;
     achievements(p: PlayerKey, ids: readonly string[]): void;
     players(gameId: string): string[];
+    /** The players of the game with at least one acknowledged submit. */
+    scored(gameId: string): string[];
     boards(p: PlayerKey): string[];
     nicknameOf(p: PlayerKey): string | undefined;
     achievementsOf(p: PlayerKey): string[];
@@ -78,6 +80,12 @@ export function ledger(): Ledger {
             unlocked.set(keyOf(p), set);
         },
         players: (gameId) => [...(byGame.get(gameId) ?? [])],
+        scored: (gameId) =>
+            [...(byGame.get(gameId) ?? [])].filter((player) =>
+                [...(submits.get(keyOf({ gameId, player }))?.values() ?? [])].some((list) =>
+                    list.some((x) => x.outcome === 'acked'),
+                ),
+            ),
         boards: (p) => [...(submits.get(keyOf(p))?.keys() ?? [])],
         nicknameOf: (p) => names.get(keyOf(p)),
         achievementsOf: (p) => [...(unlocked.get(keyOf(p)) ?? [])],

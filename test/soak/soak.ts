@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 
 import { npmStart } from '../support/npm-start';
 import { tempDir } from '../support/replica';
-import { checkEvents, checkLogs, checkWrites } from './checks';
+import { checkEvents, checkExercised, checkLogs, checkWrites } from './checks';
 import { anonymousId, sleep, STANDARD_BOARDS, TIME_RULES, type Soak } from './context';
 import { ledger } from './ledger';
 import { anonymousPlayer, signedInPlayer } from './players';
@@ -144,7 +144,9 @@ export async function runSoak(o: {
         await Promise.all(clients);
         trafficEnd = Date.now();
         log(`traffic over; reading the feed to its end, waiting for deliveries, checking`);
-        await checkEvents(s, await feed, hooks);
+        const read = await feed;
+        await checkEvents(s, read, hooks);
+        checkExercised(s, read, hooks);
         await checkWrites(s);
         await hooks.receiver.close();
     } finally {
