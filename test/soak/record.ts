@@ -13,6 +13,7 @@ export const CHECKS = {
     writes: 'an acknowledged write not readable at the end (best scores, nicknames, achievements)',
     events: 'an event of a subscribed kind recorded by the canister that never reached the webhook receiver',
     moderation: "a banned player's write accepted",
+    isolation: 'a credential of one game accepted on another',
     exercised: 'something the soak must have done and could not (else the checks above prove little)',
 } as const;
 export type Check = keyof typeof CHECKS;

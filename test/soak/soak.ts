@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 
 import { npmStart } from '../support/npm-start';
 import { tempDir } from '../support/replica';
+import { attacker } from './attacker';
 import { checkEvents, checkExercised, checkLogs, checkWrites } from './checks';
 import { anonymousId, sleep, STANDARD_BOARDS, TIME_RULES, type Soak } from './context';
 import { ledger } from './ledger';
@@ -20,6 +21,7 @@ import { registerGame, signInDeveloper, type Developer } from './sign-in';
 /** What the clients of a run share besides the soak: the developer's session, the stack's data, the endpoint. */
 interface Crew {
     dev: Developer;
+    serverKey: string;
     dataDir: string;
     hooks: Hooks;
 }
@@ -52,6 +54,7 @@ export const CLIENTS: ReadonlyArray<{
     { kind: 'direct-raw', count: 1, run: (s) => directReader(s, 'raw', false) },
     { kind: 'browser-certifying', count: 1, run: (s) => directReader(s, 'certifying', true) },
     { kind: 'browser-raw', count: 1, run: (s) => directReader(s, 'raw', true) },
+    { kind: 'attacker', count: 1, run: (s, c) => attacker(s, c.dev, c.serverKey) },
     { kind: 'developer', count: 1, run: (s, c) => developer(s, c.dev, s.games.dev) },
     { kind: 'operator', count: 1, run: (s, c) => operator(s, c.dataDir, s.games.dev) },
     // The endpoint is down for 8 s at 60 % of the way (its events are retried).
@@ -137,7 +140,7 @@ export async function runSoak(o: {
         trafficUntil = trafficFrom + o.minutes * 60_000;
         log(`traffic for ${o.minutes} min on demo-game and ${s.games.dev.id}`);
         const feed = feedReader(s, serverKey);
-        const crew: Crew = { dev, dataDir, hooks };
+        const crew: Crew = { dev, serverKey, dataDir, hooks };
         const clients = CLIENTS.filter((c) => !(o.without ?? []).includes(c.kind)).flatMap((c) =>
             Array.from({ length: c.count }, (_, i) => guarded(s, c.kind, () => c.run(s, crew, i))),
         );
