@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 
 import { serveGateway, type RunningGateway } from '../../gateway/serve';
 import { launchBrowser, screenshotDir, PHONE } from '../support/browser';
-import { startService, type TestService } from '../support/gateway';
+import { DEFAULT_STACK, startService, type TestService } from '../support/gateway';
 import { startRelay, type Relay } from '../support/relay';
 
 const SHOTS = screenshotDir();
@@ -27,7 +27,7 @@ let page: Page;
 const problems: string[] = [];
 
 beforeAll(async () => {
-    s = await startService();
+    s = await startService(DEFAULT_STACK);
     apiKey = await s.game(GAME, async (c) => {
         await c.ok('admin_create_board', {
             gameId: GAME,
@@ -38,12 +38,14 @@ beforeAll(async () => {
         });
     });
     relay = await startRelay(s.replica.url);
+    // The demo's gateway as npm start serves it: {canister_url} and the demo's board read are the directory's.
     gateway = await serveGateway({
         canister: s.canister,
         port: 0,
         host: '127.0.0.1',
         readCacheTtlSeconds: 0,
         signIn: s.signIn,
+        canisterUrl: `${relay.url}/?canisterId=${s.canisterId.toText()}`,
         demo: {
             gameId: GAME,
             apiKey,
@@ -89,6 +91,8 @@ async function refreshBoard(): Promise<void> {
 }
 
 test('a round: wait for green, tap, the time is submitted and shown on a verified board', async () => {
+    // As with npm start, the game lives on the shard: the page's read at the directory is redirected there.
+    expect(s.shards).toContain((await s.canisterOf(GAME)).toText());
     // Other players are already there (one of them with HTML in their name, later).
     await s.request('POST', '/scores', {
         headers: { 'X-API-Key': apiKey },

@@ -2,51 +2,15 @@
 // directory prints the demo key; a submit and a leaderboard read work with it; Ctrl-C stops
 // it cleanly; starting again finds the data. The data directory is the owner's alone. The
 // README's configuration variables reach the gateway it starts (TRUST_PROXY, GATEWAY_SECRET).
-import { spawn, type ChildProcess } from 'node:child_process';
-import * as path from 'node:path';
-
 import * as jose from 'jose';
 
 import { sealKey } from '../../gateway/sign-in/sealed-cookie';
 import { loosen, openModes, tempDir } from '../support/replica';
+import { npmStart, type NpmStart } from '../support/npm-start';
 
-const ROOT = path.join(__dirname, '..', '..');
-
-interface Started {
-    child: ChildProcess;
-    output: () => string;
-    url: string;
-    apiKey: string;
-    exited: Promise<number | null>;
-}
-
-function npmStart(dataDir: string, env: Record<string, string> = {}): Promise<Started> {
-    const child = spawn('npm', ['start'], {
-        cwd: ROOT,
-        env: { ...process.env, PORT: '0', REPLICA_PORT: '0', IDP_PORT: '0', DATA_DIR: dataDir, ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-    });
-    let output = '';
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    return new Promise((resolve, reject) => {
-        const onData = (chunk: Buffer): void => {
-            output += chunk.toString();
-            const url = /API base URL:\s+(\S+)/.exec(output)?.[1];
-            const apiKey = /Demo API key:\s+(\S+)/.exec(output)?.[1];
-            if (url !== undefined && apiKey !== undefined && output.includes('Ctrl-C stops'))
-                resolve({ child, output: () => output, url, apiKey, exited });
-        };
-        child.stdout!.on('data', onData);
-        child.stderr!.on('data', onData);
-        void exited.then((code) => reject(new Error(`npm start exited with ${String(code)}:\n${output}`)));
-    });
-}
-
-/** Ctrl-C: SIGINT to the whole process group, as a terminal sends it. */
-async function stop(s: Started): Promise<void> {
-    process.kill(-s.child.pid!, 'SIGINT');
-    await s.exited;
+/** Ctrl-C, and a clean stop. */
+async function stop(s: NpmStart): Promise<void> {
+    await s.stop();
     expect(s.output()).toMatch(/Stopping/);
     expect(s.output()).not.toMatch(/failed|Error/);
 }
@@ -145,15 +109,13 @@ async function flowCookie(url: string, secret: string): Promise<Record<string, u
 
 test('npm start with SHARDS=2: a directory and two shards, kept across a restart; the demo game plays on one', async () => {
     const dataDir = tempDir('npm-start-shards');
-    const shardsOf = (s: Started): string[] =>
-        /Shards:\s+([\w-]+(?:, [\w-]+)*)/.exec(s.output())?.[1].split(', ') ?? [];
     // Behind a proxy on this machine, with the secret every gateway of a deployment shares.
     const secret = 'npm-start-test-secret-0123456789-abcdefgh';
     const first = await npmStart(dataDir, { SHARDS: '2', TRUST_PROXY: 'loopback', GATEWAY_SECRET: secret });
-    const shards = shardsOf(first);
+    const shards = first.shards;
     const headers = { 'X-API-Key': first.apiKey, 'Content-Type': 'application/json' };
     try {
-        const directory = /Canister URL:\s+\S+canisterId=(\S+)/.exec(first.output())?.[1];
+        const directory = first.directory;
         expect(shards).toHaveLength(2);
         expect(shards).not.toContain(directory);
         const submit = await fetch(`${first.url}/scores`, {
@@ -174,7 +136,7 @@ test('npm start with SHARDS=2: a directory and two shards, kept across a restart
     }
     const second = await npmStart(dataDir, { SHARDS: '2' });
     try {
-        expect(shardsOf(second)).toEqual(shards);
+        expect(second.shards).toEqual(shards);
         expect(second.apiKey).toBe(first.apiKey);
         const board = await (await fetch(`${second.url}/leaderboard?limit=10`, { headers })).json();
         expect(board.data.leaderboard[0]).toMatchObject({ rank: 1, score: 177 });

@@ -3,7 +3,8 @@
 // CSV downloaded (current period and an archive), opened and compared with the board; the
 // canister's refusals of order/operator changes shown by their forms; the standard boards'
 // setting on Settings. Screenshots (desktop and phone) of the board form, a milliseconds board
-// and the settings tab go to dashboard-*.png in the screenshot folder.
+// and the settings tab go to dashboard-*.png in the screenshot folder. On the stack npm start
+// runs by default: a directory, and a shard that holds the games.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -12,7 +13,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import type { RunningIdentityProvider } from '../../local/idp/thread';
 import { clickAndLoad, launchBrowser, screenshotDir, DESKTOP, PHONE } from '../support/browser';
-import { startService } from '../support/gateway';
+import { DEFAULT_STACK, startService } from '../support/gateway';
 import { startLocalSignIn, PASSWORD } from '../support/idp';
 import { tempDir } from '../support/replica';
 
@@ -27,7 +28,7 @@ let ada: { context: BrowserContext; page: Page };
 let apiKey: string;
 
 beforeAll(async () => {
-    s = await startService();
+    s = await startService(DEFAULT_STACK);
     idp = await startLocalSignIn(s.signIn, {
         dataDir: tempDir('dash-boards-idp'),
         clientSecret: CLIENT_SECRET,

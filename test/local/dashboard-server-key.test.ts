@@ -2,6 +2,7 @@
 // and the warning), submit with it over HTTP, reload (gone for good, only its date), rotate (the
 // old key refused at once), turn on server-only submits (the public key refused), revoke.
 // Screenshots (desktop and phone) go to dashboard-server-key*.png in the screenshot folder.
+// On the stack npm start runs by default: a directory, and a shard that holds the games.
 import * as path from 'node:path';
 
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -9,7 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { MESSAGES } from '../../contract/messages';
 import type { RunningIdentityProvider } from '../../local/idp/thread';
 import { clickAndLoad, launchBrowser, screenshotDir, DESKTOP, PHONE } from '../support/browser';
-import { startService } from '../support/gateway';
+import { DEFAULT_STACK, startService } from '../support/gateway';
 import { fillSignUp, startLocalSignIn } from '../support/idp';
 import { tempDir } from '../support/replica';
 
@@ -24,7 +25,7 @@ let page: Page;
 let apiKey: string;
 
 beforeAll(async () => {
-    s = await startService();
+    s = await startService(DEFAULT_STACK);
     idp = await startLocalSignIn(s.signIn, {
         dataDir: tempDir('skey-idp'),
         clientSecret: 'server-key-test-client-secret-0123456789',

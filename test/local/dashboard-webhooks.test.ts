@@ -7,6 +7,7 @@
 // on, the events it lost meanwhile in red; pause,
 // resume and delete (confirmed, without JavaScript); another developer reaches none of it.
 // Screenshots (desktop and phone) go to dashboard-webhooks*.png in the screenshot folder.
+// On the stack npm start runs by default: a directory, and a shard that holds the games.
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 
@@ -17,7 +18,7 @@ import { parseAllow } from '../../gateway/webhooks/address-policy';
 import { verifySignature } from '../../gateway/webhooks/signature';
 import type { RunningIdentityProvider } from '../../local/idp/thread';
 import { clickAndLoad, launchBrowser, screenshotDir, DESKTOP, PHONE } from '../support/browser';
-import { startService } from '../support/gateway';
+import { DEFAULT_STACK, startService } from '../support/gateway';
 import { startLocalSignIn, PASSWORD } from '../support/idp';
 import { tempDir } from '../support/replica';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
@@ -36,6 +37,7 @@ let secret: string;
 beforeAll(async () => {
     // As `npm start`: delivery on, loopback allowed (the receiver is on 127.0.0.1), polling briskly.
     s = await startService({
+        ...DEFAULT_STACK,
         webhooks: { deliver: true, delivery: { policy: parseAllow('loopback') }, pollMs: 100 },
     });
     idp = await startLocalSignIn(s.signIn, {

@@ -5,13 +5,14 @@
 // analytics charts drawn; a second developer reaches none of it (pages and JSON API); forged
 // forms change nothing; a session past 7 days of replica time signs out. Screenshots of each
 // tab go to dashboard-*.png in the screenshot folder (docs/screenshots on `npm run screenshots`).
+// On the stack npm start runs by default: a directory, and a shard that holds the games.
 import * as path from 'node:path';
 
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import type { RunningIdentityProvider } from '../../local/idp/thread';
 import { clickAndLoad, launchBrowser, screenshotDir, DESKTOP, PHONE } from '../support/browser';
-import { startService } from '../support/gateway';
+import { DEFAULT_STACK, startService } from '../support/gateway';
 import { fillSignUp, startLocalSignIn } from '../support/idp';
 import { tempDir } from '../support/replica';
 
@@ -25,7 +26,7 @@ let browser: Browser;
 let ada: { context: BrowserContext; page: Page };
 
 beforeAll(async () => {
-    s = await startService();
+    s = await startService(DEFAULT_STACK);
     idp = await startLocalSignIn(s.signIn, {
         dataDir: tempDir('dash-idp'),
         clientSecret: CLIENT_SECRET,
@@ -88,6 +89,8 @@ test('sign up, register a game, copy its key and submit a score with it', async 
     await page.getByRole('button', { name: 'Copy' }).click();
     apiKey = await page.evaluate(() => navigator.clipboard.readText());
     expect(apiKey).toMatch(new RegExp(`^key_${GAME}_\\d+$`));
+    // As with npm start, the directory placed the new game on its shard.
+    expect(s.shards).toContain((await s.canisterOf(GAME)).toText());
     expect(await page.locator('#snippet-curl').textContent()).toContain(apiKey);
     await shot(page, 'key');
     expect((await submit(apiKey, { playerId: 'dev_1700000000_aaaaaaaa', score: 120 })).status).toBe(200);

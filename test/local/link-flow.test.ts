@@ -5,7 +5,8 @@
 // player (boards and an archived period), logout, expiry by the replica's clock, the link
 // page's refusals (CSRF, replayed callback), and ID-token sign-in against the same provider's
 // keys with forged tokens refused. Screenshots go to sign-in-*.png in the screenshot folder
-// (docs/screenshots on `npm run screenshots`).
+// (docs/screenshots on `npm run screenshots`). On the stack npm start runs by default: a
+// directory, and a shard that holds the game.
 import * as path from 'node:path';
 
 import { SignJWT, generateKeyPair } from 'jose';
@@ -13,7 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import type { RunningIdentityProvider } from '../../local/idp/thread';
 import { launchBrowser, screenshotDir, PHONE } from '../support/browser';
-import { startService } from '../support/gateway';
+import { DEFAULT_STACK, startService } from '../support/gateway';
 import {
     fillSignUp,
     openSignUp,
@@ -38,8 +39,10 @@ let browser: Browser;
 let key: string;
 
 beforeAll(async () => {
-    s = await startService();
+    s = await startService(DEFAULT_STACK);
     key = await s.game(GAME);
+    // As with npm start, the directory placed the game on its shard.
+    expect(s.shards).toContain((await s.canisterOf(GAME)).toText());
     appCallback = await startCallbackServer();
     idp = await startLocalSignIn(s.signIn, {
         dataDir: tempDir('link-idp'),

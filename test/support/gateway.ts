@@ -91,6 +91,13 @@ export async function admin(...args: string[]): Promise<any> {
     return JSON.parse(lines[lines.length - 1]);
 }
 
+/**
+ * The stack `npm start` runs by default (local/start.ts): a directory with one shard, where new
+ * games are placed, and a gateway that knows {canister_url}. The page tests and the conformance
+ * suite run on it; a test on the single canister (no shards) says why.
+ */
+export const DEFAULT_STACK = { shards: 1, canisterUrl: true } as const;
+
 export async function startService(
     options: {
         readCacheTtlSeconds?: number;

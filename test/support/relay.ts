@@ -1,6 +1,7 @@
 // A tiny real HTTP relay for tests, between a client and a server: it forwards every request
 // unchanged, unless the test's `decide` answers it itself (a 503, a redirect, a dropped
-// connection) or `alter` changes the body on its way back (one flipped byte).
+// connection) or `alter` changes the body on its way back (one flipped byte). A redirect of the
+// server to itself comes back as one to the relay, as a reverse proxy rewrites it.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -23,6 +24,7 @@ export interface Relay {
 const HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host']);
 
 export async function startRelay(target: string): Promise<Relay> {
+    const origin = new URL(target).origin;
     const relay: Relay = {
         url: '',
         seen: [],
@@ -50,6 +52,8 @@ export async function startRelay(target: string): Promise<Relay> {
                     answer.headers.forEach((v, k) => {
                         if (!HOP.has(k) && k !== 'content-encoding') out[k] = v;
                     });
+                    if (out.location?.startsWith(`${origin}/`))
+                        out.location = `${relay.url}${out.location.slice(origin.length)}`;
                     const text = relay.alter(req.url ?? '/', Buffer.from(await answer.arrayBuffer()));
                     res.writeHead(answer.status, out);
                     res.end(text);

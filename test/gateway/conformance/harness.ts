@@ -26,7 +26,9 @@
 // time; a string that is exactly `$NAME` becomes the value itself (numbers stay numbers). Given:
 // `$GAME`, `$KEY`, `$T` (the case's nickname tag: nicknames are unique within a game and cases
 // share games, so every name a case chooses ends in it), `$DAY_START`, `$WEEK_START` (ns) and `$TODAY`
-// (YYYY-MM-DD); plus the games of `game` steps and what steps `capture`.
+// (YYYY-MM-DD), `$CANISTER_URL` (GET /game's canisterUrl for `$GAME`: its shard's direct-read URL
+// on a stack whose gateway knows {canister_url}, else nothing); plus the games of `game` steps
+// and what steps `capture`.
 //
 // Every gateway answer is also checked for what the contract promises on all responses (rule-E1):
 // a JSON envelope with `ok` (`{}` for OPTIONS), success only as 200, `X-API-Version: 1.8.0` and

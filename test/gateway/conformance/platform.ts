@@ -191,7 +191,7 @@ export const PLATFORM: Area = {
     ],
     'GET /game, /game/stats': [
         {
-            name: 'GET /game: the exact key set with timeValidationEnabled false and the boards',
+            name: 'GET /game: the exact key set with timeValidationEnabled false and the boards, and canisterUrl on a shard',
             ref: OP.game,
             setup: RANKED_SIX,
             request: get('/game'),
@@ -204,6 +204,7 @@ export const PLATFORM: Area = {
                 isActive: true,
                 timeValidationEnabled: false,
                 scoreboards: MAIN_BOARDS_META,
+                canisterUrl: '$CANISTER_URL',
             }),
         },
         {

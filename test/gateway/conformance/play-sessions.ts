@@ -133,7 +133,7 @@ export const PLAY_SESSIONS: Area = {
     ],
     'time validation on: minimum play 5 s, tokens live 60 s': [
         {
-            name: 'GET /game: exactly gameId, name, description, totalPlayers, totalPlays, isActive, timeValidationEnabled, scoreboards',
+            name: 'GET /game: exactly gameId, name, description, totalPlayers, totalPlays, isActive, timeValidationEnabled, scoreboards, and canisterUrl on a shard',
             ref: OP.game,
             setup: [
                 TIME_VALIDATION,
@@ -157,6 +157,7 @@ export const PLAY_SESSIONS: Area = {
                     { scoreboardId: 'daily', name: TEXT, period: 'daily' },
                     { scoreboardId: 'tv-level', name: 'TV Level', period: 'allTime' },
                 ],
+                canisterUrl: '$CANISTER_URL',
             }),
         },
         {

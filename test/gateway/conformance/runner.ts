@@ -2,7 +2,7 @@
 //
 // It builds the case's data on the shared service (or a service of its own for `clock` cases),
 // sends its request to both hosts and checks every answer against the case's expectation.
-import type { Principal } from '@dfinity/principal';
+import { Principal } from '@dfinity/principal';
 
 import type { Method } from '../../../contract/canister';
 import { DIRECT_READ_WINDOW_SECONDS } from '../../../contract/http';
@@ -25,14 +25,21 @@ const nsOf = (iso: string): bigint => BigInt(Date.parse(iso)) * 1_000_000n;
 
 // ---- services -----------------------------------------------------------------------------------------
 
-/** The stack the cases run on (a test file's choice): the single canister, or a directory with shards. */
-let stack: { shards?: number } = {};
-export const useStack = (s: { shards?: number }): void => void (stack = s);
+/**
+ * The stack the cases run on (a test file's choice): a directory with shards, the gateway knowing
+ * {canister_url} or not (GET /game then tells a game's own canister's URL), or the single canister.
+ */
+export interface Stack {
+    shards?: number;
+    canisterUrl?: boolean;
+}
+let stack: Stack = {};
+export const useStack = (s: Stack): void => void (stack = s);
 
 /** The service of the cases that keep to SHARED_ADVANCE_LIMITS, started on first use. */
 let shared: Promise<TestService> | undefined;
 export const sharedService = (): Promise<TestService> =>
-    (shared ??= startService({ replica: { startTime: nsOf(SHARED_START) }, shards: stack.shards }));
+    (shared ??= startService({ ...stack, replica: { startTime: nsOf(SHARED_START) } }));
 
 /** Stops the shared service, if a case started it. */
 export async function stopSharedService(): Promise<void> {
@@ -237,7 +244,7 @@ async function runStep(service: TestService, vars: Vars, step: Step, mainGame: s
 }
 
 export async function runCase(c: Case, index: number): Promise<void> {
-    const own = c.clock ? await startService({ replica: { startTime: nsOf(START) }, shards: stack.shards }) : undefined;
+    const own = c.clock ? await startService({ ...stack, replica: { startTime: nsOf(START) } }) : undefined;
     try {
         const service = own ?? (await sharedService());
         const vars: Vars = new Map();
@@ -245,6 +252,15 @@ export async function runCase(c: Case, index: number): Promise<void> {
         vars.set('GAME', gameId);
         vars.set('KEY', await service.game(gameId));
         vars.set('T', `_${index.toString(36)}`);
+        // GET /game's canisterUrl: the game's own canister in the form of {canister_url}, when the
+        // gateway knows it and the game lives elsewhere than the directory (absent otherwise).
+        const holder = (await service.canisterOf(gameId)).toText();
+        vars.set(
+            'CANISTER_URL',
+            stack.canisterUrl === true && holder !== service.canisterId.toText()
+                ? `${service.replica.url}/?canisterId=${holder}`
+                : undefined,
+        );
         clockVars(service, vars);
 
         for (const [i, step] of (c.setup ?? []).entries()) {
@@ -269,11 +285,10 @@ export async function runCase(c: Case, index: number): Promise<void> {
             body: req.body,
             raw: req.raw,
         });
-        // Direct reads go to the canister that holds the game (GET /game's canisterUrl; the
-        // directory's 307 there is the direct-reads tests' business).
-        const holder = c.direct ? await service.canisterOf(gameId) : service.canisterId;
-        const direct = c.direct ? await service.direct(req.path, holder) : undefined;
-        const certified = c.direct ? await verifiedDirect(service, holder, req.path) : undefined;
+        // Direct reads go to {canister_url} as a client does, following the directory's redirect
+        // to the canister that holds the game; that canister's certificate is then verified.
+        const direct = c.direct ? await service.direct(req.path) : undefined;
+        const certified = c.direct ? await verifiedDirect(service, Principal.fromText(holder), req.path) : undefined;
 
         const failures: string[] = [];
         collect(failures, `[gateway] ${req.method} ${req.path}`, () => {

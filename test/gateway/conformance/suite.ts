@@ -9,7 +9,7 @@ import { NICKNAMES } from './nicknames';
 import { PLATFORM } from './platform';
 import { PLAY_SESSIONS } from './play-sessions';
 import { READS } from './reads';
-import { runCase, isAdvance, sharedService, stopSharedService, useStack } from './runner';
+import { runCase, isAdvance, sharedService, stopSharedService, useStack, type Stack } from './runner';
 import { SCORES } from './scores';
 import { SIGN_IN } from './sign-in';
 import { SIGNED_IN_CLIENTS } from './signed-in';
@@ -37,17 +37,19 @@ const title = (c: Case): string => (gaps.has(c.name) ? `[KNOWN GAP] ${c.name}` :
 const refsOf = (c: Case): readonly string[] => (typeof c.ref === 'string' ? [c.ref] : c.ref);
 
 /**
- * Defines the suite's tests in the calling test file: every case on a stack of `shards` shards
- * (absent: the single canister), and with `meta` the checks of the cases themselves.
+ * Defines the suite's tests in the calling test file: every case on `stack` (absent: the single
+ * canister), or only the cases of the shared service when `clock` is false (each `clock` case
+ * starts a stack of its own: with shards, their installs), and with `meta` the checks of the
+ * cases themselves.
  */
-export function conformanceSuite(o: { shards?: number; meta?: boolean } = {}): void {
-    useStack({ shards: o.shards });
+export function conformanceSuite(o: { stack?: Stack; clock?: boolean; meta?: boolean } = {}): void {
+    useStack(o.stack ?? {});
     afterAll(stopSharedService, 60_000);
     for (const [area, rules] of AREAS) {
         describe(area, () => {
             for (const [rule, cases] of Object.entries(rules)) {
                 describe(rule, () => {
-                    for (const c of cases) {
+                    for (const c of cases.filter((k) => o.clock !== false || !k.clock)) {
                         const index = CASES.findIndex((placed) => placed.c === c);
                         test(title(c), () => runCase(c, index));
                     }
