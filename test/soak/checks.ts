@@ -60,6 +60,7 @@ async function checkGame(s: Soak, game: Game): Promise<void> {
             );
         }
     }
+    const scored = new Set(s.ledger.scored(game.id));
     for (const player of players) {
         const p = { gameId: game.id, player };
         const session = player.startsWith('session:');
@@ -71,6 +72,9 @@ async function checkGame(s: Soak, game: Game): Promise<void> {
                   headers: keyHeaders,
                   allowed: [200, 404],
               });
+        // A player's first submit makes their profile: achievements unlocked before it are kept, but
+        // no profile shows them until then (a player none of whose submits was acknowledged).
+        if (a?.status === 404 && !scored.has(player)) continue;
         const profile =
             a?.status === 200
                 ? (a.body.data as { nickname: string; gameProfile: { achievements: string[] } })
