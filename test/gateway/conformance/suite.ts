@@ -39,13 +39,15 @@ const refsOf = (c: Case): readonly string[] => (typeof c.ref === 'string' ? [c.r
 /**
  * Defines the suite's tests in the calling test file: every case on `stack` (absent: the single
  * canister), or only the cases of the shared service when `clock` is false (each `clock` case
- * starts a stack of its own: with shards, their installs), and with `meta` the checks of the
- * cases themselves.
+ * starts a stack of its own: with shards, their installs), only the `areas` named when given, and
+ * with `meta` the checks of the cases themselves.
  */
-export function conformanceSuite(o: { stack?: Stack; clock?: boolean; meta?: boolean } = {}): void {
+export function conformanceSuite(
+    o: { stack?: Stack; clock?: boolean; meta?: boolean; areas?: readonly string[] } = {},
+): void {
     useStack(o.stack ?? {});
     afterAll(stopSharedService, 60_000);
-    for (const [area, rules] of AREAS) {
+    for (const [area, rules] of AREAS.filter(([name]) => o.areas === undefined || o.areas.includes(name))) {
         describe(area, () => {
             for (const [rule, cases] of Object.entries(rules)) {
                 describe(rule, () => {
