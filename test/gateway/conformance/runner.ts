@@ -6,7 +6,13 @@ import { Principal } from '@dfinity/principal';
 
 import type { Method } from '../../../contract/canister';
 import { DIRECT_READ_WINDOW_SECONDS } from '../../../contract/http';
-import { startService, type TestResponse, type TestService } from '../../support/gateway';
+import {
+    stackTemplate,
+    startService,
+    type StackTemplate,
+    type TestResponse,
+    type TestService,
+} from '../../support/gateway';
 import { canisterAnswer, directUrls, verifyAnswer } from '../../support/verify-response';
 import {
     SHARED_START,
@@ -243,8 +249,16 @@ async function runStep(service: TestService, vars: Vars, step: Step, mainGame: s
     }
 }
 
+/** The stack `clock` cases start from: installed once at START, copied for each case (its clock its own). */
+let clockTemplate: Promise<StackTemplate> | undefined;
+
 export async function runCase(c: Case, index: number): Promise<void> {
-    const own = c.clock ? await startService({ ...stack, replica: { startTime: nsOf(START) } }) : undefined;
+    const own = c.clock
+        ? await startService({
+              ...stack,
+              template: await (clockTemplate ??= stackTemplate({ ...stack, replica: { startTime: nsOf(START) } })),
+          })
+        : undefined;
     try {
         const service = own ?? (await sharedService());
         const vars: Vars = new Map();
