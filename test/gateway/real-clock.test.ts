@@ -112,10 +112,11 @@ test('a UTC midnight while a board is read and written: the period tick rolls th
     expect(daily.status).toBe(200);
     await daily.arrayBuffer();
     expect((await write(1)).status).toBe(200);
-    // A second before the next UTC midnight (the clock only jumps forward; agents follow).
-    await s.replica.setTime((s.replica.time() / DAY + 1n) * DAY - 1_000_000_000n);
+    // Just past the next UTC midnight (the clock only jumps forward; agents follow): the tick and
+    // the render timer the write left pending are due in the same round.
+    await s.replica.setTime((s.replica.time() / DAY + 1n) * DAY + 1_000_000_000n);
     // Writes go on (each marks the game's watched paths: a render timer is pending) until the tick
-    // after midnight has archived the day: the outcome, polled, never a duration.
+    // has archived the day: the outcome, polled, never a duration.
     let archived = 0;
     for (let i = 2; archived === 0 && i <= 120; i++) {
         expect((await write(i)).status).toBe(200);
