@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
 import { MESSAGES, boardNotFound } from '../../contract/messages';
 import { BOARD_PATHS } from '../../contract/board-paths';
 import { ROUTES } from '../../gateway/routes';
-import { createClient, LeaderboardError, RATE_LIMIT_WAIT_MS, type ClientOptions } from '../../client/src';
+import { LeaderboardError, RATE_LIMIT_WAIT_MS, type ClientOptions } from '../../client/src';
+import { localClient } from '../support/client';
 import { startService, type TestService } from '../support/gateway';
 import { startRelay, type Relay } from '../support/relay';
 
@@ -53,18 +54,12 @@ beforeEach(() => {
 const replicaNow = (): number => Number(s.replica.time() / 1_000_000n);
 
 function client(o: Partial<ClientOptions> = {}) {
-    return createClient({
-        baseUrl: s.gateway.url,
-        apiKey: key,
-        gameId: GAME,
-        canisterUrl: `${s.replica.url}/?canisterId=${s.canisterId.toText()}`,
-        network: 'local',
+    return localClient(s, key, GAME, {
         sleep: async (ms) => {
             sleeps.push(ms);
             await s.replica.advanceTime(ms);
         },
         random: () => 0.5,
-        now: replicaNow,
         ...o,
     });
 }

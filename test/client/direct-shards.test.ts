@@ -2,7 +2,8 @@
 // with the directory's canister URL, a read of a game on the shard follows the directory's 302,
 // and `verify: true` checks the answer against the canister that gave it (the shard), so it
 // passes unchanged and fails loudly when a relay on the way changes one byte.
-import { createClient, LeaderboardError, type ClientOptions } from '../../client/src';
+import { LeaderboardError, type ClientOptions } from '../../client/src';
+import { localClient } from '../support/client';
 import { startService, type TestService } from '../support/gateway';
 import { startRelay } from '../support/relay';
 
@@ -16,17 +17,7 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(() => s?.stop());
 
-function client(o: Partial<ClientOptions> = {}) {
-    return createClient({
-        baseUrl: s.gateway.url,
-        apiKey: key,
-        gameId: GAME,
-        canisterUrl: `${s.replica.url}/?canisterId=${s.canisterId.toText()}`,
-        network: 'local',
-        now: () => Number(s.replica.time() / 1_000_000n),
-        ...o,
-    });
-}
+const client = (o: Partial<ClientOptions> = {}) => localClient(s, key, GAME, o);
 
 test('a verified read at the directory is checked against the shard that answered it', async () => {
     const c = client();
