@@ -53,6 +53,15 @@ test('npm start: fresh data directory, demo game, submit, read, Ctrl-C, restart 
     expect((await fetch(`${first.url}/client/leaderboard-client.js`)).status).toBe(200);
     const reaction = await (await fetch(`${first.url}/games/demo-game/scoreboards/reaction`, { headers })).json();
     expect(reaction).toMatchObject({ ok: true, data: { scoreboardId: 'reaction', entries: [] } });
+    // Its floor: a 0 ms "reaction" (anyone holds the page's key) never takes rank 1; the page knows it.
+    const zero = await fetch(`${first.url}/scores`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ playerId: 'dev_1700000000_0badf00d', scoreboardId: 'reaction', score: 0, streak: 1 }),
+    });
+    expect(zero.status).toBe(400);
+    expect(await zero.json()).toEqual({ ok: false, error: 'Score rejected by game validation rules' });
+    expect(await (await fetch(`${first.url}/demo`)).text()).toContain('data-min-score="100"');
     await stop(first);
     // Keys, emails and API keys: every file 0600, every directory 0700; looser ones (an older
     // version's) are tightened by the next start.
