@@ -13,6 +13,8 @@ const READ = 'read-game';
 const OTHER = 'other-game';
 let readKey: string;
 let otherKey: string;
+/** What the gateway logged of its failed canister calls. */
+const logged: string[] = [];
 
 beforeAll(async () => {
     s = await startService({
@@ -22,6 +24,7 @@ beforeAll(async () => {
         // Calls of exactly two submits (a lone submit waits a second for company): which submits
         // share a call never depends on how fast this machine is.
         batch: { ...SUBMIT_BATCHING, maxBatch: 2, maxWaitMs: 1000 },
+        canisterLog: (line) => logged.push(line),
     });
     readKey = await s.game(READ);
     otherKey = await s.game(OTHER);
@@ -74,6 +77,7 @@ test('a submit whose canister traps fails alone: the other submits of its call a
         trappedCalls.push(submits.length);
         return 'injected: a bug on this submit';
     };
+    logged.length = 0;
     try {
         const replies = await Promise.all([
             submit(readKey, READ, 'before', 1),
@@ -85,6 +89,13 @@ test('a submit whose canister traps fails alone: the other submits of its call a
         // It trapped in a call with another submit first, then alone.
         expect(trappedCalls).toEqual([2, 1]);
         expect(replies[1].headers.get('retry-after')).not.toBeNull();
+        // What the operator sees: the reject's code and text, and the canister that gave it.
+        const lines = logged.filter((l) => l.includes('submit_scores'));
+        expect(lines).toHaveLength(2);
+        for (const line of lines) {
+            expect(line).toContain(`to ${s.shards[0]} failed: rejected (code 5, IC0503)`);
+            expect(line).toContain('injected: a bug on this submit');
+        }
     } finally {
         s.replica.subnet.trapWhen = undefined;
     }

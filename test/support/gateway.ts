@@ -169,6 +169,8 @@ export async function startService(
          * canisters, shards and identities as they were, its clock where it stopped (test mode).
          */
         template?: StackTemplate;
+        /** Where the gateway logs its failed canister calls (default: nowhere). */
+        canisterLog?: (line: string) => void;
     } = {},
 ): Promise<TestService & { signIn: SignInConfig }> {
     const template = options.template;
@@ -185,9 +187,9 @@ export async function startService(
             arg: initArgFor({ gateways: [identity.getPrincipal()], operators: [operator.getPrincipal()] }),
         });
     }
-    const connect = (as: typeof identity) =>
-        connectCanister({ host: replica.url, canisterId, identity: as, fetchRootKey: true, log: () => undefined });
-    const gatewayClient = await connect(identity);
+    const connect = (as: typeof identity, log: (line: string) => void = () => undefined) =>
+        connectCanister({ host: replica.url, canisterId, identity: as, fetchRootKey: true, log });
+    const gatewayClient = await connect(identity, options.canisterLog);
     const directOperator = await connect(operator);
     const shards =
         template?.shards ??
