@@ -7,6 +7,7 @@ import * as path from 'node:path';
 
 import express, { Router, type Response } from 'express';
 
+import { DIRECT_READ_WINDOW_SECONDS } from '../../contract/http';
 import { escapeHtml } from './layout';
 
 export interface DemoConfig {
@@ -58,6 +59,7 @@ li:last-child{border-bottom:0}
 li.me{background:#eef4ff;border-radius:8px;font-weight:700}
 li .rank{color:#5b6577}
 .muted{color:#5b6577;font-size:14px;margin:0}
+.note{margin-top:8px}
 .badge{font-size:13px;font-weight:700;border-radius:999px;padding:3px 10px;white-space:nowrap;background:#e4e7ec;color:#344054}
 .badge[data-verified=yes]{background:#dcfae6;color:#067647}
 .badge[data-verified=no]{background:#fee4e2;color:#b42318}
@@ -76,7 +78,7 @@ function page(demo: DemoConfig): string {
 <header><h1>Reaction</h1><span id="who" class="muted">anonymous</span></header>
 <button id="pad" type="button" data-state="idle">Tap to start<small>Wait for green, then tap as fast as you can</small></button>
 <p id="status" class="muted" role="status"></p>
-<section class="card"><h2>Top 10 <span id="badge" class="badge" data-verified="unknown">checking…</span></h2><p id="tampered" class="error" hidden>This board did not come from the canister unchanged: something between you and it altered it.</p><ol id="top"></ol><p id="top-empty" class="muted" hidden>No times yet: be the first.</p></section>
+<section class="card"><h2>Top 10 <span id="badge" class="badge" data-verified="unknown">checking…</span></h2><p id="tampered" class="error" hidden>This board did not come from the canister unchanged: something between you and it altered it.</p><ol id="top"></ol><p id="top-empty" class="muted" hidden>No times yet: be the first.</p><p class="muted note">Certified, updated every ${DIRECT_READ_WINDOW_SECONDS} s: a new time shows under "Around you" first.</p></section>
 <section class="card"><h2>Around you</h2><ol id="around"></ol><p id="around-empty" class="muted">Play a round to get on the board.</p></section>
 <section class="card"><h2>Keep your times <button id="signin" class="secondary" type="button">Sign in</button></h2>
 <p class="muted" id="signin-hint">Anonymous on this device; sign in to keep your times on any device.</p>
