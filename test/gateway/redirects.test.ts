@@ -4,6 +4,7 @@
 import * as http from 'node:http';
 
 import { startService } from '../support/gateway';
+import { BROWSER_HEADERS } from '../support/http-gateway';
 
 let s: Awaited<ReturnType<typeof startService>>;
 const G = 'redirected-game';
@@ -51,26 +52,6 @@ test('a read at the directory follows its 302 to the shard: the same JSON as the
     expect(followed.status).toBe(200);
     expect(await followed.json()).toEqual(viaGateway.body);
 });
-
-/** What Chromium sends with a cross-origin fetch of a board path (a dozen headers besides Host). */
-const BROWSER_HEADERS: Record<string, string> = {
-    Connection: 'keep-alive',
-    'sec-ch-ua': '"Chromium";v="156", "Not-A.Brand";v="24"',
-    'sec-ch-ua-mobile': '?0',
-    'sec-ch-ua-platform': '"Linux"',
-    'User-Agent':
-        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36',
-    Accept: '*/*',
-    Origin: 'http://localhost:8080',
-    'Sec-Fetch-Site': 'cross-site',
-    'Sec-Fetch-Mode': 'cors',
-    'Sec-Fetch-Dest': 'empty',
-    Referer: 'http://localhost:8080/demo',
-    'Accept-Encoding': 'gzip, deflate, br, zstd',
-    'Accept-Language': 'en-US,en;q=0.9,de;q=0.8',
-    'Cache-Control': 'no-cache',
-    Pragma: 'no-cache',
-};
 
 /** A GET to the replica's HTTP gateway with exactly these headers and this Host (no redirect followed). */
 function get(path: string, host: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {

@@ -39,3 +39,23 @@ export function httpReply(reply: Uint8Array): { status: number; upgrade: boolean
     ];
     return { status: answer.status_code, upgrade: answer.upgrade[0] === true, body: new Uint8Array(answer.body) };
 }
+
+/** What Chromium sends with a cross-origin fetch of a board path (a dozen headers besides Host). */
+export const BROWSER_HEADERS: Record<string, string> = {
+    Connection: 'keep-alive',
+    'sec-ch-ua': '"Chromium";v="156", "Not-A.Brand";v="24"',
+    'sec-ch-ua-mobile': '?0',
+    'sec-ch-ua-platform': '"Linux"',
+    'User-Agent':
+        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36',
+    Accept: '*/*',
+    Origin: 'http://localhost:8080',
+    'Sec-Fetch-Site': 'cross-site',
+    'Sec-Fetch-Mode': 'cors',
+    'Sec-Fetch-Dest': 'empty',
+    Referer: 'http://localhost:8080/demo',
+    'Accept-Encoding': 'gzip, deflate, br, zstd',
+    'Accept-Language': 'en-US,en;q=0.9,de;q=0.8',
+    'Cache-Control': 'no-cache',
+    Pragma: 'no-cache',
+};
