@@ -44,4 +44,5 @@ module.exports = {
     ],
     testTimeout: 120000,
     maxWorkers: 2,
+    testSequencer: '<rootDir>/test/support/sequencer.cjs',
 };
