@@ -7,22 +7,11 @@
 import { IDL } from '@dfinity/candid';
 import type { Principal } from '@dfinity/principal';
 
+import { FEES } from '../../replica/fees';
 import type { ExecutionRecord } from '../../replica/subnet';
 import { OPERATOR, type Replica } from '../../replica/replica';
 import { httpReply, httpRequestArg, httpUpdateArg } from '../support/http-gateway';
 import { table } from './stats';
-
-/** The fee schedule of docs/costs.md (13-node subnet; DFINITY "Cycles costs", 2026-03-13). */
-export const FEES = {
-    perUpdateMessage: 5_000_000,
-    perInstruction: 1,
-    perIngressMessage: 1_200_000,
-    perIngressByte: 2_000,
-    /** Memory, per GiB per second. */
-    perGiBSecond: 127_000,
-    createCanister: 500_000_000_000,
-    usdPerTrillion: 1.35,
-};
 
 const PLAYERS = Number(process.env.BENCH_DAILY_PLAYERS ?? 100_000);
 /** Simulated seconds per mode: a day is this many times longer. */
