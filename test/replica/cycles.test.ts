@@ -311,6 +311,21 @@ describe('freezing', () => {
             reject: { errorCode: 'IC0207' },
         });
         replica.setCycles(id, 10n ** 13n);
+        // A threshold past 64 bits, or one set by a stranger, is refused and changes nothing.
+        const settings = (canister: Principal, seconds: bigint): Uint8Array =>
+            candid(
+                [
+                    IDL.Record({
+                        canister_id: IDL.Principal,
+                        settings: IDL.Record({ freezing_threshold: IDL.Opt(IDL.Nat) }),
+                    }),
+                ],
+                [{ canister_id: canister, settings: { freezing_threshold: [seconds] } }],
+            );
+        await expect(management('update_settings', settings(id, 1n << 64n))).rejects.toThrow(/64 bits/);
+        const stranger = Principal.fromUint8Array(new Uint8Array([1, 2, 3]));
+        await expect(management('update_settings', settings(id, 10n ** 12n), stranger)).rejects.toThrow(/controllers/);
+        expect((await status(id)).settings.freezing_threshold).toBe(86_400n);
     });
 
     test('at zero a canister is uninstalled: code and memory gone, id and controllers kept', async () => {
@@ -353,36 +368,28 @@ describe('POST /_/cycles', () => {
         expect(canisterOf(id).system.cycles).toBe(123_456_789_000_000n);
     });
 
-    test('outside test mode, or from off the machine, there is no such control', async () => {
-        const plain = await startTestReplica({ testMode: false });
+    /** Whether a replica started with `options` refuses POST /_/cycles sent to `host` (and keeps the balance). */
+    async function refuses(options: Parameters<typeof startTestReplica>[0], host: string): Promise<boolean> {
+        const other = await startTestReplica(options);
         try {
-            const id = plain.createCanister();
-            const before = plain.subnet.canisters.get(id.toText())!.system.cycles;
-            const res = await fetch(`${plain.url}/_/cycles`, {
+            const id = other.createCanister();
+            const before = other.subnet.canisters.get(id.toText())!.system.cycles;
+            const res = await fetch(`http://${host}:${other.port}/_/cycles`, {
                 method: 'POST',
                 body: JSON.stringify({ canisterId: id.toText(), cycles: '1' }),
             });
-            expect(res.status).not.toBe(200);
-            expect(plain.subnet.canisters.get(id.toText())!.system.cycles).toBe(before);
+            return res.status !== 200 && other.subnet.canisters.get(id.toText())!.system.cycles === before;
         } finally {
-            await plain.stop();
+            await other.stop();
         }
+    }
+
+    test('outside test mode, or from off the machine, there is no such control', async () => {
+        expect(await refuses({ testMode: false }, '127.0.0.1')).toBe(true);
         const external = Object.values(os.networkInterfaces())
             .flat()
             .find((a) => a !== undefined && a.family === 'IPv4' && !a.internal);
         expect(external).toBeDefined();
-        const open = await startTestReplica({ host: '0.0.0.0' });
-        try {
-            const id = open.createCanister();
-            const before = open.subnet.canisters.get(id.toText())!.system.cycles;
-            const res = await fetch(`http://${external!.address}:${open.port}/_/cycles`, {
-                method: 'POST',
-                body: JSON.stringify({ canisterId: id.toText(), cycles: '1' }),
-            });
-            expect(res.status).not.toBe(200);
-            expect(open.subnet.canisters.get(id.toText())!.system.cycles).toBe(before);
-        } finally {
-            await open.stop();
-        }
+        expect(await refuses({ host: '0.0.0.0' }, external!.address)).toBe(true);
     });
 });
