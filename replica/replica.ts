@@ -423,7 +423,10 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
     ): void {
         if (subnet.ingress.has(requestId)) return; // duplicates are ignored, as on the IC
         if (canisterId === MANAGEMENT.toText()) {
-            // Management calls from users run as their own subnet message.
+            // Management calls from users run as their own subnet message, at the round's time
+            // (memory charged up to it, so canister_status reports the balance as of now).
+            subnet.time = clock.next();
+            subnet.chargeIdle();
             subnet.changes.statuses.add(requestId);
             let reply: Reply;
             try {

@@ -12,7 +12,7 @@ import { callManagement } from '../../replica/management';
 import { OPERATOR, type Replica } from '../../replica/replica';
 import type { Canister, Message } from '../../replica/subnet';
 import { startTestReplica } from '../support/replica';
-import { installProbe, probeIdl, type Probe } from './probe';
+import { installProbe, probeIdl, probeInit, probeWasm, type Probe } from './probe';
 
 const MANAGEMENT = Principal.fromText('aaaaa-aa');
 const GIB = 1n << 30n;
@@ -174,6 +174,28 @@ describe('charges match the fee table', () => {
         expect(perDay).toBe(idlePerDay(before.bytes));
         const month = before.cycles - after.cycles;
         expect(month >= 30n * perDay - 30n && month <= 30n * perDay + 30n + perDay / 1000n).toBe(true);
+    });
+
+    test('on the real clock memory is charged as time passes, and canister_status reports it', async () => {
+        const real = await startTestReplica({ testMode: false });
+        try {
+            const id = real.createCanister();
+            await real.installCode(id, probeWasm(), { arg: probeInit('real') });
+            const balance = async (): Promise<bigint> => {
+                const reply = await real.update(MANAGEMENT, 'canister_status', idArg(id), OPERATOR);
+                if (!('reply' in reply)) throw new Error(reply.reject.message);
+                return (IDL.decode([statusType], reply.reply)[0] as { cycles: bigint }).cycles;
+            };
+            const first = await balance();
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            // No message ran on the canister between the two reads: only its memory was charged.
+            const second = await balance();
+            expect(second).toBeLessThan(first);
+            // The round after the read charged on (real time moved on): never more than it reported.
+            expect(real.subnet.canisters.get(id.toText())!.system.cycles).toBeLessThanOrEqual(second);
+        } finally {
+            await real.stop();
+        }
     });
 
     test('create_canister takes its fee from the attached cycles; deposit_cycles moves them, no more', () => {
