@@ -286,6 +286,18 @@ describe('freezing', () => {
         expect(await probe.count()).toBe(1n);
     });
 
+    test("a frozen canister's timer waits: it runs once cycles arrive", async () => {
+        const { id, probe } = await installProbe(replica, 'frozen-timer');
+        await probe.fireIn(60n);
+        replica.setCycles(id, threshold(snapshot(id).bytes) - 1n);
+        const { instructions } = await executionsOf(id, () => replica.advanceTime(120_000));
+        expect(instructions).toEqual([]);
+        expect(canisterOf(id).system.globalTimer).not.toBe(0n);
+        replica.setCycles(id, 10n ** 13n);
+        await replica.tick();
+        expect((await probe.timerFired()).length).toBe(1);
+    });
+
     test('a canister below its threshold cannot call out: the call is rejected at once', async () => {
         const { id: a, agent } = await installProbe(replica, 'poor-caller');
         const { id: b, probe: probeB } = await installProbe(replica, 'rich-callee');
