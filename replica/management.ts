@@ -4,6 +4,7 @@ import { IDL } from '@dfinity/candid';
 import { Principal } from '@dfinity/principal';
 
 import { bytesEqual } from './bytes';
+import { CHARGE, freezingThreshold, idleBurnPerDay, memoryBytes } from './cycles';
 import { RejectCode, SubnetError, type Canister, type Reply, type Subnet } from './subnet';
 
 const settings = IDL.Record({
@@ -105,6 +106,8 @@ export interface ManagementCall {
     method: string;
     arg: Uint8Array;
     cycles: bigint;
+    /** Keeps `amount` of the attached cycles (the rest goes back to the caller). */
+    accept?: (amount: bigint) => void;
     /** Set for ingress calls. */
     ingress: boolean;
     random: (n: number) => Uint8Array;
@@ -176,9 +179,22 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
                     ? (s.controllers as Principal[][])[0].map((p) => p.toUint8Array())
                     : [caller];
             const specified = (arg.specified_id as Principal[] | undefined)?.[0];
-            const canister = subnet.createCanister(controllers, specified);
-            const amount = (arg.amount as bigint[] | undefined)?.[0];
-            if (amount !== undefined) canister.system.cycles = amount;
+            // create_canister: the new canister gets the attached cycles less the creation fee;
+            // the provisional method mints them (free, as on the IC).
+            let cycles = (arg.amount as bigint[] | undefined)?.[0];
+            if (call.method === 'create_canister') {
+                if (call.cycles < CHARGE.creation)
+                    throw new SubnetError(
+                        RejectCode.CanisterReject,
+                        `Creating a canister requires a fee of ${CHARGE.creation} that is deducted from the canister's initial balance but only ${call.cycles} cycles were received with the create_canister request.`,
+                        'IC0406',
+                    );
+                cycles = call.cycles - CHARGE.creation;
+            }
+            const threshold = freezingThresholdOf(s);
+            const canister = subnet.createCanister(controllers, specified, cycles);
+            if (threshold !== undefined) canister.system.freezingThreshold = threshold;
+            call.accept?.(call.cycles);
             return reply([{ canister_id: canister.id }]);
         }
         case 'install_code': {
@@ -204,6 +220,7 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
             return reply([]);
         case 'update_settings': {
             const canister = target();
+            const threshold = freezingThresholdOf(arg.settings as Record<string, unknown>);
             const controllers = (arg.settings as { controllers: Principal[][] }).controllers[0];
             if (controllers !== undefined) {
                 if (controllers.length > 10)
@@ -214,6 +231,7 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
                     );
                 canister.system.controllers = controllers.map((p) => p.toUint8Array());
             }
+            if (threshold !== undefined) canister.system.freezingThreshold = threshold;
             canister.system.version += 1n;
             subnet.changes.system.add(canister.text);
             return reply([]);
@@ -245,14 +263,15 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
             if (canister === undefined)
                 throw new SubnetError(RejectCode.DestinationInvalid, `Canister ${id} not found`, 'IC0301');
             canister.system.cycles += call.method === 'deposit_cycles' ? call.cycles : (arg.amount as bigint);
+            if (call.method === 'deposit_cycles') call.accept?.(call.cycles);
             subnet.changes.system.add(canister.text);
             return reply([]);
         }
         case 'canister_status': {
             const canister = target();
             const sys = canister.system;
-            const heap = canister.instance ? BigInt(canister.instance.pages()) * 65536n : 0n;
             const stable = canister.stable.size() * 65536n;
+            const heap = memoryBytes(canister) - stable;
             return reply([
                 {
                     status: { [sys.status]: null },
@@ -260,7 +279,7 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
                         controllers: sys.controllers.map((c) => Principal.fromUint8Array(c)),
                         compute_allocation: 0n,
                         memory_allocation: 0n,
-                        freezing_threshold: 2_592_000n,
+                        freezing_threshold: freezingThreshold(canister),
                         reserved_cycles_limit: 5_000_000_000_000n,
                         wasm_memory_limit: 3n * 1024n ** 3n,
                     },
@@ -278,9 +297,17 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
                     },
                     cycles: sys.cycles,
                     reserved_cycles: 0n,
-                    idle_cycles_burned_per_day: 0n,
+                    idle_cycles_burned_per_day: idleBurnPerDay(canister),
                 },
             ]);
         }
     }
+}
+
+/** A settings record's freezing threshold (seconds), checked: the IC takes it below 2^64. */
+function freezingThresholdOf(settings: Record<string, unknown> | undefined): bigint | undefined {
+    const threshold = (settings?.freezing_threshold as bigint[] | undefined)?.[0];
+    if (threshold !== undefined && threshold >= 1n << 64n)
+        throw new SubnetError(RejectCode.CanisterError, 'Freezing threshold must fit in 64 bits', 'IC0503');
+    return threshold;
 }

@@ -79,6 +79,8 @@ export interface Replica {
     /** Moves the clock forward and runs what became due (timers). */
     advanceTime(ms: number): Promise<void>;
     setTime(ns: bigint): Promise<void>;
+    /** Sets a canister's cycles balance (tests), as its own round. */
+    setCycles(canisterId: Principal | string, cycles: bigint): void;
     /** Runs a round now. */
     tick(): Promise<void>;
     createCanister(controllers?: Principal[], specifiedId?: Principal): Principal;
@@ -137,12 +139,13 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
         saveModule: (hash, wasm) => store.putModule(hash, wasm),
         log: options.log ?? ((canister, message) => console.log(`[canister ${canister}] ${message}`)),
         canisterRange: CANISTER_RANGE,
-        management: ({ caller, method, arg, cycles }) =>
+        management: ({ caller, method, arg, cycles, accept }) =>
             callManagement(subnet, {
                 caller: caller.bytes,
                 method,
                 arg,
                 cycles,
+                accept,
                 ingress: false,
                 random: (n) => new Uint8Array(randomBytes(n)),
             }),
@@ -278,17 +281,7 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
     /** Whether a round started now would run a global timer (the condition Subnet.run fires on). */
     function timerFiresNextRound(): boolean {
         const upcoming = clock.upcoming();
-        for (const c of subnet.canisters.values()) {
-            const due = c.system.globalTimer;
-            if (
-                due !== 0n &&
-                due <= upcoming &&
-                c.instance !== undefined &&
-                c.system.status === 'running' &&
-                c.module?.methods.has('canister_global_timer')
-            )
-                return true;
-        }
+        for (const c of subnet.canisters.values()) if (subnet.timerDue(c, upcoming)) return true;
         return false;
     }
 
@@ -430,7 +423,10 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
     ): void {
         if (subnet.ingress.has(requestId)) return; // duplicates are ignored, as on the IC
         if (canisterId === MANAGEMENT.toText()) {
-            // Management calls from users run as their own subnet message.
+            // Management calls from users run as their own subnet message, at the round's time
+            // (memory charged up to it, so canister_status reports the balance as of now).
+            subnet.time = clock.next();
+            subnet.chargeIdle();
             subnet.changes.statuses.add(requestId);
             let reply: Reply;
             try {
@@ -503,6 +499,7 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
                   time: () => clock.protocol(),
                   executionTime: () => subnet.time,
                   advance: async (ms) => api.advanceTime(ms),
+                  setCycles: (canisterId, cycles) => api.setCycles(canisterId, cycles),
                   inspect: (canisterId, method, arg, sender) => subnet.inspect(canisterId, method, arg, sender),
                   runHttpUpdate: async (canisterId, arg) =>
                       runUpdate(Principal.fromText(canisterId), 'http_request_update', arg, ANONYMOUS),
@@ -552,6 +549,18 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
         },
         async tick() {
             round();
+        },
+        setCycles(canisterId, cycles) {
+            const id = typeof canisterId === 'string' ? canisterId : canisterId.toText();
+            const canister = subnet.canisters.get(id);
+            if (canister === undefined) throw new Error(`Canister ${id} not found`);
+            if (cycles < 0n) throw new Error('cycles must not be negative');
+            transaction(() => {
+                // Memory up to now is charged first, so the new balance starts clean.
+                subnet.chargeIdle();
+                canister.system.cycles = cycles;
+                subnet.changes.system.add(id);
+            });
         },
         createCanister(controllers = [OPERATOR], specifiedId) {
             return transaction(

@@ -3,6 +3,7 @@
 import { Principal } from '@dfinity/principal';
 
 import { toHex } from './bytes';
+import { callFee, charge, chargeMemory, CHARGE, executionFee, frozenQuery, ingressFee, outOfCycles } from './cycles';
 import {
     compileModule,
     instantiate,
@@ -24,7 +25,7 @@ export const LIMITS = {
 };
 export const MAX_STABLE_PAGES = (500n * 1024n * 1024n * 1024n) / 65536n; // 500 GiB
 export const MANAGEMENT = Principal.managementCanister();
-const DEFAULT_CYCLES = 100_000_000_000_000n;
+export const DEFAULT_CYCLES = 100_000_000_000_000n;
 
 export const RejectCode = {
     SysFatal: 1,
@@ -75,6 +76,11 @@ export interface SystemState {
     version: bigint;
     status: 'running' | 'stopping' | 'stopped';
     cycles: bigint;
+    /** Seconds of idle burn the balance must cover (`update_settings`); the IC's default when unset. */
+    freezingThreshold?: bigint;
+    /** Replica time up to which memory has been charged, and the fraction of a cycle (in cycle-ns per GiB) left over. */
+    chargedAt?: bigint;
+    memoryRemainder?: bigint;
     moduleHash?: Uint8Array;
     callContexts: Map<number, CallContext>;
     callbacks: Map<number, Callback>;
@@ -141,8 +147,14 @@ export interface SubnetOptions {
     /** Keeps an installed module's bytes (so that it can be reloaded after a restart). */
     saveModule?: (hash: string, wasm: Uint8Array) => void;
     log?: (canister: string, message: string) => void;
-    /** Called for a canister's outgoing call to the management canister. */
-    management: (call: { caller: Canister; method: string; arg: Uint8Array; cycles: bigint }) => Reply;
+    /** Called for a canister's outgoing call to the management canister; `accept` keeps attached cycles. */
+    management: (call: {
+        caller: Canister;
+        method: string;
+        arg: Uint8Array;
+        cycles: bigint;
+        accept: (amount: bigint) => void;
+    }) => Reply;
     canisterRange: [bigint, bigint];
 }
 
@@ -190,7 +202,7 @@ export class Subnet {
 
     // ---- canister lifecycle -------------------------------------------------------------
 
-    createCanister(controllers: Uint8Array[], specified?: Principal): Canister {
+    createCanister(controllers: Uint8Array[], specified?: Principal, cycles = DEFAULT_CYCLES): Canister {
         let id: Principal;
         if (specified !== undefined) {
             id = specified;
@@ -215,7 +227,9 @@ export class Subnet {
                 globalTimer: 0n,
                 version: 0n,
                 status: 'running',
-                cycles: DEFAULT_CYCLES,
+                cycles,
+                chargedAt: this.time,
+                memoryRemainder: 0n,
                 callContexts: new Map(),
                 callbacks: new Map(),
                 nextId: 1,
@@ -346,6 +360,7 @@ export class Subnet {
         canister.instance = instance;
         canister.system.moduleHash = mod.hash;
         canister.system.version += 1n;
+        charge(canister, CHARGE.message);
         this.changes.freshHeap.add(canister.text);
         if (stable !== oldStable) this.changes.freshStable.add(canister.text);
         else this.noteStable(canister, stable.commit());
@@ -413,6 +428,8 @@ export class Subnet {
         }
         if (canister.system.status !== 'running')
             return rejectOf(RejectCode.CanisterError, `Canister ${receiver} is stopped`, 'IC0508');
+        const frozen = frozenQuery(canister);
+        if (frozen !== undefined) return { reject: frozen };
         const name = `canister_query ${method}`;
         if (!canister.module.methods.has(name)) {
             return rejectOf(
@@ -469,6 +486,7 @@ export class Subnet {
 
     /** Executes queued messages and due timers until nothing is left (or `maxSteps`). */
     run(maxSteps = 10_000): number {
+        this.chargeIdle();
         let steps = 0;
         for (;;) {
             while (this.queue.length > 0 && steps < maxSteps) {
@@ -478,14 +496,7 @@ export class Subnet {
             if (steps >= maxSteps) return steps;
             let fired = false;
             for (const canister of this.canisters.values()) {
-                const due = canister.system.globalTimer;
-                if (
-                    due !== 0n &&
-                    due <= this.time &&
-                    canister.instance !== undefined &&
-                    canister.system.status === 'running' &&
-                    canister.module?.methods.has('canister_global_timer')
-                ) {
+                if (this.timerDue(canister, this.time)) {
                     canister.system.globalTimer = 0n;
                     this.changes.system.add(canister.text);
                     this.runSystemTask(canister, 'canister_global_timer');
@@ -497,14 +508,42 @@ export class Subnet {
         }
     }
 
-    /** The earliest pending global timer, if any. */
+    /**
+     * Whether the canister's global timer runs in a round at `time`: set, due, on a running
+     * canister with code that can pay for it (the IC runs no timers of a frozen canister).
+     */
+    timerDue(canister: Canister, time: bigint): boolean {
+        const due = canister.system.globalTimer;
+        return (
+            due !== 0n &&
+            due <= time &&
+            canister.instance !== undefined &&
+            canister.system.status === 'running' &&
+            canister.module?.methods.has('canister_global_timer') === true &&
+            outOfCycles(canister, CHARGE.message) === undefined
+        );
+    }
+
+    /** The earliest pending global timer, if any (none of a frozen canister's: it waits for cycles). */
     nextTimer(): bigint | undefined {
         let next: bigint | undefined;
         for (const c of this.canisters.values()) {
             const t = c.system.globalTimer;
-            if (t !== 0n && c.instance !== undefined && (next === undefined || t < next)) next = t;
+            if (t === 0n || !this.timerDue(c, t)) continue;
+            if (next === undefined || t < next) next = t;
         }
         return next;
+    }
+
+    /** Charges every canister's memory up to now; one at zero is uninstalled, as on the IC. */
+    chargeIdle(): void {
+        for (const canister of this.canisters.values()) {
+            if (chargeMemory(canister, this.time)) this.changes.system.add(canister.text);
+            if (canister.system.cycles === 0n && canister.module !== undefined) {
+                this.options.log?.(canister.text, 'out of cycles: uninstalled (code and memory are gone)');
+                this.uninstall(canister);
+            }
+        }
     }
 
     private deliver(message: Message): void {
@@ -541,6 +580,10 @@ export class Subnet {
                 );
             }
         }
+        const received = m.origin.kind === 'ingress' ? ingressFee(m.method.length + m.arg.length) : 0n;
+        const frozen = outOfCycles(canister, received + CHARGE.message);
+        if (frozen !== undefined) return fail(frozen.code, frozen.message, frozen.errorCode!);
+        charge(canister, received);
         const injected = this.trapWhen?.(m.receiver, m.method, m.arg);
         if (injected !== undefined)
             return fail(
@@ -590,6 +633,9 @@ export class Subnet {
         const isReply = 'reply' in m.response;
         const kind: ContextKind = isReply ? 'Ry' : 'Rt';
         canister.system.cycles += m.refund;
+        // The response's bytes travel at the caller's expense, as the request's did.
+        const bytes = 'reply' in m.response ? m.response.reply.length : m.response.reject.message.length;
+        charge(canister, CHARGE.callByte * BigInt(bytes));
         const ctx = this.context(canister, kind, {
             caller: callContext.caller,
             arg: 'reply' in m.response ? m.response.reply : undefined,
@@ -698,7 +744,8 @@ export class Subnet {
         const sys = canister.system;
         if (ctx.certifiedData !== undefined) sys.certifiedData = ctx.certifiedData;
         if (ctx.globalTimerChanged) sys.globalTimer = ctx.globalTimer;
-        sys.cycles = ctx.cyclesBalance;
+        // The execution's own effect on the balance; fees charged meanwhile stay charged.
+        sys.cycles += ctx.cyclesBalance - ctx.cyclesAtStart;
         this.changes.system.add(canister.text);
     }
 
@@ -753,14 +800,30 @@ export class Subnet {
         sys.callbacks.set(callback.id, callback);
         callContext.outstanding += 1;
         const origin: Origin = { kind: 'canister', caller: canister.text, callbackId: callback.id };
+        const fee = callFee(call.method.length + call.arg.length);
+        const frozen = outOfCycles(canister, fee);
+        if (frozen !== undefined) {
+            // The IC refuses the call at once; the callback sees the reject, the cycles come back.
+            this.queue.push({
+                kind: 'response',
+                receiver: canister.text,
+                callbackId: callback.id,
+                response: { reject: frozen },
+                refund: call.cycles,
+            });
+            return;
+        }
+        charge(canister, fee);
         if (callback.callee === MANAGEMENT.toText()) {
             let reply: Reply;
+            let accepted = 0n;
             try {
                 reply = this.options.management({
                     caller: canister,
                     method: call.method,
                     arg: call.arg,
                     cycles: call.cycles,
+                    accept: (amount) => (accepted = amount),
                 });
             } catch (e) {
                 reply =
@@ -773,7 +836,7 @@ export class Subnet {
                 receiver: canister.text,
                 callbackId: callback.id,
                 response: reply,
-                refund: call.cycles,
+                refund: 'reply' in reply ? call.cycles - accepted : call.cycles,
             });
             return;
         }
@@ -859,6 +922,7 @@ export class Subnet {
             cyclesRefunded: o.cyclesRefunded ?? 0n,
             cyclesAccepted: 0n,
             cyclesBalance: sys.cycles,
+            cyclesAtStart: sys.cycles,
             calls: [],
             globalTimer: sys.globalTimer,
             globalTimerChanged: false,
@@ -873,6 +937,13 @@ export class Subnet {
     }
 
     private record(canister: Canister, method: string, kind: ContextKind, out: Outcome): void {
+        // Non-replicated queries and inspect_message are free; a message's base fee is charged once
+        // (cleanup runs within its callback's message, install charges its own).
+        if (kind !== 'NRQ' && kind !== 'F') {
+            const base = kind === 'U' || kind === 'RQ' || kind === 'Ry' || kind === 'Rt' || kind === 'T';
+            charge(canister, executionFee(out.instructions, base));
+            this.changes.system.add(canister.text);
+        }
         const record: ExecutionRecord = {
             canister: canister.text,
             method,

@@ -58,6 +58,8 @@ export interface ExecutionContext {
     cyclesRefunded: bigint;
     cyclesAccepted: bigint;
     cyclesBalance: bigint;
+    /** The balance the execution began with: its effect is the difference (fees are charged beside it). */
+    cyclesAtStart: bigint;
     pendingCall?: OutgoingCall & { argParts: Uint8Array[]; argSize: number };
     calls: OutgoingCall[];
     certifiedData?: Uint8Array;

@@ -34,6 +34,7 @@ export interface HttpServerOptions {
     /** The execution time of the last round: what canisters saw. */
     executionTime(): bigint;
     advance(ms: number): Promise<void>;
+    setCycles(canisterId: string, cycles: bigint): void;
     inspect(canisterId: string, method: string, arg: Uint8Array, sender: Uint8Array): Reject | undefined;
     runHttpUpdate(canisterId: string, arg: Uint8Array): Promise<Reply>;
 }
@@ -132,6 +133,16 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
             }
             res.writeHead(200, { 'content-type': 'application/json' });
             res.end(JSON.stringify({ timeNs: o.time().toString(), executionTimeNs: o.executionTime().toString() }));
+            return;
+        }
+        if (url.pathname === '/_/cycles' && req.method === 'POST' && o.testMode && isLoopback(req)) {
+            const { canisterId, cycles } = parseCycles(await readBody(req, 4096));
+            if (!o.subnet.canisters.has(canisterId)) throw new HttpError(404, `Canister ${canisterId} not found`);
+            o.setCycles(canisterId, cycles);
+            res.writeHead(200, { 'content-type': 'application/json' });
+            res.end(
+                JSON.stringify({ canisterId, cycles: o.subnet.canisters.get(canisterId)!.system.cycles.toString() }),
+            );
             return;
         }
         if (url.pathname === '/_/executions' && o.testMode && isLoopback(req)) {
@@ -343,3 +354,18 @@ function isLoopback(req: http.IncomingMessage): boolean {
 }
 
 export { HttpError };
+
+/** The body of `POST /_/cycles`: `{"canisterId": "<text id>", "cycles": "<decimal>"}`. */
+function parseCycles(body: Uint8Array): { canisterId: string; cycles: bigint } {
+    let parsed: unknown;
+    try {
+        parsed = JSON.parse(new TextDecoder().decode(body));
+    } catch {
+        throw new HttpError(400, 'The body must be JSON: {"canisterId": "...", "cycles": "123"}');
+    }
+    const { canisterId, cycles } = (parsed ?? {}) as { canisterId?: unknown; cycles?: unknown };
+    if (typeof canisterId !== 'string') throw new HttpError(400, 'canisterId must be a canister id');
+    if (typeof cycles !== 'string' || !/^\d{1,40}$/.test(cycles))
+        throw new HttpError(400, 'cycles must be a decimal string of a non-negative integer');
+    return { canisterId, cycles: BigInt(cycles) };
+}

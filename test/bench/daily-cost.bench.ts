@@ -3,26 +3,16 @@
 // and a top-100 direct read every 30 s on the certifying domain, on the raw domain, or none
 // (reads through a gateway). Simulated on the replica's clock, priced with the fee schedule of
 // docs/costs.md, printed in cycles and US$ a day beside the figures before reads were rendered once
-// per window. Asserts nothing.
+// per window, and beside what the replica charged the canister for the same. Asserts nothing.
 import { IDL } from '@dfinity/candid';
 import type { Principal } from '@dfinity/principal';
 
+import { memoryBytes } from '../../replica/cycles';
+import { FEES } from '../../replica/fees';
 import type { ExecutionRecord } from '../../replica/subnet';
 import { OPERATOR, type Replica } from '../../replica/replica';
 import { httpReply, httpRequestArg, httpUpdateArg } from '../support/http-gateway';
 import { table } from './stats';
-
-/** The fee schedule of docs/costs.md (13-node subnet; DFINITY "Cycles costs", 2026-03-13). */
-export const FEES = {
-    perUpdateMessage: 5_000_000,
-    perInstruction: 1,
-    perIngressMessage: 1_200_000,
-    perIngressByte: 2_000,
-    /** Memory, per GiB per second. */
-    perGiBSecond: 127_000,
-    createCanister: 500_000_000_000,
-    usdPerTrillion: 1.35,
-};
 
 const PLAYERS = Number(process.env.BENCH_DAILY_PLAYERS ?? 100_000);
 /** Simulated seconds per mode: a day is this many times longer. */
@@ -88,6 +78,11 @@ interface Tally {
     otherMessages: number;
     otherBytes: number;
     queryInstructions: number;
+    /** What the replica took from the canister's balance over the mode, and what the fee table gives for it. */
+    charged: bigint;
+    priced: number;
+    /** Reads upgraded to an update: ingress messages like the submits. */
+    upgrades: number;
 }
 
 /** One mode: SIMULATED_SECONDS of one submit a second, reads every READ_EVERY_SECONDS on `host` (none: the gateway). */
@@ -104,7 +99,13 @@ async function simulate(
         otherMessages: 0,
         otherBytes: 0,
         queryInstructions: 0,
+        charged: 0n,
+        priced: 0,
+        upgrades: 0,
     };
+    const canister = r.subnet.canisters.get(id.toText())!;
+    const startBalance = canister.system.cycles;
+    const startTime = r.time();
     const random = randoms(o.seed);
     let last = r.executions()[r.executions().length - 1];
     const count = (bytes: number): void => {
@@ -118,7 +119,10 @@ async function simulate(
             } else {
                 t.otherInstructions += n;
                 t.otherMessages++;
-                if (e.method.endsWith(' http_request_update')) t.otherBytes += bytes;
+                if (e.method.endsWith(' http_request_update')) {
+                    t.otherBytes += bytes;
+                    t.upgrades++;
+                }
             }
         }
         const all = r.executions();
@@ -146,6 +150,13 @@ async function simulate(
         await r.advanceTime(1000);
         count(0);
     }
+    t.charged = startBalance - canister.system.cycles;
+    const ingress = t.submitMessages + t.upgrades;
+    const seconds = Number(r.time() - startTime) / 1e9;
+    t.priced =
+        cycles(t.submitInstructions + t.otherInstructions, t.submitMessages + t.otherMessages, 0, 0) +
+        cycles(0, 0, ingress, t.submitBytes + t.otherBytes) +
+        (Number(memoryBytes(canister)) / 2 ** 30) * FEES.perGiBSecond * seconds;
     return t;
 }
 
@@ -253,6 +264,13 @@ export async function benchDailyCost(
             usd(row.submitCycles),
         ]),
     );
+    for (const [mode, t] of tallies)
+        console.log(
+            `${mode}: the replica charged ${T(perDay(Number(t.charged)))} a day; the fee table on the instructions, ` +
+                `messages, ~350-byte envelopes and memory gives ${T(perDay(t.priced))} ` +
+                `(${((100 * (Number(t.charged) - t.priced)) / t.priced).toFixed(2)} %; the replica bills the ` +
+                `method and argument bytes, not the envelope)`,
+        );
     console.log(`(the busy game measured in ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
     return rows;
 }

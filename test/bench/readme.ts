@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import type { CanisterResults } from './canister.bench';
-import { FEES, type DailyCostRow, type ReadMode } from './daily-cost.bench';
+import { FEES } from '../../replica/fees';
+import type { DailyCostRow, ReadMode } from './daily-cost.bench';
 import type { DeliveryRow } from './delivery.bench';
 import { RESULTS_DIR } from './results';
 import type { ServiceRow } from './service.bench';

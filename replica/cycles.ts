@@ -1,0 +1,97 @@
+// Charges hosted canisters cycles with the IC's fees (fees.ts): executions, ingress, calls and
+// memory over time, and the freezing threshold below which a canister refuses calls.
+import { DEFAULT_FREEZING_THRESHOLD, FEES } from './fees';
+import type { Canister, Reject } from './subnet';
+
+const GIB = 1n << 30n;
+const NS_PER_SECOND = 1_000_000_000n;
+const SECONDS_PER_DAY = 86_400n;
+const PAGE = 65_536n;
+
+/** The fee table in cycles, as the replica charges it. */
+export const CHARGE = {
+    message: BigInt(FEES.perUpdateMessage),
+    instruction: BigInt(FEES.perInstruction),
+    ingress: BigInt(FEES.perIngressMessage),
+    ingressByte: BigInt(FEES.perIngressByte),
+    call: BigInt(FEES.perXnetCall),
+    callByte: BigInt(FEES.perXnetByte),
+    gibSecond: BigInt(FEES.perGiBSecond),
+    creation: BigInt(FEES.createCanister),
+};
+
+/** What reception of an ingress message of `bytes` (method name and argument) costs its receiver. */
+export const ingressFee = (bytes: number): bigint => CHARGE.ingress + CHARGE.ingressByte * BigInt(bytes);
+
+/** What sending an inter-canister request of `bytes` (method name and argument) costs its caller. */
+export const callFee = (bytes: number): bigint => CHARGE.call + CHARGE.callByte * BigInt(bytes);
+
+/** What an executed message costs: the base fee (`base`) plus its instructions. */
+export const executionFee = (instructions: bigint, base = true): bigint =>
+    (base ? CHARGE.message : 0n) + CHARGE.instruction * instructions;
+
+/** Bytes the IC bills as the canister's memory: wasm heap and stable memory. */
+export function memoryBytes(canister: Canister): bigint {
+    const heap = canister.instance === undefined ? 0n : BigInt(canister.instance.pages()) * PAGE;
+    return heap + canister.stable.size() * PAGE;
+}
+
+export const freezingThreshold = (canister: Canister): bigint =>
+    canister.system.freezingThreshold ?? DEFAULT_FREEZING_THRESHOLD;
+
+/** What the canister's memory costs a day (no compute allocation here), as `canister_status` reports it. */
+export const idleBurnPerDay = (canister: Canister): bigint =>
+    (memoryBytes(canister) * CHARGE.gibSecond * SECONDS_PER_DAY) / GIB;
+
+/** The balance the canister must keep: its idle burn for its freezing threshold (in seconds). */
+export const frozenBelow = (canister: Canister): bigint =>
+    (idleBurnPerDay(canister) * freezingThreshold(canister)) / SECONDS_PER_DAY;
+
+/** The IC's reject for a canister that cannot pay `requested` and stay above its freezing threshold. */
+export function outOfCycles(canister: Canister, requested: bigint): Reject | undefined {
+    const needed = frozenBelow(canister) + requested;
+    if (canister.system.cycles >= needed) return undefined;
+    return {
+        code: 2, // SYS_TRANSIENT, as the IC rejects CanisterOutOfCycles
+        message: `Canister ${canister.text} is out of cycles: please top up the canister with at least ${needed - canister.system.cycles} additional cycles`,
+        errorCode: 'IC0207',
+    };
+}
+
+/** The IC's reject of a query to a frozen canister. */
+export function frozenQuery(canister: Canister): Reject | undefined {
+    if (canister.system.cycles >= frozenBelow(canister)) return undefined;
+    return {
+        code: 2,
+        message: `Canister ${canister.text} is unable to process query calls because it's frozen. Please top up the canister with cycles and try again.`,
+        errorCode: 'IC0207',
+    };
+}
+
+/** Takes `amount` from the canister's balance (down to zero at most); the amount taken. */
+export function charge(canister: Canister, amount: bigint): bigint {
+    const taken = amount < canister.system.cycles ? amount : canister.system.cycles;
+    canister.system.cycles -= taken;
+    return taken;
+}
+
+/**
+ * Charges the canister's memory from its last charge up to `now`, by byte-seconds at its current
+ * size (sizes change only inside rounds, and every round charges first). Fractions of a cycle
+ * carry over, so charges in many steps add up to one charge over the whole time. Whether it
+ * took anything.
+ */
+export function chargeMemory(canister: Canister, now: bigint): boolean {
+    const sys = canister.system;
+    const since = sys.chargedAt ?? now;
+    if (now <= since) {
+        sys.chargedAt ??= now;
+        return false;
+    }
+    const owed = memoryBytes(canister) * (now - since) * CHARGE.gibSecond + (sys.memoryRemainder ?? 0n);
+    const divisor = GIB * NS_PER_SECOND;
+    sys.chargedAt = now;
+    sys.memoryRemainder = owed % divisor;
+    // Only a charge needs persisting: from an older charge time and remainder the same total follows.
+    return charge(canister, owed / divisor) > 0n;
+}
