@@ -82,6 +82,15 @@ export function trapped(error: unknown): boolean {
     return reject?.code === 5 && ['IC0502', 'IC0503', 'IC0522'].includes(reject.errorCode ?? '');
 }
 
+/** A failed call in one line for the log: the reject's codes and text, else the error's first line. */
+function whyFailed(error: unknown, reject: CanisterReject | undefined): string {
+    if (reject !== undefined) {
+        const codes = reject.errorCode === undefined ? `${reject.code}` : `${reject.code}, ${reject.errorCode}`;
+        return `rejected (code ${codes}): ${reject.message}`;
+    }
+    return error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+}
+
 /** The certificate check for a replica in this process (its structure and time are still checked). */
 const trustCertificate = (): boolean => true;
 
@@ -144,14 +153,8 @@ function clientFor(o: CanisterOptions, agent: HttpAgent): CanisterClient {
             text = await invoke(method, request);
         } catch (error) {
             const reject = rejectOf(error);
-            const why =
-                reject === undefined
-                    ? error instanceof Error
-                        ? error.message.split('\n')[0]
-                        : String(error)
-                    : `rejected (code ${reject.code}${reject.errorCode === undefined ? '' : `, ${reject.errorCode}`}): ${reject.message}`;
             (o.log ?? console.error)(
-                `gateway: canister ${isQuery(method) ? 'query' : 'call'} ${method} to ${o.canisterId.toText()} failed: ${why}`,
+                `gateway: canister ${isQuery(method) ? 'query' : 'call'} ${method} to ${o.canisterId.toText()} failed: ${whyFailed(error, reject)}`,
             );
             throw new ApiFailure(503, MESSAGES.unavailable, UNAVAILABLE_RETRY_SECONDS, reject);
         }

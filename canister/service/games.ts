@@ -26,13 +26,13 @@ import { periodStart } from '../domain/periods';
 import type { Ctx, GameState, Untrusted } from '../state/context';
 import { refuseMovedKey } from './move-gate';
 import { Fail } from '../domain/fail';
-import { emptyGameState, newBoardTable, newGlobalTable, requireGame, saveGame } from '../state/game-state';
+import { emptyGameState, newBoardTable, newGlobalTable, requireGame } from '../state/game-state';
 import { entryCount } from '../state/tables';
 import type { BoardRecord, DeveloperRecord, GameRecord } from '../state/records';
 import { flushStats, updateStats } from '../state/stats';
 import { applyServerSettings, parseServerSettings, serverSettingsView } from './server-keys';
 import { assertRoomForNewGame, recount } from './room';
-import { viewChanged } from './view-push';
+import { saveView } from './view-push';
 
 const DEFAULT_ALLOWANCE = 3;
 const MAX_BOARDS = 100;
@@ -113,12 +113,6 @@ export function boardView(board: BoardRecord): BoardView {
         periodStart: ns(board.periodStart),
         archives: board.archives.map(ns),
     };
-}
-
-/** Saves a change to what the game's view shows (its directory hears of it: view-push.ts). */
-function saveView(ctx: Ctx, game: GameState): void {
-    saveGame(ctx, game);
-    viewChanged(ctx, game.record.gameId);
 }
 
 export function developerOf(ctx: Ctx, developerId: string): DeveloperRecord {

@@ -46,10 +46,9 @@ export function boardOf(game: GameState, boardId: unknown): BoardRecord {
 
 /** The board of this id, or the board an old id stands for (R3: looked up only when the id names none). */
 export function boardNamed(game: GameState, boardId: string): BoardRecord | undefined {
-    const board = game.record.boards.find((b) => b.scoreboardId === boardId);
-    if (board !== undefined || !OLD_BOARD_IDS.has(boardId)) return board;
+    const named = (id: string) => game.record.boards.find((b) => b.scoreboardId === id);
     const current = OLD_BOARD_IDS.get(boardId);
-    return game.record.boards.find((b) => b.scoreboardId === current);
+    return named(boardId) ?? (current === undefined ? undefined : named(current));
 }
 
 /** The board's table for the current period, or undefined when that period has no entries yet. */

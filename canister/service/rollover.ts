@@ -4,13 +4,13 @@
 import { RETENTION, archiveId, periodEnd } from '../domain/periods';
 import type { ArchiveRecord, BoardRecord } from '../state/records';
 import type { Ctx, GameState } from '../state/context';
-import { currentPeriod, newBoardTable, ruleOf, saveGame } from '../state/game-state';
+import { currentPeriod, newBoardTable, ruleOf } from '../state/game-state';
 import { authTypeOf, entryCount, metadataOf, nicknameOf, rankIndex } from '../state/tables';
 import { ns } from '../domain/json';
 import { eventTopOf, playerOfSlot } from './board-events';
 import { hasEventReader, recordEvent } from './events';
 import { listRanks, tiesOf } from './ranks';
-import { viewChanged } from './view-push';
+import { saveView } from './view-push';
 
 /** Entries kept per archive: the most a read may ask for. */
 export const ARCHIVE_ENTRIES = 1000;
@@ -33,8 +33,7 @@ export function rollover(ctx: Ctx, game: GameState, board: BoardRecord): boolean
     archivePeriod(ctx, game, board, periodEnd(ruleOf(board), board.periodStart));
     board.periodStart = current;
     game.boards.set(board.scoreboardId, newBoardTable(board, current));
-    saveGame(ctx, game);
-    viewChanged(ctx, game.record.gameId);
+    saveView(ctx, game);
     return true;
 }
 

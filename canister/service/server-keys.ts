@@ -9,30 +9,28 @@ import { invalid } from '../../contract/rules';
 import { Fail } from '../domain/fail';
 import { tokenHash } from '../domain/sha256';
 import type { Ctx, GameState, Untrusted } from '../state/context';
-import { requireGame, saveGame } from '../state/game-state';
+import { requireGame } from '../state/game-state';
 import type { GameRecord } from '../state/records';
 import { checkServerKey, serverKeyMatches } from './credentials';
 import { ns } from '../domain/json';
 import { MESSAGES } from '../../contract/messages';
 import { latestSeq, readEvents } from './events';
 import { newToken } from '../domain/tokens';
-import { viewChanged } from './view-push';
+import { saveView } from './view-push';
 
 /** A new server key for the game (the old one, if any, stops working at once); only its hash is kept. */
 export function rotateServerKey(ctx: Ctx, req: Untrusted<RequestOf<'admin_rotate_server_key'>>): { serverKey: string } {
     const game = requireGame(ctx, req.gameId);
     const serverKey = `skey_${game.record.gameId}_${newToken(ctx.env.random)}`;
     game.record.serverKey = { hash: tokenHash(serverKey), createdAt: ctx.env.now() };
-    saveGame(ctx, game);
-    viewChanged(ctx, game.record.gameId);
+    saveView(ctx, game);
     return { serverKey };
 }
 
 export function revokeServerKey(ctx: Ctx, game: GameState): { message: string } {
     if (game.record.serverKey === undefined) return { message: 'This game has no server key.' };
     delete game.record.serverKey;
-    saveGame(ctx, game);
-    viewChanged(ctx, game.record.gameId);
+    saveView(ctx, game);
     return { message: 'Server key revoked.' };
 }
 

@@ -1,7 +1,8 @@
 // A shard keeps its directory's view of each game it holds (dev_me lists those views) true: a
 // change the directory did not forward (an operator's, a period's rollover) marks the game, and
 // a timer sends the marked games' views (game_views_changed), again later while unanswered.
-import type { Ctx } from '../state/context';
+import type { Ctx, GameState } from '../state/context';
+import { saveGame } from '../state/game-state';
 
 /** Seconds before sending again after the directory did not answer; doubled each time up to the most. */
 export const RETRY_FIRST_SECONDS = 5;
@@ -38,6 +39,12 @@ export function viewChanged(ctx: Ctx, gameId: string): void {
     if (ctx.isShard !== true || ctx.actingDeveloper !== undefined) return;
     markedOf(ctx).add(gameId);
     arm(ctx, 0);
+}
+
+/** Saves a change to what the game's view shows, and marks the game for its directory. */
+export function saveView(ctx: Ctx, game: GameState): void {
+    saveGame(ctx, game);
+    viewChanged(ctx, game.record.gameId);
 }
 
 /**
