@@ -10,7 +10,9 @@ import { connectCanister, type CanisterClient } from '../../gateway/canister';
 import { runAdmin } from '../../gateway/admin';
 import { csrfToken } from '../../gateway/csrf';
 import { ensureIdentity } from '../../gateway/identity';
+import type { GatewayOptions } from '../../gateway/app';
 import type { BatcherOptions } from '../../gateway/batcher';
+import type { Log } from '../../gateway/log';
 import type { FeedLimits } from '../../gateway/feed-watcher';
 import { serveGateway, type RunningGateway } from '../../gateway/serve';
 import type { ProviderConfig, SignInConfig } from '../../gateway/sign-in/providers';
@@ -171,6 +173,10 @@ export async function startService(
         template?: StackTemplate;
         /** Where the gateway logs its failed canister calls (default: nowhere). */
         canisterLog?: (line: string) => void;
+        /** GET /metrics: its bearer token, its loopback port (default: neither, 404). */
+        metrics?: GatewayOptions['metrics'];
+        /** The gateway's own log lines (the cycles alarm; default: nowhere). */
+        log?: Log;
     } = {},
 ): Promise<TestService & { signIn: SignInConfig }> {
     const template = options.template;
@@ -225,6 +231,8 @@ export async function startService(
         feed: options.feed,
         canisterUrl: options.canisterUrl ? `${replica.url}/?canisterId=${canisterId.toText()}` : undefined,
         batch: options.batch,
+        metrics: options.metrics,
+        log: options.log ?? (() => undefined),
     });
     signIn.publicUrl = gateway.url;
     const service: TestService & { signIn: SignInConfig } = {
