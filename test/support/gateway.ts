@@ -177,6 +177,12 @@ export async function startService(
         metrics?: GatewayOptions['metrics'];
         /** The gateway's own log lines (the cycles alarm; default: nowhere). */
         log?: Log;
+        /**
+         * How often the gateway polls the canisters' cycles and room (ms). Default: an hour, so
+         * that only its first poll, at start, runs unasked (tests that count calls see no other);
+         * a test polls with `gateway.cycles.poll()`.
+         */
+        cyclesPollMs?: number;
     } = {},
 ): Promise<TestService & { signIn: SignInConfig }> {
     const template = options.template;
@@ -233,6 +239,7 @@ export async function startService(
         batch: options.batch,
         metrics: options.metrics,
         log: options.log ?? (() => undefined),
+        cyclesPollMs: options.cyclesPollMs ?? 60 * 60_000,
     });
     signIn.publicUrl = gateway.url;
     const service: TestService & { signIn: SignInConfig } = {
