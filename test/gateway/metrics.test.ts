@@ -4,11 +4,8 @@
 // and never fails the scrape, and nobody but the operator gets anything.
 import { DEFAULT_CYCLES } from '../../replica/subnet';
 import type { LogLevel } from '../../gateway/log';
-import { serveGateway } from '../../gateway/serve';
-import { connectCanister } from '../../gateway/canister';
-import { loadIdentity } from '../../gateway/identity';
 import { parseAllow } from '../../gateway/webhooks/address-policy';
-import { DEFAULT_STACK, startService } from '../support/gateway';
+import { anotherGateway, DEFAULT_STACK, startService } from '../support/gateway';
 import { scrape, samples, total, value, type Scrape } from '../support/metrics';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { addWebhook, developer, eventually, ownGame, type Developer } from '../support/webhooks';
@@ -156,31 +153,8 @@ test('only the operator scrapes: no token, a wrong one, an API key or a dashboar
 });
 
 test('without METRICS_TOKEN /metrics is absent from the public port; METRICS_PORT serves it on loopback alone', async () => {
-    const canister = await connectCanister({
-        host: s.replica.url,
-        canisterId: s.canisterId,
-        identity: loadIdentity(s.gatewayIdentityFile),
-        fetchRootKey: true,
-        log: () => undefined,
-    });
-    const signIn = { ...s.signIn, providers: [] };
-    const plain = await serveGateway({
-        canister,
-        port: 0,
-        host: '127.0.0.1',
-        readCacheTtlSeconds: 0,
-        signIn,
-        log: () => undefined,
-    });
-    const local = await serveGateway({
-        canister,
-        port: 0,
-        host: '127.0.0.1',
-        readCacheTtlSeconds: 0,
-        signIn,
-        metrics: { port: 0 },
-        log: () => undefined,
-    });
+    const plain = await anotherGateway(s, { log: () => undefined });
+    const local = await anotherGateway(s, { metrics: { port: 0 }, log: () => undefined });
     try {
         for (const g of [plain, local]) {
             for (const headers of [{}, { Authorization: `Bearer ${TOKEN}` }] as Array<Record<string, string>>) {

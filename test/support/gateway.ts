@@ -9,7 +9,7 @@ import { METHODS, type Method } from '../../contract/canister';
 import { connectCanister, type CanisterClient } from '../../gateway/canister';
 import { runAdmin } from '../../gateway/admin';
 import { csrfToken } from '../../gateway/csrf';
-import { ensureIdentity } from '../../gateway/identity';
+import { ensureIdentity, loadIdentity } from '../../gateway/identity';
 import type { GatewayOptions } from '../../gateway/app';
 import type { BatcherOptions } from '../../gateway/batcher';
 import type { Log } from '../../gateway/log';
@@ -85,6 +85,24 @@ async function asResponse(res: Response): Promise<TestResponse> {
 /** The dashboard API's credentials for a developer session: its cookie and its X-CSRF-Token. */
 export function dashboardHeaders(signInSecret: Uint8Array, sessionToken: string): Record<string, string> {
     return { Cookie: `lb_dev=${sessionToken}`, 'X-CSRF-Token': csrfToken(signInSecret, 'dashboard', sessionToken) };
+}
+
+/**
+ * Another gateway in front of the service's canister, as the same gateway identity, with the same
+ * sealing secret (dashboard sessions work on both), and `options` on top.
+ */
+export async function anotherGateway(
+    s: TestService & { signIn: SignInConfig },
+    options: Partial<GatewayOptions> = {},
+): Promise<RunningGateway> {
+    const canister = await connectCanister({
+        host: s.replica.url,
+        canisterId: s.canisterId,
+        identity: loadIdentity(s.gatewayIdentityFile),
+        fetchRootKey: true,
+        log: () => undefined,
+    });
+    return serveGateway({ canister, port: 0, host: '127.0.0.1', readCacheTtlSeconds: 0, signIn: s.signIn, ...options });
 }
 
 /** `npm run admin -- <args>` in this process (the environment names the service): the JSON line it printed last. */
