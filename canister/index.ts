@@ -3,6 +3,7 @@
 // keep the heap tables, the period/session timer, and direct board reads over http_request.
 import {
     IDL,
+    canisterCycleBalance,
     canisterSelf,
     certifiedDataSet,
     init,
@@ -31,6 +32,7 @@ import * as analytics from './service/analytics';
 import { flushCallWrites } from './service/flush';
 import * as developers from './service/developers';
 import * as directory from './service/directory';
+import * as funding from './service/funding';
 import { remote } from './remote';
 import * as boardExport from './service/exports';
 import { createDirectReads, type Change } from './service/direct-reads';
@@ -195,6 +197,19 @@ function configure(arg: [] | [string]): void {
         if (identities.forgetRetryDue())
             setTimer(0, () => identities.forgetOnShards(ctx, remote).then(() => undefined));
     });
+    // A directory (or single canister) checks its own and its shards' cycles now and hourly.
+    if (!ctx.isShard) {
+        setTimer(0, checkFunding);
+        setTimerInterval(funding.FUNDING.checkEverySeconds, checkFunding);
+    }
+}
+
+/** The memory a canister that cannot read its own status estimates it holds (bytes). */
+const memoryEstimate = (): number => room.heapBytes(ctx) + room.stableBytes(ctx);
+
+async function checkFunding(): Promise<void> {
+    await funding.checkFunding(ctx, remote, memoryEstimate());
+    room.noteInstructions(ctx, Number(performanceCounter(0)));
 }
 
 /**
@@ -977,6 +992,13 @@ export default class {
     @query(...JSON_METHOD)
     shard_status(): void {
         handle('shard_status', () => room.shardStatus(ctx, canisterSelf().toText(), directory.roleOf(ctx)));
+    }
+
+    @query(...JSON_METHOD)
+    cycles_status(): void {
+        handle('cycles_status', () =>
+            funding.cyclesStatus(ctx, canisterSelf().toText(), canisterCycleBalance(), memoryEstimate()),
+        );
     }
 
     @update(...JSON_METHOD)

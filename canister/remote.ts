@@ -1,5 +1,6 @@
 // The directory's reach to other canisters: JSON methods of its shards, and the management
-// canister's create_canister and install_code, as service/directory.ts's Remote. A rejected
+// canister's create_canister, install_code, canister_status and deposit_cycles, as
+// service/directory.ts's Remote and service/funding.ts's Treasury. A rejected
 // call becomes a 503 Fail: an async method still answers {err}, never traps on it.
 import { IDL, Principal, call, canisterCycleBalance, canisterSelf } from 'azle';
 
@@ -8,6 +9,8 @@ import { bytesToText, textToBytes } from './codecs';
 import { Fail } from './domain/fail';
 import { remarkTimes, stringify } from './domain/json';
 import type { Remote } from './service/directory';
+import type { Treasury } from './service/funding';
+import type { CanisterReading } from './state/records';
 
 const MANAGEMENT = 'aaaaa-aa';
 
@@ -23,6 +26,13 @@ const CreateCanisterArgs = IDL.Record({
     sender_canister_version: IDL.Opt(IDL.Nat64),
 });
 const CanisterIdRecord = IDL.Record({ canister_id: IDL.Principal });
+// What the funding check reads of canister_status (the IC's reply has more fields: Candid skips them).
+const CanisterStatusReply = IDL.Record({
+    settings: IDL.Record({ freezing_threshold: IDL.Nat }),
+    memory_size: IDL.Nat,
+    cycles: IDL.Nat,
+    idle_cycles_burned_per_day: IDL.Nat,
+});
 const InstallCodeArgs = IDL.Record({
     mode: IDL.Variant({
         install: IDL.Null,
@@ -50,7 +60,7 @@ async function raw(canisterId: string, method: string, args: Uint8Array, cycles?
     }
 }
 
-export const remote: Remote = {
+export const remote: Remote & Treasury = {
     get self(): string {
         return canisterSelf().toText();
     },
@@ -102,4 +112,26 @@ export const remote: Remote = {
         await raw(MANAGEMENT, 'install_code', new Uint8Array(args));
     },
     cycles: () => canisterCycleBalance(),
+    async canisterStatus(canisterId: string): Promise<CanisterReading> {
+        const args = IDL.encode([CanisterIdRecord], [{ canister_id: Principal.fromText(canisterId) }]);
+        const reply = await raw(MANAGEMENT, 'canister_status', new Uint8Array(args));
+        const [status] = IDL.decode([CanisterStatusReply], reply) as unknown as [
+            {
+                settings: { freezing_threshold: bigint };
+                memory_size: bigint;
+                cycles: bigint;
+                idle_cycles_burned_per_day: bigint;
+            },
+        ];
+        return {
+            cycles: Number(status.cycles),
+            idleBurnPerDay: Number(status.idle_cycles_burned_per_day),
+            freezingThresholdSeconds: Number(status.settings.freezing_threshold),
+            memoryBytes: Number(status.memory_size),
+        };
+    },
+    async depositCycles(canisterId: string, cycles: bigint): Promise<void> {
+        const args = IDL.encode([CanisterIdRecord], [{ canister_id: Principal.fromText(canisterId) }]);
+        await raw(MANAGEMENT, 'deposit_cycles', new Uint8Array(args), cycles);
+    },
 };

@@ -33,6 +33,7 @@ import type {
     SubmitReply,
 } from './schemas';
 import type { EventPage } from './events';
+import type { CyclesStatus } from './cycles';
 import type { GameLocation, ShardEntry, ShardStatus } from './shards';
 
 /** Why a call failed, with the HTTP status the gateway answers with. */
@@ -583,6 +584,11 @@ export interface Methods {
     // ---- limits part (issue 27): the canister's room ----
     /** Gateways and controllers (a shard's directory is its controller): the heap estimate and load. */
     shard_status: { request: Record<string, never>; reply: ShardStatus };
+    /**
+     * Gateways and operators, of a directory (or single canister): every canister's cycles,
+     * burn and runway as last checked, the latest top-ups, and whether the service runs low.
+     */
+    cycles_status: { request: Record<string, never>; reply: CyclesStatus };
     /** Operators: the heap line past which new players and games are refused (bytes). */
     admin_set_heap_limit: { request: { heapLimitBytes: number }; reply: { heapLimitBytes: number } };
     // ---- identities part (issue 27 stage 2): the directory is the identity registry ----
@@ -738,6 +744,7 @@ export const METHODS = {
     game_views_changed: { kind: 'update', access: 'shard' },
     // ---- limits part (issue 27) ----
     shard_status: { kind: 'query', access: 'gateway' },
+    cycles_status: { kind: 'query', access: 'gateway' },
     admin_set_heap_limit: { kind: 'update', access: 'operator' },
     // ---- identities part (issue 27 stage 2) ----
     identity_account: { kind: 'update', access: 'shard' },

@@ -23,6 +23,8 @@ export interface CanisterCycles {
     checkedAt: number;
     /** The last top-up its directory made (absent: none yet). */
     lastTopUp?: { at: number; cycles: number };
+    /** Its balance once a day, oldest first (up to 30 days). */
+    history: Array<{ at: number; cycles: number }>;
 }
 
 /** One deposit a directory made into one of its shards. */

@@ -31,6 +31,9 @@ export const MESSAGES = {
         'That nickname and the suffixes tried for it are taken in this game. Choose another nickname.',
     notJsonObject: 'The request body must be a JSON object',
     unavailable: 'The leaderboard service is temporarily unavailable. Try again shortly.',
+    /** 503 + Retry-After: the canister that holds the game is frozen (out of cycles) until its operator adds some. */
+    outOfCycles:
+        "This game's canister has run out of cycles and is paused until the service's operator tops it up. Nothing is lost. Try again later.",
     /** The gateway's queue of submits is full (the canister is falling behind). */
     busy: 'The leaderboard service is busy. Try again in a few seconds.',
     noReply: 'No reply for this submit',

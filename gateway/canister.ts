@@ -21,9 +21,8 @@ import {
     type RequestOf,
     type Result,
 } from '../contract/canister';
-import { MESSAGES } from '../contract/messages';
 import { blsVerify } from './bls';
-import { ApiFailure, canisterFailure, type CanisterReject } from './errors';
+import { ApiFailure, canisterFailure, unavailable, type CanisterReject } from './errors';
 
 export interface CanisterClient {
     /** The JSON reply of a method, `{ok}` or `{err}` as the canister sent it. */
@@ -57,9 +56,6 @@ export interface CanisterOptions {
     /** Where failures to reach the canister are reported (default: stderr). */
     log?: (message: string) => void;
 }
-
-/** `Retry-After` of the 503 a client gets when the canister cannot be reached or rejects the call. */
-export const UNAVAILABLE_RETRY_SECONDS = 2;
 
 /** The reject behind an agent's error (undefined: no reject, e.g. the replica could not be reached). */
 export function rejectOf(error: unknown): CanisterReject | undefined {
@@ -156,7 +152,7 @@ function clientFor(o: CanisterOptions, agent: HttpAgent): CanisterClient {
             (o.log ?? console.error)(
                 `gateway: canister ${isQuery(method) ? 'query' : 'call'} ${method} to ${o.canisterId.toText()} failed: ${whyFailed(error, reject)}`,
             );
-            throw new ApiFailure(503, MESSAGES.unavailable, UNAVAILABLE_RETRY_SECONDS, reject);
+            throw unavailable(reject);
         }
         return JSON.parse(text) as Result<ReplyOf<M>>;
     }

@@ -77,3 +77,18 @@ export function sendError(res: Response, error: unknown): void {
 export function sendData(res: Response, data: unknown): void {
     res.status(200).json({ ok: true, data });
 }
+
+/** `Retry-After` of the 503 a client gets when the canister cannot be reached or rejects the call. */
+export const UNAVAILABLE_RETRY_SECONDS = 2;
+/** `Retry-After` of the 503 of a frozen canister: topping it up takes an operator (the directory checks every 6 hours). */
+export const OUT_OF_CYCLES_RETRY_SECONDS = 300;
+
+/** The IC's reject of a call to a canister below its freezing threshold (updates and queries alike). */
+export const outOfCycles = (reject: CanisterReject | undefined): boolean => reject?.errorCode === 'IC0207';
+
+/** The 503 a failed canister call becomes: why, when it is known, and when to try again. */
+export function unavailable(reject: CanisterReject | undefined): ApiFailure {
+    return outOfCycles(reject)
+        ? new ApiFailure(503, MESSAGES.outOfCycles, OUT_OF_CYCLES_RETRY_SECONDS, reject)
+        : new ApiFailure(503, MESSAGES.unavailable, UNAVAILABLE_RETRY_SECONDS, reject);
+}

@@ -42,7 +42,8 @@ export async function deploy(
                 ? Principal.fromText(ids[name])
                 : undefined;
         if (id === undefined) {
-            id = replica.createCanister();
+            // Each its own controller too, as `npm run deploy` makes it: it may read its own canister_status.
+            id = replica.createCanister(undefined, undefined, { selfControlled: true });
             ids[name] = id.toText();
             replica.setExtra('canisterIds', ids);
         }

@@ -83,7 +83,8 @@ export interface Replica {
     setCycles(canisterId: Principal | string, cycles: bigint): void;
     /** Runs a round now. */
     tick(): Promise<void>;
-    createCanister(controllers?: Principal[], specifiedId?: Principal): Principal;
+    /** A new canister with `controllers` (default: the operator), and itself too when `selfControlled`. */
+    createCanister(controllers?: Principal[], specifiedId?: Principal, o?: { selfControlled?: boolean }): Principal;
     installCode(
         canisterId: Principal,
         wasm: Uint8Array,
@@ -562,14 +563,15 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
                 subnet.changes.system.add(id);
             });
         },
-        createCanister(controllers = [OPERATOR], specifiedId) {
-            return transaction(
-                () =>
-                    subnet.createCanister(
-                        controllers.map((p) => p.toUint8Array()),
-                        specifiedId,
-                    ).id,
-            );
+        createCanister(controllers = [OPERATOR], specifiedId, o = {}) {
+            return transaction(() => {
+                const canister = subnet.createCanister(
+                    controllers.map((p) => p.toUint8Array()),
+                    specifiedId,
+                );
+                if (o.selfControlled === true) canister.system.controllers.push(canister.id.toUint8Array());
+                return canister.id;
+            });
         },
         async installCode(canisterId, wasm, o = {}) {
             const canister = subnet.canisters.get(canisterId.toText());

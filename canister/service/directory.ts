@@ -20,6 +20,7 @@ import type { Ctx, Untrusted } from '../state/context';
 import type { ShardRecord } from '../state/records';
 import type { RemoteView } from '../state/store';
 import { liveDeveloper } from './developers';
+import { fundable, noteSpent } from './funding';
 import { developerOf, gameView } from './games';
 
 /** The canister's role: `directory` unless its init argument made it a shard. */
@@ -218,6 +219,7 @@ export async function createShard(ctx: Ctx, remote: Remote): Promise<ShardEntry>
                     retryAfter: 3600,
                 });
             const canisterId = await remote.createCanister(SHARD_CYCLES);
+            noteSpent(ctx, remote.self, Number(SHARD_CYCLES));
             shard = { canisterId, createdAt: ctx.env.now(), ready: false };
             saveShard(ctx, shard);
         }
@@ -346,7 +348,8 @@ export function chooseShard(
 }
 
 async function pickShard(ctx: Ctx, remote: Remote): Promise<string> {
-    const shards = readyShards(ctx).filter((s) => !s.retired);
+    // A shard the directory cannot keep funded takes no new game (service/funding.ts).
+    const shards = readyShards(ctx).filter((s) => !s.retired && fundable(ctx, remote.self, s.canisterId));
     const candidates = await Promise.all(
         shards.map(async (s) => {
             try {

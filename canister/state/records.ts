@@ -7,6 +7,7 @@ import type { Best } from '../domain/bests';
 import type { LastSubmit } from '../domain/throttle';
 import type { EventKind } from '../../contract/event-log';
 import type { DeliveryAttempt, LostEvents } from '../../contract/webhooks';
+import type { TopUp } from '../../contract/cycles';
 
 /**
  * A map keyed by user input (board ids): an object without a prototype, so that ids such as
@@ -414,4 +415,41 @@ export interface ShardWasmRecord {
     sha256: string;
     received: number;
     complete: boolean;
+}
+
+/** What canister_status says of a canister (the directory's view of a shard, or of itself). */
+export interface CanisterReading {
+    cycles: number;
+    idleBurnPerDay: number;
+    /** The freezing threshold setting (seconds). */
+    freezingThresholdSeconds: number;
+    memoryBytes: number;
+}
+
+/** One balance a directory read (µs), with the cycles it had moved in (+) or out (-) by then. */
+export interface FundsSample {
+    at: number;
+    cycles: number;
+    flow: number;
+}
+
+/** What a directory keeps of one canister's cycles (service/funding.ts). */
+export interface FundsRecord {
+    /** The last canister_status (its cycles include the deposits made since). */
+    reading: CanisterReading;
+    /** When it was read (µs). */
+    at: number;
+    /** The last readings, oldest first: the burn is measured over them. */
+    samples: FundsSample[];
+    /** Cycles moved in (+) or out (-) so far. */
+    flow: number;
+    /** One balance a day, oldest first. */
+    daily: Array<{ at: number; cycles: number }>;
+    lastTopUp?: { at: number; cycles: number };
+}
+
+/** A directory's cycles bookkeeping: by canister (itself too), and its latest deposits, newest first. */
+export interface FundingRecord {
+    canisters: Record<string, FundsRecord>;
+    topUps: TopUp[];
 }

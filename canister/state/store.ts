@@ -26,6 +26,7 @@ import type {
     ShardRecord,
     ShardWasmRecord,
     WebhookRecord,
+    FundingRecord,
 } from './records';
 import type { GameView } from '../../contract/canister';
 import type { GameEvent } from '../../contract/events';
@@ -82,6 +83,8 @@ export interface Meta {
     // ---- identities part (issue 27 stage 2) ----
     /** A directory's removed accounts -> the shards (principal text) that have not yet confirmed forgetting them. */
     forgetPending: Record<string, string[]>;
+    /** A directory's readings of its own and its shards' cycles, and its top-ups (service/funding.ts). */
+    funding: FundingRecord;
 }
 
 /** `meta` with each key's type: a key holds what Meta says, and no other key exists. */

@@ -212,7 +212,7 @@ export async function startService(
     let canisterId: Principal;
     if (template !== undefined) canisterId = Principal.fromText(template.canisterId);
     else {
-        canisterId = replica.createCanister();
+        canisterId = replica.createCanister(undefined, undefined, { selfControlled: true });
         await replica.installCode(canisterId, leaderboardWasm(), {
             arg: initArgFor({ gateways: [identity.getPrincipal()], operators: [operator.getPrincipal()] }),
         });
