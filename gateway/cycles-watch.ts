@@ -4,11 +4,10 @@
 // dashboard, and a loud log line while the cycles alarm is not `ok`.
 import { Principal } from '@dfinity/principal';
 
-import type { Result } from '../contract/canister';
 import type { CyclesAlarm, CyclesStatus } from '../contract/cycles';
 import type { Role, ShardStatus } from '../contract/shards';
 import { rejectOf, type CanisterClient } from './canister';
-import { ApiFailure } from './errors';
+import { ApiFailure, outOfCycles } from './errors';
 import { logJson, type Log } from './log';
 import type { GatewayMetrics } from './metrics';
 
@@ -41,19 +40,17 @@ export interface ServiceReading {
     lines: CanisterLine[];
 }
 
-/** Whether a failed call was the IC's reject of a frozen canister (IC0207: out of cycles). */
-function frozenReject(error: unknown): boolean {
-    const reject = error instanceof ApiFailure ? error.reject : rejectOf(error);
-    return reject?.errorCode === 'IC0207';
-}
+/** Whether a failed call was the IC's reject of a frozen canister. */
+const frozenReject = (error: unknown): boolean =>
+    outOfCycles(error instanceof ApiFailure ? error.reject : rejectOf(error));
 
 const why = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
  * Reads the service: cycles_status from `directory`, shard_status from each canister it lists
- * (`clientOf`). A canister that does not answer still gets its line (unreachable; frozen when
- * the IC said so). Without cycles_status the canisters are the directory's list_shards, or when
- * the directory does not answer at all, `known` (those of an earlier reading).
+ * there or in list_shards (a shard its directory has not checked yet is in the second only), or,
+ * when the directory does not answer at all, in `known` (an earlier reading's). A canister that
+ * does not answer still gets its line (unreachable; frozen when the IC said so).
  */
 export async function readService(
     directory: CanisterClient,
@@ -64,10 +61,7 @@ export async function readService(
     let failure: string | undefined;
     let directoryFrozen = false;
     try {
-        const reply = await (directory.call as (m: string, r: object) => Promise<Result<CyclesStatus>>)(
-            'cycles_status',
-            {},
-        );
+        const reply = await directory.call('cycles_status', {});
         if ('ok' in reply) status = reply.ok;
         else failure = reply.err.message;
     } catch (error) {
@@ -75,11 +69,13 @@ export async function readService(
         directoryFrozen = frozenReject(error);
     }
     const directoryId = directory.canisterId.toText();
-    const listed = status?.canisters.map((c) => ({ id: c.canisterId, role: c.role })) ??
-        (await listShards(directory)) ?? [
-            { id: directoryId, role: 'directory' as const },
-            ...known.filter((k) => k.id !== directoryId),
-        ];
+    const fromStatus = status?.canisters.map((c) => ({ id: c.canisterId, role: c.role })) ?? [];
+    const fromList = (await listShards(directory)) ?? (status === undefined ? known : []);
+    const listed = [
+        ...new Map(
+            [{ id: directoryId, role: 'directory' as Role }, ...fromStatus, ...fromList].map((c) => [c.id, c]),
+        ).values(),
+    ];
     const lines = await Promise.all(
         listed.map(async ({ id, role }): Promise<CanisterLine> => {
             const cycles = status?.canisters.find((c) => c.canisterId === id);
@@ -144,7 +140,7 @@ export interface CyclesWatch {
     reading(): ServiceReading | undefined;
     /** The first poll (started now when none ran yet): a scrape waits for it. */
     ready(): Promise<void>;
-    /** Polls now (a poll in progress is shared). */
+    /** Polls now (and resolves once its reading is kept). */
     poll(): Promise<void>;
     /** Polls now and then every `everyMs`. */
     start(): void;
@@ -176,7 +172,9 @@ export function cyclesWatch(o: CyclesWatchOptions): CyclesWatch {
         return client;
     };
     let last: ServiceReading | undefined;
-    let polling: Promise<void> | undefined;
+    let polling = false;
+    let asked = 0;
+    let applied = 0;
     let first: Promise<void> | undefined;
     let timer: NodeJS.Timeout | undefined;
     let stopped = false;
@@ -256,14 +254,16 @@ export function cyclesWatch(o: CyclesWatchOptions): CyclesWatch {
         });
     }
 
-    const poll = (): Promise<void> =>
-        (polling ??= readService(o.directory, clientOf, last?.lines)
-            .then((reading) => {
-                if (stopped) return; // the gateway closed meanwhile: nothing more to tell
-                last = reading;
-                record(reading);
-            })
-            .finally(() => (polling = undefined)));
+    /** Reads now; a reading older than the one kept (polls may overlap) is dropped. */
+    async function poll(): Promise<void> {
+        const seq = ++asked;
+        const reading = await readService(o.directory, clientOf, last?.lines);
+        // The gateway closed meanwhile: nothing more to tell.
+        if (stopped || seq < applied) return;
+        applied = seq;
+        last = reading;
+        record(reading);
+    }
 
     const ready = (): Promise<void> => (first ??= poll().catch(() => undefined));
 
@@ -275,7 +275,14 @@ export function cyclesWatch(o: CyclesWatchOptions): CyclesWatch {
         start() {
             if (timer !== undefined || stopped) return;
             void ready();
-            timer = setInterval(() => void poll().catch(() => undefined), o.everyMs ?? CYCLES_POLL_MS);
+            // One poll at a time on the timer (a directory slow to answer is not asked again meanwhile).
+            timer = setInterval(() => {
+                if (polling) return;
+                polling = true;
+                poll()
+                    .catch(() => undefined)
+                    .finally(() => (polling = false));
+            }, o.everyMs ?? CYCLES_POLL_MS);
             timer.unref();
         },
         stop() {

@@ -30,6 +30,7 @@ function status(alarm: CyclesAlarm): CyclesStatus {
                 frozen: false,
                 memoryBytes: 1e8,
                 checkedAt: 0,
+                history: [],
             },
         ],
         topUps: [],

@@ -2,6 +2,7 @@
 // shard in the replica, the gateway, a real webhook receiver): the counters and histograms move
 // as the traffic says, every canister's polled gauges are there, a frozen canister is reported
 // and never fails the scrape, and nobody but the operator gets anything.
+import { FUNDING } from '../../canister/service/funding';
 import { DEFAULT_CYCLES } from '../../replica/subnet';
 import type { LogLevel } from '../../gateway/log';
 import { parseAllow } from '../../gateway/webhooks/address-policy';
@@ -30,6 +31,10 @@ beforeAll(async () => {
     dev = await developer(s, 'metrics-dev');
     apiKey = await ownGame(s, dev, GAME);
     await addWebhook(s, dev, GAME, receiver.url, ['score_submitted']);
+    // The directory's funding check (due on its clock) reads the shard it made after install.
+    await s.replica.advanceTime(FUNDING.checkEverySeconds * 1000);
+    for (let i = 0; i < 20; i++) await s.replica.tick();
+    await s.gateway.cycles.poll();
 });
 afterAll(async () => {
     await s.stop();
