@@ -236,11 +236,14 @@ test('status prints one JSON line per canister: the directory, then its shard, w
     ]);
     const number = expect.any(Number);
     for (const c of canisters) {
+        // The directory reads its shards' cycles on its timer (at install, before this shard
+        // existed, then every 6 hours): until then a shard's cycles figures are null.
+        const cycles = c.role === 'directory' || c.cycles !== null ? number : null;
         expect(c).toEqual({
             id: c.id,
             role: c.role,
-            cycles: number,
-            burnPerDay: number,
+            cycles,
+            burnPerDay: cycles,
             runwayDays: c.runwayDays === null ? null : number,
             frozen: false,
             reachable: true,
@@ -252,8 +255,8 @@ test('status prints one JSON line per canister: the directory, then its shard, w
             instructionsPerMinute: number,
             lastTopUp: c.lastTopUp === null ? null : { at: number, cycles: number },
         });
-        expect(c.cycles).toBeGreaterThan(0);
     }
+    expect(canisters[0].cycles).toBeGreaterThan(0);
     // npm start's demo game lives on the shard.
     expect(canisters[1].games).toBeGreaterThanOrEqual(1);
 });
