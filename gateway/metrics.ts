@@ -44,6 +44,16 @@ export function gatewayMetrics() {
     const canisterLabels = ['canister', 'role'] as const;
     const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
         new Gauge<L>({ name: PREFIX + name, help, labelNames, registers });
+    /** A gauge read from the gateway's parts when scraped. */
+    const sampled = (name: string, help: string, read: () => number) =>
+        new Gauge({
+            name: PREFIX + name,
+            help,
+            registers,
+            collect() {
+                this.set(read());
+            },
+        });
     return {
         registry,
         sources,
@@ -103,30 +113,19 @@ export function gatewayMetrics() {
             labelNames: ['limit'] as const,
             registers,
         }),
-        submitsQueued: new Gauge({
-            name: `${PREFIX}submits_queued`,
-            help: 'Score submits waiting for a submit_scores call',
-            registers,
-            collect() {
-                this.set(sources.submits().queued);
-            },
-        }),
-        batchesInFlight: new Gauge({
-            name: `${PREFIX}submit_batches_in_flight`,
-            help: 'submit_scores calls sent and not answered yet',
-            registers,
-            collect() {
-                this.set(sources.submits().inFlight);
-            },
-        }),
-        feedWaiters: new Gauge({
-            name: `${PREFIX}feed_waiters`,
-            help: 'GET /events requests waiting for events (long polling)',
-            registers,
-            collect() {
-                this.set(sources.feedWaiters());
-            },
-        }),
+        submitsQueued: sampled(
+            'submits_queued',
+            'Score submits waiting for a submit_scores call',
+            () => sources.submits().queued,
+        ),
+        batchesInFlight: sampled(
+            'submit_batches_in_flight',
+            'submit_scores calls sent and not answered yet',
+            () => sources.submits().inFlight,
+        ),
+        feedWaiters: sampled('feed_waiters', 'GET /events requests waiting for events (long polling)', () =>
+            sources.feedWaiters(),
+        ),
         webhookDeliveries: new Counter({
             name: `${PREFIX}webhook_deliveries_total`,
             help: 'Webhook delivery attempts by this gateway, by game and result: ok (answered 2xx) or failed',
