@@ -4,10 +4,11 @@
 // the cycles watch last polled them. Each gateway has its own registry: two never mix.
 import { createHash, timingSafeEqual } from 'node:crypto';
 
-import type { Request, RequestHandler, Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 import type { Method, Result } from '../contract/canister';
+import { unknownEndpoint } from '../contract/messages';
 import type { Role } from '../contract/shards';
 import type { BatchObserver } from './batcher';
 import type { DeliveryObserver } from './webhooks/worker';
@@ -327,12 +328,27 @@ function bearerMatches(header: string | undefined, token: string): boolean {
     return timingSafeEqual(digest(given), digest(token));
 }
 
-/** The metrics in Prometheus text format, after the first poll of the canisters (waiting 5 s at most). */
-export async function exposition(m: GatewayMetrics, firstPoll: () => Promise<void>): Promise<string> {
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([firstPoll(), new Promise<void>((resolve) => (timer = setTimeout(resolve, 5_000)))]);
-    clearTimeout(timer);
-    return m.registry.metrics();
+/** Answers with the metrics in Prometheus text format, after the first poll of the canisters (waiting 5 s at most). */
+function expose(m: GatewayMetrics, firstPoll: () => Promise<void>): RequestHandler {
+    return (_req, res, next) => {
+        let timer: NodeJS.Timeout | undefined;
+        Promise.race([firstPoll(), new Promise<void>((resolve) => (timer = setTimeout(resolve, 5_000)))])
+            .then(() => m.registry.metrics())
+            .then((text) => void res.type(m.registry.contentType).send(text), next)
+            .finally(() => clearTimeout(timer));
+    };
+}
+
+/** METRICS_PORT's app: GET /metrics without a token (it listens on 127.0.0.1 only), nothing else. */
+export function loopbackMetrics(m: GatewayMetrics, firstPoll: () => Promise<void>): express.Express {
+    const app = express();
+    app.disable('x-powered-by');
+    app.get('/metrics', expose(m, firstPoll));
+    app.use((req: Request, res: Response) =>
+        sendError(res, new ApiFailure(404, unknownEndpoint(req.method, req.path))),
+    );
+    app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => sendError(res, error));
+    return app;
 }
 
 /**
@@ -344,12 +360,13 @@ export function metricsRoute(
     firstPoll: () => Promise<void>,
     token: string | undefined,
 ): RequestHandler {
+    const send = expose(m, firstPoll);
     return (req, res, next) => {
         if (token === undefined) return next();
         if (!bearerMatches(req.get('authorization'), token)) {
             res.set('WWW-Authenticate', 'Bearer realm="metrics"');
             return sendError(res, new ApiFailure(401, 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>'));
         }
-        exposition(m, firstPoll).then((text) => void res.type(m.registry.contentType).send(text), next);
+        send(req, res, next);
     };
 }

@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import { createApp, cyclesWatchOf, feedOf, metricsOf, routerOf, type GatewayOptions } from './app';
 import type { CanisterClient } from './canister';
 import type { CyclesWatch } from './cycles-watch';
-import { exposition, webhookObserver, type GatewayMetrics } from './metrics';
+import { loopbackMetrics, webhookObserver, type GatewayMetrics } from './metrics';
 import type { ShardRouter } from './shards';
 import type { FeedWatcher } from './feed-watcher';
 import { webhookCanister } from './webhooks/canister-work';
@@ -146,16 +146,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 
 /** METRICS_PORT: GET /metrics without a token, on 127.0.0.1 only (an operator on this machine, or a local agent). */
 async function metricsPort(metrics: GatewayMetrics, cycles: CyclesWatch, port: number): Promise<Server> {
-    const server = createServer((req, res) => {
-        const send = (status: number, type: string, body: string): void =>
-            void res.writeHead(status, { 'Content-Type': type }).end(body);
-        if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics')
-            return send(404, 'application/json', JSON.stringify({ ok: false, error: 'Only GET /metrics here' }));
-        exposition(metrics, cycles.ready).then(
-            (text) => send(200, metrics.registry.contentType, text),
-            (e: unknown) => send(500, 'application/json', JSON.stringify({ ok: false, error: String(e) })),
-        );
-    });
+    const server = createServer(loopbackMetrics(metrics, cycles.ready));
     await listen(server, port, '127.0.0.1');
     return server;
 }
