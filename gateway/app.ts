@@ -132,12 +132,7 @@ export function createApp(options: GatewayOptions): express.Express {
         feed,
         credentials: credentialResolver(o.canister, undefined, o.clock),
         reads: ttlCache(o.readCacheTtlSeconds * 1000, undefined, o.clock),
-        submit: routedSubmits(
-            router,
-            feed,
-            { ...(o.batch ?? SUBMIT_BATCHING), observer: batchObserver(metrics) },
-            metrics,
-        ),
+        submit: routedSubmits(router, feed, o.batch ?? SUBMIT_BATCHING, metrics),
     };
     const app = express();
     app.locals.feed = feed;
@@ -217,7 +212,7 @@ function routedSubmits(
             b = batcher(
                 async (submits: SubmitRequest[]) => poking.ok('submit_scores', { submits }),
                 // A trap on one game's account (rolled back whole) never fails the other games' submits.
-                { ...options, splitOn: trapped },
+                { ...options, splitOn: trapped, observer: batchObserver(metrics) },
                 // One player's submits keep their order; different players' calls overlap.
                 (s) => `${s.gameId}/${'playerId' in s ? s.playerId : s.sessionHash}`,
                 // One game's flood cannot take the whole queue.
