@@ -239,10 +239,11 @@ function authorized(access: Access): boolean {
     if (access === 'directory') return ctx.isShard === true && ctx.store.meta.get('directory') === caller.toText();
     const bytes = caller.toUint8Array();
     if (access === 'gateway' && lastCaller !== undefined && sameBytes(bytes, lastCaller)) return lastAllowed;
+    const text = caller.toText();
     const allowed =
         isController(caller) ||
-        (access === 'gateway' && gateways.has(caller.toText())) ||
-        (access === 'operator' && operators.has(caller.toText()));
+        ((access === 'gateway' || access === 'gatewayOrOperator') && gateways.has(text)) ||
+        ((access === 'operator' || access === 'gatewayOrOperator') && operators.has(text));
     if (access === 'gateway') {
         lastCaller = bytes;
         lastAllowed = allowed;
@@ -361,6 +362,7 @@ const REFUSED: Record<Access, string> = {
     public: '',
     gateway: 'This method is only for registered gateways and controllers',
     operator: 'This method is only for operators and controllers',
+    gatewayOrOperator: 'This method is only for registered gateways, operators and controllers',
     controller: 'This method is only for controllers',
     shard: "This method is only for this directory's shards",
     directory: "This method is only for this shard's directory",

@@ -322,7 +322,12 @@ type DevGame = DevRef & GameRef;
  * shards (identities part): `shard` only the directory's own shards (`meta.shards`), `directory`
  * only a shard's own directory (`meta.directory`): nobody else, controllers and operators included.
  */
-export type Access = 'public' | 'gateway' | 'operator' | 'controller' | 'shard' | 'directory';
+/**
+ * Who may call a method: anyone; registered gateways; operators; gateways or operators (what
+ * both a gateway's metrics and the admin CLI read); controllers only; a directory's shards; a
+ * shard's directory. Controllers pass every kind but the last two.
+ */
+export type Access = 'public' | 'gateway' | 'operator' | 'gatewayOrOperator' | 'controller' | 'shard' | 'directory';
 
 /** Request and reply of every method (`{ok: reply}` on success). */
 export interface Methods {
@@ -744,7 +749,7 @@ export const METHODS = {
     game_views_changed: { kind: 'update', access: 'shard' },
     // ---- limits part (issue 27) ----
     shard_status: { kind: 'query', access: 'gateway' },
-    cycles_status: { kind: 'query', access: 'gateway' },
+    cycles_status: { kind: 'query', access: 'gatewayOrOperator' },
     admin_set_heap_limit: { kind: 'update', access: 'operator' },
     // ---- identities part (issue 27 stage 2) ----
     identity_account: { kind: 'update', access: 'shard' },

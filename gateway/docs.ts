@@ -4,6 +4,7 @@ import { z } from 'zod';
 
 import { API_VERSION } from '../contract/http';
 import { RULES } from '../contract/rules-text';
+import { OUT_OF_CYCLES_RETRY_SECONDS } from './errors';
 import type { Route } from './route';
 
 type Json = Record<string, unknown>;
@@ -14,6 +15,9 @@ const ENVELOPE_ERROR: Json = {
     properties: { ok: { const: false }, error: { type: 'string' } },
 };
 
+/** Every route's 503: its canister is out of reach or, frozen, out of cycles until its operator adds some. */
+const UNAVAILABLE = `the canister cannot be reached (retry with backoff), or it ran out of cycles (the message says so; \`Retry-After\`: ${OUT_OF_CYCLES_RETRY_SECONDS} s; nothing is lost)`;
+
 /** Errors every route of an auth kind can give. */
 const AUTH_ERRORS: Record<Route['auth'], Record<number, string>> = {
     none: {},
@@ -21,28 +25,28 @@ const AUTH_ERRORS: Record<Route['auth'], Record<number, string>> = {
         400: 'X-Game-ID does not match the credential (or a body/path game does not), X-Game-ID missing with a session, an API key of another game sent along with a session, or a Bearer sent with another credential',
         401: '`Missing API key`, `Invalid API key` (unknown or rotated), `Invalid server key`, a key in the wrong header, or a dead session (K2: the only 401 a request with a session gets)',
         403: 'the game is deactivated (API key, server key; a session request gets 400)',
-        503: 'the canister cannot be reached (retry with backoff)',
+        503: UNAVAILABLE,
     },
     session: {
         400: 'X-Game-ID missing, both X-Session-Token and X-API-Key sent, or a server key sent along',
         401: 'no session, or a dead one (expired, logged out, account removed): sign in again; or a server key sent without a session (this route is for game clients)',
-        503: 'the canister cannot be reached (retry with backoff)',
+        503: UNAVAILABLE,
     },
     game: {
         400: 'X-Game-ID missing, or it does not match an API key sent along',
         401: 'a server key (Authorization: Bearer) sent: this route is for game clients',
-        503: 'the canister cannot be reached (retry with backoff)',
+        503: UNAVAILABLE,
     },
     server: {
         400: 'X-Game-ID does not match the game of the server key, or another credential sent along',
         401: 'no server key, `Invalid server key` (unknown, rotated or revoked), or the API key sent instead (a session instead: 400)',
         403: 'the game is deactivated',
-        503: 'the canister cannot be reached (retry with backoff)',
+        503: UNAVAILABLE,
     },
     developer: {
         401: 'no dashboard session cookie, or an ended session: sign in at /dashboard',
         403: "a write without the session's `X-CSRF-Token`, or from another origin",
-        503: 'the canister cannot be reached (retry with backoff)',
+        503: UNAVAILABLE,
     },
 };
 

@@ -308,7 +308,7 @@ export function serviceRunway(self: CanisterCycles, shards: CanisterCycles[]): n
 }
 
 function alarmOf(self: CanisterCycles, shards: CanisterCycles[], runway: number | null): [CyclesAlarm, string] {
-    const how = 'top up the directory (docs/operations.md, "Topping up cycles")';
+    const how = 'top up the directory (docs/cycles.md, "Topping up cycles")';
     const frozen = [self, ...shards].filter((c) => c.frozen);
     if (frozen.length > 0)
         return [

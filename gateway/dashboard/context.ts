@@ -4,10 +4,12 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { RouteParameters } from 'express-serve-static-core';
 
 import type { ReplyOf } from '../../contract/canister';
+import type { CyclesStatus } from '../../contract/cycles';
 import type { CanisterClient } from '../canister';
 import { sendPage } from '../pages/layout';
 import type { Provider, SignInConfig } from '../sign-in/providers';
 import type { DeliveryOptions } from '../webhooks/deliver';
+import { cyclesNotice } from './cycles-notice';
 import { dashboardPage, html, type Html } from './layout';
 import { noticeText } from './notices';
 import { signInPage } from './pages/sign-in';
@@ -20,6 +22,8 @@ export interface DashboardOptions {
     providerNamed(name: string): Provider | undefined;
     /** How this gateway reaches webhook endpoints: the URL check on saving, and "send a test event". */
     webhookDelivery: DeliveryOptions;
+    /** The service's cycles as this gateway last read them (its cycles watch), for the banner. */
+    cyclesStatus?: () => CyclesStatus | undefined;
 }
 
 /** A form's fields as the browser sent them. */
@@ -61,7 +65,16 @@ export function render(
         o,
         res,
         status,
-        dashboardPage({ title, email: d.me.developer.email ?? '', csrf: d.session.csrf }, body, scripts),
+        dashboardPage(
+            {
+                title,
+                email: d.me.developer.email ?? '',
+                csrf: d.session.csrf,
+                notice: cyclesNotice(o.cyclesStatus?.()),
+            },
+            body,
+            scripts,
+        ),
     );
 }
 

@@ -36,6 +36,7 @@ button.danger{background:#b42318;border-color:#b42318}
 .row .field{flex:1 1 140px}
 .row.top{align-items:start}
 .error{color:#b42318;background:#fef3f2;border:1px solid #fecdca;border-radius:8px;padding:8px 10px;margin:0 0 12px}
+.warnbox{color:#93370d;background:#fffaeb;border:1px solid #fedf89;border-radius:8px;padding:8px 10px;margin:0 0 16px}
 .done{color:#067647;background:#ecfdf3;border:1px solid #abefc6;border-radius:8px;padding:8px 10px;margin:0 0 16px}
 table{border-collapse:collapse;width:100%;font-size:14px}
 th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #e4e8f0;vertical-align:top}
@@ -74,6 +75,8 @@ export interface Frame {
     email?: string;
     /** The session's CSRF token (sign-out form). */
     csrf?: string;
+    /** A notice about the whole service above the page (dashboard/cycles-notice.ts). */
+    notice?: Html;
 }
 
 /** A whole dashboard page. `scripts` are paths on this origin (the analytics charts). */
@@ -89,7 +92,7 @@ export function dashboardPage(frame: Frame, body: Html, scripts: string[] = []):
               >`;
     return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="same-origin"><title>${escapeHtml(frame.title)} · Leaderboard dashboard</title><style>${STYLE}</style></head>
-<body><header><div class="bar"><a href="/dashboard">Leaderboard dashboard</a>${who}</div></header><main>${body.text}</main>${scripts
+<body><header><div class="bar"><a href="/dashboard">Leaderboard dashboard</a>${who}</div></header><main>${frame.notice?.text ?? ''}${body.text}</main>${scripts
         .map((s) => `<script src="${escapeHtml(s)}"></script>`)
         .join('')}</body></html>`;
 }

@@ -33,6 +33,12 @@ export interface DailyCostRow {
     submitCycles: number;
     /** The same workload before renders were once per window and per path read (README of 2026-11-24). */
     readCyclesBefore: [number, number];
+    /**
+     * Per day, everything the game cost its canister (submits, reads, timers, memory): as the
+     * replica charged it from the canister's balance, and as the fee table prices what was metered.
+     */
+    chargedCycles?: number;
+    pricedCycles?: number;
 }
 
 /** The README's figures before: a render every 3 s of 0.28 B (only totalEntries changed) to 0.84 B (a top 100 changed). */
@@ -219,6 +225,8 @@ export async function benchDailyCost(
                 perDay(t.submitMessages),
                 perDay(t.submitBytes),
             ),
+            chargedCycles: perDay(Number(t.charged)),
+            pricedCycles: perDay(t.priced),
             readCyclesBefore:
                 mode === 'gateway'
                     ? [0, 0]

@@ -54,6 +54,9 @@ export function cycles(c: number): string {
     return `${b < 10 ? b.toFixed(2) : b.toPrecision(3)} B`;
 }
 
+/** A difference in percent with its sign: +0.4, -6.1. */
+const signed = (n: number): string => `${n >= 0 ? '+' : ''}${n.toFixed(1)}`;
+
 function trillions(c: number): string {
     const t = c / 1e12;
     return t >= 10 ? t.toFixed(0) : t >= 1 ? t.toFixed(1) : t.toFixed(2);
@@ -219,6 +222,8 @@ function daily(r: SavedResults): string {
             'reads: cycles a day (US$)',
             'before',
             'submits: cycles a day (US$)',
+            'all of it, charged by the replica (US$)',
+            'the fee table on what was metered',
         ],
         (r.canister.dailyCost ?? []).map((d) => [
             READS[d.mode],
@@ -227,6 +232,10 @@ function daily(r: SavedResults): string {
             `${cycles(d.readCycles)} (${usd(d.readCycles)})`,
             before(d),
             `${cycles(d.submitCycles)} (${usd(d.submitCycles)})`,
+            d.chargedCycles === undefined ? 'not measured' : `${cycles(d.chargedCycles)} (${usd(d.chargedCycles)})`,
+            d.chargedCycles === undefined || d.pricedCycles === undefined
+                ? 'not measured'
+                : `${cycles(d.pricedCycles)} (${signed((100 * (d.chargedCycles - d.pricedCycles)) / d.pricedCycles)} %)`,
         ]),
     );
 }

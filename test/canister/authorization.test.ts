@@ -21,6 +21,15 @@ const FORBIDDEN = { err: { status: 403, message: 'This method is only for regist
 const OPERATORS_ONLY = { err: { status: 403, message: 'This method is only for operators and controllers' } };
 const CONTROLLERS_ONLY = { err: { status: 403, message: 'This method is only for controllers' } };
 
+test("cycles_status: gateways and operators see the service's cycles, strangers do not (before any list changes)", async () => {
+    const stranger = Ed25519KeyIdentity.generate();
+    expect(await c.call('cycles_status', {}, stranger)).toEqual({
+        err: { status: 403, message: 'This method is only for registered gateways, operators and controllers' },
+    });
+    expect(await c.call('cycles_status', {}, c.gateway)).toMatchObject({ ok: { canisters: [{ role: 'directory' }] } });
+    expect(await c.call('cycles_status', {}, c.operator)).toMatchObject({ ok: { canisters: [{ role: 'directory' }] } });
+});
+
 test('a stranger cannot submit, register games, rotate keys, resolve keys or read the suspicion log', async () => {
     const stranger = Ed25519KeyIdentity.generate();
     expect(

@@ -108,6 +108,11 @@ test('a check: what it costs the directory, in instructions and messages', async
     // shard) and the awaits' continuations: 7 messages, ~37 M instructions (docs/costs.md).
     expect(runs.length).toBeLessThanOrEqual(8);
     expect(instructions).toBeLessThan(45_000_000);
+    // The query an operator or a gateway's metrics make: ~4.7 M instructions, free (a query).
+    const before = s.replica.subnet.executions.length;
+    await status();
+    const query = s.replica.subnet.executions.slice(before).find((e) => e.method.endsWith('cycles_status'))!;
+    expect(Number(query.instructions)).toBeLessThan(8_000_000);
 });
 
 test('a month of traffic: the shard runs low and the directory tops it up before it freezes', async () => {

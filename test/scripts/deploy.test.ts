@@ -65,6 +65,12 @@ test('deploys to a local replica, registers the gateway and operator, and a seco
     expect(JSON.parse(fs.readFileSync(files.ids, 'utf8'))).toEqual({ leaderboard: { local: id } });
     // The module is the wasm the build made (installed gzipped, as dfx does).
     expect(first.stdout).toContain(`module hash:   ${builtModuleHash()}`);
+    // Its own controller besides the deployer: it reads its own canister_status (docs/cycles.md).
+    const controllers = replica.subnet.canisters
+        .get(id!)!
+        .system.controllers.map((c) => Principal.fromUint8Array(c).toText());
+    expect(controllers).toContain(id);
+    expect(controllers).toContain(ensureIdentity(files.deployer).getPrincipal().toText());
 
     const as = (pem: string) =>
         connectCanister({ host: replica.url, canisterId, identity: ensureIdentity(pem), fetchRootKey: true });
