@@ -161,6 +161,7 @@ export function createApp(options: GatewayOptions): express.Express {
             signIn: o.signIn,
             providerNamed,
             webhookDelivery: o.webhooks?.delivery ?? { policy: STRICT_POLICY },
+            cyclesStatus: () => cycles.latest(),
         }),
     );
     app.use(demoPages(o.demo));

@@ -125,7 +125,7 @@ export function alarmOf(reading: ServiceReading): { alarm: CyclesAlarm; message:
     if (directory?.frozen !== true) return undefined; // unreachable for now: nothing known
     return {
         alarm: 'critical',
-        message: `The directory ${directory.id} is frozen (out of cycles): it refuses every call and the service is down. Top it up now (docs/operations.md#topping-up-cycles).`,
+        message: `The directory ${directory.id} is frozen (out of cycles): it refuses every call and the service is down. Top it up now (docs/cycles.md#topping-up-cycles).`,
     };
 }
 

@@ -181,7 +181,43 @@ test('without METRICS_TOKEN /metrics is absent from the public port; METRICS_POR
     }
 });
 
+test("a directory low on cycles: the alarm in the metrics, one loud log line, the dashboard's banner", async () => {
+    const directory = s.canisterId.toText();
+    const before = s.gateway.cycles.latest()!.canisters[0];
+    expect(before.canisterId).toBe(directory);
+    logged.length = 0;
+    // Ten days of its burn above its freezing threshold: under the 30 days the alarm starts at.
+    s.replica.setCycles(directory, BigInt(Math.round(before.freezingThresholdCycles + 10 * before.burnPerDay)));
+    try {
+        await s.gateway.cycles.poll();
+        await s.gateway.cycles.poll(); // a second poll at the same level says nothing new
+        const m = await metrics();
+        expect(value(m, 'leaderboard_cycles_alarm', { level: 'ok' })).toBe(0);
+        expect(value(m, 'leaderboard_canister_runway_days', { canister: directory })).toBeLessThan(30);
+        const alarm = s.gateway.cycles.latest()!.alarm;
+        expect(alarm).not.toBe('ok');
+        expect(logged).toEqual([
+            {
+                level: 'error',
+                msg: s.gateway.cycles.latest()!.message,
+                fields: expect.objectContaining({ alarm }),
+            },
+        ]);
+        const page = await s.request('GET', '/dashboard', { headers: dev.headers });
+        expect(page.status).toBe(200);
+        expect(page.text).toMatch(/Service notice\.<\/strong> The service is running low on cycles/);
+    } finally {
+        s.replica.setCycles(directory, DEFAULT_CYCLES);
+    }
+    await s.gateway.cycles.poll();
+    expect(s.gateway.cycles.latest()!.alarm).toBe('ok');
+    expect(logged[logged.length - 1]).toMatchObject({ level: 'info', msg: expect.stringMatching(/alarm cleared/) });
+    const page = await s.request('GET', '/dashboard', { headers: dev.headers });
+    expect(page.text).not.toContain('Service notice');
+});
+
 test('a frozen canister is reported frozen and unreachable, the scrape still answers; a frozen directory raises the alarm', async () => {
+    logged.length = 0;
     const shard = s.shards[0];
     const directory = s.canisterId.toText();
     s.replica.setCycles(shard, 1n);
