@@ -1,12 +1,15 @@
 // `npm run admin -- <command>`: operator commands against the canister, as an operator
 // identity: the local stack running on DATA_DIR (npm start, its operator-identity.pem) or a
 // production canister (IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM, OPERATOR_IDENTITY_PEM).
-// Each command prints one JSON line.
+// Each command prints one JSON line (status: one per canister).
 import { parseArgs } from 'node:util';
+
+import { Principal } from '@dfinity/principal';
 
 import type { Method, Relayed, ReplyOf } from '../contract/canister';
 import type { CanisterClient } from './canister';
 import { readConfig, resolveCanister } from './config';
+import { readService } from './cycles-watch';
 import { ApiFailure, canisterFailure } from './errors';
 import { shardRouter } from './shards';
 import { moveGame, moveGames } from './move-game';
@@ -38,6 +41,10 @@ export const HELP = `Usage: npm run admin -- <command> [options]
                abort the interrupted moves instead: docs/deploy.md)
   set-heap-limit <bytes> [canisterId]   (every canister, or the one named: past it, no new players
                or games: docs/limits.md)
+
+  status   (one JSON line per canister: cycles, burn per day, runway, frozen, heap and stable bytes,
+           games, players, instructions per minute, last top-up; the cycles alarm on stderr:
+           docs/operations.md)
 
 Targets the service started by npm start (DATA_DIR, default ./data), or a production
 canister when IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM and OPERATOR_IDENTITY_PEM are set.
@@ -276,6 +283,17 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
                 result = reply.ok;
             }
             break;
+        }
+        case 'status': {
+            // cycles_status and shard_status are the gateways' reads: asked as this service's gateway.
+            const reader = await resolveCanister(readConfig(), 'gateway');
+            const reading = await readService(reader, (id) => reader.forCanister?.(Principal.fromText(id)) ?? reader);
+            for (const line of reading.lines) print(JSON.stringify(line));
+            if (reading.status === undefined)
+                console.error(`status: the directory did not answer cycles_status: ${reading.failure ?? ''}`);
+            else if (reading.status.alarm !== 'ok')
+                console.error(`status: cycles alarm ${reading.status.alarm}: ${reading.status.message}`);
+            return;
         }
         default:
             throw new Error(`Unknown command '${command}'. Run npm run admin -- help`);

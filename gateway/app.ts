@@ -1,17 +1,19 @@
 // The HTTP/JSON API ({base_url}) as an Express app: CORS and the API version on every
 // response, the routes of gateway/routes, the API reference, and the contract's answers for
-// everything else (unknown endpoints, bad JSON, oversized bodies, preflight).
+// everything else (unknown endpoints, bad JSON, oversized bodies, preflight); the operator's
+// GET /metrics beside it.
 import express, { type NextFunction, type Request, type Response } from 'express';
 
 import { API_HEADERS } from '../contract/http';
 import { unknownEndpoint } from '../contract/messages';
 import { credentialResolver } from './auth';
-import { batcher, type BatcherOptions } from './batcher';
+import { batcher, type Batcher, type BatcherOptions } from './batcher';
 import { ttlCache } from './cache';
 import type { Result, SubmitRequest } from '../contract/canister';
 import type { SubmitReply } from '../contract/schemas';
 import { trapped, type CanisterClient } from './canister';
 import { canisterUrlFor } from './canister-url';
+import { cyclesWatch, type CyclesWatch } from './cycles-watch';
 import { docsPage, openApiDocument } from './docs';
 import { dashboard } from './dashboard';
 import { demoPages, type DemoConfig } from './pages/demo';
@@ -19,6 +21,15 @@ import { html, page as framed, sendPage } from './pages/layout';
 import { linkPages } from './pages/link';
 import { providerRegistry, type SignInConfig } from './sign-in/providers';
 import { failureOf, sendError } from './errors';
+import type { Log } from './log';
+import {
+    batchObserver,
+    gatewayMetrics,
+    httpMetrics,
+    measuredCanister,
+    metricsRoute,
+    type GatewayMetrics,
+} from './metrics';
 import { expressPath, serve, type RouteContext } from './route';
 import { FEED_LIMITS, feedWatcher, pokingCanister, type FeedLimits, type FeedWatcher } from './feed-watcher';
 import { ROUTES } from './routes';
@@ -31,7 +42,7 @@ export interface GatewayOptions {
     /** How long board reads are cached (R2: about 30 s); 0 turns the cache off. */
     readCacheTtlSeconds: number;
     batch?: BatcherOptions;
-    /** The clock of the caches (ms); tests pass their own so that no test waits for real time. */
+    /** The clock of the caches and of the hourly cycles alarm (ms); tests pass their own so that no test waits for real time. */
     clock?: () => number;
     /** Sign-in: public URL, the shared secret, identity providers. */
     signIn: SignInConfig;
@@ -48,6 +59,15 @@ export interface GatewayOptions {
      * tells a game on a shard its own canister's URL in the same form. Absent: never told.
      */
     canisterUrl?: string;
+    /**
+     * The operator's metrics: GET /metrics on the API's port for `Authorization: Bearer <token>`
+     * (METRICS_TOKEN; absent: 404 there), and on `port` of 127.0.0.1 without one (METRICS_PORT).
+     */
+    metrics?: { token?: string; port?: number };
+    /** How often the canisters' cycles and room are polled (ms, default CYCLES_POLL_MS). */
+    cyclesPollMs?: number;
+    /** Where the gateway's own events go (the cycles alarm); default: JSON lines on stdout/stderr. */
+    log?: Log;
 }
 
 /** The app's feed watcher (serve.ts answers its waiters when the gateway drains). */
@@ -55,6 +75,12 @@ export const feedOf = (app: express.Express): FeedWatcher => app.locals.feed as 
 
 /** The app's router over the directory and its shards (serve.ts runs webhook delivery per canister). */
 export const routerOf = (app: express.Express): ShardRouter => app.locals.router as ShardRouter;
+
+/** The app's metrics (serve.ts serves them on METRICS_PORT and counts webhook deliveries). */
+export const metricsOf = (app: express.Express): GatewayMetrics => app.locals.metrics as GatewayMetrics;
+
+/** The app's cycles watch: `latest()` is the directory's last cycles_status (a page's banner reads it). */
+export const cyclesWatchOf = (app: express.Express): CyclesWatch => app.locals.cycles as CyclesWatch;
 
 /**
  * Submits per canister call and calls in flight: on the IC an update takes 1-2 s, so one call
@@ -74,9 +100,19 @@ export const SUBMIT_BATCHING: BatcherOptions = {
 
 export function createApp(options: GatewayOptions): express.Express {
     const providerNamed = providerRegistry(options.signIn);
-    // The configured canister is the directory: each game's calls go to the canister holding it.
-    const router = shardRouter(options.canister);
+    const metrics = gatewayMetrics();
+    // The configured canister is the directory: each game's calls go to the canister holding it
+    // (every call counted and timed, the shards' too).
+    const router = shardRouter(measuredCanister(options.canister, metrics, 'directory'));
     const feed = feedWatcher(router.routed, { ...FEED_LIMITS, ...options.feed });
+    metrics.sources.feedWaiters = () => feed.waiting();
+    const cycles = cyclesWatch({
+        directory: router.directory,
+        metrics,
+        everyMs: options.cyclesPollMs,
+        clock: options.clock,
+        log: options.log,
+    });
     // This gateway's writes for a game (submits, moderation) wake the game's feed waiters at once.
     const o = { ...options, canister: pokingCanister(router.routed, feed) };
     const ctx: RouteContext = {
@@ -96,14 +132,19 @@ export function createApp(options: GatewayOptions): express.Express {
         feed,
         credentials: credentialResolver(o.canister, undefined, o.clock),
         reads: ttlCache(o.readCacheTtlSeconds * 1000, undefined, o.clock),
-        submit: routedSubmits(router, feed, o.batch ?? SUBMIT_BATCHING),
+        submit: routedSubmits(router, feed, o.batch ?? SUBMIT_BATCHING, metrics),
     };
     const app = express();
     app.locals.feed = feed;
     app.locals.router = router;
+    app.locals.metrics = metrics;
+    app.locals.cycles = cycles;
     app.disable('x-powered-by');
     app.set('etag', false);
     if (o.trustProxy !== undefined) app.set('trust proxy', o.trustProxy);
+    app.use(httpMetrics(metrics));
+    // Not the API: no CORS headers (no web page reads it), whatever credential it carries.
+    app.get('/metrics', metricsRoute(metrics, cycles.ready, o.metrics?.token));
     app.use((req: Request, res: Response, next: NextFunction) => {
         res.set(API_HEADERS);
         if (req.method === 'OPTIONS') {
@@ -120,6 +161,7 @@ export function createApp(options: GatewayOptions): express.Express {
             signIn: o.signIn,
             providerNamed,
             webhookDelivery: o.webhooks?.delivery ?? { policy: STRICT_POLICY },
+            cyclesStatus: () => cycles.latest(),
         }),
     );
     app.use(demoPages(o.demo));
@@ -148,22 +190,30 @@ export function createApp(options: GatewayOptions): express.Express {
 /**
  * Score submits batched per canister (one batcher each, made on first use): a call carries one
  * canister's games only. A submit its canister answers with `moved` is located again and sent
- * once more, to the batcher of where the game went.
+ * once more, to the batcher of where the game went. The metrics read the batchers' queues.
  */
 function routedSubmits(
     router: ShardRouter,
     feed: FeedWatcher,
     options: BatcherOptions,
+    metrics: GatewayMetrics,
 ): (request: SubmitRequest) => Promise<Result<SubmitReply>> {
-    const batchers = new Map<CanisterClient, (request: SubmitRequest) => Promise<Result<SubmitReply>>>();
-    const batcherOf = (client: CanisterClient): ((request: SubmitRequest) => Promise<Result<SubmitReply>>) => {
+    const batchers = new Map<CanisterClient, Batcher<SubmitRequest, SubmitReply>>();
+    metrics.sources.submits = () => {
+        const all = [...batchers.values()].map((b) => b.stats());
+        return {
+            queued: all.reduce((n, s) => n + s.queued, 0),
+            inFlight: all.reduce((n, s) => n + s.inFlight, 0),
+        };
+    };
+    const batcherOf = (client: CanisterClient): Batcher<SubmitRequest, SubmitReply> => {
         let b = batchers.get(client);
         if (b === undefined) {
             const poking = pokingCanister(client, feed);
             b = batcher(
                 async (submits: SubmitRequest[]) => poking.ok('submit_scores', { submits }),
                 // A trap on one game's account (rolled back whole) never fails the other games' submits.
-                { ...options, splitOn: trapped },
+                { ...options, splitOn: trapped, observer: batchObserver(metrics) },
                 // One player's submits keep their order; different players' calls overlap.
                 (s) => `${s.gameId}/${'playerId' in s ? s.playerId : s.sessionHash}`,
                 // One game's flood cannot take the whole queue.

@@ -35,7 +35,18 @@ export interface BatcherOptions {
      * in halves, in order, until each failing one fails alone. Absent: a failed call fails its batch.
      */
     splitOn?: (error: unknown) => boolean;
+    /** Told of each call's size and of each request shed (the gateway's metrics). */
+    observer?: BatchObserver;
 }
+
+/** What a batcher tells as it goes: each call sent (its requests) and each request shed, by which limit. */
+export interface BatchObserver {
+    sent(size: number): void;
+    shed(limit: 'gateway' | 'game'): void;
+}
+
+/** A batcher: submits a request; `stats()` says how many wait and how many calls are in flight. */
+export type Batcher<Q, A> = ((request: Q) => Promise<Result<A>>) & { stats(): { queued: number; inFlight: number } };
 
 /** Well under the IC's 2 MiB ingress message limit, leaving room for the envelope. */
 const DEFAULT_MAX_BATCH_BYTES = 1024 * 1024;
@@ -60,7 +71,7 @@ export function batcher<Q, A>(
     o: BatcherOptions,
     keyOf: (request: Q) => string = () => '',
     groupOf: (request: Q) => string = () => '',
-): (request: Q) => Promise<Result<A>> {
+): Batcher<Q, A> {
     const queue: Array<Waiting<Q, A>> = [];
     const maxInFlight = o.maxInFlight ?? 1;
     const eagerInFlight = o.eagerInFlight ?? maxInFlight;
@@ -103,6 +114,7 @@ export function batcher<Q, A>(
     /** Sends a batch and answers each of its requests (halves one by one when `splitOn` says so). */
     async function settle(batch: Array<Waiting<Q, A>>): Promise<void> {
         try {
+            o.observer?.sent(batch.length);
             const replies = await send(batch.map((w) => w.request));
             batch.forEach((w, i) => w.resolve(replies[i] ?? { err: { status: 503, message: MESSAGES.noReply } }));
         } catch (error) {
@@ -155,10 +167,11 @@ export function batcher<Q, A>(
         timer = setTimeout(flush, delay);
     }
 
-    return (request) =>
+    const submit = (request: Q): Promise<Result<A>> =>
         new Promise((resolve, reject) => {
             const group = groupOf(request);
             if (queue.length >= maxQueued || (waiting.get(group) ?? 0) >= maxPerGroup) {
+                o.observer?.shed(queue.length >= maxQueued ? 'gateway' : 'game');
                 resolve({ err: { status: 503, message: MESSAGES.busy } });
                 return;
             }
@@ -173,4 +186,5 @@ export function batcher<Q, A>(
             });
             schedule(queue.length >= o.maxBatch ? 0 : o.maxWaitMs);
         });
+    return Object.assign(submit, { stats: () => ({ queued: queue.length, inFlight }) });
 }

@@ -52,6 +52,8 @@ export interface Config {
     canisterUrl?: string;
     /** Webhook delivery: WEBHOOKS (on/off), WEBHOOK_ALLOW, WEBHOOK_DNS_SERVERS, WEBHOOK_TIMEOUT_SECONDS, WEBHOOK_PARALLEL. */
     webhooks: WebhookSettings;
+    /** GET /metrics: METRICS_TOKEN (on the API's port, as a bearer token) and METRICS_PORT (127.0.0.1, no token). */
+    metrics: { token?: string; port?: number };
 }
 
 /** Who a connection acts as: a gateway (player and developer requests) or an operator (the admin CLI). */
@@ -91,7 +93,23 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
         demo: demoOf(env),
         canisterUrl: canisterUrlOf(env),
         webhooks: webhooksOf(env),
+        metrics: {
+            token: env.METRICS_TOKEN ? metricsToken(env.METRICS_TOKEN) : undefined,
+            port: env.METRICS_PORT ? integer('METRICS_PORT', env.METRICS_PORT, 0, 0, 65535) : undefined,
+        },
     };
+}
+
+/** Anyone on the internet may try it: long enough that guessing is hopeless. */
+function metricsToken(value: string): string {
+    if (value.length < 32 || /\s/.test(value))
+        throw new Error('METRICS_TOKEN must be at least 32 characters without spaces (e.g. openssl rand -hex 32)');
+    return value;
+}
+
+/** The local stack's metrics token: made once, kept in DATA_DIR (mode 600). */
+export function localMetricsToken(dataDir: string): string {
+    return metricsToken(keptSecret(dataDir, 'metrics-token'));
 }
 
 /**
@@ -172,13 +190,18 @@ export function withLoopback(w: WebhookSettings): WebhookSettings {
 
 /** The secret of the local stack: made once, kept in DATA_DIR (mode 600). */
 export function localSecret(dataDir: string): Uint8Array {
-    const file = path.join(dataDir, 'gateway-secret');
+    return secretOf(keptSecret(dataDir, 'gateway-secret'));
+}
+
+/** A random secret kept in DATA_DIR's `name` (mode 600), made on first use. */
+function keptSecret(dataDir: string, name: string): string {
+    const file = path.join(dataDir, name);
     if (!fs.existsSync(file)) {
         fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
         fs.writeFileSync(`${file}.tmp`, randomBytes(48).toString('base64url'), { mode: 0o600 });
         fs.renameSync(`${file}.tmp`, file);
     }
-    return secretOf(fs.readFileSync(file, 'utf8').trim());
+    return fs.readFileSync(file, 'utf8').trim();
 }
 
 /** The IC's own hosts publish no root key to fetch: the agent has it built in. */

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 
 import { connectRemote, readConfig, type Config } from './config';
+import { logJson } from './log';
 import { guardProcess } from './process-guard';
 import { serveGateway, type RunningGateway } from './serve';
 
@@ -27,6 +28,7 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
         demo: config.demo && { ...config.demo, network: 'ic' },
         webhooks: config.webhooks,
         canisterUrl: config.canisterUrl,
+        metrics: config.metrics,
         signIn: {
             publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
             secret: config.secret ?? new Uint8Array(randomBytes(32)),
@@ -35,16 +37,18 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
     });
 }
 
-/** One JSON line per event on stdout (journald and log shippers keep the fields). */
-function log(msg: string, fields: Record<string, unknown> = {}): void {
-    console.log(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg, ...fields }));
-}
+const log = (msg: string, fields: Record<string, unknown> = {}): void => logJson('info', msg, fields);
 
 async function main(): Promise<void> {
     guardProcess();
     const config = readConfig();
     const gateway = await startGateway(config);
-    log('listening', { url: gateway.url, canisterId: config.remote!.canisterId, icHost: config.remote!.host });
+    log('listening', {
+        url: gateway.url,
+        canisterId: config.remote!.canisterId,
+        icHost: config.remote!.host,
+        metricsUrl: gateway.metricsUrl,
+    });
     let stopping = false;
     const stop = (signal: string): void => {
         if (stopping) return;
@@ -62,13 +66,7 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
     main().catch((e: unknown) => {
-        console.error(
-            JSON.stringify({
-                time: new Date().toISOString(),
-                level: 'error',
-                msg: `gateway failed: ${e instanceof Error ? e.message : String(e)}`,
-            }),
-        );
+        logJson('error', `gateway failed: ${e instanceof Error ? e.message : String(e)}`);
         process.exit(1);
     });
 }

@@ -21,6 +21,7 @@ import type { CanisterClient } from './canister';
 import type { ShardRouter } from './shards';
 import { developerOf, type DeveloperSession } from './dashboard/session';
 import { ApiFailure, failureOf, sendData, sendError, toSessionRequest } from './errors';
+import { countSignInStep } from './metrics';
 import type { Provider, SignInConfig } from './sign-in/providers';
 import { parseBody, tooDeep } from './validation';
 import type { AddressPolicy } from './webhooks/address-policy';
@@ -125,6 +126,8 @@ export interface Route<B extends z.ZodType = z.ZodType, D extends z.ZodType = z.
      * usual JSON error; after it the connection is cut, so the client sees an incomplete download.
      */
     file?: { mediaType: string; description: string };
+    /** A step of player sign-in: its answers are counted by outcome under this name (GET /metrics). */
+    signInStep?: string;
 }
 
 /** A route, with the body and caller types inferred from its schema and auth kind. */
@@ -194,7 +197,15 @@ export function serve(ctx: RouteContext, r: Route): RequestHandler[] {
             // An answer that cannot be written (e.g. a reply JSON cannot encode) goes to Express's error handling.
             .catch(next);
     };
-    return r.body === undefined ? [run] : [jsonBody, depthCap, run];
+    const handlers = r.body === undefined ? [run] : [jsonBody, depthCap, run];
+    const step = r.signInStep;
+    if (step === undefined) return handlers;
+    // Marked first: a body refused before the handler still counts as the step's outcome.
+    const mark: RequestHandler = (_req, res, next) => {
+        countSignInStep(res, step);
+        next();
+    };
+    return [mark, ...handlers];
 }
 
 /** A canister read through the board-read cache (R2: about 30 s). */

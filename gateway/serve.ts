@@ -1,11 +1,14 @@
 // Starts the HTTP API on a port in front of a canister client, with timeouts that close what
-// clients leave hanging; closes by draining the requests in progress.
+// clients leave hanging, beside it the webhook delivery loops, the cycles watch and the loopback
+// metrics port; closes by draining the requests in progress.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 
-import { createApp, feedOf, routerOf, type GatewayOptions } from './app';
+import { createApp, cyclesWatchOf, feedOf, metricsOf, routerOf, type GatewayOptions } from './app';
 import type { CanisterClient } from './canister';
+import type { CyclesWatch } from './cycles-watch';
+import { loopbackMetrics, webhookObserver, type GatewayMetrics } from './metrics';
 import type { ShardRouter } from './shards';
 import type { FeedWatcher } from './feed-watcher';
 import { webhookCanister } from './webhooks/canister-work';
@@ -47,6 +50,10 @@ export interface RunningGateway {
     server: Server;
     /** The long polling of GET /events (how many wait: tests, health). */
     feed: FeedWatcher;
+    /** The canisters' cycles and room, polled every minute (`latest()`: the directory's cycles_status). */
+    cycles: CyclesWatch;
+    /** The loopback metrics server's URL (http://127.0.0.1:<METRICS_PORT>/metrics), when asked for one. */
+    metricsUrl?: string;
     /**
      * Stops taking connections and lets the requests in progress finish (their submits are
      * in a batch the canister may already have applied: their answers must reach the client);
@@ -67,13 +74,7 @@ export async function serveGateway(
     );
     server.keepAliveTimeout = t.keepAliveMs;
     server.timeout = t.idleMs;
-    await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(o.port, o.host ?? '0.0.0.0', () => {
-            server.off('error', reject);
-            resolve();
-        });
-    });
+    await listen(server, o.port, o.host ?? '0.0.0.0');
     // Requests Node rejects before Express sees them (oversized headers, garbage, too slow) still
     // get JSON; then the connection goes, even when its client neither reads nor ends (ending our
     // side alone would leave it half-open, and its descriptor held, for as long as the client likes).
@@ -98,13 +99,24 @@ export async function serveGateway(
     );
     const port = (server.address() as AddressInfo).port;
     // Webhook delivery runs beside the API (WEBHOOKS=off: not on this gateway) and stops with it.
-    const webhooks = o.webhooks?.deliver ? webhookWorkers(routerOf(app), o.webhooks) : undefined;
+    const webhooks = o.webhooks?.deliver
+        ? webhookWorkers(routerOf(app), o.webhooks, metricsOf(app), o.clock)
+        : undefined;
+    const cycles = cyclesWatchOf(app);
+    cycles.start();
+    const metricsServer =
+        o.metrics?.port === undefined ? undefined : await metricsPort(metricsOf(app), cycles, o.metrics.port);
     return {
         url: `http://127.0.0.1:${port}`,
         port,
         server,
         feed: feedOf(app),
+        cycles,
+        metricsUrl: metricsServer && `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}/metrics`,
         close: async (graceMs = 10_000) => {
+            cycles.stop();
+            metricsServer?.close();
+            metricsServer?.closeAllConnections();
             const draining = new Promise<void>((resolve) => {
                 closing = true;
                 // Feed requests waiting for events are answered now (an empty page), not cut at the grace's end.
@@ -122,11 +134,35 @@ export async function serveGateway(
     };
 }
 
+function listen(server: Server, port: number, host: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+            server.off('error', reject);
+            resolve();
+        });
+    });
+}
+
+/** METRICS_PORT: GET /metrics without a token, on 127.0.0.1 only (an operator on this machine, or a local agent). */
+async function metricsPort(metrics: GatewayMetrics, cycles: CyclesWatch, port: number): Promise<Server> {
+    const server = createServer(loopbackMetrics(metrics, cycles.ready));
+    await listen(server, port, '127.0.0.1');
+    return server;
+}
+
 /**
  * Webhook delivery from every canister: a delivery loop per canister (each leases its own
  * games' endpoints), one for each new shard as the list is refreshed (every minute).
  */
-function webhookWorkers(router: ShardRouter, settings: WebhookSettings, everyMs = 60_000): WebhookWorker {
+function webhookWorkers(
+    router: ShardRouter,
+    settings: WebhookSettings,
+    metrics: GatewayMetrics,
+    clock?: () => number,
+    everyMs = 60_000,
+): WebhookWorker {
+    const observer = webhookObserver(metrics, clock);
     const workers = new Map<CanisterClient, WebhookWorker>();
     let stopped = false;
     const add = (clients: CanisterClient[]): void => {
@@ -139,6 +175,7 @@ function webhookWorkers(router: ShardRouter, settings: WebhookSettings, everyMs 
                     delivery: settings.delivery,
                     pollMs: settings.pollMs,
                     parallel: settings.parallel,
+                    observer,
                 }),
             );
         }

@@ -12,6 +12,7 @@ import type { Caps } from '../contract/canister';
 import { connectCanister, type CanisterClient } from '../gateway/canister';
 import {
     localIdentityFile,
+    localMetricsToken,
     localSecret,
     readConfig,
     withLoopback,
@@ -42,6 +43,8 @@ export interface LocalService {
     demo?: { gameId: string; apiKey: string };
     /** The built-in OpenID provider players (and developers) sign in with. */
     identityProvider: RunningIdentityProvider;
+    /** GET /metrics's bearer token: METRICS_TOKEN, else one made and kept in DATA_DIR (`generated`: print it). */
+    metricsToken: { token: string; generated: boolean };
     stop(): Promise<void>;
 }
 
@@ -126,6 +129,7 @@ const DATA_FILES = [
     'gateway-identity.pem',
     'operator-identity.pem',
     'gateway-secret',
+    'metrics-token',
     'service.json',
     'replica',
     'idp',
@@ -200,8 +204,14 @@ export async function startLocal(config: Config, log: (line: string) => void = (
             secret: config.secret ?? localSecret(config.dataDir),
             providers: [...config.providers],
         };
+        // The operator's metrics need no configuration here: a token kept in DATA_DIR, printed.
+        const metricsToken = {
+            token: config.metrics.token ?? localMetricsToken(config.dataDir),
+            generated: config.metrics.token === undefined,
+        };
         const gateway = await serveGateway({
             canister,
+            metrics: { token: metricsToken.token, port: config.metrics.port },
             port: config.port,
             readCacheTtlSeconds: config.readCacheTtlSeconds,
             trustProxy: config.trustProxy,
@@ -235,6 +245,7 @@ export async function startLocal(config: Config, log: (line: string) => void = (
             demo,
             canisterUrl: `${replica.url}/?canisterId=${installed.id}`,
             identityProvider: idp,
+            metricsToken,
             async stop() {
                 await gateway.close();
                 await idp.close();
@@ -277,6 +288,11 @@ function banner(s: LocalService, config: Config): string {
             ? []
             : [`  Demo game:      ${base}/demo  (a reaction game on the JavaScript client, client/)`]),
         `  Player sign-in: ${base}/link  (codes from POST /auth/device/code; local accounts at ${s.identityProvider.url})`,
+        `  Metrics:        curl -H 'Authorization: Bearer ${s.metricsToken.generated ? s.metricsToken.token : '$METRICS_TOKEN'}' ${base}/metrics  (the operator's: docs/operations.md)`,
+        ...(s.gateway.metricsUrl === undefined
+            ? []
+            : [`                  and without a token on this machine: ${s.gateway.metricsUrl}`]),
+        `  Status:         npm run admin -- status  (every canister's cycles, runway, memory, games)`,
     );
     lines.push(
         '',

@@ -10,6 +10,7 @@ import { formatUserCode } from '../../contract/user-codes';
 import { clientAddress } from '../client-address';
 import { csrfAllowed, csrfToken, setCsrfCookie } from '../csrf';
 import { ApiFailure } from '../errors';
+import { countSignInStep } from '../metrics';
 import { signInFlow, type FlowFailure } from '../sign-in/oidc-flow';
 import type { CanisterClient } from '../canister';
 import type { Provider, SignInConfig } from '../sign-in/providers';
@@ -169,6 +170,7 @@ export function linkPages(o: LinkPagesOptions): Router {
     });
 
     async function callback(req: Request, res: Response): Promise<void> {
+        countSignInStep(res, 'link_approve');
         const signedIn = await flow.finish(req, res, providerNamed);
         if ('failed' in signedIn) return fail(res, 400, FLOW_FAILED[signedIn.failed]);
         const { identity, carried } = signedIn;

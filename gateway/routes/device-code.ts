@@ -16,6 +16,7 @@ export default route({
         'Then poll POST /auth/device/token every `interval` seconds. Codes live 300 s. A nickname seeds only a brand-new account (N4). ' +
         'user_code is `XXXX-XXXX`, or `XXXX-XXXX-XXXX-XXXX` while the service sees codes being guessed: show it as given.',
     auth: 'game',
+    signInStep: 'device_code_start',
     body: DeviceCodeBody,
     data: DeviceCodeStarted,
     errors: {

@@ -12,6 +12,7 @@ export default route({
     description:
         '428 `authorization_pending` until the player approves; then 200 with the session (exactly once); 410 `expired_token` after 300 s; 404 for an unknown or already redeemed code.',
     auth: 'game',
+    signInStep: 'device_code_poll',
     body: DeviceTokenBody,
     data: Approval,
     errors: {

@@ -14,6 +14,7 @@ function idTokenRoute(name: 'google' | 'apple'): Route {
         description:
             'Send the ID token as id_token (idToken and identityToken are accepted too). The answer is the device-code approval shape, with a new session.',
         auth: 'game',
+        signInStep: `id_token_${name}`,
         body: IdTokenBody,
         data: Approval,
         errors: {

@@ -26,6 +26,13 @@ export interface WorkerOptions {
     parallel?: number;
     /** Where the loop's troubles go (each distinct message once in a row). */
     log?: (message: string) => void;
+    /** Told of each lease taken and of its report (the gateway's metrics). */
+    observer?: DeliveryObserver;
+}
+
+export interface DeliveryObserver {
+    leased(lease: Lease): void;
+    reported(lease: Lease, report: DeliveryReport): void;
 }
 
 export interface WebhookWorker {
@@ -118,6 +125,7 @@ export function startWebhookWorker(o: WorkerOptions): WebhookWorker {
         const endpoint = endpoints.get(key) ?? { last: Promise.resolve(), leases: 0, answeredThrough: 0 };
         endpoints.set(key, endpoint);
         endpoint.leases += 1;
+        o.observer?.leased(lease);
         // A request that waits SLOW_MS frees its slot (a slow endpoint does not hold up the
         // other games' deliveries); it counts again when its next request goes out.
         let timer: ReturnType<typeof setTimeout> | undefined;
@@ -144,6 +152,7 @@ export function startWebhookWorker(o: WorkerOptions): WebhookWorker {
             )
             .then((report) => {
                 reports.push(report);
+                o.observer?.reported(lease, report);
                 const answered = lease.events[report.delivered - 1]?.seq ?? 0;
                 endpoint.answeredThrough = Math.max(endpoint.answeredThrough, answered);
             })

@@ -4,6 +4,7 @@
 // acts as an operator (OPERATOR_IDENTITY_PEM in production): the gateway's identity is not one.
 import * as path from 'node:path';
 
+import { runAdmin } from '../../gateway/admin';
 import { readConfig } from '../../gateway/config';
 import { startGateway } from '../../gateway/main';
 import { startLocal, type LocalService } from '../../local/start';
@@ -223,6 +224,41 @@ test('production mode: the CLI and a second gateway reach the canister by IC_HOS
         process.env.DATA_DIR = dataDir;
         for (const key of [...Object.keys(production), 'OPERATOR_IDENTITY_PEM']) delete process.env[key];
     }
+});
+
+test('status prints one JSON line per canister: the directory, then its shard, with cycles and room', async () => {
+    const lines: string[] = [];
+    await runAdmin(['status'], (line) => lines.push(line));
+    const canisters = lines.map((line) => JSON.parse(line));
+    expect(canisters.map((c) => [c.id, c.role])).toEqual([
+        [service.canister.canisterId.toText(), 'directory'],
+        [service.shards[0], 'shard'],
+    ]);
+    const number = expect.any(Number);
+    for (const c of canisters) {
+        // The directory reads its shards' cycles on its timer (at install, before this shard
+        // existed, then every 6 hours): until then a shard's cycles figures are null.
+        const cycles = c.role === 'directory' || c.cycles !== null ? number : null;
+        expect(c).toEqual({
+            id: c.id,
+            role: c.role,
+            cycles,
+            burnPerDay: cycles,
+            runwayDays: c.runwayDays === null ? null : number,
+            frozen: false,
+            reachable: true,
+            heapBytes: number,
+            heapLimitBytes: number,
+            stableBytes: number,
+            games: number,
+            players: number,
+            instructionsPerMinute: number,
+            lastTopUp: c.lastTopUp === null ? null : { at: number, cycles: number },
+        });
+    }
+    expect(canisters[0].cycles).toBeGreaterThan(0);
+    // npm start's demo game lives on the shard.
+    expect(canisters[1].games).toBeGreaterThanOrEqual(1);
 });
 
 test('set-heap-limit moves the line past which new players are refused', async () => {

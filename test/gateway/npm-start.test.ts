@@ -2,11 +2,16 @@
 // directory prints the demo key; a submit and a leaderboard read work with it; Ctrl-C stops
 // it cleanly; starting again finds the data. The data directory is the owner's alone. The
 // README's configuration variables reach the gateway it starts (TRUST_PROXY, GATEWAY_SECRET).
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+
 import * as jose from 'jose';
 
 import { sealKey } from '../../gateway/sign-in/sealed-cookie';
 import { loosen, openModes, tempDir } from '../support/replica';
 import { npmStart, type NpmStart } from '../support/npm-start';
+import { scrape, value } from '../support/metrics';
 
 /** Ctrl-C, and a clean stop. */
 async function stop(s: NpmStart): Promise<void> {
@@ -62,6 +67,25 @@ test('npm start: fresh data directory, demo game, submit, read, Ctrl-C, restart 
     expect(zero.status).toBe(400);
     expect(await zero.json()).toEqual({ ok: false, error: 'Score rejected by game validation rules' });
     expect(await (await fetch(`${first.url}/demo`)).text()).toContain('data-min-score="100"');
+    // The operator's view with nothing configured: /metrics with the token the banner prints, and
+    // `npm run admin -- status`, one JSON line per canister.
+    const token = /Authorization: Bearer (\S+)'/.exec(first.output())?.[1];
+    expect(token).toMatch(/^[\w-]{32,}$/);
+    expect((await fetch(`${first.url}/metrics`)).status).toBe(401);
+    const metrics = await scrape(`${first.url}/metrics`, token);
+    expect(value(metrics, 'leaderboard_http_requests_total', { method: 'POST', route: '/scores', status: '200' })).toBe(
+        1,
+    );
+    expect(value(metrics, 'leaderboard_canister_up', { canister: first.directory, role: 'directory' })).toBe(1);
+    const status = await promisify(execFile)('npm', ['run', '--silent', 'admin', '--', 'status'], {
+        cwd: path.join(__dirname, '..', '..'),
+        env: { ...process.env, DATA_DIR: dataDir },
+    });
+    const lines = status.stdout.split('\n').filter((line) => line.startsWith('{'));
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+        expect.objectContaining({ id: first.directory, role: 'directory', frozen: false, reachable: true }),
+        expect.objectContaining({ id: first.shards[0], role: 'shard', frozen: false, games: 1 }),
+    ]);
     await stop(first);
     // Keys, emails and API keys: every file 0600, every directory 0700; looser ones (an older
     // version's) are tightened by the next start.
@@ -72,6 +96,7 @@ test('npm start: fresh data directory, demo game, submit, read, Ctrl-C, restart 
     expect(openModes(dataDir)).toEqual([]);
     try {
         expect(second.apiKey).toBe(first.apiKey);
+        expect(second.output()).toContain(`Authorization: Bearer ${token}'`);
         const again = await (
             await fetch(`${second.url}/leaderboard?limit=10`, { headers: { 'X-API-Key': second.apiKey } })
         ).json();

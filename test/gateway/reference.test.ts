@@ -32,13 +32,14 @@ function routesOf(stack: Layer[], prefix = ''): string[] {
 
 /**
  * Every JSON route the app serves: the API and the dashboard's JSON API (/dashboard/api), not
- * the pages (the link page, the dashboard's pages, the reference itself).
+ * the pages (the link page, the dashboard's pages, the reference itself) nor the operator's
+ * /metrics (docs/operations.md).
  */
 function servedRoutes(app: express.Express): string[] {
     const stack = (app as unknown as { router: { stack: Layer[] } }).router.stack;
     return routesOf(stack).filter((r) => {
         const path = r.slice(r.indexOf(' ') + 1);
-        if (['/openapi.json', '/docs'].includes(path) || path.startsWith('/link')) return false;
+        if (['/openapi.json', '/docs', '/metrics'].includes(path) || path.startsWith('/link')) return false;
         return !path.startsWith('/dashboard') || path.startsWith('/dashboard/api/');
     });
 }

@@ -9,8 +9,10 @@ import { METHODS, type Method } from '../../contract/canister';
 import { connectCanister, type CanisterClient } from '../../gateway/canister';
 import { runAdmin } from '../../gateway/admin';
 import { csrfToken } from '../../gateway/csrf';
-import { ensureIdentity } from '../../gateway/identity';
+import { ensureIdentity, loadIdentity } from '../../gateway/identity';
+import type { GatewayOptions } from '../../gateway/app';
 import type { BatcherOptions } from '../../gateway/batcher';
+import type { Log } from '../../gateway/log';
 import type { FeedLimits } from '../../gateway/feed-watcher';
 import { serveGateway, type RunningGateway } from '../../gateway/serve';
 import type { ProviderConfig, SignInConfig } from '../../gateway/sign-in/providers';
@@ -83,6 +85,24 @@ async function asResponse(res: Response): Promise<TestResponse> {
 /** The dashboard API's credentials for a developer session: its cookie and its X-CSRF-Token. */
 export function dashboardHeaders(signInSecret: Uint8Array, sessionToken: string): Record<string, string> {
     return { Cookie: `lb_dev=${sessionToken}`, 'X-CSRF-Token': csrfToken(signInSecret, 'dashboard', sessionToken) };
+}
+
+/**
+ * Another gateway in front of the service's canister, as the same gateway identity, with the same
+ * sealing secret (dashboard sessions work on both), and `options` on top.
+ */
+export async function anotherGateway(
+    s: TestService & { signIn: SignInConfig },
+    options: Partial<GatewayOptions> = {},
+): Promise<RunningGateway> {
+    const canister = await connectCanister({
+        host: s.replica.url,
+        canisterId: s.canisterId,
+        identity: loadIdentity(s.gatewayIdentityFile),
+        fetchRootKey: true,
+        log: () => undefined,
+    });
+    return serveGateway({ canister, port: 0, host: '127.0.0.1', readCacheTtlSeconds: 0, signIn: s.signIn, ...options });
 }
 
 /** `npm run admin -- <args>` in this process (the environment names the service): the JSON line it printed last. */
@@ -171,6 +191,16 @@ export async function startService(
         template?: StackTemplate;
         /** Where the gateway logs its failed canister calls (default: nowhere). */
         canisterLog?: (line: string) => void;
+        /** GET /metrics: its bearer token, its loopback port (default: neither, 404). */
+        metrics?: GatewayOptions['metrics'];
+        /** The gateway's own log lines (the cycles alarm; default: nowhere). */
+        log?: Log;
+        /**
+         * How often the gateway polls the canisters' cycles and room (ms). Default: an hour, so
+         * that only its first poll, at start, runs unasked (tests that count calls see no other);
+         * a test polls with `gateway.cycles.poll()`.
+         */
+        cyclesPollMs?: number;
     } = {},
 ): Promise<TestService & { signIn: SignInConfig }> {
     const template = options.template;
@@ -225,6 +255,9 @@ export async function startService(
         feed: options.feed,
         canisterUrl: options.canisterUrl ? `${replica.url}/?canisterId=${canisterId.toText()}` : undefined,
         batch: options.batch,
+        metrics: options.metrics,
+        log: options.log ?? (() => undefined),
+        cyclesPollMs: options.cyclesPollMs ?? 60 * 60_000,
     });
     signIn.publicUrl = gateway.url;
     const service: TestService & { signIn: SignInConfig } = {

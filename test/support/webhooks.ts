@@ -4,13 +4,11 @@ import { createHash } from 'node:crypto';
 
 import type { EventKind } from '../../contract/event-log';
 import type { WebhookView } from '../../contract/webhooks';
-import { connectCanister } from '../../gateway/canister';
-import { loadIdentity } from '../../gateway/identity';
-import { serveGateway, type RunningGateway } from '../../gateway/serve';
+import type { RunningGateway } from '../../gateway/serve';
 import type { SignInConfig } from '../../gateway/sign-in/providers';
 import type { WebhookSettings } from '../../gateway/webhooks/worker';
 import type { TestService } from './gateway';
-import { dashboardHeaders } from './gateway';
+import { anotherGateway, dashboardHeaders } from './gateway';
 
 /** A developer signed in to the canister: their session hash and dashboard API headers. */
 export interface Developer {
@@ -71,22 +69,7 @@ export async function webhookGateway(
     s: TestService & { signIn: SignInConfig },
     webhooks: WebhookSettings,
 ): Promise<RunningGateway> {
-    const canister = await connectCanister({
-        host: s.replica.url,
-        canisterId: s.canisterId,
-        identity: loadIdentity(s.gatewayIdentityFile),
-        fetchRootKey: true,
-        log: () => undefined,
-    });
-    return serveGateway({
-        canister,
-        port: 0,
-        host: '127.0.0.1',
-        readCacheTtlSeconds: 0,
-        // The same sealing secret as the service's gateway: dashboard sessions work on both.
-        signIn: s.signIn,
-        webhooks,
-    });
+    return anotherGateway(s, { webhooks });
 }
 
 /** Retries `check` (every 25 ms of real time, up to `ms`) until it passes: for what a gateway does in the background. */
