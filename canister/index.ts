@@ -207,6 +207,15 @@ function configure(arg: [] | [string]): void {
 /** The memory a canister that cannot read its own status estimates it holds (bytes). */
 const memoryEstimate = (): number => room.heapBytes(ctx) + room.stableBytes(ctx);
 
+/** Runs `run` (which may create a shard); a new shard's cycles are read at once, not at the next check. */
+async function checkingNewShards<T>(run: () => Promise<T>): Promise<T> {
+    const count = (): number => (ctx.store.meta.get('shards') ?? []).filter((s) => s.ready !== false).length;
+    const before = count();
+    const result = await run();
+    if (count() !== before) setTimer(0, checkFunding);
+    return result;
+}
+
 async function checkFunding(): Promise<void> {
     await funding.checkFunding(ctx, remote, memoryEstimate());
     room.noteInstructions(ctx, Number(performanceCounter(0)));
@@ -541,7 +550,7 @@ export default class {
                 const developerId = typeof req.developerId === 'string' ? req.developerId : '';
                 if (developerId.length < 1 || developerId.length > 200)
                     throw new Fail(400, 'Invalid developerId: must be 1-200 characters');
-                return directory.placeGame(ctx, remote, req, developerId);
+                return checkingNewShards(() => directory.placeGame(ctx, remote, req, developerId));
             }
             const { game, apiKey } = games.registerGame(ctx, req);
             return { game: games.gameView(game), apiKey };
@@ -681,7 +690,7 @@ export default class {
         await handle('dev_register_game', (req) => {
             if (!directory.placesOnShards(ctx)) return developers.registerOwnGame(ctx, req);
             const developer = developers.liveDeveloper(ctx, req.sessionHash, true);
-            return directory.placeGame(ctx, remote, req, developer.developerId);
+            return checkingNewShards(() => directory.placeGame(ctx, remote, req, developer.developerId));
         });
     }
 
@@ -965,7 +974,7 @@ export default class {
 
     @update(...JSON_METHOD)
     async admin_create_shard(): Promise<void> {
-        await handle('admin_create_shard', () => directory.createShard(ctx, remote));
+        await handle('admin_create_shard', () => checkingNewShards(() => directory.createShard(ctx, remote)));
     }
 
     @update(...JSON_METHOD)

@@ -84,7 +84,13 @@ test('npm start: fresh data directory, demo game, submit, read, Ctrl-C, restart 
     const lines = status.stdout.split('\n').filter((line) => line.startsWith('{'));
     expect(lines.map((line) => JSON.parse(line))).toEqual([
         expect.objectContaining({ id: first.directory, role: 'directory', frozen: false, reachable: true }),
-        expect.objectContaining({ id: first.shards[0], role: 'shard', frozen: false, games: 1 }),
+        expect.objectContaining({
+            id: first.shards[0],
+            role: 'shard',
+            frozen: false,
+            games: 1,
+            cycles: expect.any(Number),
+        }),
     ]);
     await stop(first);
     // Keys, emails and API keys: every file 0600, every directory 0700; looser ones (an older
