@@ -34,6 +34,7 @@ import * as developers from './service/developers';
 import * as directory from './service/directory';
 import * as funding from './service/funding';
 import { remote } from './remote';
+import * as backup from './service/backup';
 import * as boardExport from './service/exports';
 import { createDirectReads, type Change } from './service/direct-reads';
 import * as deviceCodes from './service/device-codes';
@@ -757,6 +758,11 @@ export default class {
     }
 
     @query(...JSON_METHOD)
+    dev_backup_game(): void {
+        handle('dev_backup_game', (req) => backup.backupPage(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
     dev_suspicion_log(): void {
         handle('dev_suspicion_log', (req) => owned(req, () => scores.suspicionLog(ctx, req), false));
     }
@@ -941,6 +947,20 @@ export default class {
         handle('move_in_end', (req) => {
             const reply = move.moveInEnd(ctx, req);
             webhooks.loadWebhooks(ctx);
+            continueRebuild();
+            return reply;
+        });
+    }
+
+    @update(...JSON_METHOD)
+    admin_import_chunk(): void {
+        handle('admin_import_chunk', (req) => backup.importChunk(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    admin_import_end(): void {
+        handle('admin_import_end', (req) => {
+            const reply = backup.importEnd(ctx, req);
             continueRebuild();
             return reply;
         });
