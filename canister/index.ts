@@ -346,8 +346,15 @@ async function settleLater<M extends Method>(method: M, req: object, out: Promis
 /** Moves (service/move.ts): a moving game's writes wait (503 + Retry-After), a moved game's calls answer `moved`. */
 function gate(method: Method, req: { gameId?: unknown }): void {
     if (ctx.moving.size === 0 && ctx.movedTo.size === 0) return;
-    // The move methods, and the directory's answers about where a game lives, are for moved games too.
-    if (method.startsWith('move_') || method === 'locate_game' || method === 'admin_set_location') return;
+    // The move methods, and the directory's answers about where a game lives, are for moved games too
+    // (an import refuses a moved game's id as taken).
+    if (
+        method.startsWith('move_') ||
+        method.startsWith('admin_import_') ||
+        method === 'locate_game' ||
+        method === 'admin_set_location'
+    )
+        return;
     if (METHODS[method].kind === 'query') moveGate.refuseMoved(ctx, req.gameId);
     else moveGate.refuseWrite(ctx, req.gameId);
     if (

@@ -533,7 +533,7 @@ export function importChunk(ctx: Ctx, req: Untrusted<RequestOf<'admin_import_chu
     if (
         req.index === 0 &&
         typeof gameId === 'string' &&
-        (holdsGame(ctx, gameId) || locationOf(ctx, gameId) !== undefined)
+        (holdsGame(ctx, gameId) || locationOf(ctx, gameId) !== undefined || ctx.movedTo.has(gameId))
     )
         throw new Fail(409, `Game ID '${gameId}' is already taken.`);
     return takeChunk(ctx, req, true, (id, items, move) => checkBackup(ctx, id, items, move));
@@ -550,7 +550,8 @@ export function importEnd(
     const developerId = text('developerId', req.developerId, 1, 200);
     const move = importOf(ctx, req, true);
     const gameId = move.gameId;
-    if (locationOf(ctx, gameId) !== undefined) throw new Fail(409, `Game ID '${gameId}' is already taken.`);
+    if (locationOf(ctx, gameId) !== undefined || ctx.movedTo.has(gameId))
+        throw new Fail(409, `Game ID '${gameId}' is already taken.`);
     const apiKey = newApiKey(ctx, gameId);
     move.record = { ...move.record, apiKey, developerId };
     const { players } = activate(ctx, move);
