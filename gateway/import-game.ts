@@ -8,11 +8,10 @@ import { readFileSync } from 'node:fs';
 
 import { Principal } from '@dfinity/principal';
 
-import type { Method, Relayed, ReplyOf } from '../contract/canister';
+import type { ReplyOf } from '../contract/canister';
 import { chunksOf, readBackup } from './backup-file';
 import type { CanisterClient } from './canister';
-import { canisterFailure } from './errors';
-import { moveGame } from './move-game';
+import { moveGame, ok } from './move-game';
 
 export interface ImportReport {
     gameId: string;
@@ -21,12 +20,6 @@ export interface ImportReport {
     players: number;
     /** The canister that holds the game now. */
     canisterId: string;
-}
-
-async function ok<M extends Method>(client: CanisterClient, method: M, request: Relayed<M>): Promise<ReplyOf<M>> {
-    const reply = await client.relay(method, request);
-    if ('err' in reply) throw canisterFailure(reply.err);
-    return reply.ok;
 }
 
 /** The placing shard holding the fewest games, or undefined on a single canister. */

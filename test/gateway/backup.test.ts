@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { DEFAULT_STACK, admin, dashboardHeaders, startService, type TestResponse } from '../support/gateway';
+import { DEFAULT_STACK, admin, adminEnv, dashboardHeaders, startService, type TestResponse } from '../support/gateway';
 import { tempDir } from '../support/replica';
 
 type Service = Awaited<ReturnType<typeof startService>>;
@@ -100,13 +100,7 @@ beforeAll(async () => {
     ada = (await developer(a, 'ada')).headers;
     // The second service's clock where the first's is: both read the same periods.
     await b.replica.setTime(a.replica.time());
-    Object.assign(process.env, {
-        IC_HOST: b.replica.url,
-        CANISTER_ID: b.canisterId.toText(),
-        GATEWAY_IDENTITY_PEM: b.gatewayIdentityFile,
-        OPERATOR_IDENTITY_PEM: b.operatorIdentityFile,
-        DATA_DIR: tempDir('backup-admin'),
-    });
+    Object.assign(process.env, adminEnv(b));
 }, 300_000);
 afterAll(async () => {
     process.env = saved;
@@ -208,4 +202,63 @@ test('a file changed on its way is refused before anything is imported', async (
     );
     const games = (await admin('list-games')).map((g: { gameId: string }) => g.gameId);
     expect(games).not.toContain('other-game');
+});
+
+/** `lines` (header and records) as a file with a trailer that matches them: what an attacker can make. */
+function signed(lines: string[]): string {
+    const body = lines.map((line) => `${line}\n`).join('');
+    return `${body}${JSON.stringify({ end: true, items: lines.length - 1, sha256: sha(body) })}\n`;
+}
+
+test('a crafted file with a matching trailer writes into no other game and leaves it as it was', async () => {
+    const victim = await admin('create-game', 'victim-game', '--developer', 'mallory-target');
+    const key = { 'X-API-Key': victim.apiKey };
+    const player = 'dev_1700000000_00000003';
+    expect(
+        (
+            await b.request('POST', '/scores', {
+                headers: key,
+                body: { gameId: 'victim-game', playerId: player, score: 5, streak: 0 },
+            })
+        ).status,
+    ).toBe(200);
+    const readVictim = async () => [
+        (await b.request('GET', `/players/${player}/profile`, { headers: key })).body,
+        (await b.request('GET', '/leaderboard?limit=100', { headers: key })).body,
+    ];
+    const before = await readVictim();
+    const lines = (await download(a, ada)).text.trimEnd().split('\n').slice(0, -1);
+    const dir = tempDir('backup-crafted');
+    const write = (name: string, body: string): string => {
+        fs.writeFileSync(path.join(dir, name), body);
+        return path.join(dir, name);
+    };
+    // The whole game renamed to the victim's id: refused by name.
+    const renamed = lines.map((line) => line.replaceAll(G, 'victim-game'));
+    await expect(admin('import-game', write('renamed.jsonl', signed(renamed)))).rejects.toThrow(
+        "Game ID 'victim-game' is already taken.",
+    );
+    // One record keyed into the victim's game, under a fresh id: refused, nothing of it stays.
+    const fresh = lines.map((line) => line.replaceAll(G, 'fresh-game'));
+    const at = fresh.findIndex((line) => line.startsWith('["achievements"'));
+    fresh[at] = fresh[at].replace('"fresh-game/', '"victim-game/');
+    await expect(admin('import-game', write('into.jsonl', signed(fresh)))).rejects.toThrow(
+        /is not of game 'fresh-game'/,
+    );
+    // A score past the rules, and an unknown kind of record: refused.
+    const big = lines.map((line) => line.replaceAll(G, 'fresh-game').replace(/"score":\d+/, '"score":1e300'));
+    await expect(admin('import-game', write('big.jsonl', signed(big)))).rejects.toThrow(/Invalid score/);
+    const session = [...fresh.slice(0, 3), '["session","x",{"gameId":"victim-game"}]'];
+    await expect(admin('import-game', write('session.jsonl', signed(session)))).rejects.toThrow(
+        /unknown kind 'session'/,
+    );
+    expect(await readVictim()).toEqual(before);
+    const games = (await admin('list-games')).map((g: { gameId: string }) => g.gameId);
+    expect(games).not.toContain('fresh-game');
+    // The right file still goes in afterwards: the refusals left nothing behind.
+    const clean = lines.map((line) => line.replaceAll(G, 'fresh-game'));
+    expect(await admin('import-game', write('clean.jsonl', signed(clean)))).toMatchObject({
+        gameId: 'fresh-game',
+        players: 25,
+    });
 });
