@@ -39,8 +39,14 @@ export interface BackupTrailer {
  * metadata on a few boards keeps a page near 0.5 MB, inside a reply's 2 MiB.
  */
 export const BACKUP_PAGE_PLAYERS = 500;
-/** The most archives a page holds (up to 1,000 entries each, ~100 KB). */
+/** The most archives a page holds (up to 1,000 entries each, ~100 KB; ~400 KB with metadata). */
 export const BACKUP_PAGE_ARCHIVES = 8;
+/**
+ * A page ends once its records' JSON reaches this many characters, after the record at hand:
+ * with the largest record (an archive full of metadata, a player with entries on 100 boards and
+ * 1,000 achievements: under 0.5 MB) a page stays inside a reply's 2 MiB.
+ */
+export const BACKUP_PAGE_BYTES = 1_000_000;
 
 /**
  * A page of the backup from position `cursor`: position 0 is the game, its counters and bans,

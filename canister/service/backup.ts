@@ -5,6 +5,7 @@
 import {
     BACKUP_KINDS,
     BACKUP_PAGE_ARCHIVES,
+    BACKUP_PAGE_BYTES,
     BACKUP_PAGE_PLAYERS,
     type BackupItem,
     type BackupKind,
@@ -103,7 +104,7 @@ function developerSink(out: BackupItem[]): Sink {
 
 /**
  * A page of the game's backup from `cursor` (contract/backup.ts BackupPage): a query, bounded
- * by BACKUP_PAGE_PLAYERS players or BACKUP_PAGE_ARCHIVES archives.
+ * by BACKUP_PAGE_PLAYERS players or BACKUP_PAGE_ARCHIVES archives, and by BACKUP_PAGE_BYTES.
  */
 export function backupPage(ctx: Ctx, req: Untrusted<RequestOf<'dev_backup_game'>>): BackupPage {
     const { game } = ownedGame(ctx, req, false);
@@ -123,17 +124,25 @@ export function backupPage(ctx: Ctx, req: Untrusted<RequestOf<'dev_backup_game'>
         for (const [key, ban] of gameBans(ctx, record)) sink.add('bans', key, ban);
         at = 1;
     }
+    // Past BACKUP_PAGE_BYTES the page ends after the record at hand (one archive or player: < 0.5 MB).
+    let bytes = 0;
+    const sizeFrom = (from: number): number =>
+        items.slice(from).reduce((n, item) => n + JSON.stringify(item).length, 0);
     if (at <= archives.length) {
-        const end = Math.min(archives.length + 1, at + BACKUP_PAGE_ARCHIVES);
-        for (; at < end; at++) {
+        for (let n = 0; at <= archives.length && n < BACKUP_PAGE_ARCHIVES && bytes < BACKUP_PAGE_BYTES; at++, n++) {
             const archive = ctx.store.archives.get(archives[at - 1]);
             if (archive !== undefined) items.push(['archives', archives[at - 1], archive]);
+            bytes += sizeFrom(items.length - 1);
         }
     } else if (at < total) {
         const first = at - 1 - archives.length;
-        const ids = slotPlayers(ctx, gameId, first, Math.min(BACKUP_PAGE_PLAYERS, players - first));
-        for (const playerId of ids) if (playerId !== null) stagePlayer(ctx, game, playerId, sink);
-        at += ids.length;
+        for (const playerId of slotPlayers(ctx, gameId, first, Math.min(BACKUP_PAGE_PLAYERS, players - first))) {
+            if (bytes >= BACKUP_PAGE_BYTES) break;
+            const from = items.length;
+            if (playerId !== null) stagePlayer(ctx, game, playerId, sink);
+            bytes += sizeFrom(from);
+            at++;
+        }
     }
     return { items, next: at < total ? at : null, periods: record.boards.map((b) => b.periodStart).join(',') };
 }

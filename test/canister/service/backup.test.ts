@@ -2,7 +2,7 @@
 // (boards, archives, profiles, ranks) under a new key and the named developer; the file holds
 // nothing of accounts, sessions or keys; only the game's developer pages it; a bad or crafted
 // file changes nothing, writes into no other game and breaks no limit.
-import type { BackupItem, BackupPage } from '../../../contract/backup';
+import { BACKUP_PAGE_BYTES, type BackupItem, type BackupPage } from '../../../contract/backup';
 import { signIn } from '../../../canister/service/accounts';
 import { backupPage, importChunk, importEnd } from '../../../canister/service/backup';
 import { developerSignIn, registerOwnGame } from '../../../canister/service/developers';
@@ -293,4 +293,44 @@ test('a bad or crafted file is refused with a clear error and changes nothing', 
         status: 409,
         message: `Game ID '${G}' is already taken.`,
     });
+});
+
+test('a page ends near BACKUP_PAGE_BYTES however large its players are, and the file still goes in', () => {
+    const h = harness('2026-03-04T12:00:00Z');
+    const sessionHash = hashOf(developerSignIn(h, { identity: person('ada', 'local') }).sessionToken);
+    call(h, () => registerOwnGame(h, { sessionHash, gameId: G, name: 'Heavy' }));
+    const boards = Array.from({ length: 90 }, (_, i) => `b${i}`);
+    for (const scoreboardId of boards) call(h, () => createBoard(h, { gameId: G, scoreboardId, type: 'targeted' }));
+    const metadata = { note: 'x'.repeat(200) };
+    for (let i = 0; i < 40; i++)
+        call(h, () =>
+            submitBatch(h, {
+                submits: boards.map((scoreboardId) => ({
+                    gameId: G,
+                    apiKey: key(h, G),
+                    playerId: `p${i}`,
+                    score: i,
+                    streak: 0,
+                    scoreboardId,
+                    metadata,
+                })),
+            }),
+        );
+    const pages: number[] = [];
+    let cursor: number | null = 0;
+    const records: string[] = [];
+    while (cursor !== null) {
+        const page: BackupPage = present(backupPage(h, { sessionHash, gameId: G, cursor }));
+        pages.push(JSON.stringify(page).length);
+        records.push(...page.items.map((item) => JSON.stringify(item)));
+        cursor = page.next;
+    }
+    expect(pages.length).toBeGreaterThan(1);
+    expect(Math.max(...pages)).toBeLessThan(BACKUP_PAGE_BYTES + 100_000);
+    const dst = harness();
+    dst.time = h.time;
+    expect(importInto(dst, records)).toMatchObject({ players: 40 });
+    expect(present(reads.readBoard(dst, { gameId: G, boardId: 'b89', limit: 100 }))).toEqual(
+        present(reads.readBoard(h, { gameId: G, boardId: 'b89', limit: 100 })),
+    );
 });
