@@ -293,8 +293,10 @@ function gameOf(gameId: string, v: unknown): GameRecord {
 
 function statsOfBackup(v: unknown): Stats {
     const o = object('stats', v);
+    const players = whole('players', o.players);
+    if (players > MAX_PLAYERS) throw new Fail(400, invalid('players', `must be at most ${MAX_PLAYERS}`));
     const stats: Stats = {
-        players: whole('players', o.players),
+        players,
         plays: whole('plays', o.plays ?? 0),
         submissions: whole('submissions', o.submissions ?? 0),
         today: whole('today', o.today ?? 0),
@@ -428,6 +430,9 @@ function archiveOf(key: string, v: unknown, record: GameRecord): ArchiveRecord {
     if (options.operator !== undefined) archive.operator = options.operator;
     return archive;
 }
+
+/** Slots a game's counters may claim: past a canister's ceiling (~6 million players, docs/limits.md). */
+const MAX_PLAYERS = 10_000_000;
 
 /** Auth types a whole import may bring (each becomes a name in the canister's table). */
 const MAX_AUTH_TYPES = 16;
@@ -563,6 +568,8 @@ export function importEnd(
         throw new Fail(409, `Game ID '${gameId}' is already taken.`);
     const apiKey = newApiKey(ctx, gameId);
     move.record = { ...move.record, apiKey, developerId };
+    // The counter of slots handed out is what came, whatever the file claimed.
+    if (move.stats !== undefined) move.stats = { ...move.stats, players: move.players };
     const { players } = activate(ctx, move);
     // A shard's developers live in its directory, which the CLI tells (after a move there).
     if (ctx.store.meta.get('role') !== 'shard') {

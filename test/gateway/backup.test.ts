@@ -168,7 +168,10 @@ test('a game downloaded from the dashboard and imported with the admin CLI reads
 });
 
 test('the file holds no emails, identities, sessions or keys, and only its developer downloads it', async () => {
-    const text = (await download(a, ada)).text;
+    const res = await download(a, ada);
+    // Open CORS without credentials: another site's page cannot read a developer's download.
+    expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+    const text = res.text;
     expect(text).toContain(`"${signedIn.playerId}"`);
     for (const secret of [
         'ada@dev.example',

@@ -286,6 +286,23 @@ test('a bad or crafted file is refused with a clear error and changes nothing', 
         expect(resolveKey(dst, other.apiKey)).toEqual({ gameId: 'victim-game', isActive: true });
         expect(JSON.stringify(present([...dst.store.players.first(1000)]))).toBe(untouched);
     }
+    // Counters claiming more players than came count those that came.
+    const claims = harness();
+    claims.time = h.time;
+    importInto(
+        claims,
+        edit(records, 1, ([k, key, v]) => [k, key, { ...v, players: 5_000_000 }]),
+    );
+    expect(reads.gameStats(claims, { gameId: G }).totalPlayers).toBe(41);
+    expect(
+        failure(() =>
+            importChunk(harness(), {
+                gameId: G,
+                index: 0,
+                data: chunksOf(edit(records, 1, ([k, key, v]) => [k, key, { ...v, players: 1e9 }]))[0],
+            }),
+        ).message,
+    ).toMatch(/Invalid players/);
     // A taken id is refused by name; the right file goes in under another developer.
     const taken = harness();
     registerGame(taken, { developerId: 'dev-2', gameId: G, name: 'Mine' });
