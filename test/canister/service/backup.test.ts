@@ -45,31 +45,16 @@ function played(): { h: Harness; dev: { sessionHash: string; gameId: string }; s
     call(h, () => createBoard(h, { gameId: G, scoreboardId: 'coins', type: 'targeted', operator: 'sum' }));
     call(h, () => rotateServerKey(h, { gameId: G }));
     call(h, () => addWebhook(h, h.games.get(G)!, { url: 'https://hooks.example/secret-path', kinds: ['new_leader'] }));
-    for (let i = 0; i < 40; i++)
-        call(h, () =>
-            submitBatch(h, {
-                submits: [
-                    {
-                        gameId: G,
-                        apiKey: key(h, G),
-                        playerId: `p${i}`,
-                        score: 100 + i * 7,
-                        streak: i % 5,
-                        nickname: i % 3 === 0 ? `Name${i}` : undefined,
-                    },
-                    {
-                        gameId: G,
-                        apiKey: key(h, G),
-                        playerId: `p${i}`,
-                        score: 60_000 - i * 13,
-                        streak: 0,
-                        scoreboardId: 'laps',
-                        metadata: { lap: i },
-                    },
-                    { gameId: G, apiKey: key(h, G), playerId: `p${i}`, score: i, streak: 0, scoreboardId: 'coins' },
-                ],
-            }),
-        );
+    for (let i = 0; i < 40; i++) {
+        const as = { gameId: G, apiKey: key(h, G), playerId: `p${i}` };
+        const nickname = i % 3 === 0 ? `Name${i}` : undefined;
+        const submits = [
+            { ...as, score: 100 + i * 7, streak: i % 5, nickname },
+            { ...as, score: 60_000 - i * 13, streak: 0, scoreboardId: 'laps', metadata: { lap: i } },
+            { ...as, score: i, streak: 0, scoreboardId: 'coins' },
+        ];
+        call(h, () => submitBatch(h, { submits }));
+    }
     call(h, () =>
         unlockAchievements(h, { apiKey: key(h, G), gameId: G, playerId: 'p1', achievementIds: ['first', 'second'] }),
     );
