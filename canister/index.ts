@@ -34,6 +34,7 @@ import * as developers from './service/developers';
 import * as directory from './service/directory';
 import * as funding from './service/funding';
 import { remote } from './remote';
+import * as backup from './service/backup';
 import * as boardExport from './service/exports';
 import { createDirectReads, type Change } from './service/direct-reads';
 import * as deviceCodes from './service/device-codes';
@@ -354,8 +355,15 @@ async function settleLater<M extends Method>(method: M, req: object, out: Promis
 /** Moves (service/move.ts): a moving game's writes wait (503 + Retry-After), a moved game's calls answer `moved`. */
 function gate(method: Method, req: { gameId?: unknown }): void {
     if (ctx.moving.size === 0 && ctx.movedTo.size === 0) return;
-    // The move methods, and the directory's answers about where a game lives, are for moved games too.
-    if (method.startsWith('move_') || method === 'locate_game' || method === 'admin_set_location') return;
+    // The move methods, and the directory's answers about where a game lives, are for moved games too
+    // (an import refuses a moved game's id as taken).
+    if (
+        method.startsWith('move_') ||
+        method.startsWith('admin_import_') ||
+        method === 'locate_game' ||
+        method === 'admin_set_location'
+    )
+        return;
     if (METHODS[method].kind === 'query') moveGate.refuseMoved(ctx, req.gameId);
     else moveGate.refuseWrite(ctx, req.gameId);
     if (
@@ -766,6 +774,11 @@ export default class {
     }
 
     @query(...JSON_METHOD)
+    dev_backup_game(): void {
+        handle('dev_backup_game', (req) => backup.backupPage(ctx, req));
+    }
+
+    @query(...JSON_METHOD)
     dev_suspicion_log(): void {
         handle('dev_suspicion_log', (req) => owned(req, () => scores.suspicionLog(ctx, req), false));
     }
@@ -950,6 +963,20 @@ export default class {
         handle('move_in_end', (req) => {
             const reply = move.moveInEnd(ctx, req);
             webhooks.loadWebhooks(ctx);
+            continueRebuild();
+            return reply;
+        });
+    }
+
+    @update(...JSON_METHOD)
+    admin_import_chunk(): void {
+        handle('admin_import_chunk', (req) => backup.importChunk(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    admin_import_end(): void {
+        handle('admin_import_end', (req) => {
+            const reply = backup.importEnd(ctx, req);
             continueRebuild();
             return reply;
         });

@@ -32,6 +32,7 @@ import type {
     SortBy,
     SubmitReply,
 } from './schemas';
+import type { BackupPage } from './backup';
 import type { EventPage } from './events';
 import type { CyclesStatus } from './cycles';
 import type { GameLocation, ShardEntry, ShardStatus } from './shards';
@@ -476,6 +477,8 @@ export interface Methods {
         request: DevGame & { boardId: string; archiveId?: string; offset?: number; limit?: number };
         reply: ExportPage;
     };
+    /** A page of the game's backup file from `cursor` (docs/backups.md). */
+    dev_backup_game: { request: DevGame & { cursor?: number }; reply: BackupPage };
     dev_suspicion_log: { request: DevGame & { playerId?: string; limit?: number }; reply: SuspicionEntry[] };
     dev_request_games: { request: DevRef & { games: number; message: string }; reply: DeveloperView };
     dev_remove_entry: { request: DevGame & { scoreboardId: string; playerId: string }; reply: Message };
@@ -552,6 +555,13 @@ export interface Methods {
     move_in_end: {
         request: GameRef & { chunks: number; checksum: string };
         reply: { players: number; rebuilding: boolean };
+    };
+    /** A backup file's records in order (chunks of at most MOVE_CHUNK_BYTES), each record checked. */
+    admin_import_chunk: { request: GameRef & { index: number; data: string }; reply: { next: number } };
+    /** Activates an imported game for `developerId` under a new API key; move_abort drops a half import. */
+    admin_import_end: {
+        request: GameRef & { chunks: number; developerId: string };
+        reply: { gameId: string; apiKey: string; players: number };
     };
     // ---- directory part (issue 27): where games live, the shards, forwarding ----
     /** The canister that holds a game (404 `Game not found`; on a shard, 404 with `moved` for a game it does not hold). */
@@ -702,6 +712,7 @@ export const METHODS = {
     dev_delete_board: { kind: 'update', access: 'gateway' },
     dev_read_board: { kind: 'query', access: 'gateway' },
     dev_export_board: { kind: 'query', access: 'gateway' },
+    dev_backup_game: { kind: 'query', access: 'gateway' },
     dev_suspicion_log: { kind: 'query', access: 'gateway' },
     dev_request_games: { kind: 'update', access: 'gateway' },
     dev_remove_entry: { kind: 'update', access: 'gateway' },
@@ -738,6 +749,8 @@ export const METHODS = {
     move_abort: { kind: 'update', access: 'operator' },
     move_in_chunk: { kind: 'update', access: 'operator' },
     move_in_end: { kind: 'update', access: 'operator' },
+    admin_import_chunk: { kind: 'update', access: 'operator' },
+    admin_import_end: { kind: 'update', access: 'operator' },
     // directory part (issue 27)
     locate_game: { kind: 'query', access: 'public' },
     list_shards: { kind: 'query', access: 'public' },
@@ -792,6 +805,7 @@ export const DEV_ON_GAME_METHODS: ReadonlySet<Method> = new Set<Method>([
     'dev_game',
     'dev_read_board',
     'dev_export_board',
+    'dev_backup_game',
     'dev_suspicion_log',
     'dev_remove_entry',
     'dev_wipe_player',

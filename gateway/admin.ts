@@ -12,6 +12,7 @@ import { readConfig, resolveCanister } from './config';
 import { readService } from './cycles-watch';
 import { ApiFailure, canisterFailure } from './errors';
 import { shardRouter } from './shards';
+import { importGame } from './import-game';
 import { moveGame, moveGames } from './move-game';
 
 export const HELP = `Usage: npm run admin -- <command> [options]
@@ -39,6 +40,8 @@ export const HELP = `Usage: npm run admin -- <command> [options]
                shard named or, for each, the shard taking new games that holds the fewest; each game
                paused during its own move only; run again to finish an interrupted run, --abort to
                abort the interrupted moves instead: docs/deploy.md)
+  import-game <file> [--developer <id>]   (a game's backup file from the dashboard, under a new API key, for
+               the developer named or the operator's: docs/backups.md)
   set-heap-limit <bytes> [canisterId]   (every canister, or the one named: past it, no new players
                or games: docs/limits.md)
 
@@ -270,6 +273,12 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             });
             break;
         }
+        case 'import-game':
+            need(1, 'import-game <file> [--developer <id>]');
+            result = await importGame(args[0], router.directory, values.developer ?? OPERATOR, (line) =>
+                console.error(`import-game: ${line}`),
+            );
+            break;
         case 'set-heap-limit': {
             need(1, 'set-heap-limit <bytes> [canisterId]');
             // One canister when named, else every one: the directory and each shard.

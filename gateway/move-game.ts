@@ -21,7 +21,12 @@ export interface MoveReport {
     located: boolean;
 }
 
-async function ok<M extends Method>(client: CanisterClient, method: M, request: Relayed<M>): Promise<ReplyOf<M>> {
+/** A call's `ok`, or its `{err}` thrown as the client's failure. */
+export async function ok<M extends Method>(
+    client: CanisterClient,
+    method: M,
+    request: Relayed<M>,
+): Promise<ReplyOf<M>> {
     const reply = await client.relay(method, request);
     if ('err' in reply) throw canisterFailure(reply.err);
     return reply.ok;

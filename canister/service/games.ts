@@ -35,7 +35,7 @@ import { assertRoomForNewGame, recount } from './room';
 import { saveView } from './view-push';
 
 const DEFAULT_ALLOWANCE = 3;
-const MAX_BOARDS = 100;
+export const MAX_BOARDS = 100;
 const DEFAULT_TIME_VALIDATION: TimeValidation = {
     enabled: false,
     minPlaySeconds: 0,
@@ -46,7 +46,7 @@ const DEFAULT_TIME_VALIDATION: TimeValidation = {
 // Control characters (and lone surrogates) have no place in names, and replies rely on it.
 const UNPRINTABLE = /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-function text(field: string, value: unknown, min: number, max: number): string {
+export function text(field: string, value: unknown, min: number, max: number): string {
     if (typeof value !== 'string' || value.length < min || value.length > max) {
         throw new Fail(400, invalid(field, `must be ${min}-${max} characters`));
     }
@@ -54,12 +54,12 @@ function text(field: string, value: unknown, min: number, max: number): string {
     return value;
 }
 
-function optionalText(field: string, value: unknown, max: number, fallback: string): string {
+export function optionalText(field: string, value: unknown, max: number, fallback: string): string {
     return value === undefined || value === null ? fallback : text(field, value, 0, max);
 }
 
 /** `key_<gameId>_<32 random digits>`: the digits make it unguessable (CSPRNG after raw_rand). */
-function newApiKey(ctx: Ctx, gameId: string): string {
+export function newApiKey(ctx: Ctx, gameId: string): string {
     const bytes = ctx.env.random(32);
     let digits = '';
     for (let i = 0; i < 32; i++) digits += String(bytes[i] % 10);
@@ -271,12 +271,12 @@ function entriesOf(game: GameState, board: BoardRecord): number {
     return table === undefined ? 0 : entryCount(table);
 }
 
-function parsed<T>(result: { ok: T } | { error: string }): T {
+export function parsed<T>(result: { ok: T } | { error: string }): T {
     if ('error' in result) throw new Fail(400, result.error);
     return result.ok;
 }
 
-function seconds(field: string, value: unknown, min: number, max: number): number {
+export function seconds(field: string, value: unknown, min: number, max: number): number {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
         throw new Fail(400, invalid(field, `must be a number from ${min} to ${max}`));
     }

@@ -12,6 +12,7 @@ import type {
     DeviceCodeRecord,
     AccountRecord,
     ActiveSessions,
+    BanRecord,
     GameRecord,
     MoveInRecord,
     MoveOutRecord,
@@ -74,8 +75,13 @@ function gameIdOf(req: { gameId?: unknown }): string {
     return req.gameId;
 }
 
+/** Where staged records go: a move's chunks (Packer), or a developer's backup page (backup.ts). */
+export interface Sink {
+    add(kind: string, key: string, value: unknown): void;
+}
+
 /** Packs items (JSON text each) into chunks of at most MOVE_CHUNK_BYTES as they travel (escaped in a JSON reply). */
-class Packer {
+class Packer implements Sink {
     private parts: string[] = [];
     private items: Array<[string, string, unknown]> = [];
     private size = 2;
@@ -167,7 +173,7 @@ export function moveOutBegin(
     };
 }
 
-function stageGame(ctx: Ctx, game: GameState, packer: Packer): void {
+function stageGame(ctx: Ctx, game: GameState, packer: Sink): void {
     const record = game.record;
     const gameId = record.gameId;
     packer.add('game', gameId, record);
@@ -212,15 +218,23 @@ function stageGame(ctx: Ctx, game: GameState, packer: Packer): void {
             const archive = ctx.store.archives.get(key);
             if (archive !== undefined) packer.add('archives', key, archive);
         }
-    // Bans of ids without a record and of identities: only a game that has some looks (the map spans games).
-    if ((record.pendingBans ?? 0) > 0 || (record.identityBans ?? 0) > 0)
-        for (const [key, ban] of ctx.store.bans.first(ctx.store.bans.size()))
-            if (key.startsWith(`${gameId}/`) && ban.at >= record.createdAt) packer.add('bans', key, ban);
+    for (const [key, ban] of gameBans(ctx, record)) packer.add('bans', key, ban);
     // codes part: pending device codes go with their game (the game's poll redeems them there)
     for (const [hash, code] of codesOfGame(ctx, gameId)) packer.add('deviceCode', hash, code);
 }
 
-function stagePlayer(ctx: Ctx, game: GameState, playerId: string, packer: Packer): void {
+/**
+ * The game's bans kept apart from player records: of ids without a record and of identities.
+ * Only a game that has some looks (the map spans games).
+ */
+export function gameBans(ctx: Ctx, record: GameRecord): Array<[string, BanRecord]> {
+    if ((record.pendingBans ?? 0) === 0 && (record.identityBans ?? 0) === 0) return [];
+    return ctx.store.bans
+        .first(ctx.store.bans.size())
+        .filter(([key, ban]) => key.startsWith(`${record.gameId}/`) && ban.at >= record.createdAt);
+}
+
+export function stagePlayer(ctx: Ctx, game: GameState, playerId: string, packer: Sink): void {
     const gameId = game.record.gameId;
     const key = playerKey(gameId, playerId);
     const player = ctx.store.players.get(key);
@@ -366,7 +380,7 @@ function saveIn(ctx: Ctx, moves: Record<string, MoveInRecord>): void {
 }
 
 /** Whether this canister holds anything of `gameId` (a game, a purge of one, its counters). */
-function holdsGame(ctx: Ctx, gameId: string): boolean {
+export function holdsGame(ctx: Ctx, gameId: string): boolean {
     return (
         ctx.store.games.get(gameId) !== undefined ||
         ctx.games.has(gameId) ||
@@ -375,7 +389,7 @@ function holdsGame(ctx: Ctx, gameId: string): boolean {
     );
 }
 
-type Item = [string, string, unknown];
+export type Item = [string, string, unknown];
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const PLAYER_ID = /^@?[A-Za-z0-9_-]{1,100}$/;
@@ -451,6 +465,19 @@ function checkItems(gameId: string, items: unknown, first: boolean): Item[] {
 
 /** Takes chunk `index` (they come in order; one taken already is answered again, unchanged). */
 export function moveInChunk(ctx: Ctx, req: Untrusted<RequestOf<'move_in_chunk'>>): { next: number } {
+    return takeChunk(ctx, req, false, (gameId, parsed, move) => checkItems(gameId, parsed, move.next === 0));
+}
+
+/**
+ * A chunk of a move (`backup` false) or of a backup's import (true, backup.ts): in order, each
+ * item checked by `check` (which may rewrite it) before any of the chunk is written.
+ */
+export function takeChunk(
+    ctx: Ctx,
+    req: Untrusted<{ gameId: string; index: number; data: string }>,
+    backup: boolean,
+    check: (gameId: string, parsed: unknown, move: MoveInRecord) => Item[],
+): { next: number } {
     const gameId = gameIdOf(req);
     const index = req.index;
     if (typeof index !== 'number' || !Number.isInteger(index) || index < 0)
@@ -458,12 +485,15 @@ export function moveInChunk(ctx: Ctx, req: Untrusted<RequestOf<'move_in_chunk'>>
     if (typeof req.data !== 'string') throw new Fail(400, 'Invalid data: must be a string');
     const ins = inMoves(ctx);
     let move = ins[gameId];
+    if (move !== undefined && (move.backup === true) !== backup)
+        throw new Fail(409, `'${gameId}' is being ${backup ? 'moved' : 'imported from a backup'} here`);
     if (move === undefined) {
         if (index !== 0) throw new Fail(409, `The import of '${gameId}' starts at chunk 0`);
         if (holdsGame(ctx, gameId)) throw new Fail(409, `This canister already holds game '${gameId}'`);
         // A canister past its heap line takes no game (limits part): the directory places none there either.
         assertRoomForNewGame(ctx);
         move = { gameId, startedAt: ctx.env.now(), next: 0, hashes: [], players: 0, events: 0 };
+        if (backup) move.backup = true;
     }
     if (index < move.next) return { next: move.next };
     if (index > move.next) throw new Fail(409, `Chunk ${move.next} of '${gameId}' comes next, not ${index}`);
@@ -474,7 +504,7 @@ export function moveInChunk(ctx: Ctx, req: Untrusted<RequestOf<'move_in_chunk'>>
     } catch {
         throw new Fail(400, 'Invalid data: not JSON');
     }
-    const items = checkItems(gameId, parsed, index === 0);
+    const items = check(gameId, parsed, move);
     applyItems(ctx, move, items);
     move.hashes.push(chunkDigest(req.data, items));
     move.next++;
@@ -567,19 +597,38 @@ export function moveInEnd(
     ctx: Ctx,
     req: Untrusted<RequestOf<'move_in_end'>>,
 ): { players: number; rebuilding: boolean } {
+    const move = importOf(ctx, req, false);
+    if (typeof req.checksum !== 'string' || req.checksum !== checksumOf(move.hashes))
+        throw new Fail(409, 'Invalid checksum: the chunks that came are not the export (abort and move again)');
+    return activate(ctx, move);
+}
+
+/** The import of `req.gameId` (a move's or a backup's) once `req.chunks` chunks came. */
+export function importOf(
+    ctx: Ctx,
+    req: Untrusted<{ gameId: string; chunks: number }>,
+    backup: boolean,
+): MoveInRecord & { record: GameRecord } {
     const gameId = gameIdOf(req);
-    const ins = inMoves(ctx);
-    const move = ins[gameId];
-    if (move === undefined) {
+    const move = inMoves(ctx)[gameId];
+    if (move === undefined || (move.backup === true) !== backup) {
         if (ctx.games.has(gameId)) throw new Fail(409, `Game '${gameId}' is here already`);
         throw new Fail(404, `'${gameId}' is not being imported here`);
     }
     if (req.chunks !== move.next)
         throw new Fail(409, `Invalid chunks: ${move.next} chunks came, not ${String(req.chunks)}`);
-    if (typeof req.checksum !== 'string' || req.checksum !== checksumOf(move.hashes))
-        throw new Fail(409, 'Invalid checksum: the chunks that came are not the export (abort and move again)');
+    if (move.record === undefined) throw new Fail(409, 'The import has no game record');
+    return move as MoveInRecord & { record: GameRecord };
+}
+
+/** Activates an import whose chunks all came (`move.record` as it is to be kept). */
+export function activate(
+    ctx: Ctx,
+    move: MoveInRecord & { record: GameRecord },
+): { players: number; rebuilding: boolean } {
+    const gameId = move.gameId;
+    const ins = inMoves(ctx);
     const record = move.record;
-    if (record === undefined) throw new Fail(409, 'The import has no game record');
     if (holdsGame(ctx, gameId)) throw new Fail(409, `This canister already holds game '${gameId}'`);
     ctx.store.games.set(gameId, record);
     ctx.store.apiKeys.set(record.apiKey, gameId);

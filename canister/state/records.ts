@@ -388,6 +388,8 @@ export interface MoveInRecord {
     /** Highest slot taken + 1 (for dropping a half import). */
     players: number;
     events: number;
+    /** A developer's backup file being imported (service/backup.ts), not a move. */
+    backup?: true;
 }
 
 // ---- directory part (issue 27) ----

@@ -116,7 +116,7 @@ const exportCsv = route({
 });
 
 /** Writes a chunk, waiting while the client's connection is full (or until it goes away). */
-function write(res: Response, text: string): Promise<void> {
+export function write(res: Response, text: string): Promise<void> {
     if (res.write(text)) return Promise.resolve();
     return new Promise((resolve) => {
         const done = (): void => {

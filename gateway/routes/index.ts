@@ -16,6 +16,7 @@ import boardReads from './board-reads';
 import dashboardApi from './dashboard-api';
 import dashboardWebhooks from './dashboard-webhooks';
 import events from './events';
+import gameBackup from './game-backup';
 import game from './game';
 import gameStats from './game-stats';
 import health from './health';
@@ -60,4 +61,5 @@ export const ROUTES: readonly Route[] = [
     ...dashboardWebhooks,
     webhookTest,
     ...boardExport,
+    ...gameBackup,
 ];

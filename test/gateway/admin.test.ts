@@ -2,9 +2,20 @@
 // production variables, against a canister the gateway does not host; the gateway's
 // production mode (IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM) serves the same API. The CLI
 // acts as an operator (OPERATOR_IDENTITY_PEM in production): the gateway's identity is not one.
+// import-game loads a game's backup file into the running service.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import { runAdmin } from '../../gateway/admin';
+import type { BackupPage } from '../../contract/backup';
+import { backupPage } from '../../canister/service/backup';
+import { developerSignIn, registerOwnGame } from '../../canister/service/developers';
+import { flushCallWrites } from '../../canister/service/flush';
+import { leaderboard } from '../../canister/service/reads';
+import { submitBatch } from '../../canister/service/scores';
+import { backupWriter } from '../../gateway/backup-file';
+import { harness, hashOf, key, person, present } from '../canister/service/harness';
+
 import { readConfig } from '../../gateway/config';
 import { startGateway } from '../../gateway/main';
 import { startLocal, type LocalService } from '../../local/start';
@@ -191,6 +202,45 @@ test('bad commands and bad input fail with a message, and change nothing', async
     );
     await expect(admin('nope')).rejects.toThrow(/Unknown command/);
     await expect(admin('create-game', 'Bad Id')).rejects.toThrow(/Invalid gameId/);
+});
+
+test('import-game loads a backup file into the npm start service, under a new key', async () => {
+    // A backup as the dashboard writes it, of a game played on another service (here: natively, at this time).
+    const h = harness(new Date().toISOString());
+    const sessionHash = hashOf(developerSignIn(h, { identity: person('ada', 'local') }).sessionToken);
+    registerOwnGame(h, { sessionHash, gameId: 'cli-backup', name: 'Carried' });
+    flushCallWrites(h);
+    const submits = [1, 2, 3].map((i) => ({
+        gameId: 'cli-backup',
+        apiKey: key(h, 'cli-backup'),
+        playerId: `p${i}`,
+        score: i * 10,
+        streak: i,
+    }));
+    submitBatch(h, { submits });
+    flushCallWrites(h);
+    const file = backupWriter('cli-backup', new Date());
+    let text = '';
+    for (let cursor: number | null = 0; cursor !== null;) {
+        const page: BackupPage = present(backupPage(h, { sessionHash, gameId: 'cli-backup', cursor }));
+        text += page.items.map((item) => file.line(item)).join('');
+        cursor = page.next;
+    }
+    const where = path.join(tempDir('cli-backup'), 'cli-backup.jsonl');
+    fs.writeFileSync(where, text + file.end());
+    const imported = await admin('import-game', where);
+    expect(imported).toMatchObject({
+        gameId: 'cli-backup',
+        developerId: 'operator',
+        players: 3,
+        canisterId: service.shards[0],
+    });
+    const res = await fetch(`${service.gateway.url}/leaderboard?limit=10`, {
+        headers: { 'X-API-Key': imported.apiKey },
+    });
+    expect(((await res.json()) as { data: unknown }).data).toEqual(
+        present(leaderboard(h, { gameId: 'cli-backup', limit: 10 })),
+    );
 });
 
 test('production mode: the CLI and a second gateway reach the canister by IC_HOST, CANISTER_ID and the PEM', async () => {

@@ -97,6 +97,8 @@ test('the reference is OpenAPI 3.1 with a summary, an id and a response schema f
             const content = op.responses['200'].content;
             if (path.endsWith('/export'))
                 expect(content).toEqual({ 'text/csv; charset=utf-8': { schema: { type: 'string' } } });
+            else if (path.endsWith('/backup'))
+                expect(content).toEqual({ 'application/jsonl; charset=utf-8': { schema: { type: 'string' } } });
             else expect(content['application/json'].schema.properties.data).toBeDefined();
             for (const p of (path.match(/\{(\w+)\}/g) ?? []).map((x) => x.slice(1, -1))) {
                 expect(op.parameters.some((q: { name: string; in: string }) => q.name === p && q.in === 'path')).toBe(

@@ -2,10 +2,11 @@
 // provider started here: sign up, register a game, copy its key and submit with it over HTTP,
 // create a targeted board and submit to it, set a cap and see the rejected submit in the
 // suspicion log, remove an entry, wipe a player, ban and see the submit refused, see the
-// analytics charts drawn; a second developer reaches none of it (pages and JSON API); forged
+// analytics charts drawn, download a backup; a second developer reaches none of it (pages and JSON API); forged
 // forms change nothing; a session past 7 days of replica time signs out. Screenshots of each
 // tab go to dashboard-*.png in the screenshot folder (docs/screenshots on `npm run screenshots`).
 // On the stack npm start runs by default: a directory, and a shard that holds the games.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -220,6 +221,35 @@ test('analytics: the charts are drawn from the day counters, with the numbers in
     await shot(page, 'analytics');
     await page.goto(`${s.signIn.publicUrl}/dashboard/games/${GAME}/settings`);
     await shot(page, 'settings');
+});
+
+test('settings: download a backup of the game, on a computer and on a phone', async () => {
+    const { page } = ada;
+    await page.goto(`${s.signIn.publicUrl}/dashboard/games/${GAME}/settings`);
+    const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: 'Download a backup of this game' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^${GAME}_backup_\\d{4}-\\d\\d-\\d\\d\\.jsonl$`));
+    const file = fs
+        .readFileSync((await download.path())!, 'utf8')
+        .trimEnd()
+        .split('\n');
+    expect(JSON.parse(file[0])).toMatchObject({ format: 'leaderboard-game-backup', version: 1, gameId: GAME });
+    expect(JSON.parse(file[file.length - 1])).toMatchObject({ end: true, items: file.length - 2 });
+    expect(file.join('\n')).not.toContain(apiKey);
+    expect(file.join('\n')).not.toContain('ada@studio.example');
+    const phone = await browser.newContext({ viewport: PHONE });
+    await phone.addCookies(await ada.context.cookies());
+    const small = await phone.newPage();
+    await small.goto(`${s.signIn.publicUrl}/dashboard/games/${GAME}/settings`);
+    const link = small.getByRole('link', { name: 'Download a backup of this game' });
+    await link.scrollIntoViewIfNeeded();
+    const box = (await link.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+    await small.screenshot({ path: path.join(SHOTS, 'dashboard-settings-backup-phone.png'), fullPage: true });
+    await phone.close();
 });
 
 test('settings: deactivate and activate, request more slots, delete a game only with its id typed', async () => {

@@ -112,6 +112,17 @@ export async function admin(...args: string[]): Promise<any> {
     return JSON.parse(lines[lines.length - 1]);
 }
 
+/** The environment that points `admin` at `s` (production mode: its replica, canister and PEMs). */
+export function adminEnv(s: TestService): Record<string, string> {
+    return {
+        IC_HOST: s.replica.url,
+        CANISTER_ID: s.canisterId.toText(),
+        GATEWAY_IDENTITY_PEM: s.gatewayIdentityFile,
+        OPERATOR_IDENTITY_PEM: s.operatorIdentityFile,
+        DATA_DIR: tempDir('admin-env'),
+    };
+}
+
 /**
  * The stack `npm start` runs by default (local/start.ts): a directory with one shard, where new
  * games are placed, and a gateway that knows {canister_url}. The page tests and the conformance

@@ -1,6 +1,7 @@
-// The Settings tab: a game's name and description, activating it, deleting it.
+// The Settings tab: a game's name and description, its standard boards, a backup, activating it, deleting it.
 import { DEFAULT_STANDARD_BOARDS } from '../../../contract/board-options';
 import type { GameView } from '../../../contract/canister';
+import { backupUrl } from '../../routes/game-backup';
 import { field, form, html, type Html } from '../layout';
 import { ruleFields } from './board-options';
 import { base, doneBox, errorFor, value, type View } from './view';
@@ -32,6 +33,20 @@ export function settingsTab(game: GameView, v: View): Html {
                     html`${ruleFields(v, 'standard-boards', game.standardBoards ?? DEFAULT_STANDARD_BOARDS, 'f-standard')}
                         <button type="submit">Save standard boards</button>`,
                 )}
+            </div>
+            <div class="card">
+                <h2>Backup</h2>
+                <p class="muted">
+                    The game as you see it, in one file: settings, boards, archives, players (ids, nicknames, scores,
+                    metadata), achievements and bans. Players' emails and sign-in identities, sessions and the game's
+                    keys and webhooks stay here. <code>npm run admin -- import-game &lt;file&gt;</code> runs it on your
+                    own machine.
+                </p>
+                <p>
+                    <a class="button secondary" href="${backupUrl(game.gameId)}" download
+                        >Download a backup of this game</a
+                    >
+                </p>
             </div>
             <div class="card">
                 <h2>${game.isActive ? 'Deactivate' : 'Activate'}</h2>

@@ -1,0 +1,91 @@
+// A game of 5,000 players (BACKUP_PLAYERS to change it) backed up through the dashboard and
+// imported with the admin CLI into another service: every page of the download and every chunk
+// of the import stays far inside a message's instruction limit (metered by the replica), and
+// the file's size and call counts are printed for docs/backups.md.
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { BACKUP_PAGE_PLAYERS } from '../../contract/backup';
+import { LIMITS } from '../../replica/subnet';
+import { admin, adminEnv, dashboardHeaders, startService } from '../support/gateway';
+import { tempDir } from '../support/replica';
+
+type Service = Awaited<ReturnType<typeof startService>>;
+
+const G = 'big-game';
+const N = Number(process.env.BACKUP_PLAYERS ?? 5_000);
+const sha = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+let a: Service;
+let b: Service;
+let headers: Record<string, string>;
+const saved = { ...process.env };
+
+beforeAll(async () => {
+    [a, b] = await Promise.all([startService(), startService()]);
+    const { sessionToken } = await a.canister.ok('dev_sign_in', {
+        identity: { issuer: 'https://idp.test', subject: 'ada', email: 'ada@test', provider: 'test' },
+    });
+    const sessionHash = sha(sessionToken);
+    headers = dashboardHeaders(a.signIn.secret, sessionToken);
+    const { apiKey } = await a.canister.ok('dev_register_game', { sessionHash, gameId: G, name: 'Big' });
+    await a.canister.ok('dev_create_board', { sessionHash, gameId: G, scoreboardId: 'laps', type: 'targeted' });
+    for (let from = 0; from < N; from += 100) {
+        const submits = Array.from({ length: Math.min(100, N - from) }, (_, k) => {
+            const i = from + k;
+            const player = { apiKey, gameId: G, playerId: `player_${i}`, streak: i % 13 };
+            return [
+                { ...player, score: (i * 7919) % 100_003, nickname: i % 10 === 0 ? `Big${i}` : undefined },
+                { ...player, score: i, scoreboardId: 'laps', metadata: { car: `c${i % 7}`, lap: i } },
+            ];
+        }).flat();
+        const replies = await a.canister.ok('submit_scores', { submits });
+        expect(replies.every((r) => 'ok' in r)).toBe(true);
+    }
+    Object.assign(process.env, adminEnv(b));
+}, 600_000);
+afterAll(async () => {
+    process.env = saved;
+    await Promise.all([a?.stop(), b?.stop()]);
+});
+
+const most = (
+    runs: Array<{ method: string; instructions: bigint }>,
+    method: string,
+): { calls: number; max: bigint } => {
+    const mine = runs.filter((e) => e.method.endsWith(` ${method}`));
+    return { calls: mine.length, max: mine.reduce((m, e) => (e.instructions > m ? e.instructions : m), 0n) };
+};
+
+test(`${N} players go out page by page and in chunk by chunk, each call far inside its limit`, async () => {
+    const from = a.replica.executions().length;
+    const res = await a.request('GET', `/dashboard/api/games/${G}/backup`, { headers });
+    expect(res.status).toBe(200);
+    const pages = most(a.replica.executions().slice(from), 'dev_backup_game');
+    // The game, its counters and archives (none here) open the first page.
+    expect(pages.calls).toBe(Math.ceil(N / BACKUP_PAGE_PLAYERS));
+    expect(pages.max).toBeLessThan(LIMITS.query / 4n);
+    const file = path.join(tempDir('backup-size'), 'big.jsonl');
+    fs.writeFileSync(file, res.text);
+
+    const before = b.replica.executions().length;
+    const imported = await admin('import-game', file);
+    expect(imported).toMatchObject({ gameId: G, players: N });
+    const chunks = most(b.replica.executions().slice(before), 'admin_import_chunk');
+    expect(chunks.max).toBeLessThan(LIMITS.update / 4n);
+    const end = most(b.replica.executions().slice(before), 'admin_import_end');
+    console.log(
+        `backup of ${N} players: ${Buffer.byteLength(res.text)} bytes; ${pages.calls} dev_backup_game pages, at most ` +
+            `${pages.max} instructions; ${chunks.calls} admin_import_chunk calls, at most ${chunks.max}; ` +
+            `admin_import_end ${end.max}`,
+    );
+    const top = async (s: Service, key: string) =>
+        (
+            await s.request('GET', `/games/${G}/scoreboards/laps?limit=100&offset=4000`, {
+                headers: { 'X-API-Key': key },
+            })
+        ).body;
+    const { apiKey } = (await a.canister.ok('admin_list_games', {})).find((g) => g.gameId === G)!;
+    expect(await top(b, imported.apiKey)).toEqual(await top(a, apiKey));
+}, 600_000);

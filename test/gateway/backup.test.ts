@@ -1,0 +1,267 @@
+// A game exported from one service's dashboard and imported into another with the admin CLI
+// reads there as it did here (every board by pages, archives after a rollover, profiles,
+// ranks), under a new API key; the download is its developer's alone and holds no account,
+// session or key; a file changed on its way is refused and changes nothing.
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { DEFAULT_STACK, admin, adminEnv, dashboardHeaders, startService, type TestResponse } from '../support/gateway';
+import { tempDir } from '../support/replica';
+
+type Service = Awaited<ReturnType<typeof startService>>;
+
+const G = 'carried-game';
+const DAY_MS = 86_400_000;
+const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+let a: Service;
+let b: Service;
+let apiKey: string;
+let ada: Record<string, string>;
+let signedIn: { token: string; playerId: string };
+const saved = { ...process.env };
+
+/** A developer's dashboard credentials (signing in again gives a fresh session). */
+async function developer(
+    s: Service,
+    subject: string,
+): Promise<{ headers: Record<string, string>; sessionHash: string }> {
+    const { sessionToken } = await s.canister.ok('dev_sign_in', {
+        identity: { issuer: 'https://idp.test', subject, email: `${subject}@dev.example`, provider: 'test' },
+    });
+    return { headers: dashboardHeaders(s.signIn.secret, sessionToken), sessionHash: sha(sessionToken) };
+}
+
+beforeAll(async () => {
+    [a, b] = await Promise.all([startService(DEFAULT_STACK), startService(DEFAULT_STACK)]);
+    const dev = await developer(a, 'ada');
+    apiKey = (await a.canister.ok('dev_register_game', { sessionHash: dev.sessionHash, gameId: G, name: 'Carried' }))
+        .apiKey;
+    const board = (scoreboardId: string, options: Record<string, unknown>) =>
+        a.request('POST', `/dashboard/api/games/${G}/boards`, {
+            headers: dev.headers,
+            body: { scoreboardId, ...options },
+        });
+    expect((await board('laps', { type: 'targeted', sortOrder: 'asc', format: { kind: 'milliseconds' } })).status).toBe(
+        200,
+    );
+    expect((await board('month', { type: 'monthly' })).status).toBe(200);
+    expect((await board('sprint', { type: 'custom', days: 7 })).status).toBe(200);
+    const key = { 'X-API-Key': apiKey };
+    const submit = async (body: Record<string, unknown>, headers: Record<string, string> = key) => {
+        const res = await a.request('POST', '/scores', { headers, body: { gameId: G, ...body } });
+        expect(res.body).toMatchObject({ ok: true });
+    };
+    for (let i = 0; i < 24; i++) {
+        const playerId = `dev_1700000000_${String(i).padStart(8, '0')}`;
+        await submit({ playerId, score: 100 + ((i * 37) % 500), streak: i % 6 });
+        await submit({
+            playerId,
+            score: 60_000 - i * 91,
+            streak: 0,
+            scoreboardId: 'laps',
+            metadata: { car: `c${i % 3}` },
+        });
+        if (i % 4 === 0)
+            expect(
+                (
+                    await a.request('PUT', `/players/${playerId}/nickname`, {
+                        headers: key,
+                        body: { nickname: `Racer${i}` },
+                    })
+                ).status,
+            ).toBe(200);
+    }
+    const first = 'dev_1700000000_00000001';
+    expect(
+        (
+            await a.request('POST', '/achievements', {
+                headers: key,
+                body: { playerId: first, achievementIds: ['lap', 'podium'] },
+            })
+        ).status,
+    ).toBe(200);
+    expect(
+        (
+            await a.request('PUT', `/dashboard/api/games/${G}/bans/dev_1700000000_00000002`, {
+                headers: dev.headers,
+                body: { reason: 'cheat' },
+            })
+        ).status,
+    ).toBe(200);
+    const alice = await a.signInPlayer(G, 'alice', 'Alice');
+    await submit({ score: 777, streak: 2 }, { 'X-Session-Token': alice.token, 'X-Game-ID': G });
+    const { playerId } = await a.canister.ok('resolve_session', { gameId: G, sessionHash: sha(alice.token) });
+    signedIn = { token: alice.token, playerId };
+    // Periods close on the replica's clock: the weekly, daily and sprint boards archive.
+    await a.replica.advanceTime(8 * DAY_MS);
+    await submit({ playerId: 'dev_1700000000_00000005', score: 9_000, streak: 1 });
+    ada = (await developer(a, 'ada')).headers;
+    // The second service's clock where the first's is: both read the same periods.
+    await b.replica.setTime(a.replica.time());
+    Object.assign(process.env, adminEnv(b));
+}, 300_000);
+afterAll(async () => {
+    process.env = saved;
+    await Promise.all([a?.stop(), b?.stop()]);
+});
+
+const download = (s: Service, headers: Record<string, string>, gameId = G): Promise<TestResponse> =>
+    s.request('GET', `/dashboard/api/games/${gameId}/backup`, { headers });
+
+/** What players and games read of the game through a service's gateway. */
+async function everyRead(s: Service, key: string): Promise<unknown> {
+    const get = async (p: string): Promise<unknown> => {
+        const res = await s.request('GET', p, { headers: { 'X-API-Key': key } });
+        expect(res.status).toBe(200);
+        return res.body;
+    };
+    const out: Record<string, unknown> = {
+        leaderboard: await get('/leaderboard?sort=score&limit=100'),
+        streaks: await get('/leaderboard?sort=streak&limit=100'),
+        boards: await get(`/games/${G}/scoreboards`),
+        archiveStats: await get(`/games/${G}/archives/stats`),
+    };
+    for (const id of ['all-time', 'weekly', 'daily', 'laps', 'month', 'sprint']) {
+        const archives = await get(`/games/${G}/scoreboards/${id}/archives`);
+        const ids = [...JSON.stringify(archives).matchAll(/"archiveId":"([^"]+)"/g)].map((m) => m[1]);
+        out[id] = {
+            top: await get(`/games/${G}/scoreboards/${id}?limit=100`),
+            page: await get(`/games/${G}/scoreboards/${id}?limit=5&offset=5`),
+            archives,
+            each: await Promise.all(ids.map((archiveId) => get(`/games/${G}/scoreboards/${id}/archives/${archiveId}`))),
+        };
+    }
+    const players = ['00000000', '00000001', '00000002', '00000004', '00000005'].map((n) => `dev_1700000000_${n}`);
+    out.players = await Promise.all(
+        players.map(async (id) => [await get(`/players/${id}/profile`), await get(`/players/${id}/rank?sort=score`)]),
+    );
+    return out;
+}
+
+test('a game downloaded from the dashboard and imported with the admin CLI reads the same on the other service', async () => {
+    const res = await download(a, ada);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/jsonl/);
+    expect(res.headers.get('content-disposition')).toMatch(
+        new RegExp(`^attachment; filename="${G}_backup_\\d{4}-\\d\\d-\\d\\d\\.jsonl"$`),
+    );
+    const file = path.join(tempDir('backup-file'), 'carried.jsonl');
+    fs.writeFileSync(file, res.text);
+    const before = await everyRead(a, apiKey);
+
+    const imported = await admin('import-game', file);
+    expect(imported).toMatchObject({ gameId: G, developerId: 'operator', players: 25, canisterId: b.shards[0] });
+    expect(imported.apiKey).toMatch(new RegExp(`^key_${G}_\\d+$`));
+    expect(imported.apiKey).not.toBe(apiKey);
+    expect(await everyRead(b, imported.apiKey)).toEqual(before);
+    // The old key is nothing there; the game plays on with the new one.
+    expect((await b.request('GET', '/leaderboard', { headers: { 'X-API-Key': apiKey } })).status).toBe(401);
+    const next = await b.request('POST', '/scores', {
+        headers: { 'X-API-Key': imported.apiKey },
+        body: { gameId: G, playerId: 'dev_1700000000_99999999', score: 50_000, streak: 1 },
+    });
+    expect(next.body).toMatchObject({ ok: true });
+    // Twice is refused by name, and changes nothing.
+    await expect(admin('import-game', file)).rejects.toThrow(`Game ID '${G}' is already taken.`);
+});
+
+test('the file holds no emails, identities, sessions or keys, and only its developer downloads it', async () => {
+    const res = await download(a, ada);
+    // Open CORS without credentials: another site's page cannot read a developer's download.
+    expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+    const text = res.text;
+    expect(text).toContain(`"${signedIn.playerId}"`);
+    for (const secret of [
+        'ada@dev.example',
+        'alice@example.com',
+        'https://idp.test',
+        '"alice"',
+        signedIn.token,
+        sha(signedIn.token),
+        apiKey,
+        'sessionHash',
+    ])
+        expect(text).not.toContain(secret);
+    const eve = await developer(a, 'eve');
+    expect((await download(a, eve.headers)).body).toEqual({ ok: false, error: 'Game not found among your games' });
+    expect((await download(a, {})).status).toBe(401);
+    expect((await download(a, ada, 'bad.id')).status).toBe(400);
+});
+
+test('a file changed on its way is refused before anything is imported', async () => {
+    const text = (await download(a, ada)).text.replaceAll(G, 'other-game');
+    const dir = tempDir('backup-bad');
+    const write = (name: string, body: string): string => {
+        fs.writeFileSync(path.join(dir, name), body);
+        return path.join(dir, name);
+    };
+    await expect(admin('import-game', write('edited.jsonl', text))).rejects.toThrow(/corrupt/);
+    const lines = text.split('\n');
+    await expect(admin('import-game', write('cut.jsonl', lines.slice(0, 5).join('\n')))).rejects.toThrow(/cut short/);
+    await expect(admin('import-game', write('v9.jsonl', text.replace('"version":1', '"version":9')))).rejects.toThrow(
+        /version 9 is not supported/,
+    );
+    const games = (await admin('list-games')).map((g: { gameId: string }) => g.gameId);
+    expect(games).not.toContain('other-game');
+});
+
+/** `lines` (header and records) as a file with a trailer that matches them: what an attacker can make. */
+function signed(lines: string[]): string {
+    const body = lines.map((line) => `${line}\n`).join('');
+    return `${body}${JSON.stringify({ end: true, items: lines.length - 1, sha256: sha(body) })}\n`;
+}
+
+test('a crafted file with a matching trailer writes into no other game and leaves it as it was', async () => {
+    const victim = await admin('create-game', 'victim-game', '--developer', 'mallory-target');
+    const key = { 'X-API-Key': victim.apiKey };
+    const player = 'dev_1700000000_00000003';
+    expect(
+        (
+            await b.request('POST', '/scores', {
+                headers: key,
+                body: { gameId: 'victim-game', playerId: player, score: 5, streak: 0 },
+            })
+        ).status,
+    ).toBe(200);
+    const readVictim = async () => [
+        (await b.request('GET', `/players/${player}/profile`, { headers: key })).body,
+        (await b.request('GET', '/leaderboard?limit=100', { headers: key })).body,
+    ];
+    const before = await readVictim();
+    const lines = (await download(a, ada)).text.trimEnd().split('\n').slice(0, -1);
+    const dir = tempDir('backup-crafted');
+    const write = (name: string, body: string): string => {
+        fs.writeFileSync(path.join(dir, name), body);
+        return path.join(dir, name);
+    };
+    // The whole game renamed to the victim's id: refused by name.
+    const renamed = lines.map((line) => line.replaceAll(G, 'victim-game'));
+    await expect(admin('import-game', write('renamed.jsonl', signed(renamed)))).rejects.toThrow(
+        "Game ID 'victim-game' is already taken.",
+    );
+    // One record keyed into the victim's game, under a fresh id: refused, nothing of it stays.
+    const fresh = lines.map((line) => line.replaceAll(G, 'fresh-game'));
+    const at = fresh.findIndex((line) => line.startsWith('["achievements"'));
+    fresh[at] = fresh[at].replace('"fresh-game/', '"victim-game/');
+    await expect(admin('import-game', write('into.jsonl', signed(fresh)))).rejects.toThrow(
+        /is not of game 'fresh-game'/,
+    );
+    // A score past the rules, and an unknown kind of record: refused.
+    const big = lines.map((line) => line.replaceAll(G, 'fresh-game').replace(/"score":\d+/, '"score":1e300'));
+    await expect(admin('import-game', write('big.jsonl', signed(big)))).rejects.toThrow(/Invalid score/);
+    const session = [...fresh.slice(0, 3), '["session","x",{"gameId":"victim-game"}]'];
+    await expect(admin('import-game', write('session.jsonl', signed(session)))).rejects.toThrow(
+        /unknown kind 'session'/,
+    );
+    expect(await readVictim()).toEqual(before);
+    const games = (await admin('list-games')).map((g: { gameId: string }) => g.gameId);
+    expect(games).not.toContain('fresh-game');
+    // The right file still goes in afterwards: the refusals left nothing behind.
+    const clean = lines.map((line) => line.replaceAll(G, 'fresh-game'));
+    expect(await admin('import-game', write('clean.jsonl', signed(clean)))).toMatchObject({
+        gameId: 'fresh-game',
+        players: 25,
+    });
+});
