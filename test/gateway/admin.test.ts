@@ -15,7 +15,6 @@ import { leaderboard } from '../../canister/service/reads';
 import { submitBatch } from '../../canister/service/scores';
 import { backupWriter } from '../../gateway/backup-file';
 import { harness, hashOf, key, person, present } from '../canister/service/harness';
-
 import { readConfig } from '../../gateway/config';
 import { startGateway } from '../../gateway/main';
 import { startLocal, type LocalService } from '../../local/start';
