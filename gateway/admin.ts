@@ -10,6 +10,7 @@ import { readConfig, resolveCanister } from './config';
 import { ApiFailure, canisterFailure } from './errors';
 import { shardRouter } from './shards';
 import { moveGame, moveGames } from './move-game';
+import { runSnapshots, SNAPSHOTS_HELP } from './snapshots';
 
 export const HELP = `Usage: npm run admin -- <command> [options]
 
@@ -38,6 +39,7 @@ export const HELP = `Usage: npm run admin -- <command> [options]
                abort the interrupted moves instead: docs/deploy.md)
   set-heap-limit <bytes> [canisterId]   (every canister, or the one named: past it, no new players
                or games: docs/limits.md)
+${SNAPSHOTS_HELP}
 
 Targets the service started by npm start (DATA_DIR, default ./data), or a production
 canister when IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM and OPERATOR_IDENTITY_PEM are set.
@@ -89,6 +91,7 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             'event-top': { type: 'string' },
             from: { type: 'string' },
             abort: { type: 'boolean' },
+            identity: { type: 'string' },
         },
     });
     const [command, ...args] = positionals;
@@ -277,6 +280,9 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             }
             break;
         }
+        case 'snapshots':
+            result = await runSnapshots(router.directory, args, values.identity);
+            break;
         default:
             throw new Error(`Unknown command '${command}'. Run npm run admin -- help`);
     }
