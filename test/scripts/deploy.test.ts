@@ -141,18 +141,18 @@ test('with --shards the directory creates its shards; the next deploy upgrades t
     expect(bad.stderr).toContain('--shards must be a whole number from 0 to 100');
 });
 
-test('--shards 1 --move-games: a single canister becomes directory + shard 1, a second run moves nothing', async () => {
+/** A first deploy registering a gateway and an operator (their files named by `prefix`): its id, arguments and clients. */
+async function deployWithRoles(prefix: string) {
     const files = {
-        operator: path.join(dir, 'mv-operator.pem'),
-        gateway: path.join(dir, 'mv-gateway.pem'),
-        deployer: path.join(dir, 'mv-deployer.pem'),
-        ids: path.join(dir, 'mv-ids.json'),
+        operator: path.join(dir, `${prefix}-operator.pem`),
+        gateway: path.join(dir, `${prefix}-gateway.pem`),
+        deployer: path.join(dir, `${prefix}-deployer.pem`),
+        ids: path.join(dir, prefix, 'ids.json'),
     };
     const common = ['--network', 'local', '--url', replica.url, '--identity', files.deployer, '--ids-file', files.ids];
-    // The single canister of before, with two games and their players.
-    const single = await deployCli([...common, '--operator-pem', files.operator, '--gateway-pem', files.gateway]);
-    expect(single).toMatchObject({ code: 0 });
-    const id = /canister id: +(\S+)/.exec(single.stdout)![1];
+    const first = await deployCli([...common, '--operator-pem', files.operator, '--gateway-pem', files.gateway]);
+    expect(first).toMatchObject({ code: 0 });
+    const id = /canister id: +(\S+)/.exec(first.stdout)![1];
     const [operator, gateway] = await Promise.all(
         [files.operator, files.gateway].map((pem) =>
             connectCanister({
@@ -163,6 +163,12 @@ test('--shards 1 --move-games: a single canister becomes directory + shard 1, a 
             }),
         ),
     );
+    return { files, common, id, operator, gateway };
+}
+
+test('--shards 1 --move-games: a single canister becomes directory + shard 1, a second run moves nothing', async () => {
+    // The single canister of before, with two games and their players.
+    const { files, common, id, operator, gateway } = await deployWithRoles('mv');
     for (const gameId of ['kept-1', 'kept-2']) {
         const { apiKey } = await operator.ok('admin_register_game', { developerId: 'd', gameId, name: gameId });
         const submits = [1, 2, 3].map((i) => ({ apiKey, gameId, playerId: `p${i}`, score: i * 10, streak: i }));
@@ -212,24 +218,9 @@ async function adminCli(args: string[], env: NodeJS.ProcessEnv): Promise<Outcome
 }
 
 test('an upgrade that traps or fails its check is rolled back from its snapshot: the old version serves, nothing lost', async () => {
-    const files = {
-        operator: path.join(dir, 'undo-operator.pem'),
-        gateway: path.join(dir, 'undo-gateway.pem'),
-        deployer: path.join(dir, 'undo-deployer.pem'),
-        ids: path.join(dir, 'undo', 'ids.json'),
-        traps: path.join(dir, 'traps.wasm'),
-        silent: path.join(dir, 'silent.wasm'),
-    };
-    const common = ['--network', 'local', '--url', replica.url, '--identity', files.deployer, '--ids-file', files.ids];
-    const first = await deployCli([...common, '--operator-pem', files.operator, '--gateway-pem', files.gateway]);
-    expect(first).toMatchObject({ code: 0 });
-    const id = /canister id: +(\S+)/.exec(first.stdout)![1];
+    const { files, common, id, operator, gateway } = await deployWithRoles('undo');
     const canisterId = Principal.fromText(id);
-    const [operator, gateway] = await Promise.all(
-        [files.operator, files.gateway].map((pem) =>
-            connectCanister({ host: replica.url, canisterId, identity: ensureIdentity(pem), fetchRootKey: true }),
-        ),
-    );
+    const modules = { traps: path.join(dir, 'traps.wasm'), silent: path.join(dir, 'silent.wasm') };
     const { apiKey } = await operator.ok('admin_register_game', { developerId: 'd', gameId: 'undo', name: 'Undo' });
     let player = 0;
     const submit = (score: number) =>
@@ -244,8 +235,11 @@ test('an upgrade that traps or fails its check is rolled back from its snapshot:
     expect(moduleHash()).toBe(builtModuleHash());
 
     // (a) post_upgrade traps: the IC rejects the upgrade, deploy loads its snapshot back all the same.
-    fs.writeFileSync(files.traps, await wat('(module (memory 1) (func (export "canister_post_upgrade") unreachable))'));
-    const trapped = await deployCli([...common, '--wasm', files.traps]);
+    fs.writeFileSync(
+        modules.traps,
+        await wat('(module (memory 1) (func (export "canister_post_upgrade") unreachable))'),
+    );
+    const trapped = await deployCli([...common, '--wasm', modules.traps]);
     expect(trapped.code).toBe(1);
     const snapshotA = /Took snapshot ([0-9a-f]+) of /.exec(trapped.stdout)![1];
     expect(trapped.stderr).toContain(`The upgrade of ${id} was rejected`);
@@ -256,8 +250,8 @@ test('an upgrade that traps or fails its check is rolled back from its snapshot:
     expect(replica.subnet.canisters.get(id)!.system.status).toBe('running');
 
     // (b) installs fine but answers nothing: the canary check fails, the snapshot is loaded back.
-    fs.writeFileSync(files.silent, await wat('(module (memory 1))'));
-    const silent = await deployCli([...common, '--wasm', files.silent]);
+    fs.writeFileSync(modules.silent, await wat('(module (memory 1))'));
+    const silent = await deployCli([...common, '--wasm', modules.silent]);
     expect(silent.code).toBe(1);
     const snapshotB = /Took snapshot ([0-9a-f]+) of /.exec(silent.stdout)![1];
     expect(silent.stderr).toContain(`The upgraded ${id} failed its check`);
