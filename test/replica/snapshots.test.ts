@@ -237,6 +237,57 @@ test("a snapshot's bytes are the canister's memory: reported, charged, and refus
     expect(await probe.get('k0')).toEqual(['x'.repeat(1_000)]);
 });
 
+test('a canister that controls another snapshots and loads it by inter-canister calls, never itself mid-call', async () => {
+    // The directory's case: it controls its shards. Here a probe controls another probe and itself.
+    const controller = replica.createCanister([OPERATOR], undefined, { selfControlled: true });
+    await replica.installCode(controller, probeWasm(), { arg: probeInit('controller') });
+    const agent = await agentFor(replica);
+    const boss = actorFor<Probe>(agent, probeIdl, controller);
+    const shard = replica.createCanister([OPERATOR, controller]);
+    await replica.installCode(shard, probeWasm(), { arg: probeInit('shard') });
+    const worker = actorFor<Probe>(agent, probeIdl, shard);
+    await worker.put('k', 'before');
+
+    const manage = async (method: string, types: IDL.Type[], value: unknown): Promise<Uint8Array> =>
+        new Uint8Array(await boss.manage(method, new Uint8Array(IDL.encode(types, [value]))));
+    const taken = IDL.decode(
+        [snapshotType],
+        await manage('take_canister_snapshot', [takeArg], {
+            canister_id: shard,
+            replace_snapshot: [],
+            uninstall_code: [],
+            sender_canister_version: [],
+        }),
+    )[0] as unknown as Snapshot;
+    await worker.put('k', 'after');
+    await manage('load_canister_snapshot', [loadArg], {
+        canister_id: shard,
+        snapshot_id: taken.id,
+        sender_canister_version: [],
+    });
+    expect(await worker.get('k')).toEqual(['before']);
+    expect(ok(await list(replica, shard))).toEqual([taken]);
+
+    // Its own snapshot it may take while running; loading it during its own call is refused.
+    const own = IDL.decode(
+        [snapshotType],
+        await manage('take_canister_snapshot', [takeArg], {
+            canister_id: controller,
+            replace_snapshot: [],
+            uninstall_code: [],
+            sender_canister_version: [],
+        }),
+    )[0] as unknown as Snapshot;
+    await expect(
+        manage('load_canister_snapshot', [loadArg], {
+            canister_id: controller,
+            snapshot_id: own.id,
+            sender_canister_version: [],
+        }),
+    ).rejects.toThrow(/open call contexts/);
+    expect(await boss.label_()).toBe('controller:0');
+});
+
 test('snapshots survive a restart and a checkpoint; deleted ones leave no file behind', async () => {
     const dataDir = tempDir('snapshots');
     const first = await startTestReplica({ dataDir });
