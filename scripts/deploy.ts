@@ -288,14 +288,23 @@ const snapshotsFile = (o: DeployOptions): string => path.join(path.dirname(o.ids
 
 function lastSnapshot(o: DeployOptions, canisterId: string): string | undefined {
     const file = snapshotsFile(o);
-    if (!fs.existsSync(file)) return undefined;
-    return (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string | undefined>)[canisterId];
+    try {
+        return (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string | undefined>)[canisterId];
+    } catch {
+        return undefined; // none yet (or unreadable): this deploy's snapshot is a new one
+    }
 }
 
+/** Names the snapshot for the next deploy to replace; a file that cannot be written only costs a note. */
 function keepSnapshot(o: DeployOptions, canisterId: string, snapshotId: string): void {
     const file = snapshotsFile(o);
-    const kept = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>) : {};
-    fs.writeFileSync(file, `${JSON.stringify({ ...kept, [canisterId]: snapshotId }, null, 2)}\n`);
+    try {
+        const kept = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>) : {};
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, `${JSON.stringify({ ...kept, [canisterId]: snapshotId }, null, 2)}\n`);
+    } catch (e) {
+        o.log(`Note: could not record the snapshot in ${file} (${message(e)}): the next deploy takes another one`);
+    }
 }
 
 /**
