@@ -197,6 +197,16 @@ test('only controllers take, load, list or delete snapshots; a stopped canister 
     await setRunning(replica, id.toText(), true, OPERATOR);
     expect(await probe.get('k')).toEqual(['v']);
 
+    // Another canister's snapshot loads only for a controller of both: then it is a copy.
+    const mine = replica.createCanister([STRANGER]);
+    expect(await load(replica, mine, stopped.id, STRANGER)).toMatchObject({
+        reject: { code: 4, message: expect.stringContaining(`is not a controller of canister ${id.toText()}`) },
+    });
+    const copy = replica.createCanister([OPERATOR]);
+    ok(await load(replica, copy, stopped.id));
+    expect(await (await probeOf(replica, copy)).get('k')).toEqual(['v']);
+    expect(ok(await list(replica, copy))).toEqual([]);
+
     // An empty canister has nothing to snapshot.
     const empty = replica.createCanister();
     expect(await take(replica, empty)).toMatchObject({
