@@ -258,11 +258,15 @@ async function canaryKey(router: ShardRouter): Promise<string> {
 }
 
 /**
- * What deploy asks of an upgraded canister before it keeps it: the canary game takes a submit
- * (a new player each time) and its board reads back; with --gateway-url, /health answers 200.
+ * What deploy asks of an upgraded canister before it keeps it: the directory lists its shards,
+ * the canary game (located afresh) takes a submit (a new player each time) and its board reads
+ * back; with --gateway-url, /health answers 200.
  * `apiKey` undefined: the canary could not be set up before the upgrade, only /health is asked.
  */
 async function checkService(o: DeployOptions, router: ShardRouter, apiKey: string | undefined): Promise<void> {
+    // The directory itself answers, whichever canister holds the canary (located afresh).
+    await router.directory.ok('list_shards', {});
+    router.forget(CANARY_GAME);
     if (apiKey !== undefined) {
         const game: CanisterClient = router.forGame(CANARY_GAME);
         const playerId = `canary_${randomBytes(6).toString('hex')}`;

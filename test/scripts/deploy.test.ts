@@ -281,6 +281,12 @@ test('an upgrade that traps or fails its check is rolled back from its snapshot:
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/controllers/i);
 
+    // A gateway named with --gateway-url must answer /health: one that cannot be reached fails the check.
+    const noGateway = await deployCli([...common, '--gateway-url', 'http://127.0.0.1:1']);
+    expect(noGateway.code).toBe(1);
+    expect(noGateway.stderr).toContain('http://127.0.0.1:1/health');
+    expect(noGateway.stderr).toContain('Rolled back: loaded snapshot');
+
     // A good upgrade is kept; its snapshot is the undo by hand: restoring it drops what came after.
     const good = await deployCli(common);
     expect(good).toMatchObject({ code: 0 });
