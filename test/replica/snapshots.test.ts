@@ -70,29 +70,21 @@ function ok<T>(outcome: Outcome<T>): T {
     return outcome.ok;
 }
 
+const takeValue = (id: Principal, replace?: Uint8Array) => ({
+    canister_id: id,
+    replace_snapshot: replace ? [replace] : [],
+    uninstall_code: [],
+    sender_canister_version: [],
+});
+const loadValue = (id: Principal, snapshotId: Uint8Array) => ({
+    canister_id: id,
+    snapshot_id: snapshotId,
+    sender_canister_version: [],
+});
 const take = (r: Replica, id: Principal, replace?: Uint8Array, caller = OPERATOR) =>
-    call<Snapshot>(
-        r,
-        'take_canister_snapshot',
-        [takeArg],
-        {
-            canister_id: id,
-            replace_snapshot: replace ? [replace] : [],
-            uninstall_code: [],
-            sender_canister_version: [],
-        },
-        [snapshotType],
-        caller,
-    );
+    call<Snapshot>(r, 'take_canister_snapshot', [takeArg], takeValue(id, replace), [snapshotType], caller);
 const load = (r: Replica, id: Principal, snapshotId: Uint8Array, caller = OPERATOR) =>
-    call<null>(
-        r,
-        'load_canister_snapshot',
-        [loadArg],
-        { canister_id: id, snapshot_id: snapshotId, sender_canister_version: [] },
-        [],
-        caller,
-    );
+    call<null>(r, 'load_canister_snapshot', [loadArg], loadValue(id, snapshotId), [], caller);
 const list = (r: Replica, id: Principal, caller = OPERATOR) =>
     call<Snapshot[]>(r, 'list_canister_snapshots', [idRecord], { canister_id: id }, [IDL.Vec(snapshotType)], caller);
 const remove = (r: Replica, id: Principal, snapshotId: Uint8Array, caller = OPERATOR) =>
@@ -260,41 +252,19 @@ test('a canister that controls another snapshots and loads it by inter-canister 
 
     const manage = async (method: string, types: IDL.Type[], value: unknown): Promise<Uint8Array> =>
         new Uint8Array(await boss.manage(method, new Uint8Array(IDL.encode(types, [value]))));
-    const taken = IDL.decode(
-        [snapshotType],
-        await manage('take_canister_snapshot', [takeArg], {
-            canister_id: shard,
-            replace_snapshot: [],
-            uninstall_code: [],
-            sender_canister_version: [],
-        }),
-    )[0] as unknown as Snapshot;
+    const takeVia = async (id: Principal): Promise<Snapshot> =>
+        IDL.decode([snapshotType], await manage('take_canister_snapshot', [takeArg], takeValue(id)))[0] as never;
+    const loadVia = (id: Principal, snapshotId: Uint8Array) =>
+        manage('load_canister_snapshot', [loadArg], loadValue(id, snapshotId));
+    const taken = await takeVia(shard);
     await worker.put('k', 'after');
-    await manage('load_canister_snapshot', [loadArg], {
-        canister_id: shard,
-        snapshot_id: taken.id,
-        sender_canister_version: [],
-    });
+    await loadVia(shard, taken.id);
     expect(await worker.get('k')).toEqual(['before']);
     expect(ok(await list(replica, shard))).toEqual([taken]);
 
     // Its own snapshot it may take while running; loading it during its own call is refused.
-    const own = IDL.decode(
-        [snapshotType],
-        await manage('take_canister_snapshot', [takeArg], {
-            canister_id: controller,
-            replace_snapshot: [],
-            uninstall_code: [],
-            sender_canister_version: [],
-        }),
-    )[0] as unknown as Snapshot;
-    await expect(
-        manage('load_canister_snapshot', [loadArg], {
-            canister_id: controller,
-            snapshot_id: own.id,
-            sender_canister_version: [],
-        }),
-    ).rejects.toThrow(/open call contexts/);
+    const own = await takeVia(controller);
+    await expect(loadVia(controller, own.id)).rejects.toThrow(/open call contexts/);
     expect(await boss.label_()).toBe('controller:0');
 });
 
