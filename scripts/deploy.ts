@@ -286,6 +286,8 @@ async function checkService(o: DeployOptions, router: ShardRouter, apiKey: strin
 }
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+const list = (failed: Array<{ canisterId: string; message: string }>): string =>
+    failed.map((f) => `${f.canisterId}: ${f.message}`).join('; ');
 
 /** Where the snapshot of the last deploy of each canister is named (beside the ids file), to be replaced by the next. */
 const snapshotsFile = (o: DeployOptions): string => path.join(path.dirname(o.idsFile), 'deploy-snapshots.json');
@@ -406,12 +408,24 @@ async function deployShards(o: DeployOptions, canisterId: Principal, gz: Buffer)
     }
     o.log(`Uploaded the shard wasm (${gz.length} bytes gzipped) to the directory`);
     if (shards.length > 0) {
+        // The undo of the shards' upgrade: a snapshot of each, taken by the directory (their controller).
+        const taken = await directory.ok('admin_snapshot_shards', {});
+        for (const s of taken.snapshots) o.log(`Took snapshot ${s.snapshotId} of shard ${s.canisterId}`);
+        if (taken.failed.length > 0)
+            throw new DeployError(
+                `Snapshots of shards failed, so they were not upgraded (the directory is): ${list(taken.failed)}`,
+            );
         const { upgraded, failed } = await directory.ok('admin_upgrade_shards', {});
         for (const shard of upgraded) o.log(`Upgraded shard ${shard}`);
-        if (failed.length > 0)
+        if (failed.length > 0) {
+            // The IC rolled the failed one back; the ones upgraded before it go back to their snapshots.
+            const undone = await directory.ok('admin_load_shard_snapshots', { canisterIds: upgraded });
             throw new DeployError(
-                `Shard upgrades failed (the directory is upgraded): ${failed.map((f) => `${f.canisterId}: ${f.message}`).join('; ')}`,
+                `Shard upgrades failed (the directory is upgraded): ${list(failed)}\n` +
+                    `Rolled back the shards upgraded before it: ${undone.loaded.join(', ') || '(none)'}` +
+                    (undone.failed.length > 0 ? `; loading back failed for ${list(undone.failed)}` : ''),
             );
+        }
     }
     while (shards.length < wanted) {
         const shard = await directory.ok('admin_create_shard', {});

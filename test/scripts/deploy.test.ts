@@ -134,6 +134,7 @@ test('with --shards the directory creates its shards; the next deploy upgrades t
     const second = await deployCli(common);
     expect(second).toMatchObject({ code: 0 });
     expect(second.stdout).toContain('Uploaded the shard wasm');
+    expect(second.stdout).toMatch(new RegExp(`Took snapshot [0-9a-f]+ of shard ${shard}`));
     expect(second.stdout).toContain(`Upgraded shard ${shard}`);
     expect(replica.subnet.canisters.get(shard)!.system.version).toBeGreaterThan(1n);
     expect(await operator.ok('locate_game', { gameId: 'on-shard' })).toEqual({ gameId: 'on-shard', canisterId: shard });
