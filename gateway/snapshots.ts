@@ -7,12 +7,15 @@ import { Principal } from '@dfinity/principal';
 
 import type { CanisterClient } from './canister';
 import { isIcMainnet } from './config';
+import { canisterFailure } from './errors';
 import { loadIdentity } from './identity';
 import { management, type Management, type SnapshotInfo } from './management';
 
 export const SNAPSHOTS_HELP = `  snapshots list|take|restore|delete [canisterId] [snapshotId] [--identity <pem>]   (a canister's
                snapshots (default: the directory); take replaces snapshotId when given; restore stops
-               the canister, loads the snapshot and starts it; as a controller: docs/deploy.md)`;
+               the canister, loads the snapshot and starts it; as a controller: docs/deploy.md)
+  snapshots restore-shards [canisterId...]   (the directory loads back the shard snapshots its
+               last deploy took, into the shards named or every one; as an operator)`;
 
 /** A snapshot as the CLI prints it. */
 export interface SnapshotView {
@@ -85,6 +88,15 @@ export async function runSnapshots(
     identityPem: string | undefined,
 ): Promise<unknown> {
     const [command, canister, snapshotId] = args;
+    if (command === 'restore-shards') {
+        // The directory is the shards' controller: it loads them (operator method, no controller needed here).
+        const reply = await directory.call(
+            'admin_load_shard_snapshots',
+            args.length > 1 ? { canisterIds: args.slice(1) } : {},
+        );
+        if ('err' in reply) throw canisterFailure(reply.err);
+        return reply.ok;
+    }
     const { agent } = directory;
     if (identityPem !== undefined) agent.replaceIdentity(loadIdentity(identityPem));
     // The canister's client fetches a local replica's root key on its first call: none came yet
@@ -109,6 +121,8 @@ export async function runSnapshots(
             await mgmt.delete_canister_snapshot({ canister_id: canisterId, snapshot_id: snapshotIdBytes(needId()) });
             return { canisterId: canisterId.toText(), deleted: snapshotId };
         default:
-            throw new Error(`Usage: npm run admin -- snapshots list|take|restore|delete [canisterId] [snapshotId]`);
+            throw new Error(
+                'Usage: npm run admin -- snapshots list|take|restore|delete [canisterId] [snapshotId] | restore-shards [canisterId...]',
+            );
     }
 }

@@ -137,6 +137,16 @@ test('with --shards the directory creates its shards; the next deploy upgrades t
     expect(second.stdout).toMatch(new RegExp(`Took snapshot [0-9a-f]+ of shard ${shard}`));
     expect(second.stdout).toContain(`Upgraded shard ${shard}`);
     expect(replica.subnet.canisters.get(shard)!.system.version).toBeGreaterThan(1n);
+    // The operator loads the shards back by hand (the directory does it: it is their controller).
+    const env = {
+        IC_HOST: replica.url,
+        CANISTER_ID: id,
+        GATEWAY_IDENTITY_PEM: files.operator,
+        OPERATOR_IDENTITY_PEM: files.operator,
+    };
+    const restored = await adminCli(['snapshots', 'restore-shards'], env);
+    expect(restored).toMatchObject({ code: 0 });
+    expect(JSON.parse(restored.stdout)).toEqual({ loaded: [shard], failed: [] });
     expect(await operator.ok('locate_game', { gameId: 'on-shard' })).toEqual({ gameId: 'on-shard', canisterId: shard });
     const bad = await deployCli([...common, '--shards', 'many']);
     expect(bad.stderr).toContain('--shards must be a whole number from 0 to 100');
