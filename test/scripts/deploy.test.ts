@@ -138,13 +138,7 @@ test('with --shards the directory creates its shards; the next deploy upgrades t
     expect(second.stdout).toContain(`Upgraded shard ${shard}`);
     expect(replica.subnet.canisters.get(shard)!.system.version).toBeGreaterThan(1n);
     // The operator loads the shards back by hand (the directory does it: it is their controller).
-    const env = {
-        IC_HOST: replica.url,
-        CANISTER_ID: id,
-        GATEWAY_IDENTITY_PEM: files.operator,
-        OPERATOR_IDENTITY_PEM: files.operator,
-    };
-    const restored = await adminCli(['snapshots', 'restore-shards'], env);
+    const restored = await adminCli(['snapshots', 'restore-shards'], adminEnv(id, files.operator, files.operator));
     expect(restored).toMatchObject({ code: 0 });
     expect(JSON.parse(restored.stdout)).toEqual({ loaded: [shard], failed: [] });
     expect(await operator.ok('locate_game', { gameId: 'on-shard' })).toEqual({ gameId: 'on-shard', canisterId: shard });
@@ -215,6 +209,14 @@ test('--shards 1 --move-games: a single canister becomes directory + shard 1, a 
     expect(again.stdout).toContain('games moved:   0; the directory holds 0');
 });
 
+/** The admin CLI's production variables for canister `id` on the test replica. */
+const adminEnv = (id: string, gatewayPem: string, operatorPem: string): NodeJS.ProcessEnv => ({
+    IC_HOST: replica.url,
+    CANISTER_ID: id,
+    GATEWAY_IDENTITY_PEM: gatewayPem,
+    OPERATOR_IDENTITY_PEM: operatorPem,
+});
+
 async function adminCli(args: string[], env: NodeJS.ProcessEnv): Promise<Outcome> {
     try {
         const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'gateway/admin.ts', ...args], {
@@ -276,12 +278,7 @@ test('an upgrade that traps or fails its check is rolled back from its snapshot:
     expect((await board()).entries.map((e) => e.score)).toEqual([30, 25, 20, 10]);
 
     // Each deploy's snapshot replaced the one before: one is kept, the operator lists it.
-    const env = {
-        IC_HOST: replica.url,
-        CANISTER_ID: id,
-        GATEWAY_IDENTITY_PEM: files.gateway,
-        OPERATOR_IDENTITY_PEM: files.deployer,
-    };
+    const env = adminEnv(id, files.gateway, files.deployer);
     const listed = await adminCli(['snapshots', 'list'], env);
     expect(listed).toMatchObject({ code: 0 });
     expect(JSON.parse(listed.stdout)).toEqual([
