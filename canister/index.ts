@@ -1010,6 +1010,16 @@ export default class {
     }
 
     @update(...JSON_METHOD)
+    async admin_snapshot_shards(): Promise<void> {
+        await handle('admin_snapshot_shards', () => directory.snapshotShards(ctx, remote));
+    }
+
+    @update(...JSON_METHOD)
+    async admin_load_shard_snapshots(): Promise<void> {
+        await handle('admin_load_shard_snapshots', (req) => directory.loadShardSnapshots(ctx, remote, req));
+    }
+
+    @update(...JSON_METHOD)
     admin_set_location(): void {
         handle('admin_set_location', (req) => directory.setLocation(ctx, canisterSelf().toText(), req));
     }

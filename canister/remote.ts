@@ -1,5 +1,6 @@
 // The directory's reach to other canisters: JSON methods of its shards, and the management
-// canister's create_canister, install_code, canister_status and deposit_cycles, as
+// canister's create_canister, install_code, canister_status, deposit_cycles, stop/start and
+// snapshots, as
 // service/directory.ts's Remote and service/funding.ts's Treasury. A rejected
 // call becomes a 503 Fail: an async method still answers {err}, never traps on it.
 import { IDL, Principal, call, canisterCycleBalance, canisterSelf } from 'azle';
@@ -44,6 +45,22 @@ const InstallCodeArgs = IDL.Record({
     arg: IDL.Vec(IDL.Nat8),
     sender_canister_version: IDL.Opt(IDL.Nat64),
 });
+
+const SnapshotId = IDL.Vec(IDL.Nat8);
+const TakeSnapshotArgs = IDL.Record({
+    canister_id: IDL.Principal,
+    replace_snapshot: IDL.Opt(SnapshotId),
+    uninstall_code: IDL.Opt(IDL.Bool),
+    sender_canister_version: IDL.Opt(IDL.Nat64),
+});
+const LoadSnapshotArgs = IDL.Record({
+    canister_id: IDL.Principal,
+    snapshot_id: SnapshotId,
+    sender_canister_version: IDL.Opt(IDL.Nat64),
+});
+const SnapshotReply = IDL.Record({ id: SnapshotId, taken_at_timestamp: IDL.Nat64, total_size: IDL.Nat64 });
+const hexOf = (bytes: Uint8Array): string => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+const bytesOfHex = (hex: string): Uint8Array => new Uint8Array((hex.match(/../g) ?? []).map((h) => parseInt(h, 16)));
 
 /** Why a call failed, from Azle's CallError. */
 function reason(e: unknown): string {
@@ -112,6 +129,39 @@ export const remote: Remote & Treasury = {
         await raw(MANAGEMENT, 'install_code', new Uint8Array(args));
     },
     cycles: () => canisterCycleBalance(),
+    async setRunning(canisterId: string, running: boolean): Promise<void> {
+        const args = IDL.encode([CanisterIdRecord], [{ canister_id: Principal.fromText(canisterId) }]);
+        await raw(MANAGEMENT, running ? 'start_canister' : 'stop_canister', new Uint8Array(args));
+    },
+    async takeSnapshot(canisterId: string, replace?: string): Promise<{ snapshotId: string; totalSize: number }> {
+        const args = IDL.encode(
+            [TakeSnapshotArgs],
+            [
+                {
+                    canister_id: Principal.fromText(canisterId),
+                    replace_snapshot: replace === undefined ? [] : [bytesOfHex(replace)],
+                    uninstall_code: [],
+                    sender_canister_version: [],
+                },
+            ],
+        );
+        const reply = await raw(MANAGEMENT, 'take_canister_snapshot', new Uint8Array(args));
+        const [taken] = IDL.decode([SnapshotReply], reply) as unknown as [{ id: Uint8Array; total_size: bigint }];
+        return { snapshotId: hexOf(new Uint8Array(taken.id)), totalSize: Number(taken.total_size) };
+    },
+    async loadSnapshot(canisterId: string, snapshotId: string): Promise<void> {
+        const args = IDL.encode(
+            [LoadSnapshotArgs],
+            [
+                {
+                    canister_id: Principal.fromText(canisterId),
+                    snapshot_id: bytesOfHex(snapshotId),
+                    sender_canister_version: [],
+                },
+            ],
+        );
+        await raw(MANAGEMENT, 'load_canister_snapshot', new Uint8Array(args));
+    },
     async canisterStatus(canisterId: string): Promise<CanisterReading> {
         const args = IDL.encode([CanisterIdRecord], [{ canister_id: Principal.fromText(canisterId) }]);
         const reply = await raw(MANAGEMENT, 'canister_status', new Uint8Array(args));

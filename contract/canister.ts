@@ -583,6 +583,22 @@ export interface Methods {
         request: Record<string, never>;
         reply: { upgraded: string[]; failed: Array<{ canisterId: string; message: string }> };
     };
+    /**
+     * A snapshot of every shard (each stopped meanwhile, in place of the one this took before):
+     * the undo of admin_upgrade_shards (admin_load_shard_snapshots).
+     */
+    admin_snapshot_shards: {
+        request: Record<string, never>;
+        reply: {
+            snapshots: Array<{ canisterId: string; snapshotId: string; totalSize: number }>;
+            failed: Array<{ canisterId: string; message: string }>;
+        };
+    };
+    /** The snapshots admin_snapshot_shards took loaded back into the shards named (all of them when none), each stopped meanwhile. */
+    admin_load_shard_snapshots: {
+        request: { canisterIds?: string[] };
+        reply: { loaded: string[]; failed: Array<{ canisterId: string; message: string }> };
+    };
     /** Where a game lives after a move: one of the shards, or the directory itself. */
     admin_set_location: { request: GameRef & { canisterId: string }; reply: GameLocation };
     /**
@@ -757,6 +773,8 @@ export const METHODS = {
     admin_upload_shard_wasm: { kind: 'update', access: 'operator' },
     admin_create_shard: { kind: 'update', access: 'operator' },
     admin_upgrade_shards: { kind: 'update', access: 'operator' },
+    admin_snapshot_shards: { kind: 'update', access: 'operator' },
+    admin_load_shard_snapshots: { kind: 'update', access: 'operator' },
     admin_set_location: { kind: 'update', access: 'operator' },
     dev_forward: { kind: 'update', access: 'gateway' },
     game_views_changed: { kind: 'update', access: 'shard' },

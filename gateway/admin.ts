@@ -14,6 +14,7 @@ import { ApiFailure, canisterFailure } from './errors';
 import { shardRouter } from './shards';
 import { importGame } from './import-game';
 import { moveGame, moveGames } from './move-game';
+import { runSnapshots, SNAPSHOTS_HELP } from './snapshots';
 
 export const HELP = `Usage: npm run admin -- <command> [options]
 
@@ -44,6 +45,7 @@ export const HELP = `Usage: npm run admin -- <command> [options]
                the developer named or the operator's: docs/backups.md)
   set-heap-limit <bytes> [canisterId]   (every canister, or the one named: past it, no new players
                or games: docs/limits.md)
+${SNAPSHOTS_HELP}
 
   status   (one JSON line per canister: cycles, burn per day, runway, frozen, heap and stable bytes,
            games, players, instructions per minute, last top-up; the cycles alarm on stderr:
@@ -99,6 +101,7 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             'event-top': { type: 'string' },
             from: { type: 'string' },
             abort: { type: 'boolean' },
+            identity: { type: 'string' },
         },
     });
     const [command, ...args] = positionals;
@@ -304,6 +307,9 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
                 console.error(`status: cycles alarm ${reading.status.alarm}: ${reading.status.message}`);
             return;
         }
+        case 'snapshots':
+            result = await runSnapshots(router.directory, args, values.identity);
+            break;
         default:
             throw new Error(`Unknown command '${command}'. Run npm run admin -- help`);
     }

@@ -205,7 +205,7 @@ function keptSecret(dataDir: string, name: string): string {
 }
 
 /** The IC's own hosts publish no root key to fetch: the agent has it built in. */
-const isIcMainnet = (host: string): boolean => /\b(ic0\.app|icp0\.io|icp-api\.io)\b/.test(host);
+export const isIcMainnet = (host: string): boolean => /\b(ic0\.app|icp0\.io|icp-api\.io)\b/.test(host);
 
 export function connectRemote(remote: RemoteCanister, identityPem = remote.identityPem): Promise<CanisterClient> {
     return connectCanister({

@@ -61,6 +61,8 @@ const DIRECTORY_ONLY = new Set<Method>([
     'admin_upload_shard_wasm',
     'admin_create_shard',
     'admin_upgrade_shards',
+    'admin_snapshot_shards',
+    'admin_load_shard_snapshots',
     'list_shards',
     'locate_game',
     'admin_list_requests',

@@ -30,22 +30,34 @@ export const callFee = (bytes: number): bigint => CHARGE.call + CHARGE.callByte 
 export const executionFee = (instructions: bigint, base = true): bigint =>
     (base ? CHARGE.message : 0n) + CHARGE.instruction * instructions;
 
-/** Bytes the IC bills as the canister's memory: wasm heap and stable memory. */
-export function memoryBytes(canister: Canister): bigint {
+/** Bytes of the canister's wasm heap and stable memory. */
+export function liveMemoryBytes(canister: Canister): bigint {
     const heap = canister.instance === undefined ? 0n : BigInt(canister.instance.pages()) * PAGE;
     return heap + canister.stable.size() * PAGE;
 }
 
+/** Bytes of the canister's snapshots (snapshots.ts says what a snapshot's size counts). */
+export const snapshotBytes = (canister: Canister): bigint =>
+    (canister.system.snapshots ?? []).reduce((sum, s) => sum + s.size, 0n);
+
+/** Bytes the IC bills as the canister's memory: wasm heap, stable memory and snapshots. */
+export const memoryBytes = (canister: Canister): bigint => liveMemoryBytes(canister) + snapshotBytes(canister);
+
 export const freezingThreshold = (canister: Canister): bigint =>
     canister.system.freezingThreshold ?? DEFAULT_FREEZING_THRESHOLD;
 
-/** What the canister's memory costs a day (no compute allocation here), as `canister_status` reports it. */
-export const idleBurnPerDay = (canister: Canister): bigint =>
-    (memoryBytes(canister) * CHARGE.gibSecond * SECONDS_PER_DAY) / GIB;
+/** What `bytes` of memory cost a day (no compute allocation here). */
+export const burnPerDay = (bytes: bigint): bigint => (bytes * CHARGE.gibSecond * SECONDS_PER_DAY) / GIB;
+
+/** What the canister's memory costs a day, as `canister_status` reports it. */
+export const idleBurnPerDay = (canister: Canister): bigint => burnPerDay(memoryBytes(canister));
+
+/** The balance the canister must keep holding `bytes` of memory: their idle burn for its freezing threshold. */
+export const frozenBelowWith = (canister: Canister, bytes: bigint): bigint =>
+    (burnPerDay(bytes) * freezingThreshold(canister)) / SECONDS_PER_DAY;
 
 /** The balance the canister must keep: its idle burn for its freezing threshold (in seconds). */
-export const frozenBelow = (canister: Canister): bigint =>
-    (idleBurnPerDay(canister) * freezingThreshold(canister)) / SECONDS_PER_DAY;
+export const frozenBelow = (canister: Canister): bigint => frozenBelowWith(canister, memoryBytes(canister));
 
 /** The IC's reject for a canister that cannot pay `requested` and stay above its freezing threshold. */
 export function outOfCycles(canister: Canister, requested: bigint): Reject | undefined {

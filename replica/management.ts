@@ -1,10 +1,11 @@
 // The management canister (aaaaa-aa): the subset of its Candid interface a local replica
-// needs (create, install, settings, start/stop, status, delete, raw_rand), with its checks.
+// needs (create, install, settings, start/stop, status, delete, snapshots, raw_rand), with its checks.
 import { IDL } from '@dfinity/candid';
 import { Principal } from '@dfinity/principal';
 
 import { bytesEqual } from './bytes';
-import { CHARGE, freezingThreshold, idleBurnPerDay, memoryBytes } from './cycles';
+import { CHARGE, freezingThreshold, idleBurnPerDay, liveMemoryBytes, snapshotBytes } from './cycles';
+import { deleteSnapshot, listSnapshots, loadSnapshot, takeSnapshot } from './snapshots';
 import { RejectCode, SubnetError, type Canister, type Reply, type Subnet } from './subnet';
 
 const settings = IDL.Record({
@@ -21,6 +22,9 @@ const installMode = IDL.Variant({
     reinstall: IDL.Null,
     upgrade: IDL.Opt(IDL.Record({ skip_pre_upgrade: IDL.Opt(IDL.Bool) })),
 });
+
+const snapshotId = IDL.Vec(IDL.Nat8);
+const snapshot = IDL.Record({ id: snapshotId, taken_at_timestamp: IDL.Nat64, total_size: IDL.Nat64 });
 
 const methods = {
     raw_rand: { arg: [], ret: [IDL.Vec(IDL.Nat8)] },
@@ -52,6 +56,32 @@ const methods = {
     delete_canister: { arg: [canisterIdRecord], ret: [] },
     deposit_cycles: { arg: [canisterIdRecord], ret: [] },
     provisional_top_up_canister: { arg: [IDL.Record({ canister_id: IDL.Principal, amount: IDL.Nat })], ret: [] },
+    take_canister_snapshot: {
+        arg: [
+            IDL.Record({
+                canister_id: IDL.Principal,
+                replace_snapshot: IDL.Opt(snapshotId),
+                uninstall_code: IDL.Opt(IDL.Bool),
+                sender_canister_version: IDL.Opt(IDL.Nat64),
+            }),
+        ],
+        ret: [snapshot],
+    },
+    load_canister_snapshot: {
+        arg: [
+            IDL.Record({
+                canister_id: IDL.Principal,
+                snapshot_id: snapshotId,
+                sender_canister_version: IDL.Opt(IDL.Nat64),
+            }),
+        ],
+        ret: [],
+    },
+    list_canister_snapshots: { arg: [canisterIdRecord], ret: [IDL.Vec(snapshot)] },
+    delete_canister_snapshot: {
+        arg: [IDL.Record({ canister_id: IDL.Principal, snapshot_id: snapshotId })],
+        ret: [],
+    },
     canister_status: {
         arg: [canisterIdRecord],
         ret: [
@@ -99,6 +129,10 @@ const INGRESS_METHODS = new Set<string>([
     'delete_canister',
     'canister_status',
     'provisional_top_up_canister',
+    'take_canister_snapshot',
+    'load_canister_snapshot',
+    'list_canister_snapshots',
+    'delete_canister_snapshot',
 ]);
 
 export interface ManagementCall {
@@ -267,11 +301,30 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
             subnet.changes.system.add(canister.text);
             return reply([]);
         }
+        case 'take_canister_snapshot': {
+            const replace = (arg.replace_snapshot as Array<number[] | Uint8Array>)[0];
+            const taken = takeSnapshot(
+                subnet,
+                target(),
+                replace === undefined ? undefined : new Uint8Array(replace),
+                (arg.uninstall_code as boolean[])[0] === true,
+            );
+            return reply([{ id: taken.id, taken_at_timestamp: taken.takenAt, total_size: taken.size }]);
+        }
+        case 'load_canister_snapshot':
+            loadSnapshot(subnet, target(), new Uint8Array(arg.snapshot_id as number[] | Uint8Array), caller);
+            return reply([]);
+        case 'list_canister_snapshots':
+            return reply([listSnapshots(target())]);
+        case 'delete_canister_snapshot':
+            deleteSnapshot(subnet, target(), new Uint8Array(arg.snapshot_id as number[] | Uint8Array));
+            return reply([]);
         case 'canister_status': {
             const canister = target();
             const sys = canister.system;
             const stable = canister.stable.size() * 65536n;
-            const heap = memoryBytes(canister) - stable;
+            const heap = liveMemoryBytes(canister) - stable;
+            const snapshots = snapshotBytes(canister);
             return reply([
                 {
                     status: { [sys.status]: null },
@@ -284,7 +337,7 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
                         wasm_memory_limit: 3n * 1024n ** 3n,
                     },
                     module_hash: sys.moduleHash ? [sys.moduleHash] : [],
-                    memory_size: heap + stable,
+                    memory_size: heap + stable + snapshots,
                     memory_metrics: {
                         wasm_memory_size: heap,
                         stable_memory_size: stable,
@@ -293,7 +346,7 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
                         custom_sections_size: 0n,
                         canister_history_size: 0n,
                         wasm_chunk_store_size: 0n,
-                        snapshots_size: 0n,
+                        snapshots_size: snapshots,
                     },
                     cycles: sys.cycles,
                     reserved_cycles: 0n,

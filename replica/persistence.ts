@@ -84,6 +84,11 @@ export interface Store {
     logSize(): number;
     checkpoint(meta: ReplicaMeta, statuses: Map<string, IngressStatus>, images: CanisterImage[]): void;
     putModule(hash: string, wasm: Uint8Array): void;
+    /** A snapshot's memories, in a file of their own (written and synced before its round is logged). */
+    writeSnapshot(key: string, heap: Uint8Array, stable: StableMemory): void;
+    readSnapshot(key: string, maxStablePages: bigint): { heap: Uint8Array; stable: StableMemory };
+    /** Removes the snapshot files not in `live` (deleted or replaced, or left by a crash before their round). */
+    pruneSnapshots(live: Set<string>): void;
     getModule(hash: string): Uint8Array;
     readonly moduleCache: ModuleCache;
     close(): void;
@@ -99,12 +104,13 @@ interface CheckpointFile {
 const FRAME_HEADER = 8;
 
 export function openStore(dir: string, options: { fsync: boolean }): Store {
-    for (const sub of ['canisters', 'modules', 'cache']) privateDir(path.join(dir, sub));
+    for (const sub of ['canisters', 'modules', 'cache', 'snapshots']) privateDir(path.join(dir, sub));
     const releaseLock = lockDataDir(dir);
     tightenTree(dir); // what an older version wrote world-readable
     const checkpointPath = path.join(dir, 'checkpoint.bin');
     const walPath = (generation: number): string => path.join(dir, `wal-${generation}.log`);
     const canisterDir = (id: string): string => path.join(dir, 'canisters', id);
+    const snapshotPath = (key: string): string => path.join(dir, 'snapshots', `${key}.snap`);
 
     let generation = fs.existsSync(checkpointPath) ? readCheckpoint(checkpointPath).generation : 0;
     // Logs older than the checkpoint are left over from a checkpoint cut short by a crash.
@@ -211,6 +217,55 @@ export function openStore(dir: string, options: { fsync: boolean }): Store {
             fs.closeSync(fd);
             fs.renameSync(`${file}.tmp`, file);
             syncDir();
+        },
+        writeSnapshot(key, heap, stable) {
+            const file = snapshotPath(key);
+            const size = Number(stable.size()) * STABLE_PAGE;
+            const pages = [...stable.pages()].filter(([n]) => n * STABLE_PAGE < size).sort(([a], [b]) => a - b);
+            const header = Buffer.from(
+                JSON.stringify({
+                    heapBytes: heap.length,
+                    stableSize: String(stable.size()),
+                    pages: pages.map(([n]) => n),
+                }),
+            );
+            const length = Buffer.alloc(4);
+            length.writeUInt32LE(header.length);
+            const fd = fs.openSync(`${file}.tmp`, 'w', FILE_MODE);
+            try {
+                for (const part of [length, header, heap, ...pages.map(([, page]) => page)]) writeAll(fd, part);
+                fs.fsyncSync(fd);
+            } finally {
+                fs.closeSync(fd);
+            }
+            fs.renameSync(`${file}.tmp`, file);
+            syncDir();
+        },
+        readSnapshot(key, maxStablePages) {
+            const bytes = fs.readFileSync(snapshotPath(key));
+            const headerLength = bytes.readUInt32LE(0);
+            const header = JSON.parse(bytes.subarray(4, 4 + headerLength).toString()) as {
+                heapBytes: number;
+                stableSize: string;
+                pages: number[];
+            };
+            let at = 4 + headerLength;
+            const heap = new Uint8Array(bytes.subarray(at, at + header.heapBytes));
+            at += header.heapBytes;
+            const stable = createStableMemory(maxStablePages);
+            stable.apply(0, new Uint8Array(), BigInt(header.stableSize));
+            for (const pageNo of header.pages) {
+                stable.apply(pageNo * STABLE_PAGE, bytes.subarray(at, at + STABLE_PAGE), BigInt(header.stableSize));
+                at += STABLE_PAGE;
+            }
+            return { heap, stable };
+        },
+        pruneSnapshots(live) {
+            for (const entry of fs.readdirSync(path.join(dir, 'snapshots'))) {
+                const key = entry.replace(/\.snap(\.tmp)?$/, '');
+                if (!live.has(key) || entry.endsWith('.tmp'))
+                    fs.rmSync(path.join(dir, 'snapshots', entry), { force: true });
+            }
         },
         getModule: (hash) => new Uint8Array(fs.readFileSync(path.join(dir, 'modules', `${hash}.wasm`))),
         moduleCache: {

@@ -24,6 +24,7 @@ import {
     type Store,
 } from './persistence';
 import { privateDir } from './private-files';
+import { liveSnapshotKeys } from './snapshots';
 import {
     MANAGEMENT,
     MAX_STABLE_PAGES,
@@ -140,6 +141,11 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
         saveModule: (hash, wasm) => store.putModule(hash, wasm),
         log: options.log ?? ((canister, message) => console.log(`[canister ${canister}] ${message}`)),
         canisterRange: CANISTER_RANGE,
+        snapshotFiles: {
+            write: (key, heap, stable) => store.writeSnapshot(key, heap, stable),
+            read: (key) => store.readSnapshot(key, MAX_STABLE_PAGES),
+        },
+        loadModule: (hash) => store.getModule(hash),
         management: ({ caller, method, arg, cycles, accept }) =>
             callManagement(subnet, {
                 caller: caller.bytes,
@@ -173,6 +179,7 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
         }
     }
     subnet.changes = newChanges();
+    store.pruneSnapshots(liveSnapshotKeys(subnet));
 
     const clock: Clock = createClock({
         start: loaded === undefined && options.testMode ? options.startTime : undefined,
@@ -381,6 +388,7 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
             extra,
         };
         store.append(record);
+        if (changes.droppedSnapshots.size > 0) store.pruneSnapshots(liveSnapshotKeys(subnet));
     }
 
     function checkpoint(): void {
@@ -402,6 +410,7 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
             images,
         );
         stableSinceCheckpoint.clear();
+        store.pruneSnapshots(liveSnapshotKeys(subnet));
     }
 
     /** Runs `fn` (which changes state outside a message) as its own persisted, certified round. */

@@ -15,6 +15,7 @@ import {
 } from './execution/instance';
 import type { Span } from './execution/heap';
 import { createStableMemory, type StableMemory } from './execution/stable-memory';
+import { dropSnapshots } from './snapshots';
 import type { ContextKind, ExecutionContext, OutgoingCall, Response } from './execution/system-api';
 
 export const LIMITS = {
@@ -82,9 +83,35 @@ export interface SystemState {
     chargedAt?: bigint;
     memoryRemainder?: bigint;
     moduleHash?: Uint8Array;
+    /** The canister's snapshots, oldest first (their memories are in files: SnapshotFiles). */
+    snapshots?: SnapshotMeta[];
+    /** The local part of the next snapshot's id. */
+    nextSnapshotId?: bigint;
     callContexts: Map<number, CallContext>;
     callbacks: Map<number, Callback>;
     nextId: number;
+}
+
+/** What a snapshot holds besides its memories (snapshots.ts). */
+export interface SnapshotMeta {
+    /** The IC's form: the local id (8 bytes, big-endian) then the canister's id. */
+    id: Uint8Array;
+    takenAt: bigint;
+    /** Bytes counted as the canister's memory: heap, stable memory, module and certified data. */
+    size: bigint;
+    moduleHash: Uint8Array;
+    pages: number;
+    globals: Array<number | bigint>;
+    stableSize: bigint;
+    certifiedData: Uint8Array;
+    globalTimer: bigint;
+    version: bigint;
+}
+
+/** Where snapshots' memories are kept (the replica's data directory), by snapshots.ts's key. */
+export interface SnapshotFiles {
+    write(key: string, heap: Uint8Array, stable: StableMemory): void;
+    read(key: string): { heap: Uint8Array; stable: StableMemory };
 }
 
 export interface Canister {
@@ -129,6 +156,8 @@ export interface RoundChanges {
     statuses: Set<string>;
     created: Set<string>;
     deleted: Set<string>;
+    /** Snapshot files no longer referenced (removed once the round is logged). */
+    droppedSnapshots: Set<string>;
 }
 
 export interface IngressStatus {
@@ -156,6 +185,9 @@ export interface SubnetOptions {
         accept: (amount: bigint) => void;
     }) => Reply;
     canisterRange: [bigint, bigint];
+    /** Snapshots' memories, and installed modules by hash (hex): for load_canister_snapshot. */
+    snapshotFiles?: SnapshotFiles;
+    loadModule?: (hash: string) => Uint8Array;
 }
 
 export function newChanges(): RoundChanges {
@@ -168,6 +200,7 @@ export function newChanges(): RoundChanges {
         statuses: new Set(),
         created: new Set(),
         deleted: new Set(),
+        droppedSnapshots: new Set(),
     };
 }
 
@@ -196,7 +229,7 @@ export class Subnet {
      */
     trapWhen?: (receiver: string, method: string, arg: Uint8Array) => string | undefined;
 
-    constructor(private readonly options: SubnetOptions) {
+    constructor(readonly options: SubnetOptions) {
         this.nextCanisterIndex = options.canisterRange[0];
     }
 
@@ -384,6 +417,7 @@ export class Subnet {
 
     deleteCanister(canister: Canister): void {
         this.rejectOpenContexts(canister, `Canister ${canister.text} has been deleted.`);
+        dropSnapshots(this, canister);
         this.canisters.delete(canister.text);
         this.changes.deleted.add(canister.text);
     }
@@ -540,8 +574,9 @@ export class Subnet {
         for (const canister of this.canisters.values()) {
             if (chargeMemory(canister, this.time)) this.changes.system.add(canister.text);
             if (canister.system.cycles === 0n && canister.module !== undefined) {
-                this.options.log?.(canister.text, 'out of cycles: uninstalled (code and memory are gone)');
+                this.options.log?.(canister.text, 'out of cycles: uninstalled (code, memory and snapshots are gone)');
                 this.uninstall(canister);
+                dropSnapshots(this, canister);
             }
         }
     }

@@ -4,23 +4,30 @@
 // is the directory: when it has shards (or --shards asks for some), deploy uploads the shard
 // wasm to it, has it upgrade every shard, and create shards up to --shards; --move-games then
 // moves every game the directory still holds to its shards (as `npm run admin -- move-games`).
+// An upgrade is undone when it fails: the directory is stopped, snapshotted (in place of the
+// previous deploy's snapshot), upgraded, started and checked (a board read and a submit to the
+// `deploy-canary` game, /health with --gateway-url); a rejected upgrade or a failed check loads
+// the snapshot back and starts it, and deploy exits non-zero saying so (docs/deploy.md).
 // --network local talks to a replica over the IC HTTP interface (`npm run replica`, or any
 // replica URL with --url) and needs only Node; --network ic also needs dfx, for the identity
 // and the cycles that pay for a new canister.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 
-import { Actor, HttpAgent, type ActorSubclass, type Identity } from '@dfinity/agent';
-import { IDL } from '@dfinity/candid';
+import { HttpAgent, type Identity } from '@dfinity/agent';
 import { Principal } from '@dfinity/principal';
 
-import { connectCanister } from '../gateway/canister';
+import { connectCanister, type CanisterClient } from '../gateway/canister';
+import { canisterFailure } from '../gateway/errors';
 import { moveGames, type MoveGamesReport } from '../gateway/move-game';
 import { ensureIdentity, loadIdentity } from '../gateway/identity';
+import { management } from '../gateway/management';
+import { shardRouter, type ShardRouter } from '../gateway/shards';
+import { listSnapshots, restoreSnapshot, takeSnapshot, type SnapshotView } from '../gateway/snapshots';
 import { encodeInitArg } from '../contract/init-arg';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -56,6 +63,10 @@ export interface DeployOptions {
      * moveGames), as this identity: an operator of the directory and its shards.
      */
     moveGamesAs?: Identity;
+    /** A module to install instead of the build's (a release's .wasm or .wasm.gz). */
+    wasm?: string;
+    /** A gateway in front of the canister: its /health must answer 200 after an upgrade. */
+    gatewayUrl?: string;
     log: (line: string) => void;
 }
 
@@ -68,84 +79,8 @@ export interface Deployed {
     shards: string[];
     /** What --move-games did. */
     moves?: MoveGamesReport;
-}
-
-const settings = IDL.Record({ controllers: IDL.Opt(IDL.Vec(IDL.Principal)) });
-const canisterIdRecord = IDL.Record({ canister_id: IDL.Principal });
-/** The part of the management canister's interface a deploy needs (replies may carry more fields). */
-const managementIdl: IDL.InterfaceFactory = ({ IDL: I }) =>
-    I.Service({
-        provisional_create_canister_with_cycles: I.Func(
-            [I.Record({ amount: I.Opt(I.Nat), settings: I.Opt(settings), specified_id: I.Opt(I.Principal) })],
-            [canisterIdRecord],
-            [],
-        ),
-        install_code: I.Func(
-            [
-                I.Record({
-                    mode: I.Variant({
-                        install: I.Null,
-                        reinstall: I.Null,
-                        upgrade: I.Opt(I.Record({ skip_pre_upgrade: I.Opt(I.Bool) })),
-                    }),
-                    canister_id: I.Principal,
-                    wasm_module: I.Vec(I.Nat8),
-                    arg: I.Vec(I.Nat8),
-                }),
-            ],
-            [],
-            [],
-        ),
-        canister_status: I.Func(
-            [canisterIdRecord],
-            [
-                I.Record({
-                    status: I.Variant({ running: I.Null, stopping: I.Null, stopped: I.Null }),
-                    settings: I.Record({ controllers: I.Vec(I.Principal) }),
-                    module_hash: I.Opt(I.Vec(I.Nat8)),
-                    cycles: I.Nat,
-                }),
-            ],
-            [],
-        ),
-        update_settings: I.Func([I.Record({ canister_id: I.Principal, settings })], [], []),
-    });
-
-interface Management {
-    provisional_create_canister_with_cycles(a: {
-        amount: [] | [bigint];
-        settings: [] | [{ controllers: [] | [Principal[]] }];
-        specified_id: [] | [Principal];
-    }): Promise<{ canister_id: Principal }>;
-    install_code(a: {
-        mode: { install: null } | { reinstall: null } | { upgrade: [] | [{ skip_pre_upgrade: [] | [boolean] }] };
-        canister_id: Principal;
-        wasm_module: Uint8Array;
-        arg: Uint8Array;
-    }): Promise<void>;
-    canister_status(a: { canister_id: Principal }): Promise<{
-        status: { running: null } | { stopping: null } | { stopped: null };
-        settings: { controllers: Principal[] };
-        module_hash: [] | [Uint8Array | number[]];
-        cycles: bigint;
-    }>;
-    update_settings(a: { canister_id: Principal; settings: { controllers: [] | [Principal[]] } }): Promise<void>;
-}
-
-function management(agent: HttpAgent): ActorSubclass<Management> {
-    return Actor.createActor<Management>(managementIdl, {
-        agent,
-        canisterId: Principal.managementCanister(),
-        // Calls about a canister go to that canister's subnet (its effective canister id).
-        callTransform: (_method, args) => {
-            const first = args[0] as { canister_id?: Principal } | undefined;
-            return { effectiveCanisterId: first?.canister_id ?? Principal.managementCanister() };
-        },
-        queryTransform: (_method, args) => {
-            const first = args[0] as { canister_id?: Principal } | undefined;
-            return { effectiveCanisterId: first?.canister_id ?? Principal.managementCanister() };
-        },
-    });
+    /** The snapshot taken before an upgrade (the undo: `npm run admin -- snapshots restore`). */
+    snapshot?: SnapshotView;
 }
 
 type CanisterIds = Record<string, Record<string, string>>;
@@ -185,7 +120,7 @@ export async function deploy(o: DeployOptions): Promise<Deployed> {
             throw new DeployError(`Not a principal: ${p}`);
         }
     }
-    const gz = installedModule();
+    const gz = installedModule(o.wasm);
     if (gz.length > MAX_INSTALL_BYTES)
         throw new DeployError(`The gzipped wasm is ${gz.length} bytes: above what one install_code message takes`);
 
@@ -245,12 +180,25 @@ export async function deploy(o: DeployOptions): Promise<Deployed> {
     o.log(`${mode === 'install' ? 'Installing' : 'Upgrading'} ${CANISTER} (${gz.length} bytes gzipped) on ${id}...`);
     // A stopped canister answers nothing: say so rather than install into it unnoticed.
     if (!('running' in status)) o.log(`Note: canister ${id} is not running (start it: dfx canister start ${CANISTER})`);
-    await mgmt.install_code({
-        mode: mode === 'install' ? { install: null } : { upgrade: [] },
+    const router = shardRouter(
+        await connectCanister({ host: o.url, canisterId, identity: o.identity, fetchRootKey: o.network === 'local' }),
+    );
+    const install = {
+        mode: mode === 'install' ? { install: null } : { upgrade: [] as [] },
         canister_id: canisterId,
         wasm_module: gz,
         arg: initArg(o),
-    });
+    };
+    let snapshot: SnapshotView | undefined;
+    if (mode === 'install') {
+        await mgmt.install_code(install);
+        // Nothing to go back to: a failed check is reported, the new canister stays.
+        await canaryKey(router)
+            .then((key) => checkService(o, router, key))
+            .catch((e: unknown) => {
+                throw new DeployError(`Installed ${id}, but its check failed: ${message(e)}`);
+            });
+    } else snapshot = await upgradeOrUndo(o, mgmt, router, () => mgmt.install_code(install));
     let after = await mgmt.canister_status({ canister_id: canisterId });
     // The directory reads its own canister_status (its exact burn and freezing threshold, for
     // its cycles status: docs/operations.md), which only a controller may: it is one of its own.
@@ -282,7 +230,154 @@ export async function deploy(o: DeployOptions): Promise<Deployed> {
             );
         });
     }
-    return { canisterId: id, mode, canisterUrl: canisterUrl(o.network, o.url, id), moduleHash, shards, moves };
+    return {
+        canisterId: id,
+        mode,
+        canisterUrl: canisterUrl(o.network, o.url, id),
+        moduleHash,
+        shards,
+        moves,
+        snapshot,
+    };
+}
+
+/** The game every deploy checks the canister with: created by the first one (developer `deploy`). */
+export const CANARY_GAME = 'deploy-canary';
+
+/** The canary game's API key (a new one each time: only deploy uses it); the game is created the first time. */
+async function canaryKey(router: ShardRouter): Promise<string> {
+    const created = await router.routed.call('admin_register_game', {
+        developerId: 'deploy',
+        gameId: CANARY_GAME,
+        name: 'Deploy canary',
+        description: 'npm run deploy submits to it after every upgrade',
+    });
+    if ('ok' in created) return created.ok.apiKey;
+    if (created.err.status !== 409) throw canisterFailure(created.err);
+    return (await router.routed.ok('admin_rotate_key', { gameId: CANARY_GAME })).apiKey;
+}
+
+/**
+ * What deploy asks of an upgraded canister before it keeps it: the directory lists its shards,
+ * the canary game (located afresh) takes a submit (a new player each time) and its board reads
+ * back; with --gateway-url, /health answers 200.
+ * `apiKey` undefined: the canary could not be set up before the upgrade, only /health is asked.
+ */
+async function checkService(o: DeployOptions, router: ShardRouter, apiKey: string | undefined): Promise<void> {
+    // The directory itself answers, whichever canister holds the canary (located afresh).
+    await router.directory.ok('list_shards', {});
+    router.forget(CANARY_GAME);
+    if (apiKey !== undefined) {
+        const game: CanisterClient = router.forGame(CANARY_GAME);
+        const playerId = `canary_${randomBytes(6).toString('hex')}`;
+        const [submitted] = await game.ok('submit_scores', {
+            submits: [{ apiKey, gameId: CANARY_GAME, playerId, score: 1, streak: 1 }],
+        });
+        if (submitted === undefined || 'err' in submitted)
+            throw new Error(`the canary's submit was refused: ${submitted?.err.message ?? 'no answer'}`);
+        const board = await game.ok('read_board', { gameId: CANARY_GAME, boardId: 'all-time', limit: 1 });
+        if (board.totalEntries < 1) throw new Error("the canary's board is empty after a submit");
+    }
+    if (o.gatewayUrl !== undefined) {
+        const health = await fetch(new URL('/health', o.gatewayUrl)).catch((e: unknown) => e as Error);
+        if (health instanceof Error) throw new Error(`${o.gatewayUrl}/health: ${health.message}`);
+        if (health.status !== 200) throw new Error(`${o.gatewayUrl}/health answered ${health.status}`);
+    }
+}
+
+const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+const list = (failed: Array<{ canisterId: string; message: string }>): string =>
+    failed.map((f) => `${f.canisterId}: ${f.message}`).join('; ');
+
+/** Where the snapshot of the last deploy of each canister is named (beside the ids file), to be replaced by the next. */
+const snapshotsFile = (o: DeployOptions): string => path.join(path.dirname(o.idsFile), 'deploy-snapshots.json');
+
+function lastSnapshot(o: DeployOptions, canisterId: string): string | undefined {
+    const file = snapshotsFile(o);
+    try {
+        return (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string | undefined>)[canisterId];
+    } catch {
+        return undefined; // none yet (or unreadable): this deploy's snapshot is a new one
+    }
+}
+
+/** Names the snapshot for the next deploy to replace; a file that cannot be written only costs a note. */
+function keepSnapshot(o: DeployOptions, canisterId: string, snapshotId: string): void {
+    const file = snapshotsFile(o);
+    try {
+        const kept = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>) : {};
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, `${JSON.stringify({ ...kept, [canisterId]: snapshotId }, null, 2)}\n`);
+    } catch (e) {
+        o.log(`Note: could not record the snapshot in ${file} (${message(e)}): the next deploy takes another one`);
+    }
+}
+
+/**
+ * Upgrades the directory with an undo: stops it (no call in flight), takes a snapshot (in place
+ * of the previous deploy's), upgrades, starts and checks it. A rejected upgrade or a failed
+ * check loads the snapshot back and starts the canister: a DeployError says what happened.
+ */
+async function upgradeOrUndo(
+    o: DeployOptions,
+    mgmt: ReturnType<typeof management>,
+    router: ShardRouter,
+    upgrade: () => Promise<void>,
+): Promise<SnapshotView> {
+    const canisterId = router.directory.canisterId;
+    const id = canisterId.toText();
+    let apiKey: string | undefined;
+    try {
+        apiKey = await canaryKey(router);
+    } catch (e) {
+        o.log(`Note: the canary game could not be set up (${message(e)}): the check after the upgrade skips it`);
+    }
+    await mgmt.stop_canister({ canister_id: canisterId });
+    let snapshot: SnapshotView;
+    try {
+        const previous = lastSnapshot(o, id);
+        const listed = await listSnapshots(mgmt, canisterId);
+        snapshot = await takeSnapshot(
+            mgmt,
+            canisterId,
+            listed.some((s) => s.snapshotId === previous) ? previous : undefined,
+        );
+    } catch (e) {
+        await mgmt.start_canister({ canister_id: canisterId });
+        throw new DeployError(
+            `Could not take a snapshot of ${id} before upgrading it, so it was not upgraded (it serves on as it was): ${message(e)}`,
+        );
+    }
+    keepSnapshot(o, id, snapshot.snapshotId);
+    o.log(`Took snapshot ${snapshot.snapshotId} of ${id} (${snapshot.totalSize} bytes): the undo of this upgrade`);
+    const undo = async (what: string): Promise<never> => {
+        try {
+            await restoreSnapshot(mgmt, canisterId, snapshot.snapshotId);
+        } catch (e) {
+            throw new DeployError(
+                `${what}\nLoading snapshot ${snapshot.snapshotId} back failed too: ${message(e)}\n` +
+                    `Restore it by hand: npm run admin -- snapshots restore ${id} ${snapshot.snapshotId} --identity <the deployer's pem>`,
+            );
+        }
+        const status = await mgmt.canister_status({ canister_id: canisterId });
+        const hash = status.module_hash.length === 0 ? '' : toHex(status.module_hash[0]);
+        throw new DeployError(
+            `${what}\nRolled back: loaded snapshot ${snapshot.snapshotId} (taken just before the upgrade) into ${id} and started it: ` +
+                `the old version serves (module hash ${hash}) with its data as it was before the upgrade.`,
+        );
+    };
+    try {
+        await upgrade();
+    } catch (e) {
+        return undo(`The upgrade of ${id} was rejected: ${message(e)}`);
+    }
+    await mgmt.start_canister({ canister_id: canisterId });
+    try {
+        await checkService(o, router, apiKey);
+    } catch (e) {
+        return undo(`The upgraded ${id} failed its check: ${message(e)}`);
+    }
+    return snapshot;
 }
 
 /** Upload chunks of the shard wasm: 1 MiB (as base64 in JSON, inside the 2 MiB message limit). */
@@ -313,12 +408,24 @@ async function deployShards(o: DeployOptions, canisterId: Principal, gz: Buffer)
     }
     o.log(`Uploaded the shard wasm (${gz.length} bytes gzipped) to the directory`);
     if (shards.length > 0) {
+        // The undo of the shards' upgrade: a snapshot of each, taken by the directory (their controller).
+        const taken = await directory.ok('admin_snapshot_shards', {});
+        for (const s of taken.snapshots) o.log(`Took snapshot ${s.snapshotId} of shard ${s.canisterId}`);
+        if (taken.failed.length > 0)
+            throw new DeployError(
+                `Snapshots of shards failed, so they were not upgraded (the directory is): ${list(taken.failed)}`,
+            );
         const { upgraded, failed } = await directory.ok('admin_upgrade_shards', {});
         for (const shard of upgraded) o.log(`Upgraded shard ${shard}`);
-        if (failed.length > 0)
+        if (failed.length > 0) {
+            // The IC rolled the failed one back; the ones upgraded before it go back to their snapshots.
+            const undone = await directory.ok('admin_load_shard_snapshots', { canisterIds: upgraded });
             throw new DeployError(
-                `Shard upgrades failed (the directory is upgraded): ${failed.map((f) => `${f.canisterId}: ${f.message}`).join('; ')}`,
+                `Shard upgrades failed (the directory is upgraded): ${list(failed)}\n` +
+                    `Rolled back the shards upgraded before it: ${undone.loaded.join(', ') || '(none)'}` +
+                    (undone.failed.length > 0 ? `; loading back failed for ${list(undone.failed)}` : ''),
             );
+        }
     }
     while (shards.length < wanted) {
         const shard = await directory.ok('admin_create_shard', {});
@@ -363,6 +470,12 @@ const USAGE = `npm run deploy -- --network local|ic [options]
   --shards <n>          create shards through the directory until it has n (each gets 3 T cycles from it)
   --move-games          then move every game the directory still holds to its shards, one at a time
                         (as the first --operator-pem's identity; run again to finish an interrupted run)
+  --wasm <file>         install this module (.wasm or .wasm.gz, e.g. a release's) instead of building one
+  --gateway-url <url>   after an upgrade, also ask this gateway's /health (200) before keeping it
+An upgrade first takes a snapshot of the directory (in place of the previous deploy's), then
+checks the upgraded canister (a submit to and a read of the deploy-canary game, which the first
+deploy creates); a rejected upgrade or a failed check loads the snapshot back: the old version
+serves and deploy exits 1 saying so. Undo by hand: npm run admin -- snapshots restore <id> <snapshot>.
 Without --gateway/--operator an upgrade keeps the canister's lists. A directory's shards are
 upgraded with it (the wasm uploaded to the directory, which installs it on each).`;
 
@@ -380,6 +493,8 @@ async function main(): Promise<void> {
             'ids-file': { type: 'string' },
             shards: { type: 'string' },
             'move-games': { type: 'boolean' },
+            wasm: { type: 'string' },
+            'gateway-url': { type: 'string' },
             help: { type: 'boolean' },
         },
     });
@@ -443,6 +558,8 @@ async function main(): Promise<void> {
         createWithDfx,
         shards,
         moveGamesAs: values['move-games'] ? ensureIdentity(path.resolve(mover!)) : undefined,
+        wasm: values.wasm === undefined ? undefined : path.resolve(values.wasm),
+        gatewayUrl: values['gateway-url'],
         log: (line) => console.log(line),
     });
     console.log(
@@ -451,6 +568,9 @@ async function main(): Promise<void> {
             `  canister id:   ${deployed.canisterId}`,
             `  canister URL:  ${deployed.canisterUrl}`,
             `  module hash:   ${deployed.moduleHash}`,
+            ...(deployed.snapshot === undefined
+                ? []
+                : [`  snapshot:      ${deployed.snapshot.snapshotId} (taken before the upgrade: the undo)`]),
             ...(deployed.shards.length === 0 ? [] : [`  shards:        ${deployed.shards.join(', ')}`]),
             ...(deployed.moves === undefined
                 ? []
@@ -472,9 +592,12 @@ if (require.main === module) {
     });
 }
 
-/** The module as deploy installs it: the built wasm, gzipped (the IC takes it so, as dfx sends it). */
-function installedModule(): Buffer {
-    return gzipSync(fs.readFileSync(buildCanister(root, CANISTER).wasm), { level: 9 });
+/** The module as deploy installs it: the built wasm (or `file`), gzipped (the IC takes it so, as dfx sends it). */
+function installedModule(file?: string): Buffer {
+    if (file === undefined) return gzipSync(fs.readFileSync(buildCanister(root, CANISTER).wasm), { level: 9 });
+    if (!fs.existsSync(file)) throw new DeployError(`No module file ${file}`);
+    const bytes = fs.readFileSync(file);
+    return bytes[0] === 0x1f && bytes[1] === 0x8b ? bytes : gzipSync(bytes, { level: 9 });
 }
 
 /** The module hash an install of this build shows in canister_status (the IC hashes the module as sent). */

@@ -103,6 +103,12 @@ export interface Remote {
     installCode(canisterId: string, mode: 'install' | 'upgrade', wasm: Uint8Array, arg: Uint8Array): Promise<void>;
     /** This canister's cycle balance. */
     cycles(): bigint;
+    /** stop_canister or start_canister of a canister this one controls. Fail 503 when refused. */
+    setRunning(canisterId: string, running: boolean): Promise<void>;
+    /** take_canister_snapshot (in place of `replace`, hex, when given). Fail 503 when refused. */
+    takeSnapshot(canisterId: string, replace?: string): Promise<{ snapshotId: string; totalSize: number }>;
+    /** load_canister_snapshot. Fail 503 when refused. */
+    loadSnapshot(canisterId: string, snapshotId: string): Promise<void>;
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -272,6 +278,81 @@ export async function upgradeShards(
         }
     }
     return { upgraded, failed };
+}
+
+/** Runs `fn` on a shard stopped meanwhile (no call in flight), and starts it again whatever happened. */
+async function whileStopped<T>(remote: Remote, canisterId: string, fn: () => Promise<T>): Promise<T> {
+    await remote.setRunning(canisterId, false);
+    try {
+        return await fn();
+    } finally {
+        await remote.setRunning(canisterId, true);
+    }
+}
+
+/**
+ * A snapshot of every shard (operators), each stopped meanwhile and in place of the one this
+ * took last time (a new one when that is gone): the undo of the next admin_upgrade_shards.
+ */
+export async function snapshotShards(
+    ctx: Ctx,
+    remote: Remote,
+): Promise<{
+    snapshots: Array<{ canisterId: string; snapshotId: string; totalSize: number }>;
+    failed: Array<{ canisterId: string; message: string }>;
+}> {
+    requireDirectory(ctx);
+    const snapshots: Array<{ canisterId: string; snapshotId: string; totalSize: number }> = [];
+    const failed: Array<{ canisterId: string; message: string }> = [];
+    for (const shard of readyShards(ctx)) {
+        const { canisterId } = shard;
+        try {
+            const taken = await whileStopped(remote, canisterId, async () => {
+                const last = ctx.store.meta.get('shardSnapshots')?.[canisterId];
+                return remote
+                    .takeSnapshot(canisterId, last)
+                    .catch((e: unknown) => (last === undefined ? Promise.reject(e) : remote.takeSnapshot(canisterId)));
+            });
+            // Read again after the awaits: other messages ran meanwhile.
+            ctx.store.meta.set('shardSnapshots', {
+                ...ctx.store.meta.get('shardSnapshots'),
+                [canisterId]: taken.snapshotId,
+            });
+            snapshots.push({ canisterId, ...taken });
+        } catch (e) {
+            if (!(e instanceof Fail)) throw e;
+            failed.push({ canisterId, message: e.message });
+        }
+    }
+    return { snapshots, failed };
+}
+
+/** Loads the snapshots snapshotShards took back into the shards named (every one with a snapshot when none). */
+export async function loadShardSnapshots(
+    ctx: Ctx,
+    remote: Remote,
+    req: Untrusted<{ canisterIds?: string[] }>,
+): Promise<{ loaded: string[]; failed: Array<{ canisterId: string; message: string }> }> {
+    requireDirectory(ctx);
+    const kept = ctx.store.meta.get('shardSnapshots') ?? {};
+    const named = req.canisterIds;
+    if (
+        named !== undefined &&
+        (!Array.isArray(named) || named.some((id) => typeof id !== 'string' || !Object.hasOwn(kept, id)))
+    )
+        throw new Fail(400, invalid('canisterIds', 'must list shards admin_snapshot_shards took a snapshot of'));
+    const loaded: string[] = [];
+    const failed: Array<{ canisterId: string; message: string }> = [];
+    for (const canisterId of (named as string[] | undefined) ?? Object.keys(kept)) {
+        try {
+            await whileStopped(remote, canisterId, () => remote.loadSnapshot(canisterId, kept[canisterId]));
+            loaded.push(canisterId);
+        } catch (e) {
+            if (!(e instanceof Fail)) throw e;
+            failed.push({ canisterId, message: e.message });
+        }
+    }
+    return { loaded, failed };
 }
 
 /** Where a game lives now (operators, after a move): one of the shards, or this directory. */

@@ -77,6 +77,8 @@ export interface Meta {
     shards: ShardRecord[];
     /** The shard wasm (gzipped) an operator uploads: what is in `shardWasm`, and what is expected. */
     shardWasm: ShardWasmRecord;
+    /** A directory's last snapshot of each shard (shard principal text -> snapshot id, hex). */
+    shardSnapshots: Record<string, string>;
     // ---- limits part (issue 27) ----
     /** The heap line (bytes) from the init argument or admin_set_heap_limit; absent: DEFAULT_HEAP_LIMIT_BYTES. */
     heapLimitBytes: number;

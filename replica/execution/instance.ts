@@ -23,6 +23,8 @@ export interface CanisterModule {
     readonly hash: Uint8Array;
     /** Names of the exported functions, e.g. `canister_update put`. */
     readonly methods: ReadonlySet<string>;
+    /** Bytes of the module as installed (a snapshot holds them: its size counts them). */
+    readonly size: number;
 }
 
 export interface ModuleCache {
@@ -64,7 +66,7 @@ export function compileModule(installed: Uint8Array, cache?: ModuleCache): Canis
             .filter((e) => e.kind === 'function')
             .map((e) => e.name),
     );
-    return { module, hash: new Uint8Array(hash), methods };
+    return { module, hash: new Uint8Array(hash), methods, size: installed.length };
 }
 
 /** How an execution ended. */

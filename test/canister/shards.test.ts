@@ -318,3 +318,47 @@ test('placement: the shard with the most heap room; a new shard when every one i
     expect(again.ok[0]).toEqual({ ok: expect.anything() });
     expect((await submit('p-new')).ok[0].err).toMatchObject({ status: 503, retryAfter: expect.any(Number) });
 });
+
+test("the directory snapshots its shards and loads them back: a shard upgrade's undo", async () => {
+    const stranger = Ed25519KeyIdentity.generate().getPrincipal();
+    for (const method of ['admin_snapshot_shards', 'admin_load_shard_snapshots'])
+        expect((await as(stranger, dir, method, {})).err.status).toBe(403);
+    const status = async (id: string) => (await as(gatewayP(), id, 'shard_status', {})).ok;
+    const line = (await status(shards[1])).heapLimitBytes;
+    const all: string[] = (await c.ok('list_shards', {})).shards
+        .slice(1)
+        .map((e: { canisterId: string }) => e.canisterId);
+    expect(all.length).toBeGreaterThanOrEqual(2);
+
+    const from = c.replica.executions().length;
+    const taken = await c.ok('admin_snapshot_shards', {});
+    const instructions = c.replica
+        .executions()
+        .slice(from)
+        .filter((e) => e.canister === dir.toText())
+        .reduce((sum, e) => sum + e.instructions, 0n);
+    console.log(`admin_snapshot_shards of ${taken.snapshots.length} shards: ${instructions} instructions`);
+    expect(taken.failed).toEqual([]);
+    expect(taken.snapshots.map((s: { canisterId: string }) => s.canisterId)).toEqual(all);
+    // Every shard serves again after its snapshot (it was stopped meanwhile).
+    for (const id of all) expect((await status(id)).role).toBe('shard');
+
+    // The shard changes after its snapshot; loading it back undoes the change, and only where asked.
+    const operatorP = c.operator.getPrincipal();
+    for (const id of [shards[0], shards[1]])
+        await as(operatorP, id, 'admin_set_heap_limit', { heapLimitBytes: line + 12_345 });
+    expect(await c.ok('admin_load_shard_snapshots', { canisterIds: [shards[1]] })).toEqual({
+        loaded: [shards[1]],
+        failed: [],
+    });
+    expect((await status(shards[1])).heapLimitBytes).toBe(line);
+    expect((await status(shards[0])).heapLimitBytes).toBe(line + 12_345);
+    expect((await call('admin_load_shard_snapshots', { canisterIds: ['constructor'] })).err.status).toBe(400);
+
+    // A second round replaces each shard's snapshot: one each, still.
+    const again = await c.ok('admin_snapshot_shards', {});
+    expect(again.snapshots.map((s: { snapshotId: string }) => s.snapshotId)).not.toEqual(
+        taken.snapshots.map((s: { snapshotId: string }) => s.snapshotId),
+    );
+    for (const id of all) expect(c.replica.subnet.canisters.get(id)!.system.snapshots).toHaveLength(1);
+});

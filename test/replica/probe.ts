@@ -47,6 +47,7 @@ export const probeIdl: IDL.InterfaceFactory = ({ IDL: I }) =>
         now: I.Func([], [I.Nat64], ['query']),
         randomBytes: I.Func([], [I.Vec(I.Nat8)], []),
         rawRand: I.Func([], [I.Vec(I.Nat8)], []),
+        manage: I.Func([I.Text, I.Vec(I.Nat8)], [I.Vec(I.Nat8)], []),
         incrementOther: I.Func([I.Principal], [I.Nat64], []),
         burn: I.Func([I.Nat64], [I.Nat64], ['query']),
         certify: I.Func([I.Vec(I.Nat8)], [I.Null], []),
@@ -83,6 +84,7 @@ export interface Probe {
     now(): Promise<bigint>;
     randomBytes(): Promise<Uint8Array | number[]>;
     rawRand(): Promise<Uint8Array | number[]>;
+    manage(method: string, arg: Uint8Array): Promise<Uint8Array | number[]>;
     incrementOther(other: Principal): Promise<bigint>;
     burn(iterations: bigint): Promise<bigint>;
     certify(data: Uint8Array): Promise<null>;

@@ -2,7 +2,9 @@
 // runs it) creates the canister on a replica through the IC HTTP interface, installs the wasm
 // through the management canister with the gateways and operators it registers, prints the
 // id and URL; the gateway and operator identities can then use it, and a second deploy upgrades
-// it without losing data. Also what it refuses, and how clearly.
+// it without losing data; an upgrade that traps or fails its check is undone from the snapshot
+// deploy takes first, and `npm run admin -- snapshots` lists and restores. Also what it refuses,
+// and how clearly.
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -15,6 +17,7 @@ import { ensureIdentity } from '../../gateway/identity';
 import type { Replica } from '../../replica/replica';
 import { builtModuleHash } from '../../scripts/deploy';
 import { startTestReplica, tempDir } from '../support/replica';
+import { wat } from '../replica/wasm/util';
 
 const root = path.join(__dirname, '..', '..');
 const run = promisify(execFile);
@@ -131,25 +134,30 @@ test('with --shards the directory creates its shards; the next deploy upgrades t
     const second = await deployCli(common);
     expect(second).toMatchObject({ code: 0 });
     expect(second.stdout).toContain('Uploaded the shard wasm');
+    expect(second.stdout).toMatch(new RegExp(`Took snapshot [0-9a-f]+ of shard ${shard}`));
     expect(second.stdout).toContain(`Upgraded shard ${shard}`);
     expect(replica.subnet.canisters.get(shard)!.system.version).toBeGreaterThan(1n);
+    // The operator loads the shards back by hand (the directory does it: it is their controller).
+    const restored = await adminCli(['snapshots', 'restore-shards'], adminEnv(id, files.operator, files.operator));
+    expect(restored).toMatchObject({ code: 0 });
+    expect(JSON.parse(restored.stdout)).toEqual({ loaded: [shard], failed: [] });
     expect(await operator.ok('locate_game', { gameId: 'on-shard' })).toEqual({ gameId: 'on-shard', canisterId: shard });
     const bad = await deployCli([...common, '--shards', 'many']);
     expect(bad.stderr).toContain('--shards must be a whole number from 0 to 100');
 });
 
-test('--shards 1 --move-games: a single canister becomes directory + shard 1, a second run moves nothing', async () => {
+/** A first deploy registering a gateway and an operator (their files named by `prefix`): its id, arguments and clients. */
+async function deployWithRoles(prefix: string) {
     const files = {
-        operator: path.join(dir, 'mv-operator.pem'),
-        gateway: path.join(dir, 'mv-gateway.pem'),
-        deployer: path.join(dir, 'mv-deployer.pem'),
-        ids: path.join(dir, 'mv-ids.json'),
+        operator: path.join(dir, `${prefix}-operator.pem`),
+        gateway: path.join(dir, `${prefix}-gateway.pem`),
+        deployer: path.join(dir, `${prefix}-deployer.pem`),
+        ids: path.join(dir, prefix, 'ids.json'),
     };
     const common = ['--network', 'local', '--url', replica.url, '--identity', files.deployer, '--ids-file', files.ids];
-    // The single canister of before, with two games and their players.
-    const single = await deployCli([...common, '--operator-pem', files.operator, '--gateway-pem', files.gateway]);
-    expect(single).toMatchObject({ code: 0 });
-    const id = /canister id: +(\S+)/.exec(single.stdout)![1];
+    const first = await deployCli([...common, '--operator-pem', files.operator, '--gateway-pem', files.gateway]);
+    expect(first).toMatchObject({ code: 0 });
+    const id = /canister id: +(\S+)/.exec(first.stdout)![1];
     const [operator, gateway] = await Promise.all(
         [files.operator, files.gateway].map((pem) =>
             connectCanister({
@@ -160,6 +168,12 @@ test('--shards 1 --move-games: a single canister becomes directory + shard 1, a 
             }),
         ),
     );
+    return { files, common, id, operator, gateway };
+}
+
+test('--shards 1 --move-games: a single canister becomes directory + shard 1, a second run moves nothing', async () => {
+    // The single canister of before, with two games and their players.
+    const { files, common, id, operator, gateway } = await deployWithRoles('mv');
     for (const gameId of ['kept-1', 'kept-2']) {
         const { apiKey } = await operator.ok('admin_register_game', { developerId: 'd', gameId, name: gameId });
         const submits = [1, 2, 3].map((i) => ({ apiKey, gameId, playerId: `p${i}`, score: i * 10, streak: i }));
@@ -178,7 +192,8 @@ test('--shards 1 --move-games: a single canister becomes directory + shard 1, a 
     const moved = await deployCli([...common, '--operator-pem', files.operator, '--shards', '1', '--move-games']);
     expect(moved).toMatchObject({ code: 0 });
     const shard = /Created shard (\S+)/.exec(moved.stdout)![1];
-    expect(moved.stdout).toContain('games moved:   2; the directory holds 0');
+    // Theirs and the canary game deploy created for its checks.
+    expect(moved.stdout).toContain('games moved:   3; the directory holds 0');
     expect(moved.stdout).toMatch(/moved kept-1: \d+ chunks, \d+ bytes in/);
     for (const gameId of ['kept-1', 'kept-2'])
         expect(await operator.ok('locate_game', { gameId })).toEqual({ gameId, canisterId: shard });
@@ -192,6 +207,105 @@ test('--shards 1 --move-games: a single canister becomes directory + shard 1, a 
     expect(again).toMatchObject({ code: 0 });
     expect(again.stdout).toContain(`Upgraded shard ${shard}`);
     expect(again.stdout).toContain('games moved:   0; the directory holds 0');
+});
+
+/** The admin CLI's production variables for canister `id` on the test replica. */
+const adminEnv = (id: string, gatewayPem: string, operatorPem: string): NodeJS.ProcessEnv => ({
+    IC_HOST: replica.url,
+    CANISTER_ID: id,
+    GATEWAY_IDENTITY_PEM: gatewayPem,
+    OPERATOR_IDENTITY_PEM: operatorPem,
+});
+
+async function adminCli(args: string[], env: NodeJS.ProcessEnv): Promise<Outcome> {
+    try {
+        const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'gateway/admin.ts', ...args], {
+            cwd: root,
+            env: { ...process.env, ...env },
+        });
+        return { code: 0, stdout, stderr };
+    } catch (e) {
+        const err = e as { code: number; stdout: string; stderr: string };
+        return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+    }
+}
+
+test('an upgrade that traps or fails its check is rolled back from its snapshot: the old version serves, nothing lost', async () => {
+    const { files, common, id, operator, gateway } = await deployWithRoles('undo');
+    const canisterId = Principal.fromText(id);
+    const modules = { traps: path.join(dir, 'traps.wasm'), silent: path.join(dir, 'silent.wasm') };
+    const { apiKey } = await operator.ok('admin_register_game', { developerId: 'd', gameId: 'undo', name: 'Undo' });
+    let player = 0;
+    const submit = (score: number) =>
+        gateway.ok('submit_scores', {
+            submits: [{ apiKey, gameId: 'undo', playerId: `p${++player}`, score, streak: 1 }],
+        });
+    for (const score of [30, 20, 10]) expect(await submit(score)).toMatchObject([{ ok: {} }]);
+    const board = () => operator.ok('read_board', { gameId: 'undo', boardId: 'all-time', limit: 10 });
+    const before = await board();
+    expect(before.entries.map((e) => e.score)).toEqual([30, 20, 10]);
+    const moduleHash = () => Buffer.from(replica.subnet.canisters.get(id)!.system.moduleHash!).toString('hex');
+    expect(moduleHash()).toBe(builtModuleHash());
+
+    // (a) post_upgrade traps: the IC rejects the upgrade, deploy loads its snapshot back all the same.
+    fs.writeFileSync(
+        modules.traps,
+        await wat('(module (memory 1) (func (export "canister_post_upgrade") unreachable))'),
+    );
+    const trapped = await deployCli([...common, '--wasm', modules.traps]);
+    expect(trapped.code).toBe(1);
+    const snapshotA = /Took snapshot ([0-9a-f]+) of /.exec(trapped.stdout)![1];
+    expect(trapped.stderr).toContain(`The upgrade of ${id} was rejected`);
+    expect(trapped.stderr).toContain(`Rolled back: loaded snapshot ${snapshotA}`);
+    expect(trapped.stderr).toContain(`the old version serves (module hash ${builtModuleHash()})`);
+    expect(moduleHash()).toBe(builtModuleHash());
+    expect(await board()).toEqual(before);
+    expect(replica.subnet.canisters.get(id)!.system.status).toBe('running');
+
+    // (b) installs fine but answers nothing: the canary check fails, the snapshot is loaded back.
+    fs.writeFileSync(modules.silent, await wat('(module (memory 1))'));
+    const silent = await deployCli([...common, '--wasm', modules.silent]);
+    expect(silent.code).toBe(1);
+    const snapshotB = /Took snapshot ([0-9a-f]+) of /.exec(silent.stdout)![1];
+    expect(silent.stderr).toContain(`The upgraded ${id} failed its check`);
+    expect(silent.stderr).toContain(`Rolled back: loaded snapshot ${snapshotB}`);
+    expect(moduleHash()).toBe(builtModuleHash());
+    expect(await board()).toEqual(before);
+    // It serves writes again, and every game's data is there.
+    await replica.advanceTime(3_000);
+    await gateway.agent.syncTime(canisterId);
+    expect(await submit(25)).toMatchObject([{ ok: {} }]);
+    expect((await board()).entries.map((e) => e.score)).toEqual([30, 25, 20, 10]);
+
+    // Each deploy's snapshot replaced the one before: one is kept, the operator lists it.
+    const env = adminEnv(id, files.gateway, files.deployer);
+    const listed = await adminCli(['snapshots', 'list'], env);
+    expect(listed).toMatchObject({ code: 0 });
+    expect(JSON.parse(listed.stdout)).toEqual([
+        { canisterId: id, snapshotId: snapshotB, takenAt: expect.any(String), totalSize: expect.any(Number) },
+    ]);
+    // Only controllers: the operator identity is not one of the canister's.
+    const refused = await adminCli(['snapshots', 'list', '--identity', files.operator], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/controllers/i);
+
+    // A gateway named with --gateway-url must answer /health: one that cannot be reached fails the check.
+    const noGateway = await deployCli([...common, '--gateway-url', 'http://127.0.0.1:1']);
+    expect(noGateway.code).toBe(1);
+    expect(noGateway.stderr).toContain('http://127.0.0.1:1/health');
+    expect(noGateway.stderr).toContain('Rolled back: loaded snapshot');
+
+    // A good upgrade is kept; its snapshot is the undo by hand: restoring it drops what came after.
+    const good = await deployCli(common);
+    expect(good).toMatchObject({ code: 0 });
+    const snapshotC = /snapshot: +([0-9a-f]+) \(taken before the upgrade/.exec(good.stdout)![1];
+    await replica.advanceTime(3_000);
+    await gateway.agent.syncTime(canisterId);
+    expect(await submit(5)).toMatchObject([{ ok: {} }]);
+    const restored = await adminCli(['snapshots', 'restore', id, snapshotC], env);
+    expect(restored).toMatchObject({ code: 0 });
+    expect(JSON.parse(restored.stdout)).toEqual({ canisterId: id, restored: snapshotC });
+    expect((await board()).entries.map((e) => e.score)).toEqual([30, 25, 20, 10]);
 });
 
 test('a stored id from another replica is replaced by a new canister', async () => {

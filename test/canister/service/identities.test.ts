@@ -35,6 +35,9 @@ function remoteTo(directory: Harness, inFlight: (answer: Result<unknown>) => voi
         createCanister: () => Promise.reject(new Error('not here')),
         installCode: () => Promise.reject(new Error('not here')),
         cycles: () => 0n,
+        setRunning: () => Promise.reject(new Error('not here')),
+        takeSnapshot: () => Promise.reject(new Error('not here')),
+        loadSnapshot: () => Promise.reject(new Error('not here')),
     };
 }
 

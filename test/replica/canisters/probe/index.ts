@@ -171,6 +171,12 @@ export default class {
         });
     }
 
+    /** A management canister method, raw Candid in and out, called by this canister (a controller). */
+    @update([IDL.Text, IDL.Vec(IDL.Nat8)], IDL.Vec(IDL.Nat8))
+    async manage(method: string, arg: Uint8Array): Promise<Uint8Array> {
+        return await call<Uint8Array, Uint8Array>(Principal.fromText('aaaaa-aa'), method, { args: arg, raw: true });
+    }
+
     @update([IDL.Principal], IDL.Nat64)
     async incrementOther(other: Principal): Promise<bigint> {
         return await call<undefined, bigint>(other, 'increment', { returnIdlType: IDL.Nat64 });
