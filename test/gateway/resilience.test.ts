@@ -76,6 +76,7 @@ const DASHBOARD_API = [
     ...Object.keys(BODIES),
     'GET /dashboard/api/games/some-game/boards/all-time/export',
     'GET /dashboard/api/games/some-game/boards/all-time/entries',
+    'GET /dashboard/api/games/some-game/backup',
     'DELETE /dashboard/api/games/some-game/boards/all-time/entries/p1',
     'POST /dashboard/api/games/some-game/players/p1/wipe',
     'PUT /dashboard/api/games/some-game/bans/p1',
