@@ -11,6 +11,7 @@ const LONGEST = [
     'test/gateway/move-under-load.test.ts',
     'test/local/dashboard-webhooks.test.ts',
     'test/scripts/deploy.test.ts',
+    'test/gateway/backup-size.test.ts',
     'test/gateway/webhooks.test.ts',
     'test/gateway/npm-start.test.ts',
     'test/canister/release-upgrade-shards.test.ts',
