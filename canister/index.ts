@@ -32,6 +32,7 @@ import * as analytics from './service/analytics';
 import { flushCallWrites } from './service/flush';
 import * as developers from './service/developers';
 import * as directory from './service/directory';
+import * as directoryRecords from './service/directory-records';
 import * as funding from './service/funding';
 import { remote } from './remote';
 import * as backup from './service/backup';
@@ -191,6 +192,7 @@ function configure(arg: [] | [string]): void {
         sessions.sweepSessions(ctx);
         deviceCodes.sweepDeviceCodes(ctx);
         developers.purgeSome(ctx, PURGE_PER_TICK);
+        move.dropStaleBackups(ctx);
         // A rollover records period_closed events: their count is written like a call's.
         flushCallWrites(ctx);
         room.noteInstructions(ctx, Number(performanceCounter(0)));
@@ -361,7 +363,9 @@ function gate(method: Method, req: { gameId?: unknown }): void {
         method.startsWith('move_') ||
         method.startsWith('admin_import_') ||
         method === 'locate_game' ||
-        method === 'admin_set_location'
+        method === 'admin_set_location' ||
+        // An operator's delete of a game on a shard goes there (its directory's copy moved away).
+        (method === 'admin_delete_game' && directory.isRemote(ctx, req.gameId))
     )
         return;
     if (METHODS[method].kind === 'query') moveGate.refuseMoved(ctx, req.gameId);
@@ -1022,6 +1026,25 @@ export default class {
     @update(...JSON_METHOD)
     admin_set_location(): void {
         handle('admin_set_location', (req) => directory.setLocation(ctx, canisterSelf().toText(), req));
+    }
+
+    @query(...JSON_METHOD)
+    admin_backup_records(): void {
+        handle('admin_backup_records', (req) => directoryRecords.backupRecords(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    admin_restore_records(): void {
+        handle('admin_restore_records', (req) => directoryRecords.restoreRecords(ctx, req));
+    }
+
+    @update(...JSON_METHOD)
+    async admin_delete_game(): Promise<void> {
+        await handle('admin_delete_game', (req) =>
+            directory.isRemote(ctx, req.gameId)
+                ? directory.deleteRemoteGameAsOperator(ctx, remote, req)
+                : developers.deleteAnyGame(ctx, req),
+        );
     }
 
     @update(...JSON_METHOD)

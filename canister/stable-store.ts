@@ -26,7 +26,7 @@ function stableKv<V>(memoryId: number, codec: Codec<V>): KV<V> {
             const bytes = map.remove(key);
             return bytes === undefined ? undefined : codec.fromBytes(bytes);
         },
-        first: (count) => map.items(0, count).map(([key, bytes]) => [key, codec.fromBytes(bytes)]),
+        first: (count, skip = 0) => map.items(skip, count).map(([key, bytes]) => [key, codec.fromBytes(bytes)]),
         size: () => Number(map.len()),
     };
 }

@@ -33,6 +33,7 @@ import type {
     SubmitReply,
 } from './schemas';
 import type { BackupPage } from './backup';
+import type { DirectoryTable, RestoredTable } from './service-backup';
 import type { EventPage } from './events';
 import type { CyclesStatus } from './cycles';
 import type { GameLocation, ShardEntry, ShardStatus } from './shards';
@@ -540,7 +541,8 @@ export interface Methods {
      * players per call: call again until `ready` (then `checksum` is the export's).
      */
     move_out_begin: {
-        request: GameRef;
+        /** `backup`: an operator's backup (docs/operations.md): the writes go on once it is staged; move_abort drops it. */
+        request: GameRef & { backup?: boolean };
         reply: { bytes: number; chunks: number; ready: boolean; checksum: string; players: number };
     };
     /** Source: one staged chunk (at most MOVE_CHUNK_BYTES as it travels). */
@@ -599,8 +601,27 @@ export interface Methods {
         request: { canisterIds?: string[] };
         reply: { loaded: string[]; failed: Array<{ canisterId: string; message: string }> };
     };
-    /** Where a game lives after a move: one of the shards, or the directory itself. */
-    admin_set_location: { request: GameRef & { canisterId: string }; reply: GameLocation };
+    /**
+     * Where a game lives after a move: one of the shards, or the directory itself. A game the
+     * directory does not know (restored from a backup onto a shard) comes with its `view`.
+     */
+    admin_set_location: { request: GameRef & { canisterId: string; view?: GameView }; reply: GameLocation };
+    // ---- backups (docs/operations.md): an operator's backup and restore of a whole service ----
+    /** A page of a directory table from position `start` (`next`: the next page's, null at the end). */
+    admin_backup_records: {
+        request: { table: DirectoryTable; start?: number };
+        reply: { records: Array<[string, unknown]>; next: number | null };
+    };
+    /**
+     * Directory records from a backup, each checked before any is written: one the target has
+     * already keeps what it has (a developer or account learns the backup's games).
+     */
+    admin_restore_records: {
+        request: { table: RestoredTable; records: Array<[string, unknown]> };
+        reply: { written: number; kept: number };
+    };
+    /** A game deleted as its developer would (a restore with --replace); its id is free once purged. */
+    admin_delete_game: { request: GameRef & { confirm: string }; reply: Message };
     /**
      * A developer method on a game that lives on a shard, through the directory: it checks the
      * session and the game's owner, then calls `method` on the shard; the reply is that method's.
@@ -776,6 +797,9 @@ export const METHODS = {
     admin_snapshot_shards: { kind: 'update', access: 'operator' },
     admin_load_shard_snapshots: { kind: 'update', access: 'operator' },
     admin_set_location: { kind: 'update', access: 'operator' },
+    admin_backup_records: { kind: 'query', access: 'operator' },
+    admin_restore_records: { kind: 'update', access: 'operator' },
+    admin_delete_game: { kind: 'update', access: 'operator' },
     dev_forward: { kind: 'update', access: 'gateway' },
     game_views_changed: { kind: 'update', access: 'shard' },
     // ---- limits part (issue 27) ----

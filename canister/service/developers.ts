@@ -187,8 +187,26 @@ const purging = (ctx: Ctx): PurgeRecord[] => ctx.store.meta.get('purging') ?? []
  */
 export function deleteOwnGame(ctx: Ctx, req: Untrusted<RequestOf<'dev_delete_game'>>): { message: string } {
     const { game, developer } = ownedGame(ctx, req);
+    if (req.confirm !== game.record.gameId)
+        throw new Fail(400, invalid('confirm', 'must repeat the game ID to delete it'));
+    return deleteGame(ctx, game, developer);
+}
+
+/**
+ * admin_delete_game (an operator's restore with --replace): as its developer would delete it.
+ * On a directory, a game on a shard is deleted there (directory.ts deleteRemoteGame).
+ */
+export function deleteAnyGame(ctx: Ctx, req: Untrusted<RequestOf<'admin_delete_game'>>): { message: string } {
+    const game = typeof req.gameId === 'string' ? ctx.games.get(req.gameId) : undefined;
+    if (game === undefined) throw new Fail(404, 'Game not found');
+    if (req.confirm !== game.record.gameId)
+        throw new Fail(400, invalid('confirm', 'must repeat the game ID to delete it'));
+    const developer = ctx.store.developers.get(game.record.developerId);
+    return deleteGame(ctx, game, developer);
+}
+
+function deleteGame(ctx: Ctx, game: GameState, developer: DeveloperRecord | undefined): { message: string } {
     const gameId = game.record.gameId;
-    if (req.confirm !== gameId) throw new Fail(400, invalid('confirm', 'must repeat the game ID to delete it'));
     const archives = game.record.boards.flatMap((b) =>
         b.archives.map((start) => archiveKey(gameId, b.scoreboardId, start)),
     );
@@ -197,10 +215,11 @@ export function deleteOwnGame(ctx: Ctx, req: Untrusted<RequestOf<'dev_delete_gam
     ctx.store.games.delete(gameId);
     ctx.games.delete(gameId);
     ctx.rebuilding.delete(gameId);
-    ctx.store.developers.set(developer.developerId, {
-        ...developer,
-        gameIds: developer.gameIds.filter((id) => id !== gameId),
-    });
+    if (developer !== undefined)
+        ctx.store.developers.set(developer.developerId, {
+            ...developer,
+            gameIds: developer.gameIds.filter((id) => id !== gameId),
+        });
     const players = statsOf(ctx, gameId).players;
     const purge: PurgeRecord = { gameId, next: 0, players, archives };
     const events = eventSlots(ctx, gameId);

@@ -359,7 +359,7 @@ export async function loadShardSnapshots(
 export function setLocation(
     ctx: Ctx,
     self: string,
-    req: Untrusted<{ gameId: string; canisterId: string }>,
+    req: Untrusted<{ gameId: string; canisterId: string; view?: GameView }>,
 ): GameLocation {
     requireDirectory(ctx);
     const idError = checkGameId(req.gameId);
@@ -380,11 +380,15 @@ export function setLocation(
     } else {
         const local = ctx.games.get(gameId)?.record;
         const was = locationOf(ctx, gameId);
-        if (local === undefined && was === undefined) throw new Fail(404, 'Game not found');
+        // A game new to the directory (restored from a backup onto a shard) comes with its view.
+        const view = req.view;
+        const restored = local === undefined && was === undefined && isView(view) && view.gameId === gameId;
+        if (local === undefined && was === undefined && !restored) throw new Fail(404, 'Game not found');
         if (was !== undefined) countGames(ctx, was, -1);
         countGames(ctx, canisterId, +1);
         ctx.store.locations.set(gameId, canisterId);
         if (local !== undefined) ctx.store.remoteGames.set(gameId, { ...gameView(local), seenAt: ctx.env.now() });
+        else if (restored) ctx.store.remoteGames.set(gameId, { ...(view as GameView), seenAt: ctx.env.now() });
     }
     return { gameId, canisterId };
 }
@@ -641,17 +645,42 @@ export async function deleteRemoteGame(
     const { developerId, shard } = ownedRemote(ctx, req.sessionHash, req.gameId);
     const gameId = req.gameId as string;
     if (req.confirm !== gameId) throw new Fail(400, invalid('confirm', 'must repeat the game ID to delete it'));
-    const reply = await remote.call(shard, 'dev_delete_game', {
-        gameId,
-        confirm: gameId,
-        actingDeveloper: developerId,
-    });
+    return deletedOn(ctx, remote, shard, gameId, 'dev_delete_game', developerId);
+}
+
+/** admin_delete_game of a game on a shard (an operator's restore with --replace). */
+export async function deleteRemoteGameAsOperator(
+    ctx: Ctx,
+    remote: Remote,
+    req: Untrusted<{ gameId: string; confirm: string }>,
+): Promise<{ message: string }> {
+    const gameId = req.gameId as string;
+    if (req.confirm !== gameId) throw new Fail(400, invalid('confirm', 'must repeat the game ID to delete it'));
+    const developerId = ctx.store.remoteGames.get(gameId)?.developerId;
+    return deletedOn(ctx, remote, locationOf(ctx, gameId)!, gameId, 'admin_delete_game', developerId);
+}
+
+/** The shard deletes the game (`method` as `developerId` when named); the directory forgets it. */
+async function deletedOn(
+    ctx: Ctx,
+    remote: Remote,
+    shard: string,
+    gameId: string,
+    method: 'dev_delete_game' | 'admin_delete_game',
+    developerId: string | undefined,
+): Promise<{ message: string }> {
+    const acting = method === 'dev_delete_game' ? { actingDeveloper: developerId } : {};
+    const reply = await remote.call(shard, method, { gameId, confirm: gameId, ...acting });
     if ('err' in reply) throw failOf(reply.err);
     ctx.store.locations.delete(gameId);
     ctx.store.remoteGames.delete(gameId);
     countGames(ctx, shard, -1);
-    const developer = developerOf(ctx, developerId);
-    ctx.store.developers.set(developerId, { ...developer, gameIds: developer.gameIds.filter((id) => id !== gameId) });
+    const developer = developerId === undefined ? undefined : ctx.store.developers.get(developerId);
+    if (developer !== undefined)
+        ctx.store.developers.set(developer.developerId, {
+            ...developer,
+            gameIds: developer.gameIds.filter((id) => id !== gameId),
+        });
     return reply.ok as { message: string };
 }
 

@@ -10,7 +10,9 @@ import type { Ctx } from '../state/context';
 export function loadMoves(ctx: Ctx): void {
     ctx.moving.clear();
     ctx.movedTo.clear();
-    for (const id of Object.keys(ctx.store.meta.get('moveOut') ?? {})) ctx.moving.add(id);
+    // A backup pauses its game's writes only while it is staged (service/move.ts).
+    const out = ctx.store.meta.get('moveOut') ?? {};
+    for (const id of Object.keys(out)) if (!(out[id]!.backup === true && out[id]!.ready)) ctx.moving.add(id);
     const moved = ctx.store.meta.get('movedGames') ?? {};
     for (const id of Object.keys(moved)) ctx.movedTo.set(id, moved[id]!);
 }

@@ -126,8 +126,24 @@ export function moveOutBegin(
     req: Untrusted<RequestOf<'move_out_begin'>>,
 ): { bytes: number; chunks: number; checksum: string; ready: boolean; players: number } {
     const gameId = gameIdOf(req);
+    const backup = req.backup === true;
+    if (req.backup !== undefined && typeof req.backup !== 'boolean')
+        throw new Fail(400, 'Invalid backup: must be true or false');
     const moves = outMoves(ctx);
-    let move = moves[gameId];
+    let move: MoveOutRecord | undefined = moves[gameId];
+    if (move !== undefined && (move.backup === true) !== backup)
+        throw new Fail(
+            409,
+            move.backup
+                ? `A backup of '${gameId}' is being taken: move it once that is done (or move_abort drops the backup)`
+                : `'${gameId}' is moving: back it up once the move is done`,
+        );
+    // A backup staged earlier is not taken again: a new one starts from now.
+    if (move !== undefined && backup && move.ready) {
+        dropStaged(ctx, move);
+        delete moves[gameId];
+        move = undefined;
+    }
     if (move === undefined) {
         refuseMoved(ctx, gameId);
         const game = ctx.games.get(gameId);
@@ -146,6 +162,7 @@ export function moveOutBegin(
             hashes: [],
             ready: false,
         };
+        if (backup) move.backup = true;
         moves[gameId] = move;
         saveOut(ctx, moves); // frozen from here on
         // Stage the game's record and everything not kept per player; this call's work ends here.
@@ -296,6 +313,7 @@ export function moveOutEnd(ctx: Ctx, req: Untrusted<RequestOf<'move_out_end'>>):
         throw new Fail(409, `'${gameId}' is not moving: call move_out_begin first`);
     }
     if (!move.ready) throw new Fail(409, `The export of '${gameId}' is not complete yet`);
+    if (move.backup) throw new Fail(409, `'${gameId}' is being backed up, not moved: its copy here stays`);
     const game = ctx.games.get(gameId)!;
     const record = game.record;
     const archives = record.boards.flatMap((b) => b.archives.map((start) => archiveKey(gameId, b.scoreboardId, start)));
@@ -324,6 +342,28 @@ function dropStaged(ctx: Ctx, move: MoveOutRecord): void {
     for (let i = 0; i < move.chunks; i++) ctx.store.moveChunks.delete(chunkKey(move.gameId, i));
 }
 
+/**
+ * A backup's staging that stopped (its operator's tool died) pauses the game's writes for at most
+ * this long (µs); a staged backup nobody dropped goes after BACKUP_KEEP_US.
+ */
+export const BACKUP_STAGE_US = 10 * 60 * 1e6;
+export const BACKUP_KEEP_US = 24 * 3600 * 1e6;
+
+/** Drops backups staged too long ago (the timer's tick): their writes go on, their chunks go. */
+export function dropStaleBackups(ctx: Ctx): void {
+    const moves = outMoves(ctx);
+    const now = ctx.env.now();
+    let dropped = false;
+    for (const move of Object.values(moves)) {
+        if (move.backup !== true) continue;
+        if (now - move.startedAt < (move.ready ? BACKUP_KEEP_US : BACKUP_STAGE_US)) continue;
+        dropStaged(ctx, move);
+        delete moves[move.gameId];
+        dropped = true;
+    }
+    if (dropped) saveOut(ctx, moves);
+}
+
 /** Either side: the source unfreezes the game (its export dropped); the target drops a half import. */
 export function moveAbort(ctx: Ctx, req: Untrusted<RequestOf<'move_abort'>>): { message: string } {
     const gameId = gameIdOf(req);
@@ -333,6 +373,7 @@ export function moveAbort(ctx: Ctx, req: Untrusted<RequestOf<'move_abort'>>): { 
         dropStaged(ctx, out);
         delete moves[gameId];
         saveOut(ctx, moves);
+        if (out.backup) return { message: `The backup of '${gameId}' staged here was dropped.` };
         return { message: `The move of '${gameId}' was aborted: its writes go on here.` };
     }
     const ins = inMoves(ctx);

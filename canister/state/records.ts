@@ -374,6 +374,11 @@ export interface MoveOutRecord {
     bytes: number;
     hashes: string[];
     ready: boolean;
+    /**
+     * An operator's backup (service/move.ts): the game's writes pause only while it is staged;
+     * once ready they go on, and the staged chunks stay to be read until move_abort drops them.
+     */
+    backup?: true;
 }
 
 /** A target's import of one game (meta `moveIn`). */

@@ -38,8 +38,8 @@ export interface KV<V> {
     delete(key: string): void;
     /** Deletes the key and returns what it held (one B-tree walk where get + delete take two). */
     take(key: string): V | undefined;
-    /** The first `count` entries in key order (keys of equal length sort as strings). */
-    first(count: number): Array<[string, V]>;
+    /** `count` entries in key order from the `skip`th (default 0; keys of equal length sort as strings). */
+    first(count: number, skip?: number): Array<[string, V]>;
     size(): number;
 }
 
@@ -205,7 +205,7 @@ export function memoryStore(): Store {
                 const t = text.take(k);
                 return t === undefined ? undefined : decode(t);
             },
-            first: (count) => text.first(count).map(([k, t]) => [k, decode(t)]),
+            first: (count, skip) => text.first(count, skip).map(([k, t]) => [k, decode(t)]),
             size: () => text.size(),
         };
     };
@@ -221,10 +221,10 @@ export function memoryStore(): Store {
                 map.delete(k);
                 return v;
             },
-            first: (count) =>
+            first: (count, skip = 0) =>
                 [...map.entries()]
                     .sort(([a], [b]) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0))
-                    .slice(0, count),
+                    .slice(skip, skip + count),
             size: () => map.size,
         };
     };
