@@ -14,6 +14,7 @@ import { ApiFailure, canisterFailure } from './errors';
 import { shardRouter } from './shards';
 import { importGame } from './import-game';
 import { moveGame, moveGames } from './move-game';
+import { backupService, restoreService } from './service-backup';
 import { runSnapshots, SNAPSHOTS_HELP } from './snapshots';
 
 export const HELP = `Usage: npm run admin -- <command> [options]
@@ -43,6 +44,12 @@ export const HELP = `Usage: npm run admin -- <command> [options]
                abort the interrupted moves instead: docs/deploy.md)
   import-game <file> [--developer <id>]   (a game's backup file from the dashboard, under a new API key, for
                the developer named or the operator's: docs/backups.md)
+  backup <dir> [--game <gameId>]   (every canister's state, or one game's, into files in the new folder
+               <dir>: secrets and emails, 0600; each game's writes pause while it is staged:
+               docs/operations.md)
+  restore <dir> [--game <gameId>] [--replace] [--abort]   (a backup into this service; refuses a damaged,
+               partial or newer backup and games it holds already (--replace deletes them first)
+               before changing anything; run again to resume, --abort to drop a half import)
   set-heap-limit <bytes> [canisterId]   (every canister, or the one named: past it, no new players
                or games: docs/limits.md)
 ${SNAPSHOTS_HELP}
@@ -101,6 +108,8 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             'event-top': { type: 'string' },
             from: { type: 'string' },
             abort: { type: 'boolean' },
+            game: { type: 'string' },
+            replace: { type: 'boolean' },
             identity: { type: 'string' },
         },
     });
@@ -281,6 +290,22 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             result = await importGame(args[0], router.directory, values.developer ?? OPERATOR, (line) =>
                 console.error(`import-game: ${line}`),
             );
+            break;
+        case 'backup':
+            need(1, 'backup <dir> [--game <gameId>]');
+            result = await backupService(args[0], router.directory, {
+                game: values.game,
+                log: (line) => console.error(`backup: ${line}`),
+            });
+            break;
+        case 'restore':
+            need(1, 'restore <dir> [--game <gameId>] [--replace] [--abort]');
+            result = await restoreService(args[0], router.directory, {
+                game: values.game,
+                replace: values.replace,
+                abort: values.abort,
+                log: (line) => console.error(`restore: ${line}`),
+            });
             break;
         case 'set-heap-limit': {
             need(1, 'set-heap-limit <bytes> [canisterId]');

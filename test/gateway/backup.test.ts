@@ -1,11 +1,18 @@
 // A game exported from one service's dashboard and imported into another with the admin CLI
 // reads there as it did here (every board by pages, archives after a rollover, profiles,
 // ranks), under a new API key; the download is its developer's alone and holds no account,
-// session or key; a file changed on its way is refused and changes nothing.
+// session or key; a file changed on its way is refused and changes nothing. An operator's backup
+// of the game (with its keys) goes back whole; a restore cut short resumes or aborts.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+import type { Principal } from '@dfinity/principal';
+
+import type { Method } from '../../contract/canister';
+import type { CanisterClient } from '../../gateway/canister';
+import { readConfig, resolveCanister } from '../../gateway/config';
+import { restoreService } from '../../gateway/service-backup';
 import { DEFAULT_STACK, admin, adminEnv, dashboardHeaders, startService, type TestResponse } from '../support/gateway';
 import { tempDir } from '../support/replica';
 
@@ -264,4 +271,64 @@ test('a crafted file with a matching trailer writes into no other game and leave
         gameId: 'fresh-game',
         players: 25,
     });
+});
+
+/** The operator's client of `s`'s directory whose shards drop the first `move_in_end` (the connection lost). */
+async function cutAtActivation(s: Service): Promise<CanisterClient> {
+    Object.assign(process.env, adminEnv(s));
+    const real = await resolveCanister(readConfig(), 'operator');
+    let cut = false;
+    const faulty = (client: CanisterClient): CanisterClient =>
+        Object.assign(Object.create(client) as CanisterClient, {
+            relay: (method: Method, request: unknown) => {
+                if (method === 'move_in_end' && !cut) {
+                    cut = true;
+                    return Promise.reject(new Error('connection lost'));
+                }
+                return client.relay(method, request as never);
+            },
+            forCanister: (id: Principal) => faulty(real.forCanister!(id)),
+        });
+    return faulty(real);
+}
+
+test("an operator's backup of one game: refused where it is held, --replace; a restore cut short resumes or aborts", async () => {
+    Object.assign(process.env, adminEnv(a));
+    const dir = path.join(tempDir('operator-backup'), 'one-game');
+    const made = await admin('backup', dir, '--game', G);
+    expect(made.games).toEqual([expect.objectContaining({ gameId: G, players: 25 })]);
+    const before = await everyRead(a, apiKey);
+    Object.assign(process.env, adminEnv(b));
+    // b holds the game imported above: refused by name, nothing changes.
+    await expect(admin('restore', dir, '--game', G)).rejects.toThrow(`The target already holds '${G}'`);
+    expect((await admin('list-games')).map((g: { gameId: string }) => g.gameId)).toContain(G);
+    // --replace: b's copy is deleted (its id free once purged: b's timers run meanwhile), the
+    // import stops before activation...
+    const log = (): void => undefined;
+    const ticking = setInterval(() => void b.replica.advanceTime(30_000).catch(() => undefined), 200);
+    try {
+        await expect(restoreService(dir, await cutAtActivation(b), { game: G, replace: true, log })).rejects.toThrow(
+            'connection lost',
+        );
+        expect(fs.readdirSync(dir).filter((f) => f.startsWith('restore-'))).toHaveLength(1);
+        // ... --abort drops the half import (b's copy was deleted: the game is nowhere there) ...
+        expect(await admin('restore', dir, '--abort')).toMatchObject({ aborted: [G] });
+        expect((await b.request('GET', '/leaderboard', { headers: { 'X-API-Key': apiKey } })).status).toBe(401);
+        // ... cut short again, a second run goes on from where it was.
+        await expect(restoreService(dir, await cutAtActivation(b), { game: G, log })).rejects.toThrow(
+            'connection lost',
+        );
+        const done = await admin('restore', dir, '--game', G);
+        expect(done).toMatchObject({ games: [expect.objectContaining({ gameId: G })] });
+    } finally {
+        clearInterval(ticking);
+    }
+    expect(fs.readdirSync(dir).filter((f) => f.startsWith('restore-'))).toEqual([]);
+    // Whole, under its own key (once the gateway's 5 s memory of it as unknown passed): the
+    // service it came from read the same.
+    for (let tries = 0; tries < 50; tries++) {
+        if ((await b.request('GET', '/leaderboard', { headers: { 'X-API-Key': apiKey } })).status === 200) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(await everyRead(b, apiKey)).toEqual(before);
 });
