@@ -618,7 +618,8 @@ export interface Methods {
      */
     admin_restore_records: {
         request: { table: RestoredTable; records: Array<[string, unknown]> };
-        reply: { written: number; kept: number };
+        /** `existing`: the keys the target had already (kept as they were, bar the games they learn). */
+        reply: { written: number; kept: number; existing: string[] };
     };
     /** A game deleted as its developer would (a restore with --replace); its id is free once purged. */
     admin_delete_game: { request: GameRef & { confirm: string }; reply: Message };

@@ -47,9 +47,10 @@ export const HELP = `Usage: npm run admin -- <command> [options]
   backup <dir> [--game <gameId>]   (every canister's state, or one game's, into files in the new folder
                <dir>: secrets and emails, 0600; each game's writes pause while it is staged:
                docs/operations.md)
-  restore <dir> [--game <gameId>] [--replace] [--abort]   (a backup into this service; refuses a damaged,
-               partial or newer backup and games it holds already (--replace deletes them first)
-               before changing anything; run again to resume, --abort to drop a half import)
+  restore <dir> [--game <gameId>] [--replace] [--abort] [--check]   (a backup into this service; refuses a
+               damaged, partial or newer backup and games it holds already (--replace deletes them
+               first) before changing anything; run again to resume, --abort to drop a half import,
+               --check to check the backup and list what it would do, changing nothing)
   set-heap-limit <bytes> [canisterId]   (every canister, or the one named: past it, no new players
                or games: docs/limits.md)
 ${SNAPSHOTS_HELP}
@@ -110,6 +111,7 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             abort: { type: 'boolean' },
             game: { type: 'string' },
             replace: { type: 'boolean' },
+            check: { type: 'boolean' },
             identity: { type: 'string' },
         },
     });
@@ -299,11 +301,12 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             });
             break;
         case 'restore':
-            need(1, 'restore <dir> [--game <gameId>] [--replace] [--abort]');
+            need(1, 'restore <dir> [--game <gameId>] [--replace] [--abort] [--check]');
             result = await restoreService(args[0], router.directory, {
                 game: values.game,
                 replace: values.replace,
                 abort: values.abort,
+                check: values.check,
                 log: (line) => console.error(`restore: ${line}`),
             });
             break;

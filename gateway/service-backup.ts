@@ -321,6 +321,8 @@ export interface RestoreOptions {
     replace?: boolean;
     /** Drops the games a stopped restore half imported (per its journal), and nothing else. */
     abort?: boolean;
+    /** Checks the backup and lists what a restore would do, changing nothing. */
+    check?: boolean;
     log: (line: string) => void;
     /** How long a replaced game's id may take to be free on its canister (ms). */
     purgeWaitMs?: number;
@@ -330,6 +332,8 @@ export interface RestoreReport {
     games: Array<{ gameId: string; canisterId: string; players: number }>;
     directoryRecords: { written: number; kept: number };
     aborted?: string[];
+    /** `check`: the games the target holds already (a restore refuses them unless --replace). */
+    held?: string[];
     seconds: number;
 }
 
@@ -337,6 +341,8 @@ export interface RestoreReport {
 interface Journal {
     target: string;
     games: Record<string, { canisterId: string; state: 'importing' | 'done'; replaced?: true }>;
+    /** Developers and accounts this restore created: only theirs get the backup's identities and sessions. */
+    created?: { developers: string[]; accounts: string[] };
 }
 
 const journalPath = (dir: string, target: string): string => path.join(dir, `restore-${target}.json`);
@@ -385,6 +391,15 @@ export async function restoreService(
     // Refused before anything changes: games the target holds that this restore did not put there.
     const held = new Set((await ok(directory, 'admin_list_games', {})).map((g) => g.gameId));
     const taken = games.filter((g) => held.has(g.gameId) && journal.games[g.gameId]?.state !== 'done');
+    if (o.check) {
+        o.log(`${dir} is whole: ${games.length} game(s), ${backup.records.length} directory records`);
+        return {
+            games: games.map((g) => ({ gameId: g.gameId, canisterId: g.canisterId, players: g.players })),
+            directoryRecords: { written: 0, kept: 0 },
+            held: taken.map((g) => g.gameId),
+            seconds: (Date.now() - started) / 1000,
+        };
+    }
     if (taken.length > 0 && !o.replace)
         throw new Error(
             `The target already holds ${taken.map((g) => `'${g.gameId}'`).join(', ')}: nothing was restored (--replace deletes the target's copy first)`,
@@ -419,20 +434,47 @@ export async function restoreService(
     // Then the directory's records: developers (owning the restored games), identities, sessions, accounts.
     const restored = new Set(games.map((g) => g.gameId));
     const records = o.game === undefined ? backup.records : aboutGames(backup.records, restored);
+    // A developer or account the target had keeps its own identities and sessions: a backup (its
+    // checksums are no signature) never signs anyone in as them.
+    const created = (journal.created ??= { developers: [], accounts: [] });
     for (const table of RESTORED_TABLES) {
         const rows = records
-            .filter(([t]) => t === table)
+            .filter(([t, key, value]) => t === table && ownerCreated(table, key, value, created))
             .map(([, key, value]): [string, unknown] => [key, ownedOnly(table, value, restored)]);
         for (const page of pages(rows)) {
             const done = await ok(directory, 'admin_restore_records', { table, records: page });
             report.directoryRecords.written += done.written;
             report.directoryRecords.kept += done.kept;
+            if (table === 'developers' || table === 'accounts') {
+                const had = new Set(done.existing);
+                created[table].push(...page.map(([key]) => key).filter((key) => !had.has(key)));
+                saveJournal(dir, journal);
+            }
         }
     }
     rmSync(journalPath(dir, target), { force: true });
     report.seconds = (Date.now() - started) / 1000;
     o.log(`restored ${report.games.length} game(s) in ${report.seconds.toFixed(1)} s`);
     return report;
+}
+
+/** Whether a record of identities or sessions is of a developer or account this restore created. */
+function ownerCreated(
+    table: string,
+    key: string,
+    value: unknown,
+    created: { developers: string[]; accounts: string[] },
+): boolean {
+    switch (table) {
+        case 'developerKeys':
+            return created.developers.includes(value as string);
+        case 'developerSessions':
+            return created.developers.includes((value as { developerId: string }).developerId);
+        case 'accountKeys':
+            return created.accounts.includes(value as string);
+        default:
+            return true;
+    }
 }
 
 /** A developer's record names only the games restored (the target may not hold the others). */

@@ -78,11 +78,15 @@ function valid(table: RestoredTable, key: string, value: unknown): boolean {
     }
 }
 
-/** Writes the records of `table` that the target lacks; a developer or account it has learns the backup's games. */
+/**
+ * Writes the records of `table` that the target lacks; a developer or account it has learns the
+ * backup's games. `existing`: the keys it had (the restore gives no identity or session of a
+ * backup to a developer or account the target had: those keep their own).
+ */
 export function restoreRecords(
     ctx: Ctx,
     req: Untrusted<RequestOf<'admin_restore_records'>>,
-): { written: number; kept: number } {
+): { written: number; kept: number; existing: string[] } {
     const table = req.table as RestoredTable;
     if (typeof req.table !== 'string' || !(RESTORED_TABLES as readonly string[]).includes(req.table))
         throw new Fail(400, invalid('table', `must be one of ${RESTORED_TABLES.join(', ')}`));
@@ -94,7 +98,7 @@ export function restoreRecords(
             throw new Fail(400, invalid('records', `item ${i} is not a record of ${table}`));
     });
     let written = 0;
-    let kept = 0;
+    const existing: string[] = [];
     for (const [key, value] of records as Array<[string, unknown]>) {
         const kv = ctx.store[table] as KV<unknown>;
         const here = kv.get(key);
@@ -107,7 +111,7 @@ export function restoreRecords(
             written++;
             continue;
         }
-        kept++;
+        existing.push(key);
         if (table === 'developers') {
             const developer = here as DeveloperRecord;
             const gameIds = union(developer.gameIds, (value as DeveloperRecord).gameIds);
@@ -118,7 +122,7 @@ export function restoreRecords(
             if (games.length > account.games.length) ctx.store.accounts.set(key, { ...account, games });
         }
     }
-    return { written, kept };
+    return { written, kept: existing.length, existing };
 }
 
 const union = (a: string[], b: string[]): string[] => [...a, ...b.filter((id) => !a.includes(id))];

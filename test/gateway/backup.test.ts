@@ -332,3 +332,41 @@ test("an operator's backup of one game: refused where it is held, --replace; a r
     }
     expect(await everyRead(b, apiKey)).toEqual(before);
 });
+
+test('a crafted backup signs nobody in as a developer the target has: only the developers it creates get its sessions', async () => {
+    Object.assign(process.env, adminEnv(b));
+    const dir = path.join(tempDir('operator-crafted'), 'crafted');
+    fs.mkdirSync(dir, { recursive: true });
+    const now = Number(b.replica.time() / 1000n); // µs, on the replica's clock
+    // Tokens as the canister hands them out (43 characters of base64url).
+    const stolen = 'S'.repeat(43);
+    const newcomer = 'N'.repeat(43);
+    const session = (developerId: string) => ({ developerId, createdAt: now, renewedAt: now, expiresAt: now + 3600e6 });
+    const lines = [
+        ['developers', 'newcomer', { developerId: 'newcomer', allowance: 3, gameIds: [], email: 'new@dev.example' }],
+        ['developers', 'operator', { developerId: 'operator', allowance: 99, gameIds: [] }],
+        ['developerKeys', 'https://evil.example\nme', 'operator'],
+        ['developerSessions', sha(stolen), session('operator')],
+        ['developerSessions', sha(newcomer), session('newcomer')],
+    ];
+    const directory = `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`;
+    fs.writeFileSync(path.join(dir, 'directory.jsonl'), directory);
+    const manifest = {
+        format: 'leaderboard-service-backup',
+        version: 1,
+        createdAt: new Date().toISOString(),
+        directory: 'aaaaa-aa',
+        shards: [],
+        games: [],
+        files: [{ name: 'directory.jsonl', bytes: Buffer.byteLength(directory), sha256: sha(directory) }],
+    };
+    fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+    expect(await admin('restore', dir)).toMatchObject({ directoryRecords: { written: 2, kept: 1 } });
+    const me = (token: string) =>
+        b.request('GET', '/dashboard/api/me', { headers: dashboardHeaders(b.signIn.secret, token) });
+    expect((await me(stolen)).status).toBe(401);
+    expect((await me(newcomer)).body).toMatchObject({
+        ok: true,
+        data: { developer: { developerId: 'newcomer' } },
+    });
+});

@@ -194,6 +194,10 @@ test('a sharded npm start backed up, its data gone, restored into a fresh one: e
         expect((await admin(fresh, 'restore', newer)).stderr).toMatch(/version 2 was written by a newer release/);
         rmSync(path.join(newer, 'manifest.json'));
         expect((await admin(fresh, 'restore', newer)).stderr).toMatch(/manifest.json is missing/);
+        // --check says what a restore would do, and changes nothing.
+        const check = await admin(fresh, 'restore', backup, '--check');
+        expect(check.result).toMatchObject({ held: ['demo-game'] });
+        expect(check.result.games).toHaveLength(2);
         // The fresh service's own demo game is refused by name; nothing is restored.
         const refused = await admin(fresh, 'restore', backup);
         expect(refused.code).not.toBe(0);

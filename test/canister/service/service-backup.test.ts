@@ -118,7 +118,11 @@ test("directory records page out and back: checked first, the target's own kept,
     >;
     expect(failure(() => restoreRecords(target, { table: 'developers', records: bad })).message).toMatch(/item 5/);
     expect(target.store.developers.size()).toBe(1);
-    expect(restoreRecords(target, { table: 'developers', records: first.records })).toEqual({ written: 4, kept: 1 });
+    expect(restoreRecords(target, { table: 'developers', records: first.records })).toEqual({
+        written: 4,
+        kept: 1,
+        existing: ['dev-1'],
+    });
     expect(target.store.developers.get('dev-1')).toEqual({
         developerId: 'dev-1',
         allowance: 10,
@@ -130,7 +134,7 @@ test("directory records page out and back: checked first, the target's own kept,
         ['https://idp\nsub-1', 'dev-3'],
         ['https://idp\nsub-2', 'dev-2'],
     ];
-    expect(restoreRecords(target, { table: 'developerKeys', records: keys })).toEqual({ written: 1, kept: 1 });
+    expect(restoreRecords(target, { table: 'developerKeys', records: keys })).toMatchObject({ written: 1, kept: 1 });
     expect(target.store.developerKeys.get('https://idp\nsub-1')).toBe('dev-1');
     expect(failure(() => restoreRecords(target, { table: 'players' as never, records: [] })).status).toBe(400);
 });
