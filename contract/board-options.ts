@@ -22,7 +22,6 @@ export type ScoreFormat =
     | { kind: 'milliseconds' }
     /** The score is a fixed-point number with `places` decimals (1-6): 12345 with 2 reads 123.45. */
     | { kind: 'decimal'; places: number };
-export const FORMAT_KINDS = ['number', 'milliseconds', 'decimal'] as const;
 export const MAX_DECIMAL_PLACES = 6;
 
 export interface BoardOptions {

@@ -258,7 +258,7 @@ export interface Identity {
     provider: string;
 }
 
-/** Device-code approval and direct sign-in answer (decisions.md). */
+/** Device-code approval and direct sign-in answer (docs/sign-in.md). */
 export interface Approval {
     sessionId: string;
     nickname: string;

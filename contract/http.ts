@@ -3,7 +3,7 @@
 /** The API's version (spec: Versioning); package.json says the same, and a test holds them equal. */
 export const API_VERSION = '1.8.0';
 
-/** decisions.md: CORS on every API response. */
+/** Open CORS on every API response (rule E1). */
 const CORS_HEADERS = {
     'Access-Control-Allow-Origin': '*',
     'Access-Control-Allow-Headers': 'Content-Type, X-API-Key, X-Game-ID, X-Session-Token, Authorization',

@@ -1,4 +1,4 @@
-// Error texts the contract fixes (service-spec.md's error table, decisions.md) or that both
+// Error texts the contract fixes (the API reference's errors and rules) or that both
 // hosts send: clients match on substrings of these, so each is written once.
 
 export const MESSAGES = {

@@ -12,7 +12,7 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const GAME_ID = /^[a-z0-9-]{3,50}$/;
 /** Game and board ids in URL paths (spec: Limits). */
 export const PATH_ID = /^[A-Za-z0-9_-]{1,64}$/;
-/** decisions.md: any player id of this shape is accepted. */
+/** Any player id of this shape is accepted (the official SDKs make their own). */
 export const PLAYER_ID = /^[A-Za-z0-9_-]{1,100}$/;
 export const ACHIEVEMENT_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 /** `key_<gameId>_<digits>`: the game id is embedded in the key. */
@@ -31,7 +31,7 @@ export const MAX_PLAY_SESSION_TOKEN = 100;
 export const MAX_ACHIEVEMENTS_PER_CALL = 100;
 /** Submits in one submit_scores call at most (the canister refuses a larger batch whole). */
 export const MAX_SUBMITS_PER_CALL = 200;
-/** Board reads: `?limit=` defaults to this and clamps to 1..max (decisions.md). */
+/** Board reads: `?limit=` defaults to this and clamps to 1..max. */
 export const LIMIT = { default: 100, max: 1000 } as const;
 export const SORTS = ['score', 'streak'] as const;
 export type SortBy = (typeof SORTS)[number];

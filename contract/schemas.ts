@@ -45,7 +45,7 @@ function ruled(field: string, check: Check, json: Record<string, unknown>) {
         .meta(json);
 }
 
-/** A score or streak: a non-negative integer a double holds exactly (decisions.md). */
+/** A score or streak: a non-negative integer a double holds exactly. */
 function count(field: string) {
     return z
         .number({ error: invalid(field, FIELD.count) })
@@ -59,7 +59,7 @@ function count(field: string) {
 /** Optional in the contract; JSON null counts as absent (some engines send null for "no value"). */
 export const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
 
-// Not z.int(): nanosecond times are above 2^53 (JSON carries them as plain integers, decisions.md).
+// Not z.int(): nanosecond times are above 2^53 (JSON carries them as plain integers, rule E1).
 export const Nanoseconds = z
     .number()
     .brand<'ns'>()
@@ -98,7 +98,7 @@ const ACCOUNT_PLAYER_ID = /^@[0-9a-f]{32}$/;
 
 /**
  * The player a write acts for; required with an API key or the server key, ignored with a session
- * (decisions.md). The server key may also name a signed-in player's `@` id (the API key may not:
+ * (rule K2). The server key may also name a signed-in player's `@` id (the API key may not:
  * the canister refuses it with the same words as here).
  */
 const WriterPlayerId = optional(

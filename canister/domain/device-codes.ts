@@ -34,7 +34,7 @@ export { formatUserCode } from '../../contract/user-codes';
 
 export type DeviceCodeStatus = 'pending' | 'approved' | 'redeemed';
 
-/** decisions.md: 428 while pending, 200 once approved (exactly once), 410 after expiry, 404 when unknown or redeemed. */
+/** A poll's answer (docs/sign-in.md): 428 while pending, 200 once approved (exactly once), 410 after expiry, 404 when unknown or redeemed. */
 export type PollOutcome = 'pending' | 'approved' | 'expired' | 'gone';
 
 export function pollOutcome(

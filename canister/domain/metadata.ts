@@ -16,11 +16,6 @@ export function keepsMetadata(operator: Operator, improved: boolean): boolean {
     return operator === 'best' ? improved : true;
 }
 
-/** Whether the submit improved the value a board ranked by `sortBy` keeps metadata for. */
-export function rankedImproved(sortBy: SortBy, scoreImproved: boolean, streakImproved: boolean): boolean {
-    return sortBy === 'streak' ? streakImproved : scoreImproved;
-}
-
 /** An entry's bests with its metadata, as a merge compares them. */
 export type Noted = Best & { metadata?: string };
 

@@ -281,7 +281,7 @@ export function approveDeviceCode(
     return { gameId: record.gameId, gameName: game.record.name };
 }
 
-/** A poll (decisions.md): 428 pending, 410 expired, 404 unknown or redeemed, 200 exactly once. */
+/** A poll (docs/sign-in.md): 428 pending, 410 expired, 404 unknown or redeemed, 200 exactly once. */
 export function redeemDeviceCode(ctx: Ctx, req: Untrusted<RequestOf<'device_code_redeem'>>): Approval {
     const hash =
         typeof req.deviceCodeHash === 'string' && /^[0-9a-f]{64}$/.test(req.deviceCodeHash)

@@ -7,7 +7,7 @@ import { requirePlayerId, route, sameGame } from '../route';
 
 /**
  * A token longer than any play-session token can never be valid; with time validation off any
- * token is accepted and ignored (decisions.md). So it is cut to one character more than the
+ * token is accepted and ignored (rule L2). So it is cut to one character more than the
  * longest: the canister still calls it unknown, and a batch carries no more than that.
  */
 function boundedToken(token: string | undefined): string | undefined {

@@ -202,7 +202,7 @@ test("the README's configuration table gives the defaults readConfig applies", (
 test('no page repeats what is no longer true', () => {
     for (const page of PAGES) {
         const text = flat(read(page));
-        for (const stale of ['one call in flight', 'service-spec.md', 'decisions.md', 'mirroring the source'])
+        for (const stale of ['one call in flight', 'service-spec' + '.md', 'decisions' + '.md', 'mirroring the source'])
             expect({ page, stale, found: text.includes(stale) }).toEqual({ page, stale, found: false });
     }
 });
@@ -223,6 +223,19 @@ test('every rule id cited in the sources, the README and its pages is a rule of 
         for (const [id] of read(file).matchAll(/\b[SNALRKE][1-9]\b/g))
             if (!defined.has(id)) unknown.push(`${file}: ${id}`);
     expect(unknown).toEqual([]);
+});
+
+test('no source or test cites a file a clone does not have (the contract is the API reference and docs/)', () => {
+    const outside = ['decisions' + '.md', 'service-spec' + '.md'];
+    const cited: string[] = [];
+    for (const dir of ['contract', 'gateway', 'canister', 'client', 'local', 'replica', 'scripts', 'test']) {
+        const files = fs
+            .readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+            .filter((f) => /\.(ts|js|cjs|mjs)$/.test(f) && !f.includes('node_modules') && !f.includes('dist/'));
+        for (const f of files)
+            for (const name of outside) if (read(path.join(dir, f)).includes(name)) cited.push(`${dir}/${f}: ${name}`);
+    }
+    expect(cited).toEqual([]);
 });
 
 test("the bench pages' tables are the ones made from bench/results/latest.json", () => {

@@ -25,7 +25,7 @@ test('hostile submits batched with innocent ones of other games fail alone; ever
             body: { playerId: `bad_nick_${i}`, score: 1, streak: 0, nickname: `Bad${c}Name` },
             status: 400,
         });
-        // With time validation off any token is accepted and ignored (decisions.md).
+        // With time validation off any token is accepted and ignored (rule L2).
         hostile.push({
             key: keyA,
             body: { playerId: `bad_token_${i}`, score: 1, streak: 0, playSessionToken: `ps_${c}` },

@@ -1,4 +1,4 @@
-// Through the HTTP API on the replica: nicknames are unique within a game (decisions.md). Two
+// Through the HTTP API on the replica: nicknames are unique within a game (rule N3). Two
 // games accept the same name (first submit, PUT nickname, a signed-in player's seed), while a
 // look-alike (case, I/l/1, O/0) in the same game is still refused: N1 falls back to Player_<n>
 // or ignores it, N2 suffixes it; a signed-in account takes its name into another game, suffixed

@@ -11,7 +11,7 @@
 // whole level, and digests are computed lazily: several changes in one message share the work.
 // Labels are held as Latin-1 strings (one char per byte), so comparing them is native string
 // order, which is byte order. Priorities come from the label, so the shape depends only on content.
-import { Sha256, sha256 } from './sha256';
+import { Sha256 } from './sha256';
 
 export type Digest = Uint8Array;
 
@@ -456,6 +456,3 @@ export function encodePath(path: readonly string[]): Uint8Array {
     }
     return out;
 }
-
-/** SHA-256 of a string's Latin-1 bytes. */
-export const sha256Key = (key: string): Digest => sha256(keyBytes(key));

@@ -8,7 +8,6 @@ import {
     type BoardOptions,
     type ScoreFormat,
 } from '../../../contract/board-options';
-import type { BoardConfig } from '../../../contract/canister';
 import { EVENT_TOP } from '../../../contract/event-log';
 import type { Form } from '../context';
 import { choice, field, html, type Html } from '../layout';
@@ -137,7 +136,3 @@ export function formOptions(b: Form): Partial<Record<keyof BoardOptions | 'event
                   : { kind: b.format },
     };
 }
-
-/** The board the options of a page belong to, when a page only has its id. */
-export const boardIn = (boards: BoardConfig[], id: string | undefined): BoardConfig | undefined =>
-    boards.find((b) => b.scoreboardId === id);

@@ -59,7 +59,7 @@ test('(a) a banned anonymous player cannot be merged into an account', () => {
     ban(h, game(h), { playerId: 'cheater' });
     const { sessionHash, playerId } = session(h);
     const refused = failure(() => migrateAccount(h, { gameId: G, sessionHash, deviceId: 'cheater' }));
-    // A session request: 401/403 would sign the player out (decisions.md), so 400.
+    // A session request: 401/403 would sign the player out (the official SDKs do), so 400.
     expect(refused).toEqual({ status: 400, message: expect.stringMatching(/'cheater' is banned from this game/) });
     expect(present(leaderboard(h, { gameId: G })).leaderboard.map((e) => e.nickname)).not.toContain(playerId);
     expect(submit(h, { sessionHash }, 7)).toMatchObject({ ok: {} });

@@ -82,7 +82,7 @@ test('a deleted board stays deleted: a new board with its id starts empty, also 
     ]);
 });
 
-test('with time validation on, the exact retry of an accepted submit gets the same 200 answer (decisions.md)', () => {
+test('with time validation on, the exact retry of an accepted submit gets the same 200 answer (rule S5)', () => {
     const h = harness();
     withGame(h);
     setTimeValidation(h, { gameId: G, enabled: true });

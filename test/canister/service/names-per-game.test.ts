@@ -1,4 +1,4 @@
-// Nicknames are unique within a game (decisions.md): the same name lives in two games, a
+// Nicknames are unique within a game (rule N3): the same name lives in two games, a
 // look-alike in one game is still refused (N1, N2), each game hands out its own Player_<n>
 // defaults, an account carries its name into a new game (suffixed when taken there, N2; N4's
 // seed names an account that has none there yet), names are freed per game (renames, merges,
