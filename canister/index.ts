@@ -494,7 +494,7 @@ export default class {
     }
 
     // On a shard, a sign-in of an identity new here asks the directory (identities part): async
-    // there only; a directory (the single canister) runs it as before, without a promise.
+    // there only; a directory (the single canister) runs it in the call, without a promise.
     @update(...JSON_METHOD)
     device_code_redeem(): void | Promise<void> {
         const run = (req: Untrusted<RequestOf<'device_code_redeem'>>): ReplyOf<'device_code_redeem'> =>
@@ -538,7 +538,7 @@ export default class {
     }
 
     // Across shards (identities part): a shard asks its directory first; a directory with
-    // shards has them forget the account; a directory without (the single canister) as before.
+    // shards has them forget the account; a directory without (the single canister) forgets it here only.
     @update(...JSON_METHOD)
     delete_account(): void | Promise<void> {
         if (ctx.isShard === true) return handle('delete_account', (req) => identities.deleteOnShard(ctx, remote, req));
@@ -931,7 +931,7 @@ export default class {
         handle('platform_stats', () => reads.platformStats(ctx));
     }
 
-    // ---- move part (issue 27): a game's whole state to another canister (operators) -----------------
+    // ---- move part: a game's whole state to another canister (operators) -----------------
 
     @update(...JSON_METHOD)
     move_out_begin(): void {
@@ -986,7 +986,7 @@ export default class {
         });
     }
 
-    // ---- directory part (issue 27): where games live, the shards, forwarding ----------------------
+    // ---- directory part: where games live, the shards, forwarding ----------------------
 
     @query(...JSON_METHOD)
     locate_game(): void {
@@ -1058,7 +1058,7 @@ export default class {
         handle('game_views_changed', (req) => directory.viewsChanged(ctx, caller, req));
     }
 
-    // ---- limits part (issue 27): the canister's room ------------------------------------------
+    // ---- limits part: the canister's room ------------------------------------------
 
     @query(...JSON_METHOD)
     shard_status(): void {
@@ -1077,7 +1077,7 @@ export default class {
         handle('admin_set_heap_limit', (req) => room.setHeapLimit(ctx, req.heapLimitBytes));
     }
 
-    // ---- identities part (issue 27 stage 2): the directory is the identity registry ------------
+    // ---- identities part: the directory is the identity registry ------------
 
     @update(...JSON_METHOD)
     identity_account(): void {
@@ -1095,7 +1095,7 @@ export default class {
         handle('account_forget', (req) => identities.accountForget(ctx, req));
     }
 
-    // ---- codes part (issue 27 stage 2): user codes found through the directory -----------------
+    // ---- codes part: user codes found through the directory -----------------
 
     @update(...JSON_METHOD)
     device_code_find(): void {

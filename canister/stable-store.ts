@@ -69,13 +69,13 @@ export function stableStore(): Store {
         skeletonNicknames: stableKv(29, textCodec),
         events: stableKv(30, jsonCodec()),
         webhooks: stableKv(31, jsonCodec()),
-        // directory part (issue 27)
+        // directory part
         locations: stableKv(32, textCodec),
         shardWasm: stableKv(33, bytesCodec),
         remoteGames: stableKv(34, jsonCodec()),
-        // nicknames part (issue 27): names per game
+        // nicknames part: names per game
         nicknames: stableKv(40, textCodec),
-        // move part (issue 27): a game's staged export
+        // move part: a game's staged export
         moveChunks: stableKv(41, textCodec),
     };
 }

@@ -241,7 +241,7 @@ export interface SuspicionEntry<Time = Nanoseconds> {
 export type PlayerCredential =
     { apiKey: string; playerId: string } | { sessionHash: string } | { serverKeyHash: string; playerId: string };
 
-/** A game setting of issue 25: who may write scores, and what server writes skip. */
+/** A game setting: who may write scores, and what server writes skip. */
 export interface ServerSettings {
     serverOnly?: boolean;
     serverSkipsChecks?: boolean;
@@ -535,7 +535,7 @@ export interface Methods {
     game_info: { request: GameRef; reply: GameInfo };
     game_stats: { request: GameRef; reply: GameStats };
     platform_stats: { request: Record<string, never>; reply: PlatformStats };
-    // ---- move part (issue 27): a game's whole state to another canister (operators) ----
+    // ---- move part: a game's whole state to another canister (operators) ----
     /**
      * Source: pauses the game's writes (first call) and stages its export, a bounded number of
      * players per call: call again until `ready` (then `checksum` is the export's).
@@ -565,7 +565,7 @@ export interface Methods {
         request: GameRef & { chunks: number; developerId: string };
         reply: { gameId: string; apiKey: string; players: number };
     };
-    // ---- directory part (issue 27): where games live, the shards, forwarding ----
+    // ---- directory part: where games live, the shards, forwarding ----
     /** The canister that holds a game (404 `Game not found`; on a shard, 404 with `moved` for a game it does not hold). */
     locate_game: { request: GameRef; reply: GameLocation };
     /** This canister first (as its role), then the directory's shards. */
@@ -634,7 +634,7 @@ export interface Methods {
      * keeps each view of a game it places on the caller that is not older than the one it has.
      */
     game_views_changed: { request: { at: number; views: GameView[] }; reply: { kept: number } };
-    // ---- limits part (issue 27): the canister's room ----
+    // ---- limits part: the canister's room ----
     /** Gateways and controllers (a shard's directory is its controller): the heap estimate and load. */
     shard_status: { request: Record<string, never>; reply: ShardStatus };
     /**
@@ -644,7 +644,7 @@ export interface Methods {
     cycles_status: { request: Record<string, never>; reply: CyclesStatus };
     /** Operators: the heap line past which new players and games are refused (bytes). */
     admin_set_heap_limit: { request: { heapLimitBytes: number }; reply: { heapLimitBytes: number } };
-    // ---- identities part (issue 27 stage 2): the directory is the identity registry ----
+    // ---- identities part: the directory is the identity registry ----
     /**
      * The directory's shards: the account of an identity, created when new (the nickname seeds
      * only a new account, N4). A shard signing in an identity it does not know asks this once.
@@ -657,7 +657,7 @@ export interface Methods {
     account_deleted: { request: { accountId: string }; reply: Message };
     /** A shard's directory: removes the account's players in every game here, its sessions, its record. */
     account_forget: { request: { accountId: string }; reply: Message };
-    // ---- codes part (issue 27 stage 2): user codes found through the directory ----
+    // ---- codes part: user codes found through the directory ----
     /**
      * A shard's directory: the pending code of a typed user code on this shard (its game, the
      * game's name, seconds left), 404 when it has none. Counts nothing: the directory counted.
@@ -780,7 +780,7 @@ export const METHODS = {
     game_info: { kind: 'query', access: 'public' },
     game_stats: { kind: 'query', access: 'public' },
     platform_stats: { kind: 'query', access: 'public' },
-    // move part (issue 27)
+    // move part
     move_out_begin: { kind: 'update', access: 'operator' },
     move_out_chunk: { kind: 'query', access: 'operator' },
     move_out_end: { kind: 'update', access: 'operator' },
@@ -789,7 +789,7 @@ export const METHODS = {
     move_in_end: { kind: 'update', access: 'operator' },
     admin_import_chunk: { kind: 'update', access: 'operator' },
     admin_import_end: { kind: 'update', access: 'operator' },
-    // directory part (issue 27)
+    // directory part
     locate_game: { kind: 'query', access: 'public' },
     list_shards: { kind: 'query', access: 'public' },
     admin_upload_shard_wasm: { kind: 'update', access: 'operator' },
@@ -803,15 +803,15 @@ export const METHODS = {
     admin_delete_game: { kind: 'update', access: 'operator' },
     dev_forward: { kind: 'update', access: 'gateway' },
     game_views_changed: { kind: 'update', access: 'shard' },
-    // ---- limits part (issue 27) ----
+    // ---- limits part ----
     shard_status: { kind: 'query', access: 'gateway' },
     cycles_status: { kind: 'query', access: 'gatewayOrOperator' },
     admin_set_heap_limit: { kind: 'update', access: 'operator' },
-    // ---- identities part (issue 27 stage 2) ----
+    // ---- identities part ----
     identity_account: { kind: 'update', access: 'shard' },
     account_deleted: { kind: 'update', access: 'shard' },
     account_forget: { kind: 'update', access: 'directory' },
-    // ---- codes part (issue 27 stage 2) ----
+    // ---- codes part ----
     device_code_find: { kind: 'update', access: 'directory' },
     set_long_codes_until: { kind: 'update', access: 'directory' },
 } as const satisfies Record<Method, { kind: 'update' | 'query'; access: Access }>;

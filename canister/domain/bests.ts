@@ -49,7 +49,7 @@ export function applySubmit(
     rule: KeepRule,
     repeat = false,
 ): Applied {
-    // The default path first, as cheap as before the options (each read and call costs in QuickJS).
+    // The default path first and cheapest (each read and call costs in QuickJS).
     const operator = rule.operator;
     const best = operator === undefined || operator === 'best';
     // The same play again (also across a period's start, or after its entry was removed): nothing.

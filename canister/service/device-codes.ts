@@ -341,7 +341,7 @@ export function sweepDeviceCodes(ctx: Ctx, limit = 200): number {
     return swept;
 }
 
-// ---- codes part (issue 27 stage 2): user codes found through the directory ----------------------
+// ---- codes part: user codes found through the directory ----------------------
 
 /** What a directory needs to ask its shards (service/directory.ts's Remote has it). */
 export interface ShardCalls {

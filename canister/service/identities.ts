@@ -1,4 +1,4 @@
-// Player identities across shards (issue 27 stage 2): the directory's account records are the
+// Player identities across shards: the directory's account records are the
 // identity registry (identity_account); a shard asks it once per identity it does not know; an
 // account removed anywhere is removed on the directory and forgotten by every shard, retried
 // from a stable pending list until each shard confirmed.

@@ -1,4 +1,4 @@
-// A game's server key (issue 25): made from 32 random bytes, handed out once, kept only as its
+// A game's server key: made from 32 random bytes, handed out once, kept only as its
 // SHA-256; rotated (the old one dead at once) or revoked; looked up by gateways by its hash. The
 // game settings that go with it (server-only writes, server writes skipping caps and time
 // validation), and the event feed read with it.

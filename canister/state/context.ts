@@ -41,7 +41,7 @@ export interface Ctx {
     slotChunks: Map<string, Array<string | null>>;
     /** Games whose heap tables are still being rebuilt from records: the next slot to read. */
     rebuilding: Map<string, number>;
-    // ---- move part (issue 27) ----
+    // ---- move part ----
     /** Games whose writes are paused while they move out (service/move.ts; from meta `moveOut`). */
     moving: Set<string>;
     /** Games that moved away -> the canister that holds them now (meta `movedGames`). */

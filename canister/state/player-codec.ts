@@ -50,7 +50,7 @@ type Compact = [
     activeDay: number | null,
     banned: PlayerRecord['banned'] | 0,
     retired: PlayerRecord['retired'] | 0,
-    /** Only when the all-time entry has metadata: records without any are as long as before. */
+    /** Only when the all-time entry has metadata: records without any stay as short as they can. */
     bestMetadata?: string,
 ];
 

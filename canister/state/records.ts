@@ -360,7 +360,7 @@ export interface WebhookRecord {
     attempts: Array<DeliveryAttempt<number>>;
 }
 
-// ---- move part (issue 27) ----
+// ---- move part ----
 
 /** A source's move of one game (meta `moveOut`). */
 export interface MoveOutRecord {
@@ -397,7 +397,7 @@ export interface MoveInRecord {
     backup?: true;
 }
 
-// ---- directory part (issue 27) ----
+// ---- directory part ----
 
 /** A shard its directory created (meta `shards`): times in µs. */
 export interface ShardRecord {

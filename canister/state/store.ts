@@ -61,14 +61,14 @@ export interface Meta {
     purging: PurgeRecord[];
     /** The heap snapshot's manifest, while a snapshot is stored. */
     snapshot: SnapshotManifest;
-    // ---- move part (issue 27) ----
+    // ---- move part ----
     /** Games moving out of this canister, by id: their writes are paused (service/move.ts). */
     moveOut: Record<string, MoveOutRecord>;
     /** Games being imported into this canister, by id. */
     moveIn: Record<string, MoveInRecord>;
     /** Games that moved away -> the canister (principal text) that holds them now. */
     movedGames: Record<string, string>;
-    // ---- directory part (issue 27) ----
+    // ---- directory part ----
     /** The canister's role (absent: `directory`, the single canister of before). */
     role: Role;
     /** A shard's directory (principal text): its calls may act for developers. */
@@ -79,10 +79,10 @@ export interface Meta {
     shardWasm: ShardWasmRecord;
     /** A directory's last snapshot of each shard (shard principal text -> snapshot id, hex). */
     shardSnapshots: Record<string, string>;
-    // ---- limits part (issue 27) ----
+    // ---- limits part ----
     /** The heap line (bytes) from the init argument or admin_set_heap_limit; absent: DEFAULT_HEAP_LIMIT_BYTES. */
     heapLimitBytes: number;
-    // ---- identities part (issue 27 stage 2) ----
+    // ---- identities part ----
     /** A directory's removed accounts -> the shards (principal text) that have not yet confirmed forgetting them. */
     forgetPending: Record<string, string[]>;
     /** A directory's readings of its own and its shards' cycles, and its top-ups (service/funding.ts). */
@@ -166,10 +166,10 @@ export interface Store {
     events: KV<GameEvent>;
     /** `<gameId>/<webhookId>` -> a webhook endpoint with its delivery state. */
     webhooks: KV<WebhookRecord>;
-    // ---- move part (issue 27) ----
+    // ---- move part ----
     /** `<gameId>/<index>` -> a staged chunk of a game moving out (JSON text, service/move.ts). */
     moveChunks: KV<string>;
-    // ---- directory part (issue 27) ----
+    // ---- directory part ----
     /** Game id -> the principal (text) of the shard that holds it (a directory's games elsewhere). */
     locations: KV<string>;
     /** `<index, 6 digits>` -> a chunk of the uploaded shard wasm (gzipped), in upload order. */
