@@ -48,6 +48,7 @@ import * as reads from './service/reads';
 import { rolloverAll } from './service/rollover';
 import * as scores from './service/scores';
 import * as serverKeys from './service/server-keys';
+import * as eventFeed from './service/event-feed';
 import * as sessions from './service/play-sessions';
 import * as webhooks from './service/webhooks';
 import * as move from './service/move';
@@ -467,12 +468,12 @@ export default class {
 
     @query(...JSON_METHOD)
     events_latest(): void {
-        handle('events_latest', (req) => serverKeys.latestOfFeeds(ctx, req));
+        handle('events_latest', (req) => eventFeed.latestOfFeeds(ctx, req));
     }
 
     @query(...JSON_METHOD)
     read_events(): void {
-        handle('read_events', (req) => serverKeys.readFeed(ctx, req));
+        handle('read_events', (req) => eventFeed.readFeed(ctx, req));
     }
 
     // ---- sign-in (gateways) ------------------------------------------------------------------------

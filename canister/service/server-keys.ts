@@ -1,20 +1,17 @@
 // A game's server key: made from 32 random bytes, handed out once, kept only as its
 // SHA-256; rotated (the old one dead at once) or revoked; looked up by gateways by its hash. The
 // game settings that go with it (server-only writes, server writes skipping caps and time
-// validation), and the event feed read with it.
+// validation). The event feed read with it: event-feed.ts.
 import type { GameView, KeyInfo, RequestOf, ServerSettings } from '../../contract/canister';
-import { FEED_HEADS_MAX, FEED_LIMIT } from '../../contract/event-log';
-import type { EventPage } from '../../contract/events';
 import { invalid } from '../../contract/rules';
 import { Fail } from '../domain/fail';
 import { tokenHash } from '../domain/sha256';
 import type { Ctx, GameState, Untrusted } from '../state/context';
 import { requireGame } from '../state/game-state';
 import type { GameRecord } from '../state/records';
-import { checkServerKey, serverKeyMatches } from './credentials';
+import { serverKeyMatches } from './credentials';
 import { ns } from '../domain/json';
 import { MESSAGES } from '../../contract/messages';
-import { latestSeq, readEvents } from './events';
 import { newToken } from '../domain/tokens';
 import { saveView } from './view-push';
 
@@ -39,30 +36,6 @@ export function resolveServerKey(ctx: Ctx, req: Untrusted<RequestOf<'resolve_ser
     const game = typeof req.gameId === 'string' ? ctx.games.get(req.gameId) : undefined;
     if (!serverKeyMatches(game, req.serverKeyHash)) throw new Fail(401, MESSAGES.invalidServerKey);
     return { gameId: game.record.gameId, isActive: game.record.isActive };
-}
-
-/** The newest seq of each game asked about, null where the hash is not its server key's. */
-export function latestOfFeeds(ctx: Ctx, req: Untrusted<RequestOf<'events_latest'>>): Array<number | null> {
-    const games = req.games;
-    if (!Array.isArray(games) || games.length > FEED_HEADS_MAX)
-        throw new Fail(400, invalid('games', `must be a list of at most ${FEED_HEADS_MAX} games`));
-    return games.map((g: unknown) => {
-        const { gameId, serverKeyHash } = (g ?? {}) as { gameId?: unknown; serverKeyHash?: unknown };
-        const game = typeof gameId === 'string' ? ctx.games.get(gameId) : undefined;
-        return serverKeyMatches(game, serverKeyHash) ? latestSeq(ctx, game.record.gameId) : null;
-    });
-}
-
-/** The feed: events after `after` with the server key. */
-export function readFeed(ctx: Ctx, req: Untrusted<RequestOf<'read_events'>>): EventPage {
-    const game = checkServerKey(ctx, req.gameId, req.serverKeyHash);
-    const after = req.after === undefined ? 0 : req.after;
-    if (typeof after !== 'number' || !Number.isSafeInteger(after) || after < 0)
-        throw new Fail(400, invalid('after', 'must be a whole number from 0 (a seq of the feed)'));
-    const limit = req.limit === undefined ? FEED_LIMIT.default : req.limit;
-    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > FEED_LIMIT.max)
-        throw new Fail(400, invalid('limit', `must be a whole number from 1 to ${FEED_LIMIT.max}`));
-    return readEvents(ctx, game.record.gameId, after, limit);
 }
 
 /** The settings as GameView shows them: each only once set, the key's date only while there is one. */

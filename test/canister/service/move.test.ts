@@ -8,7 +8,7 @@ import { moveAbort, moveInChunk, moveInEnd, moveOutBegin, moveOutChunk } from '.
 import { profile, unlockAchievements } from '../../../canister/service/players';
 import { rolloverAll } from '../../../canister/service/rollover';
 import * as reads from '../../../canister/service/reads';
-import { readFeed } from '../../../canister/service/server-keys';
+import { readFeed } from '../../../canister/service/event-feed';
 import { resolveSession, sessionProfile, signIn } from '../../../canister/service/accounts';
 import { submitBatch } from '../../../canister/service/scores';
 import { startSession } from '../../../canister/service/play-sessions';

@@ -11,7 +11,8 @@ import { endSession, startSession } from '../../../canister/service/play-session
 import { profile, setNickname, unlockAchievements } from '../../../canister/service/players';
 import { leaderboard } from '../../../canister/service/reads';
 import { submitBatch } from '../../../canister/service/scores';
-import { readFeed, resolveServerKey, revokeServerKey, rotateServerKey } from '../../../canister/service/server-keys';
+import { readFeed } from '../../../canister/service/event-feed';
+import { resolveServerKey, revokeServerKey, rotateServerKey } from '../../../canister/service/server-keys';
 import { failure, harness, hashOf, key, person, present, withGame, type Harness } from './harness';
 
 const A = 'server-a';
