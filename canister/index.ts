@@ -53,7 +53,7 @@ import * as sessions from './service/play-sessions';
 import * as webhooks from './service/webhooks';
 import * as move from './service/move';
 import * as moveGate from './service/move-gate';
-import * as room from './service/room';
+import * as capacity from './service/capacity';
 import * as identities from './service/identities';
 import { newCtx, type Ctx, type GameState, type Untrusted } from './state/context';
 import { Fail } from './domain/fail';
@@ -106,7 +106,7 @@ function renderBy(due: number | undefined): void {
         const { changed, nextDue } = direct.renderDirty(ctx, () => performanceCounter(0) > RENDER_BUDGET);
         if (changed) certify();
         renderBy(nextDue);
-        room.noteInstructions(ctx, Number(performanceCounter(0)));
+        capacity.noteInstructions(ctx, Number(performanceCounter(0)));
     });
     renderTimer = { id, at: now + seconds * 1e6 };
 }
@@ -196,7 +196,7 @@ function configure(arg: [] | [string]): void {
         move.dropStaleBackups(ctx);
         // A rollover records period_closed events: their count is written like a call's.
         flushCallWrites(ctx);
-        room.noteInstructions(ctx, Number(performanceCounter(0)));
+        capacity.noteInstructions(ctx, Number(performanceCounter(0)));
         // identities part: removed accounts some shard has not confirmed forgetting are asked again.
         if (identities.forgetRetryDue())
             setTimer(0, () => identities.forgetOnShards(ctx, remote).then(() => undefined));
@@ -209,7 +209,7 @@ function configure(arg: [] | [string]): void {
 }
 
 /** The memory a canister that cannot read its own status estimates it holds (bytes). */
-const memoryEstimate = (): number => room.heapBytes(ctx) + room.stableBytes(ctx);
+const memoryEstimate = (): number => capacity.heapBytes(ctx) + capacity.stableBytes(ctx);
 
 /** Runs `run` (which may create a shard); a new shard's cycles are read at once, not at the next check. */
 async function checkingNewShards<T>(run: () => Promise<T>): Promise<T> {
@@ -222,7 +222,7 @@ async function checkingNewShards<T>(run: () => Promise<T>): Promise<T> {
 
 async function checkFunding(): Promise<void> {
     await funding.checkFunding(ctx, remote, memoryEstimate());
-    room.noteInstructions(ctx, Number(performanceCounter(0)));
+    capacity.noteInstructions(ctx, Number(performanceCounter(0)));
 }
 
 /**
@@ -295,7 +295,7 @@ function finish(method: Method, reply: Result<unknown>): void {
     // would have their slot handed out again; one whose slot is not written would not be rebuilt).
     if (METHODS[method].kind === 'update') {
         flushCallWrites(ctx);
-        room.noteInstructions(ctx, Number(performanceCounter(0)));
+        capacity.noteInstructions(ctx, Number(performanceCounter(0)));
     }
     msgReply(textToBytes(stringify(reply)));
 }
@@ -1063,7 +1063,7 @@ export default class {
 
     @query(...JSON_METHOD)
     shard_status(): void {
-        handle('shard_status', () => room.shardStatus(ctx, canisterSelf().toText(), directory.roleOf(ctx)));
+        handle('shard_status', () => capacity.shardStatus(ctx, canisterSelf().toText(), directory.roleOf(ctx)));
     }
 
     @query(...JSON_METHOD)
@@ -1075,7 +1075,7 @@ export default class {
 
     @update(...JSON_METHOD)
     admin_set_heap_limit(): void {
-        handle('admin_set_heap_limit', (req) => room.setHeapLimit(ctx, req.heapLimitBytes));
+        handle('admin_set_heap_limit', (req) => capacity.setHeapLimit(ctx, req.heapLimitBytes));
     }
 
     // ---- identities part: the directory is the identity registry ------------
@@ -1116,6 +1116,6 @@ export default class {
     @update([HttpUpdateRequest], HttpResponse, { manual: true })
     http_request_update(): void {
         serveHttpUpdate(ctx, direct, certify);
-        room.noteInstructions(ctx, Number(performanceCounter(0)));
+        capacity.noteInstructions(ctx, Number(performanceCounter(0)));
     }
 }

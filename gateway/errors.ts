@@ -28,7 +28,7 @@ export class ApiFailure extends Error {
     }
 }
 
-/** The reference's words for the 503 a new player meets on a canister past its heap line (canister/service/room.ts). */
+/** The reference's words for the 503 a new player meets on a canister past its heap line (canister/service/capacity.ts). */
 export const SHARD_FULL_ERROR =
     'a new player of a game whose canister is full (`Retry-After`: an hour); players who already played are not refused';
 

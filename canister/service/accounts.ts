@@ -13,7 +13,7 @@ import { SESSION_RENEW_US, accountPlayerId, liveSession, newSession, recordGame,
 import { createPlayer, findPlayer, profileOf } from './players';
 import type { AccountRecord, PlayerRecord } from '../state/records';
 import { randomHex } from '../domain/tokens';
-import { assertRoomForNewPlayer } from './room';
+import { assertRoomForNewPlayer } from './capacity';
 
 export const accountKey = (identity: Identity): string => `${identity.issuer}\n${identity.subject}`;
 

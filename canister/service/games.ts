@@ -31,7 +31,7 @@ import { entryCount } from '../state/tables';
 import type { BoardRecord, DeveloperRecord, GameRecord } from '../state/records';
 import { flushStats, updateStats } from '../state/stats';
 import { applyServerSettings, parseServerSettings, serverSettingsView } from './server-keys';
-import { assertRoomForNewGame, recount } from './room';
+import { assertRoomForNewGame, recount } from './capacity';
 import { saveView } from './view-push';
 
 const DEFAULT_ALLOWANCE = 3;

@@ -20,7 +20,7 @@ import { playerKey } from '../state/store';
 import { putEntry, removeEntry, setEntryMetadata, setPlayer } from '../state/tables';
 import { mergedMetadata } from '../domain/metadata';
 import { refuseRetired, requirePlayerId } from './credentials';
-import { assertRoomForNewPlayer } from './room';
+import { assertRoomForNewPlayer } from './capacity';
 
 /** An anonymous player may be merged into an account only this soon after that session's sign-in. */
 export const MERGE_WINDOW_US = 15 * 60_000_000;

@@ -34,7 +34,7 @@ import { MODERATION_KEEP } from './moderation';
 import type { RequestOf } from '../../contract/canister';
 import { loadMoves, refuseMoved } from './move-gate';
 import { nextDefaultNumber } from './players';
-import { assertRoomForNewGame, recount } from './room';
+import { assertRoomForNewGame, recount } from './capacity';
 import { codesOfGame, forgetCodesOfGame, importMovedCode, isMovedCode } from './device-codes';
 import { forgetMovedAccounts } from './identities';
 

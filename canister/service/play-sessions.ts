@@ -13,7 +13,7 @@ import { checkCredential, refuseRetired, resolveWriter } from './credentials';
 import type { Ctx, Untrusted } from '../state/context';
 import { Fail } from '../domain/fail';
 import { randomHex } from '../domain/tokens';
-import { assertRoomForNewPlayer } from './room';
+import { assertRoomForNewPlayer } from './capacity';
 
 const expiryKey = (expiresAt: number, token: string): string => `${String(expiresAt).padStart(20, '0')}/${token}`;
 

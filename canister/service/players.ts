@@ -18,7 +18,7 @@ import { statsOf, updateStats } from '../state/stats';
 import { authTypeNames, registerAuthType, setPlayer } from '../state/tables';
 import { refuseBanned } from './bans';
 import { refuseClientWrite, refuseRetired, requirePlayerId, resolveWriter } from './credentials';
-import { assertRoomForNewPlayer, playerAdded } from './room';
+import { assertRoomForNewPlayer, playerAdded } from './capacity';
 
 export const MAX_ACHIEVEMENTS_PER_PLAYER = 1000;
 

@@ -36,7 +36,7 @@ import { keepsMetadata } from '../domain/metadata';
 import { flushCallWrites } from './flush';
 import { boardEvents } from './board-events';
 import { recordEvent, type EventCause } from './events';
-import { assertRoomForNewPlayer } from './room';
+import { assertRoomForNewPlayer } from './capacity';
 
 export const SUSPICION_KEEP = 1000;
 

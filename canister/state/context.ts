@@ -59,7 +59,7 @@ export interface Ctx {
     registered?: { key: string; account: RegisteredAccount };
     /** This canister is a shard (meta `role`, read once at start): its identities come from its directory. */
     isShard?: boolean;
-    /** The heap estimate and the recent instruction use (service/room.ts): heap only. */
+    /** The heap estimate and the recent instruction use (service/capacity.ts): heap only. */
     room: Room;
     /**
      * No name of an older release waits for its per-game key (set by names.ts rekeySome once the
@@ -68,7 +68,7 @@ export interface Ctx {
     namesRekeyed: boolean;
 }
 
-/** What service/room.ts keeps between calls (heap only: an upgrade starts it over). */
+/** What service/capacity.ts keeps between calls (heap only: an upgrade starts it over). */
 export interface Room {
     /** The last full heap estimate (bytes; -1: none yet) and when it was made (µs). */
     heapBytes: number;

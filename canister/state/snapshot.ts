@@ -22,7 +22,7 @@ type Manifest = SnapshotManifest;
  * Writes every game's heap tables to stable memory (pre_upgrade). One table's image at a time:
  * an image copies the table's arrays (not its rank indexes), and it is garbage once written, so
  * the heap needs room for the largest table's copy only (~60 B a player), not a whole game's
- * (canister/service/room.ts: what the heap line leaves room for).
+ * (canister/service/capacity.ts: what the heap line leaves room for).
  */
 export function writeSnapshot(ctx: Ctx): number {
     clearSnapshot(ctx);

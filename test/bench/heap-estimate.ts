@@ -1,4 +1,4 @@
-// The heap estimate (canister/service/room.ts) against the wasm heap the replica reports
+// The heap estimate (canister/service/capacity.ts) against the wasm heap the replica reports
 // (canister_status, as the IC does): an empty canister, empty games, and one game filled with
 // players. Prints a table; asserts nothing. `node --import tsx test/bench/heap-estimate.ts [players...]`.
 import { call, freshCanister, memoryOf, populate } from './canister.bench';

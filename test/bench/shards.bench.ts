@@ -2,7 +2,7 @@
 // read on a game the directory placed on a shard, when the directory has 1, 2 and 4 shards,
 // beside the same game on a single canister (a directory without shards); and memory per player
 // on a shard (canister_status wasm heap and stable memory, and the shard's own heap estimate of
-// canister/service/room.ts). Prints tables and returns the figures; asserts nothing.
+// canister/service/capacity.ts). Prints tables and returns the figures; asserts nothing.
 import { IDL } from '@dfinity/candid';
 import { Principal } from '@dfinity/principal';
 

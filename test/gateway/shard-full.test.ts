@@ -9,7 +9,7 @@ import { ensureIdentity } from '../../gateway/identity';
 import { MESSAGES } from '../../contract/messages';
 import { encodeInitArg } from '../../contract/init-arg';
 import { DEFAULT_HEAP_LIMIT_BYTES, type ShardStatus } from '../../contract/shards';
-import { NEW_PLAYER_GUESS_BYTES, SHARD_FULL_RETRY_AFTER_SECONDS } from '../../canister/service/room';
+import { NEW_PLAYER_GUESS_BYTES, SHARD_FULL_RETRY_AFTER_SECONDS } from '../../canister/service/capacity';
 import { memoryOf } from '../bench/canister.bench';
 import { leaderboardWasm } from '../support/canister';
 import { startService, type TestService } from '../support/gateway';

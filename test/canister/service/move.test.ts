@@ -16,7 +16,7 @@ import { analytics } from '../../../canister/service/analytics';
 import { MESSAGES } from '../../../contract/messages';
 import { harness, hashOf, key, moveGame, person, present, withGame, withReader, type Harness } from './harness';
 import { Fail } from '../../../canister/domain/fail';
-import { setHeapLimit } from '../../../canister/service/room';
+import { setHeapLimit } from '../../../canister/service/capacity';
 
 const G = 'moving-game';
 const TARGET = 'rrkah-fqaaa-aaaaa-aaaaq-cai';

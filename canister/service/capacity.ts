@@ -1,4 +1,4 @@
-// A canister's room: its heap estimated from what its heap tables hold, the heap line past
+// A canister's capacity: its heap estimated from what its heap tables hold, the heap line past
 // which it takes no new players and no new games (503 shardFull with Retry-After), its recent
 // instruction use, and the status it reports to its directory and operators (shard_status).
 import { MESSAGES } from '../../contract/messages';

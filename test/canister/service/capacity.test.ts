@@ -18,7 +18,7 @@ import {
     recount,
     setHeapLimit,
     shardStatus,
-} from '../../../canister/service/room';
+} from '../../../canister/service/capacity';
 import { submitBatch } from '../../../canister/service/scores';
 import { flushCallWrites } from '../../../canister/service/flush';
 import { Fail } from '../../../canister/domain/fail';
@@ -106,7 +106,7 @@ test('after an upgrade without a snapshot, players not read back yet count at th
     h.advance(60); // counted, not guessed
     const loaded = shardStatus(h, 'x', 'directory').heapBytes;
     loadGames(h, 10);
-    recount(h); // an upgrade starts the heap, and what room.ts keeps, over
+    recount(h); // an upgrade starts the heap, and what capacity.ts keeps, over
     expect(h.rebuilding.get(G)).toBe(10);
     // 40 players at 1 KiB each, over tables a little smaller than 50 players'.
     expect(shardStatus(h, 'x', 'directory').heapBytes).toBeGreaterThan(loaded + 30 * NEW_PLAYER_GUESS_BYTES);
