@@ -45,7 +45,7 @@ async function main(): Promise<void> {
         canister: only.has('shards') ? await benchShards() : undefined,
         service: only.has('shard-service') ? await benchServiceShards() : undefined,
     };
-    // An operator's backup of a 1,000, 10,000 and 100,000-player game: its pause and size (~5 min).
+    // An operator's backup of a 1,000, 10,000 and 100,000-player game: its pause and size (~8 min).
     const backup = only.has('backup') ? await benchBackup() : undefined;
     await writeResults(service, canister, delivery, shards, backup);
     writeTables();
