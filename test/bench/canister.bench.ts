@@ -147,6 +147,8 @@ export async function populate(
     scoreboardIds: Array<string | undefined> = [undefined],
     /** The number of the first player (players first .. first + players - 1). */
     first = 0,
+    /** The metadata player `i` submits with (none when it answers undefined). */
+    metadata: (i: number) => Record<string, unknown> | undefined = () => undefined,
 ): Promise<void> {
     if (apiKey !== undefined) keys.set(gameId, apiKey);
     for (let from = first; from < first + players; from += 200) {
@@ -160,6 +162,7 @@ export async function populate(
                     score: (i * 2654435761) % 1_000_003,
                     streak: i % 50,
                     scoreboardId,
+                    metadata: metadata(i),
                 });
         }
         for (let at = 0; at < submits.length; at += 200)

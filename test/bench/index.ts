@@ -3,6 +3,7 @@
 import * as os from 'node:os';
 
 import { initBls } from '../../replica/crypto/bls';
+import { benchBackup } from './backup.bench';
 import { benchClientSize } from './client-size.bench';
 import { benchCanister, benchMemory, freshCanister, populate, type CanisterResults } from './canister.bench';
 import { benchDailyCost } from './daily-cost.bench';
@@ -22,9 +23,11 @@ async function main(): Promise<void> {
     await initBls();
     console.log(`Benchmarks on ${os.cpus().length} cores, Node ${process.version}`);
     // BENCH_ONLY=canister,daily (any of client, replica, service, delivery, canister, webhooks, daily,
-    // shards, shard-service): only those parts; the saved results keep the figures of the parts not run.
+    // shards, shard-service, backup): only those parts; the saved results keep the figures of the parts not run.
     const only = new Set(
-        (process.env.BENCH_ONLY ?? 'client,replica,service,delivery,canister,daily,shards,shard-service').split(','),
+        (process.env.BENCH_ONLY ?? 'client,replica,service,delivery,canister,daily,shards,shard-service,backup').split(
+            ',',
+        ),
     );
     if (only.has('client')) benchClientSize();
     if (only.has('replica')) await benchReplica();
@@ -42,7 +45,9 @@ async function main(): Promise<void> {
         canister: only.has('shards') ? await benchShards() : undefined,
         service: only.has('shard-service') ? await benchServiceShards() : undefined,
     };
-    await writeResults(service, canister, delivery, shards);
+    // An operator's backup of a 1,000, 10,000 and 100,000-player game: its pause and size (~8 min).
+    const backup = only.has('backup') ? await benchBackup() : undefined;
+    await writeResults(service, canister, delivery, shards, backup);
     writeTables();
 }
 

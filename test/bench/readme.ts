@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+import { PAUSE_MODEL, type BackupRow } from './backup.bench';
 import type { CanisterResults } from './canister.bench';
 import { FEES } from '../../replica/fees';
 import type { DailyCostRow, ReadMode } from './daily-cost.bench';
@@ -28,6 +29,8 @@ export interface SavedResults {
     canister: CanisterResults;
     /** Issue 27's shard figures (absent before they were measured). */
     shards?: ShardFigures;
+    /** An operator's backup of one game at 1,000, 10,000 and 100,000 players (absent before it was measured). */
+    backup?: BackupRow[];
 }
 
 export function readResults(): SavedResults {
@@ -443,6 +446,40 @@ function sustain(r: SavedResults): string {
     );
 }
 
+// ---- an operator's backup -----------------------------------------------------------------------------
+
+function backup(r: SavedResults): string {
+    const rows = r.backup ?? [];
+    if (rows.length === 0) return '(not measured yet: `BENCH_ONLY=backup npm run bench`)';
+    const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+    return table(
+        [
+            'players',
+            'staging calls',
+            'staging instructions: max / total',
+            'writes paused here',
+            `paused on the IC (est.: calls x ${PAUSE_MODEL.roundTripSeconds} s + instructions at ${PAUSE_MODEL.instructionsPerSecond / 1e9} B/s)`,
+            'file',
+            '`move_out_chunk` queries: max',
+            'restore: `move_in_chunk` max / total',
+            '`move_in_end`',
+            'restore here',
+        ],
+        rows.map((b) => [
+            grouped(b.players),
+            grouped(b.staging.calls),
+            `${instructions(b.staging.max)} / ${instructions(b.staging.total)}`,
+            seconds(b.staging.wallMs),
+            `${b.icPauseSeconds.toFixed(1)} s`,
+            `${(b.fileBytes / 1e6).toFixed(2)} MB (${grouped(b.chunks.count)} chunks)`,
+            instructions(b.chunks.max),
+            `${instructions(b.restore.max)} / ${instructions(b.restore.total)}`,
+            instructions(b.restore.end),
+            seconds(b.restore.wallMs),
+        ]),
+    );
+}
+
 /** Every generated table by its marker name. */
 export function tables(r: SavedResults): Record<string, string> {
     return {
@@ -459,6 +496,7 @@ export function tables(r: SavedResults): Record<string, string> {
         shardmemory: shardMemory(r),
         shardservice: shardService(r),
         sustain: sustain(r),
+        backup: backup(r),
     };
 }
 

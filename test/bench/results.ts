@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+import type { BackupRow } from './backup.bench';
 import type { CanisterResults } from './canister.bench';
 import type { DeliveryRow } from './delivery.bench';
 import type { ServiceRow, ShardServiceRow } from './service.bench';
@@ -60,6 +61,7 @@ export async function writeResults(
     canister: Partial<CanisterResults> | CanisterResults,
     delivery?: DeliveryRow[],
     shards: ShardFigures = {},
+    backup?: BackupRow[],
 ): Promise<void> {
     fs.mkdirSync(RESULTS_DIR, { recursive: true });
     const file = path.join(RESULTS_DIR, 'latest.json');
@@ -69,6 +71,7 @@ export async function writeResults(
               delivery?: DeliveryRow[];
               canister: CanisterResults;
               shards?: ShardFigures;
+              backup?: BackupRow[];
           })
         : undefined;
     const merged = {
@@ -79,6 +82,7 @@ export async function writeResults(
             canister: shards.canister ?? saved?.shards?.canister,
             service: shards.service ?? saved?.shards?.service,
         },
+        backup: backup ?? saved?.backup,
     };
     const machine = { cores: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', node: process.version };
     fs.writeFileSync(file, `${JSON.stringify({ measured: new Date().toISOString(), machine, ...merged }, null, 2)}\n`);
