@@ -14,6 +14,7 @@ const LONGEST = [
     'test/gateway/backup-size.test.ts',
     'test/gateway/webhooks.test.ts',
     'test/gateway/npm-start.test.ts',
+    'test/gateway/service-backup.test.ts',
     'test/canister/release-upgrade-shards.test.ts',
     'test/local/link-flow-shards.test.ts',
 ];
