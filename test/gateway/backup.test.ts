@@ -7,14 +7,16 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+import { Ed25519KeyIdentity } from '@dfinity/identity';
 import type { Principal } from '@dfinity/principal';
 
 import type { Method } from '../../contract/canister';
 import type { CanisterClient } from '../../gateway/canister';
 import { readConfig, resolveCanister } from '../../gateway/config';
+import { loadIdentity } from '../../gateway/identity';
 import { restoreService } from '../../gateway/service-backup';
 import { DEFAULT_STACK, admin, adminEnv, dashboardHeaders, startService, type TestResponse } from '../support/gateway';
-import { tempDir } from '../support/replica';
+import { callAs, tempDir } from '../support/replica';
 
 type Service = Awaited<ReturnType<typeof startService>>;
 
@@ -369,4 +371,24 @@ test('a crafted backup signs nobody in as a developer the target has: only the d
         ok: true,
         data: { developer: { developerId: 'newcomer' } },
     });
+});
+
+test("an operator's backup methods answer operators only: strangers and the service's own gateway get 403", async () => {
+    const stranger = Ed25519KeyIdentity.generate().getPrincipal();
+    const gateway = loadIdentity(b.gatewayIdentityFile).getPrincipal();
+    const calls: Array<[string, unknown]> = [
+        ['admin_backup_records', { table: 'developers' }],
+        ['admin_restore_records', { table: 'developers', records: [] }],
+        ['admin_delete_game', { gameId: G, confirm: G }],
+        ['move_out_begin', { gameId: G, backup: true }],
+    ];
+    for (const canister of [b.canisterId.toText(), ...b.shards])
+        for (const caller of [stranger, gateway])
+            for (const [method, request] of calls)
+                expect({ method, reply: await callAs(b.replica, caller, canister, method, request) }).toEqual({
+                    method,
+                    reply: { err: expect.objectContaining({ status: 403 }) },
+                });
+    // Nothing happened: the game is still there.
+    expect((await admin('list-games')).map((g: { gameId: string }) => g.gameId)).toContain(G);
 });
