@@ -221,7 +221,7 @@ export async function cachedRead<T>(ctx: RouteContext, key: string, read: () => 
  * The player a write acts as: the body's playerId with an API key or the server key (required
  * then); with a session the canister uses the account's player and a body playerId is ignored.
  */
-export function requirePlayerId(caller: Caller, playerId: string | undefined): string {
+export function writerOf(caller: Caller, playerId: string | undefined): string {
     if (caller.kind === 'session') return playerId ?? '';
     if (playerId === undefined) throw new ApiFailure(400, 'Invalid playerId: is required');
     return playerId;

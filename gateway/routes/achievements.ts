@@ -4,7 +4,7 @@ import { invalid } from '../../contract/rules';
 import { AchievementBody, UnlockReply } from '../../contract/schemas';
 import { ApiFailure, SHARD_FULL_ERROR } from '../errors';
 import { credentialOf } from '../auth';
-import { requirePlayerId, route, sameGame } from '../route';
+import { writerOf, route, sameGame } from '../route';
 
 export default route({
     method: 'post',
@@ -26,7 +26,7 @@ export default route({
             throw new ApiFailure(400, invalid('achievementId', 'send achievementId or achievementIds'));
         const reply = await ctx.canister.ok('unlock_achievements', {
             gameId: caller.gameId,
-            ...credentialOf(caller, requirePlayerId(caller, body.playerId)),
+            ...credentialOf(caller, writerOf(caller, body.playerId)),
             achievementIds: ids,
         });
         return single === undefined ? reply : { achievementId: single, ...reply };

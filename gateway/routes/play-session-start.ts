@@ -2,7 +2,7 @@
 import { PlaySessionStartBody, PlaySessionStarted } from '../../contract/schemas';
 import { credentialOf } from '../auth';
 import { SHARD_FULL_ERROR } from '../errors';
-import { requirePlayerId, route, sameGame } from '../route';
+import { writerOf, route, sameGame } from '../route';
 
 export default route({
     method: 'post',
@@ -19,7 +19,7 @@ export default route({
         sameGame(caller, body.gameId, 'gameId');
         return ctx.canister.ok('start_play_session', {
             gameId: caller.gameId,
-            ...credentialOf(caller, requirePlayerId(caller, body.playerId)),
+            ...credentialOf(caller, writerOf(caller, body.playerId)),
         });
     },
 });

@@ -3,7 +3,7 @@ import { MAX_PLAY_SESSION_TOKEN } from '../../contract/rules';
 import { SubmitBody, SubmitReply } from '../../contract/schemas';
 import { SHARD_FULL_ERROR, canisterFailure } from '../errors';
 import { credentialOf } from '../auth';
-import { requirePlayerId, route, sameGame } from '../route';
+import { writerOf, route, sameGame } from '../route';
 
 /**
  * A token longer than any play-session token can never be valid; with time validation off any
@@ -46,7 +46,7 @@ export default route({
             ...submit,
             playSessionToken: boundedToken(body.playSessionToken),
             gameId: caller.gameId,
-            ...credentialOf(caller, requirePlayerId(caller, playerId)),
+            ...credentialOf(caller, writerOf(caller, playerId)),
         });
         if ('err' in reply) throw canisterFailure(reply.err);
         return reply.ok;
