@@ -76,7 +76,7 @@ function serve(
 ): HttpAnswer {
     const path = pathKeys(url);
     const away = awayOf(s, ctx, method, path, url);
-    if (away !== undefined) return serveRedirect(s, ctx, method, url, path!, away, certificate, raw, host);
+    if (away !== undefined) return serveRedirect(s, ctx, { method, url, path: path!, away, raw, host }, certificate);
     if (raw) return liveHttp(s, ctx, method, url);
     const byQuery = path === undefined ? undefined : s.responses.get(path.join('/'));
     if (byQuery !== undefined || (path !== undefined && s.redirects.has(path.join('/')))) {
@@ -119,7 +119,7 @@ function serveUpdate(
         dropGame(s, away.gameId);
         dropped = true;
     }
-    if (away !== undefined) return serveRedirectUpdate(s, ctx, method, url, path!, away, raw, host, dropped);
+    if (away !== undefined) return serveRedirectUpdate(s, ctx, { method, url, path: path!, away, raw, host }, dropped);
     const { answer, changed } = serveLocalUpdate(s, ctx, method, url, raw, gameId);
     return { answer, changed: changed || dropped };
 }

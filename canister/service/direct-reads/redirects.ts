@@ -194,17 +194,24 @@ function redirectStored(s: State, location: string, query: string, host: string 
     };
 }
 
+/** A direct read of a game that lives elsewhere, as the query or the update got it. */
+export interface AwayRead {
+    method: string;
+    url: string;
+    path: string[];
+    away: Away;
+    /** On the raw domain: answered live. */
+    raw: boolean;
+    /** The request's Host: the Location keeps its form. */
+    host: string | undefined;
+}
+
 /** http_request of a path whose game lives at `away.target`. */
 export function serveRedirect(
     s: State,
     ctx: Ctx,
-    method: string,
-    url: string,
-    path: string[],
-    away: Away,
+    { method, url, path, away, raw, host }: AwayRead,
     certificate: Uint8Array | undefined,
-    raw: boolean,
-    host: string | undefined,
 ): HttpAnswer {
     const address = canisterAddress(host, away.target, raw);
     if (raw) return liveRedirect(s, urlAt(address, path, carriedQuery(queryOf(url))));
@@ -227,12 +234,7 @@ export function serveRedirect(
 export function serveRedirectUpdate(
     s: State,
     ctx: Ctx,
-    method: string,
-    url: string,
-    path: string[],
-    away: Away,
-    raw: boolean,
-    host: string | undefined,
+    { method, url, path, away, raw, host }: AwayRead,
     dropped: boolean,
 ): { answer: HttpAnswer; changed: boolean } {
     const within = countUpgrade(s, ctx, away.gameId);
