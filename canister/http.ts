@@ -1,6 +1,6 @@
 // Direct reads over http_request (the {canister_url}): the contract's public board paths
 // (contract/board-paths.ts) and around-me, with the same JSON envelope the gateway sends, open
-// CORS and a 30 s cache header, certified from the snapshot of service/direct-reads.ts (live on
+// CORS and a 30 s cache header, certified from the snapshot of service/direct-reads/ (live on
 // the raw domain, told apart by the request's Host; a game on another canister is a 302 there, in
 // the form of the request's Host). The request's Candid is decoded into values (IDL), its
 // texts through the ASCII fast path; the reply's Candid is written directly.

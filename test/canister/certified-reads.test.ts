@@ -11,7 +11,7 @@ import * as http from 'node:http';
 import { Principal } from '@dfinity/principal';
 
 import { DIRECT_READ_WINDOW_SECONDS } from '../../contract/http';
-import { UPGRADES_PER_GAME_PER_MINUTE, UPGRADES_PER_MINUTE } from '../../canister/service/direct-reads';
+import { UPGRADES_PER_GAME_PER_MINUTE, UPGRADES_PER_MINUTE } from '../../canister/service/direct-reads/upgrades';
 import { startLeaderboard, type TestCanister } from '../support/canister';
 import { httpReply, httpRequestArg, httpUpdateArg } from '../support/http-gateway';
 import { canisterAnswer, directUrls, verifyAnswer, type CanisterAnswer } from '../support/verify-response';

@@ -27,7 +27,7 @@ import {
     UPGRADES_PER_GAME_PER_MINUTE,
     UPGRADES_PER_MINUTE,
     WATCH_MICROS,
-} from '../../canister/service/direct-reads';
+} from '../../canister/service/direct-reads/upgrades';
 import { SUSPICION_KEEP } from '../../canister/service/scores';
 import { SUBMIT_BATCHING } from '../../gateway/app';
 import { CREDENTIAL_TTL_MS } from '../../gateway/auth';

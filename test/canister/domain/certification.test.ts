@@ -32,7 +32,8 @@ import {
 } from '../../../canister/domain/certification/http';
 import { Sha256, sha256 } from '../../../canister/domain/certification/sha256';
 import { encodeHttpReply } from '../../../canister/domain/http-response';
-import { ON_DEMAND_BUDGET_PER_MINUTE, createDirectReads, isRawHost } from '../../../canister/service/direct-reads';
+import { createDirectReads, isRawHost } from '../../../canister/service/direct-reads';
+import { ON_DEMAND_BUDGET_PER_MINUTE } from '../../../canister/service/direct-reads/upgrades';
 import { DIRECT_READ_WINDOW_SECONDS } from '../../../contract/http';
 import { submitBatch } from '../../../canister/service/scores';
 import { IDL } from '@dfinity/candid';

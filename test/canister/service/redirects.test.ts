@@ -16,13 +16,10 @@ import {
     responseHeadersHash,
 } from '../../../canister/domain/certification/http';
 import { keyOf, treeDigest, type HashTree } from '../../../canister/domain/certification/hash-tree';
-import {
-    REDIRECTS_MAX,
-    REDIRECT_STATUS,
-    UPGRADES_PER_GAME_PER_MINUTE,
-    createDirectReads,
-    type HttpAnswer,
-} from '../../../canister/service/direct-reads';
+import { createDirectReads } from '../../../canister/service/direct-reads';
+import type { HttpAnswer } from '../../../canister/service/direct-reads/answers';
+import { REDIRECTS_MAX, REDIRECT_STATUS } from '../../../canister/service/direct-reads/redirects';
+import { UPGRADES_PER_GAME_PER_MINUTE } from '../../../canister/service/direct-reads/upgrades';
 import { harness, withGame } from './harness';
 
 const SHARD = 'bkyz2-fmaaa-aaaaa-qaaaq-cai';

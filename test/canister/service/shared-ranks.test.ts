@@ -13,7 +13,7 @@ import {
     readArchive,
     readBoard,
 } from '../../../canister/service/reads';
-import { liveAnswer } from '../../../canister/service/direct-reads';
+import { liveAnswer } from '../../../canister/service/direct-reads/live';
 import { rolloverAll } from '../../../canister/service/rollover';
 import { submitBatch } from '../../../canister/service/scores';
 import { failure, harness, withGame, type Harness, key } from './harness';
