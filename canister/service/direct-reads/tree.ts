@@ -13,15 +13,7 @@ import {
     responseTreePath,
     skipWitnessPaths,
 } from '../../domain/certification/http';
-import {
-    keysOf,
-    newLeaf,
-    removeAt,
-    setAt,
-    witness,
-    type Digest,
-    type Level,
-} from '../../domain/certification/hash-tree';
+import { newLeaf, removeAt, setAt, witness, type Digest } from '../../domain/certification/hash-tree';
 import { sha256 } from '../../domain/certification/sha256';
 import type { HeaderValue } from '../../domain/http-response';
 import { EMPTY, failure, headersFor, type HttpAnswer } from './answers';
@@ -180,6 +172,3 @@ export function busyAnswer(s: State, path: string[], certificate: Uint8Array | u
     };
     return certifiedAnswer(s, busyStored, certificate, path);
 }
-
-/** For tests: the tree's keys at the top. */
-export const topKeys = (level: Level): string[] => keysOf(level);
