@@ -228,19 +228,6 @@ export function removeAt(root: Level, path: readonly string[]): void {
     }
 }
 
-/** The keys of a level, in order. */
-export function keysOf(level: Level): string[] {
-    const out: string[] = [];
-    const visit = (e: Entry | null): void => {
-        if (e === null) return;
-        visit(e.left);
-        out.push(e.key);
-        visit(e.right);
-    };
-    visit(level.root);
-    return out;
-}
-
 // ---- digests ------------------------------------------------------------------------------------------
 
 function fork(a: Digest, b: Digest): Digest {
