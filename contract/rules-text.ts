@@ -1,6 +1,7 @@
-// The behaviour rules of the contract, in the words of this project's API reference (GET /docs,
-// where each has its anchor: /docs#rule-S1). Route descriptions, schemas, the canister's comments
-// and the conformance cases cite them by id; test/docs/readme.test.ts checks every cited id is here.
+// The behaviour rules of the contract, in the words of this project's API reference (GET /docs;
+// each at its anchor on GET /docs/rules: /docs/rules#rule-S1, where /docs#rule-S1 leads). Route
+// descriptions, schemas, the canister's comments and the conformance cases cite them by id;
+// test/docs/readme.test.ts checks every cited id is here.
 import { MAX_ACTIVE_PLAY_SESSIONS, NICKNAME } from './rules';
 
 export interface RuleText {

@@ -14,7 +14,8 @@ import type { SubmitReply } from '../contract/schemas';
 import { trapped, type CanisterClient } from './canister';
 import { canisterUrlFor } from './canister-url';
 import { cyclesWatch, type CyclesWatch } from './cycles-watch';
-import { docsPage, openApiDocument } from './docs';
+import { openApiDocument } from './docs';
+import { referencePages } from './reference-pages';
 import { dashboard } from './dashboard';
 import { demoPages, type DemoConfig } from './pages/demo';
 import { html, page as framed, sendPage } from './pages/layout';
@@ -167,8 +168,7 @@ export function createApp(options: GatewayOptions): express.Express {
     app.use(demoPages(o.demo));
     const reference = openApiDocument(ROUTES);
     app.get('/openapi.json', (_req, res) => void res.json(reference));
-    const page = docsPage(reference);
-    app.get('/docs', (_req, res) => void res.type('html').send(page));
+    app.use(referencePages());
     app.use((req: Request, res: Response) => {
         res.status(404).json({ ok: false, error: unknownEndpoint(req.method, req.path) });
     });

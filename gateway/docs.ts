@@ -1,11 +1,14 @@
-// The API reference, generated from the routes and the contract's schemas: OpenAPI 3.1 at
-// /openapi.json and a readable page at /docs (plain HTML and CSS, no external requests).
+// The API reference, generated from the routes and the contract's schemas: the OpenAPI 3.1
+// document served at /openapi.json, which the /docs page renders (gateway/reference-pages.ts).
 import { z } from 'zod';
 
 import { API_VERSION } from '../contract/http';
 import { RULES } from '../contract/rules-text';
 import { OUT_OF_CYCLES_RETRY_SECONDS } from './errors';
 import type { Route } from './route';
+
+/** Where the rules have their own page, each at its anchor `rule-<id>`. */
+export const RULES_PAGE = '/docs/rules';
 
 type Json = Record<string, unknown>;
 
@@ -58,14 +61,6 @@ const SECURITY: Record<Route['auth'], Json[]> = {
     game: [],
     server: [{ serverKey: [] }],
     developer: [{ dashboardSession: [] }],
-};
-
-/** How the reference names each credential. */
-const CREDENTIAL: Record<string, string> = {
-    apiKey: '<code>X-API-Key</code>',
-    session: '<code>X-Session-Token</code>',
-    serverKey: '<code>Authorization: Bearer</code> (the server key)',
-    dashboardSession: 'the dashboard session cookie <code>lb_dev</code>',
 };
 
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
@@ -161,6 +156,25 @@ function operation(r: Route): Json {
     };
 }
 
+/** Markdown's special characters as text, outside `code` spans (the rules' prose is not markdown). */
+const markdownText = (text: string): string =>
+    text
+        .split('`')
+        .map((part, i) => (i % 2 === 1 ? part : part.replace(/[\\*_[\]<>]/g, '\\$&')))
+        .join('`');
+
+/**
+ * The reference's introduction: the envelope, then an index of the rules, each linking to its
+ * anchor on /docs/rules (their full text is there, and in `x-rules` for programs).
+ */
+function infoDescription(): string {
+    const index = RULES.map((r) => `[${r.id} ${markdownText(r.title)}](${RULES_PAGE}#rule-${r.id})`).join(' · ');
+    return [
+        'Every response is `{ok: true, data}` or `{ok: false, error}`. Web games: the typed JavaScript client, [@leaderboard/client](/client/README.md).',
+        `**Rules**, the behaviour every route keeps, cited by id ([all on one page](${RULES_PAGE})): ${index}.`,
+    ].join('\n\n');
+}
+
 export function openApiDocument(routes: readonly Route[]): Json {
     const paths: Record<string, Json> = {};
     for (const r of routes) paths[r.path] = { ...paths[r.path], [r.method]: operation(r) };
@@ -169,7 +183,8 @@ export function openApiDocument(routes: readonly Route[]): Json {
         info: {
             title: 'Game leaderboard service',
             version: API_VERSION,
-            description: RULES.map((rule) => `**${rule.id}. ${rule.title}.** ${rule.text}`).join('\n\n'),
+            description: infoDescription(),
+            'x-rules': RULES,
         },
         paths,
         components: {
@@ -202,88 +217,4 @@ export function openApiDocument(routes: readonly Route[]): Json {
             schemas: { Error: ENVELOPE_ERROR },
         },
     };
-}
-
-// ---- the /docs page ----------------------------------------------------------------------------------
-
-const escapeHtml = (text: string): string =>
-    text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-/** `code` spans of the plain-text descriptions. */
-const inline = (text: string): string => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
-
-function operationHtml(path: string, method: string, op: Json): string {
-    const params = (op.parameters as Json[] | undefined) ?? [];
-    const body = (op.requestBody as { content: Record<string, { schema: Json }> } | undefined)?.content[
-        'application/json'
-    ].schema;
-    const responses = op.responses as Record<
-        string,
-        { description: string; content: Record<string, { schema: Json }> }
-    >;
-    const json = responses[200].content['application/json'];
-    const [fileType] = Object.keys(responses[200].content);
-    const answer =
-        json === undefined
-            ? `<p>Response: <code>${escapeHtml(fileType)}</code>, ${inline(responses[200].description)}</p>`
-            : `<details><summary>Response <code>data</code></summary><pre>${escapeHtml(
-                  JSON.stringify((json.schema.properties as Record<string, Json>).data, null, 2),
-              )}</pre></details>`;
-    const security = (op.security as Json[]).map((s) => Object.keys(s)[0]);
-    const rows = params
-        .map(
-            (p) =>
-                `<tr><td><code>${escapeHtml(String(p.name))}</code></td><td>${p.in}</td><td>${inline(String(p.description ?? ''))}</td></tr>`,
-        )
-        .join('');
-    const errors = Object.entries(responses)
-        .filter(([status]) => status !== '200')
-        .map(([status, r]) => `<tr><td>${status}</td><td>${inline(r.description)}</td></tr>`)
-        .join('');
-    return `<section class="op" id="${escapeHtml(String(op.operationId))}">
-<h3><span class="method ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code> <a class="anchor" href="#${escapeHtml(String(op.operationId))}">#</a></h3>
-<p class="summary">${escapeHtml(String(op.summary))}</p>
-${op.description === undefined ? '' : `<p>${inline(String(op.description))}</p>`}
-<p class="auth">Credentials: ${security.length === 0 ? 'none' : security.map((s) => CREDENTIAL[s]).join(' or ')}</p>
-${rows === '' ? '' : `<table><caption>Parameters</caption><tr><th>name</th><th>in</th><th>meaning</th></tr>${rows}</table>`}
-${body === undefined ? '' : `<details open><summary>Request body</summary><pre>${escapeHtml(JSON.stringify(body, null, 2))}</pre></details>`}
-${answer}
-${errors === '' ? '' : `<table><caption>Errors</caption><tr><th>status</th><th>when</th></tr>${errors}</table>`}
-</section>`;
-}
-
-const STYLE = `
-body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1d2433;background:#f7f8fb}
-header,main{max-width:980px;margin:0 auto;padding:0 16px}
-header{padding-top:24px}h1{margin:0 0 4px}h2{margin-top:40px;border-bottom:1px solid #d8dce6;padding-bottom:4px}
-code,pre{font:13px/1.45 ui-monospace,Menlo,Consolas,monospace}pre{background:#fff;border:1px solid #d8dce6;border-radius:6px;padding:10px;overflow:auto}
-.op{background:#fff;border:1px solid #d8dce6;border-radius:8px;padding:4px 16px 12px;margin:16px 0}
-.method{display:inline-block;min-width:46px;text-align:center;border-radius:4px;color:#fff;font-size:13px;padding:1px 6px}
-.get{background:#1f6feb}.post{background:#1a7f37}.put{background:#9a6700}.delete{background:#cf222e}
-table{border-collapse:collapse;margin:8px 0;width:100%}caption{text-align:left;font-weight:600}td,th{border:1px solid #d8dce6;padding:4px 8px;text-align:left;vertical-align:top}
-.rules dt{font-weight:600;margin-top:10px}.rules dd{margin-left:0}.anchor{color:#8b93a7;text-decoration:none}
-nav ul{columns:2;padding-left:18px}@media (max-width:640px){nav ul{columns:1}}`;
-
-export function docsPage(doc: Json): string {
-    const info = doc.info as { version: string };
-    const paths = doc.paths as Record<string, Record<string, Json>>;
-    const ops = Object.entries(paths).flatMap(([path, methods]) =>
-        Object.entries(methods).map(([method, op]) => ({ path, method, op })),
-    );
-    const toc = ops
-        .map(
-            ({ path, method, op }) =>
-                `<li><a href="#${escapeHtml(String(op.operationId))}">${method.toUpperCase()} ${escapeHtml(path)}</a></li>`,
-        )
-        .join('');
-    const rules = RULES.map(
-        (r) => `<dt id="rule-${r.id}">${r.id}. ${escapeHtml(r.title)}</dt><dd>${inline(r.text)}</dd>`,
-    ).join('');
-    return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>API reference: game leaderboard service</title><style>${STYLE}</style></head><body>
-<header><h1>Game leaderboard service: API reference</h1><p>Version ${escapeHtml(info.version)}. Every response is <code>{ok: true, data}</code> or <code>{ok: false, error}</code>. Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Web games: the typed JavaScript client, <a href="/client/README.md">@leaderboard/client</a>.</p></header>
-<main><nav><h2>Endpoints</h2><ul>${toc}</ul></nav>
-<h2>Rules</h2><dl class="rules">${rules}</dl>
-<h2>Endpoints in detail</h2>${ops.map(({ path, method, op }) => operationHtml(path, method, op)).join('\n')}
-</main></body></html>`;
 }

@@ -150,7 +150,6 @@ describe('friends: POST /games/{g}/scoreboards/{b}/players', () => {
         const op = doc.paths['/games/{gameId}/scoreboards/{boardId}/players'].post;
         expect(op.operationId).toBe('post-board-players');
         expect(JSON.stringify(op)).toMatch(/globalRank/);
-        expect((await s.request('GET', '/docs')).text).toContain('post-board-players');
     });
 });
 

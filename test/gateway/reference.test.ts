@@ -1,7 +1,7 @@
 // The API reference is generated from the routes themselves: every route the app serves has
 // its entry in /openapi.json (and the reverse; the dashboard's JSON API too), with a summary
-// and a response schema, and the
-// /docs page shows them all with the contract's rules, with no external requests.
+// and a response schema; /docs loads its renderer from this origin alone and /docs/rules has
+// every rule at its anchor (test/local/api-reference.test.ts renders them in Chromium).
 import type express from 'express';
 
 import { createApp } from '../../gateway/app';
@@ -32,14 +32,14 @@ function routesOf(stack: Layer[], prefix = ''): string[] {
 
 /**
  * Every JSON route the app serves: the API and the dashboard's JSON API (/dashboard/api), not
- * the pages (the link page, the dashboard's pages, the reference itself) nor the operator's
+ * the pages (the link page, the dashboard's pages, the reference's pages and assets) nor the operator's
  * /metrics (docs/operations.md).
  */
 function servedRoutes(app: express.Express): string[] {
     const stack = (app as unknown as { router: { stack: Layer[] } }).router.stack;
     return routesOf(stack).filter((r) => {
         const path = r.slice(r.indexOf(' ') + 1);
-        if (['/openapi.json', '/docs', '/metrics'].includes(path) || path.startsWith('/link')) return false;
+        if (['/openapi.json', '/metrics'].includes(path) || /^\/(docs|link)(\/|$)/.test(path)) return false;
         return !path.startsWith('/dashboard') || path.startsWith('/dashboard/api/');
     });
 }
@@ -116,16 +116,36 @@ test('the reference is OpenAPI 3.1 with a summary, an id and a response schema f
     expect(doc.paths['/games/{gameId}/scoreboards/{boardId}'].get.responses['404']).toBeDefined();
 });
 
-test('/docs is one self-contained HTML page: every operation and rule has an anchor, nothing is fetched elsewhere', async () => {
+test('/docs loads its renderer and script from this origin alone, under a CSP without eval', async () => {
     const res = await s.request('GET', '/docs');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
-    const doc = (await s.request('GET', '/openapi.json')).body;
-    for (const ops of Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>)) {
-        for (const op of Object.values(ops)) expect(res.text).toContain(`id="${op.operationId}"`);
+    const csp = res.headers.get('content-security-policy')!;
+    expect(csp).toMatch(/default-src 'none'/);
+    expect(csp).toMatch(/script-src 'self';/);
+    expect(csp).not.toMatch(/unsafe-eval/);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    const loads = [...res.text.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
+    expect(loads).toEqual(expect.arrayContaining(['/docs/assets/swagger-ui-bundle.js', '/docs/assets/reference.js']));
+    for (const url of loads.filter((u) => u.startsWith('/docs/assets/'))) {
+        expect({ url, status: (await s.request('GET', url)).status }).toEqual({ url, status: 200 });
     }
-    for (const rule of RULES) expect(res.text).toContain(`id="rule-${rule.id}"`);
-    expect(res.text).not.toMatch(/(src|href)="(https?:)?\/\//);
+    expect(loads.filter((u) => !u.startsWith('/') && !u.startsWith('data:'))).toEqual([]);
+    // Only the files the page loads: not the package's own pages (its index.html fetches a demo API).
+    for (const other of ['index.html', 'swagger-initializer.js', 'package.json', '..%2Fdocs.ts', 'constructor']) {
+        expect((await s.request('GET', `/docs/assets/${other}`)).status).toBe(404);
+    }
+});
+
+test('every rule has its anchor on /docs/rules and is in the reference: its title linked, its text in x-rules', async () => {
+    const page = await s.request('GET', '/docs/rules');
+    expect(page.status).toBe(200);
+    for (const rule of RULES) expect(page.text).toContain(`id="rule-${rule.id}"`);
+    expect(page.text).not.toMatch(/(src|href)="(https?:)?\/\//);
+    expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+    const { info } = (await s.request('GET', '/openapi.json')).body;
+    for (const rule of RULES) expect(info.description).toContain(`(/docs/rules#rule-${rule.id})`);
+    expect(info['x-rules']).toEqual(RULES);
 });
 
 test('Express route syntax comes from the reference template', () => {
