@@ -89,3 +89,37 @@ test(`${N} players go out page by page and in chunk by chunk, each call far insi
     const { apiKey } = (await a.canister.ok('admin_list_games', {})).find((g) => g.gameId === G)!;
     expect(await top(b, imported.apiKey)).toEqual(await top(a, apiKey));
 }, 600_000);
+
+test(`the operator's backup of the whole single canister restores into another single canister`, async () => {
+    const { apiKey } = (await a.canister.ok('admin_list_games', {})).find((g) => g.gameId === G)!;
+    Object.assign(process.env, adminEnv(a));
+    const dir = path.join(tempDir('backup-size-operator'), 'all');
+    const made = await admin('backup', dir);
+    expect(made.games).toEqual([expect.objectContaining({ gameId: G, players: N })]);
+    Object.assign(process.env, adminEnv(b));
+    // b holds the game imported above under another key: replaced (its records purged on b's timers).
+    const ticking = setInterval(() => void b.replica.advanceTime(30_000).catch(() => undefined), 200);
+    try {
+        const restored = await admin('restore', dir, '--replace');
+        expect(restored.games).toEqual([{ gameId: G, canisterId: b.canisterId.toText(), players: N }]);
+    } finally {
+        clearInterval(ticking);
+    }
+    const page = async (s: Service) =>
+        (
+            await s.request('GET', `/games/${G}/scoreboards/laps?limit=100&offset=${N - 100}`, {
+                headers: { 'X-API-Key': apiKey },
+            })
+        ).body;
+    for (let tries = 0; tries < 50; tries++) {
+        if ((await b.request('GET', '/leaderboard?limit=1', { headers: { 'X-API-Key': apiKey } })).status === 200)
+            break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(await page(b)).toEqual(await page(a));
+    // Ada, who signed in on a, is b's developer of the game now, signed in as she was.
+    expect((await b.request('GET', '/dashboard/api/me', { headers })).body).toMatchObject({
+        ok: true,
+        data: { games: [expect.objectContaining({ gameId: G, apiKey })] },
+    });
+}, 300_000);
