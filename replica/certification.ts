@@ -25,7 +25,8 @@ import {
     subnetIdFromRootKey,
     type RequestStatus,
 } from './crypto/state-tree';
-import { canisterIdFromIndex, type Canister, type IngressStatus, type RoundChanges, type Subnet } from './subnet';
+import type { Canister } from './canister-state';
+import { canisterIdFromIndex, type IngressStatus, type RoundChanges, type Subnet } from './subnet';
 
 export interface Certifier {
     readonly rootKeyDer: Uint8Array;

@@ -1,7 +1,7 @@
 // Charges hosted canisters cycles with the IC's fees (fees.ts): executions, ingress, calls and
 // memory over time, and the freezing threshold below which a canister refuses calls.
 import { DEFAULT_FREEZING_THRESHOLD, FEES } from './fees';
-import type { Canister, Reject } from './subnet';
+import type { Canister, Reject } from './canister-state';
 
 const GIB = 1n << 30n;
 const NS_PER_SECOND = 1_000_000_000n;

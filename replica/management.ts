@@ -6,7 +6,8 @@ import { Principal } from '@dfinity/principal';
 import { bytesEqual } from './bytes';
 import { CHARGE, freezingThreshold, idleBurnPerDay, liveMemoryBytes, snapshotBytes } from './cycles';
 import { deleteSnapshot, listSnapshots, loadSnapshot, takeSnapshot } from './snapshots';
-import { RejectCode, SubnetError, type Canister, type Reply, type Subnet } from './subnet';
+import { RejectCode, SubnetError, type Canister } from './canister-state';
+import type { Reply, Subnet } from './subnet';
 
 const settings = IDL.Record({
     controllers: IDL.Opt(IDL.Vec(IDL.Principal)),

@@ -11,7 +11,8 @@ import type { Span } from './execution/heap';
 import { createStableMemory, STABLE_PAGE, type StableMemory } from './execution/stable-memory';
 import { lockDataDir } from './lock';
 import { FILE_MODE, privateDir, tightenTree } from './private-files';
-import type { IngressStatus, Message, SystemState } from './subnet';
+import type { SystemState } from './canister-state';
+import type { IngressStatus, Message } from './subnet';
 
 /** A canister's persisted state outside its memories. */
 export interface CanisterMeta {

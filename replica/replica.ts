@@ -23,16 +23,15 @@ import {
     type RoundRecord,
     type Store,
 } from './persistence';
+import { SubnetError, type Canister } from './canister-state';
 import { privateDir } from './private-files';
 import { liveSnapshotKeys } from './snapshots';
 import {
     MANAGEMENT,
     MAX_STABLE_PAGES,
     Subnet,
-    SubnetError,
     newChanges,
     rejectOf,
-    type Canister,
     type ExecutionRecord,
     type IngressStatus,
     type Reply,

@@ -5,9 +5,10 @@
 import { Principal } from '@dfinity/principal';
 
 import { bytesEqual, toHex } from './bytes';
+import { RejectCode, SubnetError, type Canister, type SnapshotMeta } from './canister-state';
 import { charge, executionFee, frozenBelowWith, liveMemoryBytes, memoryBytes } from './cycles';
-import { instantiate } from './execution/instance';
-import { RejectCode, SubnetError, type Canister, type SnapshotMeta, type Subnet } from './subnet';
+import { instantiate, type CanisterModule } from './execution/instance';
+import type { StableMemory } from './execution/stable-memory';
 
 /** The IC's cap on snapshots per canister (more need `replace_snapshot`). */
 export const MAX_SNAPSHOTS = 10;
@@ -15,20 +16,37 @@ export const MAX_SNAPSHOTS = 10;
 export const SNAPSHOT_BASELINE_INSTRUCTIONS = 2_000_000_000n;
 const PAGE = 65_536n;
 
+/** Where snapshots' memories are kept (the replica's data directory), by snapshotKey. */
+export interface SnapshotFiles {
+    write(key: string, heap: Uint8Array, stable: StableMemory): void;
+    read(key: string): { heap: Uint8Array; stable: StableMemory };
+}
+
+/** What snapshots need of the subnet that hosts the canisters (subnet.ts's Subnet is one). */
+export interface SnapshotHost {
+    readonly canisters: ReadonlyMap<string, Canister>;
+    /** The round's changes, for the write-ahead log. */
+    readonly changes: Record<'droppedSnapshots' | 'system' | 'freshHeap' | 'freshStable', Set<string>>;
+    readonly options: { snapshotFiles?: SnapshotFiles; loadModule?: (hash: string) => Uint8Array };
+    readonly time: bigint;
+    compile(wasm: Uint8Array): CanisterModule;
+    uninstall(canister: Canister): void;
+}
+
 /** A snapshot's file: the canister's id and the snapshot's, in hex. */
 export const snapshotKey = (canister: string, id: Uint8Array): string => `${canister}-${toHex(id)}`;
 
 const snapshotsOf = (canister: Canister): SnapshotMeta[] => canister.system.snapshots ?? [];
 
 /** Every snapshot file the subnet's canisters still reference. */
-export function liveSnapshotKeys(subnet: Subnet): Set<string> {
+export function liveSnapshotKeys(subnet: SnapshotHost): Set<string> {
     const keys = new Set<string>();
     for (const c of subnet.canisters.values()) for (const s of snapshotsOf(c)) keys.add(snapshotKey(c.text, s.id));
     return keys;
 }
 
 /** The canister's snapshots go (deleted, or out of cycles: as on the IC). */
-export function dropSnapshots(subnet: Subnet, canister: Canister): void {
+export function dropSnapshots(subnet: SnapshotHost, canister: Canister): void {
     for (const s of snapshotsOf(canister)) subnet.changes.droppedSnapshots.add(snapshotKey(canister.text, s.id));
     if (canister.system.snapshots !== undefined) canister.system.snapshots = [];
 }
@@ -42,7 +60,7 @@ function notFound(canister: Canister, id: Uint8Array): SubnetError {
 }
 
 /** The snapshot `id` of `canister`: absent anywhere is "not found", another canister's is refused. */
-function ownSnapshot(subnet: Subnet, canister: Canister, id: Uint8Array): SnapshotMeta {
+function ownSnapshot(subnet: SnapshotHost, canister: Canister, id: Uint8Array): SnapshotMeta {
     const own = snapshotsOf(canister).find((s) => bytesEqual(s.id, id));
     if (own !== undefined) return own;
     if (findSnapshot(subnet, id) === undefined) throw notFound(canister, id);
@@ -53,7 +71,7 @@ function ownSnapshot(subnet: Subnet, canister: Canister, id: Uint8Array): Snapsh
     );
 }
 
-function findSnapshot(subnet: Subnet, id: Uint8Array): { owner: Canister; snapshot: SnapshotMeta } | undefined {
+function findSnapshot(subnet: SnapshotHost, id: Uint8Array): { owner: Canister; snapshot: SnapshotMeta } | undefined {
     for (const owner of subnet.canisters.values()) {
         const snapshot = snapshotsOf(owner).find((s) => bytesEqual(s.id, id));
         if (snapshot !== undefined) return { owner, snapshot };
@@ -78,7 +96,7 @@ function pay(canister: Canister, bytes: bigint, cost: bigint): void {
     charge(canister, cost);
 }
 
-function files(subnet: Subnet): NonNullable<Subnet['options']['snapshotFiles']> {
+function files(subnet: SnapshotHost): SnapshotFiles {
     const f = subnet.options.snapshotFiles;
     if (f === undefined) throw new SubnetError(RejectCode.CanisterReject, 'Snapshots are not kept here', 'IC0406');
     return f;
@@ -86,7 +104,7 @@ function files(subnet: Subnet): NonNullable<Subnet['options']['snapshotFiles']> 
 
 /** take_canister_snapshot: a new snapshot (replacing `replace` once it exists), then `uninstall` if asked. */
 export function takeSnapshot(
-    subnet: Subnet,
+    subnet: SnapshotHost,
     canister: Canister,
     replace: Uint8Array | undefined,
     uninstall: boolean,
@@ -143,7 +161,7 @@ export function takeSnapshot(
  * also controls). The global timer stays as it is, as the IC leaves it for a snapshot that was
  * taken (not uploaded). Refused while calls are in flight (as this replica refuses upgrades).
  */
-export function loadSnapshot(subnet: Subnet, canister: Canister, id: Uint8Array, caller: Uint8Array): void {
+export function loadSnapshot(subnet: SnapshotHost, canister: Canister, id: Uint8Array, caller: Uint8Array): void {
     const found = findSnapshot(subnet, id);
     if (found === undefined) throw notFound(canister, id);
     const { owner, snapshot } = found;
@@ -191,7 +209,7 @@ export const listSnapshots = (
     snapshotsOf(canister).map((s) => ({ id: s.id, taken_at_timestamp: s.takenAt, total_size: s.size }));
 
 /** delete_canister_snapshot. */
-export function deleteSnapshot(subnet: Subnet, canister: Canister, id: Uint8Array): void {
+export function deleteSnapshot(subnet: SnapshotHost, canister: Canister, id: Uint8Array): void {
     const snapshot = ownSnapshot(subnet, canister, id);
     canister.system.snapshots = snapshotsOf(canister).filter((s) => s !== snapshot);
     subnet.changes.droppedSnapshots.add(snapshotKey(canister.text, id));

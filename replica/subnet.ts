@@ -3,19 +3,27 @@
 import { Principal } from '@dfinity/principal';
 
 import { toHex } from './bytes';
+import {
+    RejectCode,
+    SubnetError,
+    type CallContext,
+    type Callback,
+    type Canister,
+    type Origin,
+    type Reject,
+} from './canister-state';
 import { callFee, charge, chargeMemory, CHARGE, executionFee, frozenQuery, ingressFee, outOfCycles } from './cycles';
 import {
     compileModule,
     instantiate,
     type CanisterModule,
     type ExecutionError,
-    type Instance,
     type ModuleCache,
     type Outcome,
 } from './execution/instance';
 import type { Span } from './execution/heap';
-import { createStableMemory, type StableMemory } from './execution/stable-memory';
-import { dropSnapshots } from './snapshots';
+import { createStableMemory } from './execution/stable-memory';
+import { dropSnapshots, type SnapshotFiles } from './snapshots';
 import type { ContextKind, ExecutionContext, OutgoingCall, Response } from './execution/system-api';
 
 export const LIMITS = {
@@ -28,101 +36,7 @@ export const MAX_STABLE_PAGES = (500n * 1024n * 1024n * 1024n) / 65536n; // 500 
 export const MANAGEMENT = Principal.managementCanister();
 export const DEFAULT_CYCLES = 100_000_000_000_000n;
 
-export const RejectCode = {
-    SysFatal: 1,
-    SysTransient: 2,
-    DestinationInvalid: 3,
-    CanisterReject: 4,
-    CanisterError: 5,
-} as const;
-
-export interface Reject {
-    code: number;
-    message: string;
-    errorCode?: string;
-}
-
 export type Reply = { reply: Uint8Array } | { reject: Reject };
-
-/** Who is waiting for a call context's response. */
-export type Origin =
-    | { kind: 'ingress'; requestId: string }
-    | { kind: 'canister'; caller: string; callbackId: number }
-    | { kind: 'system' };
-
-export interface CallContext {
-    id: number;
-    origin: Origin;
-    caller: Uint8Array;
-    responded: boolean;
-    outstanding: number;
-    instructions: bigint;
-    cycles: bigint;
-    /** Replicated query: state changes are discarded. */
-    discard: boolean;
-}
-
-/** An outgoing call awaiting its response: the canister's closures and the cycles it sent. */
-export interface Callback extends Pick<OutgoingCall, 'reply' | 'reject' | 'cleanup' | 'cycles'> {
-    id: number;
-    callContext: number;
-    callee: string;
-}
-
-/** A canister's state outside its memories. */
-export interface SystemState {
-    controllers: Uint8Array[];
-    certifiedData: Uint8Array;
-    globalTimer: bigint;
-    version: bigint;
-    status: 'running' | 'stopping' | 'stopped';
-    cycles: bigint;
-    /** Seconds of idle burn the balance must cover (`update_settings`); the IC's default when unset. */
-    freezingThreshold?: bigint;
-    /** Replica time up to which memory has been charged, and the fraction of a cycle (in cycle-ns per GiB) left over. */
-    chargedAt?: bigint;
-    memoryRemainder?: bigint;
-    moduleHash?: Uint8Array;
-    /** The canister's snapshots, oldest first (their memories are in files: SnapshotFiles). */
-    snapshots?: SnapshotMeta[];
-    /** The local part of the next snapshot's id. */
-    nextSnapshotId?: bigint;
-    callContexts: Map<number, CallContext>;
-    callbacks: Map<number, Callback>;
-    nextId: number;
-}
-
-/** What a snapshot holds besides its memories (snapshots.ts). */
-export interface SnapshotMeta {
-    /** The IC's form: the local id (8 bytes, big-endian) then the canister's id. */
-    id: Uint8Array;
-    takenAt: bigint;
-    /** Bytes counted as the canister's memory: heap, stable memory, module and certified data. */
-    size: bigint;
-    moduleHash: Uint8Array;
-    pages: number;
-    globals: Array<number | bigint>;
-    stableSize: bigint;
-    certifiedData: Uint8Array;
-    globalTimer: bigint;
-    version: bigint;
-}
-
-/** Where snapshots' memories are kept (the replica's data directory), by snapshots.ts's key. */
-export interface SnapshotFiles {
-    write(key: string, heap: Uint8Array, stable: StableMemory): void;
-    read(key: string): { heap: Uint8Array; stable: StableMemory };
-}
-
-export interface Canister {
-    id: Principal;
-    text: string;
-    bytes: Uint8Array;
-    system: SystemState;
-    module?: CanisterModule;
-    instance?: Instance;
-    stable: StableMemory;
-}
 
 export type Message =
     | {
@@ -989,16 +903,6 @@ export class Subnet {
         this.executions.push(record);
         if (this.executions.length > 1000) this.executions.splice(0, this.executions.length - 1000);
         this.onExecution?.(record);
-    }
-}
-
-export class SubnetError extends Error {
-    constructor(
-        readonly code: number,
-        message: string,
-        readonly errorCode: string,
-    ) {
-        super(message);
     }
 }
 

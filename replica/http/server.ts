@@ -16,7 +16,8 @@ import {
     type RequestType,
 } from '../crypto/envelope';
 import { effectiveCanisterId } from '../management';
-import { MANAGEMENT, type IngressStatus, type Reject, type Reply, type Subnet } from '../subnet';
+import type { Reject } from '../canister-state';
+import { MANAGEMENT, type IngressStatus, type Reply, type Subnet } from '../subnet';
 import { serveHttpGateway } from './canister-http';
 
 export interface HttpServerOptions {

@@ -10,7 +10,8 @@ import { memoryBytes } from '../../replica/cycles';
 import { DEFAULT_FREEZING_THRESHOLD, FEES } from '../../replica/fees';
 import { callManagement } from '../../replica/management';
 import { OPERATOR, type Replica } from '../../replica/replica';
-import type { Canister, Message } from '../../replica/subnet';
+import type { Canister } from '../../replica/canister-state';
+import type { Message } from '../../replica/subnet';
 import { startTestReplica } from '../support/replica';
 import { installProbe, probeIdl, probeInit, probeWasm, type Probe } from './probe';
 

@@ -7,7 +7,7 @@ import { Principal } from '@dfinity/principal';
 
 import { createStableMemory, STABLE_PAGE } from '../../replica/execution/stable-memory';
 import { openStore, type CanisterDelta, type RoundRecord } from '../../replica/persistence';
-import type { SystemState } from '../../replica/subnet';
+import type { SystemState } from '../../replica/canister-state';
 import { tempDir } from '../support/replica';
 
 const ID = Principal.fromText('5v3p4-iyaaa-aaaaa-qaaaa-cai').toText();
