@@ -12,10 +12,11 @@ import { readConfig, resolveCanister } from './config';
 import { readService } from './cycles-watch';
 import { ApiFailure, canisterFailure } from './errors';
 import { shardRouter } from './shards';
-import { importGame } from './import-game';
+import { importGame } from './backups/import-game';
 import { moveGame, moveGames } from './move-game';
-import { backupService, restoreService } from './service-backup';
-import { runSnapshots, SNAPSHOTS_HELP } from './snapshots';
+import { restoreService } from './backups/restore';
+import { backupService } from './backups/take';
+import { runSnapshots, SNAPSHOTS_HELP } from './backups/snapshots';
 
 export const HELP = `Usage: npm run admin -- <command> [options]
 

@@ -27,7 +27,7 @@ import { moveGames, type MoveGamesReport } from '../gateway/move-game';
 import { ensureIdentity, loadIdentity } from '../gateway/identity';
 import { management } from '../gateway/management';
 import { shardRouter, type ShardRouter } from '../gateway/shards';
-import { listSnapshots, restoreSnapshot, takeSnapshot, type SnapshotView } from '../gateway/snapshots';
+import { listSnapshots, restoreSnapshot, takeSnapshot, type SnapshotView } from '../gateway/backups/snapshots';
 import { encodeInitArg } from '../contract/init-arg';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports

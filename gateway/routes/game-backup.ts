@@ -5,7 +5,7 @@ import { z } from 'zod';
 
 import type { BackupPage } from '../../contract/backup';
 import { PATH_ID } from '../../contract/rules';
-import { backupWriter } from '../backup-file';
+import { backupWriter } from '../backups/game-file';
 import { ApiFailure } from '../errors';
 import { route, type PathParam } from '../route';
 import { write } from './board-export';

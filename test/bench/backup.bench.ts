@@ -1,4 +1,4 @@
-// An operator's backup of one game as `npm run admin -- backup` takes it (gateway/service-backup.ts),
+// An operator's backup of one game as `npm run admin -- backup` takes it (gateway/backups/take.ts),
 // at 1,000, 10,000 and BACKUP_BENCH_PLAYERS (default 100,000) players: the staging calls that pause
 // the game's writes (metered instructions, count, wall time here, and the pause estimated on the
 // IC), the chunks read and the file's size, then the restore into a fresh canister. Prints a

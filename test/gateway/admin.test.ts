@@ -13,7 +13,7 @@ import { developerSignIn, registerOwnGame } from '../../canister/service/develop
 import { flushCallWrites } from '../../canister/service/flush';
 import { leaderboard } from '../../canister/service/reads';
 import { submitBatch } from '../../canister/service/scores';
-import { backupWriter } from '../../gateway/backup-file';
+import { backupWriter } from '../../gateway/backups/game-file';
 import { harness, hashOf, key, person, present } from '../canister/service/harness';
 import { readConfig } from '../../gateway/config';
 import { startGateway } from '../../gateway/main';

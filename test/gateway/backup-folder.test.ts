@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { checkBackup } from '../../gateway/service-backup';
+import { checkBackup } from '../../gateway/backups/folder';
 import { tempDir } from '../support/replica';
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');

@@ -14,7 +14,7 @@ import type { Method } from '../../contract/canister';
 import type { CanisterClient } from '../../gateway/canister';
 import { readConfig, resolveCanister } from '../../gateway/config';
 import { loadIdentity } from '../../gateway/identity';
-import { restoreService } from '../../gateway/service-backup';
+import { restoreService } from '../../gateway/backups/restore';
 import { DEFAULT_STACK, admin, adminEnv, dashboardHeaders, startService, type TestResponse } from '../support/gateway';
 import { callAs, tempDir } from '../support/replica';
 

@@ -9,6 +9,7 @@ import { readFileSync, rmSync, statSync, writeFileSync, cpSync, readdirSync } fr
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 
+import { runAdmin } from '../../gateway/admin';
 import { npmStart, type NpmStart } from '../support/npm-start';
 import { tempDir } from '../support/replica';
 import { recorder } from '../soak/record';
@@ -31,6 +32,22 @@ async function admin(dataDir: string, ...args: string[]): Promise<{ code: number
     } catch (e) {
         const failed = e as { code: number; stderr: string };
         return { code: failed.code, result: undefined, stderr: failed.stderr };
+    }
+}
+
+/** The same command run in this process (what `npm run admin` runs, without starting Node again). */
+async function adminHere(dataDir: string, ...args: string[]): Promise<{ code: number; result: any; stderr: string }> {
+    const saved = process.env.DATA_DIR;
+    process.env.DATA_DIR = dataDir;
+    const lines: string[] = [];
+    try {
+        await runAdmin(args, (line) => lines.push(line));
+        return { code: 0, result: JSON.parse(lines[lines.length - 1]), stderr: '' };
+    } catch (e) {
+        return { code: 1, result: undefined, stderr: e instanceof Error ? e.message : String(e) };
+    } finally {
+        if (saved === undefined) delete process.env.DATA_DIR;
+        else process.env.DATA_DIR = saved;
     }
 }
 
@@ -185,15 +202,15 @@ test('a sharded npm start backed up, its data gone, restored into a fresh one: e
         cpSync(backup, damaged, { recursive: true });
         const file = path.join(damaged, 'games', `${GAME}.jsonl`);
         writeFileSync(file, readFileSync(file, 'utf8').replace('"p7"', '"p8"'));
-        const corrupt = await admin(fresh, 'restore', damaged);
+        const corrupt = await adminHere(fresh, 'restore', damaged);
         expect(corrupt.code).not.toBe(0);
         expect(corrupt.stderr).toMatch(new RegExp(`games/${GAME}.jsonl is corrupt: its SHA-256 is [0-9a-f]{64}`));
         // --check says what a restore would do, and changes nothing.
-        const check = await admin(fresh, 'restore', backup, '--check');
+        const check = await adminHere(fresh, 'restore', backup, '--check');
         expect(check.result).toMatchObject({ held: ['demo-game'] });
         expect(check.result.games).toHaveLength(2);
         // The fresh service's own demo game is refused by name; nothing is restored.
-        const refused = await admin(fresh, 'restore', backup);
+        const refused = await adminHere(fresh, 'restore', backup);
         expect(refused.code).not.toBe(0);
         expect(refused.stderr).toMatch(/already holds 'demo-game'/);
         expect(readdirSync(backup).filter((f) => f.startsWith('restore-'))).toEqual([]);
@@ -201,7 +218,7 @@ test('a sharded npm start backed up, its data gone, restored into a fresh one: e
         const own = await json(`${b.url}/leaderboard?limit=3`, { headers: { 'X-API-Key': b.apiKey } });
         expect(own).toMatchObject({ status: 200 });
 
-        const restored = await admin(fresh, 'restore', backup, '--replace');
+        const restored = await adminHere(fresh, 'restore', backup, '--replace');
         expect(restored.stderr).toBe(restored.code === 0 ? restored.stderr : '');
         expect(restored.code).toBe(0);
         expect(restored.result.games).toHaveLength(2);

@@ -16,7 +16,7 @@ import { rolloverAll } from '../../../canister/service/rollover';
 import { submitBatch } from '../../../canister/service/scores';
 import { rotateServerKey } from '../../../canister/service/server-keys';
 import { addWebhook } from '../../../canister/service/webhooks';
-import { chunksOf } from '../../../gateway/backup-file';
+import { chunksOf } from '../../../gateway/backups/game-file';
 import { failure, harness, hashOf, key, person, present, type Harness } from './harness';
 
 const G = 'backup-game';

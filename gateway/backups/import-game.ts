@@ -8,10 +8,10 @@ import { readFileSync } from 'node:fs';
 
 import { Principal } from '@dfinity/principal';
 
-import type { ReplyOf } from '../contract/canister';
-import { chunksOf, readBackup } from './backup-file';
-import type { CanisterClient } from './canister';
-import { moveGame, ok } from './move-game';
+import type { ReplyOf } from '../../contract/canister';
+import { chunksOf, readBackup } from './game-file';
+import type { CanisterClient } from '../canister';
+import { moveGame, ok } from '../move-game';
 
 export interface ImportReport {
     gameId: string;

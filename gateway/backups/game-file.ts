@@ -3,8 +3,8 @@
 // download, read back (and every line checked against the trailer) by `admin import-game`.
 import { createHash, type Hash } from 'node:crypto';
 
-import { BACKUP_FORMAT, BACKUP_VERSION, type BackupHeader, type BackupTrailer } from '../contract/backup';
-import { MOVE_CHUNK_BYTES } from '../contract/shards';
+import { BACKUP_FORMAT, BACKUP_VERSION, type BackupHeader, type BackupTrailer } from '../../contract/backup';
+import { MOVE_CHUNK_BYTES } from '../../contract/shards';
 
 /** Writes the file a line at a time, hashing as it goes: the header first, then each record, then `end()`. */
 export function backupWriter(gameId: string, now: Date): { line(value: unknown): string; end(): string } {
