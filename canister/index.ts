@@ -23,7 +23,15 @@ import {
 } from 'azle';
 
 import { INIT_ARG, parseInitArg, type InitConfig } from '../contract/init-arg';
-import { METHODS, type Access, type Method, type ReplyOf, type RequestOf, type Result } from '../contract/canister';
+import {
+    METHODS,
+    type Access,
+    type Method,
+    type MethodRow,
+    type ReplyOf,
+    type RequestOf,
+    type Result,
+} from '../contract/canister';
 import { bytesToText, textToBytes, utf8Bytes } from './codecs';
 import { stringify } from './domain/json';
 import { HttpRequest, HttpResponse, HttpUpdateRequest, serveHttp, serveHttpUpdate } from './http';
@@ -114,9 +122,9 @@ function renderBy(due: number | undefined): void {
 /** Marks what a successful update may have changed on the public board paths. */
 function touched(method: Method, req: Record<string, unknown>, reply: unknown): void {
     const mark = (gameId: string, change: Change): void => renderBy(direct.markDirty(ctx, gameId, change));
-    // Webhook endpoints and deliveries change nothing a board path shows.
-    if (method.includes('webhook')) return;
-    if (method === 'submit_scores') {
+    const row: MethodRow = METHODS[method];
+    if (row.marks === 'nothing') return;
+    if (row.marks === 'submits') {
         for (const s of (req.submits as Array<Record<string, unknown>> | undefined) ?? [])
             if (typeof s?.gameId === 'string')
                 mark(
@@ -127,13 +135,7 @@ function touched(method: Method, req: Record<string, unknown>, reply: unknown): 
                 );
         return;
     }
-    // Removing an account touches every game it played, whichever game its session names.
-    if (method === 'delete_account' || method === 'account_deleted' || method === 'account_forget') {
-        renderBy(direct.markAllDirty(ctx));
-        return;
-    }
-    // A redeem (its request may name the game: codes part) marks every game, as it always did.
-    if (method === 'device_code_redeem') {
+    if (row.marks === 'everyGame') {
         renderBy(direct.markAllDirty(ctx));
         return;
     }
@@ -358,26 +360,11 @@ async function settleLater<M extends Method>(method: M, req: object, out: Promis
 /** Moves (service/move.ts): a moving game's writes wait (503 + Retry-After), a moved game's calls answer `moved`. */
 function gate(method: Method, req: { gameId?: unknown }): void {
     if (ctx.moving.size === 0 && ctx.movedTo.size === 0) return;
-    // The move methods, and the directory's answers about where a game lives, are for moved games too
-    // (an import refuses a moved game's id as taken).
-    if (
-        method.startsWith('move_') ||
-        method.startsWith('admin_import_') ||
-        method === 'locate_game' ||
-        method === 'admin_set_location' ||
-        // An operator's delete of a game on a shard goes there (its directory's copy moved away).
-        (method === 'admin_delete_game' && directory.isRemote(ctx, req.gameId))
-    )
-        return;
+    const { moves }: MethodRow = METHODS[method];
+    if (moves === 'exempt' || (moves === 'exemptWhenRemote' && directory.isRemote(ctx, req.gameId))) return;
     if (METHODS[method].kind === 'query') moveGate.refuseMoved(ctx, req.gameId);
     else moveGate.refuseWrite(ctx, req.gameId);
-    if (
-        method === 'delete_account' ||
-        method === 'migrate_account' ||
-        method === 'account_deleted' ||
-        method === 'account_forget'
-    )
-        moveGate.refuseWhileMoving(ctx);
+    if (moves === 'waitsForAll') moveGate.refuseWhileMoving(ctx);
 }
 
 const REFUSED: Record<Access, string> = {

@@ -694,9 +694,34 @@ export type ReplyOf<M extends Method> = Methods[M]['reply'];
  */
 export type Relayed<M extends Method> = { [K in keyof RequestOf<M>]?: unknown };
 
+/**
+ * What a successful update marks to render again on the public board paths (absent: the game its
+ * request or reply names): `nothing` (webhook endpoints and deliveries show on no board path),
+ * `submits` (each submit's game, its board or its fan-out), `everyGame` (an account removed, a
+ * device code redeemed: whichever games they touched).
+ */
+export type Marks = 'nothing' | 'submits' | 'everyGame';
+
+/**
+ * How a method meets the gate of moving games (absent: a query answers `moved` for a game that
+ * left, an update also waits while its game moves): `exempt` (the move's own methods and where a
+ * game lives: they are for moving and moved games too), `waitsForAll` (an account's writes touch
+ * any of its games: they wait out every move), `exemptWhenRemote` (an operator's delete of a game
+ * on a shard: the directory forwards it there).
+ */
+export type MoveGate = 'exempt' | 'waitsForAll' | 'exemptWhenRemote';
+
+/** A method's row: how it runs, who may call it, and what the canister's shell does around it. */
+export interface MethodRow {
+    kind: 'update' | 'query';
+    access: Access;
+    marks?: Marks;
+    moves?: MoveGate;
+}
+
 /** How each method runs and who may call it; the canister's entry points follow this table. */
 export const METHODS = {
-    submit_scores: { kind: 'update', access: 'gateway' },
+    submit_scores: { kind: 'update', access: 'gateway', marks: 'submits' },
     unlock_achievements: { kind: 'update', access: 'gateway' },
     set_nickname: { kind: 'update', access: 'gateway' },
     start_play_session: { kind: 'update', access: 'gateway' },
@@ -708,14 +733,14 @@ export const METHODS = {
     device_code_start: { kind: 'update', access: 'gateway' },
     device_code_lookup: { kind: 'update', access: 'gateway' },
     device_code_approve: { kind: 'update', access: 'gateway' },
-    device_code_redeem: { kind: 'update', access: 'gateway' },
+    device_code_redeem: { kind: 'update', access: 'gateway', marks: 'everyGame' },
     sign_in: { kind: 'update', access: 'gateway' },
     resolve_session: { kind: 'query', access: 'gateway' },
     renew_session: { kind: 'update', access: 'gateway' },
     session_profile: { kind: 'query', access: 'gateway' },
     logout: { kind: 'update', access: 'gateway' },
-    delete_account: { kind: 'update', access: 'gateway' },
-    migrate_account: { kind: 'update', access: 'gateway' },
+    delete_account: { kind: 'update', access: 'gateway', marks: 'everyGame', moves: 'waitsForAll' },
+    migrate_account: { kind: 'update', access: 'gateway', moves: 'waitsForAll' },
     admin_register_game: { kind: 'update', access: 'operator' },
     admin_update_game: { kind: 'update', access: 'operator' },
     admin_rotate_key: { kind: 'update', access: 'operator' },
@@ -760,12 +785,12 @@ export const METHODS = {
     dev_moderation_log: { kind: 'query', access: 'gateway' },
     dev_analytics: { kind: 'query', access: 'gateway' },
     dev_list_webhooks: { kind: 'query', access: 'gateway' },
-    dev_add_webhook: { kind: 'update', access: 'gateway' },
-    dev_update_webhook: { kind: 'update', access: 'gateway' },
-    dev_delete_webhook: { kind: 'update', access: 'gateway' },
-    dev_test_webhook: { kind: 'update', access: 'gateway' },
+    dev_add_webhook: { kind: 'update', access: 'gateway', marks: 'nothing' },
+    dev_update_webhook: { kind: 'update', access: 'gateway', marks: 'nothing' },
+    dev_delete_webhook: { kind: 'update', access: 'gateway', marks: 'nothing' },
+    dev_test_webhook: { kind: 'update', access: 'gateway', marks: 'nothing' },
     webhook_due: { kind: 'query', access: 'gateway' },
-    webhook_work: { kind: 'update', access: 'gateway' },
+    webhook_work: { kind: 'update', access: 'gateway', marks: 'nothing' },
     leaderboard: { kind: 'query', access: 'public' },
     list_boards: { kind: 'query', access: 'public' },
     read_board: { kind: 'query', access: 'public' },
@@ -781,26 +806,26 @@ export const METHODS = {
     game_stats: { kind: 'query', access: 'public' },
     platform_stats: { kind: 'query', access: 'public' },
     // move part
-    move_out_begin: { kind: 'update', access: 'operator' },
-    move_out_chunk: { kind: 'query', access: 'operator' },
-    move_out_end: { kind: 'update', access: 'operator' },
-    move_abort: { kind: 'update', access: 'operator' },
-    move_in_chunk: { kind: 'update', access: 'operator' },
-    move_in_end: { kind: 'update', access: 'operator' },
-    admin_import_chunk: { kind: 'update', access: 'operator' },
-    admin_import_end: { kind: 'update', access: 'operator' },
+    move_out_begin: { kind: 'update', access: 'operator', moves: 'exempt' },
+    move_out_chunk: { kind: 'query', access: 'operator', moves: 'exempt' },
+    move_out_end: { kind: 'update', access: 'operator', moves: 'exempt' },
+    move_abort: { kind: 'update', access: 'operator', moves: 'exempt' },
+    move_in_chunk: { kind: 'update', access: 'operator', moves: 'exempt' },
+    move_in_end: { kind: 'update', access: 'operator', moves: 'exempt' },
+    admin_import_chunk: { kind: 'update', access: 'operator', moves: 'exempt' },
+    admin_import_end: { kind: 'update', access: 'operator', moves: 'exempt' },
     // directory part
-    locate_game: { kind: 'query', access: 'public' },
+    locate_game: { kind: 'query', access: 'public', moves: 'exempt' },
     list_shards: { kind: 'query', access: 'public' },
     admin_upload_shard_wasm: { kind: 'update', access: 'operator' },
     admin_create_shard: { kind: 'update', access: 'operator' },
     admin_upgrade_shards: { kind: 'update', access: 'operator' },
     admin_snapshot_shards: { kind: 'update', access: 'operator' },
     admin_load_shard_snapshots: { kind: 'update', access: 'operator' },
-    admin_set_location: { kind: 'update', access: 'operator' },
+    admin_set_location: { kind: 'update', access: 'operator', moves: 'exempt' },
     admin_backup_records: { kind: 'query', access: 'operator' },
     admin_restore_records: { kind: 'update', access: 'operator' },
-    admin_delete_game: { kind: 'update', access: 'operator' },
+    admin_delete_game: { kind: 'update', access: 'operator', moves: 'exemptWhenRemote' },
     dev_forward: { kind: 'update', access: 'gateway' },
     game_views_changed: { kind: 'update', access: 'shard' },
     // ---- limits part ----
@@ -809,12 +834,12 @@ export const METHODS = {
     admin_set_heap_limit: { kind: 'update', access: 'operator' },
     // ---- identities part ----
     identity_account: { kind: 'update', access: 'shard' },
-    account_deleted: { kind: 'update', access: 'shard' },
-    account_forget: { kind: 'update', access: 'directory' },
+    account_deleted: { kind: 'update', access: 'shard', marks: 'everyGame', moves: 'waitsForAll' },
+    account_forget: { kind: 'update', access: 'directory', marks: 'everyGame', moves: 'waitsForAll' },
     // ---- codes part ----
     device_code_find: { kind: 'update', access: 'directory' },
     set_long_codes_until: { kind: 'update', access: 'directory' },
-} as const satisfies Record<Method, { kind: 'update' | 'query'; access: Access }>;
+} as const satisfies Record<Method, MethodRow>;
 
 export const isQuery = (method: Method): boolean => METHODS[method].kind === 'query';
 
