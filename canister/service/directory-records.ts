@@ -99,8 +99,8 @@ export function restoreRecords(
     });
     let written = 0;
     const existing: string[] = [];
+    const kv = ctx.store[table] as KV<unknown>;
     for (const [key, value] of records as Array<[string, unknown]>) {
-        const kv = ctx.store[table] as KV<unknown>;
         const here = kv.get(key);
         if (here === undefined) {
             kv.set(key, value);

@@ -44,10 +44,20 @@ export function secretFile(dir: string, name: string): { line(text: string): voi
     };
 }
 
+/** How many games each of `placing` (the target's shards taking new games) holds: the fewest gets the next. */
+export async function gamesOn(
+    placing: string[],
+    client: (canisterId: string) => CanisterClient,
+): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    for (const id of placing) counts.set(id, (await ok(client(id), 'admin_list_games', {})).length);
+    return counts;
+}
+
 /** The directory of a service, and a client for any of its canisters. */
 export async function serviceOf(
     directory: CanisterClient,
-): Promise<{ shards: string[]; client: (canisterId: string) => CanisterClient }> {
+): Promise<{ shards: string[]; placing: string[]; client: (canisterId: string) => CanisterClient }> {
     const listed = (await ok(directory, 'list_shards', {})).shards;
     const self = directory.canisterId.toText();
     if (listed[0]?.role === 'shard') throw new Error(`${self} is a shard: name its directory`);
@@ -59,7 +69,12 @@ export async function serviceOf(
         if (c === undefined) clients.set(id, (c = directory.forCanister(Principal.fromText(id))));
         return c;
     };
-    return { shards: listed.slice(1).map((s) => s.canisterId), client };
+    const shards = listed.slice(1);
+    return {
+        shards: shards.map((s) => s.canisterId),
+        placing: shards.filter((s) => s.placing).map((s) => s.canisterId),
+        client,
+    };
 }
 
 export function aboutGames(records: DirectoryRecord[], games: Set<string>): DirectoryRecord[] {

@@ -6,9 +6,8 @@
 // drops the half import: nothing changes.
 import { readFileSync } from 'node:fs';
 
-import { Principal } from '@dfinity/principal';
-
 import type { ReplyOf } from '../../contract/canister';
+import { gamesOn, serviceOf } from './folder';
 import { chunksOf, readBackup } from './game-file';
 import type { CanisterClient } from '../canister';
 import { moveGame, ok } from '../move-game';
@@ -24,16 +23,10 @@ export interface ImportReport {
 
 /** The placing shard holding the fewest games, or undefined on a single canister. */
 async function shardFor(directory: CanisterClient): Promise<CanisterClient | undefined> {
-    const shards = (await ok(directory, 'list_shards', {})).shards.slice(1).filter((s) => s.placing);
-    const forCanister = directory.forCanister;
-    if (shards.length === 0 || forCanister === undefined) return undefined;
-    const counted = await Promise.all(
-        shards.map(async (s) => {
-            const client = forCanister(Principal.fromText(s.canisterId));
-            return { client, games: (await ok(client, 'admin_list_games', {})).length };
-        }),
-    );
-    return counted.sort((a, b) => a.games - b.games)[0].client;
+    if (directory.forCanister === undefined) return undefined;
+    const { placing, client } = await serviceOf(directory);
+    const [fewest] = [...(await gamesOn(placing, client))].sort((a, b) => a[1] - b[1]);
+    return fewest === undefined ? undefined : client(fewest[0]);
 }
 
 /** Imports the backup file at `path` for `developerId`; progress goes to `log`. */

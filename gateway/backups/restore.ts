@@ -16,7 +16,7 @@ import {
 import type { CanisterClient } from '../canister';
 import { canisterFailure } from '../errors';
 import { ok } from '../move-game';
-import { aboutGames, checkBackup, serviceOf } from './folder';
+import { aboutGames, checkBackup, gamesOn, serviceOf } from './folder';
 
 export interface RestoreOptions {
     /** One game of the backup only (with its developer and its players' accounts). */
@@ -68,7 +68,7 @@ export async function restoreService(
     const started = Date.now();
     const backup = checkBackup(dir);
     const target = directory.canisterId.toText();
-    const { shards, client } = await serviceOf(directory);
+    const { shards, placing: taking, client } = await serviceOf(directory);
     const journal: Journal = existsSync(journalPath(dir, target))
         ? (JSON.parse(readFileSync(journalPath(dir, target), 'utf8')) as Journal)
         : { target, games: {} };
@@ -108,7 +108,7 @@ export async function restoreService(
         throw new Error(
             `The target already holds ${taken.map((g) => `'${g.gameId}'`).join(', ')}: nothing was restored (--replace deletes the target's copy first)`,
         );
-    const placing = await placingShards(directory, shards, client);
+    const placing = await gamesOn(taking, client);
     const report: RestoreReport = { games: [], directoryRecords: { written: 0, kept: 0 }, seconds: 0 };
     for (const game of games) {
         let step = journal.games[game.gameId];
@@ -124,7 +124,7 @@ export async function restoreService(
             saveJournal(dir, journal);
             o.log(`${game.gameId}: the target's copy was deleted (--replace)`);
         }
-        const players = await importGame(game, backup.chunks(game.gameId), client(step.canisterId), o);
+        const players = await sendGame(game, backup.chunks(game.gameId), client(step.canisterId), o);
         if (step.canisterId !== target) {
             const views = await ok(client(step.canisterId), 'admin_list_games', {});
             const view: GameView | undefined = views.find((v) => v.gameId === game.gameId);
@@ -207,20 +207,6 @@ function pages(rows: Array<[string, unknown]>): Array<Array<[string, unknown]>> 
     return out;
 }
 
-/** The target's shards taking new games, with how many games each holds (fewest first gets the next). */
-async function placingShards(
-    directory: CanisterClient,
-    shards: string[],
-    client: (canisterId: string) => CanisterClient,
-): Promise<Map<string, number>> {
-    const listed = (await ok(directory, 'list_shards', {})).shards.slice(1).filter((s) => s.placing);
-    const counts = new Map<string, number>();
-    for (const s of listed)
-        if (shards.includes(s.canisterId))
-            counts.set(s.canisterId, (await ok(client(s.canisterId), 'admin_list_games', {})).length);
-    return counts;
-}
-
 /**
  * Where a game goes: the canister that held it when the target has it (the same service), else
  * on a target with shards the placing shard holding the fewest, else the target itself.
@@ -237,7 +223,7 @@ function placeOf(game: BackupGameEntry, target: string, shards: string[], placin
  * Sends a game's chunks to `canister` in order (it says which comes next: a stopped run goes on
  * where it was), then activates it there; the export's checksum is checked by the canister.
  */
-async function importGame(
+async function sendGame(
     game: BackupGameEntry,
     chunks: string[],
     canister: CanisterClient,
