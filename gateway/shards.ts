@@ -8,12 +8,14 @@
 import { Principal } from '@dfinity/principal';
 
 import {
-    DEV_ON_GAME_METHODS,
+    METHODS,
     type Method,
+    type MethodRow,
     type Relayed,
     type ReplyOf,
-    type RequestOf,
     type Result,
+    type Route,
+    type RoutedAs,
 } from '../contract/canister';
 import { API_KEY } from '../contract/rules';
 import type { GameLocation, ShardEntry } from '../contract/shards';
@@ -48,44 +50,28 @@ export interface RouterOptions {
     clock?: () => number;
 }
 
-/**
- * Methods that span games or keep what the directory keeps (developers, allowances, operators,
- * gateways, game creation and deletion): always the directory's, whatever game they name.
- */
-const DIRECTORY_ONLY = new Set<Method>([
-    'admin_register_game',
-    'admin_set_allowance',
-    'admin_set_gateways',
-    'admin_set_operators',
-    'admin_set_location',
-    'admin_backup_records',
-    'admin_restore_records',
-    'admin_delete_game',
-    'admin_upload_shard_wasm',
-    'admin_create_shard',
-    'admin_upgrade_shards',
-    'admin_snapshot_shards',
-    'admin_load_shard_snapshots',
-    'list_shards',
-    'locate_game',
-    'admin_list_requests',
-    'admin_approve_request',
-    'dev_sign_in',
-    'dev_sign_out',
-    'dev_me',
-    'dev_register_game',
-    'dev_delete_game',
-    'dev_request_games',
-    // A typed user code: the directory finds it among its own and its shards' (device_code_find),
-    // counts a wrong one once, and forwards the approval to the code's shard.
-    'device_code_lookup',
-    'device_code_approve',
-]);
-
 type AnyRequest = Record<string, unknown>;
 type AnyClient = { call(method: Method, request: unknown): Promise<Result<unknown>> };
 
 const isMoved = (reply: Result<unknown>): boolean => 'err' in reply && reply.err.moved === true;
+/** An item's answer of a split request that says its game moved (an answer may be no Result at all). */
+const isMovedItem = (answer: unknown): boolean =>
+    typeof answer === 'object' && answer !== null && isMoved(answer as Result<unknown>);
+
+/** How the answers of every canister make one (`everyCanister` methods). */
+const MERGES: { [M in RoutedAs<'everyCanister'>]: (answers: Array<ReplyOf<M>>) => ReplyOf<M> } = {
+    platform_stats(stats) {
+        // Canisters share the IC's clock: one UTC day (the newest, should a day turn mid-call).
+        const date = stats.map((s) => s.date).sort()[stats.length - 1];
+        return {
+            total: stats.reduce((n, s) => n + s.total, 0),
+            today: stats.reduce((n, s) => n + (s.date === date ? s.today : 0), 0),
+            date,
+        };
+    },
+    // The directory lists its games on shards as it last heard of them: the shard's own view wins.
+    admin_list_games: (lists) => [...new Map(lists.flat().map((g) => [g.gameId, g])).values()],
+};
 
 /** The game a request names: its gameId, or the game of its API key. */
 function gameOf(request: unknown): string | undefined {
@@ -191,61 +177,51 @@ export function shardRouter(directory: CanisterClient, o: RouterOptions = {}): S
     }
 
     /**
-     * Submits grouped by their game's canister, one call each, the replies in the request's order.
-     * A submit answered `moved` (its game left that canister since it was located) is sent once
-     * more to where the directory says the game is now, like any other call of a moved game.
+     * A request whose `list` names games (`{eachGameOf: list}`): its items grouped by their game's
+     * canister, one call each, the answers put back in the request's order. An item answered
+     * `moved` (its game left that canister since it was located) is sent once more to where the
+     * directory says the game is now, like any other call of a moved game.
      */
-    async function submitAll(request: RequestOf<'submit_scores'>): Promise<Result<unknown>> {
-        const submits = Array.isArray(request?.submits) ? request.submits : [];
-        const first = await submitGrouped(request, submits);
-        if ('err' in first || !Array.isArray(first.ok)) return first;
-        const replies = first.ok as Array<Result<unknown>>;
-        const again = replies.flatMap((r, i) => (isMoved(r) ? [i] : []));
+    async function eachGame(method: Method, list: string, request: AnyRequest): Promise<Result<unknown>> {
+        const items: unknown[] = Array.isArray(request[list]) ? (request[list] as unknown[]) : [];
+        const first = await grouped(method, list, request, items);
+        if ('err' in first) return first;
+        const answers = first.ok;
+        const again = answers.flatMap((a, i) => (isMovedItem(a) ? [i] : []));
         if (again.length === 0) return first;
-        for (const i of again) located.delete(String(submits[i]?.gameId));
-        const resent = again.map((i) => submits[i]);
-        const second = await submitGrouped({ submits: resent }, resent);
+        for (const i of again) located.delete(String((items[i] as AnyRequest | undefined)?.gameId));
+        const resent = again.map((i) => items[i]);
+        const second = await grouped(method, list, { [list]: resent }, resent);
         if ('err' in second) return first;
-        again.forEach((at, k) => (replies[at] = (second.ok as Array<Result<unknown>>)[k]));
-        return { ok: replies };
+        again.forEach((at, k) => (answers[at] = second.ok[k]));
+        return { ok: answers };
     }
 
-    async function submitGrouped(
-        request: RequestOf<'submit_scores'>,
-        submits: RequestOf<'submit_scores'>['submits'],
-    ): Promise<Result<unknown>> {
-        const targets = await Promise.all(submits.map((s) => locate(String(s?.gameId))));
+    async function grouped(
+        method: Method,
+        list: string,
+        request: AnyRequest,
+        items: unknown[],
+    ): Promise<Result<unknown[]>> {
+        const targets = await Promise.all(
+            items.map((item) => locate(String((item as AnyRequest | undefined)?.gameId))),
+        );
         const groups = new Map<CanisterClient, number[]>();
         targets.forEach((c, i) => groups.set(c, [...(groups.get(c) ?? []), i]));
-        if (groups.size <= 1) return ((targets[0] ?? directory) as AnyClient).call('submit_scores', request);
-        const replies: Array<Result<unknown>> = new Array(submits.length);
-        for (const [client, indexes] of groups) {
-            const reply = await client.call('submit_scores', { submits: indexes.map((i) => submits[i]) });
-            if ('err' in reply) return reply;
-            indexes.forEach((at, k) => (replies[at] = reply.ok[k]));
-        }
-        return { ok: replies };
-    }
-
-    /** events_latest per canister, the answers put back in the request's order. */
-    async function latestAll(request: RequestOf<'events_latest'>): Promise<Result<unknown>> {
-        const games = Array.isArray(request?.games) ? request.games : [];
-        const targets = await Promise.all(games.map((g) => locate(String(g?.gameId))));
-        const groups = new Map<CanisterClient, number[]>();
-        targets.forEach((c, i) => groups.set(c, [...(groups.get(c) ?? []), i]));
-        if (groups.size <= 1) return ((targets[0] ?? directory) as AnyClient).call('events_latest', request);
-        const latest: Array<number | null> = new Array(games.length).fill(null);
-        const answers = await Promise.all(
+        if (groups.size <= 1)
+            return ((targets[0] ?? directory) as AnyClient).call(method, request) as Promise<Result<unknown[]>>;
+        const answers: unknown[] = new Array(items.length);
+        const replies = await Promise.all(
             [...groups].map(async ([client, indexes]) => ({
                 indexes,
-                reply: await client.call('events_latest', { games: indexes.map((i) => games[i]) }),
+                reply: await (client as AnyClient).call(method, { [list]: indexes.map((i) => items[i]) }),
             })),
         );
-        for (const { indexes, reply } of answers) {
+        for (const { indexes, reply } of replies) {
             if ('err' in reply) return reply;
-            indexes.forEach((at, k) => (latest[at] = reply.ok[k] ?? null));
+            indexes.forEach((at, k) => (answers[at] = (reply.ok as unknown[])[k] ?? null));
         }
-        return { ok: latest };
+        return { ok: answers };
     }
 
     /** A test event's lease, remembered with the canister that keeps the game's delivery log. */
@@ -272,52 +248,28 @@ export function shardRouter(directory: CanisterClient, o: RouterOptions = {}): S
         return (target as AnyClient).call('webhook_work', request);
     }
 
-    async function platformStats(): Promise<Result<unknown>> {
+    /** A method asked of every canister, the answers merged by the method's own merge. */
+    async function everyCanister(method: RoutedAs<'everyCanister'>, request: unknown): Promise<Result<unknown>> {
         const clientsNow = await all();
-        const replies = await Promise.all(clientsNow.map((c) => c.call('platform_stats', {})));
+        const replies = await Promise.all(clientsNow.map((c) => (c as AnyClient).call(method, request)));
         const failed = replies.find((r) => 'err' in r);
         if (failed !== undefined) return failed;
-        const stats = replies.map((r) => (r as { ok: ReplyOf<'platform_stats'> }).ok);
-        // Canisters share the IC's clock: one UTC day (the newest, should a day turn mid-call).
-        const date = stats.map((s) => s.date).sort()[stats.length - 1];
-        return {
-            ok: {
-                total: stats.reduce((n, s) => n + s.total, 0),
-                today: stats.reduce((n, s) => n + (s.date === date ? s.today : 0), 0),
-                date,
-            },
-        };
+        return { ok: MERGES[method](replies.map((r) => (r as { ok: never }).ok)) };
     }
 
-    async function listGames(request: AnyRequest): Promise<Result<unknown>> {
-        const clientsNow = await all();
-        const replies = await Promise.all(clientsNow.map((c) => (c as AnyClient).call('admin_list_games', request)));
-        const failed = replies.find((r) => 'err' in r);
-        if (failed !== undefined) return failed;
-        // The directory lists its games on shards as it last heard of them: the shard's own view wins.
-        const games = replies.flatMap((r) => (r as { ok: ReplyOf<'admin_list_games'> }).ok);
-        return { ok: [...new Map(games.map((g) => [g.gameId, g])).values()] };
-    }
-
+    /** A method's call sent where its row in the contract's table says (`routes`). */
     function route(method: Method, request: unknown): Promise<Result<unknown>> {
         const r = (request ?? {}) as AnyRequest;
-        if (directory.forCanister === undefined || DIRECTORY_ONLY.has(method))
+        const routes: Route | undefined = (METHODS[method] as MethodRow).routes;
+        if (directory.forCanister === undefined || routes === 'directory')
             return (directory as AnyClient).call(method, request);
-        switch (method) {
-            case 'submit_scores':
-                return submitAll(r as RequestOf<'submit_scores'>);
-            case 'events_latest':
-                return latestAll(r as RequestOf<'events_latest'>);
-            case 'platform_stats':
-                return platformStats();
-            case 'admin_list_games':
-                return listGames(r);
-        }
-        if (method === 'webhook_work') return reportTests(r);
+        if (typeof routes === 'object') return eachGame(method, routes.eachGameOf, r);
+        if (routes === 'everyCanister') return everyCanister(method as RoutedAs<'everyCanister'>, r);
+        if (routes === 'leaseHolder') return reportTests(r);
         const gameId = gameOf(r);
         if (gameId === undefined) return (directory as AnyClient).call(method, request);
-        if (method === 'dev_test_webhook') return testWebhook(gameId, r);
-        if (DEV_ON_GAME_METHODS.has(method)) return devOnGame(gameId, method, r);
+        if (routes === 'testEvent') return testWebhook(gameId, r);
+        if (routes === 'viaDirectory') return devOnGame(gameId, method, r);
         return onGame(gameId, (client) => (client as AnyClient).call(method, request));
     }
 

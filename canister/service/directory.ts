@@ -1,7 +1,7 @@
 // The directory's side of sharding: the canister's role, where each game lives (the game ->
 // shard map), the shard list, and the answers gateways and direct reads route by.
 import {
-    DEV_ON_GAME_METHODS,
+    forwardedByDirectory,
     METHODS,
     type ApiError,
     type GameView,
@@ -533,8 +533,8 @@ export async function forward(
     remote: Remote,
     req: Untrusted<{ sessionHash: string; method: string; request: Record<string, unknown> }>,
 ): Promise<unknown> {
-    const method = req.method as Method;
-    if (typeof req.method !== 'string' || !DEV_ON_GAME_METHODS.has(method))
+    const method = req.method;
+    if (typeof method !== 'string' || !forwardedByDirectory(method))
         throw new Fail(400, invalid('method', 'must be a developer method acting on one game'));
     const request = req.request;
     if (request === null || typeof request !== 'object' || Array.isArray(request))

@@ -1,5 +1,6 @@
 // The methods table holds what the canister's shell does around each method (what a success
-// marks on the board paths, how the move gate meets it): rows that agree with what the methods do.
+// marks on the board paths, how the move gate meets it) and where a gateway sends it: rows that
+// agree with what the methods do.
 import { METHODS, type Method, type MethodRow } from '../../contract/canister';
 
 const rows = Object.entries(METHODS) as Array<[Method, MethodRow]>;
@@ -25,4 +26,22 @@ test("the move gate lets through the move's own methods and where a game lives; 
         ['account_deleted', 'account_forget', 'delete_account', 'migrate_account'].sort(),
     );
     expect(named((r) => r.moves === 'exemptWhenRemote')).toEqual(['admin_delete_game']);
+});
+
+test('gateways send what spans games to the directory, a developer call on one game through it, split lists by game', () => {
+    const forwarded = named((r) => r.routes === 'viaDirectory' || r.routes === 'testEvent');
+    expect(forwarded.length).toBeGreaterThan(20);
+    for (const m of forwarded) expect([m, METHODS[m].access]).toEqual([expect.stringMatching(/^dev_/), 'gateway']);
+    const directoryOnly = named((r) => r.routes === 'directory');
+    expect(directoryOnly).toEqual(
+        expect.arrayContaining(['dev_sign_in', 'dev_me', 'dev_register_game', 'dev_delete_game', 'admin_set_gateways']),
+    );
+    for (const m of directoryOnly) expect(forwarded).not.toContain(m);
+    expect(named((r) => r.routes === 'testEvent')).toEqual(['dev_test_webhook']);
+    expect(named((r) => r.routes === 'leaseHolder')).toEqual(['webhook_work']);
+    expect(named((r) => r.routes === 'everyCanister').sort()).toEqual(['admin_list_games', 'platform_stats']);
+    expect(rows.filter(([, r]) => typeof r.routes === 'object').map(([m, r]) => [m, r.routes])).toEqual([
+        ['submit_scores', { eachGameOf: 'submits' }],
+        ['events_latest', { eachGameOf: 'games' }],
+    ]);
 });
