@@ -1,0 +1,34 @@
+// The canister's Candid entry points: one per row of the contract's METHODS table (`query` or
+// `update`, `(text) -> (text)`), each running its use case through `handle`. Azle's decorators
+// are applied here to the table's rows, so the `.did` follows the table.
+import { IDL, query, update } from 'azle';
+
+import { METHODS, type Method } from '../../contract/canister';
+import { handle, type UseCases } from './handle';
+
+type Initializer = (this: object) => void;
+
+/**
+ * Registers an entry point for every method of the table with its use case; the returned
+ * function runs in the canister class's constructor (where Azle collects its methods).
+ */
+export function entryPoints(useCases: UseCases): (instance: object) => void {
+    const initializers: Initializer[] = [];
+    for (const method of Object.keys(METHODS) as Method[]) {
+        const entry = (): void | Promise<void> => handle(method, useCases[method] as UseCases[Method]);
+        const decorate = METHODS[method].kind === 'query' ? query : update;
+        const context = {
+            kind: 'method',
+            name: method,
+            static: false,
+            private: false,
+            metadata: {},
+            access: { has: () => true, get: () => entry },
+            addInitializer: (initializer: Initializer) => initializers.push(initializer),
+        } as unknown as ClassMethodDecoratorContext<object, () => void | Promise<void>>;
+        decorate([IDL.Text], IDL.Text, { manual: true })(entry, context);
+    }
+    return (instance) => {
+        for (const initializer of initializers) initializer.call(instance);
+    };
+}

@@ -1,0 +1,110 @@
+// What every method passes before its own work: the caller against the row's `access`, the JSON
+// request read, `actingDeveloper` honoured only from a shard's directory, and the gate of moving
+// and moved games (the row's `moves`).
+import { isController, msgArgData, msgCaller } from 'azle';
+
+import { METHODS, type Access, type Method, type MethodRow } from '../../contract/canister';
+import { bytesToText } from '../codecs';
+import { Fail } from '../domain/fail';
+import * as directory from '../service/directory';
+import * as moveGate from '../service/move-gate';
+import { ctx } from './state';
+
+/** Principals (text) allowed to call gateway methods, and operator methods, besides controllers. */
+let gateways = new Set<string>();
+let operators = new Set<string>();
+/** The last gateway caller and its answer: a gateway's calls come in runs. */
+let lastCaller: Uint8Array | undefined;
+let lastAllowed = false;
+
+/** Keeps the lists of gateways and operators (stable meta) and answers by them from now on. */
+export function setAccessLists(lists: { gateways?: string[]; operators?: string[] }): void {
+    if (lists.gateways !== undefined) ctx.store.meta.set('gateways', lists.gateways);
+    if (lists.operators !== undefined) ctx.store.meta.set('operators', lists.operators);
+    gateways = new Set(ctx.store.meta.get('gateways') ?? []);
+    operators = new Set(ctx.store.meta.get('operators') ?? []);
+    lastCaller = undefined;
+}
+
+const REFUSED: Record<Access, string> = {
+    public: '',
+    gateway: 'This method is only for registered gateways and controllers',
+    operator: 'This method is only for operators and controllers',
+    gatewayOrOperator: 'This method is only for registered gateways, operators and controllers',
+    controller: 'This method is only for controllers',
+    shard: "This method is only for this directory's shards",
+    directory: "This method is only for this shard's directory",
+};
+
+function authorized(access: Access): boolean {
+    if (access === 'public') return true;
+    const caller = msgCaller();
+    // Between a directory and its own shards only (no controller, no operator).
+    if (access === 'shard')
+        return (
+            ctx.isShard !== true && (ctx.store.meta.get('shards') ?? []).some((s) => s.canisterId === caller.toText())
+        );
+    if (access === 'directory') return ctx.isShard === true && ctx.store.meta.get('directory') === caller.toText();
+    const bytes = caller.toUint8Array();
+    if (access === 'gateway' && lastCaller !== undefined && sameBytes(bytes, lastCaller)) return lastAllowed;
+    const text = caller.toText();
+    const allowed =
+        isController(caller) ||
+        ((access === 'gateway' || access === 'gatewayOrOperator') && gateways.has(text)) ||
+        ((access === 'operator' || access === 'gatewayOrOperator') && operators.has(text));
+    if (access === 'gateway') {
+        lastCaller = bytes;
+        lastAllowed = allowed;
+    }
+    return allowed;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+}
+
+/**
+ * The caller checked against the method's declared access, the JSON request read, and a moving
+ * or moved game's calls turned away (gate): what every method does before its own work.
+ */
+export function admitted(method: Method): object {
+    const access = METHODS[method].access;
+    if (!authorized(access)) throw new Fail(403, REFUSED[access]);
+    let req: unknown;
+    try {
+        req = JSON.parse(bytesToText(msgArgData()));
+    } catch {
+        throw new Fail(400, 'The argument must be one Candid text holding JSON');
+    }
+    if (req === null || typeof req !== 'object' || Array.isArray(req))
+        throw new Fail(400, 'The request must be a JSON object');
+    gate(method, req as { gameId?: unknown });
+    actAs(req);
+    return req;
+}
+
+/**
+ * `actingDeveloper`: a shard acts for the developer its directory names, and only for its
+ * directory (the principal in meta); any other caller naming one is refused. It holds until the
+ * method's first await (`handle` clears it).
+ */
+function actAs(req: object): void {
+    if (!('actingDeveloper' in req)) return;
+    const acting = (req as { actingDeveloper: unknown }).actingDeveloper;
+    const own = ctx.store.meta.get('directory');
+    if (own === undefined || msgCaller().toText() !== own || typeof acting !== 'string' || acting === '')
+        throw new Fail(403, "actingDeveloper is only for calls from this shard's directory");
+    ctx.actingDeveloper = acting;
+}
+
+/** Moves (service/move.ts): a moving game's writes wait (503 + Retry-After), a moved game's calls answer `moved`. */
+function gate(method: Method, req: { gameId?: unknown }): void {
+    if (ctx.moving.size === 0 && ctx.movedTo.size === 0) return;
+    const { kind, moves }: MethodRow = METHODS[method];
+    if (moves === 'exempt' || (moves === 'exemptWhenRemote' && directory.isRemote(ctx, req.gameId))) return;
+    if (kind === 'query') moveGate.refuseMoved(ctx, req.gameId);
+    else moveGate.refuseWrite(ctx, req.gameId);
+    if (moves === 'waitsForAll') moveGate.refuseWhileMoving(ctx);
+}

@@ -1,0 +1,68 @@
+// How one method call runs: admitted by the guards, its use case run, its writes flushed and its
+// instructions counted after an update, and `{"ok": ...}` or `{"err": {status, message}}` replied.
+import { msgReply, performanceCounter } from 'azle';
+
+import { METHODS, type Method, type ReplyOf, type RequestOf, type Result } from '../../contract/canister';
+import { textToBytes } from '../codecs';
+import { Fail } from '../domain/fail';
+import { stringify } from '../domain/json';
+import * as capacity from '../service/capacity';
+import { flushCallWrites } from '../service/flush';
+import type { Untrusted } from '../state/context';
+import { admitted } from './guards';
+import { touched } from './renders';
+import { ctx } from './state';
+
+/** A method's use case: what it does with its (unchecked) request. */
+export type UseCase<M extends Method> = (req: Untrusted<RequestOf<M>>) => ReplyOf<M> | Promise<ReplyOf<M>>;
+/** The use case of every method of the contract's table. */
+export type UseCases = { [M in Method]: UseCase<M> };
+
+/**
+ * Runs one method: checks the caller against the method's declared access, reads the JSON
+ * request, replies `{"ok": ...}` or `{"err": {status, message}}`. An answer at hand is sent in
+ * the same message (no await: a method that never awaits costs what it did); a promise (a method
+ * awaiting other canisters) is answered once it settles: the caller and the argument are read
+ * before its first await, and `actingDeveloper` holds only until then. A rejected inter-canister
+ * call is a Fail (503). Anything thrown but a Fail is a bug: it traps, and the IC rolls the whole
+ * message back.
+ */
+export function handle<M extends Method>(method: M, useCase: UseCase<M>): void | Promise<void> {
+    let reply: Result<ReplyOf<M>>;
+    try {
+        const req = admitted(method);
+        const out = useCase(req as Untrusted<RequestOf<M>>);
+        if (out instanceof Promise) return settleLater(method, req, out);
+        reply = { ok: out };
+        if (METHODS[method].kind === 'update') touched(method, req as Record<string, unknown>, reply.ok);
+    } catch (e) {
+        if (!(e instanceof Fail)) throw e;
+        reply = { err: e.toApiError() };
+    } finally {
+        ctx.actingDeveloper = undefined;
+    }
+    finish(method, reply);
+}
+
+async function settleLater<M extends Method>(method: M, req: object, out: Promise<ReplyOf<M>>): Promise<void> {
+    let reply: Result<ReplyOf<M>>;
+    try {
+        reply = { ok: await out };
+        touched(method, req as Record<string, unknown>, reply.ok);
+    } catch (e) {
+        if (!(e instanceof Fail)) throw e;
+        reply = { err: e.toApiError() };
+    }
+    finish(method, reply);
+}
+
+/** Replies; after an update first writes the call's buffered writes and counts its instructions. */
+function finish(method: Method, reply: Result<unknown>): void {
+    // After every update, so nothing is lost to an upgrade (a player counted but not written
+    // would have their slot handed out again; one whose slot is not written would not be rebuilt).
+    if (METHODS[method].kind === 'update') {
+        flushCallWrites(ctx);
+        capacity.noteInstructions(ctx, Number(performanceCounter(0)));
+    }
+    msgReply(textToBytes(stringify(reply)));
+}
