@@ -36,6 +36,13 @@ export function withGame(h: Harness, gameId = 'my-game'): string {
     return registerGame(h, { developerId: 'dev-1', gameId, name: 'My Game' }).apiKey;
 }
 
+/** A harness with these games registered (by dev-1). */
+export function harnessWith(...gameIds: string[]): Harness {
+    const h = harness();
+    for (const gameId of gameIds) withGame(h, gameId);
+    return h;
+}
+
 /**
  * Gives a game a reader of its events (a server key): games without one record none
  * (service/events.ts hasEventReader). Returns the key.
