@@ -5,6 +5,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Identity } from '../../../contract/canister';
 import { stringify } from '../../../canister/domain/json';
 import { registerGame } from '../../../canister/service/games';
+import { writeSnapshot } from '../../../canister/state/snapshot';
+import { loadGames } from '../../../canister/state/startup';
 import { memoryStore } from '../../../canister/state/store';
 import { newCtx, type Ctx } from '../../../canister/state/context';
 import { Fail } from '../../../canister/domain/fail';
@@ -49,6 +51,16 @@ export function harnessWith(...gameIds: string[]): Harness {
  */
 export function withReader(h: Harness, gameId: string): string {
     return rotateServerKey(h, { gameId }).serverKey;
+}
+
+/** What `view` reads is the same after an upgrade from a snapshot, then after one rebuilt from the records. */
+export function expectSameAfterUpgrades(h: Harness, view: () => unknown): void {
+    const before = view();
+    writeSnapshot(h);
+    expect(loadGames(h)).toBe('snapshot');
+    expect(view()).toEqual(before);
+    expect(loadGames(h)).toBe('records');
+    expect(view()).toEqual(before);
 }
 
 /** The current API key of a game (player writes carry it). */
