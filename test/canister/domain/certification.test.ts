@@ -10,7 +10,6 @@ import { decode as cborDecode } from '@dfinity/cbor';
 import {
     encodePath,
     encodeTree,
-    keyOf,
     newLeaf,
     newLevel,
     nodeDigest,
@@ -37,6 +36,7 @@ import { ON_DEMAND_BUDGET_PER_MINUTE } from '../../../canister/service/direct-re
 import { DIRECT_READ_WINDOW_SECONDS } from '../../../contract/http';
 import { submitBatch } from '../../../canister/service/scores';
 import { IDL } from '@dfinity/candid';
+import { checkCertified } from '../service/certified';
 import { harness, key, withGame } from '../service/harness';
 
 const nodeSha = (...parts: Uint8Array[]): Uint8Array => {
@@ -235,22 +235,6 @@ describe('HTTP certification', () => {
 describe('the direct-read snapshot', () => {
     const BOARD = '/games/my-game/scoreboards/all-time';
 
-    /** A served answer checked as a verifier would, minus the certificate: its tree proves this response. */
-    function check(root: Uint8Array, answer: ReturnType<ReturnType<typeof createDirectReads>['serve']>, url: string) {
-        const cert = new TextDecoder().decode(answer.headers.find(([n]) => n === 'ic-certificate')![1] as Uint8Array);
-        const tree = cborDecode(Buffer.from(/tree=:([^:]*):/.exec(cert)![1], 'base64')) as AgentTree;
-        const path = cborDecode(Buffer.from(/expr_path=:([^:]*):/.exec(cert)![1], 'base64')) as string[];
-        const q = url.indexOf('?');
-        const request = requestHash('GET', certifiedQuery(q < 0 ? '' : url.slice(q + 1)));
-        const headers = answer.headers.filter((h): h is [string, string] => typeof h[1] === 'string');
-        const response = nodeSha(responseHeadersHash(answer.status, headers), nodeSha(answer.body));
-        const leaf = [...path, keyOf(nodeSha(text(FULL_EXPRESSION))), keyOf(request), keyOf(response)].map((k) =>
-            Uint8Array.from(k, (c) => c.charCodeAt(0)),
-        );
-        expect(treeDigest(tree as unknown as HashTree)).toEqual(root);
-        expect(lookup_path(leaf, tree).status).toBe(LookupPathStatus.Found);
-    }
-
     test('renders once, serves every certified limit, and re-hashes only what changed', () => {
         const h = harness();
         withGame(h);
@@ -281,7 +265,7 @@ describe('the direct-read snapshot', () => {
         for (const url of read) {
             const answer = direct.serve(h, 'GET', url, cert);
             expect(answer.upgrade).toBeUndefined();
-            check(direct.rootHash(), answer, url);
+            checkCertified(direct.rootHash(), answer, url, undefined, FULL_EXPRESSION);
         }
         expect(direct.serve(h, 'GET', `${BOARD}?limit=50`, cert).upgrade).toBe(true); // not read: not rendered
         expect(
@@ -296,7 +280,13 @@ describe('the direct-read snapshot', () => {
         expect(direct.markDirty(h, 'my-game', { kind: 'fanout' })).toBe(h.env.now()); // due at once: never rendered by the timer
         expect(direct.renderDirty(h, () => false)).toEqual({ changed: true, nextDue: undefined });
         expect(direct.serve(h, 'GET', `${BOARD}?limit=10`, cert).body).toEqual(top10);
-        check(direct.rootHash(), direct.serve(h, 'GET', `${BOARD}?limit=25`, cert), `${BOARD}?limit=25`);
+        checkCertified(
+            direct.rootHash(),
+            direct.serve(h, 'GET', `${BOARD}?limit=25`, cert),
+            `${BOARD}?limit=25`,
+            undefined,
+            FULL_EXPRESSION,
+        );
         h.advance(3);
         submitBatch(h, {
             submits: [{ apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: players[29], score: 5000, streak: 1 }],
@@ -310,11 +300,17 @@ describe('the direct-read snapshot', () => {
         expect(direct.renderDirty(h, () => false).changed).toBe(true);
         const now = direct.serve(h, 'GET', `${BOARD}?limit=10`, cert);
         expect(JSON.parse(new TextDecoder().decode(now.body)).data.entries[0].score).toBe(5000);
-        check(direct.rootHash(), now, `${BOARD}?limit=10`);
+        checkCertified(direct.rootHash(), now, `${BOARD}?limit=10`, undefined, FULL_EXPRESSION);
         // Not rendered ahead: an upgrade, then certified.
         expect(direct.serve(h, 'GET', `${BOARD}?limit=7`, cert).upgrade).toBe(true);
         expect(direct.serveUpdate(h, 'GET', `${BOARD}?limit=7`).changed).toBe(true);
-        check(direct.rootHash(), direct.serve(h, 'GET', `${BOARD}?limit=7`, cert), `${BOARD}?limit=7`);
+        checkCertified(
+            direct.rootHash(),
+            direct.serve(h, 'GET', `${BOARD}?limit=7`, cert),
+            `${BOARD}?limit=7`,
+            undefined,
+            FULL_EXPRESSION,
+        );
     });
 
     test('only what is read is rendered: one board at one limit, also after changes', () => {
@@ -342,7 +338,7 @@ describe('the direct-read snapshot', () => {
         expect(direct.renderDirty(h, () => false).changed).toBe(true);
         expect(direct.rootHash()).not.toEqual(one);
         const answer = direct.serve(h, 'GET', url, cert);
-        check(direct.rootHash(), answer, url);
+        checkCertified(direct.rootHash(), answer, url, undefined, FULL_EXPRESSION);
         expect(JSON.parse(new TextDecoder().decode(answer.body)).data.totalEntries).toBe(2);
         for (const other of others) expect(direct.serve(h, 'GET', other, cert).upgrade).toBe(true);
         // A change to another board (targeted) renders nothing: the path read does not show it.
