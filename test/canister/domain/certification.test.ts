@@ -32,6 +32,7 @@ import {
 import { Sha256, sha256 } from '../../../canister/domain/certification/sha256';
 import { encodeHttpReply } from '../../../canister/domain/http-response';
 import { createDirectReads, isRawHost } from '../../../canister/service/direct-reads';
+import type { HttpAnswer } from '../../../canister/service/direct-reads/answers';
 import { ON_DEMAND_BUDGET_PER_MINUTE } from '../../../canister/service/direct-reads/upgrades';
 import { DIRECT_READ_WINDOW_SECONDS } from '../../../contract/http';
 import { submitBatch } from '../../../canister/service/scores';
@@ -235,6 +236,10 @@ describe('HTTP certification', () => {
 describe('the direct-read snapshot', () => {
     const BOARD = '/games/my-game/scoreboards/all-time';
 
+    /** A served board answer checked as a verifier would: its tree proves it under the full expression. */
+    const check = (root: Uint8Array, answer: HttpAnswer, url: string) =>
+        checkCertified(root, answer, url, undefined, FULL_EXPRESSION);
+
     test('renders once, serves every certified limit, and re-hashes only what changed', () => {
         const h = harness();
         withGame(h);
@@ -265,7 +270,7 @@ describe('the direct-read snapshot', () => {
         for (const url of read) {
             const answer = direct.serve(h, 'GET', url, cert);
             expect(answer.upgrade).toBeUndefined();
-            checkCertified(direct.rootHash(), answer, url, undefined, FULL_EXPRESSION);
+            check(direct.rootHash(), answer, url);
         }
         expect(direct.serve(h, 'GET', `${BOARD}?limit=50`, cert).upgrade).toBe(true); // not read: not rendered
         expect(
@@ -280,13 +285,7 @@ describe('the direct-read snapshot', () => {
         expect(direct.markDirty(h, 'my-game', { kind: 'fanout' })).toBe(h.env.now()); // due at once: never rendered by the timer
         expect(direct.renderDirty(h, () => false)).toEqual({ changed: true, nextDue: undefined });
         expect(direct.serve(h, 'GET', `${BOARD}?limit=10`, cert).body).toEqual(top10);
-        checkCertified(
-            direct.rootHash(),
-            direct.serve(h, 'GET', `${BOARD}?limit=25`, cert),
-            `${BOARD}?limit=25`,
-            undefined,
-            FULL_EXPRESSION,
-        );
+        check(direct.rootHash(), direct.serve(h, 'GET', `${BOARD}?limit=25`, cert), `${BOARD}?limit=25`);
         h.advance(3);
         submitBatch(h, {
             submits: [{ apiKey: key(h, 'my-game'), gameId: 'my-game', playerId: players[29], score: 5000, streak: 1 }],
@@ -300,17 +299,11 @@ describe('the direct-read snapshot', () => {
         expect(direct.renderDirty(h, () => false).changed).toBe(true);
         const now = direct.serve(h, 'GET', `${BOARD}?limit=10`, cert);
         expect(JSON.parse(new TextDecoder().decode(now.body)).data.entries[0].score).toBe(5000);
-        checkCertified(direct.rootHash(), now, `${BOARD}?limit=10`, undefined, FULL_EXPRESSION);
+        check(direct.rootHash(), now, `${BOARD}?limit=10`);
         // Not rendered ahead: an upgrade, then certified.
         expect(direct.serve(h, 'GET', `${BOARD}?limit=7`, cert).upgrade).toBe(true);
         expect(direct.serveUpdate(h, 'GET', `${BOARD}?limit=7`).changed).toBe(true);
-        checkCertified(
-            direct.rootHash(),
-            direct.serve(h, 'GET', `${BOARD}?limit=7`, cert),
-            `${BOARD}?limit=7`,
-            undefined,
-            FULL_EXPRESSION,
-        );
+        check(direct.rootHash(), direct.serve(h, 'GET', `${BOARD}?limit=7`, cert), `${BOARD}?limit=7`);
     });
 
     test('only what is read is rendered: one board at one limit, also after changes', () => {
@@ -338,7 +331,7 @@ describe('the direct-read snapshot', () => {
         expect(direct.renderDirty(h, () => false).changed).toBe(true);
         expect(direct.rootHash()).not.toEqual(one);
         const answer = direct.serve(h, 'GET', url, cert);
-        checkCertified(direct.rootHash(), answer, url, undefined, FULL_EXPRESSION);
+        check(direct.rootHash(), answer, url);
         expect(JSON.parse(new TextDecoder().decode(answer.body)).data.totalEntries).toBe(2);
         for (const other of others) expect(direct.serve(h, 'GET', other, cert).upgrade).toBe(true);
         // A change to another board (targeted) renders nothing: the path read does not show it.
