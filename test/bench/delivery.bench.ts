@@ -4,19 +4,15 @@
 // subscribed to every accepted submit (`score_submitted`), then how long the backlog takes to
 // drain. Each twice, alternating; the better run of each is kept. Part of `npm run bench`
 // (BENCH_ONLY=delivery). Asserts nothing.
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as path from 'node:path';
-import { promisify } from 'node:util';
 
 import { readConfig } from '../../gateway/config';
 import { startLocal } from '../../local/start';
 import { tempDir } from '../support/replica';
+import { runLoad } from './load';
 import { table } from './stats';
-
-const run = promisify(execFile);
 
 export interface DeliveryRow {
     /** Whether the game's endpoint gets every accepted submit. */
@@ -91,7 +87,7 @@ export async function benchDelivery(seconds = 8): Promise<DeliveryRow[]> {
             const newest = async () =>
                 (await service.canister.ok('dev_list_webhooks', { sessionHash, gameId }))[0]?.delivered ?? 0;
             const seqBefore = webhook ? await newest() : 0; // the previous run's backlog drained: the newest seq
-            const job = {
+            const load = await runLoad({
                 url: service.gateway.url,
                 apiKey,
                 gameId,
@@ -99,18 +95,7 @@ export async function benchDelivery(seconds = 8): Promise<DeliveryRow[]> {
                 connections: CONNECTIONS,
                 seconds,
                 warmup: 2,
-            };
-            const { stdout } = await run(
-                process.execPath,
-                ['--import', 'tsx', path.join(__dirname, 'load-client.ts'), JSON.stringify(job)],
-                { cwd: path.join(__dirname, '..', '..') },
-            );
-            const load = JSON.parse(stdout) as {
-                perSecond: number;
-                p50: number;
-                p99: number;
-                statuses: Record<string, number>;
-            };
+            });
             const ended = performance.now();
             let drainSeconds = 0;
             let logged = 0;

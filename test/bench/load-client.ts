@@ -7,22 +7,10 @@
 // latency percentiles (ms) and the count of each status, over that window.
 import autocannon from 'autocannon';
 
+import type { LoadJob } from './load';
 import { summarize } from './stats';
 
-interface Job {
-    url: string;
-    apiKey: string;
-    gameId: string;
-    /** Submits only: spread them over these games in turn (each with its own key) instead of `gameId`. */
-    targets?: Array<{ gameId: string; apiKey: string }>;
-    kind: 'submit' | 'read' | 'rank';
-    connections: number;
-    seconds: number;
-    /** Seconds of load before the measured window (default 0). */
-    warmup?: number;
-}
-
-const job = JSON.parse(process.argv[2]) as Job;
+const job = JSON.parse(process.argv[2]) as LoadJob;
 /** Players rank_0 .. rank_{RANKED-1} exist (the bench submits them first); rank reads cycle through them. */
 export const RANKED = 1000;
 let n = 0;

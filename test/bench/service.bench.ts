@@ -4,9 +4,6 @@
 // with IC-like latency (ROUND_MS=1000: a call's reply comes a second after it is asked for),
 // and the same workload against the usual alternative, Express on Redis sorted sets
 // (redis-reference.ts). Prints tables and returns the rows; asserts nothing.
-import { execFile } from 'node:child_process';
-import * as path from 'node:path';
-import { promisify } from 'node:util';
 
 import { connectCanister } from '../../gateway/canister';
 import { localIdentityFile, readConfig } from '../../gateway/config';
@@ -15,9 +12,8 @@ import { shardRouter } from '../../gateway/shards';
 import { startLocal } from '../../local/start';
 import { tempDir } from '../support/replica';
 import { startRedisReference } from './redis-reference';
+import { runLoad } from './load';
 import { table } from './stats';
-
-const run = promisify(execFile);
 
 type Kind = 'submit' | 'read' | 'rank';
 
@@ -96,14 +92,16 @@ async function load(
         // Before the measured window: connections open and, with round latency, the first waves
         // of the closed loop (every client starts at once) spread out.
         const warmup = roundMs > 0 ? 6 : 2;
-        const job = { url: t.url, apiKey: t.apiKey, gameId: t.gameId, kind, connections, seconds, warmup };
-        const { stdout } = await run(
-            process.execPath,
-            ['--import', 'tsx', path.join(__dirname, 'load-client.ts'), JSON.stringify(job)],
-            { cwd: path.join(__dirname, '..', '..') },
-        );
-        const r = JSON.parse(stdout) as Pick<ServiceRow, 'perSecond' | 'p50' | 'p99' | 'statuses'>;
-        rows.push({ target, request: kind, roundMs, connections, ...r });
+        const load = await runLoad({
+            url: t.url,
+            apiKey: t.apiKey,
+            gameId: t.gameId,
+            kind,
+            connections,
+            seconds,
+            warmup,
+        });
+        rows.push({ target, request: kind, roundMs, connections, ...load });
     }
 }
 
@@ -174,7 +172,7 @@ export async function benchServiceShards(seconds = 8): Promise<ShardServiceRow[]
                 targets.push({ gameId, apiKey: created.ok.apiKey });
             }
             for (const connections of SHARD_LOADS) {
-                const job = {
+                const load = await runLoad({
                     url: service.gateway.url,
                     apiKey: targets[0].apiKey,
                     gameId: targets[0].gameId,
@@ -183,14 +181,8 @@ export async function benchServiceShards(seconds = 8): Promise<ShardServiceRow[]
                     connections,
                     seconds,
                     warmup: 6,
-                };
-                const { stdout } = await run(
-                    process.execPath,
-                    ['--import', 'tsx', path.join(__dirname, 'load-client.ts'), JSON.stringify(job)],
-                    { cwd: path.join(__dirname, '..', '..') },
-                );
-                const r = JSON.parse(stdout) as Pick<ShardServiceRow, 'perSecond' | 'p50' | 'p99' | 'statuses'>;
-                runs.push({ shards, games, roundMs: 1000, connections, ...r });
+                });
+                runs.push({ shards, games, roundMs: 1000, connections, ...load });
             }
         } finally {
             await service.stop();

@@ -5,13 +5,18 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 
-import type { Identity } from '@dfinity/agent';
 import { Principal } from '@dfinity/principal';
 
 import { MESSAGES } from '../../contract/messages';
-import { connectCanister, type CanisterClient } from '../../gateway/canister';
 import { moveGame } from '../../gateway/move-game';
-import { addLeaderboard, initArg, leaderboardWasm, startLeaderboard, type TestCanister } from '../support/canister';
+import {
+    addLeaderboard,
+    connectAs as client,
+    initArg,
+    leaderboardWasm,
+    startLeaderboard,
+    type TestCanister,
+} from '../support/canister';
 
 const G = 'moving-game';
 const hash = (token: string): string => createHash('sha256').update(token).digest('hex');
@@ -29,16 +34,6 @@ let sessionHash: string;
 let serverKeyHash: string;
 let playerSession: string;
 let devSession: string;
-
-async function client(c: TestCanister, identity: Identity): Promise<CanisterClient> {
-    return connectCanister({
-        host: c.replica.url,
-        canisterId: c.canisterId,
-        identity,
-        fetchRootKey: true,
-        log: () => undefined,
-    });
-}
 
 async function submit(c: TestCanister, submits: object[]): Promise<any[]> {
     return c.ok('submit_scores', { submits: submits.map((s) => ({ gameId: G, apiKey, streak: 0, ...s })) });
@@ -280,13 +275,7 @@ test("a directory's own game moves to its shard: the directory then locates it t
             gameId: 'home-game',
             canisterId: d.canisterId.toText(),
         });
-        const target = await connectCanister({
-            host: d.replica.url,
-            canisterId: Principal.fromText(shard),
-            identity: d.operator,
-            fetchRootKey: true,
-            log: () => undefined,
-        });
+        const target = await client({ replica: d.replica, canisterId: Principal.fromText(shard) }, d.operator);
         const report = await moveGame('home-game', await client(d, d.operator), target, () => undefined);
         expect(report.located).toBe(true);
         expect(await d.ok('locate_game', { gameId: 'home-game' })).toEqual({ gameId: 'home-game', canisterId: shard });

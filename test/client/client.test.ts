@@ -76,16 +76,21 @@ async function failure(p: Promise<unknown>): Promise<LeaderboardError> {
     throw new Error('expected a LeaderboardError');
 }
 
-const unavailable = (status = 503) =>
-    ({ kind: 'answer', status, body: JSON.stringify({ ok: false, error: MESSAGES.unavailable }) }) as const;
-
-test('a persistent anonymous player id dev_<unix seconds>_<8 hex>, kept in the store', () => {
+/** A storage in memory, as the client's `store` option takes one (localStorage's methods). */
+function memoryStorage() {
     const store = new Map<string, string>();
-    const kv = {
+    return {
         getItem: (k: string) => store.get(k) ?? null,
         setItem: (k: string, v: string) => void store.set(k, v),
         removeItem: (k: string) => void store.delete(k),
     };
+}
+
+const unavailable = (status = 503) =>
+    ({ kind: 'answer', status, body: JSON.stringify({ ok: false, error: MESSAGES.unavailable }) }) as const;
+
+test('a persistent anonymous player id dev_<unix seconds>_<8 hex>, kept in the store', () => {
+    const kv = memoryStorage();
     const a = client({ store: kv });
     expect(a.playerId).toMatch(new RegExp(`^dev_${Math.floor(replicaNow() / 1000)}_[0-9a-f]{8}$`));
     expect(client({ store: kv }).playerId).toBe(a.playerId);
@@ -351,12 +356,7 @@ test('a session that died elsewhere: the 401 ends it here (kind session-dead, an
 });
 
 test('a stored session belongs to its API origin: a client of another baseUrl does not find it', async () => {
-    const store = new Map<string, string>();
-    const kv = {
-        getItem: (k: string) => store.get(k) ?? null,
-        setItem: (k: string, v: string) => void store.set(k, v),
-        removeItem: (k: string) => void store.delete(k),
-    };
+    const kv = memoryStorage();
     const c = client({ store: kv });
     await c.signIn({ migrate: false, onCode: (code) => void approve(code.userCode, 'client-origin') });
     expect(client({ store: kv }).signedIn).toBe(true);

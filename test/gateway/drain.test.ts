@@ -1,11 +1,8 @@
 // Stopping a gateway (SIGTERM in production) lets a submit in progress finish and answer: its
 // batch may already be applied by the canister, so the client must hear so. New connections
 // are refused from the moment it stops.
-import { randomBytes } from 'node:crypto';
-
 import type { CanisterClient } from '../../gateway/canister';
-import { serveGateway } from '../../gateway/serve';
-import { startService } from '../support/gateway';
+import { serveTestGateway, startService } from '../support/gateway';
 
 let s: Awaited<ReturnType<typeof startService>>;
 beforeAll(async () => {
@@ -37,13 +34,7 @@ function gated(client: CanisterClient) {
 test('a submit in progress when the gateway stops is applied and answered; new connections are refused', async () => {
     const key = await s.game('drain-game');
     const g = gated(s.canister);
-    const gateway = await serveGateway({
-        canister: g.client,
-        port: 0,
-        host: '127.0.0.1',
-        readCacheTtlSeconds: 0,
-        signIn: { publicUrl: '', secret: new Uint8Array(randomBytes(32)), providers: [] },
-    });
+    const gateway = await serveTestGateway(g.client);
     const submit = fetch(`${gateway.url}/scores`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-API-Key': key },

@@ -4,11 +4,10 @@
 // waiters, a bounded number of waiters (429), bad parameters 400, other credentials 401 (a
 // session 400: 401 on a request with a session means that session is dead). No test
 // asserts a duration: conditions are awaited, events are driven by actions.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
 import { feedWatcher } from '../../gateway/feed-watcher';
-import { serveGateway } from '../../gateway/serve';
-import { startService, dashboardHeaders } from '../support/gateway';
+import { serveTestGateway, startService, dashboardHeaders } from '../support/gateway';
 
 let s: Awaited<ReturnType<typeof startService>>;
 let serverKey: string;
@@ -142,14 +141,7 @@ test('only the server key reads the feed: the public key, nothing or a revoked k
 });
 
 test('a draining gateway answers its waiters at once; waiters beyond the limits get 429', async () => {
-    const gateway = await serveGateway({
-        canister: s.canister,
-        port: 0,
-        host: '127.0.0.1',
-        readCacheTtlSeconds: 0,
-        signIn: { publicUrl: '', secret: new Uint8Array(randomBytes(32)), providers: [] },
-        feed: { perGame: 1, total: 10 },
-    });
+    const gateway = await serveTestGateway(s.canister, { feed: { perGame: 1, total: 10 } });
     const latest = (await feed('')).body.data.latest;
     const waiting = feed(`?after=${latest}&wait=30`, auth(), gateway.url);
     await until(() => gateway.feed.waiting(G) === 1);

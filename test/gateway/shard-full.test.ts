@@ -4,14 +4,13 @@
 // sign-in is refused too, raising the line lets new players in; shard_status figures are sane.
 import { Ed25519KeyIdentity } from '@dfinity/identity';
 
-import { connectCanister } from '../../gateway/canister';
 import { ensureIdentity } from '../../gateway/identity';
 import { MESSAGES } from '../../contract/messages';
 import { encodeInitArg } from '../../contract/init-arg';
 import { DEFAULT_HEAP_LIMIT_BYTES, type ShardStatus } from '../../contract/shards';
 import { NEW_PLAYER_GUESS_BYTES, SHARD_FULL_RETRY_AFTER_SECONDS } from '../../canister/service/capacity';
 import { memoryOf } from '../bench/canister.bench';
-import { leaderboardWasm } from '../support/canister';
+import { connectAs, leaderboardWasm } from '../support/canister';
 import { startService, type TestService } from '../support/gateway';
 
 const GAME = 'roomy';
@@ -120,23 +119,11 @@ test('past the line set by the upgrade argument: a new sign-in and a new game ar
 });
 
 test('who may ask and set: shard_status for gateways and controllers, the line for operators', async () => {
-    const stranger = await connectCanister({
-        host: s.replica.url,
-        canisterId: s.canisterId,
-        identity: Ed25519KeyIdentity.generate(),
-        fetchRootKey: true,
-        log: () => undefined,
-    });
+    const stranger = await connectAs(s, Ed25519KeyIdentity.generate());
     expect(await stranger.call('shard_status', {})).toMatchObject({ err: { status: 403 } });
     expect(await stranger.call('admin_set_heap_limit', { heapLimitBytes: 1 })).toMatchObject({ err: { status: 403 } });
     // The gateway identity is no operator.
-    const gateway = await connectCanister({
-        host: s.replica.url,
-        canisterId: s.canisterId,
-        identity: ensureIdentity(s.gatewayIdentityFile),
-        fetchRootKey: true,
-        log: () => undefined,
-    });
+    const gateway = await connectAs(s, ensureIdentity(s.gatewayIdentityFile));
     expect(await gateway.call('admin_set_heap_limit', { heapLimitBytes: 1 })).toMatchObject({ err: { status: 403 } });
     expect(await s.canister.call('admin_set_heap_limit', { heapLimitBytes: -5 })).toEqual({
         err: { status: 400, message: 'Invalid heapLimitBytes: must be a non-negative integer of bytes' },

@@ -128,6 +128,22 @@ test("developer calls: on the directory for its own games, dev_forward for a sha
 test('fan-outs: platform stats summed, submits and feed heads split per canister in order, user codes to the directory', async () => {
     const locations: Record<string, Principal> = { a1: A, a2: A, b1: B };
     const stats = (total: number) => ({ ok: { total, today: total - 1, date: '2026-11-26' } });
+    /** A shard: its stats, submits answered with its name, its feed head; `other` for the rest (user codes). */
+    const shard =
+        (
+            name: string,
+            total: number,
+            head: number,
+            other = (_r: any): Result<unknown> => ({ err: { status: 404, message: 'Unknown code' } }),
+        ): Handler =>
+        (m, r) =>
+            m === 'platform_stats'
+                ? stats(total)
+                : m === 'submit_scores'
+                  ? { ok: r.submits.map((s: any) => ({ ok: `${name} ${s.gameId}` })) }
+                  : m === 'events_latest'
+                    ? { ok: r.games.map(() => head) }
+                    : other(r);
     const { directory, calls } = world({
         [DIR.toText()]: (m, r) => {
             if (m === 'locate_game') return { ok: { gameId: r.gameId, canisterId: locations[r.gameId].toText() } };
@@ -144,24 +160,12 @@ test('fan-outs: platform stats summed, submits and feed heads split per canister
             if (m === 'platform_stats') return stats(10);
             return { err: { status: 404, message: 'Unknown code' } };
         },
-        [A.toText()]: (m, r) =>
-            m === 'platform_stats'
-                ? stats(20)
-                : m === 'submit_scores'
-                  ? { ok: r.submits.map((s: any) => ({ ok: `A ${s.gameId}` })) }
-                  : m === 'events_latest'
-                    ? { ok: r.games.map(() => 1) }
-                    : { err: { status: 404, message: 'Unknown code' } },
-        [B.toText()]: (m, r) =>
-            m === 'platform_stats'
-                ? stats(30)
-                : m === 'submit_scores'
-                  ? { ok: r.submits.map((s: any) => ({ ok: `B ${s.gameId}` })) }
-                  : m === 'events_latest'
-                    ? { ok: r.games.map(() => 2) }
-                    : r.userCode === 'ABCD-EFGH'
-                      ? { ok: { userCode: r.userCode, gameId: 'b1', gameName: 'B1', expiresIn: 60 } }
-                      : { err: { status: 404, message: 'Unknown code' } },
+        [A.toText()]: shard('A', 20, 1),
+        [B.toText()]: shard('B', 30, 2, (r) =>
+            r.userCode === 'ABCD-EFGH'
+                ? { ok: { userCode: r.userCode, gameId: 'b1', gameName: 'B1', expiresIn: 60 } }
+                : { err: { status: 404, message: 'Unknown code' } },
+        ),
     });
     const router = shardRouter(directory);
     expect(await router.routed.call('platform_stats', {})).toEqual({

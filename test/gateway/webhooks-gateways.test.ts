@@ -63,18 +63,23 @@ function holding(): { answer: (req: IncomingMessage, res: ServerResponse) => voi
         },
     };
 }
+/** A new developer's game `g` with an endpoint for its bans at a receiver that holds each request. */
+async function heldEndpoint(g: string) {
+    const r = await receiver();
+    const hold = holding();
+    r.answer = hold.answer;
+    dev = await developer(s, g);
+    await ownGame(s, dev, g);
+    const { webhookId } = await addWebhook(s, dev, g, r.url, ['player_banned']);
+    return { r, hold, webhookId };
+}
 const ban = (gameId: string, playerId: string) =>
     s.canister.ok('dev_ban', { sessionHash: dev.sessionHash, gameId, playerId });
 const due = async () => (await s.canister.ok('webhook_due', {})).due;
 
 test('a gateway killed in the middle of a delivery: after its lease expires another delivers', async () => {
-    const r = await receiver();
-    const hold = holding();
-    r.answer = hold.answer;
     const g = 'gw-killed';
-    dev = await developer(s, g);
-    await ownGame(s, dev, g);
-    const { webhookId } = await addWebhook(s, dev, g, r.url, ['player_banned']);
+    const { r, hold, webhookId } = await heldEndpoint(g);
     await ban(g, 'p1');
     // The only gateway delivering is a real process (npm run gateway) against this replica.
     const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join('gateway', 'main.ts')], {
@@ -139,13 +144,8 @@ test('two gateways deliver each event once between them while both live', async 
 
 test('a duplicate comes only after a lease expires, with the same event id', async () => {
     for (const running of gateways.splice(0)) await running.close(100);
-    const r = await receiver();
-    const hold = holding();
-    r.answer = hold.answer;
     const g = 'gw-duplicate';
-    dev = await developer(s, g);
-    await ownGame(s, dev, g);
-    const { webhookId } = await addWebhook(s, dev, g, r.url, ['player_banned']);
+    const { r, hold, webhookId } = await heldEndpoint(g);
     // The first gateway delivers one endpoint at a time: while its request is held it asks for no more.
     await gateway(1);
     await ban(g, 'p1');
@@ -169,13 +169,8 @@ test('a duplicate comes only after a lease expires, with the same event id', asy
 test('one gateway leased an endpoint again while still delivering to it sends one request at a time', async () => {
     for (const running of gateways.splice(0)) await running.close(100);
     await gateway(); // alone, and free to take more leases while one request is held
-    const r = await receiver();
-    const hold = holding();
-    r.answer = hold.answer;
     const g = 'gw-own-relapse';
-    dev = await developer(s, g);
-    await ownGame(s, dev, g);
-    const { webhookId } = await addWebhook(s, dev, g, r.url, ['player_banned']);
+    const { r, hold, webhookId } = await heldEndpoint(g);
     await ban(g, 'p1');
     await r.waitFor(1);
     await s.replica.advanceTime((LEASE_SECONDS + 1) * 1000);

@@ -6,55 +6,25 @@
 // and the settings tab go to dashboard-*.png in the screenshot folder. On the stack npm start
 // runs by default: a directory, and a shard that holds the games.
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 
 import { parse } from 'csv-parse/sync';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
-import type { RunningIdentityProvider } from '../../local/idp/thread';
-import { clickAndLoad, launchBrowser, screenshotDir, DESKTOP, PHONE } from '../support/browser';
-import { DEFAULT_STACK, startService } from '../support/gateway';
-import { startLocalSignIn, PASSWORD } from '../support/idp';
-import { tempDir } from '../support/replica';
+import { clickAndLoad } from '../support/browser';
+import { dashboardStack, registerGame, shotsOf, signUp, type Developer } from '../support/dashboard';
 
-const SHOTS = screenshotDir();
-const CLIENT_SECRET = 'dashboard-boards-client-secret-0123456789';
 const GAME = 'time-trial';
 
-let s: Awaited<ReturnType<typeof startService>>;
-let idp: RunningIdentityProvider;
-let browser: Browser;
-let ada: { context: BrowserContext; page: Page };
+const s = dashboardStack('dashboard-boards');
+let ada: Developer;
 let apiKey: string;
-
-beforeAll(async () => {
-    s = await startService(DEFAULT_STACK);
-    idp = await startLocalSignIn(s.signIn, {
-        dataDir: tempDir('dash-boards-idp'),
-        clientSecret: CLIENT_SECRET,
-        callbacks: ['/dashboard/callback'],
-    });
-    browser = await launchBrowser();
-});
-
-afterAll(async () => {
-    await browser?.close();
-    await idp?.close();
-    await s?.stop();
-});
 
 const click = clickAndLoad;
 
 /** A full-page screenshot of `url` as Ada sees it on the desktop (the page as it is, with `here`) and on a phone. */
 async function shots(url: string, name: string, o: { here?: boolean } = {}): Promise<void> {
     if (o.here !== true) await ada.page.goto(url);
-    await ada.page.screenshot({ path: path.join(SHOTS, `dashboard-${name}.png`), fullPage: true });
-    const phone = await browser.newContext({ viewport: PHONE });
-    await phone.addCookies(await ada.context.cookies());
-    const small = await phone.newPage();
-    await small.goto(url);
-    await small.screenshot({ path: path.join(SHOTS, `dashboard-${name}-phone.png`), fullPage: true });
-    await phone.close();
+    await shotsOf(s, ada, name, url);
 }
 
 const text = async (page: Page): Promise<string> => (await page.textContent('main')) ?? '';
@@ -81,23 +51,9 @@ async function downloadCsv(page: Page, link: string): Promise<Array<Record<strin
 }
 
 test('a developer creates a lower-first milliseconds board from the form, each option explained', async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    await page.goto(`${s.signIn.publicUrl}/dashboard`);
-    await click(page, 'Sign in with a local account');
-    await Promise.all([
-        page.waitForNavigation({ waitUntil: 'load' }),
-        page.getByRole('link', { name: 'Create an account' }).click(),
-    ]);
-    await page.getByLabel('Email').fill('rita@racing.example');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await click(page, 'Create account');
-    await page.waitForURL(`${s.signIn.publicUrl}/dashboard`);
-    ada = { context, page };
-    await page.getByLabel('Game ID').fill(GAME);
-    await page.getByLabel('Name', { exact: true }).fill('Time Trial');
-    await click(page, 'Register game');
-    apiKey = await page.locator('#api-key').inputValue();
+    ada = await signUp(s, 'rita@racing.example');
+    const { page } = ada;
+    apiKey = await registerGame(page, GAME, 'Time Trial');
     expect(apiKey).toMatch(/^key_time-trial_/);
 
     await page.goto(url('/boards'));

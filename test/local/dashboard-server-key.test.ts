@@ -5,51 +5,24 @@
 // On the stack npm start runs by default: a directory, and a shard that holds the games.
 import * as path from 'node:path';
 
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
 import { MESSAGES } from '../../contract/messages';
-import type { RunningIdentityProvider } from '../../local/idp/thread';
-import { clickAndLoad, launchBrowser, screenshotDir, DESKTOP, PHONE } from '../support/browser';
-import { DEFAULT_STACK, startService } from '../support/gateway';
-import { fillSignUp, startLocalSignIn } from '../support/idp';
-import { tempDir } from '../support/replica';
+import { clickAndLoad, screenshotDir } from '../support/browser';
+import { dashboardStack, registerGame, shotsOf, signUp, type Developer } from '../support/dashboard';
 
 const SHOTS = screenshotDir();
 const GAME = 'skey-dash';
 
-let s: Awaited<ReturnType<typeof startService>>;
-let idp: RunningIdentityProvider;
-let browser: Browser;
-let context: BrowserContext;
+const s = dashboardStack('server-key-test', { callbacks: ['/link/callback', '/dashboard/callback'] });
+let sam: Developer;
 let page: Page;
 let apiKey: string;
 
 beforeAll(async () => {
-    s = await startService(DEFAULT_STACK);
-    idp = await startLocalSignIn(s.signIn, {
-        dataDir: tempDir('skey-idp'),
-        clientSecret: 'server-key-test-client-secret-0123456789',
-        callbacks: ['/link/callback', '/dashboard/callback'],
-    });
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: DESKTOP });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.signIn.publicUrl });
-    page = await context.newPage();
-    await page.goto(`${s.signIn.publicUrl}/dashboard`);
-    await clickAndLoad(page, 'Sign in with a local account');
-    await fillSignUp(page, 'sam@studio.example');
-    await clickAndLoad(page, 'Create account');
-    await page.waitForURL(`${s.signIn.publicUrl}/dashboard`);
-    await page.getByLabel('Game ID').fill(GAME);
-    await page.getByLabel('Name', { exact: true }).fill('Server Key Game');
-    await clickAndLoad(page, 'Register game');
-    apiKey = await page.locator('#api-key').inputValue();
-});
-
-afterAll(async () => {
-    await browser?.close();
-    await idp?.close();
-    await s?.stop();
+    sam = await signUp(s, 'sam@studio.example', { clipboard: true });
+    page = sam.page;
+    apiKey = await registerGame(page, GAME, 'Server Key Game');
 });
 
 const security = () => page.goto(`${s.signIn.publicUrl}/dashboard/games/${GAME}/security`);
@@ -62,16 +35,11 @@ const submit = (
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
 async function shots(name: string): Promise<void> {
-    await page.screenshot({ path: path.join(SHOTS, `dashboard-${name}.png`), fullPage: true });
-    const phone = await browser.newContext({ viewport: PHONE });
-    await phone.addCookies(await context.cookies());
-    const small = await phone.newPage();
     // The phone shows the same tab as it reads after the action (a new key is never shown twice).
-    await small.goto(
-        page.url().endsWith('/server-key') ? `${s.signIn.publicUrl}/dashboard/games/${GAME}/security` : page.url(),
-    );
-    await small.screenshot({ path: path.join(SHOTS, `dashboard-${name}-phone.png`), fullPage: true });
-    await phone.close();
+    const url = page.url().endsWith('/server-key')
+        ? `${s.signIn.publicUrl}/dashboard/games/${GAME}/security`
+        : undefined;
+    await shotsOf(s, sam, name, url);
 }
 
 let first: string;

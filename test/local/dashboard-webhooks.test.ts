@@ -9,51 +9,33 @@
 // Screenshots (desktop and phone) go to dashboard-webhooks*.png in the screenshot folder.
 // On the stack npm start runs by default: a directory, and a shard that holds the games.
 import { createHash } from 'node:crypto';
-import * as path from 'node:path';
 
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
 import { GIVE_UP_SECONDS, type WebhookView } from '../../contract/webhooks';
 import { parseAllow } from '../../gateway/webhooks/address-policy';
 import { verifySignature } from '../../gateway/webhooks/signature';
-import type { RunningIdentityProvider } from '../../local/idp/thread';
-import { clickAndLoad, launchBrowser, screenshotDir, DESKTOP, PHONE } from '../support/browser';
-import { DEFAULT_STACK, startService } from '../support/gateway';
-import { startLocalSignIn, PASSWORD } from '../support/idp';
-import { tempDir } from '../support/replica';
+import { clickAndLoad, DESKTOP } from '../support/browser';
+import { dashboardStack, registerGame, shotsOf, signUp, type Developer } from '../support/dashboard';
+import { DEFAULT_STACK } from '../support/gateway';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 
-const SHOTS = screenshotDir();
-const CLIENT_SECRET = 'dashboard-webhooks-client-secret-0123456789';
 const GAME = 'hook-race';
 
-let s: Awaited<ReturnType<typeof startService>>;
-let idp: RunningIdentityProvider;
-let browser: Browser;
+// As `npm start`: delivery on, loopback allowed (the receiver is on 127.0.0.1), polling briskly.
+const s = dashboardStack('dashboard-webhooks', {
+    stack: { ...DEFAULT_STACK, webhooks: { deliver: true, delivery: { policy: parseAllow('loopback') }, pollMs: 100 } },
+});
 let receiver: Receiver;
-let ada: { context: BrowserContext; page: Page };
+let ada: Developer;
 let secret: string;
 
 beforeAll(async () => {
-    // As `npm start`: delivery on, loopback allowed (the receiver is on 127.0.0.1), polling briskly.
-    s = await startService({
-        ...DEFAULT_STACK,
-        webhooks: { deliver: true, delivery: { policy: parseAllow('loopback') }, pollMs: 100 },
-    });
-    idp = await startLocalSignIn(s.signIn, {
-        dataDir: tempDir('dash-webhooks-idp'),
-        clientSecret: CLIENT_SECRET,
-        callbacks: ['/dashboard/callback'],
-    });
-    browser = await launchBrowser();
     receiver = await startReceiver();
 });
 
 afterAll(async () => {
-    await browser?.close();
     await receiver?.close();
-    await idp?.close();
-    await s?.stop();
 });
 
 const click = clickAndLoad;
@@ -61,35 +43,10 @@ const text = async (page: Page): Promise<string> => (await page.textContent('mai
 const url = (p = ''): string => `${s.signIn.publicUrl}/dashboard/games/${GAME}/webhooks${p}`;
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
-async function signUp(
-    email: string,
-    o: { javaScript?: boolean } = {},
-): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: DESKTOP, javaScriptEnabled: o.javaScript ?? true });
-    const page = await context.newPage();
-    await page.goto(`${s.signIn.publicUrl}/dashboard`);
-    await click(page, 'Sign in with a local account');
-    await Promise.all([
-        page.waitForNavigation({ waitUntil: 'load' }),
-        page.getByRole('link', { name: 'Create an account' }).click(),
-    ]);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await click(page, 'Create account');
-    await page.waitForURL(`${s.signIn.publicUrl}/dashboard`);
-    return { context, page };
-}
-
 /** A full-page screenshot of the tab as Ada sees it on the desktop, and on a phone. */
 async function shots(name: string): Promise<void> {
     await ada.page.goto(url());
-    await ada.page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-    const phone = await browser.newContext({ viewport: PHONE });
-    await phone.addCookies(await ada.context.cookies());
-    const small = await phone.newPage();
-    await small.goto(url());
-    await small.screenshot({ path: path.join(SHOTS, `${name}-phone.png`), fullPage: true });
-    await phone.close();
+    await shotsOf(s, ada, name, url());
 }
 
 /** Ada's session as the canister knows it (the SHA-256 of her cookie). */
@@ -124,11 +81,9 @@ async function until(ok: (w: WebhookView) => boolean): Promise<WebhookView> {
 }
 
 test('a developer adds an endpoint and sees its secret once; each kind is explained', async () => {
-    ada = await signUp('ada@hooks.example');
+    ada = await signUp(s, 'ada@hooks.example');
     const { page } = ada;
-    await page.getByLabel('Game ID').fill(GAME);
-    await page.getByLabel('Name', { exact: true }).fill('Hook Race');
-    await click(page, 'Register game');
+    await registerGame(page, GAME, 'Hook Race');
     await page.goto(url());
     expect(await text(page)).toContain('No endpoints yet.');
     for (const hint of ['Someone took rank 1 of a board', 'A player was banned from this game.'])
@@ -201,7 +156,7 @@ test('a real event is delivered by the gateway and listed; a failing receiver sh
     expect(main).toMatch(/next retry at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
     expect(main).toContain('1 event pending');
     expect(await page.locator('.log').textContent()).toContain('500');
-    await shots('dashboard-webhooks');
+    await shots('webhooks');
 });
 
 test('pause and resume; the resumed endpoint gets what it missed', async () => {
@@ -262,7 +217,7 @@ test('an endpoint failing for 24 hours (on the replica clock) is shown paused wi
 });
 
 test('another developer reaches none of it; forms without the CSRF token change nothing', async () => {
-    const eve = await signUp('eve@elsewhere.example');
+    const eve = await signUp(s, 'eve@elsewhere.example');
     const res = await eve.page.goto(url());
     expect(res!.status()).toBe(404);
     const { webhookId } = await endpoint();
@@ -298,7 +253,7 @@ test('the page has no inline script and works without JavaScript: delete, confir
     expect(res!.headers()['content-security-policy']).toMatch(/script-src 'self'/);
     expect(await ada.page.locator('script:not([src])').count()).toBe(0);
 
-    const plain = await browser.newContext({ viewport: DESKTOP, javaScriptEnabled: false });
+    const plain = await s.browser.newContext({ viewport: DESKTOP, javaScriptEnabled: false });
     await plain.addCookies(await ada.context.cookies());
     const page = await plain.newPage();
     await page.goto(url());

@@ -9,38 +9,16 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
-import type { RunningIdentityProvider } from '../../local/idp/thread';
-import { clickAndLoad, launchBrowser, screenshotDir, DESKTOP, PHONE } from '../support/browser';
-import { DEFAULT_STACK, startService } from '../support/gateway';
-import { fillSignUp, startLocalSignIn } from '../support/idp';
-import { tempDir } from '../support/replica';
+import { clickAndLoad, screenshotDir, PHONE } from '../support/browser';
+import { dashboardStack, openDashboard, shotsOf, signUpThere, type Developer } from '../support/dashboard';
 
 const SHOTS = screenshotDir();
-const CLIENT_SECRET = 'dashboard-test-client-secret-0123456789';
 const GAME = 'dash-game';
 
-let s: Awaited<ReturnType<typeof startService>>;
-let idp: RunningIdentityProvider;
-let browser: Browser;
-let ada: { context: BrowserContext; page: Page };
-
-beforeAll(async () => {
-    s = await startService(DEFAULT_STACK);
-    idp = await startLocalSignIn(s.signIn, {
-        dataDir: tempDir('dash-idp'),
-        clientSecret: CLIENT_SECRET,
-        callbacks: ['/link/callback', '/dashboard/callback'],
-    });
-    browser = await launchBrowser();
-});
-
-afterAll(async () => {
-    await browser?.close();
-    await idp?.close();
-    await s?.stop();
-});
+const s = dashboardStack('dashboard-test', { callbacks: ['/link/callback', '/dashboard/callback'] });
+let ada: Developer;
 
 const click = clickAndLoad;
 
@@ -49,17 +27,11 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 /** A developer signs up at the provider through the dashboard's sign-in. */
-async function signUp(email: string, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.signIn.publicUrl });
-    const page = await context.newPage();
-    await page.goto(`${s.signIn.publicUrl}/dashboard`);
-    expect(await page.locator('h1').textContent()).toBe('Sign in');
-    await click(page, 'Sign in with a local account');
-    await fillSignUp(page, email);
-    await click(page, 'Create account');
-    await page.waitForURL(`${s.signIn.publicUrl}/dashboard`);
-    return { context, page };
+async function signUp(email: string): Promise<Developer> {
+    const developer = await openDashboard(s, { clipboard: true });
+    expect(await developer.page.locator('h1').textContent()).toBe('Sign in');
+    await signUpThere(s, developer.page, email);
+    return developer;
 }
 
 const text = async (page: Page): Promise<string> => (await page.textContent('main')) ?? '';
@@ -97,13 +69,7 @@ test('sign up, register a game, copy its key and submit a score with it', async 
     expect((await submit(apiKey, { playerId: 'dev_1700000000_aaaaaaaa', score: 120 })).status).toBe(200);
     await page.goto(`${s.signIn.publicUrl}/dashboard`);
     expect(await text(page)).toContain('1 of 3 game slots used');
-    await shot(page, 'games');
-    const phone = await ada.context.browser()!.newContext({ viewport: PHONE });
-    await phone.addCookies(await ada.context.cookies());
-    const small = await phone.newPage();
-    await small.goto(`${s.signIn.publicUrl}/dashboard`);
-    await small.screenshot({ path: path.join(SHOTS, 'dashboard-games-phone.png'), fullPage: true });
-    await phone.close();
+    await shotsOf(s, ada, 'games');
 });
 
 test('create a targeted board and submit to it; browse its entries', async () => {
@@ -239,7 +205,7 @@ test('settings: download a backup of the game, on a computer and on a phone', as
     expect(JSON.parse(file[file.length - 1])).toMatchObject({ end: true, items: file.length - 2 });
     expect(file.join('\n')).not.toContain(apiKey);
     expect(file.join('\n')).not.toContain('ada@studio.example');
-    const phone = await browser.newContext({ viewport: PHONE });
+    const phone = await s.browser.newContext({ viewport: PHONE });
     await phone.addCookies(await ada.context.cookies());
     const small = await phone.newPage();
     await small.goto(`${s.signIn.publicUrl}/dashboard/games/${GAME}/settings`);

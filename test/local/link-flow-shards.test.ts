@@ -228,19 +228,14 @@ test('pending and approved codes move with their game: the poll and the link pag
     expect((await s.canisterOf(game)).toText()).toBe(from);
     const approved = (await start(game, '198.51.100.60')).body.data;
     const pending = (await start(game, '198.51.100.61')).body.data;
-    const identity = (subject: string) => ({
-        issuer: 'https://idp.test',
-        subject,
-        email: `${subject}@example.com`,
-        provider: 'local',
-    });
-    expect(
-        await s.canister.call('device_code_approve', {
-            userCode: approved.user_code,
+    /** The link page's approval of `userCode` once `subject` signed in (as the client 'mover'). */
+    const approve = (userCode: string, subject: string) =>
+        s.canister.call('device_code_approve', {
+            userCode,
             client: 'mover',
-            identity: identity('mover-a'),
-        }),
-    ).toMatchObject({ ok: { gameId: game } });
+            identity: { issuer: 'https://idp.test', subject, email: `${subject}@example.com`, provider: 'local' },
+        });
+    expect(await approve(approved.user_code, 'mover-a')).toMatchObject({ ok: { gameId: game } });
     // The gateway knows the game on `from` (the polls went there).
     expect((await poll(game, pending.device_code)).status).toBe(428);
     await moveGame(game, s.at(from), s.at(to), () => undefined, s.at(directory));
@@ -253,12 +248,6 @@ test('pending and approved codes move with their game: the poll and the link pag
     const page = await linkPage(pending.user_code, '198.51.100.61');
     expect(page.status).toBe(200);
     expect(page.text).toContain(pending.user_code);
-    expect(
-        await s.canister.call('device_code_approve', {
-            userCode: pending.user_code,
-            client: 'mover',
-            identity: identity('mover-b'),
-        }),
-    ).toMatchObject({ ok: { gameId: game } });
+    expect(await approve(pending.user_code, 'mover-b')).toMatchObject({ ok: { gameId: game } });
     expect((await poll(game, pending.device_code)).body.data.email).toBe('mover-b@example.com');
 }, 120_000);

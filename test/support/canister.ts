@@ -10,7 +10,7 @@ import type { Principal } from '@dfinity/principal';
 import { METHODS, idlFactory, type LeaderboardActor, type Method, type Result as Reply } from '../../contract/canister';
 import { initArgFor, leaderboardWasmPath } from '../../local/install';
 import { ensureShards } from '../../local/shards';
-import type { CanisterClient } from '../../gateway/canister';
+import { connectCanister, type CanisterClient } from '../../gateway/canister';
 import { blsVerify } from '../../gateway/bls';
 import type { Replica, ReplicaOptions } from '../../replica/replica';
 import { advance, agentFor, startTestReplica } from './replica';
@@ -20,6 +20,20 @@ export function leaderboardWasm(): Uint8Array {
 }
 
 export { initArgFor as initArg };
+
+/** A canister on a test replica as `identity` calls it through the gateway's client, directly. */
+export function connectAs(
+    at: { replica: { url: string }; canisterId: Principal },
+    identity: Identity,
+): Promise<CanisterClient> {
+    return connectCanister({
+        host: at.replica.url,
+        canisterId: at.canisterId,
+        identity,
+        fetchRootKey: true,
+        log: () => undefined,
+    });
+}
 
 export interface TestCanister {
     replica: Replica;

@@ -21,7 +21,7 @@ import { initArgFor } from '../../local/install';
 import { ensureShards } from '../../local/shards';
 import { shardRouter } from '../../gateway/shards';
 import type { Replica, ReplicaOptions } from '../../replica/replica';
-import { leaderboardWasm } from './canister';
+import { connectAs, leaderboardWasm } from './canister';
 import { startTestReplica, tempDir } from './replica';
 
 export interface TestService {
@@ -95,14 +95,17 @@ export async function anotherGateway(
     s: TestService & { signIn: SignInConfig },
     options: Partial<GatewayOptions> = {},
 ): Promise<RunningGateway> {
-    const canister = await connectCanister({
-        host: s.replica.url,
-        canisterId: s.canisterId,
-        identity: loadIdentity(s.gatewayIdentityFile),
-        fetchRootKey: true,
-        log: () => undefined,
-    });
+    const canister = await connectAs(s, loadIdentity(s.gatewayIdentityFile));
     return serveGateway({ canister, port: 0, host: '127.0.0.1', readCacheTtlSeconds: 0, signIn: s.signIn, ...options });
+}
+
+/** A gateway of a test's own in front of `canister`: no read cache, no sign-in provider, `options` on top. */
+export function serveTestGateway(
+    canister: CanisterClient,
+    options: Partial<GatewayOptions> = {},
+): Promise<RunningGateway> {
+    const signIn = { publicUrl: '', secret: new Uint8Array(randomBytes(32)), providers: [] };
+    return serveGateway({ canister, port: 0, host: '127.0.0.1', readCacheTtlSeconds: 0, signIn, ...options });
 }
 
 /** `npm run admin -- <args>` in this process (the environment names the service): the JSON line it printed last. */

@@ -10,7 +10,6 @@ import { decode as cborDecode } from '@dfinity/cbor';
 import {
     encodePath,
     encodeTree,
-    keyOf,
     newLeaf,
     newLevel,
     nodeDigest,
@@ -33,10 +32,12 @@ import {
 import { Sha256, sha256 } from '../../../canister/domain/certification/sha256';
 import { encodeHttpReply } from '../../../canister/domain/http-response';
 import { createDirectReads, isRawHost } from '../../../canister/service/direct-reads';
+import type { HttpAnswer } from '../../../canister/service/direct-reads/answers';
 import { ON_DEMAND_BUDGET_PER_MINUTE } from '../../../canister/service/direct-reads/upgrades';
 import { DIRECT_READ_WINDOW_SECONDS } from '../../../contract/http';
 import { submitBatch } from '../../../canister/service/scores';
 import { IDL } from '@dfinity/candid';
+import { checkCertified } from '../service/certified';
 import { harness, key, withGame } from '../service/harness';
 
 const nodeSha = (...parts: Uint8Array[]): Uint8Array => {
@@ -235,21 +236,9 @@ describe('HTTP certification', () => {
 describe('the direct-read snapshot', () => {
     const BOARD = '/games/my-game/scoreboards/all-time';
 
-    /** A served answer checked as a verifier would, minus the certificate: its tree proves this response. */
-    function check(root: Uint8Array, answer: ReturnType<ReturnType<typeof createDirectReads>['serve']>, url: string) {
-        const cert = new TextDecoder().decode(answer.headers.find(([n]) => n === 'ic-certificate')![1] as Uint8Array);
-        const tree = cborDecode(Buffer.from(/tree=:([^:]*):/.exec(cert)![1], 'base64')) as AgentTree;
-        const path = cborDecode(Buffer.from(/expr_path=:([^:]*):/.exec(cert)![1], 'base64')) as string[];
-        const q = url.indexOf('?');
-        const request = requestHash('GET', certifiedQuery(q < 0 ? '' : url.slice(q + 1)));
-        const headers = answer.headers.filter((h): h is [string, string] => typeof h[1] === 'string');
-        const response = nodeSha(responseHeadersHash(answer.status, headers), nodeSha(answer.body));
-        const leaf = [...path, keyOf(nodeSha(text(FULL_EXPRESSION))), keyOf(request), keyOf(response)].map((k) =>
-            Uint8Array.from(k, (c) => c.charCodeAt(0)),
-        );
-        expect(treeDigest(tree as unknown as HashTree)).toEqual(root);
-        expect(lookup_path(leaf, tree).status).toBe(LookupPathStatus.Found);
-    }
+    /** A served board answer checked as a verifier would: its tree proves it under the full expression. */
+    const check = (root: Uint8Array, answer: HttpAnswer, url: string) =>
+        checkCertified(root, answer, url, undefined, FULL_EXPRESSION);
 
     test('renders once, serves every certified limit, and re-hashes only what changed', () => {
         const h = harness();

@@ -33,9 +33,18 @@ import {
 } from '../../../canister/service/reads';
 import { rolloverAll } from '../../../canister/service/rollover';
 import { submitBatch } from '../../../canister/service/scores';
-import { writeSnapshot } from '../../../canister/state/snapshot';
 import { loadGames } from '../../../canister/state/startup';
-import { failure, harness, key, present, withGame, type Harness, hashOf, person } from './harness';
+import {
+    expectSameAfterUpgrades,
+    failure,
+    harness,
+    key,
+    present,
+    withGame,
+    type Harness,
+    hashOf,
+    person,
+} from './harness';
 
 const G = 'my-game';
 const alice = person('alice-1', 'google', 'alice@example.com');
@@ -310,13 +319,7 @@ test('merge: bests per field, boards and achievements united, plays summed, the 
             .status,
     ).toBe(400);
     // The merge survives an upgrade, by snapshot and by rebuild.
-    const view = () => present(leaderboard(h, { gameId: G }));
-    const before = view();
-    writeSnapshot(h);
-    expect(loadGames(h)).toBe('snapshot');
-    expect(view()).toEqual(before);
-    expect(loadGames(h)).toBe('records');
-    expect(view()).toEqual(before);
+    expectSameAfterUpgrades(h, () => present(leaderboard(h, { gameId: G })));
 });
 
 test('merge into archives: a finished period shows the account once, with per-field maxima', () => {

@@ -9,19 +9,14 @@ import { profile, setNickname, unlockAchievements } from '../../../canister/serv
 import { leaderboard } from '../../../canister/service/reads';
 import { submitBatch } from '../../../canister/service/scores';
 import { startSession } from '../../../canister/service/play-sessions';
-import { failure, harness, key, present, withGame, type Harness, hashOf, person } from './harness';
+import { harnessWith, failure, key, present, type Harness, hashOf, person } from './harness';
 
 const G = 'ban-game';
 const OTHER = 'ban-other';
 const mallory = person('mallory', 'google', 'm@example.com');
 const BANNED = 'This player is banned from this game.';
 
-function setup(): Harness {
-    const h = harness();
-    withGame(h, G);
-    withGame(h, OTHER);
-    return h;
-}
+const setup = (): Harness => harnessWith(G, OTHER);
 const game = (h: Harness, gameId = G) => h.games.get(gameId)!;
 const submit = (h: Harness, credential: Record<string, unknown>, score: number, gameId = G) => {
     h.advance(3);

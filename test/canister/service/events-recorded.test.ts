@@ -16,13 +16,23 @@ import { readArchive } from '../../../canister/service/reads';
 import { rolloverAll } from '../../../canister/service/rollover';
 import { ban, removeBoardEntry, unban, wipePlayer } from '../../../canister/service/moderation';
 import { submitBatch } from '../../../canister/service/scores';
-import { failure, harness, hashOf, key, person, present, withGame, withReader, type Harness } from './harness';
+import {
+    harnessWith,
+    failure,
+    harness,
+    hashOf,
+    key,
+    person,
+    present,
+    withGame,
+    withReader,
+    type Harness,
+} from './harness';
 
 const G = 'ev-game';
 
 function setup(): Harness {
-    const h = harness();
-    withGame(h, G);
+    const h = harnessWith(G);
     withReader(h, G);
     return h;
 }

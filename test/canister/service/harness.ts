@@ -5,6 +5,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Identity } from '../../../contract/canister';
 import { stringify } from '../../../canister/domain/json';
 import { registerGame } from '../../../canister/service/games';
+import { writeSnapshot } from '../../../canister/state/snapshot';
+import { loadGames } from '../../../canister/state/startup';
 import { memoryStore } from '../../../canister/state/store';
 import { newCtx, type Ctx } from '../../../canister/state/context';
 import { Fail } from '../../../canister/domain/fail';
@@ -36,12 +38,37 @@ export function withGame(h: Harness, gameId = 'my-game'): string {
     return registerGame(h, { developerId: 'dev-1', gameId, name: 'My Game' }).apiKey;
 }
 
+/** A harness with these games registered (by dev-1). */
+export function harnessWith(...gameIds: string[]): Harness {
+    const h = harness();
+    for (const gameId of gameIds) withGame(h, gameId);
+    return h;
+}
+
 /**
  * Gives a game a reader of its events (a server key): games without one record none
  * (service/events.ts hasEventReader). Returns the key.
  */
 export function withReader(h: Harness, gameId: string): string {
     return rotateServerKey(h, { gameId }).serverKey;
+}
+
+/** What `view` reads is the same after an upgrade from a snapshot, then after one rebuilt from the records. */
+export function expectSameAfterUpgrades(h: Harness, view: () => unknown): void {
+    const before = view();
+    writeSnapshot(h);
+    expect(loadGames(h)).toBe('snapshot');
+    expect(view()).toEqual(before);
+    expect(loadGames(h)).toBe('records');
+    expect(view()).toEqual(before);
+}
+
+/** What `view` reads is the same once the tables are rebuilt from the records (an upgrade without a snapshot). */
+export function expectSameFromRecords(h: Harness, view: () => unknown): void {
+    const before = view();
+    h.games.clear();
+    expect(loadGames(h)).toBe('records');
+    expect(view()).toEqual(before);
 }
 
 /** The current API key of a game (player writes carry it). */

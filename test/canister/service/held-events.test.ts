@@ -18,14 +18,13 @@ import {
     webhookWork,
 } from '../../../canister/service/webhooks';
 import { statsOf } from '../../../canister/state/stats';
-import { harness, hashOf, key, moveGame, person, present, withGame, withReader, type Harness } from './harness';
+import { harnessWith, harness, hashOf, key, moveGame, person, present, withReader, type Harness } from './harness';
 
 const G = 'held-game';
 const game = (h: Harness) => h.games.get(G)!;
 
 function setup(): Harness {
-    const h = harness();
-    withGame(h, G);
+    const h = harnessWith(G);
     withReader(h, G); // every kind is recorded (a feed reader), as on a game with a server
     return h;
 }

@@ -8,15 +8,11 @@ import { nameKey } from '../../../canister/domain/nicknames';
 import { gameNameKey, rekeySome } from '../../../canister/state/names';
 import { profile, setNickname } from '../../../canister/service/players';
 import { submitBatch } from '../../../canister/service/scores';
-import { harness, key, withGame, type Harness } from './harness';
+import { harnessWith, key, type Harness } from './harness';
 
 const G = 'names-game';
 
-function setup(): Harness {
-    const h = harness();
-    withGame(h, G);
-    return h;
-}
+const setup = (): Harness => harnessWith(G);
 function first(h: Harness, playerId: string, nickname: string): string {
     h.advance(3);
     const [r] = submitBatch(h, {

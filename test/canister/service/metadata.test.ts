@@ -15,7 +15,7 @@ import { decodePlayer, encodePlayer } from '../../../canister/state/player-codec
 import { writeSnapshot } from '../../../canister/state/snapshot';
 import { loadGames } from '../../../canister/state/startup';
 import { playerKey } from '../../../canister/state/store';
-import { harness, hashOf, key, person, present, withGame, type Harness } from './harness';
+import { expectSameFromRecords, harness, hashOf, key, person, present, withGame, type Harness } from './harness';
 
 const G = 'my-game';
 const STANDARD = ['all-time', 'weekly', 'daily'];
@@ -258,12 +258,18 @@ describe('merging an anonymous player into an account: the metadata goes with th
         expect(mergedMetadata(b, 'score', undefined, b)).toBe('B');
     });
 
-    test('through the service: per board, the higher score brings its metadata', () => {
+    /** A device's 900 (metadata from the device) and Alice's account's 300 (from the account), not merged yet. */
+    function deviceAndAccount() {
         const h = harness();
         withGame(h);
         submit(h, { playerId: 'dev_anon', score: 900, streak: 0, metadata: { from: 'device' } });
         const s = signIn(h, G, person('alice'), undefined);
         accountSubmit(h, s.sessionId, 300, { from: 'account' });
+        return { h, s };
+    }
+
+    test('through the service: per board, the higher score brings its metadata', () => {
+        const { h, s } = deviceAndAccount();
         const anonOnly = signIn(h, G, person('bob'), undefined);
         accountSubmit(h, anonOnly.sessionId, 5000, { b: 1 });
         h.advance(3);
@@ -280,11 +286,7 @@ describe('merging an anonymous player into an account: the metadata goes with th
     });
 
     test('in archives too: the merged entry shows the metadata of the higher score', () => {
-        const h = harness();
-        withGame(h);
-        submit(h, { playerId: 'dev_anon', score: 900, streak: 0, metadata: { from: 'device' } });
-        const s = signIn(h, G, person('alice'), undefined);
-        accountSubmit(h, s.sessionId, 300, { from: 'account' });
+        const { h } = deviceAndAccount();
         h.advance(86_400);
         rolloverAll(h);
         const again = signIn(h, G, person('alice'), undefined);
@@ -325,10 +327,7 @@ describe('metadata survives an upgrade and costs nothing for players without', (
 
     test('rebuilt from the records', () => {
         const h = filled();
-        const before = view(h);
-        h.games.clear();
-        expect(loadGames(h)).toBe('records');
-        expect(view(h)).toEqual(before);
+        expectSameFromRecords(h, () => view(h));
     });
 
     test('stable: a record without metadata is as long as before; with, the text plus its escapes', () => {

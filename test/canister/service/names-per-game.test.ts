@@ -13,17 +13,12 @@ import { profile, setNickname } from '../../../canister/service/players';
 import { submitBatch } from '../../../canister/service/scores';
 import { gameNameKey, nameHolder, namesToRekey, rekeySome } from '../../../canister/state/names';
 import { flushStats, updateStats } from '../../../canister/state/stats';
-import { harness, hashOf, key, person, withGame, type Harness } from './harness';
+import { harnessWith, harness, hashOf, key, person, withGame, type Harness } from './harness';
 
 const A = 'game-a';
 const B = 'game-b';
 
-function setup(): Harness {
-    const h = harness();
-    withGame(h, A);
-    withGame(h, B);
-    return h;
-}
+const setup = (): Harness => harnessWith(A, B);
 /** A submit (the first one creates the player); the player's name afterwards. */
 function submit(h: Harness, gameId: string, playerId: string, nickname?: string): string {
     h.advance(3);

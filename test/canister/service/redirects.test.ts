@@ -1,67 +1,17 @@
 // A directory's direct reads of a game on another canister: a 302 to the same path there, in the
 // request's form of address, certified on its first read by an update like a render, then served
 // by the query from the tree; never a Location off the canister URL pattern.
-import { createHash } from 'node:crypto';
-
-import { LookupPathStatus, lookup_path, type HashTree as AgentTree } from '@dfinity/agent';
-import { decode as cborDecode } from '@dfinity/cbor';
-
-import {
-    FULL_EXPRESSION,
-    REDIRECT_EXPRESSION,
-    SKIP_EXPRESSION,
-    certifiedQuery,
-    mapHash,
-    requestHash,
-    responseHeadersHash,
-} from '../../../canister/domain/certification/http';
-import { keyOf, treeDigest, type HashTree } from '../../../canister/domain/certification/hash-tree';
+import { REDIRECT_EXPRESSION, SKIP_EXPRESSION } from '../../../canister/domain/certification/http';
 import { createDirectReads } from '../../../canister/service/direct-reads';
-import type { HttpAnswer } from '../../../canister/service/direct-reads/answers';
 import { REDIRECTS_MAX, REDIRECT_STATUS } from '../../../canister/service/direct-reads/redirects';
 import { UPGRADES_PER_GAME_PER_MINUTE } from '../../../canister/service/direct-reads/upgrades';
+import { checkCertified, header } from './certified';
 import { harness, withGame } from './harness';
 
 const SHARD = 'bkyz2-fmaaa-aaaaa-qaaaq-cai';
 const OTHER_SHARD = 'bd3sg-teaaa-aaaaa-qaaba-cai';
 const DIR_HOST = 'be2us-64aaa-aaaaa-qaabq-cai.icp0.io';
 const CERT = new Uint8Array([1, 2, 3]);
-
-const sha = (...parts: Uint8Array[]): Uint8Array => {
-    const h = createHash('sha256');
-    for (const p of parts) h.update(p);
-    return new Uint8Array(h.digest());
-};
-const text = (s: string): Uint8Array => new TextEncoder().encode(s);
-const header = (a: HttpAnswer, name: string): string | undefined => {
-    const v = a.headers.find(([n]) => n === name)?.[1];
-    return v === undefined ? undefined : typeof v === 'string' ? v : new TextDecoder().decode(v);
-};
-
-/**
- * The answer's leaf is in the witnessed tree whose root is `root` (a verifier's check, minus the
- * signature), its request hashed as its expression says (a redirect's: with the request's Host).
- */
-function checkCertified(root: Uint8Array, answer: HttpAnswer, url: string, host?: string): void {
-    const cert = header(answer, 'ic-certificate')!;
-    const tree = cborDecode(Buffer.from(/tree=:([^:]*):/.exec(cert)![1], 'base64')) as AgentTree;
-    const path = cborDecode(Buffer.from(/expr_path=:([^:]*):/.exec(cert)![1], 'base64')) as string[];
-    const q = url.indexOf('?');
-    const query = certifiedQuery(q < 0 ? '' : url.slice(q + 1));
-    const expression = header(answer, 'ic-certificateexpression')!;
-    // Computed here from the spec's map (method, the certified headers, the certified query), not the canister's helper.
-    const entries: Array<[string, string]> = [[':ic-cert-method', 'GET']];
-    if (expression === REDIRECT_EXPRESSION && host !== undefined) entries.push(['host', host]);
-    if (query !== '') entries.push([':ic-cert-query', query]);
-    const request = expression === FULL_EXPRESSION ? requestHash('GET', query) : sha(mapHash(entries), sha());
-    const headers = answer.headers.filter((h): h is [string, string] => typeof h[1] === 'string');
-    const response = sha(responseHeadersHash(answer.status, headers), sha(answer.body));
-    const leaf = [...path, keyOf(sha(text(expression))), keyOf(request), keyOf(response)].map((k) =>
-        Uint8Array.from(k, (c) => c.charCodeAt(0)),
-    );
-    expect(treeDigest(tree as unknown as HashTree)).toEqual(root);
-    expect(lookup_path(leaf, tree).status).toBe(LookupPathStatus.Found);
-}
 
 function setup() {
     const h = harness();

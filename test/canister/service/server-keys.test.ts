@@ -1,4 +1,4 @@
-// Server keys (issue 25): made, rotated and revoked, the old one dead at once, bound to their
+// Server keys: made, rotated and revoked, the old one dead at once, bound to their
 // game; server writes for anonymous and account players; the server-only and skip-checks game
 // settings; the feed read with the server key.
 import { SERVER_KEY } from '../../../contract/rules';
@@ -13,17 +13,12 @@ import { leaderboard } from '../../../canister/service/reads';
 import { submitBatch } from '../../../canister/service/scores';
 import { readFeed } from '../../../canister/service/event-feed';
 import { resolveServerKey, revokeServerKey, rotateServerKey } from '../../../canister/service/server-keys';
-import { failure, harness, hashOf, key, person, present, withGame, type Harness } from './harness';
+import { harnessWith, failure, hashOf, key, person, present, type Harness } from './harness';
 
 const A = 'server-a';
 const B = 'server-b';
 
-function setup(): Harness {
-    const h = harness();
-    withGame(h, A);
-    withGame(h, B);
-    return h;
-}
+const setup = (): Harness => harnessWith(A, B);
 const game = (h: Harness, gameId = A) => h.games.get(gameId)!;
 const newKey = (h: Harness, gameId = A) => rotateServerKey(h, { gameId }).serverKey;
 const submit = (h: Harness, credential: Record<string, unknown>, score: number, extra: object = {}, gameId = A) => {

@@ -8,19 +8,14 @@ import { setNickname, unlockAchievements } from '../../../canister/service/playe
 import { leaderboard } from '../../../canister/service/reads';
 import { submitBatch } from '../../../canister/service/scores';
 import { endSession, startSession } from '../../../canister/service/play-sessions';
-import { failure, harness, key, present, withGame, type Harness, hashOf, person } from './harness';
+import { harnessWith, failure, key, present, type Harness, hashOf, person } from './harness';
 
 const A = 'game-a';
 const B = 'game-b';
 const alice = person('alice', 'google', 'a@example.com');
 const DEAD = { status: 401, message: 'Invalid or expired session' };
 
-function twoGames(): Harness {
-    const h = harness();
-    withGame(h, A);
-    withGame(h, B);
-    return h;
-}
+const twoGames = (): Harness => harnessWith(A, B);
 
 const submit = (h: Harness, gameId: string, credential: Record<string, unknown>, score: number) =>
     submitBatch(h, { submits: [{ gameId, ...credential, score, streak: 1 }] })[0];

@@ -45,6 +45,15 @@ function add(h: Harness, gameId = 'my-game', kinds: string[] = ['player_banned']
     return addWebhook(h, game(h, gameId), { url: URL, kinds });
 }
 
+/** my-game with an endpoint for its bans, and these players banned. */
+function hooked(...playerIds: string[]): Harness {
+    const h = harness();
+    withGame(h);
+    add(h);
+    banned(h, 'my-game', ...playerIds);
+    return h;
+}
+
 /** What a gateway that answers the first `ok` events 2xx (and fails the next) reports. */
 function report(lease: Lease, ok = lease.events.length, at = 0): DeliveryReport {
     const tried = lease.events.slice(0, Math.min(ok + 1, lease.events.length));
@@ -286,10 +295,7 @@ test('a game with nothing in flight gets the next lease before games whose deliv
 
 describe('reports', () => {
     test('failures retry on the schedule, and a success clears them', () => {
-        const h = harness();
-        withGame(h);
-        add(h);
-        banned(h, 'my-game', 'a', 'b');
+        const h = hooked('a', 'b');
         let [lease] = work(h);
         const failedAt = h.time;
         expect(work(h, 10, [report(lease, 1)])).toEqual([]);
@@ -350,10 +356,7 @@ describe('reports', () => {
     });
 
     test('a report from an expired lease still moves the cursor, but its failure is ignored', () => {
-        const h = harness();
-        withGame(h);
-        add(h);
-        banned(h, 'my-game', 'a', 'b', 'c');
+        const h = hooked('a', 'b', 'c');
         const [slow] = work(h);
         h.advance(LEASE_SECONDS);
         const [fresh] = work(h);
@@ -369,10 +372,7 @@ describe('reports', () => {
     });
 
     test('a report never moves the cursor beyond its own lease', () => {
-        const h = harness();
-        withGame(h);
-        add(h);
-        banned(h, 'my-game', 'a', 'b');
+        const h = hooked('a', 'b');
         const [lease] = work(h);
         banned(h, 'my-game', 'c', 'd');
         work(h, 0, [{ ...report(lease), delivered: 4 }]);
@@ -466,10 +466,7 @@ describe('test events', () => {
 });
 
 test('the index is rebuilt from the records at start', () => {
-    const h = harness();
-    withGame(h);
-    add(h);
-    banned(h, 'my-game', 'a');
+    const h = hooked('a');
     // An upgrade: a new heap over the same stable store.
     const after = Object.assign(newCtx(h.store, h.env), { time: h.time, advance: h.advance });
     loadGames(after);
