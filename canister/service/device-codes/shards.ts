@@ -3,6 +3,7 @@ import type { DeviceCodeFound, ReplyOf, RequestOf, Result } from '../../../contr
 import { Fail } from '../../domain/fail';
 import type { Ctx, Untrusted } from '../../state/context';
 import { checkIdentity } from '../accounts';
+import { failOf } from '../directory/remote';
 import {
     WRONG_CODE,
     approveDeviceCode,
@@ -176,10 +177,7 @@ export function approveAnywhere(
     const userCode = typed.userCode;
     return askShards(ctx, remote, shards, typed, req.client).then(async ({ shard }) => {
         const reply = await remote.call(shard, 'device_code_approve', { userCode, client: req.client, identity });
-        if ('err' in reply) {
-            const { status, message, ...extra } = reply.err;
-            throw new Fail(status, message, extra);
-        }
+        if ('err' in reply) throw failOf(reply.err);
         return reply.ok as ReplyOf<'device_code_approve'>;
     });
 }
