@@ -1,4 +1,4 @@
-// Codes found across shards: a directory asks its shards for a code it does not hold, and tells them when codes go long.
+// Codes across shards: a directory asks its shards for a code it does not hold, and tells them when codes go long.
 import type { DeviceCodeFound, ReplyOf, RequestOf, Result } from '../../../contract/canister';
 import { Fail } from '../../domain/fail';
 import type { Ctx, Untrusted } from '../../state/context';

@@ -1,4 +1,4 @@
-// The source of a move or a backup: it freezes the game's writes and stages its export (begin), hands out the chunks, then forgets the game (end).
+// The source of a move or a backup: it freezes the game's writes, stages its export, hands out the chunks, forgets it.
 import type { RequestOf } from '../../../contract/canister';
 import { Fail } from '../../domain/fail';
 import type { Ctx, Untrusted } from '../../state/context';
