@@ -17,6 +17,9 @@ import { shardWasm } from './shard-wasm';
 export const SHARD_CYCLES = 3_000_000_000_000n;
 export const SHARD_CYCLES_RESERVE = 1_000_000_000_000n;
 
+/** The shards a call to each failed on, and why. */
+type Failed = Array<{ canisterId: string; message: string }>;
+
 /** The init/upgrade argument a shard gets: its role, its directory, the directory's lists. */
 function shardArg(ctx: Ctx, self: string, install: boolean): Uint8Array {
     return encodeInitArg({
@@ -64,28 +67,45 @@ export async function createShard(ctx: Ctx, remote: Remote): Promise<ShardEntry>
  * Installs the uploaded wasm on every shard in upgrade mode (operators; one at a time, so a bad
  * wasm stops at the first shard it breaks), with the directory's gateways and operators.
  */
-export async function upgradeShards(
-    ctx: Ctx,
-    remote: Remote,
-): Promise<{ upgraded: string[]; failed: Array<{ canisterId: string; message: string }> }> {
+export async function upgradeShards(ctx: Ctx, remote: Remote): Promise<{ upgraded: string[]; failed: Failed }> {
     requireDirectory(ctx);
     const wasm = shardWasm(ctx);
-    const upgraded: string[] = [];
-    const failed: Array<{ canisterId: string; message: string }> = [];
-    for (const shard of readyShards(ctx)) {
-        if (failed.length > 0) {
-            failed.push({ canisterId: shard.canisterId, message: 'not tried: an earlier shard failed' });
+    const ids = readyShards(ctx).map((s) => s.canisterId);
+    const { done, failed } = await onEach(
+        ids,
+        async (canisterId) => {
+            await remote.installCode(canisterId, 'upgrade', wasm, shardArg(ctx, remote.self, false));
+            return canisterId;
+        },
+        true,
+    );
+    return { upgraded: done, failed };
+}
+
+/**
+ * Runs `fn` on each shard in turn: what it gave, and the shards it failed on (a Fail; anything
+ * else throws). With `stop`, the shards after a failure are not tried.
+ */
+async function onEach<T>(
+    canisterIds: string[],
+    fn: (canisterId: string) => Promise<T>,
+    stop = false,
+): Promise<{ done: T[]; failed: Failed }> {
+    const done: T[] = [];
+    const failed: Failed = [];
+    for (const canisterId of canisterIds) {
+        if (stop && failed.length > 0) {
+            failed.push({ canisterId, message: 'not tried: an earlier shard failed' });
             continue;
         }
         try {
-            await remote.installCode(shard.canisterId, 'upgrade', wasm, shardArg(ctx, remote.self, false));
-            upgraded.push(shard.canisterId);
+            done.push(await fn(canisterId));
         } catch (e) {
             if (!(e instanceof Fail)) throw e;
-            failed.push({ canisterId: shard.canisterId, message: e.message });
+            failed.push({ canisterId, message: e.message });
         }
     }
-    return { upgraded, failed };
+    return { done, failed };
 }
 
 /** Runs `fn` on a shard stopped meanwhile (no call in flight), and starts it again whatever happened. */
@@ -107,32 +127,25 @@ export async function snapshotShards(
     remote: Remote,
 ): Promise<{
     snapshots: Array<{ canisterId: string; snapshotId: string; totalSize: number }>;
-    failed: Array<{ canisterId: string; message: string }>;
+    failed: Failed;
 }> {
     requireDirectory(ctx);
-    const snapshots: Array<{ canisterId: string; snapshotId: string; totalSize: number }> = [];
-    const failed: Array<{ canisterId: string; message: string }> = [];
-    for (const shard of readyShards(ctx)) {
-        const { canisterId } = shard;
-        try {
-            const taken = await whileStopped(remote, canisterId, async () => {
-                const last = ctx.store.meta.get('shardSnapshots')?.[canisterId];
-                return remote
-                    .takeSnapshot(canisterId, last)
-                    .catch((e: unknown) => (last === undefined ? Promise.reject(e) : remote.takeSnapshot(canisterId)));
-            });
-            // Read again after the awaits: other messages ran meanwhile.
-            ctx.store.meta.set('shardSnapshots', {
-                ...ctx.store.meta.get('shardSnapshots'),
-                [canisterId]: taken.snapshotId,
-            });
-            snapshots.push({ canisterId, ...taken });
-        } catch (e) {
-            if (!(e instanceof Fail)) throw e;
-            failed.push({ canisterId, message: e.message });
-        }
-    }
-    return { snapshots, failed };
+    const ids = readyShards(ctx).map((s) => s.canisterId);
+    const { done, failed } = await onEach(ids, async (canisterId) => {
+        const taken = await whileStopped(remote, canisterId, async () => {
+            const last = ctx.store.meta.get('shardSnapshots')?.[canisterId];
+            return remote
+                .takeSnapshot(canisterId, last)
+                .catch((e: unknown) => (last === undefined ? Promise.reject(e) : remote.takeSnapshot(canisterId)));
+        });
+        // Read again after the awaits: other messages ran meanwhile.
+        ctx.store.meta.set('shardSnapshots', {
+            ...ctx.store.meta.get('shardSnapshots'),
+            [canisterId]: taken.snapshotId,
+        });
+        return { canisterId, ...taken };
+    });
+    return { snapshots: done, failed };
 }
 
 /** Loads the snapshots snapshotShards took back into the shards named (every one with a snapshot when none). */
@@ -140,7 +153,7 @@ export async function loadShardSnapshots(
     ctx: Ctx,
     remote: Remote,
     req: Untrusted<{ canisterIds?: string[] }>,
-): Promise<{ loaded: string[]; failed: Array<{ canisterId: string; message: string }> }> {
+): Promise<{ loaded: string[]; failed: Failed }> {
     requireDirectory(ctx);
     const kept = ctx.store.meta.get('shardSnapshots') ?? {};
     const named = req.canisterIds;
@@ -149,18 +162,12 @@ export async function loadShardSnapshots(
         (!Array.isArray(named) || named.some((id) => typeof id !== 'string' || !Object.hasOwn(kept, id)))
     )
         throw new Fail(400, invalid('canisterIds', 'must list shards admin_snapshot_shards took a snapshot of'));
-    const loaded: string[] = [];
-    const failed: Array<{ canisterId: string; message: string }> = [];
-    for (const canisterId of (named as string[] | undefined) ?? Object.keys(kept)) {
-        try {
-            await whileStopped(remote, canisterId, () => remote.loadSnapshot(canisterId, kept[canisterId]));
-            loaded.push(canisterId);
-        } catch (e) {
-            if (!(e instanceof Fail)) throw e;
-            failed.push({ canisterId, message: e.message });
-        }
-    }
-    return { loaded, failed };
+    const ids = (named as string[] | undefined) ?? Object.keys(kept);
+    const { done, failed } = await onEach(ids, async (canisterId) => {
+        await whileStopped(remote, canisterId, () => remote.loadSnapshot(canisterId, kept[canisterId]));
+        return canisterId;
+    });
+    return { loaded: done, failed };
 }
 
 /**
