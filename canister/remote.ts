@@ -1,7 +1,7 @@
 // The directory's reach to other canisters: JSON methods of its shards, and the management
 // canister's create_canister, install_code, canister_status, deposit_cycles, stop/start and
 // snapshots, as
-// service/directory.ts's Remote and service/funding.ts's Treasury. A rejected
+// service/directory/remote.ts's Remote and service/funding.ts's Treasury. A rejected
 // call becomes a 503 Fail: an async method still answers {err}, never traps on it.
 import { IDL, Principal, call, canisterCycleBalance, canisterSelf } from 'azle';
 

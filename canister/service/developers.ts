@@ -70,7 +70,7 @@ export function developerSignIn(
 
 /** The developer of a live dashboard session (401 otherwise); used in an update, it renews. */
 export function liveDeveloper(ctx: Ctx, sessionHash: unknown, renew: boolean): DeveloperRecord {
-    // A shard's call from its directory: the directory checked the session (service/directory.ts).
+    // A shard's call from its directory: the directory checked the session (service/directory/forward.ts).
     if (ctx.actingDeveloper !== undefined) return developerOf(ctx, ctx.actingDeveloper);
     const hash = typeof sessionHash === 'string' && HASH.test(sessionHash) ? sessionHash : undefined;
     const session = hash === undefined ? undefined : ctx.store.developerSessions.get(hash);
@@ -194,7 +194,7 @@ export function deleteOwnGame(ctx: Ctx, req: Untrusted<RequestOf<'dev_delete_gam
 
 /**
  * admin_delete_game (an operator's restore with --replace): as its developer would delete it.
- * On a directory, a game on a shard is deleted there (directory.ts deleteRemoteGame).
+ * On a directory, a game on a shard is deleted there (directory/forward.ts deleteRemoteGame).
  */
 export function deleteAnyGame(ctx: Ctx, req: Untrusted<RequestOf<'admin_delete_game'>>): { message: string } {
     const game = typeof req.gameId === 'string' ? ctx.games.get(req.gameId) : undefined;

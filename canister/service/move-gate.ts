@@ -1,4 +1,4 @@
-// The gate of moving games (service/move.ts): a moving game's writes wait (503 gameMoving +
+// The gate of moving games (service/move/): a moving game's writes wait (503 gameMoving +
 // Retry-After), and any call for a game that moved away answers 503 gameMoved with `moved`.
 import { MESSAGES } from '../../contract/messages';
 import { gameOfApiKey, gameOfServerKey } from '../../contract/rules';
@@ -10,7 +10,7 @@ import type { Ctx } from '../state/context';
 export function loadMoves(ctx: Ctx): void {
     ctx.moving.clear();
     ctx.movedTo.clear();
-    // A backup pauses its game's writes only while it is staged (service/move.ts).
+    // A backup pauses its game's writes only while it is staged (service/move/stale-backups.ts).
     const out = ctx.store.meta.get('moveOut') ?? {};
     for (const id of Object.keys(out)) if (!(out[id]!.backup === true && out[id]!.ready)) ctx.moving.add(id);
     const moved = ctx.store.meta.get('movedGames') ?? {};

@@ -104,7 +104,7 @@ export function archivePeriod(ctx: Ctx, game: GameState, board: BoardRecord, end
 export function rolloverAll(ctx: Ctx): number {
     let rolled = 0;
     for (const game of ctx.games.values()) {
-        // A game moving out is frozen (service/move.ts): its target rolls it over once it is there.
+        // A game moving out is frozen (service/move/out.ts): its target rolls it over once it is there.
         if (ctx.moving.size > 0 && ctx.moving.has(game.record.gameId)) continue;
         for (const board of game.record.boards) if (rollover(ctx, game, board)) rolled++;
     }

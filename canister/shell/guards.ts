@@ -99,7 +99,7 @@ function actAs(req: object): void {
     ctx.actingDeveloper = acting;
 }
 
-/** Moves (service/move.ts): a moving game's writes wait (503 + Retry-After), a moved game's calls answer `moved`. */
+/** Moves (service/move/): a moving game's writes wait (503 + Retry-After), a moved game's calls answer `moved`. */
 function gate(method: Method, req: { gameId?: unknown }): void {
     if (ctx.moving.size === 0 && ctx.movedTo.size === 0) return;
     const { kind, moves }: MethodRow = METHODS[method];

@@ -42,7 +42,7 @@ export interface Ctx {
     /** Games whose heap tables are still being rebuilt from records: the next slot to read. */
     rebuilding: Map<string, number>;
     // ---- move part ----
-    /** Games whose writes are paused while they move out (service/move.ts; from meta `moveOut`). */
+    /** Games whose writes are paused while they move out (service/move/; from meta `moveOut`). */
     moving: Set<string>;
     /** Games that moved away -> the canister that holds them now (meta `movedGames`). */
     movedTo: Map<string, string>;

@@ -369,13 +369,13 @@ export interface MoveOutRecord {
     /** Next slot to stage; `players` slots in all (the game's counter when the move began). */
     next: number;
     players: number;
-    /** Chunks staged so far (store.moveChunks `<gameId>/<index>`), their length and digest each (service/move.ts chunkDigest). */
+    /** Chunks staged so far (store.moveChunks `<gameId>/<index>`), their length and digest each (service/move/records.ts chunkDigest). */
     chunks: number;
     bytes: number;
     hashes: string[];
     ready: boolean;
     /**
-     * An operator's backup (service/move.ts): the game's writes pause only while it is staged;
+     * An operator's backup (service/move/stale-backups.ts): the game's writes pause only while it is staged;
      * once ready they go on, and the staged chunks stay to be read until move_abort drops them.
      */
     backup?: true;
@@ -393,7 +393,7 @@ export interface MoveInRecord {
     /** Highest slot taken + 1 (for dropping a half import). */
     players: number;
     events: number;
-    /** A developer's backup file being imported (service/backup.ts), not a move. */
+    /** A developer's backup file being imported (service/backup/), not a move. */
     backup?: true;
 }
 

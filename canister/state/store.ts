@@ -62,7 +62,7 @@ export interface Meta {
     /** The heap snapshot's manifest, while a snapshot is stored. */
     snapshot: SnapshotManifest;
     // ---- move part ----
-    /** Games moving out of this canister, by id: their writes are paused (service/move.ts). */
+    /** Games moving out of this canister, by id: their writes are paused (service/move/). */
     moveOut: Record<string, MoveOutRecord>;
     /** Games being imported into this canister, by id. */
     moveIn: Record<string, MoveInRecord>;
@@ -167,7 +167,7 @@ export interface Store {
     /** `<gameId>/<webhookId>` -> a webhook endpoint with its delivery state. */
     webhooks: KV<WebhookRecord>;
     // ---- move part ----
-    /** `<gameId>/<index>` -> a staged chunk of a game moving out (JSON text, service/move.ts). */
+    /** `<gameId>/<index>` -> a staged chunk of a game moving out (JSON text, service/move/stage.ts). */
     moveChunks: KV<string>;
     // ---- directory part ----
     /** Game id -> the principal (text) of the shard that holds it (a directory's games elsewhere). */

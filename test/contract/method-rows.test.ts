@@ -4,7 +4,7 @@
 import { METHODS, type Method, type MethodRow } from '../../contract/canister';
 
 const rows = Object.entries(METHODS) as Array<[Method, MethodRow]>;
-const named = (test: (row: MethodRow) => boolean): string[] => rows.filter(([, row]) => test(row)).map(([m]) => m);
+const named = (test: (row: MethodRow) => boolean): Method[] => rows.filter(([, row]) => test(row)).map(([m]) => m);
 
 test('updates of webhooks mark nothing on the board paths; an account removed or a code redeemed marks every game', () => {
     expect(named((r) => r.marks === 'nothing')).toEqual(

@@ -24,110 +24,9 @@
 // set of a new id 174 K, set moving an id 250 K, remove 113 K, range(1, 100) 300 K; a snapshot is
 // 48 bytes per id and restores in 99 M. (A treap is ~25 levels deep there against ~20 for AVL;
 // the saving would be eaten by the path stack and bottom-up rebalancing AVL inserts need.)
-
-export type RankOrder = 'desc' | 'asc';
-
-export interface RankKey {
-    value: number;
-    at: number;
-    tie: number;
-}
-
-export interface RankIndex {
-    readonly order: RankOrder;
-    /** Inserts `id` with this key, or moves it there if present. */
-    set(id: number, value: number, at: number, tie: number): void;
-    /** Removes `id`; false if it was absent. */
-    remove(id: number): boolean;
-    has(id: number): boolean;
-    size(): number;
-    keyOf(id: number): RankKey | undefined;
-    /** 1-based rank of `id`, or undefined if absent. */
-    rank(id: number): number | undefined;
-    /** The id at a 1-based rank, or undefined if out of range. */
-    select(rank: number): number | undefined;
-    /**
-     * How many entries have a value strictly better than `value` by the index's order (greater
-     * for 'desc', smaller for 'asc'), in one descent: 1 + this is the shared rank of `value`
-     * (equal values share a rank: 1, 2, 2, 4).
-     */
-    countBetter(value: number): number;
-    /** Up to `count` ids in rank order starting at `startRank` (1-based). */
-    range(startRank: number, count: number): number[];
-    /**
-     * The ids from up to `before` ranks above `id` to up to `after` ranks below it, in rank
-     * order (truncated at the ends of the board); [] if `id` is absent. The rank of the first is
-     * rank(id) minus the position of `id` in the result.
-     */
-    around(id: number, before: number, after: number): number[];
-    clear(): void;
-    /** Bytes its arrays take (their capacity, not just the entries): what it holds of the heap. */
-    bytes(): number;
-    /**
-     * The index as bytes: a header then the arrays, each chunk at most CHUNK_BYTES. The chunks
-     * are views of the index's own memory (no copy): store them before the next change, and
-     * honour each view's byteOffset/byteLength.
-     */
-    toChunks(): Uint8Array[];
-}
-
-/** The largest id plus two: node = id + 1 must fit, and 2^25 nodes of 48 bytes is 1.5 GiB. */
-const MAX_NODES = 1 << 25;
-export const SNAPSHOT_VERSION = 1;
-/** Snapshot chunks are at most this long, to fit one stable-map value each. */
-export const CHUNK_BYTES = 1 << 20;
-
-const MAGIC = 0x58494b52; // "RKIX" read as a little-endian u32
-const HEADER_BYTES = 32;
-const FLOAT_ARRAYS = 3; // value, at, tie
-const INT_ARRAYS = 6; // left, right, size, prev, next, prio
-const BYTES_PER_NODE = FLOAT_ARRAYS * 8 + INT_ARRAYS * 4;
-const DEFAULT_CAPACITY = 1024;
-export const GROWTH = 1.5;
-
-interface Arrays {
-    /** The value as stored: negated for 'desc', so the tree always orders ascending. */
-    val: Float64Array;
-    at: Float64Array;
-    tie: Float64Array;
-    left: Int32Array;
-    right: Int32Array;
-    /** Subtree size; 0 for nodes not in the index (so it doubles as the membership flag). */
-    size: Int32Array;
-    prev: Int32Array;
-    next: Int32Array;
-    prio: Int32Array;
-}
-
-function allocate(capacity: number): Arrays {
-    return {
-        val: new Float64Array(capacity),
-        at: new Float64Array(capacity),
-        tie: new Float64Array(capacity),
-        left: new Int32Array(capacity),
-        right: new Int32Array(capacity),
-        size: new Int32Array(capacity),
-        prev: new Int32Array(capacity),
-        next: new Int32Array(capacity),
-        prio: new Int32Array(capacity),
-    };
-}
-
-/** The arrays in snapshot order. */
-function arrayList(a: Arrays): Array<Float64Array | Int32Array> {
-    return [a.val, a.at, a.tie, a.left, a.right, a.size, a.prev, a.next, a.prio];
-}
-
-/**
- * Capacities grow by half (a third of the array unused at worst, a fifth on average, against
- * half and ~30 % when doubling: memory is paid per byte per second), for a few more native
- * copies over an index's life.
- */
-function capacityFor(nodes: number): number {
-    let capacity = 16;
-    while (capacity < nodes) capacity = Math.ceil(capacity * GROWTH);
-    return Math.min(capacity, MAX_NODES);
-}
+import { DEFAULT_CAPACITY, MAX_NODES, BYTES_PER_NODE, allocate, arrayList, capacityFor, type Arrays } from './arrays';
+import { decodeSnapshot, encodeSnapshot } from './snapshot';
+import type { RankIndex, RankOrder } from './types';
 
 /** Treap priority: a fixed mix (murmur3's finaliser) of the node, so the shape is reproducible. */
 function priority(node: number): number {
@@ -151,65 +50,8 @@ export function createRankIndex(order: RankOrder, initialCapacity = DEFAULT_CAPA
 
 /** Rebuilds an index from toChunks() output by copying bytes: no per-entry work. */
 export function restoreRankIndex(chunks: readonly Uint8Array[]): RankIndex {
-    if (chunks.length === 0 || chunks[0].byteLength !== HEADER_BYTES) {
-        throw new Error('rank index snapshot: missing or malformed header');
-    }
-    const header = new DataView(chunks[0].buffer, chunks[0].byteOffset, HEADER_BYTES);
-    if (header.getUint32(0, true) !== MAGIC) throw new Error('rank index snapshot: not a rank index snapshot');
-    const version = header.getUint32(4, true);
-    if (version !== SNAPSHOT_VERSION) {
-        throw new Error(`rank index snapshot: version ${version} is not supported (expected ${SNAPSHOT_VERSION})`);
-    }
-    const orderCode = header.getUint32(8, true);
-    const count = header.getUint32(12, true);
-    const bound = header.getUint32(16, true);
-    const bytesPerNode = header.getUint32(20, true);
-    const payload = header.getUint32(24, true);
-    if (
-        orderCode > 1 ||
-        bound < 1 ||
-        bound > MAX_NODES ||
-        count >= bound ||
-        bytesPerNode !== BYTES_PER_NODE ||
-        payload !== bound * BYTES_PER_NODE
-    ) {
-        throw new Error(
-            `rank index snapshot: inconsistent header (order ${orderCode}, ${count} entries, ${bound} nodes, ${bytesPerNode} bytes per node, ${payload} bytes)`,
-        );
-    }
-    let received = 0;
-    for (let i = 1; i < chunks.length; i++) received += chunks[i].byteLength;
-    if (received !== payload) {
-        throw new Error(`rank index snapshot: expected ${payload} bytes of arrays, got ${received}`);
-    }
-
-    const arrays = allocate(capacityFor(bound));
-    // Stream the chunks into the arrays; the chunk boundaries need not match the arrays'.
-    let chunk = 1;
-    let offset = 0;
-    for (const array of arrayList(arrays)) {
-        const target = new Uint8Array(array.buffer, 0, bound * array.BYTES_PER_ELEMENT);
-        let filled = 0;
-        while (filled < target.length) {
-            const source = chunks[chunk];
-            const take = Math.min(source.byteLength - offset, target.length - filled);
-            target.set(source.subarray(offset, offset + take), filled);
-            filled += take;
-            offset += take;
-            if (offset === source.byteLength) {
-                chunk++;
-                offset = 0;
-            }
-        }
-    }
-    // O(1) consistency checks: the root's subtree holds every entry and the ends are real nodes.
-    const { left, size, prev, next } = arrays;
-    const root = left[0];
-    const ends = (n: number) => n >= 0 && n < bound && (n === 0) === (count === 0);
-    if (size[0] !== 0 || !ends(root) || size[root] !== count || !ends(next[0]) || !ends(prev[0])) {
-        throw new Error('rank index snapshot: the arrays do not match the header');
-    }
-    return build(orderCode === 0 ? 'desc' : 'asc', arrays, bound, count, capacityFor(DEFAULT_CAPACITY + 1));
+    const { order, arrays, bound, count } = decodeSnapshot(chunks);
+    return build(order, arrays, bound, count, capacityFor(DEFAULT_CAPACITY + 1));
 }
 
 function build(
@@ -524,25 +366,7 @@ function build(
         },
 
         toChunks() {
-            const header = new Uint8Array(HEADER_BYTES);
-            const view = new DataView(header.buffer);
-            view.setUint32(0, MAGIC, true);
-            view.setUint32(4, SNAPSHOT_VERSION, true);
-            view.setUint32(8, order === 'desc' ? 0 : 1, true);
-            view.setUint32(12, count, true);
-            view.setUint32(16, bound, true);
-            view.setUint32(20, BYTES_PER_NODE, true);
-            view.setUint32(24, bound * BYTES_PER_NODE, true);
-            const chunks: Uint8Array[] = [header];
-            for (const array of arrayList(current())) {
-                const bytes = bound * array.BYTES_PER_ELEMENT;
-                for (let offset = 0; offset < bytes; offset += CHUNK_BYTES) {
-                    chunks.push(
-                        new Uint8Array(array.buffer, array.byteOffset + offset, Math.min(CHUNK_BYTES, bytes - offset)),
-                    );
-                }
-            }
-            return chunks;
+            return encodeSnapshot(order, count, bound, current());
         },
     };
 }
