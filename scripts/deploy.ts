@@ -21,12 +21,12 @@ import { gzipSync } from 'node:zlib';
 import { HttpAgent, type Identity } from '@dfinity/agent';
 import { Principal } from '@dfinity/principal';
 
-import { connectCanister, type CanisterClient } from '../gateway/canister';
-import { canisterFailure } from '../gateway/errors';
-import { moveGames, type MoveGamesReport } from '../gateway/move-game';
-import { ensureIdentity, loadIdentity } from '../gateway/identity';
-import { management } from '../gateway/management';
-import { shardRouter, type ShardRouter } from '../gateway/shards';
+import { connectCanister, type CanisterClient } from '../gateway/ic/canister';
+import { canisterFailure } from '../gateway/http/errors';
+import { moveGames, type MoveGamesReport } from '../gateway/ops/move-game';
+import { ensureIdentity, loadIdentity } from '../gateway/ic/identity';
+import { management } from '../gateway/ic/management';
+import { shardRouter, type ShardRouter } from '../gateway/ic/shards';
 import { listSnapshots, restoreSnapshot, takeSnapshot, type SnapshotView } from '../gateway/backups/snapshots';
 import { encodeInitArg } from '../contract/init-arg';
 
@@ -59,7 +59,7 @@ export interface DeployOptions {
     /** Shards the directory should have at least (created through it); undefined: as many as it has. */
     shards?: number;
     /**
-     * After the shards: every game the directory holds is moved to one (gateway/move-game.ts
+     * After the shards: every game the directory holds is moved to one (gateway/ops/move-game.ts
      * moveGames), as this identity: an operator of the directory and its shards.
      */
     moveGamesAs?: Identity;

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 
-import { readConfig } from '../../gateway/config';
+import { readConfig } from '../../gateway/ops/config';
 import { startLocal } from '../../local/start';
 import { tempDir } from '../support/replica';
 import { table } from './stats';

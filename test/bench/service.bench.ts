@@ -8,10 +8,10 @@ import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 
-import { connectCanister } from '../../gateway/canister';
-import { localIdentityFile, readConfig } from '../../gateway/config';
-import { ensureIdentity } from '../../gateway/identity';
-import { shardRouter } from '../../gateway/shards';
+import { connectCanister } from '../../gateway/ic/canister';
+import { localIdentityFile, readConfig } from '../../gateway/ops/config';
+import { ensureIdentity } from '../../gateway/ic/identity';
+import { shardRouter } from '../../gateway/ic/shards';
 import { startLocal } from '../../local/start';
 import { tempDir } from '../support/replica';
 import { startRedisReference } from './redis-reference';

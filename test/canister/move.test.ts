@@ -9,8 +9,8 @@ import type { Identity } from '@dfinity/agent';
 import { Principal } from '@dfinity/principal';
 
 import { MESSAGES } from '../../contract/messages';
-import { connectCanister, type CanisterClient } from '../../gateway/canister';
-import { moveGame } from '../../gateway/move-game';
+import { connectCanister, type CanisterClient } from '../../gateway/ic/canister';
+import { moveGame } from '../../gateway/ops/move-game';
 import { addLeaderboard, initArg, leaderboardWasm, startLeaderboard, type TestCanister } from '../support/canister';
 
 const G = 'moving-game';

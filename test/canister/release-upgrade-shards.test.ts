@@ -17,12 +17,12 @@ import { Principal } from '@dfinity/principal';
 
 import { METHODS, type Method } from '../../contract/canister';
 import { DEFAULT_HEAP_LIMIT_BYTES } from '../../contract/shards';
-import { connectCanister, type CanisterClient } from '../../gateway/canister';
+import { connectCanister, type CanisterClient } from '../../gateway/ic/canister';
 import { runAdmin } from '../../gateway/admin';
-import { ensureIdentity } from '../../gateway/identity';
-import { moveGames, type MoveGamesReport } from '../../gateway/move-game';
-import { serveGateway, type RunningGateway } from '../../gateway/serve';
-import { shardRouter } from '../../gateway/shards';
+import { ensureIdentity } from '../../gateway/ic/identity';
+import { moveGames, type MoveGamesReport } from '../../gateway/ops/move-game';
+import { serveGateway, type RunningGateway } from '../../gateway/server/serve';
+import { shardRouter } from '../../gateway/ic/shards';
 import { ensureShards } from '../../local/shards';
 import { initArg, leaderboardWasm, startLeaderboard, type TestCanister } from '../support/canister';
 import { dashboardHeaders } from '../support/gateway';

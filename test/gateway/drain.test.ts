@@ -3,8 +3,8 @@
 // are refused from the moment it stops.
 import { randomBytes } from 'node:crypto';
 
-import type { CanisterClient } from '../../gateway/canister';
-import { serveGateway } from '../../gateway/serve';
+import type { CanisterClient } from '../../gateway/ic/canister';
+import { serveGateway } from '../../gateway/server/serve';
 import { startService } from '../support/gateway';
 
 let s: Awaited<ReturnType<typeof startService>>;

@@ -6,8 +6,8 @@
 // asserts a duration: conditions are awaited, events are driven by actions.
 import { createHash, randomBytes } from 'node:crypto';
 
-import { feedWatcher } from '../../gateway/feed-watcher';
-import { serveGateway } from '../../gateway/serve';
+import { feedWatcher } from '../../gateway/ic/feed-watcher';
+import { serveGateway } from '../../gateway/server/serve';
 import { startService, dashboardHeaders } from '../support/gateway';
 
 let s: Awaited<ReturnType<typeof startService>>;

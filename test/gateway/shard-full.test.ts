@@ -4,8 +4,8 @@
 // sign-in is refused too, raising the line lets new players in; shard_status figures are sane.
 import { Ed25519KeyIdentity } from '@dfinity/identity';
 
-import { connectCanister } from '../../gateway/canister';
-import { ensureIdentity } from '../../gateway/identity';
+import { connectCanister } from '../../gateway/ic/canister';
+import { ensureIdentity } from '../../gateway/ic/identity';
 import { MESSAGES } from '../../contract/messages';
 import { encodeInitArg } from '../../contract/init-arg';
 import { DEFAULT_HEAP_LIMIT_BYTES, type ShardStatus } from '../../contract/shards';

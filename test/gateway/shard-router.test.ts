@@ -1,4 +1,4 @@
-// The gateway's router (gateway/shards.ts) over stand-in canisters that answer like the real
+// The gateway's router (gateway/ic/shards.ts) over stand-in canisters that answer like the real
 // ones: each game located once (concurrent first lookups share the call), unknown games asked
 // again each time and answered by the directory, `moved` answers located again and retried
 // once, developer calls on a shard's game forwarded by the directory, fan-outs. The real
@@ -7,9 +7,9 @@ import type { Principal } from '@dfinity/principal';
 import { Principal as P } from '@dfinity/principal';
 
 import type { Method, Result } from '../../contract/canister';
-import type { CanisterClient } from '../../gateway/canister';
-import { canisterFailure } from '../../gateway/errors';
-import { shardRouter } from '../../gateway/shards';
+import type { CanisterClient } from '../../gateway/ic/canister';
+import { canisterFailure } from '../../gateway/http/errors';
+import { shardRouter } from '../../gateway/ic/shards';
 
 type Handler = (method: string, request: any) => Result<unknown>;
 

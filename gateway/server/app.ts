@@ -4,25 +4,25 @@
 // GET /metrics beside it.
 import express, { type NextFunction, type Request, type Response } from 'express';
 
-import { API_HEADERS } from '../contract/http';
-import { unknownEndpoint } from '../contract/messages';
-import { credentialResolver } from './auth';
-import { batcher, type Batcher, type BatcherOptions } from './batcher';
-import { ttlCache } from './cache';
-import type { Result, SubmitRequest } from '../contract/canister';
-import type { SubmitReply } from '../contract/schemas';
-import { trapped, type CanisterClient } from './canister';
-import { canisterUrlFor } from './canister-url';
-import { cyclesWatch, type CyclesWatch } from './cycles-watch';
-import { openApiDocument } from './docs';
-import { referencePages } from './reference-pages';
-import { dashboard } from './dashboard';
-import { demoPages, type DemoConfig } from './pages/demo';
-import { html, page as framed, sendPage } from './pages/layout';
-import { linkPages } from './pages/link';
-import { providerRegistry, type SignInConfig } from './sign-in/providers';
-import { failureOf, sendError } from './errors';
-import type { Log } from './log';
+import { API_HEADERS } from '../../contract/http';
+import { unknownEndpoint } from '../../contract/messages';
+import { credentialResolver } from '../routes/auth';
+import { batcher, type Batcher, type BatcherOptions } from '../ic/batcher';
+import { ttlCache } from '../http/cache';
+import type { Result, SubmitRequest } from '../../contract/canister';
+import type { SubmitReply } from '../../contract/schemas';
+import { trapped, type CanisterClient } from '../ic/canister';
+import { canisterUrlFor } from '../ic/canister-url';
+import { cyclesWatch, type CyclesWatch } from '../ops/cycles-watch';
+import { openApiDocument } from '../reference/openapi';
+import { referencePages } from '../reference/pages';
+import { dashboard } from '../dashboard';
+import { demoPages, type DemoConfig } from '../pages/demo';
+import { html, page as framed, sendPage } from '../pages/layout';
+import { linkPages } from '../pages/link';
+import { providerRegistry, type SignInConfig } from '../sign-in/providers';
+import { failureOf, sendError } from '../http/errors';
+import type { Log } from '../ops/log';
 import {
     batchObserver,
     gatewayMetrics,
@@ -30,13 +30,13 @@ import {
     measuredCanister,
     metricsRoute,
     type GatewayMetrics,
-} from './metrics';
-import { expressPath, serve, type RouteContext } from './route';
-import { FEED_LIMITS, feedWatcher, pokingCanister, type FeedLimits, type FeedWatcher } from './feed-watcher';
-import { ROUTES } from './routes';
-import { shardRouter, type ShardRouter } from './shards';
-import { STRICT_POLICY } from './webhooks/address-policy';
-import type { WebhookSettings } from './webhooks/worker';
+} from '../ops/metrics';
+import { expressPath, serve, type RouteContext } from '../routes/route';
+import { FEED_LIMITS, feedWatcher, pokingCanister, type FeedLimits, type FeedWatcher } from '../ic/feed-watcher';
+import { ROUTES } from '../routes';
+import { shardRouter, type ShardRouter } from '../ic/shards';
+import { STRICT_POLICY } from '../webhooks/address-policy';
+import type { WebhookSettings } from '../webhooks/worker';
 
 export interface GatewayOptions {
     canister: CanisterClient;

@@ -14,11 +14,11 @@ import {
     type ReplyOf,
     type RequestOf,
     type Result,
-} from '../contract/canister';
-import { API_KEY } from '../contract/rules';
-import type { GameLocation, ShardEntry } from '../contract/shards';
+} from '../../contract/canister';
+import { API_KEY } from '../../contract/rules';
+import type { GameLocation, ShardEntry } from '../../contract/shards';
 import type { CanisterClient } from './canister';
-import { canisterFailure } from './errors';
+import { canisterFailure } from '../http/errors';
 
 export interface ShardRouter {
     /** The configured canister: the directory (a single canister of before is one with no shards). */

@@ -3,10 +3,10 @@
 // per FEED_HEADS_MAX games), and at once for a game when this gateway's own writes for it
 // (submits, moderation) were answered. Waiters are bounded per game and in total (429
 // beyond); a client that disconnects stops waiting; a draining gateway answers every waiter.
-import { isQuery, type Method } from '../contract/canister';
-import { FEED_HEADS_MAX } from '../contract/event-log';
+import { isQuery, type Method } from '../../contract/canister';
+import { FEED_HEADS_MAX } from '../../contract/event-log';
 import type { CanisterClient } from './canister';
-import { ApiFailure } from './errors';
+import { ApiFailure } from '../http/errors';
 
 export interface FeedLimits {
     /** How often a watched game is polled (ms). */
