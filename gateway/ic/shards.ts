@@ -3,7 +3,8 @@
 // and a client that sends every method to the canister it belongs to (a game's calls to the
 // game's canister, developer calls on a shard's game through the directory's `dev_forward`,
 // what spans games, and typed user codes, to the directory or to every canister). A canister answering
-// `{err: {moved: true}}` makes the router ask the directory again and retry once.
+// `{err: {moved: true}}` makes the router ask the directory again and retry once. Score submits
+// take their own path over this router (./submits.ts: batched per canister).
 // Steady state: a Map lookup per call, no directory call.
 import { Principal } from '@dfinity/principal';
 
@@ -35,7 +36,7 @@ export interface ShardRouter {
     forget(gameId: string): void;
     /** Every canister's client, the directory first (list_shards, refreshed every `refreshMs` or when asked). */
     all(refresh?: boolean): Promise<CanisterClient[]>;
-    /** One method-routed client for everything (the routes', the dashboard's, the admin CLI's). */
+    /** One method-routed client for everything but submits (the routes', the dashboard's, the admin CLI's). */
     readonly routed: CanisterClient;
     /** How many locate_game / list_shards calls this router made (tests, health). */
     readonly counts: { locates: number; lists: number };
@@ -190,43 +191,6 @@ export function shardRouter(directory: CanisterClient, o: RouterOptions = {}): S
         );
     }
 
-    /**
-     * Submits grouped by their game's canister, one call each, the replies in the request's order.
-     * A submit answered `moved` (its game left that canister since it was located) is sent once
-     * more to where the directory says the game is now, like any other call of a moved game.
-     */
-    async function submitAll(request: RequestOf<'submit_scores'>): Promise<Result<unknown>> {
-        const submits = Array.isArray(request?.submits) ? request.submits : [];
-        const first = await submitGrouped(request, submits);
-        if ('err' in first || !Array.isArray(first.ok)) return first;
-        const replies = first.ok as Array<Result<unknown>>;
-        const again = replies.flatMap((r, i) => (isMoved(r) ? [i] : []));
-        if (again.length === 0) return first;
-        for (const i of again) located.delete(String(submits[i]?.gameId));
-        const resent = again.map((i) => submits[i]);
-        const second = await submitGrouped({ submits: resent }, resent);
-        if ('err' in second) return first;
-        again.forEach((at, k) => (replies[at] = (second.ok as Array<Result<unknown>>)[k]));
-        return { ok: replies };
-    }
-
-    async function submitGrouped(
-        request: RequestOf<'submit_scores'>,
-        submits: RequestOf<'submit_scores'>['submits'],
-    ): Promise<Result<unknown>> {
-        const targets = await Promise.all(submits.map((s) => locate(String(s?.gameId))));
-        const groups = new Map<CanisterClient, number[]>();
-        targets.forEach((c, i) => groups.set(c, [...(groups.get(c) ?? []), i]));
-        if (groups.size <= 1) return ((targets[0] ?? directory) as AnyClient).call('submit_scores', request);
-        const replies: Array<Result<unknown>> = new Array(submits.length);
-        for (const [client, indexes] of groups) {
-            const reply = await client.call('submit_scores', { submits: indexes.map((i) => submits[i]) });
-            if ('err' in reply) return reply;
-            indexes.forEach((at, k) => (replies[at] = reply.ok[k]));
-        }
-        return { ok: replies };
-    }
-
     /** events_latest per canister, the answers put back in the request's order. */
     async function latestAll(request: RequestOf<'events_latest'>): Promise<Result<unknown>> {
         const games = Array.isArray(request?.games) ? request.games : [];
@@ -304,8 +268,6 @@ export function shardRouter(directory: CanisterClient, o: RouterOptions = {}): S
         if (directory.forCanister === undefined || DIRECTORY_ONLY.has(method))
             return (directory as AnyClient).call(method, request);
         switch (method) {
-            case 'submit_scores':
-                return submitAll(r as RequestOf<'submit_scores'>);
             case 'events_latest':
                 return latestAll(r as RequestOf<'events_latest'>);
             case 'platform_stats':

@@ -26,6 +26,7 @@ import { shardRouter } from '../../gateway/ic/shards';
 import { ensureShards } from '../../local/shards';
 import { initArg, leaderboardWasm, startLeaderboard, type TestCanister } from '../support/canister';
 import { dashboardHeaders } from '../support/gateway';
+import { asTheGateway } from '../support/routed';
 import { tempDir } from '../support/replica';
 import {
     A,
@@ -129,9 +130,9 @@ test(`the release (${release.ref.slice(0, 7)}) becomes directory + shard 1: ever
 
     const directoryGateway = await clientAs(c.gateway);
     const operator = await clientAs(c.operator);
-    const routers = { gateway: shardRouter(directoryGateway), operator: shardRouter(operator) };
+    const clients = { gateway: asTheGateway(shardRouter(directoryGateway)), operator: shardRouter(operator).routed };
     const call = (method: Method, request: Record<string, unknown>) =>
-        routers[METHODS[method].access === 'operator' ? 'operator' : 'gateway'].routed.call(method, request as never);
+        clients[METHODS[method].access === 'operator' ? 'operator' : 'gateway'].call(method, request as never);
     const { shards, sha256: uploaded } = await ensureShards(operator, leaderboardWasm(), 1);
     const shard = shards[0].canisterId;
     const atShard = operator.forCanister!(Principal.fromText(shard));

@@ -29,7 +29,7 @@ import {
     WATCH_MICROS,
 } from '../../canister/service/direct-reads/upgrades';
 import { SUSPICION_KEEP } from '../../canister/service/scores';
-import { SUBMIT_BATCHING } from '../../gateway/server/app';
+import { SUBMIT_BATCHING } from '../../gateway/ic/submits';
 import { CREDENTIAL_TTL_MS } from '../../gateway/routes/auth';
 import { readConfig } from '../../gateway/ops/config';
 import { SERVER_TIMEOUTS } from '../../gateway/server/serve';

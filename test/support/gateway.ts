@@ -20,6 +20,7 @@ import type { WebhookSettings } from '../../gateway/webhooks/worker';
 import { initArgFor } from '../../local/install';
 import { ensureShards } from '../../local/shards';
 import { shardRouter } from '../../gateway/ic/shards';
+import { asTheGateway } from './routed';
 import type { Replica, ReplicaOptions } from '../../replica/replica';
 import { leaderboardWasm } from './canister';
 import { startTestReplica, tempDir } from './replica';
@@ -239,7 +240,7 @@ export async function startService(
             : []);
     // With shards the test's calls go where the gateway's go: each game's to its canister.
     const operatorClient = shards.length > 0 ? shardRouter(directOperator).routed : directOperator;
-    const playerClient = shards.length > 0 ? shardRouter(gatewayClient).routed : gatewayClient;
+    const playerClient = shards.length > 0 ? asTheGateway(shardRouter(gatewayClient)) : gatewayClient;
     const byAccess = (method: Method): CanisterClient =>
         METHODS[method].access === 'operator' ? operatorClient : playerClient;
     const canister: CanisterClient = {
