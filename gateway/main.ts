@@ -3,10 +3,10 @@
 // against one canister; they hold no state that matters.
 import { randomBytes } from 'node:crypto';
 
-import { connectRemote, readConfig, type Config } from './config';
-import { logJson } from './log';
-import { guardProcess } from './process-guard';
-import { serveGateway, type RunningGateway } from './serve';
+import { connectRemote, readConfig, type Config } from './ops/config';
+import { logJson } from './ops/log';
+import { guardProcess } from './ops/process-guard';
+import { serveGateway, type RunningGateway } from './server/serve';
 
 export async function startGateway(config: Config): Promise<RunningGateway> {
     if (config.remote === undefined) {

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 
-import type { CanisterClient } from '../gateway/canister';
+import type { CanisterClient } from '../gateway/ic/canister';
 import type { ShardEntry } from '../contract/shards';
 
 /** Bytes of gzipped wasm per upload call (the directory takes at most 1 MiB a chunk). */

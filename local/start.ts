@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { Principal } from '@dfinity/principal';
 
 import type { Caps } from '../contract/canister';
-import { connectCanister, type CanisterClient } from '../gateway/canister';
+import { connectCanister, type CanisterClient } from '../gateway/ic/canister';
 import {
     localIdentityFile,
     localMetricsToken,
@@ -18,17 +18,17 @@ import {
     withLoopback,
     writeServiceFile,
     type Config,
-} from '../gateway/config';
-import { ensureIdentity } from '../gateway/identity';
-import { guardProcess } from '../gateway/process-guard';
-import { serveGateway, type RunningGateway } from '../gateway/serve';
+} from '../gateway/ops/config';
+import { ensureIdentity } from '../gateway/ic/identity';
+import { guardProcess } from '../gateway/ops/process-guard';
+import { serveGateway, type RunningGateway } from '../gateway/server/serve';
 import type { SignInConfig } from '../gateway/sign-in/providers';
 import { privateDir, tightenTree } from '../replica/private-files';
 import { startReplicaThread, type ReplicaThread } from '../replica/threaded';
 import { startIdentityProviderThread, type RunningIdentityProvider } from './idp/thread';
 import { initArgFor, leaderboardWasmPath } from './install';
 import { ensureShards } from './shards';
-import { shardRouter } from '../gateway/shards';
+import { shardRouter } from '../gateway/ic/shards';
 
 export const DEMO_GAME = 'demo-game';
 

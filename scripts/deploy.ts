@@ -21,12 +21,13 @@ import { gzipSync } from 'node:zlib';
 import { HttpAgent, type Identity } from '@dfinity/agent';
 import { Principal } from '@dfinity/principal';
 
-import { connectCanister, type CanisterClient } from '../gateway/canister';
-import { canisterFailure } from '../gateway/errors';
-import { moveGames, type MoveGamesReport } from '../gateway/move-game';
-import { ensureIdentity, loadIdentity } from '../gateway/identity';
-import { management } from '../gateway/management';
-import { shardRouter, type ShardRouter } from '../gateway/shards';
+import { connectCanister, type CanisterClient } from '../gateway/ic/canister';
+import { canisterFailure } from '../gateway/http/errors';
+import { moveGames, type MoveGamesReport } from '../gateway/ops/move-game';
+import { ensureIdentity, loadIdentity } from '../gateway/ic/identity';
+import { management } from '../gateway/ic/management';
+import { shardRouter, type ShardRouter } from '../gateway/ic/shards';
+import { submitPath } from '../gateway/ic/submits';
 import { listSnapshots, restoreSnapshot, takeSnapshot, type SnapshotView } from '../gateway/backups/snapshots';
 import { encodeInitArg } from '../contract/init-arg';
 
@@ -59,7 +60,7 @@ export interface DeployOptions {
     /** Shards the directory should have at least (created through it); undefined: as many as it has. */
     shards?: number;
     /**
-     * After the shards: every game the directory holds is moved to one (gateway/move-game.ts
+     * After the shards: every game the directory holds is moved to one (gateway/ops/move-game.ts
      * moveGames), as this identity: an operator of the directory and its shards.
      */
     moveGamesAs?: Identity;
@@ -268,13 +269,11 @@ async function checkService(o: DeployOptions, router: ShardRouter, apiKey: strin
     await router.directory.ok('list_shards', {});
     router.forget(CANARY_GAME);
     if (apiKey !== undefined) {
-        const game: CanisterClient = router.forGame(CANARY_GAME);
         const playerId = `canary_${randomBytes(6).toString('hex')}`;
-        const [submitted] = await game.ok('submit_scores', {
-            submits: [{ apiKey, gameId: CANARY_GAME, playerId, score: 1, streak: 1 }],
-        });
-        if (submitted === undefined || 'err' in submitted)
-            throw new Error(`the canary's submit was refused: ${submitted?.err.message ?? 'no answer'}`);
+        // The way every gateway sends a submit.
+        const submitted = await submitPath(router)({ apiKey, gameId: CANARY_GAME, playerId, score: 1, streak: 1 });
+        if ('err' in submitted) throw new Error(`the canary's submit was refused: ${submitted.err.message}`);
+        const game: CanisterClient = router.forGame(CANARY_GAME);
         const board = await game.ok('read_board', { gameId: CANARY_GAME, boardId: 'all-time', limit: 1 });
         if (board.totalEntries < 1) throw new Error("the canary's board is empty after a submit");
     }

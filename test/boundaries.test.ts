@@ -85,6 +85,6 @@ test('an import the importing part does not declare fails lint, relative or by p
 test('declared imports pass', async () => {
     expect(await lint('canister/probe.ts', "export { LIMIT } from '../contract/rules';\n")).toEqual([]);
     expect(
-        await lint('local/probe.ts', "export * from '../gateway/app';\nexport * from '../replica/replica';\n"),
+        await lint('local/probe.ts', "export * from '../gateway/server/app';\nexport * from '../replica/replica';\n"),
     ).toEqual([]);
 });

@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import type { ReplyOf } from '../../contract/canister';
 import { gamesOn, serviceOf } from './folder';
 import { chunksOf, readBackup } from './game-file';
-import type { CanisterClient } from '../canister';
-import { moveGame, ok } from '../move-game';
+import type { CanisterClient } from '../ic/canister';
+import { moveGame, ok } from '../ops/move-game';
 
 export interface ImportReport {
     gameId: string;

@@ -13,9 +13,9 @@ import {
     RESTORED_TABLES,
     type BackupGameEntry,
 } from '../../contract/service-backup';
-import type { CanisterClient } from '../canister';
-import { canisterFailure } from '../errors';
-import { ok } from '../move-game';
+import type { CanisterClient } from '../ic/canister';
+import { canisterFailure } from '../http/errors';
+import { ok } from '../ops/move-game';
 import { aboutGames, checkBackup, gamesOn, serviceOf } from './folder';
 
 export interface RestoreOptions {

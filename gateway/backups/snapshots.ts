@@ -5,11 +5,11 @@
 import type { ActorSubclass } from '@dfinity/agent';
 import { Principal } from '@dfinity/principal';
 
-import type { CanisterClient } from '../canister';
-import { isIcMainnet } from '../config';
-import { canisterFailure } from '../errors';
-import { loadIdentity } from '../identity';
-import { management, type Management, type SnapshotInfo } from '../management';
+import type { CanisterClient } from '../ic/canister';
+import { isIcMainnet } from '../ops/config';
+import { canisterFailure } from '../http/errors';
+import { loadIdentity } from '../ic/identity';
+import { management, type Management, type SnapshotInfo } from '../ic/management';
 
 export const SNAPSHOTS_HELP = `  snapshots list|take|restore|delete [canisterId] [snapshotId] [--identity <pem>]   (a canister's
                snapshots (default: the directory); take replaces snapshotId when given; restore stops

@@ -16,8 +16,8 @@ import {
     type DirectoryRecord,
     type GameFileHeader,
 } from '../../contract/service-backup';
-import type { CanisterClient } from '../canister';
-import { ok } from '../move-game';
+import type { CanisterClient } from '../ic/canister';
+import { ok } from '../ops/move-game';
 import { DIRECTORY_FILE, MANIFEST, aboutGames, gameFile, secretFile, serviceOf } from './folder';
 
 export interface BackupOptions {

@@ -5,7 +5,7 @@ import type { RouteParameters } from 'express-serve-static-core';
 
 import type { ReplyOf } from '../../contract/canister';
 import type { CyclesStatus } from '../../contract/cycles';
-import type { CanisterClient } from '../canister';
+import type { CanisterClient } from '../ic/canister';
 import { sendPage } from '../pages/layout';
 import type { Provider, SignInConfig } from '../sign-in/providers';
 import type { DeliveryOptions } from '../webhooks/deliver';

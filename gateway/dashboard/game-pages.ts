@@ -5,7 +5,7 @@ import { Router, type Request, type Response } from 'express';
 
 import type { GameView } from '../../contract/canister';
 import { boardNotFound } from '../../contract/messages';
-import { ApiFailure, failureOf } from '../errors';
+import { ApiFailure, failureOf } from '../http/errors';
 import { developer, render, viewOf, type DashboardOptions, type Developer } from './context';
 import { html, type Html } from './layout';
 import { analyticsTab } from './pages/analytics';

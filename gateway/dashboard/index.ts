@@ -5,7 +5,7 @@
 import { type NextFunction, type Request, type Response, Router } from 'express';
 
 import { unknownEndpoint } from '../../contract/messages';
-import { failureOf } from '../errors';
+import { failureOf } from '../http/errors';
 import { accountActions } from './actions/account';
 import { boardActions } from './actions/board';
 import { gameActions } from './actions/game';

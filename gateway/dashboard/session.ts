@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 
 import type { Request, Response } from 'express';
 
-import { csrfAllowed, csrfToken } from '../csrf';
-import { ApiFailure } from '../errors';
+import { csrfAllowed, csrfToken } from '../http/csrf';
+import { ApiFailure } from '../http/errors';
 import { cookie } from '../sign-in/sealed-cookie';
 import type { SignInConfig } from '../sign-in/providers';
 

@@ -4,7 +4,7 @@
 // delivery log keeps it; a test never moves the endpoint's cursor).
 import type { Result } from '../../contract/canister';
 import type { DeliveryAttempt } from '../../contract/webhooks';
-import type { CanisterClient } from '../canister';
+import type { CanisterClient } from '../ic/canister';
 import type { DeliveryOptions } from '../webhooks/deliver';
 import { deliverLease } from '../webhooks/worker';
 

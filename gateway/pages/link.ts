@@ -7,12 +7,12 @@
 import express, { type Request, type Response, Router } from 'express';
 
 import { formatUserCode } from '../../contract/user-codes';
-import { clientAddress } from '../client-address';
-import { csrfAllowed, csrfToken, setCsrfCookie } from '../csrf';
-import { ApiFailure } from '../errors';
-import { countSignInStep } from '../metrics';
+import { clientAddress } from '../http/client-address';
+import { csrfAllowed, csrfToken, setCsrfCookie } from '../http/csrf';
+import { ApiFailure } from '../http/errors';
+import { countSignInStep } from '../ops/metrics';
 import { signInFlow, type FlowFailure } from '../sign-in/oidc-flow';
-import type { CanisterClient } from '../canister';
+import type { CanisterClient } from '../ic/canister';
 import type { Provider, SignInConfig } from '../sign-in/providers';
 import { clearCookie, cookie } from '../sign-in/sealed-cookie';
 import { html, page, sendPage, type Html } from './layout';

@@ -2,9 +2,9 @@
 // Bodies from the official SDKs carry no gameId: the game comes from the API key or the session.
 import { invalid } from '../../contract/rules';
 import { AchievementBody, UnlockReply } from '../../contract/schemas';
-import { ApiFailure, SHARD_FULL_ERROR } from '../errors';
-import { credentialOf } from '../auth';
-import { writerOf, route, sameGame } from '../route';
+import { ApiFailure, SHARD_FULL_ERROR } from '../http/errors';
+import { credentialOf } from './auth';
+import { writerOf, route, sameGame } from './route';
 
 export default route({
     method: 'post',

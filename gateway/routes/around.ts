@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { FIELD } from '../../contract/messages';
 import { AROUND, PATH_ID, parseFlag, parsePlayerId, parseWindow } from '../../contract/rules';
 import { Around, PercentileQuery } from '../../contract/schemas';
-import { ApiFailure } from '../errors';
-import { route, sameGame } from '../route';
+import { ApiFailure } from '../http/errors';
+import { route, sameGame } from './route';
 
 const count = (what: string) =>
     z.optional(

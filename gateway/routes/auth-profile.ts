@@ -1,6 +1,6 @@
 // GET /auth/profile: the signed-in player's profile in the game, with their email and provider.
 import { SessionProfile } from '../../contract/schemas';
-import { route } from '../route';
+import { route } from './route';
 
 export default route({
     method: 'get',

@@ -12,8 +12,8 @@ import type { ExportEntry, ExportPage } from '../../contract/canister';
 import { ARCHIVE_ID, ExportQuery } from '../../contract/dashboard-schemas';
 import { FIELD } from '../../contract/messages';
 import { PATH_ID, invalid } from '../../contract/rules';
-import { ApiFailure } from '../errors';
-import { route, type PathParam } from '../route';
+import { ApiFailure } from '../http/errors';
+import { route, type PathParam } from './route';
 
 const CSV = 'text/csv; charset=utf-8';
 /** Lets spreadsheets read the file as UTF-8 (metadata may hold any text); CSV readers skip it. */

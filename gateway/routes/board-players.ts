@@ -6,7 +6,7 @@ import { MAX_PLAYER_SET } from '../../contract/board-options';
 import { FIELD } from '../../contract/messages';
 import { PATH_ID } from '../../contract/rules';
 import { PlayerSet, PlayerSetBody } from '../../contract/schemas';
-import { route, sameGame } from '../route';
+import { route, sameGame } from './route';
 
 export default route({
     method: 'post',

@@ -3,8 +3,8 @@
 import { FIELD } from '../../contract/messages';
 import { PATH_ID, parseFlag } from '../../contract/rules';
 import { BoardRank, PercentileQuery } from '../../contract/schemas';
-import { ApiFailure } from '../errors';
-import { route, sameGame } from '../route';
+import { ApiFailure } from '../http/errors';
+import { route, sameGame } from './route';
 
 export default route({
     method: 'get',

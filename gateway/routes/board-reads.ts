@@ -13,8 +13,8 @@ import {
     LimitOffsetQuery,
     LimitQuery,
 } from '../../contract/schemas';
-import { ApiFailure } from '../errors';
-import { cachedRead, route, sameGame, type PathParam, type Route, type RouteContext } from '../route';
+import { ApiFailure } from '../http/errors';
+import { cachedRead, route, sameGame, type PathParam, type Route, type RouteContext } from './route';
 
 const DATA = {
     list_boards: BoardList,

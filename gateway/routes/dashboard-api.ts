@@ -32,8 +32,8 @@ import { DEFAULT_STANDARD_BOARDS } from '../../contract/board-options';
 import { FIELD } from '../../contract/messages';
 import { PATH_ID, invalid, parseOffset } from '../../contract/rules';
 import { Message } from '../../contract/schemas';
-import { ApiFailure } from '../errors';
-import { route, type PathParam, type RouteInput } from '../route';
+import { ApiFailure } from '../http/errors';
+import { route, type PathParam, type RouteInput } from './route';
 
 const BASE = '/dashboard/api';
 const NOT_OWNED = 'not one of your games (every game of another developer is the same 404)';

@@ -11,8 +11,8 @@ import {
     WebhookList,
     WebhookView,
 } from '../../contract/webhook-schemas';
-import { ApiFailure } from '../errors';
-import { route, type PathParam, type RouteContext, type RouteInput } from '../route';
+import { ApiFailure } from '../http/errors';
+import { route, type PathParam, type RouteContext, type RouteInput } from './route';
 import { urlProblem } from '../webhooks/address-policy';
 
 const BASE = '/dashboard/api/games/{gameId}/webhooks';

@@ -1,7 +1,7 @@
 // DELETE /auth/account: the player removes their account; its entries leave every board and
 // its sessions die.
 import { Message } from '../../contract/schemas';
-import { route } from '../route';
+import { route } from './route';
 
 export default route({
     method: 'delete',

@@ -3,8 +3,8 @@ import * as QRCode from 'qrcode';
 
 import { DeviceCodeBody, DeviceCodeStarted } from '../../contract/schemas';
 import { formatUserCode } from '../../contract/user-codes';
-import { publicClientAddress } from '../client-address';
-import { route, sameGame } from '../route';
+import { publicClientAddress } from '../http/client-address';
+import { route, sameGame } from './route';
 
 export default route({
     method: 'post',

@@ -1,8 +1,8 @@
 // POST /auth/device/token: the game's poll; 200 with the session exactly once after approval.
 import { Approval, DeviceTokenBody } from '../../contract/schemas';
-import { hashToken } from '../auth';
-import { SHARD_FULL_ERROR } from '../errors';
-import { route } from '../route';
+import { hashToken } from './auth';
+import { SHARD_FULL_ERROR } from '../http/errors';
+import { route } from './route';
 
 export default route({
     method: 'post',

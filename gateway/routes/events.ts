@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { FEED_LIMIT, FEED_WAIT_MAX_SECONDS } from '../../contract/event-log';
 import { EventPage } from '../../contract/events';
 import { invalid } from '../../contract/rules';
-import { ApiFailure } from '../errors';
-import { route } from '../route';
+import { ApiFailure } from '../http/errors';
+import { route } from './route';
 
 const FeedQuery = z.object({
     after: z

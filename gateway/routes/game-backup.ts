@@ -6,8 +6,8 @@ import { z } from 'zod';
 import type { BackupPage } from '../../contract/backup';
 import { PATH_ID } from '../../contract/rules';
 import { backupWriter } from '../backups/game-file';
-import { ApiFailure } from '../errors';
-import { route, type PathParam } from '../route';
+import { ApiFailure } from '../http/errors';
+import { route, type PathParam } from './route';
 import { write } from './board-export';
 
 const JSON_LINES = 'application/jsonl; charset=utf-8';

@@ -1,6 +1,6 @@
 // GET /game/stats: the counts of the game of the API key or session.
 import { GameStats } from '../../contract/schemas';
-import { route } from '../route';
+import { route } from './route';
 
 export default route({
     method: 'get',

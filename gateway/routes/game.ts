@@ -1,7 +1,7 @@
 // GET /game: the game of the API key or session, with timeValidationEnabled and its boards, and
 // its own canister's direct-read URL when that is not {canister_url}.
 import { GameReply } from '../../contract/schemas';
-import { route } from '../route';
+import { route } from './route';
 
 export default route({
     method: 'get',

@@ -1,7 +1,7 @@
 // GET /health (no headers): healthy means requests can be served, i.e. the canister answers.
 import { API_VERSION } from '../../contract/http';
 import { Health } from '../../contract/schemas';
-import { route } from '../route';
+import { route } from './route';
 
 export default route({
     method: 'get',

@@ -2,8 +2,8 @@
 // itself (Sign in with Apple on iOS, Google Sign-In on Android): verified here (signature by
 // the provider's JWKS, issuer, audience = configured client ids, expiry), then a session.
 import { Approval, IdTokenBody } from '../../contract/schemas';
-import { ApiFailure, SHARD_FULL_ERROR } from '../errors';
-import { route, type Route } from '../route';
+import { ApiFailure, SHARD_FULL_ERROR } from '../http/errors';
+import { route, type Route } from './route';
 
 function idTokenRoute(name: 'google' | 'apple'): Route {
     return route({

@@ -29,7 +29,7 @@ import playerRank from './player-rank';
 import scores from './scores';
 import stats from './stats';
 import webhookTest from './webhook-test';
-import type { Route } from '../route';
+import type { Route } from './route';
 
 export const ROUTES: readonly Route[] = [
     scores,

@@ -1,8 +1,8 @@
 // GET /leaderboard: the game's players by best score or best streak (cached ~30 s).
 import { parseLimit, parseSort } from '../../contract/rules';
 import { Leaderboard, LimitSortQuery } from '../../contract/schemas';
-import { ApiFailure } from '../errors';
-import { cachedRead, route } from '../route';
+import { ApiFailure } from '../http/errors';
+import { cachedRead, route } from './route';
 
 export default route({
     method: 'get',

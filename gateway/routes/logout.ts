@@ -1,6 +1,6 @@
 // POST /auth/logout: ends this session (401 on any later use of it).
 import { Message } from '../../contract/schemas';
-import { route } from '../route';
+import { route } from './route';
 
 export default route({
     method: 'post',

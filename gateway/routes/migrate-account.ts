@@ -1,6 +1,6 @@
 // POST /migrate-account: merges the device's anonymous player into the signed-in account.
 import { MigrateBody, Migrated } from '../../contract/schemas';
-import { route } from '../route';
+import { route } from './route';
 
 export default route({
     method: 'post',

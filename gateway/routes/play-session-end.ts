@@ -1,7 +1,7 @@
 // POST /play-sessions/end: frees the player's capacity (idempotent; unknown or ended is 404).
 import { Message, PlaySessionEndBody } from '../../contract/schemas';
-import { gameCredential } from '../auth';
-import { route } from '../route';
+import { gameCredential } from './auth';
+import { route } from './route';
 
 export default route({
     method: 'post',

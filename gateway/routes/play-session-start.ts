@@ -1,8 +1,8 @@
 // POST /play-sessions/start: a play-session token for time validation.
 import { PlaySessionStartBody, PlaySessionStarted } from '../../contract/schemas';
-import { credentialOf } from '../auth';
-import { SHARD_FULL_ERROR } from '../errors';
-import { writerOf, route, sameGame } from '../route';
+import { credentialOf } from './auth';
+import { SHARD_FULL_ERROR } from '../http/errors';
+import { writerOf, route, sameGame } from './route';
 
 export default route({
     method: 'post',

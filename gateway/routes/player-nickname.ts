@@ -3,8 +3,8 @@
 import { FIELD } from '../../contract/messages';
 import { PLAYER_ID } from '../../contract/rules';
 import { NicknameBody, NicknameReply } from '../../contract/schemas';
-import { credentialOf, type Caller } from '../auth';
-import { route, type RouteContext } from '../route';
+import { credentialOf, type Caller } from './auth';
+import { route, type RouteContext } from './route';
 
 /** Renames the caller's player: `playerId` with the API key or the server key, the signed-in one with a session. */
 export function rename(ctx: RouteContext, caller: Caller, playerId: string, nickname: string) {

@@ -2,7 +2,7 @@
 import { FIELD } from '../../contract/messages';
 import { PLAYER_ID } from '../../contract/rules';
 import { Profile } from '../../contract/schemas';
-import { route } from '../route';
+import { route } from './route';
 
 export default route({
     method: 'get',

@@ -3,8 +3,8 @@ import { FIELD } from '../../contract/messages';
 import { PLAYER_ID, parseFlag, parseSort } from '../../contract/rules';
 import { PercentileQuery, PlayerRank, SortBy } from '../../contract/schemas';
 import { z } from 'zod';
-import { ApiFailure } from '../errors';
-import { playerOf, route } from '../route';
+import { ApiFailure } from '../http/errors';
+import { playerOf, route } from './route';
 
 export default route({
     method: 'get',

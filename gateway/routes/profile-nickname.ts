@@ -1,6 +1,6 @@
 // PUT /profile/nickname: the signed-in player renames themselves (rule N2, as for anonymous players).
 import { NicknameBody, NicknameReply } from '../../contract/schemas';
-import { route } from '../route';
+import { route } from './route';
 import { rename } from './player-nickname';
 
 export default route({

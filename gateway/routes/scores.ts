@@ -1,9 +1,9 @@
 // POST /scores: a score submit, batched with concurrent ones into one canister call.
 import { MAX_PLAY_SESSION_TOKEN } from '../../contract/rules';
 import { SubmitBody, SubmitReply } from '../../contract/schemas';
-import { SHARD_FULL_ERROR, canisterFailure } from '../errors';
-import { credentialOf } from '../auth';
-import { writerOf, route, sameGame } from '../route';
+import { SHARD_FULL_ERROR, canisterFailure } from '../http/errors';
+import { credentialOf } from './auth';
+import { writerOf, route, sameGame } from './route';
 
 /**
  * A token longer than any play-session token can never be valid; with time validation off any

@@ -1,6 +1,6 @@
 // GET /stats: platform submission counts (no auth).
 import { PlatformStats } from '../../contract/schemas';
-import { route } from '../route';
+import { route } from './route';
 
 export default route({
     method: 'get',

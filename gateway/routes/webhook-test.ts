@@ -2,8 +2,8 @@
 // the developer's endpoints, delivers it from this gateway at once and answers the attempt.
 import { PATH_ID } from '../../contract/rules';
 import { DeliveryAttempt, WEBHOOK_ID } from '../../contract/webhook-schemas';
-import { ApiFailure } from '../errors';
-import { route } from '../route';
+import { ApiFailure } from '../http/errors';
+import { route } from './route';
 import { deliverLease } from '../webhooks/worker';
 
 export default route({

@@ -208,7 +208,7 @@ export function startWebhookWorker(o: WorkerOptions): WebhookWorker {
     };
 }
 
-/** A gateway's webhook settings (gateway/config.ts reads them from the environment). */
+/** A gateway's webhook settings (gateway/ops/config.ts reads them from the environment). */
 export interface WebhookSettings {
     /** WEBHOOKS=off: this gateway delivers nothing (other gateways do; "send a test event" still works). */
     deliver: boolean;

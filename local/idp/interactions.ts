@@ -11,7 +11,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { default as Provider, InteractionResults } from 'oidc-provider';
 
-import { clientAddress } from '../../gateway/client-address';
+import { clientAddress } from '../../gateway/http/client-address';
 import { MIN_PASSWORD_LENGTH, validateSignUp, type AccountStore, type LoginThrottle } from './accounts';
 import { messagePage, PAGE_HEADERS, signInPage, signUpPage } from './pages';
 

@@ -1,7 +1,7 @@
 // BLS12-381 keys and signatures in the IC's flavour (public keys in G2, signatures in G1,
 // ciphersuite BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_), for the replica's root key: key
 // generation, signing and DER, with mcl-wasm (~2 ms a signature; noble's takes ~17 ms, and the
-// replica signs every round). Verifying is the clients' job (a gateway's is gateway/bls.ts,
+// replica signs every round). Verifying is the clients' job (a gateway's is gateway/ic/bls.ts,
 // whose mcl set-up and hash_to_curve this repeats: the replica imports nothing of ours).
 import { randomBytes } from 'node:crypto';
 

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { readConfig } from '../../gateway/config';
+import { readConfig } from '../../gateway/ops/config';
 import { startLocal } from '../../local/start';
 import { tempDir } from '../support/replica';
 import { runLoad } from './load';

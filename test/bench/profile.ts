@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 
-import { readConfig } from '../../gateway/config';
+import { readConfig } from '../../gateway/ops/config';
 import { startLocal } from '../../local/start';
 import { tempDir } from '../support/replica';
 

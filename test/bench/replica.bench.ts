@@ -5,7 +5,7 @@ import { Actor, AnonymousIdentity, Cbor, HttpAgent, requestIdOf } from '@dfinity
 import { IDL } from '@dfinity/candid';
 import type { Principal } from '@dfinity/principal';
 
-import { blsVerify } from '../../gateway/bls';
+import { blsVerify } from '../../gateway/ic/bls';
 import { startReplica, type Replica } from '../../replica/replica';
 import { probeIdl, probeInit, probeWasm, type Probe } from '../replica/probe';
 import { tempDir } from '../support/replica';

@@ -5,10 +5,10 @@
 // and the same workload against the usual alternative, Express on Redis sorted sets
 // (redis-reference.ts). Prints tables and returns the rows; asserts nothing.
 
-import { connectCanister } from '../../gateway/canister';
-import { localIdentityFile, readConfig } from '../../gateway/config';
-import { ensureIdentity } from '../../gateway/identity';
-import { shardRouter } from '../../gateway/shards';
+import { connectCanister } from '../../gateway/ic/canister';
+import { localIdentityFile, readConfig } from '../../gateway/ops/config';
+import { ensureIdentity } from '../../gateway/ic/identity';
+import { shardRouter } from '../../gateway/ic/shards';
 import { startLocal } from '../../local/start';
 import { tempDir } from '../support/replica';
 import { startRedisReference } from './redis-reference';

@@ -8,7 +8,7 @@ import { Principal } from '@dfinity/principal';
 
 import { OPERATOR, startReplica, type Replica } from '../../replica/replica';
 import { ensureShards } from '../../local/shards';
-import type { CanisterClient } from '../../gateway/canister';
+import type { CanisterClient } from '../../gateway/ic/canister';
 import { initArg, leaderboardWasm } from '../support/canister';
 import { tempDir } from '../support/replica';
 import { call, memoryOf } from './canister.bench';

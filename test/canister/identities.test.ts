@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import { Ed25519KeyIdentity } from '@dfinity/identity';
 import { Principal } from '@dfinity/principal';
 
-import { loadIdentity } from '../../gateway/identity';
-import { moveGame } from '../../gateway/move-game';
+import { loadIdentity } from '../../gateway/ic/identity';
+import { moveGame } from '../../gateway/ops/move-game';
 import { OPERATOR } from '../../replica/replica';
 import { startService, type TestService } from '../support/gateway';
 import { callAs, setRunning as setRunningOn } from '../support/replica';

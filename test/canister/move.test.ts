@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { Principal } from '@dfinity/principal';
 
 import { MESSAGES } from '../../contract/messages';
-import { moveGame } from '../../gateway/move-game';
+import { moveGame } from '../../gateway/ops/move-game';
 import {
     addLeaderboard,
     connectAs as client,

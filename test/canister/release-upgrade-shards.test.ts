@@ -17,15 +17,16 @@ import { Principal } from '@dfinity/principal';
 
 import { METHODS, type Method } from '../../contract/canister';
 import { DEFAULT_HEAP_LIMIT_BYTES } from '../../contract/shards';
-import { connectCanister, type CanisterClient } from '../../gateway/canister';
+import { connectCanister, type CanisterClient } from '../../gateway/ic/canister';
 import { runAdmin } from '../../gateway/admin';
-import { ensureIdentity } from '../../gateway/identity';
-import { moveGames, type MoveGamesReport } from '../../gateway/move-game';
-import { serveGateway, type RunningGateway } from '../../gateway/serve';
-import { shardRouter } from '../../gateway/shards';
+import { ensureIdentity } from '../../gateway/ic/identity';
+import { moveGames, type MoveGamesReport } from '../../gateway/ops/move-game';
+import { serveGateway, type RunningGateway } from '../../gateway/server/serve';
+import { shardRouter } from '../../gateway/ic/shards';
 import { ensureShards } from '../../local/shards';
 import { initArg, leaderboardWasm, startLeaderboard, type TestCanister } from '../support/canister';
 import { dashboardHeaders } from '../support/gateway';
+import { asTheGateway } from '../support/routed';
 import { tempDir } from '../support/replica';
 import {
     A,
@@ -129,9 +130,9 @@ test(`the release (${release.ref.slice(0, 7)}) becomes directory + shard 1: ever
 
     const directoryGateway = await clientAs(c.gateway);
     const operator = await clientAs(c.operator);
-    const routers = { gateway: shardRouter(directoryGateway), operator: shardRouter(operator) };
+    const clients = { gateway: asTheGateway(shardRouter(directoryGateway)), operator: shardRouter(operator).routed };
     const call = (method: Method, request: Record<string, unknown>) =>
-        routers[METHODS[method].access === 'operator' ? 'operator' : 'gateway'].routed.call(method, request as never);
+        clients[METHODS[method].access === 'operator' ? 'operator' : 'gateway'].call(method, request as never);
     const { shards, sha256: uploaded } = await ensureShards(operator, leaderboardWasm(), 1);
     const shard = shards[0].canisterId;
     const atShard = operator.forCanister!(Principal.fromText(shard));

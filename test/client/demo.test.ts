@@ -9,7 +9,7 @@ import * as path from 'node:path';
 
 import type { Browser, Page } from 'playwright-core';
 
-import { serveGateway, type RunningGateway } from '../../gateway/serve';
+import { serveGateway, type RunningGateway } from '../../gateway/server/serve';
 import { launchBrowser, screenshotDir, PHONE } from '../support/browser';
 import { DEFAULT_STACK, startService, type TestService } from '../support/gateway';
 import { startRelay, type Relay } from '../support/relay';

@@ -7,7 +7,7 @@ import {
     METADATA_MAX_BYTES,
 } from '../../contract/board-options';
 import { SubmitBody } from '../../contract/schemas';
-import { parseBody } from '../../gateway/validation';
+import { parseBody } from '../../gateway/http/validation';
 
 describe('parseBoardOptions', () => {
     test('absent fields stay absent; known values pass', () => {

@@ -15,7 +15,7 @@ import {
     type Check,
 } from '../../contract/rules';
 import { AchievementBody, NicknameBody, SubmitBody } from '../../contract/schemas';
-import { parseBody } from '../../gateway/validation';
+import { parseBody } from '../../gateway/http/validation';
 
 /** The gateway's message for `value` in `field` of a body, or undefined when it passes. */
 function gatewayMessage(

@@ -29,10 +29,10 @@ import {
     WATCH_MICROS,
 } from '../../canister/service/direct-reads/upgrades';
 import { SUSPICION_KEEP } from '../../canister/service/scores';
-import { SUBMIT_BATCHING } from '../../gateway/app';
-import { CREDENTIAL_TTL_MS } from '../../gateway/auth';
-import { readConfig } from '../../gateway/config';
-import { SERVER_TIMEOUTS } from '../../gateway/serve';
+import { SUBMIT_BATCHING } from '../../gateway/ic/submits';
+import { CREDENTIAL_TTL_MS } from '../../gateway/routes/auth';
+import { readConfig } from '../../gateway/ops/config';
+import { SERVER_TIMEOUTS } from '../../gateway/server/serve';
 import { GENERATED_PAGES, fill, readResults, tables } from '../bench/readme';
 
 const ROOT = path.join(__dirname, '..', '..');

@@ -15,7 +15,7 @@ import { leaderboard } from '../../canister/service/reads';
 import { submitBatch } from '../../canister/service/scores';
 import { backupWriter } from '../../gateway/backups/game-file';
 import { harness, hashOf, key, person, present } from '../canister/service/harness';
-import { readConfig } from '../../gateway/config';
+import { readConfig } from '../../gateway/ops/config';
 import { startGateway } from '../../gateway/main';
 import { startLocal, type LocalService } from '../../local/start';
 import { admin } from '../support/gateway';

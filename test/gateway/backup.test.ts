@@ -11,9 +11,9 @@ import { Ed25519KeyIdentity } from '@dfinity/identity';
 import type { Principal } from '@dfinity/principal';
 
 import type { Method } from '../../contract/canister';
-import type { CanisterClient } from '../../gateway/canister';
-import { readConfig, resolveCanister } from '../../gateway/config';
-import { loadIdentity } from '../../gateway/identity';
+import type { CanisterClient } from '../../gateway/ic/canister';
+import { readConfig, resolveCanister } from '../../gateway/ops/config';
+import { loadIdentity } from '../../gateway/ic/identity';
 import { restoreService } from '../../gateway/backups/restore';
 import { DEFAULT_STACK, admin, adminEnv, dashboardHeaders, startService, type TestResponse } from '../support/gateway';
 import { callAs, tempDir } from '../support/replica';

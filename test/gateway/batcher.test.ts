@@ -3,8 +3,8 @@
 // Time is jest's fake clock, and the "canister" answers when the test says so: what the
 // batcher does never depends on how fast this machine runs its timers.
 import { MAX_SUBMITS_PER_CALL } from '../../contract/rules';
-import { SUBMIT_BATCHING } from '../../gateway/app';
-import { batcher, type BatcherOptions } from '../../gateway/batcher';
+import { SUBMIT_BATCHING } from '../../gateway/ic/submits';
+import { batcher, type BatcherOptions } from '../../gateway/ic/batcher';
 
 beforeEach(() => jest.useFakeTimers());
 afterEach(() => jest.useRealTimers());

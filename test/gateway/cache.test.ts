@@ -1,5 +1,5 @@
 // The read cache: entries live for their TTL, a TTL of 0 caches nothing, the size is bounded.
-import { ttlCache } from '../../gateway/cache';
+import { ttlCache } from '../../gateway/http/cache';
 
 test('entries expire after the TTL; 0 disables caching; the oldest entries go first', () => {
     let now = 0;

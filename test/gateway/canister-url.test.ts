@@ -1,6 +1,6 @@
 // GET /game's canisterUrl: a game's own canister in the form of the gateway's {canister_url}.
-import { canisterUrlFor } from '../../gateway/canister-url';
-import { readConfig } from '../../gateway/config';
+import { canisterUrlFor } from '../../gateway/ic/canister-url';
+import { readConfig } from '../../gateway/ops/config';
 
 const DIR = 'be2us-64aaa-aaaaa-qaabq-cai';
 const SHARD = 'bkyz2-fmaaa-aaaaa-qaaaq-cai';

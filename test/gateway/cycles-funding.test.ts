@@ -7,7 +7,7 @@ import { Principal } from '@dfinity/principal';
 import type { CanisterCycles, CyclesStatus } from '../../contract/cycles';
 import { MESSAGES } from '../../contract/messages';
 import { FUNDING } from '../../canister/service/funding';
-import { OUT_OF_CYCLES_RETRY_SECONDS } from '../../gateway/errors';
+import { OUT_OF_CYCLES_RETRY_SECONDS } from '../../gateway/http/errors';
 import { frozenBelow } from '../../replica/cycles';
 import { callAs } from '../support/replica';
 import { startService, type TestService } from '../support/gateway';

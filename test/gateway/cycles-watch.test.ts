@@ -5,11 +5,11 @@ import { Principal } from '@dfinity/principal';
 
 import type { CyclesAlarm, CyclesStatus } from '../../contract/cycles';
 import type { ShardStatus } from '../../contract/shards';
-import type { CanisterClient } from '../../gateway/canister';
-import { ALARM_REPEAT_MS, cyclesWatch } from '../../gateway/cycles-watch';
-import { ApiFailure } from '../../gateway/errors';
-import type { LogLevel } from '../../gateway/log';
-import { gatewayMetrics } from '../../gateway/metrics';
+import type { CanisterClient } from '../../gateway/ic/canister';
+import { ALARM_REPEAT_MS, cyclesWatch } from '../../gateway/ops/cycles-watch';
+import { ApiFailure } from '../../gateway/http/errors';
+import type { LogLevel } from '../../gateway/ops/log';
+import { gatewayMetrics } from '../../gateway/ops/metrics';
 
 const DIRECTORY = Principal.fromText('5v3p4-iyaaa-aaaaa-qaaaa-cai');
 

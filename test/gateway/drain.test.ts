@@ -1,7 +1,7 @@
 // Stopping a gateway (SIGTERM in production) lets a submit in progress finish and answer: its
 // batch may already be applied by the canister, so the client must hear so. New connections
 // are refused from the moment it stops.
-import type { CanisterClient } from '../../gateway/canister';
+import type { CanisterClient } from '../../gateway/ic/canister';
 import { serveTestGateway, startService } from '../support/gateway';
 
 let s: Awaited<ReturnType<typeof startService>>;

@@ -6,7 +6,7 @@
 // asserts a duration: conditions are awaited, events are driven by actions.
 import { createHash } from 'node:crypto';
 
-import { feedWatcher } from '../../gateway/feed-watcher';
+import { feedWatcher } from '../../gateway/ic/feed-watcher';
 import { serveTestGateway, startService, dashboardHeaders } from '../support/gateway';
 
 let s: Awaited<ReturnType<typeof startService>>;

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 
 import { Ed25519KeyIdentity } from '@dfinity/identity';
 
-import { ensureIdentity, identityFromPem, loadIdentity } from '../../gateway/identity';
+import { ensureIdentity, identityFromPem, loadIdentity } from '../../gateway/ic/identity';
 import { tempDir } from '../support/replica';
 
 test('ensureIdentity creates a private PEM once and loads the same identity afterwards', () => {

@@ -3,10 +3,10 @@
 // traps, the shards' clients measured as shards; and submits shed by a full batcher queue.
 import { Principal } from '@dfinity/principal';
 
-import { batcher } from '../../gateway/batcher';
-import type { CanisterClient } from '../../gateway/canister';
-import { ApiFailure } from '../../gateway/errors';
-import { batchObserver, gatewayMetrics, measuredCanister } from '../../gateway/metrics';
+import { batcher } from '../../gateway/ic/batcher';
+import type { CanisterClient } from '../../gateway/ic/canister';
+import { ApiFailure } from '../../gateway/http/errors';
+import { batchObserver, gatewayMetrics, measuredCanister } from '../../gateway/ops/metrics';
 
 const DIRECTORY = Principal.fromText('5v3p4-iyaaa-aaaaa-qaaaa-cai');
 const SHARD = Principal.fromText('5s2ji-faaaa-aaaaa-qaaaq-cai');

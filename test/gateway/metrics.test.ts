@@ -4,7 +4,7 @@
 // and never fails the scrape, and nobody but the operator gets anything.
 import { FUNDING } from '../../canister/service/funding';
 import { DEFAULT_CYCLES } from '../../replica/subnet';
-import type { LogLevel } from '../../gateway/log';
+import type { LogLevel } from '../../gateway/ops/log';
 import { parseAllow } from '../../gateway/webhooks/address-policy';
 import { anotherGateway, DEFAULT_STACK, startService } from '../support/gateway';
 import { scrape, samples, total, value, type Scrape } from '../support/metrics';

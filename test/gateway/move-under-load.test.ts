@@ -7,9 +7,9 @@ import { Ed25519KeyIdentity } from '@dfinity/identity';
 
 import { MESSAGES } from '../../contract/messages';
 import { MOVE_RETRY_AFTER_SECONDS } from '../../contract/shards';
-import { connectCanister } from '../../gateway/canister';
-import { ensureIdentity } from '../../gateway/identity';
-import { moveGame } from '../../gateway/move-game';
+import { connectCanister } from '../../gateway/ic/canister';
+import { ensureIdentity } from '../../gateway/ic/identity';
+import { moveGame } from '../../gateway/ops/move-game';
 import { initArgFor } from '../../local/install';
 import { leaderboardWasm } from '../support/canister';
 import { startService, type TestService } from '../support/gateway';

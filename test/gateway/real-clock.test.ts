@@ -5,7 +5,7 @@
 // other submits of its call.
 import { IDL } from '@dfinity/candid';
 
-import { SUBMIT_BATCHING } from '../../gateway/app';
+import { SUBMIT_BATCHING } from '../../gateway/ic/submits';
 import { startService, type TestService } from '../support/gateway';
 
 let s: TestService;

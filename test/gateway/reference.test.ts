@@ -4,9 +4,9 @@
 // every rule at its anchor (test/local/api-reference.test.ts renders them in Chromium).
 import type express from 'express';
 
-import { createApp } from '../../gateway/app';
-import type { CanisterClient } from '../../gateway/canister';
-import { expressPath } from '../../gateway/route';
+import { createApp } from '../../gateway/server/app';
+import type { CanisterClient } from '../../gateway/ic/canister';
+import { expressPath } from '../../gateway/routes/route';
 import { RULES } from '../../contract/rules-text';
 import { API_VERSION } from '../../contract/http';
 import { startService, type TestService } from '../support/gateway';

@@ -4,7 +4,7 @@
 // sign-in is refused too, raising the line lets new players in; shard_status figures are sane.
 import { Ed25519KeyIdentity } from '@dfinity/identity';
 
-import { ensureIdentity } from '../../gateway/identity';
+import { ensureIdentity } from '../../gateway/ic/identity';
 import { MESSAGES } from '../../contract/messages';
 import { encodeInitArg } from '../../contract/init-arg';
 import { DEFAULT_HEAP_LIMIT_BYTES, type ShardStatus } from '../../contract/shards';

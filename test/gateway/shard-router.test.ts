@@ -1,4 +1,4 @@
-// The gateway's router (gateway/shards.ts) over stand-in canisters that answer like the real
+// The gateway's router (gateway/ic/shards.ts) over stand-in canisters that answer like the real
 // ones: each game located once (concurrent first lookups share the call), unknown games asked
 // again each time and answered by the directory, `moved` answers located again and retried
 // once, developer calls on a shard's game forwarded by the directory, fan-outs. The real
@@ -7,9 +7,10 @@ import type { Principal } from '@dfinity/principal';
 import { Principal as P } from '@dfinity/principal';
 
 import type { Method, Result } from '../../contract/canister';
-import type { CanisterClient } from '../../gateway/canister';
-import { canisterFailure } from '../../gateway/errors';
-import { shardRouter } from '../../gateway/shards';
+import type { CanisterClient } from '../../gateway/ic/canister';
+import { canisterFailure } from '../../gateway/http/errors';
+import { shardRouter } from '../../gateway/ic/shards';
+import { asTheGateway } from '../support/routed';
 
 type Handler = (method: string, request: any) => Result<unknown>;
 
@@ -172,7 +173,7 @@ test('fan-outs: platform stats summed, submits and feed heads split per canister
         ok: { total: 60, today: 57, date: '2026-11-26' },
     });
     const submits = ['a1', 'b1', 'a2'].map((gameId) => ({ gameId, apiKey: 'k', playerId: 'p', score: 1, streak: 0 }));
-    expect(await router.routed.call('submit_scores', { submits })).toEqual({
+    expect(await asTheGateway(router).call('submit_scores', { submits })).toEqual({
         ok: [{ ok: 'A a1' }, { ok: 'B b1' }, { ok: 'A a2' }],
     });
     const heads = ['b1', 'a1'].map((gameId) => ({ gameId, serverKeyHash: 'h' }));

@@ -3,10 +3,10 @@
 // the game's canister (no directory call per request once a game is known), /stats summing every
 // canister, a second gateway sharing nothing but the canisters, developers' dashboard calls on a
 // shard's game forwarded by the directory, and what a stranger's session cannot do there.
-import { connectCanister } from '../../gateway/canister';
-import { loadIdentity } from '../../gateway/identity';
-import { moveGame } from '../../gateway/move-game';
-import { serveGateway, type RunningGateway } from '../../gateway/serve';
+import { connectCanister } from '../../gateway/ic/canister';
+import { loadIdentity } from '../../gateway/ic/identity';
+import { moveGame } from '../../gateway/ops/move-game';
+import { serveGateway, type RunningGateway } from '../../gateway/server/serve';
 import { startService, type TestService } from '../support/gateway';
 import { developer, ownGame } from '../support/webhooks';
 

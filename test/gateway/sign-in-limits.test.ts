@@ -4,8 +4,8 @@
 // players, addresses are counted as the gateway normalises them (IPv6 by /64, IPv4-mapped IPv6
 // as IPv4; codes per client only for public addresses), and the link page names the game by
 // name and ID.
-import { clientAddress, publicClientAddress } from '../../gateway/client-address';
-import { csrfToken } from '../../gateway/csrf';
+import { clientAddress, publicClientAddress } from '../../gateway/http/client-address';
+import { csrfToken } from '../../gateway/http/csrf';
 import { startService, type TestService } from '../support/gateway';
 
 let s: TestService & { signIn: { publicUrl: string; secret: Uint8Array } };

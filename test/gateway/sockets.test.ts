@@ -4,8 +4,8 @@
 // the server's socket to close, never for a time.
 import { connect, type Socket } from 'node:net';
 
-import type { CanisterClient } from '../../gateway/canister';
-import { serveGateway, type RunningGateway } from '../../gateway/serve';
+import type { CanisterClient } from '../../gateway/ic/canister';
+import { serveGateway, type RunningGateway } from '../../gateway/server/serve';
 
 let gateway: RunningGateway;
 beforeAll(async () => {

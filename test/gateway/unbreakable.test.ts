@@ -5,8 +5,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 
-import { connectCanister } from '../../gateway/canister';
-import { ensureIdentity } from '../../gateway/identity';
+import { connectCanister } from '../../gateway/ic/canister';
+import { ensureIdentity } from '../../gateway/ic/identity';
 import { initArgFor } from '../../local/install';
 import type { Replica } from '../../replica/replica';
 import { leaderboardWasm } from '../support/canister';
@@ -166,7 +166,7 @@ describe('the production gateway in its own process', () => {
 
 test('what slips through every handler is logged as one JSON line and the process keeps running', () => {
     const script = `
-        require('./gateway/process-guard').guardProcess();
+        require('./gateway/ops/process-guard').guardProcess();
         Promise.reject(new Error('nobody awaited this'));
         setImmediate(() => { throw new Error('thrown from a callback'); });
         setImmediate(() => setImmediate(() => console.log('still running')));`;

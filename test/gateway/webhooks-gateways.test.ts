@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { LEASE_SECONDS } from '../../contract/webhooks';
-import type { RunningGateway } from '../../gateway/serve';
+import type { RunningGateway } from '../../gateway/server/serve';
 import { parseAllow } from '../../gateway/webhooks/address-policy';
 import type { WebhookSettings } from '../../gateway/webhooks/worker';
 import { startService } from '../support/gateway';

@@ -2,7 +2,7 @@
 // a gateway's delivery loop POSTs them to real HTTP receivers on 127.0.0.1 (allowed by this
 // gateway's WEBHOOK_ALLOW=loopback), names resolved by a real DNS server of the test.
 import { EVENTS_KEEP, EVENT_KINDS, type EventKind } from '../../contract/event-log';
-import type { RunningGateway } from '../../gateway/serve';
+import type { RunningGateway } from '../../gateway/server/serve';
 import { parseAllow } from '../../gateway/webhooks/address-policy';
 import { NAME_REFUSED } from '../../gateway/webhooks/deliver';
 import { verifySignature } from '../../gateway/webhooks/signature';

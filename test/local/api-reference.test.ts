@@ -8,8 +8,8 @@ import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 
 import { RULES } from '../../contract/rules-text';
-import { createApp } from '../../gateway/app';
-import type { CanisterClient } from '../../gateway/canister';
+import { createApp } from '../../gateway/server/app';
+import type { CanisterClient } from '../../gateway/ic/canister';
 import { DESKTOP, launchBrowser, PHONE, screenshotDir } from '../support/browser';
 
 let browser: Browser;

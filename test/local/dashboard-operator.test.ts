@@ -12,7 +12,7 @@ import { Principal } from '@dfinity/principal';
 import type { Browser } from 'playwright-core';
 
 import { RETRY_FIRST_SECONDS } from '../../canister/service/view-push';
-import { ensureIdentity } from '../../gateway/identity';
+import { ensureIdentity } from '../../gateway/ic/identity';
 import { OPERATOR } from '../../replica/replica';
 import { DESKTOP, PHONE, launchBrowser, screenshotDir } from '../support/browser';
 import { admin, dashboardHeaders, startService } from '../support/gateway';

@@ -14,8 +14,8 @@ import { Ed25519KeyIdentity } from '@dfinity/identity';
 import { Principal } from '@dfinity/principal';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
-import { loadIdentity } from '../../gateway/identity';
-import { moveGame } from '../../gateway/move-game';
+import { loadIdentity } from '../../gateway/ic/identity';
+import { moveGame } from '../../gateway/ops/move-game';
 import type { RunningIdentityProvider } from '../../local/idp/thread';
 import { OPERATOR } from '../../replica/replica';
 import { launchBrowser, PHONE, screenshotDir } from '../support/browser';

@@ -6,7 +6,7 @@ import type { Principal } from '@dfinity/principal';
 import { Ed25519KeyIdentity } from '@dfinity/identity';
 import { Secp256k1KeyIdentity } from '@dfinity/identity-secp256k1';
 
-import { blsVerify } from '../../gateway/bls';
+import { blsVerify } from '../../gateway/ic/bls';
 import type { Replica } from '../../replica/replica';
 import { actorFor, agentFor, startTestReplica } from '../support/replica';
 import { installProbe, probeIdl, type Probe } from './probe';

@@ -6,7 +6,7 @@ import { Certificate, lookupResultToBuffer, type HttpAgent } from '@dfinity/agen
 import type { Principal } from '@dfinity/principal';
 
 import { createClock } from '../../replica/clock';
-import { blsVerify } from '../../gateway/bls';
+import { blsVerify } from '../../gateway/ic/bls';
 import type { Replica } from '../../replica/replica';
 import { actorFor, advance, agentFor, startTestReplica, tempDir } from '../support/replica';
 import { installProbe, probeIdl, type Probe } from './probe';

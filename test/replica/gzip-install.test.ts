@@ -9,7 +9,7 @@ import { IDL } from '@dfinity/candid';
 import { Ed25519KeyIdentity } from '@dfinity/identity';
 import { Principal } from '@dfinity/principal';
 
-import { blsVerify } from '../../gateway/bls';
+import { blsVerify } from '../../gateway/ic/bls';
 import { MAX_WASM_BYTES } from '../../replica/execution/instance';
 import type { Replica } from '../../replica/replica';
 import { actorFor, agentFor, startTestReplica } from '../support/replica';

@@ -12,8 +12,8 @@ import { promisify } from 'node:util';
 
 import { Principal } from '@dfinity/principal';
 
-import { connectCanister } from '../../gateway/canister';
-import { ensureIdentity } from '../../gateway/identity';
+import { connectCanister } from '../../gateway/ic/canister';
+import { ensureIdentity } from '../../gateway/ic/identity';
 import type { Replica } from '../../replica/replica';
 import { builtModuleHash } from '../../scripts/deploy';
 import { startTestReplica, tempDir } from '../support/replica';

@@ -10,8 +10,8 @@ import type { Principal } from '@dfinity/principal';
 import { METHODS, idlFactory, type LeaderboardActor, type Method, type Result as Reply } from '../../contract/canister';
 import { initArgFor, leaderboardWasmPath } from '../../local/install';
 import { ensureShards } from '../../local/shards';
-import { connectCanister, type CanisterClient } from '../../gateway/canister';
-import { blsVerify } from '../../gateway/bls';
+import { connectCanister, type CanisterClient } from '../../gateway/ic/canister';
+import { blsVerify } from '../../gateway/ic/bls';
 import type { Replica, ReplicaOptions } from '../../replica/replica';
 import { advance, agentFor, startTestReplica } from './replica';
 

@@ -6,20 +6,21 @@ import * as fs from 'node:fs';
 import { Principal } from '@dfinity/principal';
 
 import { METHODS, type Method } from '../../contract/canister';
-import { connectCanister, type CanisterClient } from '../../gateway/canister';
+import { connectCanister, type CanisterClient } from '../../gateway/ic/canister';
 import { runAdmin } from '../../gateway/admin';
-import { csrfToken } from '../../gateway/csrf';
-import { ensureIdentity, loadIdentity } from '../../gateway/identity';
-import type { GatewayOptions } from '../../gateway/app';
-import type { BatcherOptions } from '../../gateway/batcher';
-import type { Log } from '../../gateway/log';
-import type { FeedLimits } from '../../gateway/feed-watcher';
-import { serveGateway, type RunningGateway } from '../../gateway/serve';
+import { csrfToken } from '../../gateway/http/csrf';
+import { ensureIdentity, loadIdentity } from '../../gateway/ic/identity';
+import type { GatewayOptions } from '../../gateway/server/app';
+import type { BatcherOptions } from '../../gateway/ic/batcher';
+import type { Log } from '../../gateway/ops/log';
+import type { FeedLimits } from '../../gateway/ic/feed-watcher';
+import { serveGateway, type RunningGateway } from '../../gateway/server/serve';
 import type { ProviderConfig, SignInConfig } from '../../gateway/sign-in/providers';
 import type { WebhookSettings } from '../../gateway/webhooks/worker';
 import { initArgFor } from '../../local/install';
 import { ensureShards } from '../../local/shards';
-import { shardRouter } from '../../gateway/shards';
+import { shardRouter } from '../../gateway/ic/shards';
+import { asTheGateway } from './routed';
 import type { Replica, ReplicaOptions } from '../../replica/replica';
 import { connectAs, leaderboardWasm } from './canister';
 import { startTestReplica, tempDir } from './replica';
@@ -242,7 +243,7 @@ export async function startService(
             : []);
     // With shards the test's calls go where the gateway's go: each game's to its canister.
     const operatorClient = shards.length > 0 ? shardRouter(directOperator).routed : directOperator;
-    const playerClient = shards.length > 0 ? shardRouter(gatewayClient).routed : gatewayClient;
+    const playerClient = shards.length > 0 ? asTheGateway(shardRouter(gatewayClient)) : gatewayClient;
     const byAccess = (method: Method): CanisterClient =>
         METHODS[method].access === 'operator' ? operatorClient : playerClient;
     const canister: CanisterClient = {

@@ -9,7 +9,7 @@ import { Actor, HttpAgent, type Identity } from '@dfinity/agent';
 import { IDL } from '@dfinity/candid';
 import { Principal } from '@dfinity/principal';
 
-import { blsVerify } from '../../gateway/bls';
+import { blsVerify } from '../../gateway/ic/bls';
 import { startReplica, type Replica, type ReplicaOptions } from '../../replica/replica';
 
 export function tempDir(prefix: string): string {

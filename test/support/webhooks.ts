@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 
 import type { EventKind } from '../../contract/event-log';
 import type { WebhookView } from '../../contract/webhooks';
-import type { RunningGateway } from '../../gateway/serve';
+import type { RunningGateway } from '../../gateway/server/serve';
 import type { SignInConfig } from '../../gateway/sign-in/providers';
 import type { WebhookSettings } from '../../gateway/webhooks/worker';
 import type { TestService } from './gateway';

@@ -5,7 +5,7 @@
 import { Router } from 'express';
 
 import type { Result } from '../../../contract/canister';
-import type { CanisterClient } from '../../canister';
+import type { CanisterClient } from '../../ic/canister';
 import { formOf, forms, num, postForm, viewOf, writer, type DashboardOptions, type Form } from '../context';
 import { showGame } from '../game-pages';
 import { withNotice, type Notice } from '../notices';

@@ -1,6 +1,6 @@
 // The WEBHOOK_* settings: delivery on by default with public https only, off with WEBHOOKS=off,
 // configuration errors said at start, and npm start's loopback allowance.
-import { readConfig, withLoopback } from '../../../gateway/config';
+import { readConfig, withLoopback } from '../../../gateway/ops/config';
 import { addressProblem } from '../../../gateway/webhooks/address-policy';
 
 test('defaults: delivering, public https only, the system resolver, 10 s, 8 endpoints at once', () => {

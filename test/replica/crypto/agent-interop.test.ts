@@ -5,7 +5,7 @@ import type { ActorSubclass } from '@dfinity/agent';
 import { IDL } from '@dfinity/candid';
 import { Ed25519KeyIdentity } from '@dfinity/identity';
 import { Principal } from '@dfinity/principal';
-import { blsVerify } from '../../../gateway/bls';
+import { blsVerify } from '../../../gateway/ic/bls';
 import { blsPublicKeyToDer, generateBlsKey, initBls } from '../../../replica/crypto/bls';
 import { certifyPaths } from '../../../replica/crypto/certificate';
 import { authenticateEnvelope, type RequestType } from '../../../replica/crypto/envelope';

@@ -2,7 +2,7 @@
 // sharing its thread's one mcl module.
 import { blsVerify as agentBlsVerify } from '@dfinity/agent';
 import { bls12_381 } from '@noble/curves/bls12-381';
-import { blsVerify, initBls as initGatewayBls } from '../../../gateway/bls';
+import { blsVerify, initBls as initGatewayBls } from '../../../gateway/ic/bls';
 import {
     blsPublicKeyFromDer,
     blsPublicKeyFromSecretKey,

@@ -2,7 +2,7 @@ import { Certificate, Cbor, lookup_path, LookupPathStatus, reconstruct } from '@
 import type { Cert } from '@dfinity/agent';
 import { lebDecode, PipeArrayBuffer } from '@dfinity/candid';
 import { Principal } from '@dfinity/principal';
-import { blsVerify } from '../../../gateway/bls';
+import { blsVerify } from '../../../gateway/ic/bls';
 import { blsPublicKeyToDer, generateBlsKey, initBls } from '../../../replica/crypto/bls';
 import { certify, certifyPaths, encodeCertificate } from '../../../replica/crypto/certificate';
 import { rootDigest, witness } from '../../../replica/crypto/hash-tree';

@@ -7,13 +7,13 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-import type { Method, Result } from '../contract/canister';
-import { unknownEndpoint } from '../contract/messages';
-import type { Role } from '../contract/shards';
-import type { BatchObserver } from './batcher';
-import type { DeliveryObserver } from './webhooks/worker';
-import { rejectOf, trapped, type CanisterClient } from './canister';
-import { ApiFailure, canisterFailure, sendError } from './errors';
+import type { Method, Result } from '../../contract/canister';
+import { unknownEndpoint } from '../../contract/messages';
+import type { Role } from '../../contract/shards';
+import type { BatchObserver } from '../ic/batcher';
+import type { DeliveryObserver } from '../webhooks/worker';
+import { rejectOf, trapped, type CanisterClient } from '../ic/canister';
+import { ApiFailure, canisterFailure, sendError } from '../http/errors';
 
 /** Every metric's name starts with this. */
 export const PREFIX = 'leaderboard_';
@@ -143,7 +143,7 @@ export function gatewayMetrics() {
                 for (const [game, seconds] of sources.webhookLag()) this.set({ game }, seconds);
             },
         }),
-        // Polled by the cycles watch (gateway/cycles-watch.ts) every minute.
+        // Polled by the cycles watch (./cycles-watch.ts) every minute.
         cycles: gauge('canister_cycles', "A canister's cycles balance", canisterLabels),
         burnPerDay: gauge(
             'canister_burn_cycles_per_day',

@@ -9,8 +9,8 @@
 // memory when the canister falls behind, and one game's flood (its API key is public) cannot
 // fill the queue for every other game. Every request gets its own answer: a call that trapped
 // on one request's account is split until the others get through (`splitOn`).
-import type { Result } from '../contract/canister';
-import { MESSAGES } from '../contract/messages';
+import type { Result } from '../../contract/canister';
+import { MESSAGES } from '../../contract/messages';
 
 export interface BatcherOptions {
     maxBatch: number;

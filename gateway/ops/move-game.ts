@@ -5,9 +5,9 @@
 // (`move-games`, `deploy --move-games`) moves every game a directory holds to its shards.
 import { Principal } from '@dfinity/principal';
 
-import type { Method, Relayed, ReplyOf } from '../contract/canister';
-import type { CanisterClient } from './canister';
-import { canisterFailure } from './errors';
+import type { Method, Relayed, ReplyOf } from '../../contract/canister';
+import type { CanisterClient } from '../ic/canister';
+import { canisterFailure } from '../http/errors';
 
 export interface MoveReport {
     gameId: string;

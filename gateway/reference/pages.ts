@@ -10,9 +10,9 @@ import * as path from 'node:path';
 
 import { Router, type Response } from 'express';
 
-import { RULES } from '../contract/rules-text';
-import { RULES_PAGE } from './docs';
-import { escapeHtml, html, Html } from './pages/layout';
+import { RULES } from '../../contract/rules-text';
+import { RULES_PAGE } from './openapi';
+import { escapeHtml, html, Html } from '../pages/layout';
 
 const SWAGGER_UI = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 
@@ -20,7 +20,7 @@ const SWAGGER_UI = path.dirname(require.resolve('swagger-ui-dist/package.json'))
 const ASSETS: Record<string, { file: string; type: string }> = {
     'swagger-ui-bundle.js': { file: path.join(SWAGGER_UI, 'swagger-ui-bundle.js'), type: 'application/javascript' },
     'swagger-ui.css': { file: path.join(SWAGGER_UI, 'swagger-ui.css'), type: 'text/css' },
-    'reference.js': { file: path.join(__dirname, 'reference-browser.js'), type: 'application/javascript' },
+    'reference.js': { file: path.join(__dirname, 'browser.js'), type: 'application/javascript' },
 };
 
 /** Scripts and styles from this origin only (Swagger UI sets style attributes), no eval, no frames. */

@@ -2,8 +2,8 @@
 // names the field, before anything reaches the canister.
 import type { z } from 'zod';
 
-import { MESSAGES } from '../contract/messages';
-import { invalid } from '../contract/rules';
+import { MESSAGES } from '../../contract/messages';
+import { invalid } from '../../contract/rules';
 import { ApiFailure } from './errors';
 
 /** Validates a JSON body against `schema`; the first problem becomes a 400 naming its field. */

@@ -2,8 +2,8 @@
 // status and `{ok: false, error}` envelope the contract promises.
 import type { Response } from 'express';
 
-import type { ApiError, Status as CanisterStatus } from '../contract/canister';
-import { MESSAGES } from '../contract/messages';
+import type { ApiError, Status as CanisterStatus } from '../../contract/canister';
+import { MESSAGES } from '../../contract/messages';
 
 /** Every status the API answers with: the canister's, and the gateway's own. */
 export type Status = CanisterStatus | 405 | 413 | 500;

@@ -3,7 +3,8 @@
 // and a client that sends every method to the canister it belongs to (a game's calls to the
 // game's canister, developer calls on a shard's game through the directory's `dev_forward`,
 // what spans games, and typed user codes, to the directory or to every canister). A canister answering
-// `{err: {moved: true}}` makes the router ask the directory again and retry once.
+// `{err: {moved: true}}` makes the router ask the directory again and retry once. Score submits
+// take their own path over this router (./submits.ts: batched per canister).
 // Steady state: a Map lookup per call, no directory call.
 import { Principal } from '@dfinity/principal';
 
@@ -16,11 +17,11 @@ import {
     type Result,
     type Route,
     type RoutedAs,
-} from '../contract/canister';
-import { API_KEY } from '../contract/rules';
-import type { GameLocation, ShardEntry } from '../contract/shards';
+} from '../../contract/canister';
+import { API_KEY } from '../../contract/rules';
+import type { GameLocation, ShardEntry } from '../../contract/shards';
 import type { CanisterClient } from './canister';
-import { canisterFailure } from './errors';
+import { canisterFailure } from '../http/errors';
 
 export interface ShardRouter {
     /** The configured canister: the directory (a single canister of before is one with no shards). */
@@ -37,7 +38,7 @@ export interface ShardRouter {
     forget(gameId: string): void;
     /** Every canister's client, the directory first (list_shards, refreshed every `refreshMs` or when asked). */
     all(refresh?: boolean): Promise<CanisterClient[]>;
-    /** One method-routed client for everything (the routes', the dashboard's, the admin CLI's). */
+    /** One method-routed client for everything but submits (the routes', the dashboard's, the admin CLI's). */
     readonly routed: CanisterClient;
     /** How many locate_game / list_shards calls this router made (tests, health). */
     readonly counts: { locates: number; lists: number };

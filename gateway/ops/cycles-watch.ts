@@ -4,10 +4,10 @@
 // dashboard, and a loud log line while the cycles alarm is not `ok`.
 import { Principal } from '@dfinity/principal';
 
-import type { CyclesAlarm, CyclesStatus } from '../contract/cycles';
-import type { Role, ShardStatus } from '../contract/shards';
-import { rejectOf, type CanisterClient } from './canister';
-import { ApiFailure, outOfCycles } from './errors';
+import type { CyclesAlarm, CyclesStatus } from '../../contract/cycles';
+import type { Role, ShardStatus } from '../../contract/shards';
+import { rejectOf, type CanisterClient } from '../ic/canister';
+import { ApiFailure, outOfCycles } from '../http/errors';
 import { logJson, type Log } from './log';
 import type { GatewayMetrics } from './metrics';
 

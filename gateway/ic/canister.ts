@@ -20,9 +20,9 @@ import {
     type ReplyOf,
     type RequestOf,
     type Result,
-} from '../contract/canister';
+} from '../../contract/canister';
 import { blsVerify } from './bls';
-import { ApiFailure, canisterFailure, unavailable, type CanisterReject } from './errors';
+import { ApiFailure, canisterFailure, unavailable, type CanisterReject } from '../http/errors';
 
 export interface CanisterClient {
     /** The JSON reply of a method, `{ok}` or `{err}` as the canister sent it. */

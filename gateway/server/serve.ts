@@ -6,13 +6,13 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 
 import { createApp, cyclesWatchOf, feedOf, metricsOf, routerOf, type GatewayOptions } from './app';
-import type { CanisterClient } from './canister';
-import type { CyclesWatch } from './cycles-watch';
-import { loopbackMetrics, webhookObserver, type GatewayMetrics } from './metrics';
-import type { ShardRouter } from './shards';
-import type { FeedWatcher } from './feed-watcher';
-import { webhookCanister } from './webhooks/canister-work';
-import { startWebhookWorker, type WebhookSettings, type WebhookWorker } from './webhooks/worker';
+import type { CanisterClient } from '../ic/canister';
+import type { CyclesWatch } from '../ops/cycles-watch';
+import { loopbackMetrics, webhookObserver, type GatewayMetrics } from '../ops/metrics';
+import type { ShardRouter } from '../ic/shards';
+import type { FeedWatcher } from '../ic/feed-watcher';
+import { webhookCanister } from '../webhooks/canister-work';
+import { startWebhookWorker, type WebhookSettings, type WebhookWorker } from '../webhooks/worker';
 
 /** How long a connection may take for what (ms). */
 export interface ServerTimeouts {

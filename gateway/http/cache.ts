@@ -1,5 +1,5 @@
 // A small time-to-live cache with a size bound (board reads for READ_CACHE_TTL_SECONDS, 30 s by
-// default; API keys and sessions for 5 s: CREDENTIAL_TTL_MS in auth.ts).
+// default; API keys and sessions for 5 s: CREDENTIAL_TTL_MS in routes/auth.ts).
 
 export interface TtlCache<V> {
     get(key: string): V | undefined;

@@ -4,25 +4,23 @@
 // GET /metrics beside it.
 import express, { type NextFunction, type Request, type Response } from 'express';
 
-import { API_HEADERS } from '../contract/http';
-import { unknownEndpoint } from '../contract/messages';
-import { credentialResolver } from './auth';
-import { batcher, type Batcher, type BatcherOptions } from './batcher';
-import { ttlCache } from './cache';
-import type { Result, SubmitRequest } from '../contract/canister';
-import type { SubmitReply } from '../contract/schemas';
-import { trapped, type CanisterClient } from './canister';
-import { canisterUrlFor } from './canister-url';
-import { cyclesWatch, type CyclesWatch } from './cycles-watch';
-import { openApiDocument } from './docs';
-import { referencePages } from './reference-pages';
-import { dashboard } from './dashboard';
-import { demoPages, type DemoConfig } from './pages/demo';
-import { html, page as framed, sendPage } from './pages/layout';
-import { linkPages } from './pages/link';
-import { providerRegistry, type SignInConfig } from './sign-in/providers';
-import { failureOf, sendError } from './errors';
-import type { Log } from './log';
+import { API_HEADERS } from '../../contract/http';
+import { unknownEndpoint } from '../../contract/messages';
+import { credentialResolver } from '../routes/auth';
+import type { BatcherOptions } from '../ic/batcher';
+import { ttlCache } from '../http/cache';
+import type { CanisterClient } from '../ic/canister';
+import { canisterUrlFor } from '../ic/canister-url';
+import { cyclesWatch, type CyclesWatch } from '../ops/cycles-watch';
+import { openApiDocument } from '../reference/openapi';
+import { referencePages } from '../reference/pages';
+import { dashboard } from '../dashboard';
+import { demoPages, type DemoConfig } from '../pages/demo';
+import { html, page as framed, sendPage } from '../pages/layout';
+import { linkPages } from '../pages/link';
+import { providerRegistry, type SignInConfig } from '../sign-in/providers';
+import { failureOf, sendError } from '../http/errors';
+import type { Log } from '../ops/log';
 import {
     batchObserver,
     gatewayMetrics,
@@ -30,13 +28,14 @@ import {
     measuredCanister,
     metricsRoute,
     type GatewayMetrics,
-} from './metrics';
-import { expressPath, serve, type RouteContext } from './route';
-import { FEED_LIMITS, feedWatcher, pokingCanister, type FeedLimits, type FeedWatcher } from './feed-watcher';
-import { ROUTES } from './routes';
-import { shardRouter, type ShardRouter } from './shards';
-import { STRICT_POLICY } from './webhooks/address-policy';
-import type { WebhookSettings } from './webhooks/worker';
+} from '../ops/metrics';
+import { expressPath, serve, type RouteContext } from '../routes/route';
+import { FEED_LIMITS, feedWatcher, pokingCanister, type FeedLimits, type FeedWatcher } from '../ic/feed-watcher';
+import { ROUTES } from '../routes';
+import { shardRouter, type ShardRouter } from '../ic/shards';
+import { SUBMIT_BATCHING, submitPath } from '../ic/submits';
+import { STRICT_POLICY } from '../webhooks/address-policy';
+import type { WebhookSettings } from '../webhooks/worker';
 
 export interface GatewayOptions {
     canister: CanisterClient;
@@ -83,22 +82,6 @@ export const metricsOf = (app: express.Express): GatewayMetrics => app.locals.me
 /** The app's cycles watch: `latest()` is the directory's last cycles_status (a page's banner reads it). */
 export const cyclesWatchOf = (app: express.Express): CyclesWatch => app.locals.cycles as CyclesWatch;
 
-/**
- * Submits per canister call and calls in flight: on the IC an update takes 1-2 s, so one call
- * at a time caps a gateway near 100 submits/s; up to 16 overlap (one player's never do).
- */
-export const SUBMIT_BATCHING: BatcherOptions = {
-    // At most the canister's MAX_SUBMITS_PER_CALL (a larger call is refused whole; tested).
-    maxBatch: 100,
-    maxWaitMs: 2,
-    // 16 calls of 100 cover a second of latency at the canister's pace here; past 2 in flight
-    // only full calls go (fewer, fuller calls when the canister is busy).
-    maxInFlight: 16,
-    eagerInFlight: 2,
-    maxQueued: 10_000,
-    maxQueuedPerGroup: 2_000,
-};
-
 export function createApp(options: GatewayOptions): express.Express {
     const providerNamed = providerRegistry(options.signIn);
     const metrics = gatewayMetrics();
@@ -116,6 +99,12 @@ export function createApp(options: GatewayOptions): express.Express {
     });
     // This gateway's writes for a game (submits, moderation) wake the game's feed waiters at once.
     const o = { ...options, canister: pokingCanister(router.routed, feed) };
+    const submit = submitPath(router, {
+        batching: o.batch ?? SUBMIT_BATCHING,
+        observer: batchObserver(metrics),
+        feed,
+    });
+    metrics.sources.submits = () => submit.stats();
     const ctx: RouteContext = {
         signIn: o.signIn,
         providerNamed,
@@ -133,7 +122,7 @@ export function createApp(options: GatewayOptions): express.Express {
         feed,
         credentials: credentialResolver(o.canister, undefined, o.clock),
         reads: ttlCache(o.readCacheTtlSeconds * 1000, undefined, o.clock),
-        submit: routedSubmits(router, feed, o.batch ?? SUBMIT_BATCHING, metrics),
+        submit,
     };
     const app = express();
     app.locals.feed = feed;
@@ -185,48 +174,4 @@ export function createApp(options: GatewayOptions): express.Express {
         sendError(res, failure);
     });
     return app;
-}
-
-/**
- * Score submits batched per canister (one batcher each, made on first use): a call carries one
- * canister's games only. A submit its canister answers with `moved` is located again and sent
- * once more, to the batcher of where the game went. The metrics read the batchers' queues.
- */
-function routedSubmits(
-    router: ShardRouter,
-    feed: FeedWatcher,
-    options: BatcherOptions,
-    metrics: GatewayMetrics,
-): (request: SubmitRequest) => Promise<Result<SubmitReply>> {
-    const batchers = new Map<CanisterClient, Batcher<SubmitRequest, SubmitReply>>();
-    metrics.sources.submits = () => {
-        const all = [...batchers.values()].map((b) => b.stats());
-        return {
-            queued: all.reduce((n, s) => n + s.queued, 0),
-            inFlight: all.reduce((n, s) => n + s.inFlight, 0),
-        };
-    };
-    const batcherOf = (client: CanisterClient): Batcher<SubmitRequest, SubmitReply> => {
-        let b = batchers.get(client);
-        if (b === undefined) {
-            const poking = pokingCanister(client, feed);
-            b = batcher(
-                async (submits: SubmitRequest[]) => poking.ok('submit_scores', { submits }),
-                // A trap on one game's account (rolled back whole) never fails the other games' submits.
-                { ...options, splitOn: trapped, observer: batchObserver(metrics) },
-                // One player's submits keep their order; different players' calls overlap.
-                (s) => `${s.gameId}/${'playerId' in s ? s.playerId : s.sessionHash}`,
-                // One game's flood cannot take the whole queue.
-                (s) => s.gameId,
-            );
-            batchers.set(client, b);
-        }
-        return b;
-    };
-    return async (request) => {
-        const reply = await batcherOf(await router.locate(request.gameId))(request);
-        if (!('err' in reply) || reply.err.moved !== true) return reply;
-        router.forget(request.gameId);
-        return batcherOf(await router.locate(request.gameId))(request);
-    };
 }

@@ -8,11 +8,11 @@ import { randomBytes } from 'node:crypto';
 
 import { Principal } from '@dfinity/principal';
 
-import { connectCanister, type CanisterClient } from './canister';
-import { loadIdentity } from './identity';
-import { providersFromEnv, type ProviderConfig } from './sign-in/providers';
-import { parseAllow } from './webhooks/address-policy';
-import type { WebhookSettings } from './webhooks/worker';
+import { connectCanister, type CanisterClient } from '../ic/canister';
+import { loadIdentity } from '../ic/identity';
+import { providersFromEnv, type ProviderConfig } from '../sign-in/providers';
+import { parseAllow } from '../webhooks/address-policy';
+import type { WebhookSettings } from '../webhooks/worker';
 
 /** A canister on the IC (or any remote replica), reached as a given gateway identity. */
 export interface RemoteCanister {

@@ -4,9 +4,9 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
 
-import type { SubmitRequest, Result } from '../contract/canister';
-import { parseQuery } from '../contract/rules';
-import type { SubmitReply } from '../contract/schemas';
+import type { SubmitRequest, Result } from '../../contract/canister';
+import { parseQuery } from '../../contract/rules';
+import type { SubmitReply } from '../../contract/schemas';
 import {
     CREDENTIAL_NAME,
     carriesSession,
@@ -15,17 +15,17 @@ import {
     type ServerCaller,
     type SessionCaller,
 } from './auth';
-import type { FeedWatcher } from './feed-watcher';
-import type { TtlCache } from './cache';
-import type { CanisterClient } from './canister';
-import type { ShardRouter } from './shards';
-import { developerOf, type DeveloperSession } from './dashboard/session';
-import { ApiFailure, failureOf, sendData, sendError, toSessionRequest } from './errors';
-import { countSignInStep } from './metrics';
-import type { Provider, SignInConfig } from './sign-in/providers';
-import { parseBody, tooDeep } from './validation';
-import type { AddressPolicy } from './webhooks/address-policy';
-import type { DeliveryOptions } from './webhooks/deliver';
+import type { FeedWatcher } from '../ic/feed-watcher';
+import type { TtlCache } from '../http/cache';
+import type { CanisterClient } from '../ic/canister';
+import type { ShardRouter } from '../ic/shards';
+import { developerOf, type DeveloperSession } from '../dashboard/session';
+import { ApiFailure, failureOf, sendData, sendError, toSessionRequest } from '../http/errors';
+import { countSignInStep } from '../ops/metrics';
+import type { Provider, SignInConfig } from '../sign-in/providers';
+import { parseBody, tooDeep } from '../http/validation';
+import type { AddressPolicy } from '../webhooks/address-policy';
+import type { DeliveryOptions } from '../webhooks/deliver';
 
 export const MAX_BODY = '64kb';
 /** Arrays and objects in a JSON body nest at most this deep (every schema needs 2): nothing deeper reaches recursive code. */
@@ -52,7 +52,7 @@ export interface CallerOf {
 
 /** What handlers share: the canister, key resolution, the read cache, the submit batcher. */
 export interface RouteContext {
-    /** Every method sent to the canister it belongs to (gateway/shards.ts). */
+    /** Every method sent to the canister it belongs to (gateway/ic/shards.ts). */
     canister: CanisterClient;
     /** Where games live: a game's own canister (`forGame`), the directory, every canister. */
     router: ShardRouter;

@@ -3,10 +3,10 @@
 // per FEED_HEADS_MAX games), and at once for a game when this gateway's own writes for it
 // (submits, moderation) were answered. Waiters are bounded per game and in total (429
 // beyond); a client that disconnects stops waiting; a draining gateway answers every waiter.
-import { isQuery, type Method } from '../contract/canister';
-import { FEED_HEADS_MAX } from '../contract/event-log';
+import { isQuery, type Method } from '../../contract/canister';
+import { FEED_HEADS_MAX } from '../../contract/event-log';
 import type { CanisterClient } from './canister';
-import { ApiFailure } from './errors';
+import { ApiFailure } from '../http/errors';
 
 export interface FeedLimits {
     /** How often a watched game is polled (ms). */
@@ -141,23 +141,16 @@ export function feedWatcher(canister: CanisterClient, limits: FeedLimits = FEED_
     };
 }
 
-/** The canister client with a poke of the watcher after every answered update naming games (submits, moderation). */
+/** The canister client with a poke of the watcher after every answered update naming a game (moderation; submits: ./submits.ts). */
 export function pokingCanister(canister: CanisterClient, watcher: FeedWatcher): CanisterClient {
-    const gamesOf = (request: unknown): string[] => {
-        const r = request as { gameId?: unknown; submits?: unknown };
-        const ids = new Set<string>();
-        if (typeof r?.gameId === 'string') ids.add(r.gameId);
-        if (Array.isArray(r?.submits))
-            for (const s of r.submits as Array<{ gameId?: unknown }>)
-                if (typeof s?.gameId === 'string') ids.add(s.gameId);
-        return [...ids];
-    };
+    const gameOf = (request: unknown): unknown => (request as { gameId?: unknown } | undefined)?.gameId;
     const after = <T>(method: Method, request: unknown, reply: Promise<T>): Promise<T> =>
-        // Nothing to look at while nobody waits (the common case: no walk over a batch's submits).
+        // Nothing to look at while nobody waits (the common case).
         isQuery(method) || watcher.waiting() === 0
             ? reply
             : reply.finally(() => {
-                  for (const id of gamesOf(request)) watcher.poke(id);
+                  const gameId = gameOf(request);
+                  if (typeof gameId === 'string') watcher.poke(gameId);
               });
     return {
         call: (method, request) => after(method, request, canister.call(method, request)),

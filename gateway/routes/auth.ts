@@ -12,12 +12,12 @@ import { createHash } from 'node:crypto';
 
 import type { Request } from 'express';
 
-import type { KeyInfo, PlayerCredential, Result, SessionInfo } from '../contract/canister';
-import { MESSAGES } from '../contract/messages';
-import { API_KEY, SERVER_KEY } from '../contract/rules';
-import { ttlCache } from './cache';
-import type { CanisterClient } from './canister';
-import { ApiFailure, canisterFailure } from './errors';
+import type { KeyInfo, PlayerCredential, Result, SessionInfo } from '../../contract/canister';
+import { MESSAGES } from '../../contract/messages';
+import { API_KEY, SERVER_KEY } from '../../contract/rules';
+import { ttlCache } from '../http/cache';
+import type { CanisterClient } from '../ic/canister';
+import { ApiFailure, canisterFailure } from '../http/errors';
 
 /** A game's API key holder. */
 export interface KeyCaller {

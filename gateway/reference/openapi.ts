@@ -1,11 +1,11 @@
 // The API reference, generated from the routes and the contract's schemas: the OpenAPI 3.1
-// document served at /openapi.json, which the /docs page renders (gateway/reference-pages.ts).
+// document served at /openapi.json, which the /docs page renders (./pages.ts).
 import { z } from 'zod';
 
-import { API_VERSION } from '../contract/http';
-import { RULES } from '../contract/rules-text';
-import { OUT_OF_CYCLES_RETRY_SECONDS } from './errors';
-import type { Route } from './route';
+import { API_VERSION } from '../../contract/http';
+import { RULES } from '../../contract/rules-text';
+import { OUT_OF_CYCLES_RETRY_SECONDS } from '../http/errors';
+import type { Route } from '../routes/route';
 
 /** Where the rules have their own page, each at its anchor `rule-<id>`. */
 export const RULES_PAGE = '/docs/rules';
