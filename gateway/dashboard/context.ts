@@ -45,6 +45,9 @@ export const formOf = (req: Request): Form => (req.body ?? {}) as Form;
 export const num = (v: string | undefined): number | undefined =>
     v === undefined || v.trim() === '' ? undefined : Number(v);
 
+/** The status of a page answering a refused form: the canister's, or 503 when it failed itself. */
+export const refused = (status: number): number => (status < 500 ? status : 503);
+
 export const send = (o: DashboardOptions, res: Response, status: number, body: string): void =>
     sendPage(res, status, o.signIn.providers, body, { scripts: true });
 
