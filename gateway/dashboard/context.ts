@@ -145,3 +145,22 @@ export function postForm<P extends string>(
         if (d !== undefined) await handle(d, formOf(req), req, res);
     });
 }
+
+/**
+ * Named form routes (POST `path`, its last parameter `:action`): a checked write, then `handle`
+ * with the action `actions` has of that name; a name it has not passes on to the next route.
+ */
+export function postActions<P extends string, A>(
+    router: Router,
+    o: DashboardOptions,
+    path: P,
+    actions: ReadonlyMap<string, A>,
+    handle: (d: Developer, action: A, b: Form, req: Request<RouteParameters<P>>, res: Response) => Promise<void>,
+): void {
+    router.post(path, forms, async (req, res, next) => {
+        const action = actions.get(String((req.params as Record<string, string>).action));
+        if (action === undefined) return next();
+        const d = await writer(o, req, res);
+        if (d !== undefined) await handle(d, action, formOf(req), req, res);
+    });
+}

@@ -4,7 +4,7 @@
 // these; each keeps only its own part: a form's fields and its redirect, or a JSON status and body.
 import type { z } from 'zod';
 
-import type { Result } from '../../contract/canister';
+import type { Method, Relayed, ReplyOf, Result } from '../../contract/canister';
 import type { CanisterClient } from '../canister';
 import { ApiFailure, canisterFailure } from '../errors';
 import { parseBody } from '../validation';
@@ -31,6 +31,18 @@ export interface Operation<I, D, R> {
 
 /** An operation, its types inferred from its schema and its `run`. */
 export const operation = <I, D, R>(op: Operation<I, D, R>): Operation<I, D, R> => op;
+
+/**
+ * An operation that is the canister method itself: the input (checked by `input` when given,
+ * else by the canister) with the developer's ids, the reply as it comes.
+ */
+export const method = <M extends Method, D extends object = DevGame, I = Relayed<M>>(
+    name: M,
+    input?: z.ZodType<I>,
+): Operation<I, D, ReplyOf<M>> => ({
+    input,
+    run: ({ canister }, dev, i) => canister.relay(name, { ...(i as object), ...dev }),
+});
 
 /** An operation on input as sent (a form's fields): checked by its schema first, as a JSON body is. */
 export async function perform<I, D, R>(

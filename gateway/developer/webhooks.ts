@@ -8,7 +8,7 @@ import { AddWebhookBody, UpdateWebhookBody } from '../../contract/webhook-schema
 import type { AddressPolicy } from '../webhooks/address-policy';
 import { urlProblem } from '../webhooks/address-policy';
 import { deliverLease } from '../webhooks/worker';
-import { operation, type DevGame } from './operation';
+import { method, operation, type DevGame } from './operation';
 
 /** The developer's session, the game and one of its endpoints. */
 export type DevWebhook = DevGame & { webhookId: string };
@@ -19,9 +19,7 @@ const refusal = (url: string | undefined, policy: AddressPolicy): Result<never> 
     return problem === undefined ? undefined : { err: { status: 400, message: problem } };
 };
 
-export const listWebhooks = operation({
-    run: ({ canister }, dev: DevGame) => canister.call('dev_list_webhooks', dev),
-});
+export const listWebhooks = method('dev_list_webhooks');
 
 export const addWebhook = operation({
     input: AddWebhookBody,
@@ -37,9 +35,7 @@ export const updateWebhook = operation({
         refusal(input.url, webhookDelivery.policy) ?? canister.call('dev_update_webhook', { ...input, ...dev }),
 });
 
-export const deleteWebhook = operation({
-    run: ({ canister }, dev: DevWebhook) => canister.call('dev_delete_webhook', dev),
-});
+export const deleteWebhook = method<'dev_delete_webhook', DevWebhook>('dev_delete_webhook');
 
 /**
  * "Send a test event": the canister leases one test event of the endpoint (dev_test_webhook

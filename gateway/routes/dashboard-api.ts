@@ -35,12 +35,19 @@ import { PATH_ID, invalid, parseOffset } from '../../contract/rules';
 import { Message } from '../../contract/schemas';
 import {
     createBoard as createBoardOp,
+    readBoard,
     removeEntry as removeEntryOp,
     updateBoard as updateBoardOp,
 } from '../developer/boards';
-import { standardBoards as standardBoardsOp } from '../developer/games';
+import { analytics as analyticsOp, standardBoards as standardBoardsOp } from '../developer/games';
 import { BASE, NOT_OWNED, gameId, operationRoute, own } from '../developer/json';
-import { ban as banOp, unban as unbanOp, wipePlayer } from '../developer/moderation';
+import {
+    ban as banOp,
+    moderationLog as moderationLogOp,
+    suspicionLog as suspicionLogOp,
+    unban as unbanOp,
+    wipePlayer,
+} from '../developer/moderation';
 import { replyOf } from '../developer/operation';
 import {
     revokeServerKey as revokeServerKeyOp,
@@ -82,26 +89,21 @@ const me = route({
     },
 });
 
-const entries = route({
+const entries = operationRoute({
+    op: readBoard,
+    input({ params, query }) {
+        const offset = parseOffset(query);
+        if ('error' in offset) throw new ApiFailure(400, offset.error);
+        return { boardId: params.boardId, offset: offset.ok, limit: integer(query, 'limit', 1, 1000) };
+    },
     method: 'get',
     path: `${BASE}/games/{gameId}/boards/{boardId}/entries`,
     id: 'dashboard-board-entries',
     summary: "A page of a board's current period, with player ids and bans",
-    auth: 'developer',
     params: { gameId, boardId },
     query: EntriesQuery,
     data: DeveloperBoardPage,
     errors: { 400: 'an id, offset or limit is invalid', 404: `${NOT_OWNED}, or no such board` },
-    async handle(ctx, input) {
-        const offset = parseOffset(input.query);
-        if ('error' in offset) throw new ApiFailure(400, offset.error);
-        return ctx.canister.ok('dev_read_board', {
-            ...own(input),
-            boardId: input.params.boardId,
-            offset: offset.ok,
-            limit: integer(input.query, 'limit', 1, 1000),
-        });
-    },
 });
 
 const createBoard = operationRoute({
@@ -215,62 +217,51 @@ const unban = operationRoute({
     errors: { 400: 'an id is invalid', 404: `${NOT_OWNED}, or the player is not banned` },
 });
 
-const moderationLog = route({
+const moderationLog = operationRoute({
+    op: moderationLogOp,
+    input: ({ query }) => ({ limit: integer(query, 'limit', 1, LOG_KEEP) }),
     method: 'get',
     path: `${BASE}/games/{gameId}/moderation-log`,
     id: 'dashboard-moderation-log',
     summary: "The game's moderation actions, newest first",
-    auth: 'developer',
     params: { gameId },
     query: ModerationQuery,
     data: ModerationLog,
     errors: { 400: 'limit is invalid', 404: NOT_OWNED },
-    async handle(ctx, input) {
-        return ctx.canister.ok('dev_moderation_log', {
-            ...own(input),
-            limit: integer(input.query, 'limit', 1, LOG_KEEP),
-        });
-    },
 });
 
-const suspicionLog = route({
+const suspicionLog = operationRoute({
+    op: suspicionLogOp,
+    input({ query }) {
+        const players = query.get('playerId') ?? [];
+        if (players.length > 1 || (players.length === 1 && players[0] !== '' && !PLAYER_REF.test(players[0])))
+            throw new ApiFailure(400, invalid('playerId', PLAYER_REF_TEXT));
+        return {
+            playerId: players[0] === '' ? undefined : players[0],
+            limit: integer(query, 'limit', 1, LOG_KEEP),
+        };
+    },
     method: 'get',
     path: `${BASE}/games/{gameId}/suspicion-log`,
     id: 'dashboard-suspicion-log',
     summary: "The game's rejected submits (anti-cheat caps, time validation), newest first",
-    auth: 'developer',
     params: { gameId },
     query: SuspicionQuery,
     data: SuspicionLog,
     errors: { 400: 'playerId or limit is invalid', 404: NOT_OWNED },
-    async handle(ctx, input) {
-        const players = input.query.get('playerId') ?? [];
-        if (players.length > 1 || (players.length === 1 && players[0] !== '' && !PLAYER_REF.test(players[0])))
-            throw new ApiFailure(400, invalid('playerId', PLAYER_REF_TEXT));
-        return ctx.canister.ok('dev_suspicion_log', {
-            ...own(input),
-            playerId: players[0] === '' ? undefined : players[0],
-            limit: integer(input.query, 'limit', 1, LOG_KEEP),
-        });
-    },
 });
 
-const analytics = route({
+const analytics = operationRoute({
+    op: analyticsOp,
+    input: ({ query }) => ({ days: integer(query, 'days', 1, ANALYTICS_DAYS) }),
     method: 'get',
     path: `${BASE}/games/{gameId}/analytics`,
     id: 'dashboard-analytics',
     summary: "The game's day counters (active, new and returning players, plays, submissions), providers and boards",
-    auth: 'developer',
     params: { gameId },
     query: AnalyticsQuery,
     data: Analytics,
     errors: { 400: 'days is invalid', 404: NOT_OWNED },
-    async handle(ctx, input) {
-        return ctx.canister.ok('dev_analytics', {
-            ...own(input),
-            days: integer(input.query, 'days', 1, ANALYTICS_DAYS),
-        });
-    },
 });
 
 const rotateServerKey = route({
@@ -289,7 +280,7 @@ const rotateServerKey = route({
     errors: { 404: NOT_OWNED },
     async handle(ctx, input) {
         input.res.set('Cache-Control', 'no-store');
-        return replyOf(rotateServerKeyOp.run(ctx, own(input), undefined));
+        return replyOf(rotateServerKeyOp.run(ctx, own(input), {}));
     },
 });
 

@@ -10,7 +10,7 @@ import { deleteGame, rotateKey, standardBoards, updateGame } from '../../develop
 import { ban, unban, wipePlayer } from '../../developer/moderation';
 import { perform, type DevGame, type Operation } from '../../developer/operation';
 import { revokeServerKey, rotateServerKey, serverSettings, setCaps, setTimeValidation } from '../../developer/security';
-import { formOf, forms, num, postForm, refused, viewOf, writer, type DashboardOptions, type Form } from '../context';
+import { num, postActions, postForm, refused, viewOf, type DashboardOptions, type Form } from '../context';
 import { showGame } from '../game-pages';
 import { withNotice, type Notice } from '../notices';
 import { formOptions } from '../pages/board-options';
@@ -152,14 +152,8 @@ export function gameActions(o: DashboardOptions): Router {
         await showGame(o, req, res, d, gameId, 'security', { ...viewOf(req, d), serverKey: r.ok.serverKey });
     });
 
-    router.post('/dashboard/games/:gameId/:action', forms, async (req, res, next) => {
-        const name = req.params.action;
-        const action = GAME_ACTIONS.get(name);
-        if (action === undefined) return next();
-        const d = await writer(o, req, res);
-        if (d === undefined) return;
-        const gameId = req.params.gameId;
-        const b = formOf(req);
+    postActions(router, o, '/dashboard/games/:gameId/:action', GAME_ACTIONS, async (d, action, b, req, res) => {
+        const { gameId, action: name } = req.params;
         const r = await action.run(o, { sessionHash: d.session.sessionHash, gameId }, b);
         const back = action.back === 'board of the form' ? { board: b.scoreboardId ?? '' } : action.back;
         if ('err' in r) {
