@@ -40,7 +40,7 @@ import {
     updateBoard as updateBoardOp,
 } from '../developer/boards';
 import { analytics as analyticsOp, standardBoards as standardBoardsOp } from '../developer/games';
-import { BASE, NOT_OWNED, gameId, operationRoute, own } from '../developer/json';
+import { BASE, NOT_OWNED, gameId, operationRoute, own } from './dashboard-route';
 import {
     ban as banOp,
     moderationLog as moderationLogOp,

@@ -9,7 +9,7 @@ import {
     WebhookList,
     WebhookView,
 } from '../../contract/webhook-schemas';
-import { BASE as API, NOT_OWNED, gameId, operationRoute, webhookId } from '../developer/json';
+import { BASE as API, NOT_OWNED, gameId, operationRoute, webhookId } from './dashboard-route';
 import { addWebhook, deleteWebhook, listWebhooks, updateWebhook } from '../developer/webhooks';
 import type { RouteInput } from '../route';
 

@@ -1,7 +1,7 @@
 // "Send a test event": the dashboard API route of gateway/developer/webhooks.ts testWebhook (the
 // canister leases a test event of the developer's endpoint, this gateway delivers it at once).
 import { DeliveryAttempt } from '../../contract/webhook-schemas';
-import { NOT_OWNED, gameId, operationRoute, webhookId } from '../developer/json';
+import { NOT_OWNED, gameId, operationRoute, webhookId } from './dashboard-route';
 import { testWebhook } from '../developer/webhooks';
 
 export default operationRoute({

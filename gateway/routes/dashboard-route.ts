@@ -1,11 +1,11 @@
-// What the dashboard's JSON routes (gateway/routes/dashboard-*.ts) share: the path parameters,
+// What the dashboard's JSON routes (./dashboard-*.ts) share: the path parameters,
 // the 404 of another developer's game, and a route that runs one developer operation.
 import type { z } from 'zod';
 
 import { PATH_ID } from '../../contract/rules';
 import { WEBHOOK_ID } from '../../contract/webhook-schemas';
 import { route, type PathParam, type Route, type RouteInput } from '../route';
-import { replyOf, type DevGame, type Operation } from './operation';
+import { replyOf, type DevGame, type Operation } from '../developer/operation';
 
 export const BASE = '/dashboard/api';
 export const NOT_OWNED = 'not one of your games (every game of another developer is the same 404)';
