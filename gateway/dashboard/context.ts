@@ -45,6 +45,9 @@ export const formOf = (req: Request): Form => (req.body ?? {}) as Form;
 export const num = (v: string | undefined): number | undefined =>
     v === undefined || v.trim() === '' ? undefined : Number(v);
 
+/** The status of a page answering a refused form: the canister's, or 503 when it failed itself. */
+export const refused = (status: number): number => (status < 500 ? status : 503);
+
 export const send = (o: DashboardOptions, res: Response, status: number, body: string): void =>
     sendPage(res, status, o.signIn.providers, body, { scripts: true });
 
@@ -140,5 +143,24 @@ export function postForm<P extends string>(
     router.post(path, forms, async (req, res) => {
         const d = await writer(o, req, res);
         if (d !== undefined) await handle(d, formOf(req), req, res);
+    });
+}
+
+/**
+ * Named form routes (POST `path`, its last parameter `:action`): a checked write, then `handle`
+ * with the action `actions` has of that name; a name it has not passes on to the next route.
+ */
+export function postActions<P extends string, A>(
+    router: Router,
+    o: DashboardOptions,
+    path: P,
+    actions: ReadonlyMap<string, A>,
+    handle: (d: Developer, action: A, b: Form, req: Request<RouteParameters<P>>, res: Response) => Promise<void>,
+): void {
+    router.post(path, forms, async (req, res, next) => {
+        const action = actions.get(String((req.params as Record<string, string>).action));
+        if (action === undefined) return next();
+        const d = await writer(o, req, res);
+        if (d !== undefined) await handle(d, action, formOf(req), req, res);
     });
 }

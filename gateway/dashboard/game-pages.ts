@@ -5,6 +5,11 @@ import { Router, type Request, type Response } from 'express';
 
 import type { GameView } from '../../contract/canister';
 import { boardNotFound } from '../../contract/messages';
+import { readBoard } from '../developer/boards';
+import { analytics } from '../developer/games';
+import { moderationLog, suspicionLog } from '../developer/moderation';
+import { replyOf, type DevGame } from '../developer/operation';
+import { listWebhooks } from '../developer/webhooks';
 import { ApiFailure, failureOf } from '../http/errors';
 import { developer, render, viewOf, type DashboardOptions, type Developer } from './context';
 import { html, type Html } from './layout';
@@ -27,8 +32,7 @@ const DASHBOARD_JS = '/dashboard/assets/dashboard.js';
 interface TabInput {
     o: DashboardOptions;
     req: Request;
-    /** The developer's session and the game, as every per-game method takes them. */
-    dev: { sessionHash: string; gameId: string };
+    dev: DevGame;
     view: View;
 }
 
@@ -66,11 +70,9 @@ const TAB_PAGES: Record<Tab, TabPage> = {
     security: tabPage(
         async ({ o, req, dev }) => {
             const player = typeof req.query.player === 'string' ? req.query.player.trim() : '';
-            const log = await o.canister.ok('dev_suspicion_log', {
-                ...dev,
-                playerId: player === '' ? undefined : player,
-                limit: 200,
-            });
+            const log = await replyOf(
+                suspicionLog.run(o, dev, { playerId: player === '' ? undefined : player, limit: 200 }),
+            );
             return { log, player };
         },
         (game, { log, player }, { view }) => ({
@@ -79,17 +81,17 @@ const TAB_PAGES: Record<Tab, TabPage> = {
         }),
     ),
     moderation: tabPage(
-        ({ o, dev }) => o.canister.ok('dev_moderation_log', { ...dev, limit: 200 }),
+        ({ o, dev }) => replyOf(moderationLog.run(o, dev, { limit: 200 })),
         (game, log, { view }) => ({ body: moderationTab(game, log, view) }),
     ),
     webhooks: tabPage(
-        ({ o, dev }) => o.canister.ok('dev_list_webhooks', dev),
+        ({ o, dev }) => replyOf(listWebhooks.run(o, dev, {})),
         (game, hooks, { view }) => ({ body: webhooksTab(game, hooks, view, view.webhook), scripts: [DASHBOARD_JS] }),
     ),
     analytics: tabPage(
         async ({ o, req, dev }) => {
             const days = req.query.days === '90' ? 90 : 30;
-            return { days, data: await o.canister.ok('dev_analytics', { ...dev, days }) };
+            return { days, data: await replyOf(analytics.run(o, dev, { days })) };
         },
         (game, { days, data }) => ({ body: analyticsTab(game, data, days), scripts: [CHART_JS, DASHBOARD_JS] }),
     ),
@@ -102,7 +104,7 @@ function boardTab(boardId: string): TabPage {
             const offset = Math.max(0, Math.floor(Number(req.query.offset ?? 0)) || 0);
             const archiveId = typeof req.query.archive === 'string' ? req.query.archive : undefined;
             const [page, archives, archive] = await Promise.all([
-                o.canister.ok('dev_read_board', { ...dev, boardId, offset, limit: 50 }),
+                replyOf(readBoard.run(o, dev, { boardId, offset, limit: 50 })),
                 o.canister.ok('list_archives', { gameId: dev.gameId, boardId }),
                 archiveId === undefined
                     ? undefined

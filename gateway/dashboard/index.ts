@@ -1,7 +1,8 @@
 // The developer dashboard at /dashboard, wired from its parts: sign-in (./sign-in.ts), the
 // pages (./game-pages.ts, rendered by ./pages/), the form actions (./actions/), the scripts
 // (./assets.ts), and a page for whatever is not found or fails. Its JSON API for developers'
-// tools is in ../routes/dashboard-api.ts, with the rest of the API.
+// tools is in ../routes/dashboard-*.ts, with the rest of the API; both run the developer
+// operations of ../developer/.
 import { type NextFunction, type Request, type Response, Router } from 'express';
 
 import { unknownEndpoint } from '../../contract/messages';

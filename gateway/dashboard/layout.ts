@@ -125,14 +125,15 @@ export function field(
 export function choice(
     name: string,
     label: string,
-    options: ReadonlyArray<readonly [string, string]>,
+    /** value: the text shown, in the order shown. */
+    options: Readonly<Record<string, string>>,
     o: { selected?: string | number; hint?: string; id?: string } = {},
 ): Html {
     const id = o.id ?? `f-${name}`;
     return html`<div class="field">
         <label for="${id}">${label}</label>
         <select id="${id}" name="${name}">
-            ${options.map(
+            ${Object.entries(options).map(
                 ([value, text]) =>
                     html`<option value="${value}" ${String(o.selected) === value ? html`selected` : ''}>
                         ${text}

@@ -1,172 +1,138 @@
-// A game's form actions, by name (POST /dashboard/games/<gameId>/<name>): each one canister
-// call from the form's fields (passed on as sent: the canister checks them), a notice and the
-// tab to go back to; a refusal shows that tab again with the error by its form. Deleting the
-// game goes back to the games list.
+// A game's form actions, by name (POST /dashboard/games/<gameId>/<name>): each one developer
+// operation (gateway/developer/) on the form's fields, a notice and the tab to go back to; a
+// refusal shows that tab again with the error by its form. Deleting the game goes back to the
+// games list.
 import { Router } from 'express';
 
 import type { Result } from '../../../contract/canister';
-import type { CanisterClient } from '../../ic/canister';
-import { formOf, forms, num, postForm, viewOf, writer, type DashboardOptions, type Form } from '../context';
+import { createBoard, removeEntry } from '../../developer/boards';
+import { deleteGame, rotateKey, standardBoards, updateGame } from '../../developer/games';
+import { ban, unban, wipePlayer } from '../../developer/moderation';
+import { perform, type DevGame, type Operation } from '../../developer/operation';
+import { revokeServerKey, rotateServerKey, serverSettings, setCaps, setTimeValidation } from '../../developer/security';
+import { num, postActions, postForm, refused, viewOf, type DashboardOptions, type Form } from '../context';
 import { showGame } from '../game-pages';
 import { withNotice, type Notice } from '../notices';
 import { formOptions } from '../pages/board-options';
 import type { Tab } from '../pages/frame';
 
-/** The developer's session and the game, as every per-game method takes them. */
-type DevGame = { sessionHash: string; gameId: string };
-
 interface GameAction {
-    call(canister: CanisterClient, dev: DevGame, b: Form): Promise<Result<unknown>>;
+    run(o: DashboardOptions, dev: DevGame, b: Form): Promise<Result<unknown>>;
     done: Notice;
     /** The page of the form: a tab, or the page of the board the form names. */
     back: Tab | 'board of the form';
 }
 
+/** An action running `op` on what `fields` reads from the form (the player of the form with `dev`). */
+function action<I, R>(
+    op: Operation<I, DevGame & { playerId?: unknown }, R>,
+    fields: (b: Form) => unknown,
+    done: Notice,
+    back: GameAction['back'],
+    player = false,
+): GameAction {
+    return {
+        run: (o, dev, b) => perform(op, o, player ? { ...dev, playerId: b.playerId } : dev, fields(b)),
+        done,
+        back,
+    };
+}
+
+const none = (): undefined => undefined;
+
 const GAME_ACTIONS: ReadonlyMap<string, GameAction> = new Map<string, GameAction>([
     // Settings
-    [
-        'update',
-        {
-            call: (c, dev, b) => c.relay('dev_update_game', { ...dev, name: b.name, description: b.description ?? '' }),
-            done: 'saved',
-            back: 'settings',
-        },
-    ],
+    ['update', action(updateGame, (b) => ({ name: b.name, description: b.description ?? '' }), 'saved', 'settings')],
     [
         'standard-boards',
-        {
-            call: (c, dev, b) =>
-                c.relay('dev_update_game', {
-                    ...dev,
-                    standardBoards: { sortOrder: b.sortOrder, operator: b.operator },
-                }),
-            done: 'standard-boards-saved',
-            back: 'settings',
-        },
+        action(
+            standardBoards,
+            (b) => ({ sortOrder: b.sortOrder, operator: b.operator }),
+            'standard-boards-saved',
+            'settings',
+        ),
     ],
-    [
-        'active',
-        {
-            call: (c, dev, b) => c.call('dev_update_game', { ...dev, isActive: b.isActive === 'true' }),
-            done: 'saved',
-            back: 'settings',
-        },
-    ],
+    ['active', action(updateGame, (b) => ({ isActive: b.isActive === 'true' }), 'saved', 'settings')],
     // API key
-    ['rotate', { call: (c, dev) => c.call('dev_rotate_key', dev), done: 'key-rotated', back: 'key' }],
+    ['rotate', action(rotateKey, none, 'key-rotated', 'key')],
     // Security
-    [
-        'server-key-revoke',
-        { call: (c, dev) => c.call('dev_revoke_server_key', dev), done: 'server-key-revoked', back: 'security' },
-    ],
+    ['server-key-revoke', action(revokeServerKey, none, 'server-key-revoked', 'security')],
     [
         'server-settings',
-        {
-            call: (c, dev, b) =>
-                c.call('dev_update_game', {
-                    ...dev,
-                    serverOnly: b.serverOnly === 'true',
-                    serverSkipsChecks: b.serverSkipsChecks === 'true',
-                }),
-            done: 'server-settings-saved',
-            back: 'security',
-        },
+        action(
+            serverSettings,
+            (b) => ({ serverOnly: b.serverOnly === 'true', serverSkipsChecks: b.serverSkipsChecks === 'true' }),
+            'server-settings-saved',
+            'security',
+        ),
     ],
     [
         'caps',
-        {
-            call: (c, dev, b) =>
-                c.call('dev_set_caps', {
-                    ...dev,
-                    maxScore: num(b.maxScore) ?? null,
-                    maxStreak: num(b.maxStreak) ?? null,
-                    minScore: num(b.minScore) ?? null,
-                }),
-            done: 'caps-saved',
-            back: 'security',
-        },
+        action(
+            setCaps,
+            (b) => ({
+                maxScore: num(b.maxScore) ?? null,
+                maxStreak: num(b.maxStreak) ?? null,
+                minScore: num(b.minScore) ?? null,
+            }),
+            'caps-saved',
+            'security',
+        ),
     ],
     [
         'time-validation',
-        {
-            call: (c, dev, b) =>
-                c.call('dev_set_time_validation', {
-                    ...dev,
-                    enabled: b.enabled === 'true',
-                    minPlaySeconds: num(b.minPlaySeconds),
-                    maxScorePerSecond: num(b.maxScorePerSecond),
-                    sessionLifetimeSeconds: num(b.sessionLifetimeSeconds),
-                }),
-            done: 'time-validation-saved',
-            back: 'security',
-        },
+        action(
+            setTimeValidation,
+            (b) => ({
+                enabled: b.enabled === 'true',
+                minPlaySeconds: num(b.minPlaySeconds),
+                maxScorePerSecond: num(b.maxScorePerSecond),
+                sessionLifetimeSeconds: num(b.sessionLifetimeSeconds),
+            }),
+            'time-validation-saved',
+            'security',
+        ),
     ],
     // Boards
     [
         'boards',
-        {
-            call: (c, dev, b) =>
-                c.relay('dev_create_board', {
-                    ...dev,
-                    scoreboardId: b.scoreboardId,
-                    name: b.name === '' ? undefined : b.name,
-                    description: b.description,
-                    type: b.type,
-                    period: b.type === 'targeted' ? b.period : undefined,
-                    days: b.type === 'custom' || b.period === 'custom' ? num(b.days) : undefined,
-                    sortBy: b.sortBy,
-                    ...formOptions(b),
-                }),
-            done: 'board-created',
-            back: 'boards',
-        },
+        action(
+            createBoard,
+            (b) => ({
+                scoreboardId: b.scoreboardId,
+                name: b.name === '' ? undefined : b.name,
+                description: b.description,
+                type: b.type,
+                period: b.type === 'targeted' ? b.period : undefined,
+                days: b.type === 'custom' || b.period === 'custom' ? num(b.days) : undefined,
+                sortBy: b.sortBy,
+                ...formOptions(b),
+            }),
+            'board-created',
+            'boards',
+        ),
     ],
     [
         'remove-entry',
-        {
-            call: (c, dev, b) =>
-                c.relay('dev_remove_entry', { ...dev, scoreboardId: b.scoreboardId, playerId: b.playerId }),
-            done: 'entry-removed',
-            back: 'board of the form',
-        },
+        action(
+            removeEntry,
+            (b) => ({ scoreboardId: b.scoreboardId, playerId: b.playerId }),
+            'entry-removed',
+            'board of the form',
+        ),
     ],
     // Moderation
-    [
-        'wipe',
-        {
-            call: (c, dev, b) =>
-                c.relay('dev_wipe_player', { ...dev, playerId: b.playerId, archives: b.archives === 'true' }),
-            done: 'player-wiped',
-            back: 'moderation',
-        },
-    ],
-    [
-        'ban',
-        {
-            call: (c, dev, b) => c.relay('dev_ban', { ...dev, playerId: b.playerId, reason: b.reason ?? '' }),
-            done: 'player-banned',
-            back: 'moderation',
-        },
-    ],
-    [
-        'unban',
-        {
-            call: (c, dev, b) => c.relay('dev_unban', { ...dev, playerId: b.playerId }),
-            done: 'ban-lifted',
-            back: 'moderation',
-        },
-    ],
+    ['wipe', action(wipePlayer, (b) => ({ archives: b.archives === 'true' }), 'player-wiped', 'moderation', true)],
+    ['ban', action(ban, (b) => ({ reason: b.reason ?? '' }), 'player-banned', 'moderation', true)],
+    ['unban', action(unban, none, 'ban-lifted', 'moderation', true)],
 ]);
 
 export function gameActions(o: DashboardOptions): Router {
     const router = Router();
     postForm(router, o, '/dashboard/games/:gameId/delete', async (d, b, req, res) => {
         const gameId = req.params.gameId;
-        const r = await o.canister.relay('dev_delete_game', {
-            sessionHash: d.session.sessionHash,
-            gameId,
-            confirm: b.confirm ?? '',
-        });
+        const dev = { sessionHash: d.session.sessionHash, gameId };
+        const r = await perform(deleteGame, o, dev, { confirm: b.confirm ?? '' });
         if ('err' in r) {
             const view = viewOf(req, d, { action: 'delete', message: r.err.message });
             return showGame(o, req, res, d, gameId, 'settings', view, r.err.status);
@@ -177,30 +143,23 @@ export function gameActions(o: DashboardOptions): Router {
     // A new server key is shown on the answer itself (never in a URL, never again): no redirect.
     postForm(router, o, '/dashboard/games/:gameId/server-key', async (d, _b, req, res) => {
         const gameId = req.params.gameId;
-        const dev = { sessionHash: d.session.sessionHash, gameId };
-        const r = await o.canister.call('dev_rotate_server_key', dev);
+        const r = await perform(rotateServerKey, o, { sessionHash: d.session.sessionHash, gameId }, undefined);
         if ('err' in r) {
             const view = viewOf(req, d, { action: 'server-key', message: r.err.message });
-            return showGame(o, req, res, d, gameId, 'security', view, r.err.status < 500 ? r.err.status : 503);
+            return showGame(o, req, res, d, gameId, 'security', view, refused(r.err.status));
         }
         res.set('Cache-Control', 'no-store');
         await showGame(o, req, res, d, gameId, 'security', { ...viewOf(req, d), serverKey: r.ok.serverKey });
     });
 
-    router.post('/dashboard/games/:gameId/:action', forms, async (req, res, next) => {
-        const name = req.params.action;
-        const action = GAME_ACTIONS.get(name);
-        if (action === undefined) return next();
-        const d = await writer(o, req, res);
-        if (d === undefined) return;
-        const gameId = req.params.gameId;
-        const b = formOf(req);
-        const r = await action.call(o.canister, { sessionHash: d.session.sessionHash, gameId }, b);
+    postActions(router, o, '/dashboard/games/:gameId/:action', GAME_ACTIONS, async (d, action, b, req, res) => {
+        const { gameId, action: name } = req.params;
+        const r = await action.run(o, { sessionHash: d.session.sessionHash, gameId }, b);
         const back = action.back === 'board of the form' ? { board: b.scoreboardId ?? '' } : action.back;
         if ('err' in r) {
             // A game the developer does not own is the same 404 whatever the action.
             const view = viewOf(req, d, { action: name, message: r.err.message }, b);
-            return showGame(o, req, res, d, gameId, back, view, r.err.status < 500 ? r.err.status : 503);
+            return showGame(o, req, res, d, gameId, back, view, refused(r.err.status));
         }
         const where = typeof back === 'object' ? `boards/${encodeURIComponent(back.board)}` : back;
         res.redirect(303, withNotice(`/dashboard/games/${encodeURIComponent(gameId)}/${where}`, action.done));

@@ -4,13 +4,13 @@
 // with the tab showing its status and latency. A refusal shows the tab with the error by its form.
 import { type Request, type Response, Router } from 'express';
 
-import type { ReplyOf, Result } from '../../../contract/canister';
-import { urlProblem } from '../../webhooks/address-policy';
-import { postForm, viewOf, type DashboardOptions, type Developer, type Form } from '../context';
+import type { Result } from '../../../contract/canister';
+import { perform } from '../../developer/operation';
+import { addWebhook, deleteWebhook, testWebhook, updateWebhook } from '../../developer/webhooks';
+import { postForm, refused, viewOf, type DashboardOptions, type Developer, type Form } from '../context';
 import { showGame } from '../game-pages';
 import { withNotice, type Notice } from '../notices';
 import type { WebhookShown } from '../pages/view';
-import { sendTestEvent } from '../test-webhook';
 
 /** The event kinds a form ticked (one `kinds` field per box; none = an empty list the canister refuses). */
 const kindsOf = (req: Request): string[] => {
@@ -52,15 +52,10 @@ export function webhookActions(o: DashboardOptions): Router {
     postForm(router, o, '/dashboard/games/:gameId/webhooks/add', async (d, b, req, res) => {
         const dev = { sessionHash: d.session.sessionHash, gameId: req.params.gameId };
         const kinds = kindsOf(req);
-        // This gateway's address policy first, as the JSON API does; the canister checks the rest.
-        const problem = urlProblem(b.url ?? '', o.webhookDelivery.policy);
-        const r: Result<ReplyOf<'dev_add_webhook'>> =
-            problem === undefined
-                ? await o.canister.relay('dev_add_webhook', { ...dev, url: b.url ?? '', kinds })
-                : { err: { status: 400, message: problem } };
+        const r = await perform(addWebhook, o, dev, { url: b.url ?? '', kinds });
         if ('err' in r) {
             const error = { action: 'webhook-add', message: r.err.message };
-            return again(d, req, res, r.err.status < 500 ? r.err.status : 503, {
+            return again(d, req, res, refused(r.err.status), {
                 error,
                 values: { url: b.url, kinds: kinds.join(',') },
             });
@@ -78,19 +73,19 @@ export function webhookActions(o: DashboardOptions): Router {
             const dev = { sessionHash: d.session.sessionHash, gameId, webhookId };
             let r: Result<unknown>;
             if (op === 'test') {
-                const sent = await sendTestEvent(o.canister, dev, o.webhookDelivery);
+                const sent = await perform(testWebhook, o, dev, undefined);
                 if ('ok' in sent) return again(d, req, res, 200, { shown: { test: { webhookId, attempt: sent.ok } } });
                 r = sent;
             } else if (op === 'delete') {
                 r =
                     b.confirm === 'yes'
-                        ? await o.canister.relay('dev_delete_webhook', dev)
+                        ? await perform(deleteWebhook, o, dev, undefined)
                         : { err: { status: 400, message: 'Invalid confirm: tick the box to delete the endpoint' } };
             } else {
-                r = await o.canister.relay('dev_update_webhook', { ...dev, paused: op === 'pause' });
+                r = await perform(updateWebhook, o, dev, { paused: op === 'pause' });
             }
             if ('err' in r)
-                return again(d, req, res, r.err.status < 500 ? r.err.status : 503, {
+                return again(d, req, res, refused(r.err.status), {
                     error: { action: `webhook-${op}-${webhookId}`, message: r.err.message },
                 });
             res.redirect(303, withNotice(`/dashboard/games/${encodeURIComponent(gameId)}/webhooks`, DONE[op]));

@@ -13,24 +13,10 @@ import type { Form } from '../context';
 import { choice, field, html, type Html } from '../layout';
 import { value, type View } from './view';
 
-const ORDERS = [
-    ['desc', 'Higher first'],
-    ['asc', 'Lower first'],
-] as const;
-const OPERATORS = [
-    ['best', 'Best'],
-    ['latest', 'Latest'],
-    ['sum', 'Sum'],
-] as const;
-const TIES = [
-    ['distinct', 'Earlier first'],
-    ['shared', 'Shared'],
-] as const;
-const FORMATS = [
-    ['number', 'Number (1234)'],
-    ['milliseconds', 'Time (1:02.345)'],
-    ['decimal', 'Decimal (12.34)'],
-] as const;
+const ORDERS = { desc: 'Higher first', asc: 'Lower first' };
+const OPERATORS = { best: 'Best', latest: 'Latest', sum: 'Sum' };
+const TIES = { distinct: 'Earlier first', shared: 'Shared' };
+const FORMATS = { number: 'Number (1234)', milliseconds: 'Time (1:02.345)', decimal: 'Decimal (12.34)' };
 
 export const HINT = {
     sortOrder: 'Lower first ranks the smallest score first: times, strokes, moves.',

@@ -14,22 +14,15 @@ const PERIOD_LABEL: Record<string, string> = {
     custom: 'custom',
 };
 
-const TYPES = [
-    ['targeted', 'Targeted'],
-    ['monthly', 'Monthly'],
-    ['custom', 'Custom period'],
-] as const;
-const PERIODS = [
-    ['allTime', 'Never resets'],
-    ['daily', 'Daily'],
-    ['weekly', 'Weekly'],
-    ['monthly', 'Monthly'],
-    ['custom', 'Every N days'],
-] as const;
-const SORT_BY = [
-    ['score', 'Score'],
-    ['streak', 'Streak'],
-] as const;
+const TYPES = { targeted: 'Targeted', monthly: 'Monthly', custom: 'Custom period' };
+const PERIODS = {
+    allTime: 'Never resets',
+    daily: 'Daily',
+    weekly: 'Weekly',
+    monthly: 'Monthly',
+    custom: 'Every N days',
+};
+const SORT_BY = { score: 'Score', streak: 'Streak' };
 
 export function boardsTab(game: GameView, list: BoardList, v: View): Html {
     const rows = list.scoreboards.map((b) => {

@@ -1,51 +1,45 @@
 // The Moderation tab: wiping, banning and unbanning a player, and the moderation log.
 import type { GameView, ModerationEntry } from '../../../contract/canister';
-import { field, form, html, when, type Html, table } from '../layout';
-import { base, doneBox, errorFor, value, type View } from './view';
+import { field, html, when, type Html, table } from '../layout';
+import { doneBox, formCard, value, type View } from './view';
 
 export function moderationTab(game: GameView, log: ModerationEntry[], v: View): Html {
     return html`${doneBox(v)}
         <div class="grid">
-            <div class="card">
-                <h2>Wipe a player</h2>
-                <p class="muted">Removes their entries from every board of this game.</p>
-                ${errorFor(v, 'wipe')}
-                ${form(
-                    `${base(game)}/wipe`,
-                    v.csrf,
-                    html`${field('playerId', 'Player ID', { id: 'f-wipe-player', value: value(v, 'wipe', 'playerId') })}
-                        <label class="check"
-                            ><input type="checkbox" name="archives" value="true" /> Also from archived periods</label
-                        >
-                        <button type="submit" class="danger">Wipe player</button>`,
-                )}
-            </div>
-            <div class="card">
-                <h2>Ban a player</h2>
-                <p class="muted">
+            ${formCard(
+                game,
+                v,
+                'wipe',
+                'Wipe a player',
+                html`${field('playerId', 'Player ID', { id: 'f-wipe-player', value: value(v, 'wipe', 'playerId') })}
+                    <label class="check"
+                        ><input type="checkbox" name="archives" value="true" /> Also from archived periods</label
+                    >
+                    <button type="submit" class="danger">Wipe player</button>`,
+                html`<p class="muted">Removes their entries from every board of this game.</p>`,
+            )}
+            ${formCard(
+                game,
+                v,
+                'ban',
+                'Ban a player',
+                html`${field('playerId', 'Player ID', { id: 'f-ban-player', value: value(v, 'ban', 'playerId') })}
+                    ${field('reason', 'Reason (optional)', { id: 'f-ban-reason', value: value(v, 'ban', 'reason') })}
+                    <button type="submit" class="danger">Ban player</button>`,
+                html`<p class="muted">
                     They write nothing more to this game (scores, achievements, nickname, play sessions, merges) until
                     you lift the ban; a signed-in player's ban holds also when they delete the account and sign in
                     again. Signed-in players' IDs start with @.
-                </p>
-                ${errorFor(v, 'ban')}
-                ${form(
-                    `${base(game)}/ban`,
-                    v.csrf,
-                    html`${field('playerId', 'Player ID', { id: 'f-ban-player', value: value(v, 'ban', 'playerId') })}
-                        ${field('reason', 'Reason (optional)', { id: 'f-ban-reason', value: value(v, 'ban', 'reason') })}
-                        <button type="submit" class="danger">Ban player</button>`,
-                )}
-            </div>
-            <div class="card">
-                <h2>Lift a ban</h2>
-                ${errorFor(v, 'unban')}
-                ${form(
-                    `${base(game)}/unban`,
-                    v.csrf,
-                    html`${field('playerId', 'Player ID', { id: 'f-unban-player', value: value(v, 'unban', 'playerId') })}
-                        <button type="submit" class="secondary">Lift ban</button>`,
-                )}
-            </div>
+                </p>`,
+            )}
+            ${formCard(
+                game,
+                v,
+                'unban',
+                'Lift a ban',
+                html`${field('playerId', 'Player ID', { id: 'f-unban-player', value: value(v, 'unban', 'playerId') })}
+                    <button type="submit" class="secondary">Lift ban</button>`,
+            )}
         </div>
         <div class="card">
             <h2>Moderation log</h2>

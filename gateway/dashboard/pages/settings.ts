@@ -4,36 +4,32 @@ import type { GameView } from '../../../contract/canister';
 import { backupUrl } from '../../routes/game-backup';
 import { field, form, html, type Html } from '../layout';
 import { ruleFields } from './board-options';
-import { base, doneBox, errorFor, value, type View } from './view';
+import { base, doneBox, errorFor, formCard, value, type View } from './view';
 
 export function settingsTab(game: GameView, v: View): Html {
     return html`${doneBox(v)}
         <div class="grid">
-            <div class="card">
-                <h2>Name and description</h2>
-                ${errorFor(v, 'update')}
-                ${form(
-                    `${base(game)}/update`,
-                    v.csrf,
-                    html`${field('name', 'Name', { value: value(v, 'update', 'name', game.name), required: true })}
-                        ${field('description', 'Description', { value: value(v, 'update', 'description', game.description) })}
-                        <button type="submit">Save</button>`,
-                )}
-            </div>
-            <div class="card">
-                <h2>Standard boards</h2>
-                <p class="muted">
+            ${formCard(
+                game,
+                v,
+                'update',
+                'Name and description',
+                html`${field('name', 'Name', { value: value(v, 'update', 'name', game.name), required: true })}
+                    ${field('description', 'Description', { value: value(v, 'update', 'description', game.description) })}
+                    <button type="submit">Save</button>`,
+            )}
+            ${formCard(
+                game,
+                v,
+                'standard-boards',
+                'Standard boards',
+                html`${ruleFields(v, 'standard-boards', game.standardBoards ?? DEFAULT_STANDARD_BOARDS, 'f-standard')}
+                    <button type="submit">Save standard boards</button>`,
+                html`<p class="muted">
                     How the all-time, weekly and daily boards rank and keep scores. They can change only while those
                     boards have no entries this period.
-                </p>
-                ${errorFor(v, 'standard-boards')}
-                ${form(
-                    `${base(game)}/standard-boards`,
-                    v.csrf,
-                    html`${ruleFields(v, 'standard-boards', game.standardBoards ?? DEFAULT_STANDARD_BOARDS, 'f-standard')}
-                        <button type="submit">Save standard boards</button>`,
-                )}
-            </div>
+                </p>`,
+            )}
             <div class="card">
                 <h2>Backup</h2>
                 <p class="muted">

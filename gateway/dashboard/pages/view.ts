@@ -1,6 +1,6 @@
 // What every page of a signed-in developer shows besides its data: the CSRF token of its forms,
 // the notice after an action, a failed form's error next to it and what it held.
-import { errorBox, html, type Html } from '../layout';
+import { errorBox, form, html, type Html } from '../layout';
 import type { GameView } from '../../../contract/canister';
 import type { DeliveryAttempt } from '../../../contract/webhooks';
 
@@ -33,3 +33,10 @@ export const value = (v: View, action: string, name: string, fallback: string | 
 
 /** The path of a game's pages. */
 export const base = (game: GameView): string => `/dashboard/games/${game.gameId}`;
+
+/** A card of one form of a game (POST <game>/<action>): its title, what it does, its error, the form. */
+export const formCard = (game: GameView, v: View, action: string, title: string, body: Html, intro = html``): Html =>
+    html`<div class="card">
+        <h2>${title}</h2>
+        ${intro} ${errorFor(v, action)} ${form(`${base(game)}/${action}`, v.csrf, body)}
+    </div>`;
