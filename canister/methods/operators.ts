@@ -9,18 +9,29 @@ import * as scores from '../service/scores';
 import * as serverKeys from '../service/server-keys';
 import { setAccessLists } from '../shell/guards';
 import type { UseCases } from '../shell/handle';
+import type { Ctx } from '../state/context';
 import { checkingNewShards } from '../shell/lifecycle';
-import { ctx } from '../shell/state';
 
-/** A list of principal texts, or a 400 naming the field. */
-function principals(value: unknown, field: string): string[] {
+/**
+ * Keeps a list of principals (gateways or operators), checked first: a 400 names the field. A
+ * directory's shards get the list too: `unreached` names those it did not reach.
+ */
+async function setList<F extends 'gateways' | 'operators'>(
+    ctx: Ctx,
+    field: F,
+    value: unknown,
+): Promise<Record<F, string[]> & { unreached?: string[] }> {
     if (!Array.isArray(value) || !value.every((g) => typeof g === 'string'))
         throw new Fail(400, `Invalid ${field}: must be a list of principal texts`);
-    return value as string[];
+    const list = { [field]: value as string[] } as Record<F, string[]>;
+    setAccessLists(list);
+    if (!directory.placesOnShards(ctx)) return list;
+    const unreached = await directory.pushLists(ctx, remote, `admin_set_${field}`, list);
+    return { ...list, ...(unreached.length > 0 ? { unreached } : {}) };
 }
 
 export const operatorMethods = {
-    admin_register_game: (req) => {
+    admin_register_game: (ctx, req) => {
         // A directory with shards places the game on one.
         if (directory.placesOnShards(ctx)) {
             const developerId = typeof req.developerId === 'string' ? req.developerId : '';
@@ -31,37 +42,24 @@ export const operatorMethods = {
         const { game, apiKey } = games.registerGame(ctx, req);
         return { game: games.gameView(game), apiKey };
     },
-    admin_update_game: (req) => games.gameView(games.updateGame(ctx, req)),
-    admin_rotate_key: (req) => ({ apiKey: games.rotateKey(ctx, req) }),
-    admin_rotate_server_key: (req) => serverKeys.rotateServerKey(ctx, req),
-    admin_set_time_validation: (req) => games.setTimeValidation(ctx, req),
-    admin_set_caps: (req) => games.setCaps(ctx, req),
-    admin_create_board: (req) => games.boardView(games.createBoard(ctx, req)),
-    admin_update_board: (req) => games.boardView(games.updateBoard(ctx, req)),
-    admin_delete_board: (req) => games.deleteBoard(ctx, req),
-    admin_set_allowance: (req) => developers.developerView(games.setAllowance(ctx, req)),
-    admin_list_games: (req) => {
+    admin_update_game: (ctx, req) => games.gameView(games.updateGame(ctx, req)),
+    admin_rotate_key: (ctx, req) => ({ apiKey: games.rotateKey(ctx, req) }),
+    admin_rotate_server_key: serverKeys.rotateServerKey,
+    admin_set_time_validation: games.setTimeValidation,
+    admin_set_caps: games.setCaps,
+    admin_create_board: (ctx, req) => games.boardView(games.createBoard(ctx, req)),
+    admin_update_board: (ctx, req) => games.boardView(games.updateBoard(ctx, req)),
+    admin_delete_board: games.deleteBoard,
+    admin_set_allowance: (ctx, req) => developers.developerView(games.setAllowance(ctx, req)),
+    admin_list_games: (ctx, req) => {
         const local = games.listGames(ctx, req).map(games.gameView);
         // A directory's games on shards, as it last saw them.
         const onShards = directory.remoteGamesOf(ctx, req.developerId);
         return onShards.length === 0 ? local : [...local, ...onShards];
     },
-    admin_suspicion_log: (req) => scores.suspicionLog(ctx, req),
-    // A directory's shards get the lists too: `unreached` names those it did not reach.
-    admin_set_gateways: async (req) => {
-        const gateways = principals(req.gateways, 'gateways');
-        setAccessLists({ gateways });
-        if (!directory.placesOnShards(ctx)) return { gateways };
-        const unreached = await directory.pushLists(ctx, remote, 'admin_set_gateways', { gateways });
-        return { gateways, ...(unreached.length > 0 ? { unreached } : {}) };
-    },
-    admin_set_operators: async (req) => {
-        const operators = principals(req.operators, 'operators');
-        setAccessLists({ operators });
-        if (!directory.placesOnShards(ctx)) return { operators };
-        const unreached = await directory.pushLists(ctx, remote, 'admin_set_operators', { operators });
-        return { operators, ...(unreached.length > 0 ? { unreached } : {}) };
-    },
-    admin_list_requests: () => developers.listRequests(ctx),
-    admin_approve_request: (req) => developers.approveRequest(ctx, req),
+    admin_suspicion_log: scores.suspicionLog,
+    admin_set_gateways: (ctx, req) => setList(ctx, 'gateways', req.gateways),
+    admin_set_operators: (ctx, req) => setList(ctx, 'operators', req.operators),
+    admin_list_requests: developers.listRequests,
+    admin_approve_request: developers.approveRequest,
 } satisfies Partial<UseCases>;

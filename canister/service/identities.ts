@@ -114,23 +114,6 @@ export async function withRegistry<T>(ctx: Ctx, remote: Remote, run: () => T): P
 }
 
 /**
- * delete_account on a shard: the session checked before any await, then the directory removes
- * the account (and has the other shards forget it) before this shard does: directory
- * unreachable, 503 and nothing removed.
- */
-export async function deleteOnShard(
-    ctx: Ctx,
-    remote: Remote,
-    req: Untrusted<RequestOf<'delete_account'>>,
-): Promise<Message> {
-    const { account } = liveSession(ctx, req.sessionHash, req.gameId);
-    const accountId = account.accountId;
-    okOf(await remote.call(directoryOf(ctx), 'account_deleted', { accountId }));
-    forgetAccount(ctx, accountId);
-    return { message: REMOVED };
-}
-
-/**
  * A moved game's accounts, once it is active here: any this shard forgot while the game was on
  * its way (its records were staged before the removal) is forgotten again, its player in that
  * game retired and its sessions ended even when the account record itself went meanwhile.
@@ -159,17 +142,27 @@ function addPending(ctx: Ctx, accountId: string, except?: string): void {
     retryDue = true;
 }
 
-/** delete_account on a directory with shards: removed here at once, then forgotten on every shard. */
-export async function deleteOnDirectory(
+/**
+ * delete_account where the service has several canisters. On a shard: the session checked before
+ * any await, then the directory removes the account (and has the other shards forget it) before
+ * this shard does: directory unreachable, 503 and nothing removed. On a directory with shards:
+ * removed here at once, then forgotten on every shard.
+ */
+export async function deleteAcross(
     ctx: Ctx,
     remote: Remote,
     req: Untrusted<RequestOf<'delete_account'>>,
 ): Promise<Message> {
     const { account } = liveSession(ctx, req.sessionHash, req.gameId);
     const accountId = account.accountId;
-    deleteAccount(ctx, req);
-    addPending(ctx, accountId);
-    await forgetOnShards(ctx, remote);
+    if (ctx.isShard === true) {
+        okOf(await remote.call(directoryOf(ctx), 'account_deleted', { accountId }));
+        forgetAccount(ctx, accountId);
+    } else {
+        deleteAccount(ctx, req);
+        addPending(ctx, accountId);
+        await forgetOnShards(ctx, remote);
+    }
     return { message: REMOVED };
 }
 

@@ -8,13 +8,13 @@ import { Fail } from '../domain/fail';
 import { stringify } from '../domain/json';
 import * as capacity from '../service/capacity';
 import { flushCallWrites } from '../service/flush';
-import type { Untrusted } from '../state/context';
+import type { Ctx, Untrusted } from '../state/context';
 import { admitted } from './guards';
 import { touched } from './renders';
 import { ctx } from './state';
 
-/** A method's use case: what it does with its (unchecked) request. */
-export type UseCase<M extends Method> = (req: Untrusted<RequestOf<M>>) => ReplyOf<M> | Promise<ReplyOf<M>>;
+/** A method's use case: what it does with the canister's state and its (unchecked) request. */
+export type UseCase<M extends Method> = (ctx: Ctx, req: Untrusted<RequestOf<M>>) => ReplyOf<M> | Promise<ReplyOf<M>>;
 /** The use case of every method of the contract's table. */
 export type UseCases = { [M in Method]: UseCase<M> };
 
@@ -31,7 +31,7 @@ export function handle<M extends Method>(method: M, useCase: UseCase<M>): void |
     let reply: Result<ReplyOf<M>>;
     try {
         const req = admitted(method);
-        const out = useCase(req as Untrusted<RequestOf<M>>);
+        const out = useCase(ctx, req as Untrusted<RequestOf<M>>);
         if (out instanceof Promise) return settleLater(method, req, out);
         reply = { ok: out };
         if (METHODS[method].kind === 'update') touched(method, req as Record<string, unknown>, reply.ok);
