@@ -2,11 +2,10 @@
 // a player on a board (by ?playerId= with the API key, or the signed-in player).
 import { z } from 'zod';
 
-import { FIELD } from '../../contract/messages';
-import { AROUND, PATH_ID, parseFlag, parsePlayerId, parseWindow } from '../../contract/rules';
+import { AROUND, parseFlag, parsePlayerId, parseWindow } from '../../contract/rules';
 import { Around, PercentileQuery } from '../../contract/schemas';
 import { ApiFailure } from '../http/errors';
-import { route, sameGame } from './route';
+import { BOARD_PARAMS, route, sameGame } from './route';
 
 const count = (what: string) =>
     z.optional(
@@ -25,10 +24,7 @@ export default route({
     description:
         "With the API key name the player with `?playerId=`; with X-Session-Token it is the signed-in player. The rank is found in O(log n), so any place of a board of a million players costs the same. On a board with ties 'shared' equal values share a rank (1, 2, 2, 4). 404 when the player has no entry this period.",
     auth: 'keyOrSession',
-    params: {
-        gameId: { pattern: PATH_ID, description: 'the game' },
-        boardId: { pattern: PATH_ID, label: 'scoreboardId', description: FIELD.scoreboardId },
-    },
+    params: BOARD_PARAMS,
     query: z.object({
         playerId: z.optional(z.string()),
         before: count('above'),

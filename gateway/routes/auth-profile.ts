@@ -1,6 +1,6 @@
 // GET /auth/profile: the signed-in player's profile in the game, with their email and provider.
 import { SessionProfile } from '../../contract/schemas';
-import { route } from './route';
+import { route, sessionOf } from './route';
 
 export default route({
     method: 'get',
@@ -10,6 +10,6 @@ export default route({
     auth: 'session',
     data: SessionProfile,
     async handle(ctx, { caller }) {
-        return ctx.canister.ok('session_profile', { sessionHash: caller.sessionHash, gameId: caller.gameId });
+        return ctx.canister.ok('session_profile', sessionOf(caller));
     },
 });

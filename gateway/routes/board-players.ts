@@ -3,10 +3,8 @@
 // body rather than a GET with ?ids=: 100 ids of up to 100 characters make a URL of ~10 KB,
 // past the 8 KB many proxies accept, and a JSON list needs no separator or escaping rules.
 import { MAX_PLAYER_SET } from '../../contract/board-options';
-import { FIELD } from '../../contract/messages';
-import { PATH_ID } from '../../contract/rules';
 import { PlayerSet, PlayerSetBody } from '../../contract/schemas';
-import { route, sameGame } from './route';
+import { BOARD_PARAMS, route, sameGame } from './route';
 
 export default route({
     method: 'post',
@@ -15,10 +13,7 @@ export default route({
     summary: 'Friends: a set of players on a board, ranked among themselves',
     description: `Body \`{"playerIds": [...]}\`: up to ${MAX_PLAYER_SET} different player ids (a duplicate counts once). Answers the ones with an entry this period in board order, each with \`rank\` among them, \`globalRank\` on the whole board and its \`percentile\`; the others are listed in \`missing\`. With the API key or X-Session-Token (the game of either). One canister query of O(k log n): any board size costs the same. Nothing is written.`,
     auth: 'keyOrSession',
-    params: {
-        gameId: { pattern: PATH_ID, description: 'the game' },
-        boardId: { pattern: PATH_ID, label: 'scoreboardId', description: FIELD.scoreboardId },
-    },
+    params: BOARD_PARAMS,
     body: PlayerSetBody,
     data: PlayerSet,
     errors: {

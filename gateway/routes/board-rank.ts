@@ -1,10 +1,9 @@
 // GET /games/{gameId}/scoreboards/{boardId}/rank: the signed-in player's rank on a board
 // (session-only: an API key is not a signed-in player).
-import { FIELD } from '../../contract/messages';
-import { PATH_ID, parseFlag } from '../../contract/rules';
+import { parseFlag } from '../../contract/rules';
 import { BoardRank, PercentileQuery } from '../../contract/schemas';
 import { ApiFailure } from '../http/errors';
-import { route, sameGame } from './route';
+import { BOARD_PARAMS, route, sameGame } from './route';
 
 export default route({
     method: 'get',
@@ -15,10 +14,7 @@ export default route({
         "Needs X-Session-Token (device-code sign-in). `{found: false, message, totalPlayers}` when the player has no entry this period. On a board with ties 'shared' equal values share a rank (1, 2, 2, 4).",
     errors: { 400: 'the path names another game than X-Game-ID, or percentile is invalid', 404: 'no such board (R1)' },
     auth: 'session',
-    params: {
-        gameId: { pattern: PATH_ID, description: 'the game' },
-        boardId: { pattern: PATH_ID, label: 'scoreboardId', description: FIELD.scoreboardId },
-    },
+    params: BOARD_PARAMS,
     query: PercentileQuery,
     data: BoardRank,
     async handle(ctx, { params, query, caller }) {

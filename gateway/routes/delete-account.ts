@@ -1,7 +1,7 @@
 // DELETE /auth/account: the player removes their account; its entries leave every board and
 // its sessions die.
 import { Message } from '../../contract/schemas';
-import { route } from './route';
+import { route, sessionOf } from './route';
 
 export default route({
     method: 'delete',
@@ -13,6 +13,6 @@ export default route({
     auth: 'session',
     data: Message,
     async handle(ctx, { caller }) {
-        return ctx.canister.ok('delete_account', { sessionHash: caller.sessionHash, gameId: caller.gameId });
+        return ctx.canister.ok('delete_account', sessionOf(caller));
     },
 });

@@ -1,6 +1,6 @@
 // POST /auth/logout: ends this session (401 on any later use of it).
 import { Message } from '../../contract/schemas';
-import { route } from './route';
+import { route, sessionOf } from './route';
 
 export default route({
     method: 'post',
@@ -10,6 +10,6 @@ export default route({
     auth: 'session',
     data: Message,
     async handle(ctx, { caller }) {
-        return ctx.canister.ok('logout', { sessionHash: caller.sessionHash, gameId: caller.gameId });
+        return ctx.canister.ok('logout', sessionOf(caller));
     },
 });

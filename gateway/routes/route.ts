@@ -5,7 +5,8 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import type { z } from 'zod';
 
 import type { SubmitRequest, Result } from '../../contract/canister';
-import { parseQuery } from '../../contract/rules';
+import { FIELD } from '../../contract/messages';
+import { PATH_ID, parseQuery } from '../../contract/rules';
 import type { SubmitReply } from '../../contract/schemas';
 import {
     CREDENTIAL_NAME,
@@ -230,6 +231,18 @@ export function writerOf(caller: Caller, playerId: string | undefined): string {
 /** The player a read is about: the signed-in one with a session (rule K2), else the one the request names. */
 export const playerOf = (caller: Caller, named: string): string =>
     caller.kind === 'session' ? caller.playerId : named;
+
+/** The session a session route's call names: the session and its game. */
+export const sessionOf = (caller: CallerOf['session']): { sessionHash: string; gameId: string } => ({
+    sessionHash: caller.sessionHash,
+    gameId: caller.gameId,
+});
+
+/** The path parameters of a route on one board. */
+export const BOARD_PARAMS = {
+    gameId: { pattern: PATH_ID, description: 'the game' },
+    boardId: { pattern: PATH_ID, label: 'scoreboardId', description: FIELD.scoreboardId },
+} satisfies Record<string, PathParam>;
 
 /** A game named in a body or path must be the credential's game. */
 export function sameGame(caller: Caller | { gameId: string }, named: string | undefined, where: string): void {
