@@ -45,6 +45,14 @@ export function gatewayMetrics() {
     const canisterLabels = ['canister', 'role'] as const;
     const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
         new Gauge<L>({ name: PREFIX + name, help, labelNames, registers });
+    const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
+        new Counter<L>({ name: PREFIX + name, help, labelNames, registers });
+    const histogram = <L extends string>(
+        name: string,
+        help: string,
+        buckets: number[],
+        labelNames: readonly L[] = [],
+    ) => new Histogram<L>({ name: PREFIX + name, help, buckets, labelNames, registers });
     /** A gauge read from the gateway's parts when scraped. */
     const sampled = (name: string, help: string, read: () => number) =>
         new Gauge({
@@ -58,62 +66,49 @@ export function gatewayMetrics() {
     return {
         registry,
         sources,
-        httpRequests: new Counter({
-            name: `${PREFIX}http_requests_total`,
-            help: `HTTP requests answered, by method, route (the Express route pattern; "${OTHER_ROUTE}" when none matched) and status (499: the client left first)`,
-            labelNames: ['method', 'route', 'status'] as const,
-            registers,
-        }),
-        httpDuration: new Histogram({
-            name: `${PREFIX}http_request_duration_seconds`,
-            help: 'Time from a request arriving to its response ending, by method and route',
-            labelNames: ['method', 'route'] as const,
-            buckets: LATENCY_BUCKETS,
-            registers,
-        }),
-        signIns: new Counter({
-            name: `${PREFIX}sign_in_steps_total`,
-            help: 'Player sign-in steps by outcome (ok, pending, expired, limited, refused, error): device_code_start, device_code_poll, link_approve (the link page), id_token_google, id_token_apple',
-            labelNames: ['step', 'outcome'] as const,
-            registers,
-        }),
-        canisterCalls: new Counter({
-            name: `${PREFIX}canister_calls_total`,
-            help: 'Canister calls by method, canister and result: ok, err (the canister answered an error), reject (the IC rejected the call), unreachable (no answer)',
-            labelNames: ['method', 'canister', 'role', 'result'] as const,
-            registers,
-        }),
-        canisterDuration: new Histogram({
-            name: `${PREFIX}canister_call_duration_seconds`,
-            help: 'Canister call latency by method and canister role, answered or not',
-            labelNames: ['method', 'role'] as const,
-            buckets: LATENCY_BUCKETS,
-            registers,
-        }),
-        canisterRejects: new Counter({
-            name: `${PREFIX}canister_rejects_total`,
-            help: 'Calls the IC rejected, by method, canister, reject code and error code (e.g. 2/IC0207: out of cycles, 5/IC0503: the canister trapped)',
-            labelNames: ['method', 'canister', 'reject_code', 'error_code'] as const,
-            registers,
-        }),
-        canisterTraps: new Counter({
-            name: `${PREFIX}canister_traps_total`,
-            help: 'Calls whose canister trapped (IC0502, IC0503, IC0522: a bug or the instruction limit; the call changed nothing)',
-            labelNames: ['method', 'canister'] as const,
-            registers,
-        }),
-        batchSize: new Histogram({
-            name: `${PREFIX}submit_batch_size`,
-            help: 'Score submits per submit_scores call',
-            buckets: [1, 2, 5, 10, 20, 50, 100],
-            registers,
-        }),
-        submitsShed: new Counter({
-            name: `${PREFIX}submits_shed_total`,
-            help: 'Score submits answered 503 at once because the queue was full, by limit: gateway (all games) or game (one game)',
-            labelNames: ['limit'] as const,
-            registers,
-        }),
+        httpRequests: counter(
+            'http_requests_total',
+            `HTTP requests answered, by method, route (the Express route pattern; "${OTHER_ROUTE}" when none matched) and status (499: the client left first)`,
+            ['method', 'route', 'status'],
+        ),
+        httpDuration: histogram(
+            'http_request_duration_seconds',
+            'Time from a request arriving to its response ending, by method and route',
+            LATENCY_BUCKETS,
+            ['method', 'route'],
+        ),
+        signIns: counter(
+            'sign_in_steps_total',
+            'Player sign-in steps by outcome (ok, pending, expired, limited, refused, error): device_code_start, device_code_poll, link_approve (the link page), id_token_google, id_token_apple',
+            ['step', 'outcome'],
+        ),
+        canisterCalls: counter(
+            'canister_calls_total',
+            'Canister calls by method, canister and result: ok, err (the canister answered an error), reject (the IC rejected the call), unreachable (no answer)',
+            ['method', 'canister', 'role', 'result'],
+        ),
+        canisterDuration: histogram(
+            'canister_call_duration_seconds',
+            'Canister call latency by method and canister role, answered or not',
+            LATENCY_BUCKETS,
+            ['method', 'role'],
+        ),
+        canisterRejects: counter(
+            'canister_rejects_total',
+            'Calls the IC rejected, by method, canister, reject code and error code (e.g. 2/IC0207: out of cycles, 5/IC0503: the canister trapped)',
+            ['method', 'canister', 'reject_code', 'error_code'],
+        ),
+        canisterTraps: counter(
+            'canister_traps_total',
+            'Calls whose canister trapped (IC0502, IC0503, IC0522: a bug or the instruction limit; the call changed nothing)',
+            ['method', 'canister'],
+        ),
+        batchSize: histogram('submit_batch_size', 'Score submits per submit_scores call', [1, 2, 5, 10, 20, 50, 100]),
+        submitsShed: counter(
+            'submits_shed_total',
+            'Score submits answered 503 at once because the queue was full, by limit: gateway (all games) or game (one game)',
+            ['limit'],
+        ),
         submitsQueued: sampled(
             'submits_queued',
             'Score submits waiting for a submit_scores call',
@@ -127,12 +122,11 @@ export function gatewayMetrics() {
         feedWaiters: sampled('feed_waiters', 'GET /events requests waiting for events (long polling)', () =>
             sources.feedWaiters(),
         ),
-        webhookDeliveries: new Counter({
-            name: `${PREFIX}webhook_deliveries_total`,
-            help: 'Webhook delivery attempts by this gateway, by game and result: ok (answered 2xx) or failed',
-            labelNames: ['game', 'result'] as const,
-            registers,
-        }),
+        webhookDeliveries: counter(
+            'webhook_deliveries_total',
+            'Webhook delivery attempts by this gateway, by game and result: ok (answered 2xx) or failed',
+            ['game', 'result'],
+        ),
         webhookLag: new Gauge({
             name: `${PREFIX}webhook_lag_seconds`,
             help: "Age of the oldest event this gateway holds for a game's endpoints and has not delivered yet (0: caught up), by game",

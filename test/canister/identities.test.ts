@@ -4,7 +4,6 @@
 // first sign-in of one identity; no directory call for an identity a shard knows; deletion
 // refused with nothing removed while the directory is stopped; and the fan-out retried after a
 // stopped shard starts again. Metered instructions of each path are printed.
-import { createHash } from 'node:crypto';
 
 import { Ed25519KeyIdentity } from '@dfinity/identity';
 import { Principal } from '@dfinity/principal';
@@ -14,18 +13,14 @@ import { moveGame } from '../../gateway/ops/move-game';
 import { OPERATOR } from '../../replica/replica';
 import { startService, type TestService } from '../support/gateway';
 import { callAs, setRunning as setRunningOn } from '../support/replica';
+import type { Identity } from '../../contract/canister';
+import { hashOf as hash, person } from './service/harness';
 
 let s: TestService;
 let dir: Principal;
 /** Game A on shard 1, game B on shard 2. */
 const games: Array<{ gameId: string; canister: string }> = [];
-const hash = (token: string): string => createHash('sha256').update(token).digest('hex');
-const identity = (subject: string) => ({
-    issuer: 'https://idp.test',
-    subject,
-    email: `${subject}@example.com`,
-    provider: 'local',
-});
+const identity = (subject: string): Identity => person(subject, 'local');
 
 /** A JSON method of `canister` as `caller` (any principal), straight through the replica. */
 const as = (caller: Principal, canister: string | Principal, method: string, request: unknown): Promise<any> =>

@@ -12,20 +12,17 @@ import { moveGame } from '../../gateway/ops/move-game';
 import {
     addLeaderboard,
     connectAs as client,
+    moveFirstChunk,
     initArg,
     leaderboardWasm,
     startLeaderboard,
     type TestCanister,
 } from '../support/canister';
+import type { Identity } from '../../contract/canister';
+import { hashOf as hash, person as someone } from './service/harness';
 
 const G = 'moving-game';
-const hash = (token: string): string => createHash('sha256').update(token).digest('hex');
-const person = (subject: string) => ({
-    issuer: 'https://idp.example',
-    subject,
-    email: `${subject}@x.example`,
-    provider: 'google',
-});
+const person = (subject: string): Identity => someone(subject, 'google', `${subject}@x.example`);
 
 let a: TestCanister;
 let b: TestCanister;
@@ -230,13 +227,7 @@ test('a move that stopped half-way (the target even upgraded meanwhile) goes on 
         await a.ok('leaderboard', { gameId: R, limit: 100 }),
         await a.ok('read_board', { gameId: R, boardId: 'weekly', limit: 100 }),
     ];
-    let begun = await a.ok('move_out_begin', { gameId: R });
-    while (!begun.ready) begun = await a.ok('move_out_begin', { gameId: R });
-    await b.ok('move_in_chunk', {
-        gameId: R,
-        index: 0,
-        data: (await a.ok('move_out_chunk', { gameId: R, index: 0 })).data,
-    });
+    const begun = await moveFirstChunk(a, b, R);
     // The target's heap tables of the half import are lost: the end rebuilds them from the records.
     await b.replica.installCode(b.canisterId, leaderboardWasm(), {
         mode: 'upgrade',

@@ -24,7 +24,7 @@ import { moveGames, type MoveGamesReport } from '../../gateway/ops/move-game';
 import { serveGateway, type RunningGateway } from '../../gateway/server/serve';
 import { shardRouter } from '../../gateway/ic/shards';
 import { ensureShards } from '../../local/shards';
-import { initArg, leaderboardWasm, startLeaderboard, type TestCanister } from '../support/canister';
+import { initArg, leaderboardWasm, moveFirstChunk, startLeaderboard, type TestCanister } from '../support/canister';
 import { dashboardHeaders } from '../support/gateway';
 import { asTheGateway } from '../support/routed';
 import { tempDir } from '../support/replica';
@@ -139,13 +139,7 @@ test(`the release (${release.ref.slice(0, 7)}) becomes directory + shard 1: ever
     const log: string[] = [];
 
     // 1. A move of D cut short after its first chunk, then aborted: D plays on on the directory.
-    let begun = await operator.ok('move_out_begin', { gameId: D });
-    while (!begun.ready) begun = await operator.ok('move_out_begin', { gameId: D });
-    await atShard.ok('move_in_chunk', {
-        gameId: D,
-        index: 0,
-        data: (await operator.ok('move_out_chunk', { gameId: D, index: 0 })).data,
-    });
+    let begun = await moveFirstChunk(operator, atShard, D);
     const aborted: MoveGamesReport = await admin('move-games', '--abort');
     expect(aborted).toMatchObject({ moved: [], finished: [], aborted: [D] });
     expect(aborted.remaining.sort()).toEqual([A, B, C, D].sort());

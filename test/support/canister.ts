@@ -110,3 +110,23 @@ async function installLeaderboard(
         advance: (ms) => advance(replica, ms, agents),
     };
 }
+
+/** Anything that calls a canister's method and answers its `ok` (a test canister, a gateway's client). */
+interface CallsOk {
+    ok(method: string, request: Record<string, unknown>): Promise<any>;
+}
+
+/**
+ * A move of `gameId` staged whole on `source` and cut short once `target` took its first chunk;
+ * answers what the staging answered (its chunks and checksum).
+ */
+export async function moveFirstChunk(source: CallsOk, target: CallsOk, gameId: string): Promise<any> {
+    let begun = await source.ok('move_out_begin', { gameId });
+    while (!begun.ready) begun = await source.ok('move_out_begin', { gameId });
+    await target.ok('move_in_chunk', {
+        gameId,
+        index: 0,
+        data: (await source.ok('move_out_chunk', { gameId, index: 0 })).data,
+    });
+    return begun;
+}

@@ -15,7 +15,6 @@ import {
     type RunningIdentityProvider,
 } from '../../local/idp/thread';
 
-/** An HTTP server standing for the client's redirect URI: records every request's URL. */
 /** The gateway's client id at the test identity provider, and a password its test accounts use. */
 export const CLIENT_ID = 'leaderboard-gateway';
 export const PASSWORD = 'correct horse battery staple';

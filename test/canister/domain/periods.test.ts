@@ -8,28 +8,48 @@ const rule = (period: PeriodRule['period'], extra: Partial<PeriodRule> = {}): Pe
     anchor: 0,
     ...extra,
 });
+/** Where the standard period holding `at` starts, and where the one holding `at` ends. */
+const start = (period: PeriodRule['period'], at: string): string => iso(periodStart(rule(period), us(at)));
+const end = (period: PeriodRule['period'], at: string): string => iso(periodEnd(rule(period), us(at)));
 
-test('daily periods start at 00:00 UTC and end at the next midnight', () => {
-    expect(iso(periodStart(rule('daily'), us('2026-03-01T23:59:59.999Z')))).toBe('2026-03-01T00:00:00.000Z');
-    expect(iso(periodStart(rule('daily'), us('2026-03-02T00:00:00.000Z')))).toBe('2026-03-02T00:00:00.000Z');
-    expect(iso(periodEnd(rule('daily'), us('2026-12-31T00:00:00Z')))).toBe('2027-01-01T00:00:00.000Z');
-    expect(iso(periodEnd(rule('daily'), us('2028-02-28T00:00:00Z')))).toBe('2028-02-29T00:00:00.000Z');
-});
-
-test('weekly periods start on Monday 00:00 UTC, also across a year boundary', () => {
-    // 2026-01-01 is a Thursday: its week started Monday 2025-12-29.
-    expect(iso(periodStart(rule('weekly'), us('2026-01-01T12:00:00Z')))).toBe('2025-12-29T00:00:00.000Z');
-    // A Sunday belongs to the week that started the Monday before.
-    expect(iso(periodStart(rule('weekly'), us('2026-03-08T23:00:00Z')))).toBe('2026-03-02T00:00:00.000Z');
-    expect(iso(periodStart(rule('weekly'), us('2026-03-09T00:00:00Z')))).toBe('2026-03-09T00:00:00.000Z');
-    expect(iso(periodEnd(rule('weekly'), us('2025-12-29T00:00:00Z')))).toBe('2026-01-05T00:00:00.000Z');
-});
-
-test('monthly periods start on the 1st, with February in leap and common years', () => {
-    expect(iso(periodStart(rule('monthly'), us('2028-02-29T18:00:00Z')))).toBe('2028-02-01T00:00:00.000Z');
-    expect(iso(periodEnd(rule('monthly'), us('2028-02-01T00:00:00Z')))).toBe('2028-03-01T00:00:00.000Z');
-    expect(iso(periodEnd(rule('monthly'), us('2027-02-01T00:00:00Z')))).toBe('2027-03-01T00:00:00.000Z');
-    expect(iso(periodEnd(rule('monthly'), us('2026-12-01T00:00:00Z')))).toBe('2027-01-01T00:00:00.000Z');
+test.each([
+    {
+        name: 'daily periods start at 00:00 UTC and end at the next midnight',
+        period: 'daily' as const,
+        starts: [
+            ['2026-03-01T23:59:59.999Z', '2026-03-01T00:00:00.000Z'],
+            ['2026-03-02T00:00:00.000Z', '2026-03-02T00:00:00.000Z'],
+        ],
+        ends: [
+            ['2026-12-31T00:00:00Z', '2027-01-01T00:00:00.000Z'],
+            ['2028-02-28T00:00:00Z', '2028-02-29T00:00:00.000Z'],
+        ],
+    },
+    {
+        name: 'weekly periods start on Monday 00:00 UTC, also across a year boundary',
+        period: 'weekly' as const,
+        starts: [
+            // 2026-01-01 is a Thursday: its week started Monday 2025-12-29.
+            ['2026-01-01T12:00:00Z', '2025-12-29T00:00:00.000Z'],
+            // A Sunday belongs to the week that started the Monday before.
+            ['2026-03-08T23:00:00Z', '2026-03-02T00:00:00.000Z'],
+            ['2026-03-09T00:00:00Z', '2026-03-09T00:00:00.000Z'],
+        ],
+        ends: [['2025-12-29T00:00:00Z', '2026-01-05T00:00:00.000Z']],
+    },
+    {
+        name: 'monthly periods start on the 1st, with February in leap and common years',
+        period: 'monthly' as const,
+        starts: [['2028-02-29T18:00:00Z', '2028-02-01T00:00:00.000Z']],
+        ends: [
+            ['2028-02-01T00:00:00Z', '2028-03-01T00:00:00.000Z'],
+            ['2027-02-01T00:00:00Z', '2027-03-01T00:00:00.000Z'],
+            ['2026-12-01T00:00:00Z', '2027-01-01T00:00:00.000Z'],
+        ],
+    },
+])('$name', ({ period, starts, ends }) => {
+    for (const [at, expected] of starts) expect(start(period, at)).toBe(expected);
+    for (const [at, expected] of ends) expect(end(period, at)).toBe(expected);
 });
 
 test('custom periods count N days from the board creation; 0 days never resets', () => {

@@ -36,6 +36,13 @@ function setup(): Harness {
     withReader(h, G);
     return h;
 }
+
+/** A game whose player `playerId` has an entry, and the newest event seq after that. */
+function withEntry(playerId: string): { h: Harness; after: number } {
+    const h = setup();
+    submit(h, playerId, 5);
+    return { h, after: readEvents(h, G, 0).latest };
+}
 const game = (h: Harness) => h.games.get(G)!;
 /** The events after `after`, without id, seq, gameId and at. */
 function events(h: Harness, after = 0): Array<Record<string, unknown>> {
@@ -56,9 +63,7 @@ function submit(h: Harness, playerId: string, score: number, extra: Record<strin
 
 describe('bans and wipes', () => {
     test('player_banned on every ban (with its reason), none on unban', () => {
-        const h = setup();
-        submit(h, 'cheater', 5);
-        const after = readEvents(h, G, 0).latest;
+        const { h, after } = withEntry('cheater');
         ban(h, game(h), { playerId: 'cheater', reason: 'aimbot' });
         ban(h, game(h), { playerId: 'never-seen' });
         unban(h, game(h), { playerId: 'cheater' });
@@ -77,9 +82,7 @@ describe('bans and wipes', () => {
     });
 
     test('player_wiped on a wipe (no board) and on one removed entry (its board)', () => {
-        const h = setup();
-        submit(h, 'p1', 5);
-        const after = readEvents(h, G, 0).latest;
+        const { h, after } = withEntry('p1');
         removeBoardEntry(h, game(h), { playerId: 'p1', scoreboardId: 'daily' });
         wipePlayer(h, game(h), { playerId: 'p1' });
         expect(() => wipePlayer(h, game(h), { playerId: 'nobody' })).toThrow();
