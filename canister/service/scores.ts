@@ -33,7 +33,6 @@ import { refuseBanned } from './bans';
 import { putEntry, setEntryMetadata } from '../state/tables';
 import { optionsOf, parseMetadata } from '../../contract/board-options';
 import { keepsMetadata } from '../domain/metadata';
-import { flushCallWrites } from './flush';
 import { boardEvents } from './board-events';
 import { recordEvent, type EventCause } from './events';
 import { assertRoomForNewPlayer } from './capacity';
@@ -59,8 +58,6 @@ export function submitBatch(ctx: Ctx, req: Untrusted<RequestOf<'submit_scores'>>
             throw e;
         }
     });
-    // Counters change with every submit: they are written once per batch.
-    flushCallWrites(ctx);
     return results;
 }
 

@@ -35,10 +35,9 @@ import { createDirectReads, isRawHost } from '../../../canister/service/direct-r
 import type { HttpAnswer } from '../../../canister/service/direct-reads/answers';
 import { ON_DEMAND_BUDGET_PER_MINUTE } from '../../../canister/service/direct-reads/upgrades';
 import { DIRECT_READ_WINDOW_SECONDS } from '../../../contract/http';
-import { submitBatch } from '../../../canister/service/scores';
 import { IDL } from '@dfinity/candid';
 import { checkCertified } from '../service/certified';
-import { harness, key, withGame } from '../service/harness';
+import { harness, key, withGame, submitBatch } from '../service/harness';
 
 const nodeSha = (...parts: Uint8Array[]): Uint8Array => {
     const h = createHash('sha256');

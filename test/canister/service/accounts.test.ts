@@ -32,7 +32,6 @@ import {
     gameInfo,
 } from '../../../canister/service/reads';
 import { rolloverAll } from '../../../canister/service/rollover';
-import { submitBatch } from '../../../canister/service/scores';
 import { loadGames } from '../../../canister/state/startup';
 import {
     expectSameAfterUpgrades,
@@ -44,6 +43,7 @@ import {
     type Harness,
     hashOf,
     person,
+    submitBatch,
 } from './harness';
 
 const G = 'my-game';

@@ -13,11 +13,10 @@ import { moveAbort } from '../../../canister/service/move';
 import { profile, unlockAchievements } from '../../../canister/service/players';
 import * as reads from '../../../canister/service/reads';
 import { rolloverAll } from '../../../canister/service/rollover';
-import { submitBatch } from '../../../canister/service/scores';
 import { rotateServerKey } from '../../../canister/service/server-keys';
 import { addWebhook } from '../../../canister/service/webhooks';
 import { chunksOf } from '../../../gateway/backups/game-file';
-import { failure, harness, hashOf, key, person, present, type Harness } from './harness';
+import { failure, harness, hashOf, key, person, present, type Harness, submitBatch } from './harness';
 
 const G = 'backup-game';
 

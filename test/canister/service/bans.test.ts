@@ -7,9 +7,8 @@ import { deleteAccount, migrateAccount } from '../../../canister/service/merge';
 import { ban, unban } from '../../../canister/service/moderation';
 import { profile, setNickname, unlockAchievements } from '../../../canister/service/players';
 import { leaderboard } from '../../../canister/service/reads';
-import { submitBatch } from '../../../canister/service/scores';
 import { startSession } from '../../../canister/service/play-sessions';
-import { harnessWith, failure, key, present, type Harness, hashOf, person } from './harness';
+import { harnessWith, failure, key, present, type Harness, hashOf, person, submitBatch } from './harness';
 
 const G = 'ban-game';
 const OTHER = 'ban-other';

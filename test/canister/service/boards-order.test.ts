@@ -10,11 +10,10 @@ import { removeBoardEntry, wipePlayer } from '../../../canister/service/moderati
 import { profile } from '../../../canister/service/players';
 import { boardRank, leaderboard, playerRank, readArchive, readBoard } from '../../../canister/service/reads';
 import { rolloverAll } from '../../../canister/service/rollover';
-import { submitBatch } from '../../../canister/service/scores';
 import { writeSnapshot } from '../../../canister/state/snapshot';
 import { loadGames, rebuildSome } from '../../../canister/state/startup';
 import type { Operator, SortOrder } from '../../../contract/board-options';
-import { failure, harness, hashOf, key, person, withGame, type Harness } from './harness';
+import { failure, harness, hashOf, key, person, withGame, type Harness, submitBatch } from './harness';
 
 const G = 'my-game';
 const DAY = 86_400;

@@ -12,8 +12,7 @@ import {
     readBoard,
 } from '../../../canister/service/reads';
 import { rolloverAll } from '../../../canister/service/rollover';
-import { submitBatch } from '../../../canister/service/scores';
-import { failure, harness, present, withGame, type Harness, key } from './harness';
+import { failure, harness, present, withGame, type Harness, key, submitBatch } from './harness';
 
 const G = 'my-game';
 const DAY = 86_400;

@@ -19,11 +19,10 @@ import {
     setHeapLimit,
     shardStatus,
 } from '../../../canister/service/capacity';
-import { submitBatch } from '../../../canister/service/scores';
 import { flushCallWrites } from '../../../canister/service/flush';
 import { Fail } from '../../../canister/domain/fail';
 import { loadGames, rebuildSome } from '../../../canister/state/startup';
-import { failure, harness, hashOf, key, person, withGame, type Harness } from './harness';
+import { failure, harness, hashOf, key, person, withGame, type Harness, submitBatch } from './harness';
 
 const G = 'my-game';
 

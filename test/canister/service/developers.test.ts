@@ -21,9 +21,9 @@ import { createBoard } from '../../../canister/service/games';
 import { ban, moderationLog, removeBoardEntry, unban, wipePlayer } from '../../../canister/service/moderation';
 import { listArchives, readArchive, readBoard, leaderboard } from '../../../canister/service/reads';
 import { rolloverAll } from '../../../canister/service/rollover';
-import { submitBatch, suspicionLog } from '../../../canister/service/scores';
+import { suspicionLog } from '../../../canister/service/scores';
 import { setCaps } from '../../../canister/service/games';
-import { failure, harness, key, present, type Harness, hashOf, person, withReader } from './harness';
+import { failure, harness, key, present, type Harness, hashOf, person, withReader, submitBatch } from './harness';
 
 const ada = person('ada', 'local');
 const eve = person('eve', 'local');

@@ -15,7 +15,6 @@ import { createBoard, gameView, setCaps, updateBoard, updateGame, boardView } fr
 import { readArchive } from '../../../canister/service/reads';
 import { rolloverAll } from '../../../canister/service/rollover';
 import { ban, removeBoardEntry, unban, wipePlayer } from '../../../canister/service/moderation';
-import { submitBatch } from '../../../canister/service/scores';
 import {
     harnessWith,
     failure,
@@ -27,6 +26,7 @@ import {
     withGame,
     withReader,
     type Harness,
+    submitBatch,
 } from './harness';
 
 const G = 'ev-game';

@@ -9,7 +9,6 @@ import { deleteOwnGame, developerSignIn, purgeSome, registerOwnGame } from '../.
 import { eventSlots, readEvents, recordEvent, type EventCause } from '../../../canister/service/events';
 import { flushCallWrites } from '../../../canister/service/flush';
 import { ban } from '../../../canister/service/moderation';
-import { submitBatch } from '../../../canister/service/scores';
 import {
     addWebhook,
     deleteWebhook,
@@ -18,7 +17,18 @@ import {
     webhookWork,
 } from '../../../canister/service/webhooks';
 import { statsOf } from '../../../canister/state/stats';
-import { harnessWith, harness, hashOf, key, moveGame, person, present, withReader, type Harness } from './harness';
+import {
+    harnessWith,
+    harness,
+    hashOf,
+    key,
+    moveGame,
+    person,
+    present,
+    withReader,
+    type Harness,
+    submitBatch,
+} from './harness';
 
 const G = 'held-game';
 const game = (h: Harness) => h.games.get(G)!;

@@ -11,10 +11,19 @@ import {
 } from '../../../canister/service/games';
 import { profile, setNickname, unlockAchievements } from '../../../canister/service/players';
 import { boardRank, readBoard } from '../../../canister/service/reads';
-import { SUSPICION_KEEP, submitBatch, suspicionLog } from '../../../canister/service/scores';
+import { SUSPICION_KEEP, suspicionLog } from '../../../canister/service/scores';
 import { endSession, startSession } from '../../../canister/service/play-sessions';
 import { loadGames } from '../../../canister/state/startup';
-import { expectSameAfterUpgrades, failure, harness, key, present, withGame, type Harness } from './harness';
+import {
+    expectSameAfterUpgrades,
+    failure,
+    harness,
+    key,
+    present,
+    withGame,
+    type Harness,
+    submitBatch,
+} from './harness';
 
 const G = 'my-game';
 

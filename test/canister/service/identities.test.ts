@@ -10,8 +10,7 @@ import { tokenHash } from '../../../canister/domain/sha256';
 import { flushCallWrites } from '../../../canister/service/flush';
 import { moveInChunk, moveInEnd, moveOutBegin, moveOutChunk } from '../../../canister/service/move';
 import { leaderboard } from '../../../canister/service/reads';
-import { submitBatch } from '../../../canister/service/scores';
-import { failure, harness, hashOf, person, withGame, type Harness } from './harness';
+import { failure, harness, hashOf, person, withGame, type Harness, submitBatch } from './harness';
 
 function directoryAndShard(): { directory: Harness; shard: Harness } {
     const directory = harness();

@@ -7,8 +7,7 @@
 import { nameKey } from '../../../canister/domain/nicknames';
 import { gameNameKey, rekeySome } from '../../../canister/state/names';
 import { profile, setNickname } from '../../../canister/service/players';
-import { submitBatch } from '../../../canister/service/scores';
-import { harnessWith, key, type Harness } from './harness';
+import { harnessWith, key, type Harness, submitBatch } from './harness';
 
 const G = 'names-game';
 

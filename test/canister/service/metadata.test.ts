@@ -10,12 +10,21 @@ import { removeBoardEntry } from '../../../canister/service/moderation';
 import { profile } from '../../../canister/service/players';
 import { around, leaderboard, readArchive, readBoard } from '../../../canister/service/reads';
 import { rolloverAll } from '../../../canister/service/rollover';
-import { submitBatch } from '../../../canister/service/scores';
 import { decodePlayer, encodePlayer } from '../../../canister/state/player-codec';
 import { writeSnapshot } from '../../../canister/state/snapshot';
 import { loadGames } from '../../../canister/state/startup';
 import { playerKey } from '../../../canister/state/store';
-import { expectSameFromRecords, harness, hashOf, key, person, present, withGame, type Harness } from './harness';
+import {
+    expectSameFromRecords,
+    harness,
+    hashOf,
+    key,
+    person,
+    present,
+    withGame,
+    type Harness,
+    submitBatch,
+} from './harness';
 
 const G = 'my-game';
 const STANDARD = ['all-time', 'weekly', 'daily'];

@@ -10,11 +10,21 @@ import { rolloverAll } from '../../../canister/service/rollover';
 import * as reads from '../../../canister/service/reads';
 import { readFeed } from '../../../canister/service/event-feed';
 import { resolveSession, sessionProfile, signIn } from '../../../canister/service/accounts';
-import { submitBatch } from '../../../canister/service/scores';
 import { startSession } from '../../../canister/service/play-sessions';
 import { analytics } from '../../../canister/service/analytics';
 import { MESSAGES } from '../../../contract/messages';
-import { harness, hashOf, key, moveGame, person, present, withGame, withReader, type Harness } from './harness';
+import {
+    harness,
+    hashOf,
+    key,
+    moveGame,
+    person,
+    present,
+    withGame,
+    withReader,
+    type Harness,
+    submitBatch,
+} from './harness';
 import { Fail } from '../../../canister/domain/fail';
 import { setHeapLimit } from '../../../canister/service/capacity';
 

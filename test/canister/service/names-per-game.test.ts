@@ -10,10 +10,9 @@ import { sessionProfile, signIn } from '../../../canister/service/accounts';
 import { deleteOwnGame, developerSignIn, purgeSome, registerOwnGame } from '../../../canister/service/developers';
 import { deleteAccount, migrateAccount } from '../../../canister/service/merge';
 import { profile, setNickname } from '../../../canister/service/players';
-import { submitBatch } from '../../../canister/service/scores';
 import { gameNameKey, nameHolder, namesToRekey, rekeySome } from '../../../canister/state/names';
 import { flushStats, updateStats } from '../../../canister/state/stats';
-import { harnessWith, harness, hashOf, key, person, withGame, type Harness } from './harness';
+import { harnessWith, harness, hashOf, key, person, withGame, type Harness, submitBatch } from './harness';
 
 const A = 'game-a';
 const B = 'game-b';

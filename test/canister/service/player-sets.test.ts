@@ -7,8 +7,7 @@ import { createBoard, updateBoard } from '../../../canister/service/games';
 import { migrateAccount } from '../../../canister/service/merge';
 import { boardPlayers } from '../../../canister/service/player-sets';
 import { readBoard } from '../../../canister/service/reads';
-import { submitBatch } from '../../../canister/service/scores';
-import { failure, harness, hashOf, person, present, withGame, type Harness, key } from './harness';
+import { failure, harness, hashOf, person, present, withGame, type Harness, key, submitBatch } from './harness';
 
 const G = 'my-game';
 

@@ -3,10 +3,10 @@
 import { createBoard, setCaps, setTimeValidation } from '../../../canister/service/games';
 import { profile } from '../../../canister/service/players';
 import { leaderboard, readBoard } from '../../../canister/service/reads';
-import { submitBatch, suspicionLog } from '../../../canister/service/scores';
+import { suspicionLog } from '../../../canister/service/scores';
 import { startSession } from '../../../canister/service/play-sessions';
 import { gameStats } from '../../../canister/service/reads';
-import { harness, withGame, type Harness, key } from './harness';
+import { harness, withGame, type Harness, key, submitBatch } from './harness';
 
 const G = 'my-game';
 

@@ -10,10 +10,9 @@ import { ban } from '../../../canister/service/moderation';
 import { endSession, startSession } from '../../../canister/service/play-sessions';
 import { profile, setNickname, unlockAchievements } from '../../../canister/service/players';
 import { leaderboard } from '../../../canister/service/reads';
-import { submitBatch } from '../../../canister/service/scores';
 import { readFeed } from '../../../canister/service/event-feed';
 import { resolveServerKey, revokeServerKey, rotateServerKey } from '../../../canister/service/server-keys';
-import { harnessWith, failure, hashOf, key, person, present, type Harness } from './harness';
+import { harnessWith, failure, hashOf, key, person, present, type Harness, submitBatch } from './harness';
 
 const A = 'server-a';
 const B = 'server-b';

@@ -15,9 +15,8 @@ import {
     moveOutEnd,
 } from '../../../canister/service/move';
 import * as reads from '../../../canister/service/reads';
-import { submitBatch } from '../../../canister/service/scores';
 import { MESSAGES } from '../../../contract/messages';
-import { failure, harness, key, withGame, type Harness } from './harness';
+import { failure, harness, key, withGame, type Harness, submitBatch } from './harness';
 
 const G = 'backed-up';
 

@@ -6,9 +6,8 @@ import { deleteOwnGame, developerSignIn, purgeSome, registerOwnGame } from '../.
 import { deleteAccount, migrateAccount } from '../../../canister/service/merge';
 import { setNickname, unlockAchievements } from '../../../canister/service/players';
 import { leaderboard } from '../../../canister/service/reads';
-import { submitBatch } from '../../../canister/service/scores';
 import { endSession, startSession } from '../../../canister/service/play-sessions';
-import { harnessWith, failure, key, present, type Harness, hashOf, person } from './harness';
+import { harnessWith, failure, key, present, type Harness, hashOf, person, submitBatch } from './harness';
 
 const A = 'game-a';
 const B = 'game-b';

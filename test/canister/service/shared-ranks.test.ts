@@ -15,8 +15,7 @@ import {
 } from '../../../canister/service/reads';
 import { liveAnswer } from '../../../canister/service/direct-reads/live';
 import { rolloverAll } from '../../../canister/service/rollover';
-import { submitBatch } from '../../../canister/service/scores';
-import { failure, harness, withGame, type Harness, key } from './harness';
+import { failure, harness, withGame, type Harness, key, submitBatch } from './harness';
 
 const G = 'my-game';
 const DAY = 86_400;

@@ -1,10 +1,9 @@
 // Slots kept a chunk to a stored value: a call writes each chunk it changed once, the chunks and
 // the one-entry-per-slot form of earlier releases read alike, and a rebuild finds every player.
 import { leaderboard } from '../../../canister/service/reads';
-import { submitBatch } from '../../../canister/service/scores';
 import { SLOTS_PER_CHUNK, slotPlayer, slotPlayers } from '../../../canister/state/slots';
 import { loadGames } from '../../../canister/state/startup';
-import { harness, key, withGame } from './harness';
+import { harness, key, withGame, submitBatch } from './harness';
 
 const G = 'my-game';
 

@@ -2,10 +2,9 @@
 // the player records when there is none; both give the same boards as before.
 import { createBoard } from '../../../canister/service/games';
 import { leaderboard, readBoard } from '../../../canister/service/reads';
-import { submitBatch } from '../../../canister/service/scores';
 import { writeSnapshot } from '../../../canister/state/snapshot';
 import { loadGames, rebuildSome } from '../../../canister/state/startup';
-import { expectSameFromRecords, harness, withGame, key } from './harness';
+import { expectSameFromRecords, harness, withGame, key, submitBatch } from './harness';
 
 function populated() {
     const h = harness();
