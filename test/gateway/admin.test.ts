@@ -13,7 +13,8 @@ import { developerSignIn, registerOwnGame } from '../../canister/service/develop
 import { flushCallWrites } from '../../canister/service/flush';
 import { leaderboard } from '../../canister/service/reads';
 import { backupWriter } from '../../gateway/backups/game-file';
-import { harness, hashOf, key, person, present, submitBatch } from '../canister/service/harness';
+import { harness, hashOf, key, person, present } from '../canister/service/harness';
+import { submitBatch } from '../canister/service/submit';
 import { readConfig } from '../../gateway/ops/config';
 import { startGateway } from '../../gateway/main';
 import { startLocal, type LocalService } from '../../local/start';

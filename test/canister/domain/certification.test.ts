@@ -37,7 +37,8 @@ import { ON_DEMAND_BUDGET_PER_MINUTE } from '../../../canister/service/direct-re
 import { DIRECT_READ_WINDOW_SECONDS } from '../../../contract/http';
 import { IDL } from '@dfinity/candid';
 import { checkCertified } from '../service/certified';
-import { harness, key, withGame, submitBatch } from '../service/harness';
+import { harness, key, withGame } from '../service/harness';
+import { submitBatch } from '../service/submit';
 
 const nodeSha = (...parts: Uint8Array[]): Uint8Array => {
     const h = createHash('sha256');

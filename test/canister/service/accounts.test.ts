@@ -43,8 +43,8 @@ import {
     type Harness,
     hashOf,
     person,
-    submitBatch,
 } from './harness';
+import { submitBatch } from './submit';
 
 const G = 'my-game';
 const alice = person('alice-1', 'google', 'alice@example.com');

@@ -16,7 +16,8 @@ import { rolloverAll } from '../../../canister/service/rollover';
 import { rotateServerKey } from '../../../canister/service/server-keys';
 import { addWebhook } from '../../../canister/service/webhooks';
 import { chunksOf } from '../../../gateway/backups/game-file';
-import { failure, harness, hashOf, key, person, present, type Harness, submitBatch } from './harness';
+import { failure, harness, hashOf, key, person, present, type Harness } from './harness';
+import { submitBatch } from './submit';
 
 const G = 'backup-game';
 

@@ -8,7 +8,8 @@ import { ban, unban } from '../../../canister/service/moderation';
 import { profile, setNickname, unlockAchievements } from '../../../canister/service/players';
 import { leaderboard } from '../../../canister/service/reads';
 import { startSession } from '../../../canister/service/play-sessions';
-import { harnessWith, failure, key, present, type Harness, hashOf, person, submitBatch } from './harness';
+import { harnessWith, failure, key, present, type Harness, hashOf, person } from './harness';
+import { submitBatch } from './submit';
 
 const G = 'ban-game';
 const OTHER = 'ban-other';

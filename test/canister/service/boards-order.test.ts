@@ -13,7 +13,8 @@ import { rolloverAll } from '../../../canister/service/rollover';
 import { writeSnapshot } from '../../../canister/state/snapshot';
 import { loadGames, rebuildSome } from '../../../canister/state/startup';
 import type { Operator, SortOrder } from '../../../contract/board-options';
-import { failure, harness, hashOf, key, person, withGame, type Harness, submitBatch } from './harness';
+import { failure, harness, hashOf, key, person, withGame, type Harness } from './harness';
+import { submitBatch } from './submit';
 
 const G = 'my-game';
 const DAY = 86_400;

@@ -12,7 +12,8 @@ import {
     readBoard,
 } from '../../../canister/service/reads';
 import { rolloverAll } from '../../../canister/service/rollover';
-import { failure, harness, present, withGame, type Harness, key, submitBatch } from './harness';
+import { failure, harness, present, withGame, type Harness, key } from './harness';
+import { submitBatch } from './submit';
 
 const G = 'my-game';
 const DAY = 86_400;

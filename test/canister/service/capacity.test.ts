@@ -22,7 +22,8 @@ import {
 import { flushCallWrites } from '../../../canister/service/flush';
 import { Fail } from '../../../canister/domain/fail';
 import { loadGames, rebuildSome } from '../../../canister/state/startup';
-import { failure, harness, hashOf, key, person, withGame, type Harness, submitBatch } from './harness';
+import { failure, harness, hashOf, key, person, withGame, type Harness } from './harness';
+import { submitBatch } from './submit';
 
 const G = 'my-game';
 

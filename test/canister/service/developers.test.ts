@@ -23,7 +23,8 @@ import { listArchives, readArchive, readBoard, leaderboard } from '../../../cani
 import { rolloverAll } from '../../../canister/service/rollover';
 import { suspicionLog } from '../../../canister/service/scores';
 import { setCaps } from '../../../canister/service/games';
-import { failure, harness, key, present, type Harness, hashOf, person, withReader, submitBatch } from './harness';
+import { failure, harness, key, present, type Harness, hashOf, person, withReader } from './harness';
+import { submitBatch } from './submit';
 
 const ada = person('ada', 'local');
 const eve = person('eve', 'local');

@@ -26,8 +26,8 @@ import {
     withGame,
     withReader,
     type Harness,
-    submitBatch,
 } from './harness';
+import { submitBatch } from './submit';
 
 const G = 'ev-game';
 

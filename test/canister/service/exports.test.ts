@@ -7,7 +7,8 @@ import { exportPage } from '../../../canister/service/exports';
 import { createBoard, updateBoard } from '../../../canister/service/games';
 import { listArchives, readArchive, readBoard } from '../../../canister/service/reads';
 import { rolloverAll } from '../../../canister/service/rollover';
-import { failure, harness, hashOf, key, person, present, type Harness, submitBatch } from './harness';
+import { failure, harness, hashOf, key, person, present, type Harness } from './harness';
+import { submitBatch } from './submit';
 
 const G = 'export-game';
 

@@ -11,7 +11,6 @@ import { memoryStore } from '../../../canister/state/store';
 import { newCtx, type Ctx } from '../../../canister/state/context';
 import { Fail } from '../../../canister/domain/fail';
 import { flushCallWrites } from '../../../canister/service/flush';
-import * as scores from '../../../canister/service/scores';
 import { moveInChunk, moveInEnd, moveOutBegin, moveOutChunk, moveOutEnd } from '../../../canister/service/move';
 
 /** One second in the canister's time unit (µs). */
@@ -120,14 +119,4 @@ export function moveGame(src: Harness, dst: Harness, gameId: string, to: string)
     call(dst, () => moveInEnd(dst, { gameId, chunks: begun.chunks, checksum: begun.checksum }));
     call(src, () => moveOutEnd(src, { gameId, to }));
     return { chunks: begun.chunks };
-}
-
-/** submit_scores as the canister runs it: the batch, then the call's writes flushed (as after every update). */
-export function submitBatch(
-    h: Harness,
-    req: Parameters<typeof scores.submitBatch>[1],
-): ReturnType<typeof scores.submitBatch> {
-    const replies = scores.submitBatch(h, req);
-    flushCallWrites(h);
-    return replies;
 }

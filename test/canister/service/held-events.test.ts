@@ -17,18 +17,8 @@ import {
     webhookWork,
 } from '../../../canister/service/webhooks';
 import { statsOf } from '../../../canister/state/stats';
-import {
-    harnessWith,
-    harness,
-    hashOf,
-    key,
-    moveGame,
-    person,
-    present,
-    withReader,
-    type Harness,
-    submitBatch,
-} from './harness';
+import { harnessWith, harness, hashOf, key, moveGame, person, present, withReader, type Harness } from './harness';
+import { submitBatch } from './submit';
 
 const G = 'held-game';
 const game = (h: Harness) => h.games.get(G)!;

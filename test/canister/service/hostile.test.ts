@@ -14,16 +14,8 @@ import { boardRank, readBoard } from '../../../canister/service/reads';
 import { SUSPICION_KEEP, suspicionLog } from '../../../canister/service/scores';
 import { endSession, startSession } from '../../../canister/service/play-sessions';
 import { loadGames } from '../../../canister/state/startup';
-import {
-    expectSameAfterUpgrades,
-    failure,
-    harness,
-    key,
-    present,
-    withGame,
-    type Harness,
-    submitBatch,
-} from './harness';
+import { expectSameAfterUpgrades, failure, harness, key, present, withGame, type Harness } from './harness';
+import { submitBatch } from './submit';
 
 const G = 'my-game';
 

@@ -10,7 +10,8 @@ import { tokenHash } from '../../../canister/domain/sha256';
 import { flushCallWrites } from '../../../canister/service/flush';
 import { moveInChunk, moveInEnd, moveOutBegin, moveOutChunk } from '../../../canister/service/move';
 import { leaderboard } from '../../../canister/service/reads';
-import { failure, harness, hashOf, person, withGame, type Harness, submitBatch } from './harness';
+import { failure, harness, hashOf, person, withGame, type Harness } from './harness';
+import { submitBatch } from './submit';
 
 function directoryAndShard(): { directory: Harness; shard: Harness } {
     const directory = harness();

@@ -7,7 +7,8 @@
 import { nameKey } from '../../../canister/domain/nicknames';
 import { gameNameKey, rekeySome } from '../../../canister/state/names';
 import { profile, setNickname } from '../../../canister/service/players';
-import { harnessWith, key, type Harness, submitBatch } from './harness';
+import { harnessWith, key, type Harness } from './harness';
+import { submitBatch } from './submit';
 
 const G = 'names-game';
 

@@ -14,17 +14,8 @@ import { decodePlayer, encodePlayer } from '../../../canister/state/player-codec
 import { writeSnapshot } from '../../../canister/state/snapshot';
 import { loadGames } from '../../../canister/state/startup';
 import { playerKey } from '../../../canister/state/store';
-import {
-    expectSameFromRecords,
-    harness,
-    hashOf,
-    key,
-    person,
-    present,
-    withGame,
-    type Harness,
-    submitBatch,
-} from './harness';
+import { expectSameFromRecords, harness, hashOf, key, person, present, withGame, type Harness } from './harness';
+import { submitBatch } from './submit';
 
 const G = 'my-game';
 const STANDARD = ['all-time', 'weekly', 'daily'];

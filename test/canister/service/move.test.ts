@@ -13,18 +13,8 @@ import { resolveSession, sessionProfile, signIn } from '../../../canister/servic
 import { startSession } from '../../../canister/service/play-sessions';
 import { analytics } from '../../../canister/service/analytics';
 import { MESSAGES } from '../../../contract/messages';
-import {
-    harness,
-    hashOf,
-    key,
-    moveGame,
-    person,
-    present,
-    withGame,
-    withReader,
-    type Harness,
-    submitBatch,
-} from './harness';
+import { harness, hashOf, key, moveGame, person, present, withGame, withReader, type Harness } from './harness';
+import { submitBatch } from './submit';
 import { Fail } from '../../../canister/domain/fail';
 import { setHeapLimit } from '../../../canister/service/capacity';
 

@@ -12,7 +12,8 @@ import { deleteAccount, migrateAccount } from '../../../canister/service/merge';
 import { profile, setNickname } from '../../../canister/service/players';
 import { gameNameKey, nameHolder, namesToRekey, rekeySome } from '../../../canister/state/names';
 import { flushStats, updateStats } from '../../../canister/state/stats';
-import { harnessWith, harness, hashOf, key, person, withGame, type Harness, submitBatch } from './harness';
+import { harnessWith, harness, hashOf, key, person, withGame, type Harness } from './harness';
+import { submitBatch } from './submit';
 
 const A = 'game-a';
 const B = 'game-b';

@@ -7,7 +7,8 @@ import { createBoard, updateBoard } from '../../../canister/service/games';
 import { migrateAccount } from '../../../canister/service/merge';
 import { boardPlayers } from '../../../canister/service/player-sets';
 import { readBoard } from '../../../canister/service/reads';
-import { failure, harness, hashOf, person, present, withGame, type Harness, key, submitBatch } from './harness';
+import { failure, harness, hashOf, person, present, withGame, type Harness, key } from './harness';
+import { submitBatch } from './submit';
 
 const G = 'my-game';
 

@@ -1,7 +1,8 @@
 // Nicknames through PUT .../nickname (N2 suffixes, unique within a game), defaults that never
 // collide in their game, achievements.
 import { profile, setNickname, unlockAchievements } from '../../../canister/service/players';
-import { failure, harness, withGame, key, submitBatch } from './harness';
+import { failure, harness, withGame, key } from './harness';
+import { submitBatch } from './submit';
 
 const submit = (h: ReturnType<typeof harness>, gameId: string, playerId: string, extra: Record<string, unknown> = {}) =>
     submitBatch(h, { submits: [{ apiKey: key(h, gameId), gameId, playerId, score: 1, streak: 0, ...extra }] });

@@ -6,7 +6,8 @@ import { leaderboard, readBoard } from '../../../canister/service/reads';
 import { suspicionLog } from '../../../canister/service/scores';
 import { startSession } from '../../../canister/service/play-sessions';
 import { gameStats } from '../../../canister/service/reads';
-import { harness, withGame, type Harness, key, submitBatch } from './harness';
+import { harness, withGame, type Harness, key } from './harness';
+import { submitBatch } from './submit';
 
 const G = 'my-game';
 

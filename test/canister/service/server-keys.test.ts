@@ -12,7 +12,8 @@ import { profile, setNickname, unlockAchievements } from '../../../canister/serv
 import { leaderboard } from '../../../canister/service/reads';
 import { readFeed } from '../../../canister/service/event-feed';
 import { resolveServerKey, revokeServerKey, rotateServerKey } from '../../../canister/service/server-keys';
-import { harnessWith, failure, hashOf, key, person, present, type Harness, submitBatch } from './harness';
+import { harnessWith, failure, hashOf, key, person, present, type Harness } from './harness';
+import { submitBatch } from './submit';
 
 const A = 'server-a';
 const B = 'server-b';

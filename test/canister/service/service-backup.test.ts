@@ -16,7 +16,8 @@ import {
 } from '../../../canister/service/move';
 import * as reads from '../../../canister/service/reads';
 import { MESSAGES } from '../../../contract/messages';
-import { failure, harness, key, withGame, type Harness, submitBatch } from './harness';
+import { failure, harness, key, withGame, type Harness } from './harness';
+import { submitBatch } from './submit';
 
 const G = 'backed-up';
 

@@ -7,7 +7,8 @@ import { deleteAccount, migrateAccount } from '../../../canister/service/merge';
 import { setNickname, unlockAchievements } from '../../../canister/service/players';
 import { leaderboard } from '../../../canister/service/reads';
 import { endSession, startSession } from '../../../canister/service/play-sessions';
-import { harnessWith, failure, key, present, type Harness, hashOf, person, submitBatch } from './harness';
+import { harnessWith, failure, key, present, type Harness, hashOf, person } from './harness';
+import { submitBatch } from './submit';
 
 const A = 'game-a';
 const B = 'game-b';

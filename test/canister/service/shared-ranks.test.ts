@@ -15,7 +15,8 @@ import {
 } from '../../../canister/service/reads';
 import { liveAnswer } from '../../../canister/service/direct-reads/live';
 import { rolloverAll } from '../../../canister/service/rollover';
-import { failure, harness, withGame, type Harness, key, submitBatch } from './harness';
+import { failure, harness, withGame, type Harness, key } from './harness';
+import { submitBatch } from './submit';
 
 const G = 'my-game';
 const DAY = 86_400;

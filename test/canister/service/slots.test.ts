@@ -3,7 +3,8 @@
 import { leaderboard } from '../../../canister/service/reads';
 import { SLOTS_PER_CHUNK, slotPlayer, slotPlayers } from '../../../canister/state/slots';
 import { loadGames } from '../../../canister/state/startup';
-import { harness, key, withGame, submitBatch } from './harness';
+import { harness, key, withGame } from './harness';
+import { submitBatch } from './submit';
 
 const G = 'my-game';
 

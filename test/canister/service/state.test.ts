@@ -4,7 +4,8 @@ import { createBoard } from '../../../canister/service/games';
 import { leaderboard, readBoard } from '../../../canister/service/reads';
 import { writeSnapshot } from '../../../canister/state/snapshot';
 import { loadGames, rebuildSome } from '../../../canister/state/startup';
-import { expectSameFromRecords, harness, withGame, key, submitBatch } from './harness';
+import { expectSameFromRecords, harness, withGame, key } from './harness';
+import { submitBatch } from './submit';
 
 function populated() {
     const h = harness();
