@@ -14,7 +14,7 @@ import { dashboardPage, html, type Html } from './layout';
 import { noticeText } from './notices';
 import { signInPage } from './pages/sign-in';
 import type { View } from './pages/view';
-import { clearSessionCookie, sessionOf, writeAllowed, type DeveloperSession } from './session';
+import { clearSessionCookie, sessionOf, writeAllowed, type DeveloperSession } from '../developer/session';
 
 export interface DashboardOptions {
     canister: CanisterClient;

@@ -5,7 +5,7 @@ import { Router, type Request, type Response } from 'express';
 
 import { signInFlow, type FlowFailure } from '../sign-in/oidc-flow';
 import { formOf, forms, postForm, showSignIn, type DashboardOptions } from './context';
-import { clearSessionCookie, setSessionCookie } from './session';
+import { clearSessionCookie, setSessionCookie } from '../developer/session';
 
 /** What the developer reads when the provider's callback cannot sign them in. */
 const FLOW_FAILED: Record<FlowFailure, string> = {

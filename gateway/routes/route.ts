@@ -20,7 +20,7 @@ import type { FeedWatcher } from '../ic/feed-watcher';
 import type { TtlCache } from '../http/cache';
 import type { CanisterClient } from '../ic/canister';
 import type { ShardRouter } from '../ic/shards';
-import { developerOf, type DeveloperSession } from '../dashboard/session';
+import { developerOf, type DeveloperSession } from '../developer/session';
 import { ApiFailure, failureOf, sendData, sendError, toSessionRequest } from '../http/errors';
 import { countSignInStep } from '../ops/metrics';
 import type { Provider, SignInConfig } from '../sign-in/providers';

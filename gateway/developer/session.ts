@@ -1,6 +1,6 @@
 // A developer's dashboard session in the browser: the token the canister issued lives only in
 // an HttpOnly cookie; every canister call carries its SHA-256; every write carries the CSRF
-// token of ../csrf.ts bound to the session cookie and must come from this origin.
+// token of ../http/csrf.ts bound to the session cookie and must come from this origin.
 import { createHash } from 'node:crypto';
 
 import type { Request, Response } from 'express';
