@@ -348,17 +348,25 @@ export type MoveGate = 'exempt' | 'waitsForAll' | 'exemptWhenRemote';
  * `viaDirectory`, and the test event's lease is kept with the game's canister); `leaseHolder` (a
  * report goes to the canister that leased its test events); `{eachGameOf: list}` (the request's
  * `list` names games: split by their canisters, the answers put back in order); `everyCanister`
- * (asked of every canister, the answers merged).
+ * (asked of every canister, the answers merged); `submitPath` (score submits: each to its game's
+ * canister through the gateway's submit path, which batches them per canister; never the router).
  */
 export type Route =
-    'directory' | 'viaDirectory' | 'testEvent' | 'leaseHolder' | 'everyCanister' | { eachGameOf: string };
+    | 'directory'
+    | 'viaDirectory'
+    | 'testEvent'
+    | 'leaseHolder'
+    | 'everyCanister'
+    | 'submitPath'
+    | { eachGameOf: string };
 
 /** A method's request and reply, as types (the table's values hold nothing). */
 export interface Shape<Request, Reply> {
     request: Request;
     reply: Reply;
 }
-const shape = <Request, Reply>(): Shape<Request, Reply> => ({}) as Shape<Request, Reply>;
+const NO_VALUE = Object.freeze({});
+const shape = <Request, Reply>(): Shape<Request, Reply> => NO_VALUE as Shape<Request, Reply>;
 
 /** A method's row: how it runs, who may call it, and what the canister's shell does around it. */
 export interface MethodRow {
@@ -398,7 +406,7 @@ export const METHODS = {
         kind: 'update',
         access: 'gateway',
         marks: 'submits',
-        routes: { eachGameOf: 'submits' },
+        routes: 'submitPath',
         shape: shape<{ submits: SubmitRequest[] }, Array<Result<SubmitReply>>>(),
     },
     unlock_achievements: {

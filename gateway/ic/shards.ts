@@ -55,9 +55,8 @@ type AnyRequest = Record<string, unknown>;
 type AnyClient = { call(method: Method, request: unknown): Promise<Result<unknown>> };
 
 const isMoved = (reply: Result<unknown>): boolean => 'err' in reply && reply.err.moved === true;
-/** An item's answer of a split request that says its game moved (an answer may be no Result at all). */
-const isMovedItem = (answer: unknown): boolean =>
-    typeof answer === 'object' && answer !== null && isMoved(answer as Result<unknown>);
+/** Submits are batched per canister by the gateway's submit path (./submits.ts), never sent by the router. */
+const SUBMITS_ELSEWHERE = 'submit_scores goes through the submit path (batched per canister), not the router';
 
 /** How the answers of every canister make one (`everyCanister` methods). */
 const MERGES: { [M in RoutedAs<'everyCanister'>]: (answers: Array<ReplyOf<M>>) => ReplyOf<M> } = {
@@ -179,38 +178,16 @@ export function shardRouter(directory: CanisterClient, o: RouterOptions = {}): S
 
     /**
      * A request whose `list` names games (`{eachGameOf: list}`): its items grouped by their game's
-     * canister, one call each, the answers put back in the request's order. An item answered
-     * `moved` (its game left that canister since it was located) is sent once more to where the
-     * directory says the game is now, like any other call of a moved game.
+     * canister, one call each, the answers put back in the request's order.
      */
     async function eachGame(method: Method, list: string, request: AnyRequest): Promise<Result<unknown>> {
         const items: unknown[] = Array.isArray(request[list]) ? (request[list] as unknown[]) : [];
-        const first = await grouped(method, list, request, items);
-        if ('err' in first) return first;
-        const answers = first.ok;
-        const again = answers.flatMap((a, i) => (isMovedItem(a) ? [i] : []));
-        if (again.length === 0) return first;
-        for (const i of again) located.delete(String((items[i] as AnyRequest | undefined)?.gameId));
-        const resent = again.map((i) => items[i]);
-        const second = await grouped(method, list, { [list]: resent }, resent);
-        if ('err' in second) return first;
-        again.forEach((at, k) => (answers[at] = second.ok[k]));
-        return { ok: answers };
-    }
-
-    async function grouped(
-        method: Method,
-        list: string,
-        request: AnyRequest,
-        items: unknown[],
-    ): Promise<Result<unknown[]>> {
         const targets = await Promise.all(
             items.map((item) => locate(String((item as AnyRequest | undefined)?.gameId))),
         );
         const groups = new Map<CanisterClient, number[]>();
         targets.forEach((c, i) => groups.set(c, [...(groups.get(c) ?? []), i]));
-        if (groups.size <= 1)
-            return ((targets[0] ?? directory) as AnyClient).call(method, request) as Promise<Result<unknown[]>>;
+        if (groups.size <= 1) return ((targets[0] ?? directory) as AnyClient).call(method, request);
         const answers: unknown[] = new Array(items.length);
         const replies = await Promise.all(
             [...groups].map(async ([client, indexes]) => ({
@@ -264,6 +241,7 @@ export function shardRouter(directory: CanisterClient, o: RouterOptions = {}): S
         const routes: Route | undefined = (METHODS[method] as MethodRow).routes;
         if (directory.forCanister === undefined || routes === 'directory')
             return (directory as AnyClient).call(method, request);
+        if (routes === 'submitPath') return Promise.resolve({ err: { status: 400, message: SUBMITS_ELSEWHERE } });
         if (typeof routes === 'object') return eachGame(method, routes.eachGameOf, r);
         if (routes === 'everyCanister') return everyCanister(method as RoutedAs<'everyCanister'>, r);
         if (routes === 'leaseHolder') return reportTests(r);

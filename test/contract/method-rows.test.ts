@@ -28,7 +28,7 @@ test("the move gate lets through the move's own methods and where a game lives; 
     expect(named((r) => r.moves === 'exemptWhenRemote')).toEqual(['admin_delete_game']);
 });
 
-test('gateways send what spans games to the directory, a developer call on one game through it, split lists by game', () => {
+test('gateways send what spans games to the directory, a developer call on one game through it, submits by their own path', () => {
     const forwarded = named((r) => r.routes === 'viaDirectory' || r.routes === 'testEvent');
     expect(forwarded.length).toBeGreaterThan(20);
     for (const m of forwarded) expect([m, METHODS[m].access]).toEqual([expect.stringMatching(/^dev_/), 'gateway']);
@@ -40,8 +40,8 @@ test('gateways send what spans games to the directory, a developer call on one g
     expect(named((r) => r.routes === 'testEvent')).toEqual(['dev_test_webhook']);
     expect(named((r) => r.routes === 'leaseHolder')).toEqual(['webhook_work']);
     expect(named((r) => r.routes === 'everyCanister').sort()).toEqual(['admin_list_games', 'platform_stats']);
+    expect(named((r) => r.routes === 'submitPath')).toEqual(['submit_scores']);
     expect(rows.filter(([, r]) => typeof r.routes === 'object').map(([m, r]) => [m, r.routes])).toEqual([
-        ['submit_scores', { eachGameOf: 'submits' }],
         ['events_latest', { eachGameOf: 'games' }],
     ]);
 });
