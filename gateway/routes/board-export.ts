@@ -10,10 +10,9 @@ import { z } from 'zod';
 import { formatScore, type ScoreFormat } from '../../contract/board-options';
 import type { ExportEntry, ExportPage } from '../../contract/canister';
 import { ARCHIVE_ID, ExportQuery } from '../../contract/dashboard-schemas';
-import { FIELD } from '../../contract/messages';
 import { PATH_ID, invalid } from '../../contract/rules';
 import { ApiFailure } from '../http/errors';
-import { route, type PathParam } from './route';
+import { BOARD_ID, route, type PathParam } from './route';
 
 const CSV = 'text/csv; charset=utf-8';
 /** Lets spreadsheets read the file as UTF-8 (metadata may hold any text); CSV readers skip it. */
@@ -62,7 +61,6 @@ function fileName(gameId: string, page: ExportPage): string {
 }
 
 const gameId: PathParam = { pattern: PATH_ID, description: 'one of your games' };
-const boardId: PathParam = { pattern: PATH_ID, label: 'scoreboardId', description: FIELD.scoreboardId };
 
 const exportCsv = route({
     method: 'get',
@@ -72,7 +70,7 @@ const exportCsv = route({
     description:
         "Every entry, best first: `rank`, `playerId`, `nickname`, `score` (the integer), `scoreFormatted` (only when the board has a display format: the score as the board shows it), `streak`, `metadata` (JSON text; empty when none) and `submittedAt` (ISO 8601, UTC). RFC 4180 CSV with CRLF line ends and a UTF-8 byte order mark. A cell a player chose (player id, nickname, metadata) that starts with = + - @, a tab or a carriage return gets a leading ' so spreadsheets do not run it as a formula: strip it when reading the file with a program. The file is streamed as the canister answers, a page at a time (a page is what one query returns), so a large board needs no more memory than a small one; entries that move between pages while a live board is exported may be listed twice or not at all, and an export that a period rollover interrupts is cut off (an incomplete download), never mixed. Archives keep the top entries of their period (at most 1,000).",
     auth: 'developer',
-    params: { gameId, boardId },
+    params: { gameId, boardId: BOARD_ID },
     query: ExportQuery,
     data: z.string(),
     file: { mediaType: CSV, description: 'the CSV file (Content-Disposition: attachment)' },

@@ -2,7 +2,6 @@
 // or a session and cached ~30 s; the canister serves the same paths itself with the same answers.
 import { BOARD_PATHS, boardRead, type BoardPath, type BoardRead } from '../../contract/board-paths';
 import type { ReplyOf } from '../../contract/canister';
-import { FIELD } from '../../contract/messages';
 import { PATH_ID } from '../../contract/rules';
 import {
     Archive,
@@ -14,7 +13,7 @@ import {
     LimitQuery,
 } from '../../contract/schemas';
 import { ApiFailure } from '../http/errors';
-import { cachedRead, route, sameGame, type PathParam, type Route, type RouteContext } from './route';
+import { BOARD_ID, cachedRead, route, sameGame, type PathParam, type Route, type RouteContext } from './route';
 
 const DATA = {
     list_boards: BoardList,
@@ -26,7 +25,7 @@ const DATA = {
 
 const PARAMS: Record<string, PathParam> = {
     gameId: { pattern: PATH_ID, description: 'the game (must be the game of the API key or session)' },
-    boardId: { pattern: PATH_ID, label: 'scoreboardId', description: FIELD.scoreboardId },
+    boardId: BOARD_ID,
     archiveId: {
         pattern: /^[a-z0-9-]{3,50}:[A-Za-z0-9_-]{1,64}:[0-9]+$/,
         unchecked: true,

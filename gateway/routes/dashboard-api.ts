@@ -30,8 +30,7 @@ import {
     ANALYTICS_DAYS,
 } from '../../contract/dashboard-schemas';
 import { DEFAULT_STANDARD_BOARDS } from '../../contract/board-options';
-import { FIELD } from '../../contract/messages';
-import { PATH_ID, invalid, parseOffset } from '../../contract/rules';
+import { invalid, parseOffset } from '../../contract/rules';
 import { Message } from '../../contract/schemas';
 import {
     createBoard as createBoardOp,
@@ -55,9 +54,8 @@ import {
     serverSettings as serverSettingsOp,
 } from '../developer/security';
 import { ApiFailure } from '../http/errors';
-import { route, type PathParam, type RouteInput } from './route';
+import { BOARD_ID, route, type PathParam, type RouteInput } from './route';
 
-const boardId: PathParam = { pattern: PATH_ID, label: 'scoreboardId', description: FIELD.scoreboardId };
 const playerId: PathParam = { pattern: PLAYER_REF, label: 'playerId', description: PLAYER_REF_TEXT };
 
 /** An integer query parameter given at most once, within `min`..`max`; undefined when absent. */
@@ -100,7 +98,7 @@ const entries = operationRoute({
     path: `${BASE}/games/{gameId}/boards/{boardId}/entries`,
     id: 'dashboard-board-entries',
     summary: "A page of a board's current period, with player ids and bans",
-    params: { gameId, boardId },
+    params: { gameId, boardId: BOARD_ID },
     query: EntriesQuery,
     data: DeveloperBoardPage,
     errors: { 400: 'an id, offset or limit is invalid', 404: `${NOT_OWNED}, or no such board` },
@@ -132,7 +130,7 @@ const updateBoard = operationRoute({
     summary: "Change a board's name, description or options (fields left out stay)",
     description:
         "Ties and format change any time. Order and operator change only while the board has no entries in its current period (409 otherwise: its kept scores were chosen by the old rule); the standard boards' come from the game's standard-boards setting.",
-    params: { gameId, boardId },
+    params: { gameId, boardId: BOARD_ID },
     body: UpdateBoardBody,
     bodyOptional: true,
     data: BoardView,
@@ -166,7 +164,7 @@ const removeEntry = operationRoute({
     path: `${BASE}/games/{gameId}/boards/{boardId}/entries/{playerId}`,
     id: 'dashboard-remove-entry',
     summary: "Remove a player's entry from a board",
-    params: { gameId, boardId, playerId },
+    params: { gameId, boardId: BOARD_ID, playerId },
     data: Message,
     errors: { 400: 'an id is invalid', 404: `${NOT_OWNED}, or no such board or entry` },
 });

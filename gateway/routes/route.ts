@@ -238,10 +238,13 @@ export const sessionOf = (caller: CallerOf['session']): { sessionHash: string; g
     gameId: caller.gameId,
 });
 
+/** A board's path parameter (named `scoreboardId` in messages, as in bodies). */
+export const BOARD_ID: PathParam = { pattern: PATH_ID, label: 'scoreboardId', description: FIELD.scoreboardId };
+
 /** The path parameters of a route on one board. */
 export const BOARD_PARAMS = {
     gameId: { pattern: PATH_ID, description: 'the game' },
-    boardId: { pattern: PATH_ID, label: 'scoreboardId', description: FIELD.scoreboardId },
+    boardId: BOARD_ID,
 } satisfies Record<string, PathParam>;
 
 /** A game named in a body or path must be the credential's game. */
