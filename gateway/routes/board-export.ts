@@ -10,9 +10,10 @@ import { z } from 'zod';
 import { formatScore, type ScoreFormat } from '../../contract/board-options';
 import type { ExportEntry, ExportPage } from '../../contract/canister';
 import { ARCHIVE_ID, ExportQuery } from '../../contract/dashboard-schemas';
-import { PATH_ID, invalid } from '../../contract/rules';
+import { invalid } from '../../contract/rules';
 import { ApiFailure } from '../http/errors';
-import { BOARD_ID, route, type PathParam } from './route';
+import { BOARD_ID, route } from './route';
+import { gameId } from './dashboard-route';
 
 const CSV = 'text/csv; charset=utf-8';
 /** Lets spreadsheets read the file as UTF-8 (metadata may hold any text); CSV readers skip it. */
@@ -59,8 +60,6 @@ function fileName(gameId: string, page: ExportPage): string {
     const period = page.periodStart === 0 ? 'all-time' : iso(page.periodStart).slice(0, 10);
     return `${gameId}_${page.scoreboardId}_${period}${page.archiveId === undefined ? '' : '_archive'}.csv`;
 }
-
-const gameId: PathParam = { pattern: PATH_ID, description: 'one of your games' };
 
 const exportCsv = route({
     method: 'get',

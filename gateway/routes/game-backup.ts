@@ -4,15 +4,13 @@
 import { z } from 'zod';
 
 import type { BackupPage } from '../../contract/backup';
-import { PATH_ID } from '../../contract/rules';
 import { backupWriter } from '../backups/game-file';
 import { ApiFailure } from '../http/errors';
-import { route, type PathParam } from './route';
+import { route } from './route';
+import { gameId } from './dashboard-route';
 import { write } from './board-export';
 
 const JSON_LINES = 'application/jsonl; charset=utf-8';
-
-const gameId: PathParam = { pattern: PATH_ID, description: 'one of your games' };
 
 const backup = route({
     method: 'get',
