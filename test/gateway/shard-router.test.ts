@@ -176,6 +176,10 @@ test('fan-outs: platform stats summed, submits and feed heads split per canister
     expect(await asTheGateway(router).call('submit_scores', { submits })).toEqual({
         ok: [{ ok: 'A a1' }, { ok: 'B b1' }, { ok: 'A a2' }],
     });
+    // The router itself sends no submit batch anywhere: submits take the submit path, batched per canister.
+    calls.length = 0;
+    expect(await router.routed.call('submit_scores', { submits })).toMatchObject({ err: { status: 400 } });
+    expect(calls).toEqual([]);
     const heads = ['b1', 'a1'].map((gameId) => ({ gameId, serverKeyHash: 'h' }));
     expect(await router.routed.call('events_latest', { games: heads })).toEqual({ ok: [2, 1] });
     // Typed user codes go to the directory only (it asks its shards itself): one call each, however many shards.
