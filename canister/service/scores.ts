@@ -27,7 +27,7 @@ import type { Ctx, GameState, Untrusted } from '../state/context';
 import { refuseWrite } from './move-gate';
 import { Fail } from '../domain/fail';
 import { requireGame, saveGame } from '../state/game-state';
-import { updateStats } from '../state/stats';
+import { countSubmitStats } from '../state/stats';
 import { countSubmit } from './analytics';
 import { refuseBanned } from './bans';
 import { putEntry, setEntryMetadata } from '../state/tables';
@@ -188,16 +188,10 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     for (const k of Object.keys(player.pace)) if (!stillPacing(player.pace[k]!, now)) delete player.pace[k];
     player.pace[paceKey] = { at: now, score, streak, nickname, message };
     dropDeadEntries(game, player);
-    countSubmit(ctx, game, player, { created, play: counted, boards: boards.map((b) => b.scoreboardId) });
+    countSubmit(ctx, game, player, created, counted, boards);
     if (session !== undefined && game.record.timeValidation.enabled && !skips) consumeSession(ctx, session);
     ctx.store.players.set(playerKey(gameId, playerId), player);
-    updateStats(ctx, gameId, (s) => ({
-        ...s,
-        plays: s.plays + (counted ? 1 : 0),
-        submissions: s.submissions + 1,
-        today: s.today + 1,
-    }));
-    updateStats(ctx, '*', (s) => ({ ...s, submissions: s.submissions + 1, today: s.today + 1 }));
+    countSubmitStats(ctx, gameId, counted);
     return { message };
 }
 
