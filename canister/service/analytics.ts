@@ -28,8 +28,8 @@ function emptyDay(day: number): DailyRecord {
 }
 
 /** Today's record of a game (read from the store once a day), to be written on the tick. */
-function today(ctx: Ctx, gameId: string): DailyRecord {
-    const day = dayOf(ctx.env.now());
+function today(ctx: Ctx, gameId: string, now: number): DailyRecord {
+    const day = dayOf(now);
     const key = dailyKey(gameId, day);
     let record = ctx.daily.get(key);
     if (record === undefined || record.day !== day) {
@@ -53,7 +53,7 @@ function bump(counts: DailyRecord['boards'], name: string): void {
 }
 
 /**
- * Counts one accepted submit to `boards` (the player record is written by the caller
+ * Counts one accepted submit to `boards` at `now` (the player record is written by the caller
  * afterwards). Arguments, not an object: this runs for every submit.
  */
 export function countSubmit(
@@ -63,8 +63,9 @@ export function countSubmit(
     created: boolean,
     play: boolean,
     boards: readonly BoardRecord[],
+    now: number,
 ): void {
-    const day = today(ctx, game.record.gameId);
+    const day = today(ctx, game.record.gameId, now);
     day.submissions += 1;
     if (play) day.plays += 1;
     if (created) day.newPlayers += 1;

@@ -8,9 +8,11 @@ import type { Stats } from './records';
 
 const DAY_US = 86_400_000_000;
 
-/** The heap's counters of `key` (read from the store once), with `today` started over each UTC day. */
-function live(ctx: Ctx, key: string): Stats {
-    const day = Math.floor(ctx.env.now() / DAY_US) * 86_400_000;
+/** The UTC day (ms at 00:00) of a time in µs. */
+const dayOf = (us: number): number => Math.floor(us / DAY_US) * 86_400_000;
+
+/** The heap's counters of `key` (read from the store once), with `today` started over each UTC `day`. */
+function live(ctx: Ctx, key: string, day: number): Stats {
     let stats = ctx.stats.get(key);
     if (stats === undefined) {
         stats = ctx.store.stats.get(key) ?? { players: 0, plays: 0, submissions: 0, today: 0, day };
@@ -25,7 +27,7 @@ function live(ctx: Ctx, key: string): Stats {
 
 /** A game's counters ('*' for the platform), with `today` starting over each UTC day. */
 export function statsOf(ctx: Ctx, key: string): Stats {
-    return { ...live(ctx, key) };
+    return { ...live(ctx, key, dayOf(ctx.env.now())) };
 }
 
 /** Changes counters (written at the end of this call). */
@@ -36,12 +38,13 @@ export function updateStats(ctx: Ctx, key: string, change: (stats: Stats) => Sta
 }
 
 /** Counts an accepted submit: the game's counters at the end of the call, the platform's on the tick. */
-export function countSubmitStats(ctx: Ctx, gameId: string, play: boolean): void {
-    const game = live(ctx, gameId);
+export function countSubmitStats(ctx: Ctx, gameId: string, play: boolean, now: number): void {
+    const day = dayOf(now);
+    const game = live(ctx, gameId, day);
     game.submissions += 1;
     game.today += 1;
     if (play) game.plays += 1;
-    const platform = live(ctx, '*');
+    const platform = live(ctx, '*', day);
     platform.submissions += 1;
     platform.today += 1;
     ctx.dirtyStats.add(gameId);
