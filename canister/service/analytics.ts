@@ -1,10 +1,10 @@
 // A game's activity per UTC day for its developer: submissions, plays, active, new and
 // returning players, active players by sign-in provider and submissions per board. Kept as a
-// ring of KEEP_DAYS daily records per game (bounded), counted in the heap during a call and
-// written once at its end, like the game counters.
+// ring of KEEP_DAYS daily records per game (bounded), counted in the heap and written on the
+// tick and before an upgrade, like the counts of submits (service/flush.ts); reads prefer the heap.
 import type { Analytics, RequestOf } from '../../contract/canister';
 import type { Ctx, GameState, Untrusted } from '../state/context';
-import { dict, type DailyRecord, type PlayerRecord } from '../state/records';
+import { dict, type BoardRecord, type DailyRecord, type PlayerRecord } from '../state/records';
 
 export const KEEP_DAYS = 90;
 const DAY_US = 86_400_000_000;
@@ -27,9 +27,9 @@ function emptyDay(day: number): DailyRecord {
     };
 }
 
-/** Today's record of a game, read once per call. */
-function today(ctx: Ctx, gameId: string): DailyRecord {
-    const day = dayOf(ctx.env.now());
+/** Today's record of a game (read from the store once a day), to be written on the tick. */
+function today(ctx: Ctx, gameId: string, now: number): DailyRecord {
+    const day = dayOf(now);
     const key = dailyKey(gameId, day);
     let record = ctx.daily.get(key);
     if (record === undefined || record.day !== day) {
@@ -46,30 +46,38 @@ function reviveDay(d: DailyRecord): DailyRecord {
 }
 
 function bump(counts: DailyRecord['boards'], name: string): void {
-    const key = counts[name] !== undefined || Object.keys(counts).length < MAX_NAMED ? name : OTHER;
-    counts[key] = (counts[key] ?? 0) + 1;
+    const n = counts[name];
+    if (n !== undefined) counts[name] = n + 1;
+    else if (Object.keys(counts).length < MAX_NAMED) counts[name] = 1;
+    else counts[OTHER] = (counts[OTHER] ?? 0) + 1;
 }
 
-/** Counts one accepted submit (the player record is written by the caller afterwards). */
+/**
+ * Counts one accepted submit to `boards` at `now` (the player record is written by the caller
+ * afterwards). Arguments, not an object: this runs for every submit.
+ */
 export function countSubmit(
     ctx: Ctx,
     game: GameState,
     player: PlayerRecord,
-    o: { created: boolean; play: boolean; boards: string[] },
+    created: boolean,
+    play: boolean,
+    boards: readonly BoardRecord[],
+    now: number,
 ): void {
-    const day = today(ctx, game.record.gameId);
+    const day = today(ctx, game.record.gameId, now);
     day.submissions += 1;
-    if (o.play) day.plays += 1;
-    if (o.created) day.newPlayers += 1;
+    if (play) day.plays += 1;
+    if (created) day.newPlayers += 1;
     if (player.activeDay !== day.day) {
         player.activeDay = day.day;
         day.activePlayers += 1;
         bump(day.providers, player.authType);
     }
-    for (const board of o.boards) bump(day.boards, board);
+    for (let i = 0; i < boards.length; i++) bump(day.boards, boards[i]!.scoreboardId);
 }
 
-/** Writes the days counted since the last flush. */
+/** Writes the days counted since the last flush (the tick and pre_upgrade: service/flush.ts). */
 export function flushDaily(ctx: Ctx): void {
     for (const key of ctx.dirtyDaily) ctx.store.daily.set(key, ctx.daily.get(key)!);
     ctx.dirtyDaily.clear();

@@ -84,6 +84,8 @@ export function boardEvents(
     after: Best,
     cause: EventCause,
 ): void {
+    // A game with neither a server key nor webhooks has no reader: one check for most submits.
+    if (game.record.serverKey === undefined && game.record.webhooks === undefined) return;
     const n = eventTopOf(board);
     if (n === 0 || !(hasEventReader(game, 'new_leader') || hasEventReader(game, 'overtaken'))) return;
     const byStreak = board.sortBy === 'streak';

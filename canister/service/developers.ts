@@ -14,7 +14,7 @@ import { SUSPICION_KEEP } from './scores';
 import { dropSlots, slotPlayer, slotPlayers } from '../state/slots';
 import { forgetPlayerIds } from './board-events';
 import { dropRingSlots, eventSlots } from './events';
-import { statsOf } from '../state/stats';
+import { dropStats, statsOf } from '../state/stats';
 import { playerKey } from '../state/store';
 import { newToken, randomHex } from '../domain/tokens';
 import { ns } from '../domain/json';
@@ -269,9 +269,7 @@ export function purgeSome(ctx: Ctx, budget: number): boolean {
     for (let i = 0; i < SUSPICION_KEEP; i++) ctx.store.suspicion.delete(`${p.gameId}/${i}`);
     for (let i = 0; i < MODERATION_KEEP; i++) ctx.store.moderation.delete(`${p.gameId}/${i}`);
     dropDays(ctx, p.gameId);
-    ctx.store.stats.delete(p.gameId);
-    ctx.stats.delete(p.gameId);
-    ctx.dirtyStats.delete(p.gameId);
+    dropStats(ctx, p.gameId);
     ctx.store.meta.set('purging', list.slice(1));
     return list.length > 1;
 }

@@ -17,10 +17,9 @@ export const ARCHIVE_ENTRIES = 1000;
 
 export const archiveKey = (gameId: string, boardId: string, start: number): string => `${gameId}/${boardId}/${start}`;
 
-/** Rolls the board over if its period ended; returns whether it did. */
-export function rollover(ctx: Ctx, game: GameState, board: BoardRecord): boolean {
+/** Rolls the board over if its period ended (`now`: the caller's, when it has it); returns whether it did. */
+export function rollover(ctx: Ctx, game: GameState, board: BoardRecord, now = ctx.env.now()): boolean {
     if (board.scoreboardId === 'all-time') return false;
-    const now = ctx.env.now();
     let end = game.periodEnds.get(board.scoreboardId);
     if (end === undefined) {
         end = periodEnd(ruleOf(board), board.periodStart);

@@ -27,7 +27,7 @@ import type { Ctx, GameState, Untrusted } from '../state/context';
 import { refuseWrite } from './move-gate';
 import { Fail } from '../domain/fail';
 import { requireGame, saveGame } from '../state/game-state';
-import { updateStats } from '../state/stats';
+import { countSubmitStats } from '../state/stats';
 import { countSubmit } from './analytics';
 import { refuseBanned } from './bans';
 import { putEntry, setEntryMetadata } from '../state/tables';
@@ -158,7 +158,7 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     const created = existing === undefined;
     const player = existing ?? createPlayer(ctx, game, playerId, nickname, authType);
     if (!created && nickname !== undefined) renameIfFree(ctx, game, playerId, player, nickname);
-    const boards = target !== undefined ? [target] : game.record.boards.filter((b) => !b.targeted && b.isActive);
+    const boards = target !== undefined ? [target] : fanoutBoards(game);
     let improved = false;
     // An exact repeat within the play window is the same play: it counts once and adds once (S5).
     const counted = countsAsPlay(last, submitted, now);
@@ -178,26 +178,20 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
         );
     }
     for (const board of boards) {
-        rollover(ctx, game, board);
+        rollover(ctx, game, board, now);
         improved =
             writeEntry(ctx, game, playerId, player, board, score, streak, metadata, now, !counted, cause) || improved;
     }
     if (counted) player.playCount += 1;
     player.lastPlayed = now;
     const message = submitMessage({ created, improved, nickname: player.nickname });
-    for (const k of Object.keys(player.pace)) if (!stillPacing(player.pace[k]!, now)) delete player.pace[k];
+    for (const k in player.pace) if (!stillPacing(player.pace[k]!, now)) delete player.pace[k];
     player.pace[paceKey] = { at: now, score, streak, nickname, message };
     dropDeadEntries(game, player);
-    countSubmit(ctx, game, player, { created, play: counted, boards: boards.map((b) => b.scoreboardId) });
+    countSubmit(ctx, game, player, created, counted, boards, now);
     if (session !== undefined && game.record.timeValidation.enabled && !skips) consumeSession(ctx, session);
     ctx.store.players.set(playerKey(gameId, playerId), player);
-    updateStats(ctx, gameId, (s) => ({
-        ...s,
-        plays: s.plays + (counted ? 1 : 0),
-        submissions: s.submissions + 1,
-        today: s.today + 1,
-    }));
-    updateStats(ctx, '*', (s) => ({ ...s, submissions: s.submissions + 1, today: s.today + 1 }));
+    countSubmitStats(ctx, gameId, counted, now);
     return { message };
 }
 
@@ -213,10 +207,27 @@ function wantsEverySubmit(game: GameState): boolean {
     return false;
 }
 
+/** The boards a submit without scoreboardId updates (S1): the active ones not targeted. */
+function fanoutBoards(game: GameState): BoardRecord[] {
+    const out: BoardRecord[] = [];
+    const all = game.record.boards;
+    for (let i = 0; i < all.length; i++) {
+        const b = all[i]!;
+        if (!b.targeted && b.isActive) out.push(b);
+    }
+    return out;
+}
+
 /** Forgets entries on boards that were deleted (or deleted and created again since). */
 function dropDeadEntries(game: GameState, player: PlayerRecord): void {
-    for (const id of Object.keys(player.boards)) {
-        const board = game.record.boards.find((b) => b.scoreboardId === id);
+    const boards = game.record.boards;
+    for (const id in player.boards) {
+        let board: BoardRecord | undefined;
+        for (let i = 0; i < boards.length; i++)
+            if (boards[i]!.scoreboardId === id) {
+                board = boards[i];
+                break;
+            }
         if (board === undefined || (board.serial ?? 0) !== (player.boards[id]!.serial ?? 0)) delete player.boards[id];
     }
 }
@@ -269,7 +280,16 @@ function writeEntry(
         metadata === kept || keepsMetadata(optionsOf(board).operator, rankedChanged(board, current, best))
             ? metadata
             : kept;
-    const entry: EntryRecord = { ...best, period: board.periodStart, submittedAt: now, serial: board.serial };
+    // Spelled out: a spread costs a generic copy per field here.
+    const entry: EntryRecord = {
+        score: best.score,
+        scoreAt: best.scoreAt,
+        streak: best.streak,
+        streakAt: best.streakAt,
+        period: board.periodStart,
+        submittedAt: now,
+        serial: board.serial,
+    };
     if (note !== undefined) entry.metadata = note;
     player.boards[board.scoreboardId] = entry;
     if (table !== undefined) {

@@ -8,7 +8,7 @@ import { remote } from '../remote';
 import * as capacity from '../service/capacity';
 import * as developers from '../service/developers';
 import * as deviceCodes from '../service/device-codes';
-import { flushCallWrites } from '../service/flush';
+import { flushAll } from '../service/flush';
 import * as funding from '../service/funding';
 import * as identities from '../service/identities';
 import * as move from '../service/move';
@@ -51,9 +51,9 @@ export function onInit(arg: [] | [string]): void {
     certify();
 }
 
-/** Before an upgrade: the call's writes and the heap state's snapshot into stable memory. */
+/** Before an upgrade: what the heap holds unwritten and the heap state's snapshot into stable memory. */
 export function beforeUpgrade(): void {
-    flushCallWrites(ctx);
+    flushAll(ctx);
     writeSnapshot(ctx);
 }
 
@@ -118,8 +118,8 @@ function tick(): void {
     deviceCodes.sweepDeviceCodes(ctx);
     developers.purgeSome(ctx, PURGE_PER_TICK);
     move.dropStaleBackups(ctx);
-    // A rollover records period_closed events: their count is written like a call's.
-    flushCallWrites(ctx);
+    // The counts since the last tick (the platform's, today's activity) and a rollover's events.
+    flushAll(ctx);
     capacity.noteInstructions(ctx, Number(performanceCounter(0)));
     // Removed accounts some shard has not confirmed forgetting are asked again.
     if (identities.forgetRetryDue()) setTimer(0, () => identities.forgetOnShards(ctx, remote).then(() => undefined));

@@ -31,10 +31,13 @@ export interface Ctx {
     store: Store;
     env: Env;
     games: Map<string, GameState>;
-    /** Counters, read once from the store and written back by flushStats (once per call). */
+    /** Counters, read once from the store; kept here and written by state/stats.ts's flushes. */
     stats: Map<string, Stats>;
+    /** Counters not written since they changed (written on the tick and before an upgrade). */
     dirtyStats: Set<string>;
-    /** Today's activity per game (analytics), read once and written back with the counters. */
+    /** Of those, the ones written at the end of the call (all but the platform's counts of submits). */
+    changedStats: Set<string>;
+    /** Today's activity per game (analytics), read once and written on the tick like the counters. */
     daily: Map<string, DailyRecord>;
     dirtyDaily: Set<string>;
     /** Slot chunks changed in this call, written back by flushSlots (slots.ts). */
@@ -88,6 +91,7 @@ export function newCtx(store: Store, env: Env): Ctx {
         games: new Map(),
         stats: new Map(),
         dirtyStats: new Set(),
+        changedStats: new Set(),
         daily: new Map(),
         dirtyDaily: new Set(),
         slotChunks: new Map(),

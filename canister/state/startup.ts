@@ -18,6 +18,7 @@ export function loadGames(ctx: Ctx, rebuildNow = Infinity): 'snapshot' | 'record
     ctx.games.clear();
     ctx.stats.clear();
     ctx.dirtyStats.clear();
+    ctx.changedStats.clear();
     ctx.rebuilding.clear();
     for (const name of ctx.store.meta.get('authTypes') ?? []) registerAuthType(name);
     const records = ctx.store.games.first(ctx.store.games.size()).map(([, r]) => r);

@@ -1,26 +1,78 @@
-// Game and platform counters (players, plays, submissions, today's submissions), read once
-// per call and written back once.
+// Game and platform counters (players, plays, submissions, today's submissions), kept in the
+// heap between calls. A game's counters are written at the end of every call that changed them
+// (flushChangedStats): its reads (game_stats, game_info, the slot of its next player) stay exact
+// even through an upgrade that skips pre_upgrade. The platform's counts of submits ('*') are
+// written on the tick and before an upgrade (flushStats): one write fewer per call.
 import type { Ctx } from './context';
 import type { Stats } from './records';
 
-/** A game's counters ('*' for the platform), with `today` starting over each UTC day. */
-export function statsOf(ctx: Ctx, key: string): Stats {
-    const day = Math.floor(ctx.env.now() / 86_400_000_000) * 86_400_000;
+const DAY_US = 86_400_000_000;
+
+/** The UTC day (ms at 00:00) of a time in µs. */
+const dayOf = (us: number): number => Math.floor(us / DAY_US) * 86_400_000;
+
+/** The heap's counters of `key` (read from the store once), with `today` started over each UTC `day`. */
+function live(ctx: Ctx, key: string, day: number): Stats {
     let stats = ctx.stats.get(key);
     if (stats === undefined) {
         stats = ctx.store.stats.get(key) ?? { players: 0, plays: 0, submissions: 0, today: 0, day };
         ctx.stats.set(key, stats);
     }
-    return stats.day === day ? stats : { ...stats, today: 0, day };
+    if (stats.day !== day) {
+        stats.today = 0;
+        stats.day = day;
+    }
+    return stats;
 }
 
+/** A game's counters ('*' for the platform), with `today` starting over each UTC day. */
+export function statsOf(ctx: Ctx, key: string): Stats {
+    return { ...live(ctx, key, dayOf(ctx.env.now())) };
+}
+
+/** Changes counters (written at the end of this call). */
 export function updateStats(ctx: Ctx, key: string, change: (stats: Stats) => Stats): void {
     ctx.stats.set(key, change(statsOf(ctx, key)));
     ctx.dirtyStats.add(key);
+    ctx.changedStats.add(key);
 }
 
-/** Writes the counters changed since the last flush (each mutating call ends with this). */
+/** Counts an accepted submit: the game's counters at the end of the call, the platform's on the tick. */
+export function countSubmitStats(ctx: Ctx, gameId: string, play: boolean, now: number): void {
+    const day = dayOf(now);
+    const game = live(ctx, gameId, day);
+    game.submissions += 1;
+    game.today += 1;
+    if (play) game.plays += 1;
+    const platform = live(ctx, '*', day);
+    platform.submissions += 1;
+    platform.today += 1;
+    ctx.dirtyStats.add(gameId);
+    ctx.changedStats.add(gameId);
+    ctx.dirtyStats.add('*');
+}
+
+/** Writes the counters a call changed but the platform's counts of submits (each mutating call ends with this). */
+export function flushChangedStats(ctx: Ctx): void {
+    if (ctx.changedStats.size === 0) return;
+    for (const key of ctx.changedStats) {
+        ctx.store.stats.set(key, ctx.stats.get(key)!);
+        ctx.dirtyStats.delete(key);
+    }
+    ctx.changedStats.clear();
+}
+
+/** Writes every counter changed since the last flush (the tick, and before an upgrade). */
 export function flushStats(ctx: Ctx): void {
     for (const key of ctx.dirtyStats) ctx.store.stats.set(key, ctx.stats.get(key)!);
     ctx.dirtyStats.clear();
+    ctx.changedStats.clear();
+}
+
+/** Forgets a game's counters, stored and in the heap. */
+export function dropStats(ctx: Ctx, gameId: string): void {
+    ctx.store.stats.delete(gameId);
+    ctx.stats.delete(gameId);
+    ctx.dirtyStats.delete(gameId);
+    ctx.changedStats.delete(gameId);
 }

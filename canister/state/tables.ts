@@ -90,8 +90,16 @@ function cellOf(m: IntMap, key: number): number {
 }
 
 function intMapGet(m: IntMap, key: number): number | undefined {
-    const i = cellOf(m, key);
-    return m.keys[i] === key + 1 ? m.values[i] : undefined;
+    // cellOf inlined: this runs for every board of every submit and read.
+    const keys = m.keys;
+    const mask = keys.length - 1;
+    let i = Math.imul(key + 1, 0x9e3779b1) & mask;
+    for (;;) {
+        const k = keys[i];
+        if (k === key + 1) return m.values[i];
+        if (k === 0) return undefined;
+        i = (i + 1) & mask;
+    }
 }
 
 function intMapSet(m: IntMap, key: number, value: number): void {
@@ -203,18 +211,19 @@ export function putEntry(b: BoardTable, slot: number, best: Best, submittedAt: n
         intMapSet(b.bySlot, slot, id);
     } else if (b.eventCut !== undefined) {
         const cut = b.eventCut;
-        const [before, after] = cut.sortBy === 'streak' ? [b.streak[id], best.streak] : [b.score[id], best.score];
+        const streak = cut.sortBy === 'streak';
+        const before = streak ? b.streak[id] : b.score[id];
+        const after = streak ? best.streak : best.score;
         if (cut.asc ? after > before : after < before) b.eventCut = undefined;
     }
-    // The times a best was reached are kept only by the rank index of its field (readers show
-    // values, not those times): 16 bytes less per entry.
-    const scoreChanged = b.score[id] !== best.score || b.byScore?.keyOf(id)?.at !== best.scoreAt;
-    const streakChanged = b.streak[id] !== best.streak || b.byStreak?.keyOf(id)?.at !== best.streakAt;
     b.score[id] = best.score;
     b.streak[id] = best.streak;
     b.submittedAt[id] = submittedAt;
-    if (b.byScore && scoreChanged) b.byScore.set(id, best.score, best.scoreAt, slot);
-    if (b.byStreak && streakChanged) b.byStreak.set(id, best.streak, best.streakAt, slot);
+    // The times a best was reached are kept only by the rank index of its field (readers show
+    // values, not those times): 16 bytes less per entry. An unchanged key costs the index one
+    // comparison (set), less than asking for its key first.
+    if (b.byScore !== undefined) b.byScore.set(id, best.score, best.scoreAt, slot);
+    if (b.byStreak !== undefined) b.byStreak.set(id, best.streak, best.streakAt, slot);
 }
 
 /** Sets (or with undefined clears) the metadata of the player's entry on the board (after putEntry). */

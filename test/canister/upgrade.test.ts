@@ -202,3 +202,45 @@ test('entry metadata survives both kinds of upgrade, on every board that shows i
         expect(await boards()).toEqual(before);
     }
 });
+
+test('counts of submits made right before an upgrade, before any tick, survive it', async () => {
+    const identity = { issuer: 'https://idp.example', subject: 'up-counts', email: 'c@example.com', provider: 'oidc' };
+    const signedIn = await c.ok('dev_sign_in', { identity });
+    const sessionHash = createHash('sha256').update(signedIn.sessionToken).digest('hex');
+    const { apiKey: key } = await c.ok('admin_register_game', {
+        developerId: signedIn.developer.developerId,
+        gameId: 'up-counts',
+        name: 'Counts',
+    });
+    const counts = async () => ({
+        platform: await c.ok('platform_stats', {}),
+        game: await c.ok('game_stats', { gameId: 'up-counts' }),
+        analytics: await c.ok('dev_analytics', { sessionHash, gameId: 'up-counts', days: 1 }),
+    });
+    const before = await counts();
+    // No time passes from here to the upgrade (the replica's clock moves only when a test moves
+    // it): the 30 s tick, which writes the platform's counts and today's activity, cannot run.
+    const submits = ['c1', 'c2', 'c3'].map((playerId, i) => ({
+        apiKey: key,
+        gameId: 'up-counts',
+        playerId,
+        score: i,
+        streak: 0,
+    }));
+    await c.ok('submit_scores', { submits });
+    const counted = await counts();
+    expect(counted.platform.total).toBe(before.platform.total + 3);
+    expect(counted.game.submissions.total).toBe(3);
+    expect(counted.analytics.days.at(-1)).toMatchObject({ submissions: 3, newPlayers: 3, activePlayers: 3 });
+    expect(counted.analytics.boards).toEqual(
+        expect.arrayContaining([
+            { scoreboardId: 'all-time', submissions: 3 },
+            { scoreboardId: 'weekly', submissions: 3 },
+        ]),
+    );
+    await c.replica.installCode(c.canisterId, leaderboardWasm(), {
+        mode: 'upgrade',
+        arg: initArg({ gateways: [c.gateway.getPrincipal()], operators: [c.operator.getPrincipal()] }),
+    });
+    expect(await counts()).toEqual(counted);
+});

@@ -246,6 +246,8 @@ function build(
             if (n >= bound) bound = n + 1;
             const v = sign * value;
             if (size[n] !== 0) {
+                // The same key again (a submit that left this field as it was): nothing to do.
+                if (val[n] === v && at[n] === atValue && tie[n] === tieValue) return;
                 // Still between its neighbours: the order is unchanged, so the new key is all it takes.
                 const p = prev[n],
                     s = next[n];

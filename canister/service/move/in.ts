@@ -17,7 +17,7 @@ import type {
     Stats,
 } from '../../state/records';
 import { setSlot } from '../../state/slots';
-import { statsOf } from '../../state/stats';
+import { dropStats, statsOf } from '../../state/stats';
 import { playerKey } from '../../state/store';
 import { authTypeNames, registerAuthType } from '../../state/tables';
 import { assertRoomForNewGame, recount } from '../capacity';
@@ -41,13 +41,14 @@ export function forgetImport(gameId: string): void {
     importedAccounts.delete(gameId);
 }
 
-/** Whether this canister holds anything of `gameId` (a game, a purge of one, its counters). */
+/** Whether this canister holds anything of `gameId` (a game, a purge of one, its counters, written or not). */
 export function holdsGame(ctx: Ctx, gameId: string): boolean {
     return (
         ctx.store.games.get(gameId) !== undefined ||
         ctx.games.has(gameId) ||
         (ctx.store.meta.get('purging') ?? []).some((p) => p.gameId === gameId) ||
-        ctx.store.stats.get(gameId) !== undefined
+        ctx.store.stats.get(gameId) !== undefined ||
+        ctx.dirtyStats.has(gameId)
     );
 }
 
@@ -220,9 +221,8 @@ export function activate(
     if (holdsGame(ctx, gameId)) throw new Fail(409, `This canister already holds game '${gameId}'`);
     ctx.store.games.set(gameId, record);
     ctx.store.apiKeys.set(record.apiKey, gameId);
+    dropStats(ctx, gameId);
     if (move.stats !== undefined) ctx.store.stats.set(gameId, move.stats);
-    ctx.stats.delete(gameId);
-    ctx.dirtyStats.delete(gameId);
     let game = importing.get(gameId);
     const rebuilding = game === undefined;
     if (game === undefined) {
