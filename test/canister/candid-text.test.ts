@@ -34,3 +34,13 @@ test('text without the mark is left to the full decoder', () => {
     expect(markedJson(new Uint8Array([0x44, 0x49, 0x44, 0x4c, 0, 1, 0x71, 0xff, 0xff]))).toBeUndefined();
     expect(markedJson(new Uint8Array())).toBeUndefined();
 });
+
+test('ASCII is told by size at every length of the length field, and one non-ASCII character is caught', () => {
+    for (const n of [0, 1, 125, 126, 127, 128, 16_381, 16_382, 16_383, 16_384, 2_097_150, 2_097_151, 2_097_152]) {
+        const json = JSON.stringify('x'.repeat(n));
+        expect(markedJson(markJson(json, text))).toBe(` ${json}`);
+        // A character of two UTF-8 bytes in place of one ASCII: the message is a byte longer.
+        const wide = JSON.stringify(`é${'x'.repeat(Math.max(0, n - 1))}`);
+        expect(markedJson(markJson(wide, text))).toBe(` ${wide.replace('é', '\\u00e9')}`);
+    }
+});
