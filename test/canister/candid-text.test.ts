@@ -2,7 +2,7 @@
 // left to the full decoder.
 import { IDL } from '@dfinity/candid';
 
-import { candidTextSpan, markJson, markedJson } from '../../canister/candid-text';
+import { asciiCandidText, candidTextSpan, markJson, markedJson } from '../../canister/candid-text';
 
 const text = (s: string): Uint8Array => new Uint8Array(IDL.encode([IDL.Text], [s]));
 const roundTrip = (value: unknown): unknown => JSON.parse(markedJson(markJson(JSON.stringify(value), text))!);
@@ -43,4 +43,23 @@ test('ASCII is told by size at every length of the length field, and one non-ASC
         const wide = JSON.stringify(`é${'x'.repeat(Math.max(0, n - 1))}`);
         expect(markedJson(markJson(wide, text))).toBe(` ${wide.replace('é', '\\u00e9')}`);
     }
+});
+
+test('an ASCII request reads as any Candid decoder reads it; anything else is left to the full decoder', () => {
+    for (const value of [
+        '',
+        '{"gameId":"g","score":1}',
+        '\u0000\u007f "\\\'',
+        'x'.repeat(20_000),
+        JSON.stringify({ a: 'y'.repeat(9000) }),
+    ])
+        expect(asciiCandidText(text(value))).toBe(IDL.decode([IDL.Text], text(value))[0]);
+    expect(asciiCandidText(text('{"nickname":"Zoë"}'))).toBeUndefined();
+    expect(asciiCandidText(text(`${'x'.repeat(10_000)}é`))).toBeUndefined(); // past the first chunk
+    expect(asciiCandidText(new Uint8Array(IDL.encode([IDL.Text, IDL.Text], ['a', 'b'])))).toBeUndefined();
+    expect(asciiCandidText(new Uint8Array(IDL.encode([IDL.Nat], [32n])))).toBeUndefined();
+    const good = text('{}');
+    expect(asciiCandidText(good.subarray(0, good.length - 1))).toBeUndefined();
+    expect(asciiCandidText(new Uint8Array([...good, 0x41]))).toBeUndefined();
+    expect(asciiCandidText(new Uint8Array())).toBeUndefined();
 });
