@@ -4,18 +4,30 @@
 // character check (~55 K instructions for a 200-byte record, against ~260 K for the printer
 // and a parse of what it prints; a regular-expression check alone would cost ~600 per
 // character in the canister). Text without the mark (written by earlier releases, or any
-// other value) is left to the caller's full decoder. No azle import: unit-tested natively.
+// other value) is left to the caller's full decoder. Any other one-text message that is all
+// ASCII (a request's JSON, nearly always) is read the same way once a native Math.max has
+// found no byte above 0x7f. No azle import: unit-tested natively.
 
 /** "DIDL", no type table, one value, of type text (0x71). */
 const HEADER = [0x44, 0x49, 0x44, 0x4c, 0x00, 0x01, 0x71];
 const MARK = 0x20;
-/** Characters per String.fromCharCode call (well under any engine's argument limit). */
+/** Arguments per String.fromCharCode or Math.max call (well under any engine's limit). */
 const CHUNK = 8192;
 
 /** Where the text of a one-text Candid message starts and how many bytes it has, if it is one. */
 export function candidTextSpan(bytes: Uint8Array): { at: number; length: number } | undefined {
     if (bytes.length < HEADER.length + 1) return undefined;
-    for (let i = 0; i < HEADER.length; i++) if (bytes[i] !== HEADER[i]) return undefined;
+    // Unrolled: in the canister a loop's own steps cost more than the comparisons.
+    if (
+        bytes[0] !== HEADER[0] ||
+        bytes[1] !== HEADER[1] ||
+        bytes[2] !== HEADER[2] ||
+        bytes[3] !== HEADER[3] ||
+        bytes[4] !== HEADER[4] ||
+        bytes[5] !== HEADER[5] ||
+        bytes[6] !== HEADER[6]
+    )
+        return undefined;
     let length = 0;
     let at = HEADER.length;
     for (let scale = 1; ; scale *= 128) {
@@ -27,12 +39,14 @@ export function candidTextSpan(bytes: Uint8Array): { at: number; length: number 
     return at + length === bytes.length ? { at, length } : undefined;
 }
 
-/** The marked JSON text of a one-text Candid message (mark included), or undefined if it has no mark. */
-export function markedJson(bytes: Uint8Array): string | undefined {
-    const span = candidTextSpan(bytes);
-    if (span === undefined || span.length === 0 || bytes[span.at] !== MARK) return undefined;
+/**
+ * Each byte as the character of its value, one native call per CHUNK bytes (in the canister a
+ * loop costs ~2 K instructions a byte, the call a few hundred).
+ */
+function latin1(bytes: Uint8Array): string {
+    if (bytes.length <= CHUNK) return String.fromCharCode.apply(null, bytes as unknown as number[]);
     let text = '';
-    for (let from = span.at; from < bytes.length; from += CHUNK)
+    for (let from = 0; from < bytes.length; from += CHUNK)
         text += String.fromCharCode.apply(
             null,
             bytes.subarray(from, Math.min(from + CHUNK, bytes.length)) as unknown as number[],
@@ -40,14 +54,50 @@ export function markedJson(bytes: Uint8Array): string | undefined {
     return text;
 }
 
+/** Whether every byte is ASCII (below 0x80): by the largest, found natively. */
+function isAscii(bytes: Uint8Array): boolean {
+    for (let from = 0; from < bytes.length; from += CHUNK) {
+        const part = bytes.length <= CHUNK ? bytes : bytes.subarray(from, Math.min(from + CHUNK, bytes.length));
+        if (Math.max.apply(null, part as unknown as number[]) > 0x7f) return false;
+    }
+    return true;
+}
+
+/**
+ * The text of a one-text Candid message when all of it is ASCII (its bytes are then its
+ * characters, and valid UTF-8): a request's JSON nearly always. Undefined for any other
+ * message, which the caller decodes in full.
+ */
+export function asciiCandidText(bytes: Uint8Array): string | undefined {
+    const span = candidTextSpan(bytes);
+    if (span === undefined) return undefined;
+    const text = bytes.subarray(span.at);
+    return isAscii(text) ? latin1(text) : undefined;
+}
+
+/** The marked JSON text of a one-text Candid message (mark included), or undefined if it has no mark. */
+export function markedJson(bytes: Uint8Array): string | undefined {
+    const span = candidTextSpan(bytes);
+    if (span === undefined || span.length === 0 || bytes[span.at] !== MARK) return undefined;
+    return latin1(bytes.subarray(span.at));
+}
+
 const NON_ASCII = /[^\x00-\x7f]/g;
+
+/** The size of a one-text Candid message whose text has `length` bytes: header, length as LEB128, text. */
+function messageSize(length: number): number {
+    let size = HEADER.length + 1 + length;
+    for (let rest = length >>> 7; rest > 0; rest >>>= 7) size++;
+    return size;
+}
 
 /**
  * JSON text as the marked, ASCII Candid text that markedJson reads; `encode` is the native
- * text encoder. ASCII is told by length (a UTF-8 byte per character), without a scan.
+ * text encoder. ASCII is told by size (a UTF-8 byte per character, and the size grows with the
+ * text's bytes), without reading the bytes.
  */
 export function markJson(json: string, encode: (text: string) => Uint8Array): Uint8Array {
     const bytes = encode(` ${json}`);
-    if (candidTextSpan(bytes)?.length === json.length + 1) return bytes;
+    if (bytes.length === messageSize(json.length + 1)) return bytes;
     return encode(` ${json.replace(NON_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}`);
 }

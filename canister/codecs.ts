@@ -6,7 +6,7 @@
 // eslint-disable-next-line no-restricted-imports
 import { candidDecode, candidEncode } from 'azle';
 
-import { markJson, markedJson } from './candid-text';
+import { asciiCandidText, markJson, markedJson } from './candid-text';
 import { parseRustString } from './rust-string';
 
 /** A string as the bytes of a Candid `text` value. */
@@ -18,11 +18,15 @@ export function textToBytes(text: string): Uint8Array {
 
 /**
  * Back from textToBytes (or from any Candid message holding one text value), exactly: any
- * valid UTF-8 round-trips. The native decoder prints the text as a Rust string literal: the
- * JSON escapes plus `\'`, `\0` and `\u{hex}` (for every character Rust deems unprintable:
- * U+200B, U+00AD, U+FEFF, U+0085, U+2028, ...), which become JSON escapes here.
+ * valid UTF-8 round-trips. ASCII text (requests nearly always) is read as it is, at about half
+ * the cost (candid-text.ts); other text goes through the native decoder, which prints it as a
+ * Rust string literal: the JSON escapes plus `\'`, `\0` and `\u{hex}` (for every character
+ * Rust deems unprintable: U+200B, U+00AD, U+FEFF, U+0085, U+2028, ...), which become JSON
+ * escapes here.
  */
 export function bytesToText(bytes: Uint8Array): string {
+    const ascii = asciiCandidText(bytes);
+    if (ascii !== undefined) return ascii;
     const printed = candidDecode(bytes);
     return parseRustString(printed.slice(printed.indexOf('"'), printed.lastIndexOf('"') + 1));
 }

@@ -1,7 +1,7 @@
 // The service's Store on stable B-tree maps: everything here survives upgrades.
 import { StableBTreeMap } from 'azle';
 
-import { bytesCodec, jsonCodec, textCodec, textJsonCodec } from './codecs';
+import { bytesCodec, bytesToText, jsonCodec, textCodec, textJsonCodec, textToBytes } from './codecs';
 import { decodePlayer, encodePlayer } from './state/player-codec';
 import type { PlayerRecord } from './state/records';
 import { metaKV, type KV, type Store } from './state/store';
@@ -11,10 +11,30 @@ interface Codec<V> {
     fromBytes(bytes: Uint8Array): V;
 }
 
+/**
+ * Keys as the map's bytes, the last one kept: a call that reads a record writes it back under
+ * the same key, and the encoding is native but not free (~30 K instructions). The bytes are only
+ * read (the map copies them).
+ */
+function keyCodec(): Codec<string> {
+    let lastKey: string | undefined;
+    let lastBytes: Uint8Array = new Uint8Array(0);
+    return {
+        toBytes(key) {
+            if (key !== lastKey) {
+                lastBytes = textToBytes(key);
+                lastKey = key;
+            }
+            return lastBytes;
+        },
+        fromBytes: bytesToText,
+    };
+}
+
 function stableKv<V>(memoryId: number, codec: Codec<V>): KV<V> {
     // The map holds raw bytes and the codec runs here: insert and remove hand back the old
     // value, which a value codec in the map would decode for nothing (~0.4 M per record).
-    const map = new StableBTreeMap<string, Uint8Array>(memoryId, textCodec, bytesCodec);
+    const map = new StableBTreeMap<string, Uint8Array>(memoryId, keyCodec(), bytesCodec);
     return {
         get(key) {
             const bytes = map.get(key);

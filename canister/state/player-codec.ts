@@ -54,136 +54,160 @@ type Compact = [
     bestMetadata?: string,
 ];
 
+/** The fields encodePlayer writes: a field added to PlayerRecord fails to compile until it is listed here and kept. */
+type Kept =
+    | 'slot'
+    | 'nickname'
+    | 'defaultName'
+    | 'authType'
+    | 'created'
+    | 'best'
+    | 'bestAt'
+    | 'playCount'
+    | 'lastPlayed'
+    | 'boards'
+    | 'pace'
+    | 'activeDay'
+    | 'banned'
+    | 'retired'
+    | 'bestMetadata';
+const EVERY_FIELD_KEPT: [Exclude<keyof PlayerRecord, Kept>] extends [never] ? true : never = true;
+void EVERY_FIELD_KEPT;
+
+const SUBMITTED = submitMessage({ created: false, improved: false });
+const IMPROVED = submitMessage({ created: false, improved: true });
+
 /** The pace messages kept as codes: 0 and 1 as they read, 2 the welcome with the player's current name. */
 function messageCode(message: string, nickname: string): number | string {
-    if (message === submitMessage({ created: false, improved: false })) return 0;
-    if (message === submitMessage({ created: false, improved: true })) return 1;
+    if (message === SUBMITTED) return 0;
+    if (message === IMPROVED) return 1;
     if (message === submitMessage({ created: true, improved: false, nickname })) return 2;
     return message;
 }
 
 function messageOf(code: number | string, nickname: string): string {
     if (typeof code === 'string') return code;
-    return submitMessage({ created: code === 2, improved: code === 1, nickname });
+    if (code === 2) return submitMessage({ created: true, improved: false, nickname });
+    return code === 1 ? IMPROVED : SUBMITTED;
 }
 
+// Both directions index arrays and write fields one by one, in loops over indexes: this runs
+// for every submit and every rank read, and in the canister's interpreter array destructuring,
+// for...of, object rest and closures each cost several times a plain indexed read.
+
 export function encodePlayer(p: PlayerRecord): string {
-    // Every field is named here: a field added to PlayerRecord fails to compile until it is kept.
-    const {
-        slot,
-        nickname,
-        defaultName,
-        authType,
-        created,
-        best,
-        bestAt,
-        playCount,
-        lastPlayed,
-        boards,
-        pace,
-        activeDay,
-        banned,
-        retired,
-        bestMetadata,
-        ...rest
-    } = p;
-    const unknown: Record<string, never> = rest;
-    void unknown;
-    const ago = (t: number): number => lastPlayed - t;
+    const lastPlayed = p.lastPlayed;
+    const nickname = p.nickname;
+    const boards = p.boards;
+    const boardIds = Object.keys(boards);
     const entries: CompactEntry[] = [];
-    for (const id of Object.keys(boards)) {
+    for (let i = 0; i < boardIds.length; i++) {
+        const id = boardIds[i];
         const e = boards[id]!;
         const row: CompactEntry = [
             id,
             e.score,
-            ago(e.scoreAt),
+            lastPlayed - e.scoreAt,
             e.streak,
-            ago(e.streakAt),
-            ago(e.period),
-            ago(e.submittedAt),
+            lastPlayed - e.streakAt,
+            lastPlayed - e.period,
+            lastPlayed - e.submittedAt,
         ];
         if (e.serial !== undefined || e.metadata !== undefined) row.push(e.serial ?? null);
         if (e.metadata !== undefined) row.push(e.metadata);
         entries.push(row);
     }
+    const pace = p.pace;
+    const paceKeys = Object.keys(pace);
     const paces: CompactPace[] = [];
-    for (const key of Object.keys(pace)) {
+    for (let i = 0; i < paceKeys.length; i++) {
+        const key = paceKeys[i];
         const l = pace[key]!;
-        const row: CompactPace = [key, ago(l.at), l.score, l.streak, messageCode(l.message, nickname)];
+        const row: CompactPace = [key, lastPlayed - l.at, l.score, l.streak, messageCode(l.message, nickname)];
         if (l.nickname !== undefined) row.push(l.nickname);
         paces.push(row);
     }
+    const best = p.best;
     const compact: Compact = [
         LAYOUT,
-        slot,
+        p.slot,
         nickname,
-        defaultName ? 1 : 0,
-        authType,
+        p.defaultName ? 1 : 0,
+        p.authType,
         lastPlayed,
-        ago(created),
-        playCount,
-        best === undefined ? 0 : [best.score, ago(best.scoreAt), best.streak, ago(best.streakAt)],
-        bestAt === undefined ? null : ago(bestAt),
+        lastPlayed - p.created,
+        p.playCount,
+        best === undefined ? 0 : [best.score, lastPlayed - best.scoreAt, best.streak, lastPlayed - best.streakAt],
+        p.bestAt === undefined ? null : lastPlayed - p.bestAt,
         entries,
         paces,
-        activeDay ?? null,
-        banned ?? 0,
-        retired ?? 0,
+        p.activeDay ?? null,
+        p.banned ?? 0,
+        p.retired ?? 0,
     ];
-    if (bestMetadata !== undefined) compact.push(bestMetadata);
+    if (p.bestMetadata !== undefined) compact.push(p.bestMetadata);
     return JSON.stringify(compact);
 }
 
 export function decodePlayer(text: string): PlayerRecord {
     const parsed = JSON.parse(text) as Compact | PlayerRecord;
     if (!Array.isArray(parsed)) return revivePlayer(parsed);
-    const [, slot, nickname, defaultName, authType, lastPlayed, createdAgo, playCount, best, bestAgo] = parsed;
-    const [entries, paces, activeDay, banned, retired, bestMetadata] = parsed.slice(10) as [
-        CompactEntry[],
-        CompactPace[],
-        number | null,
-        PlayerRecord['banned'] | 0,
-        PlayerRecord['retired'] | 0,
-        string | undefined,
-    ];
-    const at = (ago: number): number => lastPlayed - ago;
+    const c: Compact = parsed;
+    const nickname = c[2];
+    const lastPlayed = c[5];
+    const entries = c[10];
     const boards = dict<EntryRecord>();
-    for (const [id, score, scoreAgo, streak, streakAgo, periodAgo, submittedAgo, serial, metadata] of entries) {
+    for (let i = 0; i < entries.length; i++) {
+        const e = entries[i];
         const entry: EntryRecord = {
-            score,
-            scoreAt: at(scoreAgo),
-            streak,
-            streakAt: at(streakAgo),
-            period: at(periodAgo),
-            submittedAt: at(submittedAgo),
+            score: e[1],
+            scoreAt: lastPlayed - e[2],
+            streak: e[3],
+            streakAt: lastPlayed - e[4],
+            period: lastPlayed - e[5],
+            submittedAt: lastPlayed - e[6],
         };
+        const serial = e[7];
         if (serial !== undefined && serial !== null) entry.serial = serial;
-        if (metadata !== undefined) entry.metadata = metadata;
-        boards[id] = entry;
+        if (e.length > 8) entry.metadata = e[8];
+        boards[e[0]] = entry;
     }
+    const paces = c[11];
     const pace = dict<LastSubmit>();
-    for (const [key, ago, score, streak, message, submittedName] of paces) {
-        const last: LastSubmit = { at: at(ago), score, streak, message: messageOf(message, nickname) };
-        if (submittedName !== undefined) last.nickname = submittedName;
-        pace[key] = last;
+    for (let i = 0; i < paces.length; i++) {
+        const l = paces[i];
+        const last: LastSubmit = {
+            at: lastPlayed - l[1],
+            score: l[2],
+            streak: l[3],
+            message: messageOf(l[4], nickname),
+        };
+        if (l.length > 5) last.nickname = l[5];
+        pace[l[0]] = last;
     }
     const player: PlayerRecord = {
-        slot,
+        slot: c[1],
         nickname,
-        defaultName: defaultName === 1,
-        authType,
-        created: at(createdAgo),
-        playCount,
+        defaultName: c[3] === 1,
+        authType: c[4],
+        created: lastPlayed - c[6],
+        playCount: c[7],
         lastPlayed,
         boards,
         pace,
     };
+    const best = c[8];
     if (best !== 0)
-        player.best = { score: best[0], scoreAt: at(best[1]), streak: best[2], streakAt: at(best[3]) } as Best;
-    if (bestAgo !== null) player.bestAt = at(bestAgo);
-    if (activeDay !== null) player.activeDay = activeDay;
-    if (banned !== 0) player.banned = banned;
-    if (retired !== 0) player.retired = retired;
-    if (bestMetadata !== undefined) player.bestMetadata = bestMetadata;
+        player.best = {
+            score: best[0],
+            scoreAt: lastPlayed - best[1],
+            streak: best[2],
+            streakAt: lastPlayed - best[3],
+        } as Best;
+    if (c[9] !== null) player.bestAt = lastPlayed - c[9];
+    if (c[12] !== null) player.activeDay = c[12];
+    if (c[13] !== 0) player.banned = c[13];
+    if (c[14] !== 0) player.retired = c[14];
+    if (c.length > 15) player.bestMetadata = c[15];
     return player;
 }

@@ -105,3 +105,71 @@ test('board ids from user input stay plain keys', () => {
     expect(Object.keys(back.boards)).toEqual(['__proto__', 'constructor']);
     expect(back.boards['__proto__']).toEqual(weekly);
 });
+
+test('the stored form is exactly what earlier releases wrote (records written today read back after a rollback)', () => {
+    expect(encodePlayer(typical())).toBe(
+        '[1,41,"Player_42",1,"external",1772625600000000,0,1,[1234567,0,3,0],0,[["weekly",1234567,0,3,0,216000000000,0],' +
+            '["daily",1234567,0,3,0,43200000000,0]],[["*",0,1234567,3,2]],20516,0,0]',
+    );
+    const bare = '[1,0,"a",0,"external",1772625600000000,0,0,0,null,[],[],null,0,{}]';
+    expect(encodePlayer(decodePlayer(bare))).toBe(bare);
+    const rare =
+        '[1,41,"Zoë \\"the\\" \\\\ quick",0,"oidc",1772625600000000,9000000000000,77,[1234567,0,3,0],5,' +
+        '[["my-board",-3.5,1,0,1772625600000000,1772625600000000,2,4],' +
+        '["meta",5,1,0,1772625600000000,1772625600000000,2,null,"{\\"a\\":\\"\\\\\\"q\\"}"]],' +
+        '[["*",0,1,2,0,"Zoë"],["my-board",1,1,2,1],["other",3,1,2,"Score submitted. Welcome, someone else!"]],' +
+        '20516,{"at":1772625600000000,"reason":"cheating"},{"into":"acct_1","intoSlot":3},"{\\"x\\":1}"]';
+    expect(encodePlayer(decodePlayer(rare))).toBe(rare);
+    expect(decodePlayer(rare).boards.meta!.metadata).toBe('{"a":"\\"q"}');
+    expect(decodePlayer(rare).pace['*']!.nickname).toBe('Zoë');
+});
+
+test('odd records round-trip: unicode names, quoted metadata, no boards, the largest a player can have', () => {
+    const unicode: PlayerRecord = {
+        ...typical(),
+        nickname: 'Zoë 🎮 \u200b\u2028\u0000 "x"',
+        defaultName: false,
+        pace: dict<LastSubmit>({
+            '*': {
+                at: T,
+                score: 1,
+                streak: 2,
+                nickname: '日本語',
+                message: submitMessage({ created: true, improved: false, nickname: 'Zoë 🎮 \u200b\u2028\u0000 "x"' }),
+            },
+        }),
+        bestMetadata: '{"q":"\\"\'\\\\","u":"ü"}',
+    };
+    expect(decodePlayer(encodePlayer(unicode))).toEqual(unicode);
+    const empty: PlayerRecord = {
+        ...typical(),
+        best: undefined,
+        bestAt: undefined,
+        boards: dict(),
+        pace: dict(),
+        activeDay: undefined,
+    };
+    delete empty.best;
+    delete empty.bestAt;
+    delete empty.activeDay;
+    expect(decodePlayer(encodePlayer(empty))).toEqual(empty);
+    // Every board of a game (100 targeted ones besides the fan-out boards), each with the
+    // largest metadata and a serial, and a pace entry per board.
+    const metadata = JSON.stringify({ k: 'x'.repeat(240) });
+    const largest: PlayerRecord = { ...typical(), bestMetadata: metadata, boards: dict(), pace: dict() };
+    for (let i = 0; i < 102; i++) {
+        const id = `${'b'.repeat(60)}-${i}`;
+        largest.boards[id] = {
+            score: Number.MAX_SAFE_INTEGER - i,
+            scoreAt: T - i,
+            streak: i,
+            streakAt: 0,
+            period: 0,
+            submittedAt: T,
+            serial: i,
+            metadata,
+        };
+        largest.pace[id] = { at: T - i, score: i, streak: i, message: 'Score submitted: new personal best!' };
+    }
+    expect(decodePlayer(encodePlayer(largest))).toEqual(largest);
+});
