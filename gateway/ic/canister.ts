@@ -22,6 +22,7 @@ import {
     type Result,
 } from '../../contract/canister';
 import { blsVerify } from './bls';
+import { isLoopbackHost, loopbackFetch } from './loopback-fetch';
 import { ApiFailure, canisterFailure, unavailable, type CanisterReject } from '../http/errors';
 
 export interface CanisterClient {
@@ -109,6 +110,7 @@ function newAgent(o: CanisterOptions): HttpAgent {
         retryTimes: 1,
         shouldSyncTime: false,
         verifyQuerySignatures: o.verifyReplies ?? true,
+        ...(isLoopbackHost(o.host) ? { fetch: loopbackFetch() } : {}),
     });
 }
 

@@ -25,14 +25,21 @@ export interface Heap {
     load(image: Uint8Array, pages: number): void;
     /** Physical byte view of canister memory (shifted past the reserved bytemap). */
     view(): Uint8Array;
+    /** The whole physical memory, whose first bytes are the dirty-chunk bytemap (index: chunk). */
+    marks(): Uint8Array;
 }
 
 export function createHeap(memory: WebAssembly.Memory, initialPages: number): Heap {
     const committed = createShadow(initialPages * WASM_PAGE);
     let shadow = committed.bytes();
     let bytes = new Uint8Array(memory.buffer);
+    // The canister's part of `bytes`: the system API asks for it on every call.
+    let canisterView = bytes.subarray(RESERVED_BYTES);
     const live = (): Uint8Array => {
-        if (bytes.buffer !== memory.buffer) bytes = new Uint8Array(memory.buffer);
+        if (bytes.buffer !== memory.buffer) {
+            bytes = new Uint8Array(memory.buffer);
+            canisterView = bytes.subarray(RESERVED_BYTES);
+        }
         return bytes;
     };
     // The instrumented module's data segments already sit in memory at instantiation:
@@ -75,7 +82,11 @@ export function createHeap(memory: WebAssembly.Memory, initialPages: number): He
     return {
         memory,
         committed: () => shadow,
-        view: () => live().subarray(RESERVED_BYTES),
+        view() {
+            live();
+            return canisterView;
+        },
+        marks: live,
         commit(pages) {
             committed.resize(pages * WASM_PAGE);
             shadow = committed.bytes();

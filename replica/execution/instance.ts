@@ -103,13 +103,18 @@ export function instantiate(mod: CanisterModule, stable: () => StableMemory): In
         memory: () => heap.view(),
         markDirty(start, end) {
             if (end <= start) return;
-            const mem = new Uint8Array(heap.memory.buffer);
-            mem.fill(1, start >>> CHUNK_SHIFT, ((end - 1) >>> CHUNK_SHIFT) + 1);
+            const first = start >>> CHUNK_SHIFT;
+            const last = (end - 1) >>> CHUNK_SHIFT;
+            const marks = heap.marks();
+            if (first === last) marks[first] = 1;
+            else marks.fill(1, first, last + 1);
         },
         stable,
         charge(n) {
-            counter.value = (counter.value as bigint) - n;
-            if ((counter.value as bigint) < 0n) throw new OutOfInstructions();
+            // One read of the i64 global: each one makes a BigInt.
+            const left = (counter.value as bigint) - n;
+            counter.value = left;
+            if (left < 0n) throw new OutOfInstructions();
         },
         used: () => context().limit - (counter.value as bigint),
     });

@@ -9,7 +9,8 @@ const CHUNKS_PER_PAGE = STABLE_PAGE / CHUNK;
 export interface StableMemory {
     size(): bigint; // in 64 KiB pages
     grow(pages: bigint): bigint; // old size, or -1n when over the limit
-    read(offset: bigint, length: number, into: Uint8Array): void;
+    /** Reads `length` bytes at `offset` into `into` from its index `at` (default 0). */
+    read(offset: bigint, length: number, into: Uint8Array, at?: number): void;
     write(offset: bigint, data: Uint8Array): void;
     /** Makes the writes since the last commit/rollback permanent; returns the changed spans. */
     commit(): Span[];
@@ -22,17 +23,31 @@ export interface StableMemory {
 
 export class StableMemoryError extends Error {}
 
+/** Offsets past this are out of bounds of any stable memory (at most 2^53 bytes): checked in numbers below it. */
+const MAX_SAFE_OFFSET = BigInt(Number.MAX_SAFE_INTEGER);
+
 export function createStableMemory(maxPages: bigint): StableMemory {
+    if (maxPages * BigInt(STABLE_PAGE) > MAX_SAFE_OFFSET) throw new Error('stable memory limit too large');
     const store = new Map<number, Uint8Array>();
     let sizePages = 0n;
+    // sizePages in bytes, as a number: every access checks it (exact: below 2^53).
+    let sizeBytes = 0;
     // Pre-images of the chunks written in the open transaction (null: the page did not exist).
     let journal = new Map<number, Uint8Array | null>();
     let sizeBefore = 0n;
 
-    function check(offset: bigint, length: number): void {
-        if (offset < 0n || offset + BigInt(length) > sizePages * BigInt(STABLE_PAGE)) {
+    function resize(pages: bigint): void {
+        sizePages = pages;
+        sizeBytes = Number(pages) * STABLE_PAGE;
+    }
+
+    /** `offset` as a number once [offset, offset + length) is known to lie inside the memory. */
+    function check(offset: bigint, length: number): number {
+        // offset + length stays exact enough: anything past 2^53 is far beyond sizeBytes.
+        if (offset < 0n || offset > MAX_SAFE_OFFSET || Number(offset) + length > sizeBytes) {
             throw new StableMemoryError('stable memory out of bounds');
         }
+        return Number(offset);
     }
 
     function remember(chunk: number): void {
@@ -53,7 +68,7 @@ export function createStableMemory(maxPages: bigint): StableMemory {
                 page = new Uint8Array(STABLE_PAGE);
                 store.set(pageNo, page);
             }
-            page.set(data.subarray(done, done + n), at);
+            page.set(n === data.length ? data : data.subarray(done, done + n), at);
             done += n;
             pos += n;
         }
@@ -64,29 +79,29 @@ export function createStableMemory(maxPages: bigint): StableMemory {
         grow(pages) {
             if (pages < 0n || sizePages + pages > maxPages) return -1n;
             const old = sizePages;
-            sizePages += pages;
+            resize(sizePages + pages);
             return old;
         },
-        read(offset, length, into) {
-            check(offset, length);
-            let pos = Number(offset);
+        read(offset, length, into, start = 0) {
+            let pos = check(offset, length);
             let done = 0;
             while (done < length) {
                 const pageNo = Math.floor(pos / STABLE_PAGE);
                 const at = pos % STABLE_PAGE;
                 const n = Math.min(length - done, STABLE_PAGE - at);
                 const page = store.get(pageNo);
-                if (page === undefined) into.fill(0, done, done + n);
-                else into.set(page.subarray(at, at + n), done);
+                if (page === undefined) into.fill(0, start + done, start + done + n);
+                // Small reads (most of a canister's) byte by byte: cheaper than a subarray and a copy.
+                else if (n <= 16) for (let i = 0; i < n; i++) into[start + done + i] = page[at + i];
+                else into.set(page.subarray(at, at + n), start + done);
                 done += n;
                 pos += n;
             }
         },
         write(offset, data) {
-            check(offset, data.length);
-            const first = Number(offset);
-            for (let c = Math.floor(first / CHUNK); c <= Math.floor((first + data.length - 1) / CHUNK); c++)
-                remember(c);
+            const first = check(offset, data.length);
+            const last = Math.floor((first + data.length - 1) / CHUNK);
+            for (let c = Math.floor(first / CHUNK); c <= last; c++) remember(c);
             put(first, data);
         },
         commit() {
@@ -111,12 +126,12 @@ export function createStableMemory(maxPages: bigint): StableMemory {
                 else page.set(before, at);
             }
             journal = new Map();
-            sizePages = sizeBefore;
+            resize(sizeBefore);
         },
         pages: () => store.entries(),
         apply(offset, data, size) {
             put(offset, data);
-            sizePages = size;
+            resize(size);
             sizeBefore = size;
         },
     };

@@ -192,15 +192,6 @@ export function createSystemApi(h: SystemApiHooks): Record<string, (...args: nev
         }
     }
 
-    function stable<T>(fn: () => T): T {
-        try {
-            return fn();
-        } catch (e) {
-            if (e instanceof StableMemoryError) throw new CanisterTrap(`Stable memory out of bounds`);
-            throw e;
-        }
-    }
-
     const callerCtx = ALL; // msg_caller is available everywhere but (start)
     const api = {
         msg_arg_data_size: (): number =>
@@ -380,8 +371,7 @@ export function createSystemApi(h: SystemApiHooks): Record<string, (...args: nev
         },
         stable_write: (offset: number, src: number, size: number): void => {
             enter('stable_write', ANY_AND_START, size >>> 0);
-            const data = slice(src >>> 0, size >>> 0);
-            stable(() => h.stable().write(BigInt(offset >>> 0), data));
+            writeStable(BigInt(offset >>> 0), src >>> 0, size >>> 0);
         },
         stable_read: (dst: number, offset: number, size: number): void => {
             enter('stable_read', ANY_AND_START, size >>> 0);
@@ -395,8 +385,7 @@ export function createSystemApi(h: SystemApiHooks): Record<string, (...args: nev
         stable64_write: (offset: bigint, src: bigint, size: bigint): void => {
             const n = toIndex(size);
             enter('stable64_write', ANY_AND_START, n);
-            const data = slice(toIndex(src), n);
-            stable(() => h.stable().write(BigInt.asUintN(64, offset), data));
+            writeStable(BigInt.asUintN(64, offset), toIndex(src), n);
         },
         stable64_read: (dst: bigint, offset: bigint, size: bigint): void => {
             const n = toIndex(size);
@@ -465,8 +454,24 @@ export function createSystemApi(h: SystemApiHooks): Record<string, (...args: nev
     function readStable(dst: number, offset: bigint, size: number): void {
         const mem = h.memory();
         if (dst + size > mem.length) throw new CanisterTrap('Heap out of bounds');
-        stable(() => h.stable().read(offset, size, mem.subarray(dst, dst + size)));
+        // Straight into the heap: canisters read stable memory in many small pieces.
+        try {
+            h.stable().read(offset, size, mem, dst);
+        } catch (e) {
+            stableTrap(e);
+        }
         h.markDirty(dst, dst + size);
+    }
+
+    /** Writes heap bytes [src, src + size) to stable memory at `offset` (copied there at once: no copy first). */
+    function writeStable(offset: bigint, src: number, size: number): void {
+        const mem = h.memory();
+        if (src < 0 || size < 0 || src + size > mem.length) throw new CanisterTrap('Heap out of bounds');
+        try {
+            h.stable().write(offset, mem.subarray(src, src + size));
+        } catch (e) {
+            stableTrap(e);
+        }
     }
 
     return api as unknown as Record<string, (...args: never[]) => unknown>;
@@ -475,6 +480,11 @@ export function createSystemApi(h: SystemApiHooks): Record<string, (...args: nev
 function pending(ctx: ExecutionContext, name: string): NonNullable<ExecutionContext['pendingCall']> {
     if (ctx.pendingCall === undefined) throw new ContractViolation(`ic0.${name}: no call is under construction`);
     return ctx.pendingCall;
+}
+
+/** A stable memory access out of its bounds traps the canister; anything else is the host's failure. */
+function stableTrap(e: unknown): never {
+    throw e instanceof StableMemoryError ? new CanisterTrap(`Stable memory out of bounds`) : e;
 }
 
 function toIndex(value: bigint): number {

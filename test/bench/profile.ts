@@ -1,7 +1,9 @@
-// Where a submit's time goes: runs the service as npm start does (ROUND_MS from the
-// environment), loads it with submits from autocannon in another process for SECONDS, and then
-// summarizes V8's CPU profiles of the gateway (main thread) and the replica (its worker thread)
-// by part and by function. Asserts nothing.
+// Where a submit's (or, with KIND=rank, a player's rank's) time goes: runs the service as npm
+// start does (ROUND_MS from the environment), loads it from autocannon in another process for
+// SECONDS (CONNECTIONS clients, 256 unless set), prints the service's CPU time per answered
+// request (both threads), and then summarizes the samples V8's CPU profiles of the gateway (main
+// thread) and the replica (its worker thread) took during the load, by part and by function.
+// Asserts nothing.
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx test/bench/profile.ts
 //   node --import tsx test/bench/profile.ts --summarize /tmp/prof
 import { execFile } from 'node:child_process';
@@ -12,6 +14,7 @@ import { promisify } from 'node:util';
 import { readConfig } from '../../gateway/ops/config';
 import { startLocal } from '../../local/start';
 import { tempDir } from '../support/replica';
+import { seedRanked } from './service.bench';
 
 const run = promisify(execFile);
 
@@ -23,7 +26,30 @@ interface ProfileNode {
 interface Profile {
     nodes: ProfileNode[];
     samples: number[];
+    startTime: number;
+    timeDeltas: number[];
 }
+
+/** The load's start and end on the profiles' clock (µs of the monotonic clock), kept beside them. */
+const WINDOW_FILE = 'load-window.json';
+
+/** The samples taken during the load (all of them when no window was kept). */
+function loadSamples(file: string): { profile: Profile; byId: Map<number, ProfileNode>; samples: number[] } {
+    const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    const windowFile = path.join(path.dirname(file), WINDOW_FILE);
+    if (!fs.existsSync(windowFile)) return { profile, byId, samples: profile.samples };
+    const { from, to } = JSON.parse(fs.readFileSync(windowFile, 'utf8')) as { from: number; to: number };
+    const samples: number[] = [];
+    let at = profile.startTime;
+    profile.samples.forEach((id, i) => {
+        at += profile.timeDeltas[i];
+        if (at >= from && at <= to) samples.push(id);
+    });
+    return { profile, byId, samples };
+}
+
+const micros = (): number => Number(process.hrtime.bigint() / 1000n);
 
 /** The part of the stack a sample's own function belongs to. */
 function partOf(frame: ProfileNode['callFrame']): string {
@@ -43,10 +69,9 @@ function partOf(frame: ProfileNode['callFrame']): string {
 }
 
 function summarize(file: string): Map<string, number> {
-    const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
-    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    const { byId, samples } = loadSamples(file);
     const counts = new Map<string, number>();
-    for (const id of profile.samples) {
+    for (const id of samples) {
         const part = partOf(byId.get(id)!.callFrame);
         counts.set(part, (counts.get(part) ?? 0) + 1);
     }
@@ -65,23 +90,38 @@ async function main(): Promise<void> {
         }),
     );
     const { gameId, apiKey } = service.demo!;
-    const job = { url: service.gateway.url, apiKey, gameId, kind: 'submit', connections: 256, seconds };
+    const kind = process.env.KIND === 'rank' ? 'rank' : 'submit';
+    if (kind === 'rank') await seedRanked({ url: service.gateway.url, apiKey, gameId });
+    const connections = Number(process.env.CONNECTIONS ?? 256);
+    const job = { url: service.gateway.url, apiKey, gameId, kind, connections, seconds };
+    const from = micros();
+    const cpu = process.cpuUsage();
     const { stdout } = await run(process.execPath, [
         '--import',
         'tsx',
         path.join(__dirname, 'load-client.ts'),
         JSON.stringify(job),
     ]);
+    const used = process.cpuUsage(cpu);
+    const to = micros();
+    const answered = (JSON.parse(stdout) as { perSecond: number }).perSecond * seconds;
     console.log(`load: ${stdout.trim()}`);
+    console.log(
+        `CPU per answered request (both threads): ${((used.user + used.system) / 1000 / answered).toFixed(3)} ms`,
+    );
+    const dir = process.execArgv.find((a) => a.startsWith('--cpu-prof-dir='))?.split('=')[1];
+    if (dir !== undefined) {
+        fs.mkdirSync(dir, { recursive: true });
+        fs.writeFileSync(path.join(dir, WINDOW_FILE), JSON.stringify({ from, to }));
+    }
     await service.stop();
 }
 
 /** The functions with the most samples of their own. */
 function topFunctions(file: string, count: number): Array<[string, number]> {
-    const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
-    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    const { byId, samples } = loadSamples(file);
     const counts = new Map<string, number>();
-    for (const id of profile.samples) {
+    for (const id of samples) {
         const { functionName, url } = byId.get(id)!.callFrame;
         const key = `${functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}`;
         counts.set(key, (counts.get(key) ?? 0) + 1);

@@ -9,7 +9,7 @@ import { connectCanister } from '../../gateway/ic/canister';
 import { localIdentityFile, readConfig } from '../../gateway/ops/config';
 import { ensureIdentity } from '../../gateway/ic/identity';
 import { shardRouter } from '../../gateway/ic/shards';
-import { startLocal } from '../../local/start';
+import { DEMO_MIN_SCORE, startLocal } from '../../local/start';
 import { tempDir } from '../support/replica';
 import { startRedisReference } from './redis-reference';
 import { runLoad } from './load';
@@ -64,14 +64,19 @@ interface Target {
     gameId: string;
 }
 
-/** The players the rank rows read (rank_0 .. rank_999), submitted all at once. */
-async function seedRanked(t: Target): Promise<void> {
+/** The players the rank rows read (rank_0 .. rank_999), submitted all at once (at or above the demo's floor). */
+export async function seedRanked(t: Target): Promise<void> {
     const answers = await Promise.all(
         Array.from({ length: 1000 }, (_, i) =>
             fetch(`${t.url}/scores`, {
                 method: 'POST',
                 headers: { 'x-api-key': t.apiKey, 'content-type': 'application/json' },
-                body: JSON.stringify({ playerId: `rank_${i}`, gameId: t.gameId, score: i * 10, streak: 1 }),
+                body: JSON.stringify({
+                    playerId: `rank_${i}`,
+                    gameId: t.gameId,
+                    score: DEMO_MIN_SCORE + i * 10,
+                    streak: 1,
+                }),
             }).then((r) => r.status),
         ),
     );

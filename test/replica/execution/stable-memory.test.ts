@@ -33,3 +33,17 @@ test('rollback undoes writes and growth since the last commit; commit reports ch
     stable.write(BigInt(STABLE_PAGE + 4090), new Uint8Array(10).fill(1));
     expect(stable.commit()).toEqual([[STABLE_PAGE, STABLE_PAGE + 8192]]);
 });
+
+test('reads into a buffer from a given index, small and large pieces alike, leaving the rest of it', () => {
+    const stable = createStableMemory(10n);
+    stable.grow(2n);
+    const data = Uint8Array.from({ length: 40 }, (_, i) => i + 1);
+    stable.write(BigInt(STABLE_PAGE - 20), data);
+    const into = new Uint8Array(50).fill(0xee);
+    stable.read(BigInt(STABLE_PAGE - 22), 44, into, 3);
+    expect([...into.subarray(0, 3)]).toEqual([0xee, 0xee, 0xee]);
+    expect([...into.subarray(3, 47)]).toEqual([0, 0, ...data, 0, 0]);
+    expect([...into.subarray(47)]).toEqual([0xee, 0xee, 0xee]);
+    stable.read(BigInt(STABLE_PAGE - 1), 2, into, 48); // 1 byte on each page
+    expect([...into.subarray(47)]).toEqual([0xee, 20, 21]);
+});
