@@ -33,6 +33,17 @@ export interface SavedResults {
     backup?: BackupRow[];
 }
 
+/**
+ * The figures before the work on cheaper submits (bench/results/baseline.json: the canister part
+ * and the service part of one run on the release it names), which the goals table sets beside today's.
+ */
+export interface Baseline {
+    measured: string;
+    revision: string;
+    canister: { instructions: CanisterResults['instructions'] };
+    service: ServiceRow[];
+}
+
 export function readResults(): SavedResults {
     return JSON.parse(fs.readFileSync(path.join(RESULTS_DIR, 'latest.json'), 'utf8')) as SavedResults;
 }
@@ -140,6 +151,103 @@ function redis(r: SavedResults): string {
         ],
         rows,
     );
+}
+
+/** A goal on a canister row (at most `max` instructions at every size) or on the service's ratio to Redis. */
+type Goal =
+    | { what: string; row: string; max: number }
+    | { what: string; request: ServiceRow['request']; connections: number; min: number };
+
+const GOALS: Goal[] = [
+    { what: 'batched submit, existing player, new best, 3 boards', row: '  per submit in the batch', max: 1.2e6 },
+    {
+        what: "batched submit, a new player's",
+        row: '  per submit in a batch of 100 new players (one call)',
+        max: 1.6e6,
+    },
+    {
+        what: 'single submit, existing player, new best',
+        row: 'submit, existing player, new best (fan-out to 3)',
+        max: 2.4e6,
+    },
+    { what: 'single submit, new player', row: 'submit, new player (fan-out to 3 boards)', max: 2.4e6 },
+    { what: "a player's rank", row: "a player's rank (player_rank)", max: 0.4e6 },
+    { what: "a player's rank on a board", row: "a player's rank on a board (board_rank)", max: 0.4e6 },
+    { what: 'top-100 read', row: 'top-100 board read (read_board)', max: 6e6 },
+    { what: 'top-100 global leaderboard', row: 'top-100 global leaderboard', max: 6e6 },
+    { what: '`npm start`: submits per second against Express + Redis', request: 'submit', connections: 64, min: 0.4 },
+    { what: '`npm start`: ranks per second against Express + Redis', request: 'rank', connections: 64, min: 0.5 },
+];
+
+export function readBaseline(): Baseline | undefined {
+    const file = path.join(RESULTS_DIR, 'baseline.json');
+    return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Baseline) : undefined;
+}
+
+/** The service's requests per second over Express + Redis's, for one request at one number of connections. */
+function ratio(service: ServiceRow[], request: ServiceRow['request'], connections: number): number | undefined {
+    const at = (target: ServiceRow['target']) =>
+        service.find(
+            (s) => s.target === target && s.request === request && s.connections === connections && s.roundMs === 0,
+        );
+    const ours = at('service');
+    const theirs = at('redis');
+    return ours === undefined || theirs === undefined ? undefined : ours.perSecond / theirs.perSecond;
+}
+
+function goals(r: SavedResults, before: Baseline | undefined): string {
+    const sizes = Object.keys(Object.values(r.canister.instructions)[0] ?? {});
+    const figures = (bySize: Record<string, number> | undefined): string =>
+        bySize === undefined
+            ? '-'
+            : sizes.map((n) => (bySize[n] === undefined ? '-' : instructions(bySize[n]))).join(' / ');
+    const rows = GOALS.map((goal) => {
+        if ('row' in goal) {
+            const now = r.canister.instructions[goal.row];
+            const met = now !== undefined && sizes.every((n) => now[n] !== undefined && now[n] <= goal.max);
+            return [
+                goal.what,
+                `at most ${instructions(goal.max)}`,
+                figures(before?.canister.instructions[goal.row]),
+                figures(now),
+                met ? 'yes' : 'no',
+            ];
+        }
+        const was = before === undefined ? undefined : ratio(before.service, goal.request, goal.connections);
+        const now = ratio(r.service, goal.request, goal.connections);
+        return [
+            `${goal.what} (${goal.connections} connections)`,
+            `at least ${goal.min.toFixed(2)}`,
+            was === undefined ? '-' : was.toFixed(2),
+            now === undefined ? '-' : now.toFixed(2),
+            now !== undefined && now >= goal.min ? 'yes' : 'no',
+        ];
+    });
+    const at = before === undefined ? 'before' : `before (${before.revision}, ${before.measured.slice(0, 10)})`;
+    return table(['goal', 'target', at, 'now', 'met'], rows);
+}
+
+/** Every canister row without a goal that moved by more than 5 % since the baseline, either way. */
+function moved(r: SavedResults, before: Baseline | undefined): string {
+    if (before === undefined) return '(No baseline saved.)';
+    const rows: string[][] = [];
+    for (const [name, bySize] of Object.entries(r.canister.instructions)) {
+        const was = before.canister.instructions[name];
+        if (was === undefined || GOALS.some((goal) => 'row' in goal && goal.row === name)) continue;
+        const changes = Object.keys(bySize)
+            .filter((n) => was[n] !== undefined && was[n] > 0)
+            .map((n) => ({ n, change: (100 * (bySize[n] - was[n])) / was[n] }));
+        if (changes.every(({ change }) => Math.abs(change) <= 5)) continue;
+        rows.push([
+            name.trim(),
+            ...changes.map(
+                ({ n, change }) => `${instructions(was[n])} → ${instructions(bySize[n])} (${signed(change)} %)`,
+            ),
+        ]);
+    }
+    if (rows.length === 0) return '(No row moved by more than 5 %.)';
+    const sizes = Object.keys(Object.values(r.canister.instructions)[0] ?? {});
+    return table(['operation', ...sizes.map((n) => `${grouped(Number(n))} players`)], rows);
 }
 
 function canister(r: SavedResults): string {
@@ -481,8 +589,10 @@ function backup(r: SavedResults): string {
 }
 
 /** Every generated table by its marker name. */
-export function tables(r: SavedResults): Record<string, string> {
+export function tables(r: SavedResults, before: Baseline | undefined = readBaseline()): Record<string, string> {
     return {
+        goals: goals(r, before),
+        moved: moved(r, before),
         run: run(r),
         service: service(r),
         redis: redis(r),
