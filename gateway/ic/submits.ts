@@ -18,9 +18,9 @@ export const SUBMIT_BATCHING: BatcherOptions = {
     maxBatch: 100,
     maxWaitMs: 2,
     // A call pays ~7 M cycles of fees whatever it carries, a submit ~2-3 M more: a call of fewer
-    // than 10 waits up to 250 ms (on top of the IC's 1-2 s) for companions (SUBMIT_LINGER_MS,
+    // than 10 waits up to 500 ms (on top of the IC's 1-2 s) for companions (SUBMIT_LINGER_MS,
     // SUBMIT_LINGER_FILL; docs/costs.md "Fewer, fuller calls").
-    lingerMs: 250,
+    lingerMs: 500,
     lingerFill: 10,
     // 16 calls of 100 cover a second of latency at the canister's pace here; past 2 in flight
     // only full calls go (fewer, fuller calls when the canister is busy).
