@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 
 import { connectRemote, readConfig, type Config } from './ops/config';
 import { logJson } from './ops/log';
+import { submitBatching } from './ic/submits';
 import { guardProcess } from './ops/process-guard';
 import { serveGateway, type RunningGateway } from './server/serve';
 
@@ -24,6 +25,7 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
         canister,
         port: config.port,
         readCacheTtlSeconds: config.readCacheTtlSeconds,
+        batch: submitBatching(config.submitLinger),
         trustProxy: config.trustProxy,
         demo: config.demo && { ...config.demo, network: 'ic' },
         webhooks: config.webhooks,

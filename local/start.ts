@@ -20,6 +20,7 @@ import {
     type Config,
 } from '../gateway/ops/config';
 import { ensureIdentity } from '../gateway/ic/identity';
+import { submitBatching } from '../gateway/ic/submits';
 import { guardProcess } from '../gateway/ops/process-guard';
 import { serveGateway, type RunningGateway } from '../gateway/server/serve';
 import type { SignInConfig } from '../gateway/sign-in/providers';
@@ -214,6 +215,7 @@ export async function startLocal(config: Config, log: (line: string) => void = (
             metrics: { token: metricsToken.token, port: config.metrics.port },
             port: config.port,
             readCacheTtlSeconds: config.readCacheTtlSeconds,
+            batch: submitBatching(config.submitLinger),
             trustProxy: config.trustProxy,
             signIn,
             webhooks: withLoopback(config.webhooks),

@@ -1,6 +1,8 @@
 // Coalesces concurrent score submits into canister update calls: at most `maxBatch` submits
 // and `maxBytes` of JSON per call (the IC refuses messages over 2 MiB, and one oversized call
-// would fail every submit in it), gathered for at most `maxWaitMs`. Up to `maxInFlight` calls
+// would fail every submit in it), gathered for at most `maxWaitMs`, or, with `lingerMs`, a call
+// that would carry fewer than `lingerFill` waits up to that long for companions (fewer, fuller
+// calls at low traffic: on the IC each call pays fees that its submits share). Up to `maxInFlight` calls
 // run at once (on the IC an update takes 1-2 s: one call at a time would cap a gateway at
 // ~100 submits/s), and past `eagerInFlight` of them only full ones, while requests with the
 // same key (a player) keep their order: a request never joins a call while an earlier one of
@@ -17,6 +19,16 @@ export interface BatcherOptions {
     maxWaitMs: number;
     /** Bytes of JSON per call at most (a request larger than this alone goes alone). */
     maxBytes?: number;
+    /**
+     * A call that would carry fewer than `lingerFill` requests waits until its oldest one has
+     * waited this long (ms) for companions; reaching `lingerFill` sends it at once. 0 (default):
+     * a partial call goes after `maxWaitMs`.
+     */
+    lingerMs?: number;
+    /** Requests that make a call worth sending while lingering (default maxBatch). */
+    lingerFill?: number;
+    /** The clock and timers (default the globals'; the bench passes a simulated one). */
+    clock?: BatchClock;
     /** Calls in flight at once (default 1). */
     maxInFlight?: number;
     /**
@@ -45,6 +57,20 @@ export interface BatchObserver {
     shed(limit: 'gateway' | 'game'): void;
 }
 
+/** What a batcher waits with. */
+export interface BatchClock {
+    now(): number;
+    setTimeout(f: () => void, ms: number): unknown;
+    clearTimeout(timer: unknown): void;
+}
+
+/** The globals, looked up at each call (jest's fake timers replace them after this module loads). */
+const GLOBAL_CLOCK: BatchClock = {
+    now: () => Date.now(),
+    setTimeout: (f, ms) => setTimeout(f, ms),
+    clearTimeout: (timer) => clearTimeout(timer as NodeJS.Timeout),
+};
+
 /** A batcher: submits a request; `stats()` says how many wait and how many calls are in flight. */
 export type Batcher<Q, A> = ((request: Q) => Promise<Result<A>>) & { stats(): { queued: number; inFlight: number } };
 
@@ -57,6 +83,8 @@ interface Waiting<Q, A> {
     key: string;
     group: string;
     bytes: number;
+    /** When it arrived (the clock's ms). */
+    at: number;
     resolve: (reply: Result<A>) => void;
     reject: (error: unknown) => void;
 }
@@ -78,6 +106,10 @@ export function batcher<Q, A>(
     const maxBytes = o.maxBytes ?? DEFAULT_MAX_BATCH_BYTES;
     const maxQueued = o.maxQueued ?? DEFAULT_MAX_QUEUED;
     const maxPerGroup = o.maxQueuedPerGroup ?? maxQueued;
+    const lingerMs = o.lingerMs ?? 0;
+    /** Requests that send a call at once (without lingering: a full one). */
+    const fill = lingerMs > 0 ? Math.min(o.lingerFill ?? o.maxBatch, o.maxBatch) : o.maxBatch;
+    const clock = o.clock ?? GLOBAL_CLOCK;
     /** Waiting requests by group. */
     const waiting = new Map<string, number>();
     const leave = (w: Waiting<Q, A>): void => {
@@ -88,26 +120,33 @@ export function batcher<Q, A>(
     /** Keys with a request in a call in flight, by how many. */
     const busy = new Map<string, number>();
     let inFlight = 0;
-    let timer: NodeJS.Timeout | undefined;
+    let timer: unknown;
+    /** When the pending timer fires (the clock's ms). */
+    let timerDue = Infinity;
 
-    /** Takes the next call's requests out of the queue: in order, skipping keys that must wait. */
-    function nextBatch(): Array<Waiting<Q, A>> {
+    /** The positions in the queue of the next call's requests: in order, skipping keys that must wait. */
+    function nextBatch(): number[] {
         const blocked = new Set(busy.keys());
-        const batch: Array<Waiting<Q, A>> = [];
+        const batch: number[] = [];
         let bytes = 0;
-        for (let i = 0; i < queue.length && batch.length < o.maxBatch;) {
+        for (let i = 0; i < queue.length && batch.length < o.maxBatch; i++) {
             const w = queue[i];
             const fits = batch.length === 0 || bytes + w.bytes <= maxBytes;
             if (blocked.has(w.key) || !fits) {
                 blocked.add(w.key); // a later request of this key must not overtake this one
-                i++;
                 continue;
             }
-            queue.splice(i, 1);
-            leave(w);
-            batch.push(w);
+            batch.push(i);
             bytes += w.bytes;
         }
+        return batch;
+    }
+
+    /** Takes the requests at `positions` (ascending) out of the queue. */
+    function take(positions: number[]): Array<Waiting<Q, A>> {
+        const batch = positions.map((i) => queue[i]);
+        for (let k = positions.length - 1; k >= 0; k--) queue.splice(positions[k], 1);
+        batch.forEach(leave);
         return batch;
     }
 
@@ -140,21 +179,29 @@ export function batcher<Q, A>(
                 else busy.set(k, n);
             }
             inFlight--;
-            if (queue.length > 0) schedule(queue.length >= o.maxBatch ? 0 : o.maxWaitMs);
+            if (queue.length > 0) schedule(queue.length >= fill ? 0 : o.maxWaitMs);
         }
     }
 
     function flush(): void {
         timer = undefined;
+        timerDue = Infinity;
         while (inFlight < maxInFlight && queue.length > 0) {
             // A partial batch waits for company while enough calls are in flight; one of them
             // finishing brings it here again.
             if (inFlight >= eagerInFlight && queue.length < o.maxBatch) return;
-            const batch = nextBatch();
-            if (batch.length === 0) return; // everything queued waits for a call in flight
+            const next = nextBatch();
+            if (next.length === 0) return; // everything queued waits for a call in flight
+            // Too few to be worth a call's fees: they wait for company until the oldest's linger is over.
+            const due = queue[next[0]].at + lingerMs;
+            if (next.length < fill && due > clock.now()) {
+                schedule(due - clock.now());
+                return;
+            }
+            const batch = take(next);
             inFlight++;
             void run(batch);
-            if (queue.length > 0 && queue.length < o.maxBatch) {
+            if (queue.length > 0 && queue.length < fill) {
                 // A partial remainder waits for company (or for a call to finish).
                 schedule(o.maxWaitMs);
                 return;
@@ -162,9 +209,16 @@ export function batcher<Q, A>(
         }
     }
 
+    /** Flushes after `delay` ms, or sooner if a timer is already due sooner. */
     function schedule(delay: number): void {
-        if (timer !== undefined || inFlight >= maxInFlight) return;
-        timer = setTimeout(flush, delay);
+        if (inFlight >= maxInFlight) return;
+        const due = clock.now() + delay;
+        if (timer !== undefined) {
+            if (due >= timerDue) return;
+            clock.clearTimeout(timer);
+        }
+        timerDue = due;
+        timer = clock.setTimeout(flush, delay);
     }
 
     const submit = (request: Q): Promise<Result<A>> =>
@@ -181,10 +235,11 @@ export function batcher<Q, A>(
                 group,
                 key: keyOf(request),
                 bytes: Buffer.byteLength(JSON.stringify(request)),
+                at: clock.now(),
                 resolve,
                 reject,
             });
-            schedule(queue.length >= o.maxBatch ? 0 : o.maxWaitMs);
+            schedule(queue.length >= fill ? 0 : o.maxWaitMs);
         });
     return Object.assign(submit, { stats: () => ({ queued: queue.length, inFlight }) });
 }

@@ -17,6 +17,11 @@ export const SUBMIT_BATCHING: BatcherOptions = {
     // At most the canister's MAX_SUBMITS_PER_CALL (a larger call is refused whole; tested).
     maxBatch: 100,
     maxWaitMs: 2,
+    // A call pays ~7 M cycles of fees whatever it carries, a submit ~2-3 M more: a call of fewer
+    // than 10 waits up to 500 ms (on top of the IC's 1-2 s) for companions (SUBMIT_LINGER_MS,
+    // SUBMIT_LINGER_FILL; docs/costs.md "Fewer, fuller calls").
+    lingerMs: 500,
+    lingerFill: 10,
     // 16 calls of 100 cover a second of latency at the canister's pace here; past 2 in flight
     // only full calls go (fewer, fuller calls when the canister is busy).
     maxInFlight: 16,
@@ -24,6 +29,13 @@ export const SUBMIT_BATCHING: BatcherOptions = {
     maxQueued: 10_000,
     maxQueuedPerGroup: 2_000,
 };
+
+/** SUBMIT_BATCHING with the configured linger (SUBMIT_LINGER_MS, SUBMIT_LINGER_FILL). */
+export const submitBatching = (linger: { ms: number; fill: number }): BatcherOptions => ({
+    ...SUBMIT_BATCHING,
+    lingerMs: linger.ms,
+    lingerFill: linger.fill,
+});
 
 export interface SubmitPathOptions {
     /** How submits share calls (default SUBMIT_BATCHING). */

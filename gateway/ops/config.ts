@@ -10,6 +10,7 @@ import { Principal } from '@dfinity/principal';
 
 import { connectCanister, type CanisterClient } from '../ic/canister';
 import { loadIdentity } from '../ic/identity';
+import { SUBMIT_BATCHING } from '../ic/submits';
 import { providersFromEnv, type ProviderConfig } from '../sign-in/providers';
 import { parseAllow } from '../webhooks/address-policy';
 import type { WebhookSettings } from '../webhooks/worker';
@@ -34,6 +35,8 @@ export interface Config {
     shards: number;
     dataDir: string;
     readCacheTtlSeconds: number;
+    /** SUBMIT_LINGER_MS, SUBMIT_LINGER_FILL: how long a call of fewer submits than `fill` waits for companions (0: none). */
+    submitLinger: { ms: number; fill: number };
     /** Set in production (IC_HOST, CANISTER_ID, GATEWAY_IDENTITY_PEM); the local stack otherwise. */
     remote?: RemoteCanister;
     /** The gateway's public base URL (PUBLIC_URL): the link page and sign-in redirects. */
@@ -82,6 +85,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
         shards: integer('SHARDS', env.SHARDS, 1, 0, 16),
         dataDir: path.resolve(env.DATA_DIR ?? 'data'),
         readCacheTtlSeconds: integer('READ_CACHE_TTL_SECONDS', env.READ_CACHE_TTL_SECONDS, 30, 0, 86_400),
+        submitLinger: {
+            ms: integer('SUBMIT_LINGER_MS', env.SUBMIT_LINGER_MS, SUBMIT_BATCHING.lingerMs!, 0, 2_000),
+            fill: integer(
+                'SUBMIT_LINGER_FILL',
+                env.SUBMIT_LINGER_FILL,
+                SUBMIT_BATCHING.lingerFill!,
+                1,
+                SUBMIT_BATCHING.maxBatch,
+            ),
+        },
         remote: env.IC_HOST
             ? { host: env.IC_HOST, canisterId: env.CANISTER_ID!, identityPem: env.GATEWAY_IDENTITY_PEM! }
             : undefined,

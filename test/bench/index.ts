@@ -13,6 +13,7 @@ import { writeTables } from './readme';
 import { writeResults } from './results';
 import { benchService, benchServiceShards } from './service.bench';
 import { benchShards } from './shards.bench';
+import { benchTraffic } from './traffic.bench';
 import { benchWebhooks } from './webhooks.bench';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -23,11 +24,12 @@ async function main(): Promise<void> {
     await initBls();
     console.log(`Benchmarks on ${os.cpus().length} cores, Node ${process.version}`);
     // BENCH_ONLY=canister,daily (any of client, replica, service, delivery, canister, webhooks, daily,
-    // shards, shard-service, backup): only those parts; the saved results keep the figures of the parts not run.
+    // shards, shard-service, backup, traffic): only those parts; the saved results keep the figures of the parts not run.
     const only = new Set(
-        (process.env.BENCH_ONLY ?? 'client,replica,service,delivery,canister,daily,shards,shard-service,backup').split(
-            ',',
-        ),
+        (
+            process.env.BENCH_ONLY ??
+            'client,replica,service,delivery,canister,daily,shards,shard-service,backup,traffic'
+        ).split(','),
     );
     if (only.has('client')) benchClientSize();
     if (only.has('replica')) await benchReplica();
@@ -47,7 +49,9 @@ async function main(): Promise<void> {
     };
     // An operator's backup of a 1,000, 10,000 and 100,000-player game: its pause and size (~8 min).
     const backup = only.has('backup') ? await benchBackup() : undefined;
-    await writeResults(service, canister, delivery, shards, backup);
+    // Cycles per submit at 1-1,000 submits/s over 50 games, without and with the gateway's linger (~3 min).
+    const traffic = only.has('traffic') ? await benchTraffic() : undefined;
+    await writeResults(service, canister, delivery, shards, backup, traffic);
     writeTables();
 }
 

@@ -14,6 +14,7 @@ import { RESULTS_DIR } from './results';
 import type { ServiceRow } from './service.bench';
 import type { ShardFigures } from './results';
 import { SHARD_COUNTS } from './shards.bench';
+import { BATCH_BYTES, SUBMIT_BYTES, type TrafficFigures, type TrafficRow } from './traffic.bench';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -31,6 +32,8 @@ export interface SavedResults {
     shards?: ShardFigures;
     /** An operator's backup of one game at 1,000, 10,000 and 100,000 players (absent before it was measured). */
     backup?: BackupRow[];
+    /** Cycles per submit at 1-1,000 submits/s, without and with the gateway's linger (absent before it was measured). */
+    traffic?: TrafficRow[];
 }
 
 /**
@@ -351,9 +354,6 @@ function daily(r: SavedResults): string {
     );
 }
 
-/** Bytes of an ingress message: one submit, and a batch of 100 (measured by hand, see docs/costs.md). */
-const SUBMIT_BYTES = 500;
-const BATCH_BYTES = 15_000;
 /** The empty canister's memory: Azle's runtime and its reserved heap. */
 const EMPTY_CANISTER_BYTES = 300 * 2 ** 20;
 const MONTH_SECONDS = 30 * 86_400;
@@ -442,6 +442,36 @@ function costs(r: SavedResults): string {
         ['creating the canister (once)', cycles(FEES.createCanister), usd(FEES.createCanister)],
     );
     return table(['what', 'cycles', 'US$'], rows);
+}
+
+/** Cycles per submit at low to high traffic: before the linger and with it, side by side. */
+function traffic(r: SavedResults): string {
+    const rows = r.traffic ?? [];
+    if (rows.length === 0) return '(not measured yet: `BENCH_ONLY=traffic npm run bench`)';
+    const both = (f: (t: TrafficFigures) => string) => (t: TrafficRow) => `${f(t.before)} → ${f(t.linger)}`;
+    const ms = (n: number): string => `${grouped(n)} ms`;
+    return table(
+        [
+            'submits/s over 50 games',
+            'calls/s',
+            'submits per call',
+            'instructions per submit',
+            'cycles per submit',
+            'p50 wait in the gateway',
+            'p50 answer (calls take 1-2 s)',
+            'added p50',
+        ],
+        rows.map((t) => [
+            grouped(t.perSecond),
+            both((f) => f.callsPerSecond.toPrecision(2))(t),
+            both((f) => f.submitsPerCall.toFixed(1))(t),
+            both((f) => instructions(f.instructionsPerSubmit))(t),
+            `${both((f) => `${(f.cyclesPerSubmit / 1e6).toFixed(1)} M`)(t)} (${signed((100 * (t.linger.cyclesPerSubmit - t.before.cyclesPerSubmit)) / t.before.cyclesPerSubmit)} %)`,
+            both((f) => ms(f.p50WaitMs))(t),
+            both((f) => ms(f.p50AnswerMs))(t),
+            `${t.linger.p50AnswerMs >= t.before.p50AnswerMs ? '+' : ''}${ms(t.linger.p50AnswerMs - t.before.p50AnswerMs)}`,
+        ]),
+    );
 }
 
 // ---- shards (issue 27) -------------------------------------------------------------------------------
@@ -607,6 +637,7 @@ export function tables(r: SavedResults, before: Baseline | undefined = readBasel
         shardservice: shardService(r),
         sustain: sustain(r),
         backup: backup(r),
+        traffic: traffic(r),
     };
 }
 

@@ -10,6 +10,7 @@ import type { CanisterResults } from './canister.bench';
 import type { DeliveryRow } from './delivery.bench';
 import type { ServiceRow, ShardServiceRow } from './service.bench';
 import type { ShardResults } from './shards.bench';
+import type { TrafficRow } from './traffic.bench';
 
 /** The shards parts' figures: a game's calls on a shard (and memory per player there), and the service with 1 and 2 shards. */
 export interface ShardFigures {
@@ -62,6 +63,7 @@ export async function writeResults(
     delivery?: DeliveryRow[],
     shards: ShardFigures = {},
     backup?: BackupRow[],
+    traffic?: TrafficRow[],
 ): Promise<void> {
     fs.mkdirSync(RESULTS_DIR, { recursive: true });
     const file = path.join(RESULTS_DIR, 'latest.json');
@@ -72,6 +74,7 @@ export async function writeResults(
               canister: CanisterResults;
               shards?: ShardFigures;
               backup?: BackupRow[];
+              traffic?: TrafficRow[];
           })
         : undefined;
     const merged = {
@@ -83,6 +86,7 @@ export async function writeResults(
             service: shards.service ?? saved?.shards?.service,
         },
         backup: backup ?? saved?.backup,
+        traffic: traffic ?? saved?.traffic,
     };
     const machine = { cores: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', node: process.version };
     fs.writeFileSync(file, `${JSON.stringify({ measured: new Date().toISOString(), machine, ...merged }, null, 2)}\n`);

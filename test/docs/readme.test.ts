@@ -154,6 +154,10 @@ const FIGURES: Array<[page: string, phrase: string]> = [
     ],
     ['docs/architecture.md', `a batch within the canister's ${MAX_SUBMITS_PER_CALL} per call`],
     [
+        'docs/costs.md',
+        `fewer than \`SUBMIT_LINGER_FILL\` (${SUBMIT_BATCHING.lingerFill}) submits waits until its oldest submit has waited \`SUBMIT_LINGER_MS\` (${SUBMIT_BATCHING.lingerMs} ms)`,
+    ],
+    [
         'docs/boards.md',
         `JSON object of at most ${METADATA_MAX_BYTES} bytes, nested at most ${METADATA_MAX_DEPTH} levels`,
     ],
@@ -197,6 +201,8 @@ test("the README's configuration table gives the defaults readConfig applies", (
         ['ROUND_MS', config.roundMs],
     ];
     for (const [name, value] of defaults) expect(readme).toContain(`| \`${name}\` | ${value} |`);
+    const { ms, fill } = config.submitLinger;
+    expect(readme).toContain(`| \`SUBMIT_LINGER_MS\`, \`SUBMIT_LINGER_FILL\` | ${ms}, ${fill} |`);
 });
 
 test('no page repeats what is no longer true', () => {

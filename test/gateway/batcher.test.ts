@@ -5,6 +5,7 @@
 import { MAX_SUBMITS_PER_CALL } from '../../contract/rules';
 import { SUBMIT_BATCHING } from '../../gateway/ic/submits';
 import { batcher, type BatcherOptions } from '../../gateway/ic/batcher';
+import { readConfig } from '../../gateway/ops/config';
 
 beforeEach(() => jest.useFakeTimers());
 afterEach(() => jest.useRealTimers());
@@ -248,4 +249,109 @@ test('other failures still fail the whole call, and one request is never sent tw
     await jest.runAllTimersAsync();
     expect(await Promise.all(replies)).toEqual(new Array(4).fill('unreachable'));
     expect(calls).toEqual([[0, 1, 2, 3]]);
+});
+
+describe('lingering for companions (fewer, fuller calls at low traffic)', () => {
+    /** A batcher whose calls are recorded with the fake clock's time and answered at once. */
+    function lingering(o: Partial<BatcherOptions> = {}) {
+        const calls: Array<{ at: number; batch: string[] }> = [];
+        const send = batcher<{ player: string; n: number }, number>(
+            async (batch) => {
+                calls.push({ at: Date.now() - start, batch: batch.map((r) => `${r.player}${r.n}`) });
+                return batch.map((r) => ({ ok: r.n }));
+            },
+            { maxBatch: 100, maxWaitMs: 2, maxInFlight: 16, eagerInFlight: 2, lingerMs: 250, lingerFill: 10, ...o },
+            (r) => r.player,
+        );
+        const start = Date.now();
+        return { calls, send };
+    }
+
+    test('a lone submit waits for companions at most lingerMs, then goes alone', async () => {
+        const t = lingering();
+        const reply = t.send({ player: 'a', n: 1 });
+        await jest.advanceTimersByTimeAsync(249);
+        expect(t.calls).toEqual([]);
+        await jest.advanceTimersByTimeAsync(1);
+        expect(t.calls).toEqual([{ at: 250, batch: ['a1'] }]);
+        await expect(reply).resolves.toEqual({ ok: 1 });
+    });
+
+    test('companions arriving within lingerMs share its call, sent when the first has waited lingerMs', async () => {
+        const t = lingering();
+        const replies = [t.send({ player: 'a', n: 1 })];
+        await jest.advanceTimersByTimeAsync(100);
+        replies.push(t.send({ player: 'b', n: 2 }));
+        await jest.advanceTimersByTimeAsync(149);
+        replies.push(t.send({ player: 'c', n: 3 }));
+        await jest.advanceTimersByTimeAsync(1);
+        expect(t.calls).toEqual([{ at: 250, batch: ['a1', 'b2', 'c3'] }]);
+        // The next one lingers from its own arrival.
+        replies.push(t.send({ player: 'd', n: 4 }));
+        await jest.advanceTimersByTimeAsync(249);
+        expect(t.calls).toHaveLength(1);
+        await jest.advanceTimersByTimeAsync(1);
+        expect(t.calls[1]).toEqual({ at: 500, batch: ['d4'] });
+        expect(await Promise.all(replies)).toEqual([1, 2, 3, 4].map((n) => ({ ok: n })));
+    });
+
+    test('lingerFill requests go at once, without waiting out the linger', async () => {
+        const t = lingering();
+        const replies = Array.from({ length: 9 }, (_, n) => t.send({ player: `p${n}`, n }));
+        await jest.advanceTimersByTimeAsync(50);
+        expect(t.calls).toEqual([]);
+        replies.push(t.send({ player: 'p9', n: 9 }));
+        await jest.advanceTimersByTimeAsync(0);
+        expect(t.calls.map((c) => [c.at, c.batch.length])).toEqual([[50, 10]]);
+        expect(await Promise.all(replies)).toEqual(Array.from({ length: 10 }, (_, n) => ({ ok: n })));
+    });
+
+    test("one player's submits keep their order and are never in two calls at once while lingering", async () => {
+        const open: Array<() => void> = [];
+        const calls: string[][] = [];
+        const send = batcher<{ player: string; n: number }, number>(
+            (batch) =>
+                new Promise((resolve) => {
+                    calls.push(batch.map((r) => `${r.player}${r.n}`));
+                    open.push(() => resolve(batch.map((r) => ({ ok: r.n }))));
+                }),
+            { ...SUBMIT_BATCHING, lingerMs: 250, lingerFill: 10 },
+            (r) => r.player,
+        );
+        const replies = [send({ player: 'a', n: 1 }), send({ player: 'b', n: 1 })];
+        await jest.advanceTimersByTimeAsync(250); // call 1: a1, b1
+        replies.push(send({ player: 'a', n: 2 }), send({ player: 'c', n: 1 }));
+        await jest.advanceTimersByTimeAsync(250); // call 2: c1 alone; a2 waits for call 1
+        expect(calls).toEqual([['a1', 'b1'], ['c1']]);
+        await jest.advanceTimersByTimeAsync(60_000);
+        expect(calls).toHaveLength(2);
+        open.shift()!(); // call 1 answers: a2 has waited past its linger, it goes at once
+        await jest.advanceTimersByTimeAsync(2);
+        expect(calls).toEqual([['a1', 'b1'], ['c1'], ['a2']]);
+        while (open.length > 0) {
+            open.shift()!();
+            await jest.advanceTimersByTimeAsync(2);
+        }
+        expect(await Promise.all(replies)).toEqual([1, 1, 2, 1].map((n) => ({ ok: n })));
+    });
+
+    test('lingerMs 0 sends a lone submit after maxWaitMs, as without lingering', async () => {
+        const t = lingering({ lingerMs: 0 });
+        const reply = t.send({ player: 'a', n: 1 });
+        await jest.advanceTimersByTimeAsync(2);
+        expect(t.calls).toEqual([{ at: 2, batch: ['a1'] }]);
+        await expect(reply).resolves.toEqual({ ok: 1 });
+    });
+
+    test('the gateway lingers by default; SUBMIT_LINGER_MS=0 turns it off, and bad values are refused', () => {
+        expect(SUBMIT_BATCHING.lingerMs).toBeGreaterThan(0);
+        expect(SUBMIT_BATCHING.lingerFill!).toBeLessThanOrEqual(SUBMIT_BATCHING.maxBatch);
+        expect(readConfig({}).submitLinger).toEqual({
+            ms: SUBMIT_BATCHING.lingerMs,
+            fill: SUBMIT_BATCHING.lingerFill,
+        });
+        expect(readConfig({ SUBMIT_LINGER_MS: '0', SUBMIT_LINGER_FILL: '1' }).submitLinger).toEqual({ ms: 0, fill: 1 });
+        expect(() => readConfig({ SUBMIT_LINGER_MS: '-1' })).toThrow(/SUBMIT_LINGER_MS must be an integer/);
+        expect(() => readConfig({ SUBMIT_LINGER_FILL: '101' })).toThrow(/SUBMIT_LINGER_FILL must be an integer/);
+    });
 });

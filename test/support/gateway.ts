@@ -12,6 +12,7 @@ import { csrfToken } from '../../gateway/http/csrf';
 import { ensureIdentity, loadIdentity } from '../../gateway/ic/identity';
 import type { GatewayOptions } from '../../gateway/server/app';
 import type { BatcherOptions } from '../../gateway/ic/batcher';
+import { SUBMIT_BATCHING } from '../../gateway/ic/submits';
 import type { Log } from '../../gateway/ops/log';
 import type { FeedLimits } from '../../gateway/ic/feed-watcher';
 import { serveGateway, type RunningGateway } from '../../gateway/server/serve';
@@ -89,6 +90,16 @@ export function dashboardHeaders(signInSecret: Uint8Array, sessionToken: string)
 }
 
 /**
+ * Tests' gateways send submits at once (SUBMIT_LINGER_MS=0), as they read uncached: a suite of
+ * sequential submits would otherwise wait out the linger at each one. test/gateway/linger.test.ts
+ * runs the shipped default.
+ */
+export const TEST_BATCHING: BatcherOptions = { ...SUBMIT_BATCHING, lingerMs: 0 };
+
+/** What a test's extra gateway runs with unless told otherwise: any port, no read cache, submits at once. */
+const EXTRA_GATEWAY = { port: 0, host: '127.0.0.1', readCacheTtlSeconds: 0, batch: TEST_BATCHING } as const;
+
+/**
  * Another gateway in front of the service's canister, as the same gateway identity, with the same
  * sealing secret (dashboard sessions work on both), and `options` on top.
  */
@@ -97,7 +108,7 @@ export async function anotherGateway(
     options: Partial<GatewayOptions> = {},
 ): Promise<RunningGateway> {
     const canister = await connectAs(s, loadIdentity(s.gatewayIdentityFile));
-    return serveGateway({ canister, port: 0, host: '127.0.0.1', readCacheTtlSeconds: 0, signIn: s.signIn, ...options });
+    return serveGateway({ canister, ...EXTRA_GATEWAY, signIn: s.signIn, ...options });
 }
 
 /** A gateway of a test's own in front of `canister`: no read cache, no sign-in provider, `options` on top. */
@@ -106,7 +117,7 @@ export function serveTestGateway(
     options: Partial<GatewayOptions> = {},
 ): Promise<RunningGateway> {
     const signIn = { publicUrl: '', secret: new Uint8Array(randomBytes(32)), providers: [] };
-    return serveGateway({ canister, port: 0, host: '127.0.0.1', readCacheTtlSeconds: 0, signIn, ...options });
+    return serveGateway({ canister, ...EXTRA_GATEWAY, signIn, ...options });
 }
 
 /** `npm run admin -- <args>` in this process (the environment names the service): the JSON line it printed last. */
@@ -269,7 +280,7 @@ export async function startService(
         webhooks: options.webhooks,
         feed: options.feed,
         canisterUrl: options.canisterUrl ? `${replica.url}/?canisterId=${canisterId.toText()}` : undefined,
-        batch: options.batch,
+        batch: options.batch ?? TEST_BATCHING,
         metrics: options.metrics,
         log: options.log ?? (() => undefined),
         cyclesPollMs: options.cyclesPollMs ?? 60 * 60_000,
