@@ -21,7 +21,7 @@ import type {
     SortBy,
 } from '../../contract/schemas';
 import { addCapped } from '../domain/bests';
-import { ns } from '../domain/json';
+import { ns, rawJson, stringify } from '../domain/json';
 import { archiveId, parseArchiveId } from '../domain/periods';
 import { findPlayer } from './players';
 import { requirePlayerRef } from './credentials';
@@ -31,7 +31,16 @@ import type { Ctx, GameState, Untrusted } from '../state/context';
 import { Fail } from '../domain/fail';
 import { currentPeriod, requireGame } from '../state/game-state';
 import { statsOf } from '../state/stats';
-import { authTypeOf, entryCount, entryOf, metadataOf, nicknameOf, rankIndex, type BoardTable } from '../state/tables';
+import {
+    authTypeOf,
+    entryCount,
+    entryOf,
+    metadataOf,
+    nicknameOf,
+    entriesJson,
+    rankIndex,
+    type BoardTable,
+} from '../state/tables';
 import type { Ties } from '../../contract/board-options';
 import { globalTies, listRanks, rankOf, sharedRanker, tiesOf, wantsPercentile, withPercentile } from './ranks';
 
@@ -57,6 +66,25 @@ export function liveTable(ctx: Ctx, game: GameState, board: BoardRecord): BoardT
     const table = game.boards.get(board.scoreboardId);
     if (table === undefined || table.period !== currentPeriod(board, ctx.env.now())) return undefined;
     return table;
+}
+
+/**
+ * A page's entries as the JSON text `stringify` writes for entriesOf's objects (`withTime`:
+ * with submittedAt and metadata, as boards show them; without: the global leaderboard's fields).
+ */
+function entriesText(
+    game: GameState,
+    table: BoardTable | undefined,
+    sortBy: SortBy,
+    start: number,
+    count: number,
+    ties: Ties,
+    withTime: boolean,
+): string {
+    if (table === undefined) return '[]';
+    const shared = sharedRanker(table, sortBy, start, ties);
+    const ids = rankIndex(table, sortBy).range(start, count);
+    return entriesJson(game.players, table, ids, start, shared, withTime);
 }
 
 function entriesOf(
@@ -131,6 +159,14 @@ export function leaderboard(ctx: Ctx, req: Untrusted<RequestOf<'leaderboard'>>):
     };
 }
 
+/** The leaderboard method: the same reply, rendered as text (entriesJson). */
+export function leaderboardJson(ctx: Ctx, req: Untrusted<RequestOf<'leaderboard'>>): Leaderboard {
+    const game = requireGame(ctx, req.gameId);
+    const sort = sortOf(req.sort);
+    const entries = entriesText(game, game.global, sort, 1, clampLimit(req.limit), globalTies(game), false);
+    return rawJson(`{"leaderboard":${entries},"total":${rankIndex(game.global, sort).size()}}`);
+}
+
 function sortOf(sort: unknown): SortBy {
     if (sort === undefined || sort === null || sort === 'score') return 'score';
     if (sort === 'streak') return 'streak';
@@ -160,21 +196,47 @@ export function listBoards(ctx: Ctx, req: Untrusted<RequestOf<'list_boards'>>): 
     };
 }
 
+/** A board's current period from `offset`: its reply as objects (for the canister's own renderers). */
 export function readBoard(ctx: Ctx, req: Untrusted<RequestOf<'read_board'>>): Board {
+    const { head, entries, totalEntries } = boardRead(ctx, req, entriesOf);
+    return { ...head, entries, totalEntries };
+}
+
+/** The read_board method (and its direct read): the same reply, rendered as text (entriesJson). */
+export function readBoardJson(ctx: Ctx, req: Untrusted<RequestOf<'read_board'>>): Board {
+    const { head, entries, totalEntries } = boardRead(ctx, req, (...args) => entriesText(...args, true));
+    return rawJson(`${stringify(head).slice(0, -1)},"entries":${entries},"totalEntries":${totalEntries}}`);
+}
+
+/** A board read's head (id, config), size, and its entries as `render` gives them. */
+function boardRead<E>(
+    ctx: Ctx,
+    req: Untrusted<RequestOf<'read_board'>>,
+    render: (
+        game: GameState,
+        table: BoardTable | undefined,
+        sortBy: SortBy,
+        start: number,
+        count: number,
+        ties: Ties,
+    ) => E,
+): { head: Pick<Board, 'scoreboardId' | 'config'>; entries: E; totalEntries: number } {
     const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
     const table = liveTable(ctx, game, board);
     return {
-        scoreboardId: board.scoreboardId,
-        config: {
-            name: board.name,
-            description: board.description,
-            period: board.period,
-            sortBy: board.sortBy,
-            lastReset: ns(currentPeriod(board, ctx.env.now())),
+        head: {
+            scoreboardId: board.scoreboardId,
+            config: {
+                name: board.name,
+                description: board.description,
+                period: board.period,
+                sortBy: board.sortBy,
+                lastReset: ns(currentPeriod(board, ctx.env.now())),
+            },
         },
-        entries: entriesOf(game, table, board.sortBy, 1 + offsetOf(req.offset), clampLimit(req.limit), tiesOf(board)),
         totalEntries: table === undefined ? 0 : entryCount(table),
+        entries: render(game, table, board.sortBy, 1 + offsetOf(req.offset), clampLimit(req.limit), tiesOf(board)),
     };
 }
 

@@ -16,7 +16,7 @@ function runRead(ctx: Ctx, read: BoardRead): unknown {
         case 'list_boards':
             return reads.listBoards(ctx, read.request);
         case 'read_board':
-            return reads.readBoard(ctx, read.request);
+            return reads.readBoardJson(ctx, read.request);
         case 'list_archives':
             return reads.listArchives(ctx, read.request);
         case 'read_archive':
