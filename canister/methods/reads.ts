@@ -10,7 +10,7 @@ export const readMethods = {
     read_board: reads.readBoardJson,
     board_rank: reads.boardRank,
     player_rank: reads.playerRank,
-    around: reads.around,
+    around: reads.aroundJson,
     board_players: playerSets.boardPlayers,
     list_archives: reads.listArchives,
     archive_stats: reads.archiveStats,

@@ -41,7 +41,7 @@ import {
     rankIndex,
     type BoardTable,
 } from '../state/tables';
-import type { Ties } from '../../contract/board-options';
+import { percentile, type Ties } from '../../contract/board-options';
 import { globalTies, listRanks, rankOf, sharedRanker, tiesOf, wantsPercentile, withPercentile } from './ranks';
 
 /** The board a read names (an old id reads its board when the game has none of that id: R3): 400 for a malformed id, 404 for an unknown one. */
@@ -285,6 +285,35 @@ const aroundWindow = (v: unknown): number =>
 
 /** The entries just above and below a player on a board (O(log n) to find them): around-me. */
 export function around(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): ReplyOf<'around'> {
+    const { window, asked, total, place } = aroundRead(ctx, req);
+    const entries = entriesOf(...window);
+    const rank = entries[place - window[3]].rank;
+    return withPercentile({ rank, entries }, asked, rank, total);
+}
+
+/** The around method (and its direct read): the same reply, rendered as text (entriesJson). */
+export function aroundJson(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): ReplyOf<'around'> {
+    const { window, asked, total, rank } = aroundRead(ctx, req);
+    const entries = entriesText(...window, true);
+    const tail = asked ? `,"percentile":${percentile(rank, total)}` : '';
+    return rawJson(`{"rank":${rank},"entries":${entries}${tail}}`);
+}
+
+/**
+ * An around-me read's window as entriesOf takes it (game, table, sortBy, first place, count,
+ * ties), the player's place and rank as the board shows it, the board's size and whether the
+ * percentile was asked for.
+ */
+function aroundRead(
+    ctx: Ctx,
+    req: Untrusted<RequestOf<'around'>>,
+): {
+    window: [GameState, BoardTable, SortBy, number, number, Ties];
+    asked: boolean;
+    total: number;
+    place: number;
+    rank: number;
+} {
     const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
     const playerId = requirePlayerRef(req.playerId);
@@ -295,12 +324,19 @@ export function around(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): ReplyOf<'
     // The window is by place on the board; the rank shown may be shared (ties: 'shared').
     const place = id === undefined ? undefined : rankIndex(table!, board.sortBy).rank(id);
     if (place === undefined) throw new Fail(404, 'Player has no entry on this scoreboard');
-    const before = aroundWindow(req.before);
-    const after = aroundWindow(req.after);
-    const start = Math.max(1, place - before);
-    const entries = entriesOf(game, table, board.sortBy, start, place - start + 1 + after, tiesOf(board));
-    const rank = entries[place - start].rank;
-    return withPercentile({ rank, entries }, asked, rank, entryCount(table!));
+    const start = Math.max(1, place - aroundWindow(req.before));
+    const count = place - start + 1 + aroundWindow(req.after);
+    const ties = tiesOf(board);
+    const rank = ties === 'distinct' ? place : rankOf(table!, board.sortBy, id!, ties)!;
+    const window: [GameState, BoardTable, SortBy, number, number, Ties] = [
+        game,
+        table!,
+        board.sortBy,
+        start,
+        count,
+        ties,
+    ];
+    return { window, asked, total: entryCount(table!), place, rank };
 }
 
 type ArchivedEntry = ArchiveRecord['entries'][number];

@@ -41,7 +41,7 @@ function aroundAnswer(ctx: Ctx, match: RegExpExecArray, query: string): { status
     const percentile = (parseFlag(params, 'percentile') as { ok: boolean }).ok;
     return {
         status: 200,
-        text: envelope(reads.around(ctx, { gameId, boardId, playerId, before, after, percentile })),
+        text: envelope(reads.aroundJson(ctx, { gameId, boardId, playerId, before, after, percentile })),
     };
 }
 

@@ -1,12 +1,19 @@
-// The board reads the canister renders as text (read_board, the global leaderboard, their direct
-// reads) give byte for byte the reply the objects they replace gave: every field, rank, time and
+// The board reads the canister renders as text (read_board, the global leaderboard, around-me,
+// their direct reads) give byte for byte the reply the objects they replace gave: every field, rank, time and
 // metadata, ties shared or not, lower-first boards, pages, clamped limits, old board ids, empty and
 // ended periods, identity-provider auth types, names from earlier releases that need escaping,
 // and the same errors.
 import { signIn } from '../../../canister/service/accounts';
 import { stringify } from '../../../canister/domain/json';
 import { createBoard, updateBoard } from '../../../canister/service/games';
-import { leaderboard, leaderboardJson, readBoard, readBoardJson } from '../../../canister/service/reads';
+import {
+    around,
+    aroundJson,
+    leaderboard,
+    leaderboardJson,
+    readBoard,
+    readBoardJson,
+} from '../../../canister/service/reads';
 import { setPlayer } from '../../../canister/state/tables';
 import { failure, harness, hashOf, key, person, withGame, type Harness } from './harness';
 import { submitBatch } from './submit';
@@ -117,5 +124,31 @@ describe('the global leaderboard rendered as text reads as its objects did', () 
         const h = game();
         for (const req of [{ gameId: 'nope' }, { gameId: G, sort: 'time' }])
             expect(failure(() => leaderboardJson(h, req))).toEqual(failure(() => leaderboard(h, req)));
+    });
+});
+
+describe('around-me rendered as text reads as its objects did', () => {
+    const p = (i: number): string => `dev_1700000000_${i.toString(16).padStart(8, '0')}`;
+    test.each([
+        ['the default window', { boardId: 'all-time', playerId: p(5) }],
+        ['at the top, with its percentile', { boardId: 'all-time', playerId: p(10), percentile: true }],
+        ['a window of 0 and 2', { boardId: 'weekly', playerId: p(3), before: 0, after: 2 }],
+        ['bad windows (the default)', { boardId: 'weekly', playerId: p(3), before: -1, after: 'x' }],
+        ['lower first', { boardId: 'lap', playerId: p(7) }],
+        ["ties 'shared', with its percentile", { boardId: 'shared', playerId: p(6), percentile: true }],
+    ])('%s', (_what, req: Record<string, unknown>) => {
+        const h = game();
+        expect(written(aroundJson(h, { gameId: G, ...req }))).toBe(written(around(h, { gameId: G, ...req })));
+    });
+
+    test('the same errors', () => {
+        const h = game();
+        for (const req of [
+            { gameId: G, boardId: 'all-time', playerId: 'nobody' },
+            { gameId: G, boardId: 'nope', playerId: p(1) },
+            { gameId: G, boardId: 'all-time', playerId: p(1), percentile: 'yes' },
+            { gameId: G, boardId: 'lap', playerId: 'bad id!' },
+        ])
+            expect(failure(() => aroundJson(h, req))).toEqual(failure(() => around(h, req)));
     });
 });
