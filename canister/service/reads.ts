@@ -37,7 +37,7 @@ import {
     entryOf,
     metadataOf,
     nicknameOf,
-    entriesJson,
+    entryTexts,
     rankIndex,
     type BoardTable,
 } from '../state/tables';
@@ -69,7 +69,7 @@ export function liveTable(ctx: Ctx, game: GameState, board: BoardRecord): BoardT
 }
 
 /**
- * A page's entries as the JSON text `stringify` writes for entriesOf's objects (`withTime`:
+ * A page's entries as the JSON texts `stringify` writes for entriesOf's objects (`withTime`:
  * with submittedAt and metadata, as boards show them; without: the global leaderboard's fields).
  */
 function entriesText(
@@ -80,11 +80,11 @@ function entriesText(
     count: number,
     ties: Ties,
     withTime: boolean,
-): string {
-    if (table === undefined) return '[]';
+): string[] {
+    if (table === undefined) return [];
     const shared = sharedRanker(table, sortBy, start, ties);
     const ids = rankIndex(table, sortBy).range(start, count);
-    return entriesJson(game.players, table, ids, start, shared, withTime);
+    return entryTexts(game.players, table, ids, start, shared, withTime);
 }
 
 function entriesOf(
@@ -159,12 +159,12 @@ export function leaderboard(ctx: Ctx, req: Untrusted<RequestOf<'leaderboard'>>):
     };
 }
 
-/** The leaderboard method: the same reply, rendered as text (entriesJson). */
+/** The leaderboard method: the same reply, rendered as text (entryTexts). */
 export function leaderboardJson(ctx: Ctx, req: Untrusted<RequestOf<'leaderboard'>>): Leaderboard {
     const game = requireGame(ctx, req.gameId);
     const sort = sortOf(req.sort);
     const entries = entriesText(game, game.global, sort, 1, clampLimit(req.limit), globalTies(game), false);
-    return rawJson(`{"leaderboard":${entries},"total":${rankIndex(game.global, sort).size()}}`);
+    return rawJson(`{"leaderboard":[${entries.join(',')}],"total":${rankIndex(game.global, sort).size()}}`);
 }
 
 function sortOf(sort: unknown): SortBy {
@@ -202,10 +202,18 @@ export function readBoard(ctx: Ctx, req: Untrusted<RequestOf<'read_board'>>): Bo
     return { ...head, entries, totalEntries };
 }
 
-/** The read_board method (and its direct read): the same reply, rendered as text (entriesJson). */
+/** The read_board method (and its direct read): the same reply, rendered as text (entryTexts). */
 export function readBoardJson(ctx: Ctx, req: Untrusted<RequestOf<'read_board'>>): Board {
-    const { head, entries, totalEntries } = boardRead(ctx, req, (...args) => entriesText(...args, true));
-    return rawJson(`${stringify(head).slice(0, -1)},"entries":${entries},"totalEntries":${totalEntries}}`);
+    const { head, entries, totalEntries } = readBoardTexts(ctx, req);
+    return rawJson(`${stringify(head).slice(0, -1)},"entries":[${entries.join(',')}],"totalEntries":${totalEntries}}`);
+}
+
+/** A board read with each entry as its JSON text (the direct reads' renderer hashes them one by one). */
+export function readBoardTexts(
+    ctx: Ctx,
+    req: Untrusted<RequestOf<'read_board'>>,
+): { head: Pick<Board, 'scoreboardId' | 'config'>; entries: string[]; totalEntries: number } {
+    return boardRead(ctx, req, (...args) => entriesText(...args, true));
 }
 
 /** A board read's head (id, config), size, and its entries as `render` gives them. */
@@ -291,10 +299,10 @@ export function around(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): ReplyOf<'
     return withPercentile({ rank, entries }, asked, rank, total);
 }
 
-/** The around method (and its direct read): the same reply, rendered as text (entriesJson). */
+/** The around method (and its direct read): the same reply, rendered as text (entryTexts). */
 export function aroundJson(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): ReplyOf<'around'> {
     const { window, asked, total, rank } = aroundRead(ctx, req);
-    const entries = entriesText(...window, true);
+    const entries = `[${entriesText(...window, true).join(',')}]`;
     const tail = asked ? `,"percentile":${percentile(rank, total)}` : '';
     return rawJson(`{"rank":${rank},"entries":${entries}${tail}}`);
 }

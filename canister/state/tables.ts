@@ -69,21 +69,21 @@ export function authTypeOf(t: PlayerTable, slot: number): string {
 let authJson: string[] = [];
 
 /**
- * Entries `ids` of board `b` as JSON text, as `stringify` writes a board entry (`withTime`:
+ * Entries `ids` of board `b` as JSON texts, as `stringify` writes a board entry (`withTime`:
  * `{rank, nickname, score, streak, authType, submittedAt[, metadata]}`; without: the first
  * five), ranked `rankAt(id, i)` or else `start + i`: rendered in one pass over the typed
  * arrays, several times cheaper than objects walked by JSON.stringify. Nicknames are written
  * between quotes as they are (rule N3 keeps them to [A-Za-z0-9_]) after one check of the
  * page's names; names that need escaping (written by earlier releases) are escaped.
  */
-export function entriesJson(
+export function entryTexts(
     players: PlayerTable,
     b: BoardTable,
     ids: readonly number[],
     start: number,
     rankAt: ((id: number, i: number) => number) | undefined,
     withTime: boolean,
-): string {
+): string[] {
     const { nick, nickLen, auth } = players;
     const { slot, score, streak, submittedAt, metadata } = b;
     if (authJson.length !== AUTH_TYPES.length) authJson = AUTH_TYPES.map((name) => JSON.stringify(name));
@@ -122,7 +122,7 @@ export function entriesJson(
             const quoted = `"nickname":"${names[i]}"`;
             texts[i] = texts[i].replace(quoted, () => `"nickname":${JSON.stringify(names[i])}`);
         }
-    return `[${texts.join(',')}]`;
+    return texts;
 }
 
 // ---- an int -> int hash map in typed arrays (slot -> entry id) ------------------------------------
