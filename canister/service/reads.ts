@@ -68,33 +68,20 @@ export function liveTable(ctx: Ctx, game: GameState, board: BoardRecord): BoardT
     return table;
 }
 
+/** A page of a board: its game, current table (if any), order, first place (1-based), size and ties. */
+type Page = [game: GameState, table: BoardTable | undefined, sortBy: SortBy, start: number, count: number, ties: Ties];
+
 /**
  * A page's entries as the JSON texts `stringify` writes for entriesOf's objects (`withTime`:
  * with submittedAt and metadata, as boards show them; without: the global leaderboard's fields).
  */
-function entriesText(
-    game: GameState,
-    table: BoardTable | undefined,
-    sortBy: SortBy,
-    start: number,
-    count: number,
-    ties: Ties,
-    withTime: boolean,
-): string[] {
+function entriesText(withTime: boolean, ...[game, table, sortBy, start, count, ties]: Page): string[] {
     if (table === undefined) return [];
     const shared = sharedRanker(table, sortBy, start, ties);
-    const ids = rankIndex(table, sortBy).range(start, count);
-    return entryTexts(game.players, table, ids, start, shared, withTime);
+    return entryTexts(game.players, table, rankIndex(table, sortBy).range(start, count), start, shared, withTime);
 }
 
-function entriesOf(
-    game: GameState,
-    table: BoardTable | undefined,
-    sortBy: SortBy,
-    start: number,
-    count: number,
-    ties: Ties,
-): BoardEntry[] {
+function entriesOf(...[game, table, sortBy, start, count, ties]: Page): BoardEntry[] {
     if (table === undefined) return [];
     const shared = sharedRanker(table, sortBy, start, ties);
     const ids = rankIndex(table, sortBy).range(start, count);
@@ -163,7 +150,7 @@ export function leaderboard(ctx: Ctx, req: Untrusted<RequestOf<'leaderboard'>>):
 export function leaderboardJson(ctx: Ctx, req: Untrusted<RequestOf<'leaderboard'>>): Leaderboard {
     const game = requireGame(ctx, req.gameId);
     const sort = sortOf(req.sort);
-    const entries = entriesText(game, game.global, sort, 1, clampLimit(req.limit), globalTies(game), false);
+    const entries = entriesText(false, game, game.global, sort, 1, clampLimit(req.limit), globalTies(game));
     return rawJson(`{"leaderboard":[${entries.join(',')}],"total":${rankIndex(game.global, sort).size()}}`);
 }
 
@@ -213,21 +200,14 @@ export function readBoardTexts(
     ctx: Ctx,
     req: Untrusted<RequestOf<'read_board'>>,
 ): { head: Pick<Board, 'scoreboardId' | 'config'>; entries: string[]; totalEntries: number } {
-    return boardRead(ctx, req, (...args) => entriesText(...args, true));
+    return boardRead(ctx, req, (...page) => entriesText(true, ...page));
 }
 
 /** A board read's head (id, config), size, and its entries as `render` gives them. */
 function boardRead<E>(
     ctx: Ctx,
     req: Untrusted<RequestOf<'read_board'>>,
-    render: (
-        game: GameState,
-        table: BoardTable | undefined,
-        sortBy: SortBy,
-        start: number,
-        count: number,
-        ties: Ties,
-    ) => E,
+    render: (...page: Page) => E,
 ): { head: Pick<Board, 'scoreboardId' | 'config'>; entries: E; totalEntries: number } {
     const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
@@ -302,7 +282,7 @@ export function around(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): ReplyOf<'
 /** The around method (and its direct read): the same reply, rendered as text (entryTexts). */
 export function aroundJson(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): ReplyOf<'around'> {
     const { window, asked, total, rank } = aroundRead(ctx, req);
-    const entries = `[${entriesText(...window, true).join(',')}]`;
+    const entries = `[${entriesText(true, ...window).join(',')}]`;
     const tail = asked ? `,"percentile":${percentile(rank, total)}` : '';
     return rawJson(`{"rank":${rank},"entries":${entries}${tail}}`);
 }
@@ -316,7 +296,7 @@ function aroundRead(
     ctx: Ctx,
     req: Untrusted<RequestOf<'around'>>,
 ): {
-    window: [GameState, BoardTable, SortBy, number, number, Ties];
+    window: Page;
     asked: boolean;
     total: number;
     place: number;
