@@ -5,12 +5,12 @@ import * as players from '../service/players';
 import * as reads from '../service/reads';
 
 export const readMethods = {
-    leaderboard: reads.leaderboard,
+    leaderboard: reads.leaderboardJson,
     list_boards: reads.listBoards,
-    read_board: reads.readBoard,
+    read_board: reads.readBoardJson,
     board_rank: reads.boardRank,
     player_rank: reads.playerRank,
-    around: reads.around,
+    around: reads.aroundJson,
     board_players: playerSets.boardPlayers,
     list_archives: reads.listArchives,
     archive_stats: reads.archiveStats,

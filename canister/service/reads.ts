@@ -21,7 +21,7 @@ import type {
     SortBy,
 } from '../../contract/schemas';
 import { addCapped } from '../domain/bests';
-import { ns } from '../domain/json';
+import { ns, rawJson, stringify } from '../domain/json';
 import { archiveId, parseArchiveId } from '../domain/periods';
 import { findPlayer } from './players';
 import { requirePlayerRef } from './credentials';
@@ -31,8 +31,17 @@ import type { Ctx, GameState, Untrusted } from '../state/context';
 import { Fail } from '../domain/fail';
 import { currentPeriod, requireGame } from '../state/game-state';
 import { statsOf } from '../state/stats';
-import { authTypeOf, entryCount, entryOf, metadataOf, nicknameOf, rankIndex, type BoardTable } from '../state/tables';
-import type { Ties } from '../../contract/board-options';
+import {
+    authTypeOf,
+    entryCount,
+    entryOf,
+    metadataOf,
+    nicknameOf,
+    entryTexts,
+    rankIndex,
+    type BoardTable,
+} from '../state/tables';
+import { percentile, type Ties } from '../../contract/board-options';
 import { globalTies, listRanks, rankOf, sharedRanker, tiesOf, wantsPercentile, withPercentile } from './ranks';
 
 /** The board a read names (an old id reads its board when the game has none of that id: R3): 400 for a malformed id, 404 for an unknown one. */
@@ -59,14 +68,20 @@ export function liveTable(ctx: Ctx, game: GameState, board: BoardRecord): BoardT
     return table;
 }
 
-function entriesOf(
-    game: GameState,
-    table: BoardTable | undefined,
-    sortBy: SortBy,
-    start: number,
-    count: number,
-    ties: Ties,
-): BoardEntry[] {
+/** A page of a board: its game, current table (if any), order, first place (1-based), size and ties. */
+type Page = [game: GameState, table: BoardTable | undefined, sortBy: SortBy, start: number, count: number, ties: Ties];
+
+/**
+ * A page's entries as the JSON texts `stringify` writes for entriesOf's objects (`withTime`:
+ * with submittedAt and metadata, as boards show them; without: the global leaderboard's fields).
+ */
+function entriesText(withTime: boolean, ...[game, table, sortBy, start, count, ties]: Page): string[] {
+    if (table === undefined) return [];
+    const shared = sharedRanker(table, sortBy, start, ties);
+    return entryTexts(game.players, table, rankIndex(table, sortBy).range(start, count), start, shared, withTime);
+}
+
+function entriesOf(...[game, table, sortBy, start, count, ties]: Page): BoardEntry[] {
     if (table === undefined) return [];
     const shared = sharedRanker(table, sortBy, start, ties);
     const ids = rankIndex(table, sortBy).range(start, count);
@@ -131,6 +146,14 @@ export function leaderboard(ctx: Ctx, req: Untrusted<RequestOf<'leaderboard'>>):
     };
 }
 
+/** The leaderboard method: the same reply, rendered as text (entryTexts). */
+export function leaderboardJson(ctx: Ctx, req: Untrusted<RequestOf<'leaderboard'>>): Leaderboard {
+    const game = requireGame(ctx, req.gameId);
+    const sort = sortOf(req.sort);
+    const entries = entriesText(false, game, game.global, sort, 1, clampLimit(req.limit), globalTies(game));
+    return rawJson(`{"leaderboard":[${entries.join(',')}],"total":${rankIndex(game.global, sort).size()}}`);
+}
+
 function sortOf(sort: unknown): SortBy {
     if (sort === undefined || sort === null || sort === 'score') return 'score';
     if (sort === 'streak') return 'streak';
@@ -160,21 +183,48 @@ export function listBoards(ctx: Ctx, req: Untrusted<RequestOf<'list_boards'>>): 
     };
 }
 
+/** A board's current period from `offset`: its reply as objects (for the canister's own renderers). */
 export function readBoard(ctx: Ctx, req: Untrusted<RequestOf<'read_board'>>): Board {
+    const { head, entries, totalEntries } = boardRead(ctx, req, entriesOf);
+    return { ...head, entries, totalEntries };
+}
+
+/** The read_board method (and its direct read): the same reply, rendered as text (entryTexts). */
+export function readBoardJson(ctx: Ctx, req: Untrusted<RequestOf<'read_board'>>): Board {
+    const { head, entries, totalEntries } = readBoardTexts(ctx, req);
+    return rawJson(`${stringify(head).slice(0, -1)},"entries":[${entries.join(',')}],"totalEntries":${totalEntries}}`);
+}
+
+/** A board read with each entry as its JSON text (the direct reads' renderer hashes them one by one). */
+export function readBoardTexts(
+    ctx: Ctx,
+    req: Untrusted<RequestOf<'read_board'>>,
+): { head: Pick<Board, 'scoreboardId' | 'config'>; entries: string[]; totalEntries: number } {
+    return boardRead(ctx, req, (...page) => entriesText(true, ...page));
+}
+
+/** A board read's head (id, config), size, and its entries as `render` gives them. */
+function boardRead<E>(
+    ctx: Ctx,
+    req: Untrusted<RequestOf<'read_board'>>,
+    render: (...page: Page) => E,
+): { head: Pick<Board, 'scoreboardId' | 'config'>; entries: E; totalEntries: number } {
     const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
     const table = liveTable(ctx, game, board);
     return {
-        scoreboardId: board.scoreboardId,
-        config: {
-            name: board.name,
-            description: board.description,
-            period: board.period,
-            sortBy: board.sortBy,
-            lastReset: ns(currentPeriod(board, ctx.env.now())),
+        head: {
+            scoreboardId: board.scoreboardId,
+            config: {
+                name: board.name,
+                description: board.description,
+                period: board.period,
+                sortBy: board.sortBy,
+                lastReset: ns(currentPeriod(board, ctx.env.now())),
+            },
         },
-        entries: entriesOf(game, table, board.sortBy, 1 + offsetOf(req.offset), clampLimit(req.limit), tiesOf(board)),
         totalEntries: table === undefined ? 0 : entryCount(table),
+        entries: render(game, table, board.sortBy, 1 + offsetOf(req.offset), clampLimit(req.limit), tiesOf(board)),
     };
 }
 
@@ -223,6 +273,35 @@ const aroundWindow = (v: unknown): number =>
 
 /** The entries just above and below a player on a board (O(log n) to find them): around-me. */
 export function around(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): ReplyOf<'around'> {
+    const { window, asked, total, place } = aroundRead(ctx, req);
+    const entries = entriesOf(...window);
+    const rank = entries[place - window[3]].rank;
+    return withPercentile({ rank, entries }, asked, rank, total);
+}
+
+/** The around method (and its direct read): the same reply, rendered as text (entryTexts). */
+export function aroundJson(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): ReplyOf<'around'> {
+    const { window, asked, total, rank } = aroundRead(ctx, req);
+    const entries = `[${entriesText(true, ...window).join(',')}]`;
+    const tail = asked ? `,"percentile":${percentile(rank, total)}` : '';
+    return rawJson(`{"rank":${rank},"entries":${entries}${tail}}`);
+}
+
+/**
+ * An around-me read's window as entriesOf takes it (game, table, sortBy, first place, count,
+ * ties), the player's place and rank as the board shows it, the board's size and whether the
+ * percentile was asked for.
+ */
+function aroundRead(
+    ctx: Ctx,
+    req: Untrusted<RequestOf<'around'>>,
+): {
+    window: Page;
+    asked: boolean;
+    total: number;
+    place: number;
+    rank: number;
+} {
     const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
     const playerId = requirePlayerRef(req.playerId);
@@ -233,12 +312,19 @@ export function around(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): ReplyOf<'
     // The window is by place on the board; the rank shown may be shared (ties: 'shared').
     const place = id === undefined ? undefined : rankIndex(table!, board.sortBy).rank(id);
     if (place === undefined) throw new Fail(404, 'Player has no entry on this scoreboard');
-    const before = aroundWindow(req.before);
-    const after = aroundWindow(req.after);
-    const start = Math.max(1, place - before);
-    const entries = entriesOf(game, table, board.sortBy, start, place - start + 1 + after, tiesOf(board));
-    const rank = entries[place - start].rank;
-    return withPercentile({ rank, entries }, asked, rank, entryCount(table!));
+    const start = Math.max(1, place - aroundWindow(req.before));
+    const count = place - start + 1 + aroundWindow(req.after);
+    const ties = tiesOf(board);
+    const rank = ties === 'distinct' ? place : rankOf(table!, board.sortBy, id!, ties)!;
+    const window: [GameState, BoardTable, SortBy, number, number, Ties] = [
+        game,
+        table!,
+        board.sortBy,
+        start,
+        count,
+        ties,
+    ];
+    return { window, asked, total: entryCount(table!), place, rank };
 }
 
 type ArchivedEntry = ArchiveRecord['entries'][number];

@@ -3,6 +3,7 @@
 // board's current period with its rank indexes.
 import type { SortBy } from '../../contract/rules';
 import type { Best } from '../domain/bests';
+import { nsJson, stringify } from '../domain/json';
 import { GROWTH, createRankIndex, restoreRankIndex, type RankIndex, type RankOrder } from '../domain/rank-index';
 
 const NICK = 16;
@@ -62,6 +63,66 @@ export function nicknameOf(t: PlayerTable, slot: number): string {
 
 export function authTypeOf(t: PlayerTable, slot: number): string {
     return AUTH_TYPES[t.auth[slot]] ?? 'external';
+}
+
+/** AUTH_TYPES as JSON texts (renewed when a name is registered). */
+let authJson: string[] = [];
+
+/**
+ * Entries `ids` of board `b` as JSON texts, as `stringify` writes a board entry (`withTime`:
+ * `{rank, nickname, score, streak, authType, submittedAt[, metadata]}`; without: the first
+ * five), ranked `rankAt(id, i)` or else `start + i`: rendered in one pass over the typed
+ * arrays, several times cheaper than objects walked by JSON.stringify. Nicknames are written
+ * between quotes as they are (rule N3 keeps them to [A-Za-z0-9_]) after one check of the
+ * page's names; names that need escaping (written by earlier releases) are escaped.
+ */
+export function entryTexts(
+    players: PlayerTable,
+    b: BoardTable,
+    ids: readonly number[],
+    start: number,
+    rankAt: ((id: number, i: number) => number) | undefined,
+    withTime: boolean,
+): string[] {
+    const { nick, nickLen, auth } = players;
+    const { slot, score, streak, submittedAt, metadata } = b;
+    if (authJson.length !== AUTH_TYPES.length) authJson = AUTH_TYPES.map((name) => JSON.stringify(name));
+    const n = ids.length;
+    const names = new Array<string>(n);
+    const texts = new Array<string>(n);
+    for (let i = 0; i < n; i++) {
+        const id = ids[i];
+        const s = slot[id];
+        const at = s * NICK;
+        const name = (names[i] = String.fromCharCode.apply(
+            null,
+            nick.subarray(at, at + nickLen[s]) as unknown as number[],
+        ));
+        const rank = rankAt === undefined ? start + i : rankAt(id, i);
+        const authType = authJson[auth[s]] ?? '"external"';
+        // Submit times are positive µs: written as ns here the way nsJson writes them.
+        const t = submittedAt[id];
+        if (!withTime)
+            texts[i] =
+                `{"rank":${rank},"nickname":"${name}","score":${score[id]},"streak":${streak[id]},"authType":${authType}}`;
+        else if (t > 0 && t < Infinity && (metadata === undefined || !metadata.has(id)))
+            texts[i] =
+                `{"rank":${rank},"nickname":"${name}","score":${score[id]},"streak":${streak[id]},"authType":${authType},"submittedAt":${t}000}`;
+        else {
+            const meta = metadata?.get(id);
+            const extra = meta === undefined ? '' : `,"metadata":${stringify(JSON.parse(meta))}`;
+            texts[i] =
+                `{"rank":${rank},"nickname":"${name}","score":${score[id]},"streak":${streak[id]},"authType":${authType},"submittedAt":${nsJson(t)}${extra}}`;
+        }
+    }
+    const all = names.join('');
+    // JSON.stringify adds only the quotes when nothing needs escaping (a regular expression costs 6x more).
+    if (JSON.stringify(all).length !== all.length + 2)
+        for (let i = 0; i < n; i++) {
+            const quoted = `"nickname":"${names[i]}"`;
+            texts[i] = texts[i].replace(quoted, () => `"nickname":${JSON.stringify(names[i])}`);
+        }
+    return texts;
 }
 
 // ---- an int -> int hash map in typed arrays (slot -> entry id) ------------------------------------

@@ -16,7 +16,7 @@ function runRead(ctx: Ctx, read: BoardRead): unknown {
         case 'list_boards':
             return reads.listBoards(ctx, read.request);
         case 'read_board':
-            return reads.readBoard(ctx, read.request);
+            return reads.readBoardJson(ctx, read.request);
         case 'list_archives':
             return reads.listArchives(ctx, read.request);
         case 'read_archive':
@@ -41,7 +41,7 @@ function aroundAnswer(ctx: Ctx, match: RegExpExecArray, query: string): { status
     const percentile = (parseFlag(params, 'percentile') as { ok: boolean }).ok;
     return {
         status: 200,
-        text: envelope(reads.around(ctx, { gameId, boardId, playerId, before, after, percentile })),
+        text: envelope(reads.aroundJson(ctx, { gameId, boardId, playerId, before, after, percentile })),
     };
 }
 

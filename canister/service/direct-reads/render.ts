@@ -1,5 +1,4 @@
 // Rendering: a response's bytes and hash kept in the tree, a board's limits in one pass, a changed game anew.
-import type { Board } from '../../../contract/schemas';
 import { FULL_EXPRESSION } from '../../domain/certification/http';
 import { Sha256, sha256 } from '../../domain/certification/sha256';
 import { stringify } from '../../domain/json';
@@ -61,9 +60,9 @@ export function renderBoard(
     const path = ['games', gameId, 'scoreboards', boardId];
     const limitOf = (query: string): number => (query === '' ? 100 : Number(query.slice('limit='.length)));
     const top = Math.max(...[...queries.keys()].map(limitOf));
-    const board: Board = reads.readBoard(ctx, { gameId, boardId, limit: top });
-    const head = `${stringify({ ok: true, data: { scoreboardId: board.scoreboardId, config: board.config } }).slice(0, -2)},"entries":[`;
-    const entries = board.entries.map((e) => stringify(e));
+    const board = reads.readBoardTexts(ctx, { gameId, boardId, limit: top });
+    const head = `${stringify({ ok: true, data: board.head }).slice(0, -2)},"entries":[`;
+    const entries = board.entries;
     const tail = ascii(`],"totalEntries":${board.totalEntries}}}`);
     const key = `${gameId}/${boardId}`;
     const prev = s.renders.get(key);

@@ -1,0 +1,54 @@
+// What a top-100 read costs the canister (metered instructions, deterministic: the replica
+// meters the real wasm) on a game of 1,000 players: read_board and the global leaderboard render
+// their entries as text, not as objects walked by JSON.stringify (12.2 M and 11.9 M before).
+import { IDL } from '@dfinity/candid';
+
+import { startLeaderboard, type TestCanister } from '../support/canister';
+
+const G = 'game-costs';
+const PLAYERS = 1000;
+let c: TestCanister;
+
+beforeAll(async () => {
+    c = await startLeaderboard({ testMode: true });
+    const { apiKey } = await c.ok('admin_register_game', { developerId: 'dev-costs', gameId: G, name: 'Costs' });
+    for (let from = 0; from < PLAYERS; from += 200)
+        await c.ok('submit_scores', {
+            submits: Array.from({ length: 200 }, (_, k) => {
+                const i = from + k;
+                return {
+                    apiKey,
+                    gameId: G,
+                    playerId: `dev_1700000000_${i.toString(16).padStart(8, '0')}`,
+                    score: (i * 2654435761) % 1_000_003,
+                    streak: i % 50,
+                };
+            }),
+        });
+}, 120_000);
+
+afterAll(() => c?.replica.stop());
+
+/** A query's reply and its metered instructions. */
+function query(method: string, request: unknown): { reply: any; instructions: bigint } {
+    const arg = new Uint8Array(IDL.encode([IDL.Text], [JSON.stringify(request)]));
+    const answer = c.replica.query(c.canisterId, method, arg);
+    if (!('reply' in answer)) throw new Error(answer.reject.message);
+    const runs = c.replica.executions().filter((e) => e.method.endsWith(` ${method}`));
+    const reply = JSON.parse(IDL.decode([IDL.Text], answer.reply)[0] as string);
+    return { reply: reply.ok, instructions: runs[runs.length - 1].instructions };
+}
+
+test('a top-100 board read costs at most 7.5 M instructions', () => {
+    const { reply, instructions } = query('read_board', { gameId: G, boardId: 'all-time', limit: 100 });
+    expect(reply.entries).toHaveLength(100);
+    expect(reply.totalEntries).toBe(PLAYERS);
+    expect(instructions).toBeLessThanOrEqual(7_500_000n);
+});
+
+test('a top-100 global leaderboard costs at most 6 M instructions', () => {
+    const { reply, instructions } = query('leaderboard', { gameId: G, limit: 100 });
+    expect(reply.leaderboard).toHaveLength(100);
+    expect(reply.total).toBe(PLAYERS);
+    expect(instructions).toBeLessThanOrEqual(6_000_000n);
+});
