@@ -33,6 +33,9 @@ export function bytesToText(bytes: Uint8Array): string {
 
 export const textCodec = { toBytes: textToBytes, fromBytes: bytesToText };
 
+/** The JSON text of a stored value: marked (read directly), or of an earlier release (the full decoder). */
+export const storedJson = (bytes: Uint8Array): string => markedJson(bytes) ?? bytesToText(bytes);
+
 /**
  * Values of type V as JSON text, written marked for the fast read (candid-text.ts); text
  * without the mark (earlier releases) is read through the native decoder.
@@ -40,7 +43,7 @@ export const textCodec = { toBytes: textToBytes, fromBytes: bytesToText };
 export function textJsonCodec<V>(encode: (value: V) => string, decode: (json: string) => V) {
     return {
         toBytes: (value: V): Uint8Array => markJson(encode(value), textToBytes),
-        fromBytes: (bytes: Uint8Array): V => decode(markedJson(bytes) ?? bytesToText(bytes)),
+        fromBytes: (bytes: Uint8Array): V => decode(storedJson(bytes)),
     };
 }
 

@@ -1,10 +1,10 @@
 // The service's Store on stable B-tree maps: everything here survives upgrades.
 import { StableBTreeMap } from 'azle';
 
-import { bytesCodec, bytesToText, jsonCodec, textCodec, textJsonCodec, textToBytes } from './codecs';
-import { decodePlayer, encodePlayer } from './state/player-codec';
+import { bytesCodec, bytesToText, jsonCodec, storedJson, textCodec, textJsonCodec, textToBytes } from './codecs';
+import { decodePlayer, encodePlayer, slotOfPlayer } from './state/player-codec';
 import type { PlayerRecord } from './state/records';
-import { metaKV, type KV, type Store } from './state/store';
+import { metaKV, type KV, type PlayerKV, type Store } from './state/store';
 
 interface Codec<V> {
     toBytes(value: V): Uint8Array;
@@ -31,10 +31,10 @@ function keyCodec(): Codec<string> {
     };
 }
 
-function stableKv<V>(memoryId: number, codec: Codec<V>): KV<V> {
-    // The map holds raw bytes and the codec runs here: insert and remove hand back the old
-    // value, which a value codec in the map would decode for nothing (~0.4 M per record).
-    const map = new StableBTreeMap<string, Uint8Array>(memoryId, keyCodec(), bytesCodec);
+/** A stable map of raw bytes: insert and remove hand back the old value, which a value codec in the map would decode for nothing (~0.4 M per record). */
+const bytesMap = (memoryId: number) => new StableBTreeMap<string, Uint8Array>(memoryId, keyCodec(), bytesCodec);
+
+function stableKv<V>(memoryId: number, codec: Codec<V>, map = bytesMap(memoryId)): KV<V> {
     return {
         get(key) {
             const bytes = map.get(key);
@@ -54,6 +54,15 @@ function stableKv<V>(memoryId: number, codec: Codec<V>): KV<V> {
 /** Player records in their compact form (state/player-codec.ts). */
 const playerCodec: Codec<PlayerRecord> = textJsonCodec(encodePlayer, decodePlayer);
 
+function playerKv(memoryId: number): PlayerKV {
+    const map = bytesMap(memoryId);
+    const slot = (key: string) => {
+        const bytes = map.get(key);
+        return bytes === undefined ? undefined : slotOfPlayer(storedJson(bytes));
+    };
+    return { ...stableKv(memoryId, playerCodec, map), slot };
+}
+
 /** Memory ids are part of the stable layout: never renumber them. */
 export function stableStore(): Store {
     return {
@@ -61,7 +70,7 @@ export function stableStore(): Store {
         games: stableKv(1, jsonCodec()),
         apiKeys: stableKv(2, textCodec),
         developers: stableKv(3, jsonCodec()),
-        players: stableKv(4, playerCodec),
+        players: playerKv(4),
         slots: stableKv(5, textCodec),
         legacyNicknames: stableKv(6, textCodec),
         achievements: stableKv(7, jsonCodec()),

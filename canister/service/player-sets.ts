@@ -10,7 +10,7 @@ import type { Ctx, Untrusted } from '../state/context';
 import { requireGame } from '../state/game-state';
 import { entryCount, entryOf, rankIndex } from '../state/tables';
 import { isPlayerRef } from './credentials';
-import { findPlayer } from './players';
+import { findSlot } from './players';
 import { tiesOf } from './ranks';
 import { boardOf, entryAt, liveTable } from './reads';
 
@@ -24,8 +24,8 @@ export function boardPlayers(ctx: Ctx, req: Untrusted<RequestOf<'board_players'>
     const found: Array<{ playerId: string; id: number; place: number }> = [];
     const missing: string[] = [];
     for (const playerId of parsed.ok) {
-        const player = table === undefined ? undefined : findPlayer(ctx, game.record.gameId, playerId);
-        const id = player === undefined ? undefined : entryOf(table!, player.slot);
+        const slot = table === undefined ? undefined : findSlot(ctx, game.record.gameId, playerId);
+        const id = slot === undefined ? undefined : entryOf(table!, slot);
         const place = id === undefined ? undefined : rankIndex(table!, board.sortBy).rank(id);
         if (place === undefined) missing.push(playerId);
         else found.push({ playerId, id: id!, place });

@@ -26,6 +26,11 @@ export function findPlayer(ctx: Ctx, gameId: string, playerId: string): PlayerRe
     return ctx.store.players.get(playerKey(gameId, playerId));
 }
 
+/** A player's slot, without decoding the rest of their record (reads that only rank need no more). */
+export function findSlot(ctx: Ctx, gameId: string, playerId: string): number | undefined {
+    return ctx.store.players.slot(playerKey(gameId, playerId));
+}
+
 /** The owner's game: owners are `<gameId>/<playerId>` (game ids hold no `/`). */
 const gameOfOwner = (owner: string): string => owner.slice(0, owner.indexOf('/'));
 

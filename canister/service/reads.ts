@@ -23,7 +23,7 @@ import type {
 import { addCapped } from '../domain/bests';
 import { ns, rawJson, stringify } from '../domain/json';
 import { archiveId, parseArchiveId } from '../domain/periods';
-import { findPlayer } from './players';
+import { findSlot } from './players';
 import { requirePlayerRef } from './credentials';
 import type { ArchiveRecord, BoardRecord } from '../state/records';
 import { ARCHIVE_ENTRIES, archiveKey } from './rollover';
@@ -240,8 +240,8 @@ export function boardRank(ctx: Ctx, req: Untrusted<RequestOf<'board_rank'>>): Bo
     const asked = wantsPercentile(req.percentile);
     const table = liveTable(ctx, game, board);
     const totalPlayers = table === undefined ? 0 : entryCount(table);
-    const player = findPlayer(ctx, game.record.gameId, playerId);
-    const id = player === undefined || table === undefined ? undefined : entryOf(table, player.slot);
+    const slot = findSlot(ctx, game.record.gameId, playerId);
+    const id = slot === undefined || table === undefined ? undefined : entryOf(table, slot);
     const rank = id === undefined ? undefined : rankOf(table!, board.sortBy, id, tiesOf(board));
     if (rank === undefined || id === undefined) {
         return { found: false as const, message: 'No entry on this scoreboard for this period yet.', totalPlayers };
@@ -256,10 +256,10 @@ export function playerRank(ctx: Ctx, req: Untrusted<RequestOf<'player_rank'>>): 
     const playerId = requirePlayerRef(req.playerId);
     const sort = sortOf(req.sort);
     const asked = wantsPercentile(req.percentile);
-    const player = findPlayer(ctx, game.record.gameId, playerId);
-    const id = player === undefined ? undefined : entryOf(game.global, player.slot);
+    const slot = findSlot(ctx, game.record.gameId, playerId);
+    const id = slot === undefined ? undefined : entryOf(game.global, slot);
     const rank = id === undefined ? undefined : rankOf(game.global, sort, id, globalTies(game));
-    if (player === undefined) throw new Fail(404, MESSAGES.playerNotFound);
+    if (slot === undefined) throw new Fail(404, MESSAGES.playerNotFound);
     if (id === undefined || rank === undefined)
         throw new Fail(404, 'Player has no score on the global leaderboard yet (only targeted boards)');
     const totalPlayers = rankIndex(game.global, sort).size();
@@ -307,8 +307,8 @@ function aroundRead(
     const playerId = requirePlayerRef(req.playerId);
     const asked = wantsPercentile(req.percentile);
     const table = liveTable(ctx, game, board);
-    const player = findPlayer(ctx, game.record.gameId, playerId);
-    const id = player === undefined || table === undefined ? undefined : entryOf(table, player.slot);
+    const slot = findSlot(ctx, game.record.gameId, playerId);
+    const id = slot === undefined || table === undefined ? undefined : entryOf(table, slot);
     // The window is by place on the board; the rank shown may be shared (ties: 'shared').
     const place = id === undefined ? undefined : rankIndex(table!, board.sortBy).rank(id);
     if (place === undefined) throw new Fail(404, 'Player has no entry on this scoreboard');

@@ -149,6 +149,20 @@ export function encodePlayer(p: PlayerRecord): string {
     return JSON.stringify(compact);
 }
 
+/**
+ * The slot of a stored record (its text, as decodePlayer takes it), without decoding the rest:
+ * a rank or an around-me read needs nothing else. Compact records start `[1,<slot>,`, behind
+ * the stored text's mark when it has one; records of another form are decoded in full.
+ */
+export function slotOfPlayer(text: string): number {
+    const at = text.charCodeAt(0) === 0x20 ? 1 : 0;
+    if (text.startsWith('[1,', at)) {
+        const slot = Number(text.slice(at + 3, text.indexOf(',', at + 3)));
+        if (Number.isSafeInteger(slot) && slot >= 0) return slot;
+    }
+    return decodePlayer(text).slot;
+}
+
 export function decodePlayer(text: string): PlayerRecord {
     const parsed = JSON.parse(text) as Compact | PlayerRecord;
     if (!Array.isArray(parsed)) return revivePlayer(parsed);

@@ -1,6 +1,6 @@
 // The storage the service needs, as key-value maps with string keys; the canister backs them
 // with stable B-tree maps (canister/stable-store.ts), tests with plain Maps.
-import { decodePlayer, encodePlayer } from './player-codec';
+import { decodePlayer, encodePlayer, slotOfPlayer } from './player-codec';
 import type {
     AccountRecord,
     ActiveSessions,
@@ -41,6 +41,11 @@ export interface KV<V> {
     /** `count` entries in key order from the `skip`th (default 0; keys of equal length sort as strings). */
     first(count: number, skip?: number): Array<[string, V]>;
     size(): number;
+}
+
+/** Player records, and a record's slot read without decoding the rest of it (player-codec.ts slotOfPlayer). */
+export interface PlayerKV extends KV<PlayerRecord> {
+    slot(key: string): number | undefined;
 }
 
 /** What `meta` holds, by key: small settings and bookkeeping, one value each. */
@@ -109,7 +114,7 @@ export interface Store {
     apiKeys: KV<string>;
     developers: KV<DeveloperRecord>;
     /** `<gameId>/<playerId>` -> the player's profile and entries. */
-    players: KV<PlayerRecord>;
+    players: PlayerKV;
     /** `<gameId>/<slot>` -> player id, as slots were written before chunks (read, never written). */
     slots: KV<string>;
     /** `<gameId>/<slot / 16>` -> the player ids of 16 slots (slots.ts): players in slot order, to rebuild heap tables. */
@@ -192,8 +197,11 @@ export const playerKey = (gameId: string, playerId: string): string => `${gameId
  * before serialization (such as `__proto__`), behaves here as it does in the canister.
  */
 export function memoryStore(): Store {
-    const encoded = <V>(encode: (value: V) => string, decode: (text: string) => V): KV<V> => {
-        const text = plain<string>();
+    const encoded = <V>(
+        encode: (value: V) => string,
+        decode: (text: string) => V,
+        text: KV<string> = plain<string>(),
+    ): KV<V> => {
         return {
             get: (k) => {
                 const t = text.get(k);
@@ -210,6 +218,14 @@ export function memoryStore(): Store {
         };
     };
     const json = <V>(): KV<V> => encoded<V>(JSON.stringify, (t) => JSON.parse(t) as V);
+    const players = (): PlayerKV => {
+        const text = plain<string>();
+        const slot = (k: string) => {
+            const t = text.get(k);
+            return t === undefined ? undefined : slotOfPlayer(t);
+        };
+        return { ...encoded(encodePlayer, decodePlayer, text), slot };
+    };
     const plain = <V>(): KV<V> => {
         const map = new Map<string, V>();
         return {
@@ -233,7 +249,7 @@ export function memoryStore(): Store {
         games: json(),
         apiKeys: plain(),
         developers: json(),
-        players: encoded(encodePlayer, decodePlayer),
+        players: players(),
         slots: plain(),
         slotChunks: json(),
         nicknames: plain(),

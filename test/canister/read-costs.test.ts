@@ -1,6 +1,6 @@
-// What a top-100 read costs the canister (metered instructions, deterministic: the replica
-// meters the real wasm) on a game of 1,000 players: read_board and the global leaderboard render
-// their entries as text, not as objects walked by JSON.stringify (12.2 M and 11.9 M before).
+// What a top-100 read and a rank cost the canister (metered instructions, deterministic: the
+// replica meters the real wasm) on a game of 1,000 players: read_board and the global leaderboard
+// render their entries as text, not as objects walked by JSON.stringify (12.2 M and 11.9 M before).
 import { IDL } from '@dfinity/candid';
 
 import { startLeaderboard, type TestCanister } from '../support/canister';
@@ -51,4 +51,15 @@ test('a top-100 global leaderboard costs at most 6 M instructions', () => {
     expect(reply.leaderboard).toHaveLength(100);
     expect(reply.total).toBe(PLAYERS);
     expect(instructions).toBeLessThanOrEqual(6_000_000n);
+});
+
+// A rank needs the player's slot alone: their record is not decoded (0.86 M and 0.95 M before).
+test("a player's rank and their rank on a board cost at most 0.65 M and 0.75 M instructions", () => {
+    const playerId = `dev_1700000000_${(500).toString(16).padStart(8, '0')}`;
+    const rank = query('player_rank', { gameId: G, playerId });
+    expect(rank.reply.totalPlayers).toBe(PLAYERS);
+    expect(rank.instructions).toBeLessThanOrEqual(650_000n);
+    const onBoard = query('board_rank', { gameId: G, boardId: 'daily', playerId });
+    expect(onBoard.reply).toMatchObject({ found: true, rank: rank.reply.rank, totalPlayers: PLAYERS });
+    expect(onBoard.instructions).toBeLessThanOrEqual(750_000n);
 });

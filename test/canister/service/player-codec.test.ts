@@ -1,6 +1,6 @@
 // Player records in stable memory: the compact form gives back exactly what was written, reads
 // the object form of earlier releases, and is a fraction of its size.
-import { decodePlayer, encodePlayer } from '../../../canister/state/player-codec';
+import { decodePlayer, encodePlayer, slotOfPlayer } from '../../../canister/state/player-codec';
 import { dict, type EntryRecord, type PlayerRecord } from '../../../canister/state/records';
 import { submitMessage, type LastSubmit } from '../../../canister/domain/throttle';
 
@@ -172,4 +172,17 @@ test('odd records round-trip: unicode names, quoted metadata, no boards, the lar
         largest.pace[id] = { at: T - i, score: i, streak: i, message: 'Score submitted: new personal best!' };
     }
     expect(decodePlayer(encodePlayer(largest))).toEqual(largest);
+});
+
+test("a record's slot is read without the rest, from every form a record is stored in", () => {
+    for (const slot of [0, 41, 9_007_199_254_740_991]) {
+        const record = { ...typical(), slot };
+        const compact = encodePlayer(record);
+        expect(slotOfPlayer(compact)).toBe(slot);
+        // Behind the stored text's mark (a leading space: canister/candid-text.ts).
+        expect(slotOfPlayer(` ${compact}`)).toBe(slot);
+        // The object form of earlier releases.
+        expect(slotOfPlayer(JSON.stringify(record))).toBe(slot);
+        expect(slotOfPlayer(` ${JSON.stringify(record)}`)).toBe(slot);
+    }
 });
