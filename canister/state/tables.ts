@@ -140,9 +140,12 @@ function createIntMap(capacity = 16): IntMap {
     return { keys: new Int32Array(cells), values: new Int32Array(cells), size: 0, used: 0 };
 }
 
+/** IntMap's hash multiplier: a probe for `key` starts at `Math.imul(key + 1, HASH) & mask`. */
+const HASH = 0x9e3779b1;
+
 function cellOf(m: IntMap, key: number): number {
     const mask = m.keys.length - 1;
-    let i = Math.imul(key + 1, 0x9e3779b1) & mask;
+    let i = Math.imul(key + 1, HASH) & mask;
     for (;;) {
         const k = m.keys[i];
         if (k === 0 || k === key + 1) return i;
@@ -154,7 +157,7 @@ function intMapGet(m: IntMap, key: number): number | undefined {
     // cellOf inlined: this runs for every board of every submit and read.
     const keys = m.keys;
     const mask = keys.length - 1;
-    let i = Math.imul(key + 1, 0x9e3779b1) & mask;
+    let i = Math.imul(key + 1, HASH) & mask;
     for (;;) {
         const k = keys[i];
         if (k === key + 1) return m.values[i];
