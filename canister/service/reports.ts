@@ -312,6 +312,25 @@ export function actOnReport(ctx: Ctx, game: GameState, req: Untrusted<RequestOf<
     return answer;
 }
 
+/** A moving game's open items and its queue, as a move's items (its reporters' days go with each player). */
+export function gameReports(ctx: Ctx, gameId: string): Array<['reports' | 'reportQueues', string, unknown]> {
+    const queue = ctx.store.reportQueues.get(gameId);
+    if (queue === undefined) return [];
+    const out: Array<['reports' | 'reportQueues', string, unknown]> = [['reportQueues', gameId, queue]];
+    for (const [item] of queue.items) {
+        const record = getItem(ctx, gameId, item);
+        if (record !== undefined) out.push(['reports', itemKey(gameId, item), record]);
+    }
+    return out;
+}
+
+/** What a moving game's player reported today, as a move's item (none when nothing). */
+export function reporterDay(ctx: Ctx, gameId: string, playerId: string): ['reports', string, unknown] | undefined {
+    const key = dayKey(gameId, playerId);
+    const day = ctx.store.reports.get(key);
+    return day === undefined ? undefined : ['reports', key, day];
+}
+
 /** A deleted game's reporter day of one player (the purge walks its players). */
 export function dropReporterDay(ctx: Ctx, gameId: string, playerId: string): void {
     ctx.store.reports.delete(dayKey(gameId, playerId));

@@ -6,7 +6,8 @@ import { ban, moderationLog } from '../../../canister/service/moderation';
 import { actOnReport, reportDetail, reportEntry, reportQueue } from '../../../canister/service/reports';
 import { readBoard } from '../../../canister/service/reads';
 import { REPORT_LIMITS } from '../../../contract/reports';
-import { failure, harnessWith, key, present, withReader, type Harness } from './harness';
+import { purgeSome } from '../../../canister/service/developers';
+import { failure, harness, harnessWith, key, moveGame, present, withReader, type Harness } from './harness';
 import { submitBatch } from './submit';
 
 const G = 'report-game';
@@ -235,4 +236,50 @@ test('a game holds at most 1,000 open reported entries: reports of more wait (42
     expect(failure(() => report(h, 'late', `Pl${n}`))).toMatchObject({ status: 429 });
     expect(report(h, 'late', 'Pl0')).toEqual(RECEIVED);
     expect(present(reportQueue(h, game(h), {})).items[0]).toMatchObject({ nickname: 'Pl0', reporters: 2 });
+});
+
+test("a moved game's queue and reporters' days come along; the source keeps none of it", () => {
+    const h = setup();
+    play(h, 'snitch', 1, 'Snitch');
+    for (let i = 0; i < 19; i++) play(h, `x${i}`, 100 + i, `Ex${i}`);
+    for (let i = 0; i < 19; i++) report(h, 'snitch', `Ex${i}`);
+    report(h, 'r0', 'Cheater', { text: 'wallhack' });
+    report(h, 'r1', 'Cheater');
+    const before = present(reportQueue(h, game(h), {}));
+    const dst = harness();
+    dst.time = h.time;
+    moveGame(h, dst, G, 'rrkah-fqaaa-aaaaa-aaaaq-cai');
+    expect(present(reportQueue(dst, dst.games.get(G)!, {}))).toEqual(before);
+    expect(
+        present(reportDetail(dst, dst.games.get(G)!, { playerId: 'cheater', scoreboardId: 'all-time' })).reports,
+    ).toEqual([
+        expect.objectContaining({ playerId: 'r1' }),
+        expect.objectContaining({ playerId: 'r0', text: 'wallhack' }),
+    ]);
+    // The snitch's 20th entry of the day there, and no 21st.
+    expect(
+        reportEntry(dst, {
+            gameId: G,
+            apiKey: key(dst, G),
+            playerId: 'snitch',
+            scoreboardId: 'all-time',
+            nickname: 'Honest',
+            reason: 'other',
+        }),
+    ).toEqual(RECEIVED);
+    expect(
+        failure(() =>
+            reportEntry(dst, {
+                gameId: G,
+                apiKey: key(dst, G),
+                playerId: 'snitch',
+                scoreboardId: 'all-time',
+                nickname: 'Rep2',
+                reason: 'other',
+            }),
+        ),
+    ).toMatchObject({ status: 429 });
+    while (purgeSome(h, 1000));
+    expect(h.store.reports.size()).toBe(0);
+    expect(h.store.reportQueues.size()).toBe(0);
 });
