@@ -14,7 +14,10 @@ export const REPORT_LIMITS = {
     text: 200,
     /** New entries one reporter may report per UTC day (repeats of a report they made count nothing). */
     perReporterPerDay: 20,
-    /** Reported entries a game's queue holds open; past it, reports of further entries are 429 until some are acted on. */
+    /**
+     * Reported entries a game's queue holds open; past it, a new entry takes the place of the
+     * oldest one of a single reporter, and when every open entry has more, further entries are 429.
+     */
     openPerGame: 1000,
     /** Reporters an item keeps (their reasons and texts); past it, more reports of the entry change nothing. */
     reportersPerItem: 100,

@@ -56,10 +56,10 @@ function getItem(ctx: Ctx, gameId: string, item: string): ReportItemRecord | und
 
 const queueOf = (ctx: Ctx, gameId: string): ReportQueueRecord => ctx.store.reportQueues.get(gameId) ?? { items: [] };
 
-/** Puts an item at its place: more reporters first, then the latest report first. */
+/** Puts an item at its place: more reporters first, then the latest report first (ahead of its equals). */
 function place(queue: ReportQueueRecord, item: string, reporters: number, at: number): void {
     const rest = queue.items.filter(([k]) => k !== item);
-    const i = rest.findIndex(([, n, t]) => n < reporters || (n === reporters && t < at));
+    const i = rest.findIndex(([, n, t]) => n < reporters || (n === reporters && t <= at));
     rest.splice(i < 0 ? rest.length : i, 0, [item, reporters, at]);
     queue.items = rest;
 }
@@ -144,10 +144,21 @@ export function reportEntry(ctx: Ctx, req: Untrusted<RequestOf<'report_entry'>>)
             retryAfter: Math.ceil(((day + 1) * DAY_US - now) / 1e6),
         });
     const queue = queueOf(ctx, gameId);
-    if (stored === undefined && queue.items.length >= REPORT_LIMITS.openPerGame)
-        throw new Fail(429, "This game's report queue is full: reports of further entries wait for its moderators", {
-            retryAfter: 3600,
-        });
+    if (stored === undefined && queue.items.length >= REPORT_LIMITS.openPerGame) {
+        // Full: the oldest item of a single reporter makes room (a flood of single reports cannot
+        // shut others out); when every item has more reporters, further entries wait.
+        const [last, reporters] = queue.items[queue.items.length - 1]!;
+        if (reporters > 1)
+            throw new Fail(
+                429,
+                "This game's report queue is full: reports of further entries wait for its moderators",
+                {
+                    retryAfter: 3600,
+                },
+            );
+        ctx.store.reports.delete(itemKey(gameId, last));
+        queue.items.pop();
+    }
     const record: ReportItemRecord = stored ?? {
         playerId,
         scoreboardId: board.scoreboardId,

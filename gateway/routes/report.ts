@@ -22,7 +22,7 @@ export default route({
         "The reporter is the body's playerId with the API key, the signed-in player with X-Session-Token; they must have played the game. " +
         `One report per reporter and entry counts (again: its reason and text are updated), many player ids from one client address count once, ` +
         `a reporter reports at most ${REPORT_LIMITS.perReporterPerDay} new entries a UTC day, a game holds at most ${REPORT_LIMITS.openPerGame} reported entries ` +
-        `until its developer acts on them, and a client address sends at most ${REPORT_LIMITS.perClientPerMinute} reports a minute. ` +
+        `(a new one replaces the oldest of a single reporter), and a client address sends at most ${REPORT_LIMITS.perClientPerMinute} reports a minute. ` +
         'Every accepted report gets the same answer, whether or not it counted. The game sees them in its dashboard (Moderation) and as `entry_reported` events.',
     auth: 'keyOrSession',
     params: BOARD_PARAMS,
@@ -31,7 +31,7 @@ export default route({
     errors: {
         400: "a field is invalid, the path or body names another game than the credential's, or the entry is the reporter's own",
         404: 'no such board, no entry of that nickname on it now, or the reporter has not played the game',
-        429: `the reporter's ${REPORT_LIMITS.perReporterPerDay} entries of the day, the game's ${REPORT_LIMITS.openPerGame} open reported entries, or this client's ${REPORT_LIMITS.perClientPerMinute} reports a minute (\`Retry-After\`)`,
+        429: `the reporter's ${REPORT_LIMITS.perReporterPerDay} entries of the day, the game's ${REPORT_LIMITS.openPerGame} open reported entries all with several reporters, or this client's ${REPORT_LIMITS.perClientPerMinute} reports a minute (\`Retry-After\`)`,
     },
     async handle(ctx, { params, body, caller, req }) {
         sameGame(caller, params.gameId, 'Game');

@@ -222,20 +222,42 @@ test('dismiss, remove and ban each clear the item, act, and are logged', () => {
     expect(queue(h)).toHaveLength(1);
 });
 
-test('a game holds at most 1,000 open reported entries: reports of more wait (429), repeats still pass', () => {
+test('a full queue (1,000 entries) drops its oldest single-reported entry for a new one; with none, 429', () => {
     const h = harnessWith(G, OTHER);
     const n = REPORT_LIMITS.openPerGame;
     for (let i = 0; i <= n; i++) play(h, `p${i}`, 1000 + i, `Pl${i}`);
     const per = REPORT_LIMITS.perReporterPerDay;
     for (let r = 0; r * per < n; r++) {
         play(h, `rep${r}`, 1, `Rep${r}`);
-        for (let i = r * per; i < Math.min(n, (r + 1) * per); i++) report(h, `rep${r}`, `Pl${i}`);
+        for (let i = r * per; i < Math.min(n, (r + 1) * per); i++) {
+            h.advance(1);
+            report(h, `rep${r}`, `Pl${i}`);
+        }
     }
     expect(present(reportQueue(h, game(h), {})).total).toBe(n);
     play(h, 'late', 1, 'Late');
-    expect(failure(() => report(h, 'late', `Pl${n}`))).toMatchObject({ status: 429 });
-    expect(report(h, 'late', 'Pl0')).toEqual(RECEIVED);
-    expect(present(reportQueue(h, game(h), {})).items[0]).toMatchObject({ nickname: 'Pl0', reporters: 2 });
+    report(h, 'late', 'Pl1'); // a second reporter: Pl1 stays whatever comes
+    expect(report(h, 'late', `Pl${n}`)).toEqual(RECEIVED);
+    const page = present(reportQueue(h, game(h), { limit: 200 }));
+    expect(page.total).toBe(n);
+    expect(page.items[0]).toMatchObject({ nickname: 'Pl1', reporters: 2 });
+    expect(page.items[1]).toMatchObject({ nickname: `Pl${n}`, reporters: 1 });
+    expect(failure(() => reportDetail(h, game(h), { playerId: 'p0', scoreboardId: 'all-time' }))).toMatchObject({
+        status: 404,
+    });
+    // Every item with two reporters: nothing makes room.
+    const full = harnessWith(G, OTHER);
+    for (let i = 0; i <= n; i++) play(full, `p${i}`, 1000 + i, `Pl${i}`);
+    for (let r = 0; r * per < 2 * n; r++) {
+        play(full, `rep${r}`, 1, `Rep${r}`);
+        for (let k = 0; k < per; k++) report(full, `rep${r}`, `Pl${(r * per + k) % n}`);
+    }
+    expect(present(reportQueue(full, full.games.get(G)!, {})).items.at(-1)).toMatchObject({ reporters: 2 });
+    play(full, 'fresh', 1, 'Fresh');
+    expect(failure(() => report(full, 'fresh', `Pl${n}`))).toEqual({
+        status: 429,
+        message: "This game's report queue is full: reports of further entries wait for its moderators",
+    });
 });
 
 test("a moved game's queue and reporters' days come along; the source keeps none of it", () => {
