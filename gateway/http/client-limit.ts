@@ -1,19 +1,19 @@
 // A per-client-address budget of requests per minute, kept by this gateway alone (each gateway
-// counts its own clients): the addresses of clientAddress (an IPv6 /64 is one client), windows
-// on the real clock, and at most MAX_CLIENTS addresses remembered (ended windows are dropped first).
-import { clientAddress } from './client-address';
+// counts its own clients): public addresses as publicClientAddress gives them (an IPv6 /64 is one
+// client; a local or private one is a proxy or a LAN, where a per-client cap would be a cap on
+// everyone: not limited), windows on the real clock, at most MAX_CLIENTS addresses remembered.
 
 const WINDOW_MS = 60_000;
 const MAX_CLIENTS = 10_000;
 
-/** Takes one request from the address's budget: undefined when allowed, else seconds until its window ends. */
-export type ClientLimit = (ip: string | undefined) => number | undefined;
+/** Takes one request from a public address's budget: undefined when allowed, else seconds until its window ends. */
+export type ClientLimit = (address: string | undefined) => number | undefined;
 
 export function clientLimit(perMinute: number, now: () => number = Date.now): ClientLimit {
     const windows = new Map<string, { start: number; count: number }>();
-    return (ip) => {
+    return (address) => {
+        if (address === undefined) return undefined;
         const t = now();
-        const address = clientAddress(ip);
         let w = windows.get(address);
         if (w === undefined || t - w.start >= WINDOW_MS) {
             if (windows.size >= MAX_CLIENTS)

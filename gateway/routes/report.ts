@@ -1,6 +1,6 @@
 // POST /games/{gameId}/scoreboards/{boardId}/reports: a player reports an entry they saw on the
 // board (docs/reports.md). The canister decides what counts; this gateway limits the route per
-// client address and passes a public one on, so that many player ids of one client are one reporter.
+// public client address and passes it on, so that many player ids of one client are one reporter.
 import { REPORT_LIMITS, REPORT_REASONS } from '../../contract/reports';
 import { Message, ReportBody } from '../../contract/schemas';
 import { publicClientAddress } from '../http/client-address';
@@ -22,7 +22,7 @@ export default route({
         "The reporter is the body's playerId with the API key, the signed-in player with X-Session-Token; they must have played the game. " +
         `One report per reporter and entry counts (again: its reason and text are updated), many player ids from one client address count once, ` +
         `a reporter reports at most ${REPORT_LIMITS.perReporterPerDay} new entries a UTC day, a game holds at most ${REPORT_LIMITS.openPerGame} reported entries ` +
-        `(a new one replaces the oldest of a single reporter), and a client address sends at most ${REPORT_LIMITS.perClientPerMinute} reports a minute. ` +
+        `(a new one replaces the oldest of a single reporter), and a public client address sends at most ${REPORT_LIMITS.perClientPerMinute} reports a minute to a gateway. ` +
         'Every accepted report gets the same answer, whether or not it counted. The game sees them in its dashboard (Moderation) and as `entry_reported` events.',
     auth: 'keyOrSession',
     params: BOARD_PARAMS,
@@ -36,7 +36,8 @@ export default route({
     async handle(ctx, { params, body, caller, req }) {
         sameGame(caller, params.gameId, 'Game');
         sameGame(caller, body.gameId, 'gameId');
-        const wait = limit(req.ip);
+        const client = publicClientAddress(req.ip);
+        const wait = limit(client);
         if (wait !== undefined)
             throw new ApiFailure(
                 429,
@@ -51,7 +52,7 @@ export default route({
             rank: body.rank,
             reason: body.reason,
             text: body.text,
-            client: publicClientAddress(req.ip),
+            client,
         });
     },
 });
