@@ -106,5 +106,8 @@ export function stableStore(): Store {
         nicknames: stableKv(40, textCodec),
         // move part: a game's staged export
         moveChunks: stableKv(41, textCodec),
+        // reports part: players' reports and each game's queue of them
+        reports: stableKv(42, jsonCodec()),
+        reportQueues: stableKv(43, jsonCodec()),
     };
 }

@@ -33,6 +33,7 @@ import type {
     SubmitReply,
 } from './schemas';
 import type { BackupPage } from './backup';
+import type { ReportAction, ReportDetail, ReportQueuePage, ReportReason } from './reports';
 import type { DirectoryTable, RestoredTable } from './service-backup';
 import type { EventPage } from './events';
 import type { CyclesStatus } from './cycles';
@@ -191,7 +192,7 @@ export interface ExportPage {
 /** What moderation did, for the game's developer. */
 export interface ModerationEntry {
     at: Nanoseconds;
-    action: 'remove-entry' | 'wipe-player' | 'ban' | 'unban';
+    action: 'remove-entry' | 'wipe-player' | 'ban' | 'unban' | 'dismiss-report';
     playerId: string;
     scoreboardId?: string;
     detail: string;
@@ -420,6 +421,23 @@ export const METHODS = {
         shape: shape<PlayerWrite & { nickname: string }, NicknameReply>(),
     },
     start_play_session: { kind: 'update', access: 'gateway', shape: shape<PlayerWrite, PlaySessionStarted>() },
+    /** A player's report of an entry they saw (docs/reports.md); `client`: the caller's public address, when known. */
+    report_entry: {
+        kind: 'update',
+        access: 'gateway',
+        marks: 'nothing',
+        shape: shape<
+            PlayerWrite & {
+                scoreboardId: string;
+                nickname: string;
+                rank?: number;
+                reason: ReportReason;
+                text?: string;
+                client?: string;
+            },
+            Message
+        >(),
+    },
     end_play_session: {
         kind: 'update',
         access: 'gateway',
@@ -789,6 +807,28 @@ export const METHODS = {
         access: 'gateway',
         routes: 'viaDirectory',
         shape: shape<DevGame & { limit?: number }, ModerationEntry[]>(),
+    },
+    dev_reports: {
+        kind: 'query',
+        access: 'gateway',
+        routes: 'viaDirectory',
+        shape: shape<DevGame & { offset?: number; limit?: number }, ReportQueuePage>(),
+    },
+    dev_report: {
+        kind: 'query',
+        access: 'gateway',
+        routes: 'viaDirectory',
+        shape: shape<DevGame & { playerId: string; scoreboardId: string }, ReportDetail>(),
+    },
+    /** Acts on a reported entry (dismiss, remove the entry, ban the player): logged, and the item is cleared. */
+    dev_report_action: {
+        kind: 'update',
+        access: 'gateway',
+        routes: 'viaDirectory',
+        shape: shape<
+            DevGame & { playerId: string; scoreboardId: string; action: ReportAction; reason?: string },
+            Message
+        >(),
     },
     dev_analytics: {
         kind: 'query',

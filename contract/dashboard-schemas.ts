@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { EVENT_TOP } from './event-log';
 import { MAX_DECIMAL_PLACES, OPERATORS, SORT_ORDERS, TIES } from './board-options';
 import { FIELD } from './messages';
+import { REPORT_ACTIONS, REPORT_LIMITS, REPORT_REASONS } from './reports';
 import { invalid } from './rules';
 import { BoardEntry, Nanoseconds, Period, SortBy, optional } from './schemas';
 
@@ -122,6 +123,16 @@ export const BanBody = z.object({
     ),
 });
 
+export const ReportActionBody = z.object({
+    action: z.enum(REPORT_ACTIONS, { error: invalid('action', `must be one of ${REPORT_ACTIONS.join(', ')}`) }).meta({
+        description:
+            'dismiss: nothing changes for the player; remove: their entry leaves this board; ban: the player is banned (as PUT .../bans/{playerId}). Each is logged in the moderation log and clears the item',
+    }),
+    reason: BanBody.shape.reason.meta({
+        description: 'with ban: shown in the moderation log (default: the number of reporters)',
+    }),
+});
+
 export const WipeBody = z.object({
     archives: optional(
         z
@@ -160,6 +171,10 @@ export const SuspicionQuery = z.object({
     limit: integer('entries, newest first', 1, LOG_KEEP, 100),
 });
 export const ModerationQuery = z.object({ limit: integer('entries, newest first', 1, LOG_KEEP, 100) });
+export const ReportsQuery = z.object({
+    offset: integer('items skipped from the top of the queue', 0, REPORT_LIMITS.openPerGame, 0),
+    limit: integer('items, most reporters first', 1, REPORT_LIMITS.page.max, REPORT_LIMITS.page.default),
+});
 export const AnalyticsQuery = z.object({ days: integer('the last this many UTC days', 1, ANALYTICS_DAYS, 30) });
 
 // ---- response data -----------------------------------------------------------------------------------
@@ -294,7 +309,7 @@ export const SuspicionLog = z.array(
 export const ModerationLog = z.array(
     z.object({
         at: Nanoseconds,
-        action: z.enum(['remove-entry', 'wipe-player', 'ban', 'unban']),
+        action: z.enum(['remove-entry', 'wipe-player', 'ban', 'unban', 'dismiss-report']),
         playerId: z.string(),
         scoreboardId: z.string().optional(),
         detail: z.string(),
@@ -314,4 +329,47 @@ export const Analytics = z.object({
     ),
     providers: z.array(z.object({ provider: z.string(), players: z.number().int() })),
     boards: z.array(z.object({ scoreboardId: z.string(), submissions: z.number().int() })),
+});
+
+const ReportItem = z.object({
+    playerId: z.string(),
+    scoreboardId: z.string(),
+    nickname: z.string().meta({ description: "the entry's nickname when it was last reported" }),
+    reporters: z.number().int().meta({ description: 'distinct players who reported it' }),
+    reasons: z.partialRecord(z.enum(REPORT_REASONS), z.number().int()).meta({ description: 'reports by reason' }),
+    firstAt: Nanoseconds,
+    lastAt: Nanoseconds,
+});
+
+export const ReportQueue = z.object({
+    total: z.number().int().meta({ description: 'open items' }),
+    offset: z.number().int(),
+    items: z.array(ReportItem).meta({ description: 'most distinct reporters first, then the latest report' }),
+});
+
+const ReportedEntry = z.object({
+    scoreboardId: z.string(),
+    rank: z.number().int(),
+    score: z.number(),
+    streak: z.number(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const ReportDetail = z.object({
+    item: ReportItem,
+    entry: ReportedEntry.nullable().meta({ description: 'the reported entry now (null: no longer on the board)' }),
+    entries: z.array(ReportedEntry).meta({ description: "the player's entries on every board of the game" }),
+    banned: z.boolean(),
+    suspicion: SuspicionLog.meta({ description: "the player's latest rejected submits" }),
+    moderation: ModerationLog.meta({ description: 'the latest moderation actions on the player' }),
+    reports: z
+        .array(
+            z.object({
+                playerId: z.string().meta({ description: 'the reporter' }),
+                reason: z.enum(REPORT_REASONS),
+                text: z.string().optional(),
+                at: Nanoseconds,
+            }),
+        )
+        .meta({ description: 'newest first' }),
 });

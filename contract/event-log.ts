@@ -14,6 +14,7 @@ export const EVENT_KINDS = [
     'player_banned',
     'player_wiped',
     'score_submitted',
+    'entry_reported',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 

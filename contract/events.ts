@@ -4,6 +4,7 @@
 import { z } from 'zod';
 
 import type { EventKind } from './event-log';
+import { REPORT_REASONS } from './reports';
 import { Nanoseconds } from './schemas';
 
 export {
@@ -81,6 +82,17 @@ export const ScoreSubmittedEvent = base('score_submitted', {
     streak: Value,
     metadata: z.record(z.string(), z.unknown()).optional(),
 });
+export const EntryReportedEvent = base('entry_reported', {
+    scoreboardId: BoardField,
+    playerId: PlayerField.meta({ description: 'the reported player' }),
+    nickname: z.string().meta({ description: 'the reported entry as the board shows it' }),
+    reportedBy: PlayerField.meta({ description: 'the reporting player' }),
+    reason: z.enum(REPORT_REASONS),
+    reporters: z
+        .number()
+        .int()
+        .meta({ description: 'distinct players who reported the entry so far, this one included' }),
+});
 
 export const GameEvent = z.discriminatedUnion('kind', [
     NewLeaderEvent,
@@ -90,6 +102,7 @@ export const GameEvent = z.discriminatedUnion('kind', [
     PlayerBannedEvent,
     PlayerWipedEvent,
     ScoreSubmittedEvent,
+    EntryReportedEvent,
 ]);
 export type GameEvent = z.infer<typeof GameEvent>;
 /** An event of one kind. */

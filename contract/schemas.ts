@@ -13,6 +13,7 @@ import {
     type Metadata,
 } from './board-options';
 import { FIELD } from './messages';
+import { REPORT_LIMITS, REPORT_REASONS, checkReason, checkReportText, checkSeenRank } from './reports';
 import {
     ACHIEVEMENT_ID,
     FANOUT_BOARDS,
@@ -142,6 +143,33 @@ export const SubmitBody = z.object({
 });
 
 export const NicknameBody = z.object({ nickname: NicknameField });
+
+/** A player's report of an entry they saw on the board of the path (docs/reports.md). */
+export const ReportBody = z.object({
+    playerId: WriterPlayerId,
+    gameId: GameIdField,
+    nickname: NicknameField.meta({ description: "the reported entry's nickname, as the board shows it" }),
+    rank: optional(
+        z
+            .number({ error: invalid('rank', 'must be a whole number from 1') })
+            .superRefine((value, ctx) => {
+                const message = checkSeenRank(value);
+                if (message !== undefined) ctx.addIssue({ code: 'custom', message });
+            })
+            .meta({
+                type: 'integer',
+                minimum: 1,
+                description: 'the rank the player saw: finds an entry with a default name (Player_<n>) near it',
+            }),
+    ),
+    reason: z.enum(REPORT_REASONS, { error: checkReason(undefined) }).meta({ description: 'why' }),
+    text: optional(
+        ruled('text', checkReportText, {
+            maxLength: REPORT_LIMITS.text,
+            description: 'optional words of the reporter, kept as text and shown escaped to the developer',
+        }),
+    ),
+});
 
 export const AchievementBody = z.object({
     playerId: WriterPlayerId,

@@ -11,6 +11,7 @@ import * as merge from '../service/merge';
 import * as moveGate from '../service/move-gate';
 import * as sessions from '../service/play-sessions';
 import * as players from '../service/players';
+import * as reports from '../service/reports';
 import * as scores from '../service/scores';
 import * as serverKeys from '../service/server-keys';
 
@@ -19,6 +20,7 @@ export const playerMethods = {
     unlock_achievements: players.unlockAchievements,
     set_nickname: players.setNickname,
     start_play_session: sessions.startSession,
+    report_entry: reports.reportEntry,
     end_play_session: sessions.endSession,
     resolve_key: (ctx, req) => games.resolveKey(ctx, req.apiKey),
     resolve_server_key: serverKeys.resolveServerKey,

@@ -8,6 +8,7 @@ import { dropDays } from './analytics';
 import { playerBanned } from './bans';
 import { releaseName } from '../state/names';
 import { MODERATION_KEEP } from './moderation';
+import { dropReporterDay, dropReports } from './reports';
 import { boardPage, readBoard } from './reads';
 import { archiveKey, archivePeriod, rollover } from './rollover';
 import { SUSPICION_KEEP } from './scores';
@@ -247,6 +248,7 @@ export function purgeSome(ctx: Ctx, budget: number): boolean {
         ctx.store.achievements.delete(key);
         ctx.store.activeSessions.delete(key);
         ctx.store.bans.delete(key);
+        dropReporterDay(ctx, p.gameId, playerId);
     }
     if (p.next < p.players) {
         ctx.store.meta.set('purging', list);
@@ -268,6 +270,7 @@ export function purgeSome(ctx: Ctx, budget: number): boolean {
     for (const key of p.archives) ctx.store.archives.delete(key);
     for (let i = 0; i < SUSPICION_KEEP; i++) ctx.store.suspicion.delete(`${p.gameId}/${i}`);
     for (let i = 0; i < MODERATION_KEEP; i++) ctx.store.moderation.delete(`${p.gameId}/${i}`);
+    dropReports(ctx, p.gameId);
     dropDays(ctx, p.gameId);
     dropStats(ctx, p.gameId);
     ctx.store.meta.set('purging', list.slice(1));

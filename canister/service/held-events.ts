@@ -21,8 +21,14 @@ export function shown(event: StoredEvent): GameEvent {
     return rest as GameEvent;
 }
 
-/** The kinds a submit records: a client's (public key, session) fill the held ring only up to HELD_CLIENT_MAX. */
-const SUBMIT_KINDS: ReadonlySet<EventKind> = new Set(['new_leader', 'overtaken', 'score_submitted', 'submit_rejected']);
+/** The kinds clients' writes record (submits, reports): a client's (public key, session) fill the held ring only up to HELD_CLIENT_MAX. */
+const SUBMIT_KINDS: ReadonlySet<EventKind> = new Set([
+    'new_leader',
+    'overtaken',
+    'score_submitted',
+    'submit_rejected',
+    'entry_reported',
+]);
 const byClient = (event: StoredEvent): boolean => SUBMIT_KINDS.has(event.kind) && event._server === undefined;
 
 const heldKey = (gameId: string, position: number): string => `${gameId}/${EVENTS_KEEP + (position % HELD_KEEP)}`;

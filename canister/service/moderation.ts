@@ -22,7 +22,8 @@ export const MODERATION_KEEP = 1000;
 export const MAX_ARCHIVE_WIPES = 500;
 const MAX_REASON = 200;
 
-function log(ctx: Ctx, game: GameState, entry: Omit<ModerationRecord, 'at'>): void {
+/** Appends an action to the game's moderation log. */
+export function logModeration(ctx: Ctx, game: GameState, entry: Omit<ModerationRecord, 'at'>): void {
     const seq = game.record.moderationSeq ?? 0;
     ctx.store.moderation.set(`${game.record.gameId}/${seq % MODERATION_KEEP}`, { ...entry, at: ctx.env.now() });
     game.record.moderationSeq = seq + 1;
@@ -61,7 +62,7 @@ export function removeBoardEntry(
         if (table !== undefined) removeEntry(table, player.slot);
     }
     ctx.store.players.set(playerKey(game.record.gameId, playerId), player);
-    log(ctx, game, {
+    logModeration(ctx, game, {
         action: 'remove-entry',
         playerId,
         scoreboardId: board.scoreboardId,
@@ -92,7 +93,7 @@ export function wipePlayer(
     ctx.store.players.set(playerKey(game.record.gameId, playerId), player);
     // Archives are immutable records: reads leave out this slot's entries from periods before now.
     if (req.archives === true) game.record.archiveWipes = [...wipes, { slot: player.slot, before: ctx.env.now() }];
-    log(ctx, game, {
+    logModeration(ctx, game, {
         action: 'wipe-player',
         playerId,
         detail: `${player.nickname} wiped from every board${req.archives === true ? ' and archive' : ''}`,
@@ -123,7 +124,7 @@ export function ban(ctx: Ctx, game: GameState, req: Untrusted<RequestOf<'dev_ban
         ctx.store.bans.set(playerKey(gameId, playerId), record);
         game.record.pendingBans = (game.record.pendingBans ?? 0) + 1;
     }
-    log(ctx, game, { action: 'ban', playerId, detail: reason === '' ? 'banned' : `banned: ${reason}` });
+    logModeration(ctx, game, { action: 'ban', playerId, detail: reason === '' ? 'banned' : `banned: ${reason}` });
     recordEvent(ctx, game, { kind: 'player_banned', playerId, reason });
     return { message: `'${playerId}' is banned: it writes nothing more to this game.` };
 }
@@ -150,7 +151,7 @@ export function unban(ctx: Ctx, game: GameState, req: Untrusted<RequestOf<'dev_u
         ctx.store.bans.delete(identityBanKey(gameId, hash));
         game.record.identityBans = Math.max(0, (game.record.identityBans ?? 0) - 1);
     }
-    log(ctx, game, { action: 'unban', playerId, detail: 'ban lifted' });
+    logModeration(ctx, game, { action: 'unban', playerId, detail: 'ban lifted' });
     return { message: `'${playerId}' may submit again.` };
 }
 

@@ -1,6 +1,14 @@
 // The records kept in stable memory (the durable truth), as plain JSON-able data.
 import type { Operator, SortOrder, StandardBoards } from '../../contract/board-options';
-import type { BoardConfig, Caps, Identity, SuspicionEntry, TimeValidation } from '../../contract/canister';
+import type {
+    BoardConfig,
+    Caps,
+    Identity,
+    ModerationEntry,
+    SuspicionEntry,
+    TimeValidation,
+} from '../../contract/canister';
+import type { ReportReason } from '../../contract/reports';
 import type { DeviceCodeStatus } from '../domain/device-codes';
 import type { PlaySession } from '../domain/anti-cheat';
 import type { Best } from '../domain/bests';
@@ -105,10 +113,42 @@ export interface BanRecord {
 /** One moderation action, kept in the game's log (a ring like the suspicion log). */
 export interface ModerationRecord {
     at: number;
-    action: 'remove-entry' | 'wipe-player' | 'ban' | 'unban';
+    action: ModerationEntry['action'];
     playerId: string;
     scoreboardId?: string;
     detail: string;
+}
+
+/** One player's report of an entry (service/reports.ts). */
+export interface ReportRecord {
+    /** The reporter's player id. */
+    by: string;
+    /** A short hash of the reporter's client address, when the gateway knew a public one. */
+    client?: string;
+    reason: ReportReason;
+    text?: string;
+    at: number;
+}
+
+/** A reported entry: its player and board, and its distinct reporters (at most REPORT_LIMITS.reportersPerItem). */
+export interface ReportItemRecord {
+    playerId: string;
+    scoreboardId: string;
+    nickname: string;
+    reports: ReportRecord[];
+    firstAt: number;
+    lastAt: number;
+}
+
+/** A game's open items (`<playerId>/<boardId>`, reporters, last report), most reporters then latest first. */
+export interface ReportQueueRecord {
+    items: Array<[item: string, reporters: number, lastAt: number]>;
+}
+
+/** How many new entries a reporter reported on a UTC day. */
+export interface ReporterDayRecord {
+    day: number;
+    count: number;
 }
 
 /** One UTC day of a game's activity (a ring of 90 days). */

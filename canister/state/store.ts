@@ -11,6 +11,9 @@ import type {
     DeveloperSessionRecord,
     DeviceCodeRecord,
     ModerationRecord,
+    ReportItemRecord,
+    ReportQueueRecord,
+    ReporterDayRecord,
     MoveInRecord,
     MoveOutRecord,
     GameRecord,
@@ -165,6 +168,13 @@ export interface Store {
     bans: KV<BanRecord>;
     /** `<gameId>/<seq % MODERATION_KEEP>` -> moderation action. */
     moderation: KV<ModerationRecord>;
+    /**
+     * Players' reports (service/reports.ts): `<gameId>/<playerId>/<boardId>` -> a reported entry
+     * with its reporters; `<gameId>/~<playerId>` -> what that reporter reported today.
+     */
+    reports: KV<ReportItemRecord | ReporterDayRecord>;
+    /** Game id -> its queue of open reported entries, in queue order. */
+    reportQueues: KV<ReportQueueRecord>;
     /** `<gameId>/<day % 90>` -> that day's activity. */
     daily: KV<DailyRecord>;
     /** `<gameId>/<seq % EVENTS_KEEP>` -> an event of the game's log (service/events.ts). */
@@ -275,6 +285,8 @@ export function memoryStore(): Store {
         developerSessions: json(),
         bans: json(),
         moderation: json(),
+        reports: json(),
+        reportQueues: json(),
         daily: json(),
         events: json(),
         webhooks: json(),

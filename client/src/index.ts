@@ -288,6 +288,21 @@ export function createClient(options: ClientOptions) {
             return send('POST', `${board(boardId)}/players`, { playerIds }, 'player', true);
         },
 
+        /**
+         * Reports an entry of a board (cheating, an impossible score, an offensive name, ...): named
+         * by its nickname, with the rank seen. Safe to retry: a repeat changes nothing but the reason
+         * and text. The reporter must have played the game.
+         */
+        report(boardId: string, input: T.ReportInput): Promise<T.Message> {
+            return send(
+                'POST',
+                `${board(boardId)}/reports`,
+                { playerId: playerId(), gameId, ...input },
+                'player',
+                true,
+            );
+        },
+
         // ---- the player ---------------------------------------------------------------------------
 
         /** The player's profile (the signed-in account's when signed in). */

@@ -21,6 +21,8 @@ export type Plain<T> = T extends number
 /** `POST /scores`: what a submit sends (playerId and gameId are filled in by the client). */
 export type SubmitInput = Plain<Omit<z.input<typeof S.SubmitBody>, 'playerId' | 'gameId'>>;
 export type SubmitReply = Plain<S.SubmitReply>;
+/** `POST .../reports`: an entry as the board shows it (`rank` finds default names) and why. */
+export type ReportInput = Plain<Omit<z.input<typeof S.ReportBody>, 'playerId' | 'gameId'>>;
 export type Leaderboard = Plain<S.Leaderboard>;
 export type BoardEntry = Plain<S.BoardEntry>;
 export type Board = Plain<S.Board>;

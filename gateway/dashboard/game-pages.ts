@@ -4,10 +4,11 @@
 import { Router, type Request, type Response } from 'express';
 
 import type { GameView } from '../../contract/canister';
+import { REPORT_LIMITS } from '../../contract/reports';
 import { boardNotFound } from '../../contract/messages';
 import { readBoard } from '../developer/boards';
 import { analytics } from '../developer/games';
-import { moderationLog, suspicionLog } from '../developer/moderation';
+import { moderationLog, report, reports, suspicionLog } from '../developer/moderation';
 import { replyOf, type DevGame } from '../developer/operation';
 import { listWebhooks } from '../developer/webhooks';
 import { ApiFailure, failureOf } from '../http/errors';
@@ -20,6 +21,7 @@ import { gameFrame, TABS, type Tab } from './pages/frame';
 import { gamesPage } from './pages/games';
 import { keyTab } from './pages/key';
 import { moderationTab } from './pages/moderation';
+import type { ReportsShown } from './pages/reports';
 import { securityTab } from './pages/security';
 import { settingsTab } from './pages/settings';
 import { webhooksTab } from './pages/webhooks';
@@ -57,6 +59,21 @@ function tabPage<D>(load: (t: TabInput) => Promise<D>, page: (game: GameView, da
 
 const nothing = async (): Promise<undefined> => undefined;
 
+/** The report queue's first page, and the item `?report=<boardId>/<playerId>` names (its error shown in its place). */
+async function reportsShown(o: DashboardOptions, req: Request, dev: DevGame): Promise<ReportsShown> {
+    const wanted = typeof req.query.report === 'string' ? req.query.report : undefined;
+    const at = wanted?.indexOf('/') ?? -1;
+    const [queue, detail] = await Promise.all([
+        replyOf(reports.run(o, dev, { limit: REPORT_LIMITS.page.max })),
+        wanted === undefined
+            ? undefined
+            : report
+                  .run(o, { ...dev, scoreboardId: wanted.slice(0, at), playerId: wanted.slice(at + 1) }, {})
+                  .then((r) => ('err' in r ? { error: r.err.message } : r.ok)),
+    ]);
+    return { queue, detail };
+}
+
 const TAB_PAGES: Record<Tab, TabPage> = {
     settings: tabPage(nothing, (game, _, { view }) => ({ body: settingsTab(game, view) })),
     key: tabPage(nothing, (game, _, { o, view }) => ({
@@ -81,8 +98,9 @@ const TAB_PAGES: Record<Tab, TabPage> = {
         }),
     ),
     moderation: tabPage(
-        ({ o, dev }) => replyOf(moderationLog.run(o, dev, { limit: 200 })),
-        (game, log, { view }) => ({ body: moderationTab(game, log, view) }),
+        ({ o, req, dev }) =>
+            Promise.all([replyOf(moderationLog.run(o, dev, { limit: 200 })), reportsShown(o, req, dev)]),
+        (game, [log, shown], { view }) => ({ body: moderationTab(game, log, view, shown) }),
     ),
     webhooks: tabPage(
         ({ o, dev }) => replyOf(listWebhooks.run(o, dev, {})),

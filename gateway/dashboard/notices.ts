@@ -12,6 +12,7 @@ const NOTICE_TEXT = {
     'player-wiped': 'Player wiped.',
     'player-banned': 'Player banned.',
     'ban-lifted': 'Ban lifted.',
+    'report-handled': 'Done: the report is off the queue and in the moderation log.',
     'board-saved': 'Board saved.',
     'standard-boards-saved': 'Standard boards saved.',
     'board-reset': 'Board reset: the period was archived.',

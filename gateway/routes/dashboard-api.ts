@@ -21,6 +21,10 @@ import {
     ServerSettingsBody,
     PLAYER_REF,
     PLAYER_REF_TEXT,
+    ReportActionBody,
+    ReportDetail,
+    ReportQueue,
+    ReportsQuery,
     StandardBoards,
     StandardBoardsBody,
     UpdateBoardBody,
@@ -30,6 +34,7 @@ import {
     ANALYTICS_DAYS,
 } from '../../contract/dashboard-schemas';
 import { DEFAULT_STANDARD_BOARDS } from '../../contract/board-options';
+import { REPORT_LIMITS } from '../../contract/reports';
 import { invalid, parseOffset } from '../../contract/rules';
 import { Message } from '../../contract/schemas';
 import {
@@ -41,8 +46,11 @@ import {
 import { analytics as analyticsOp, standardBoards as standardBoardsOp } from '../developer/games';
 import { BASE, NOT_OWNED, gameId, operationRoute, own } from './dashboard-route';
 import {
+    actOnReport as actOnReportOp,
     ban as banOp,
     moderationLog as moderationLogOp,
+    report as reportOp,
+    reports as reportsOp,
     suspicionLog as suspicionLogOp,
     unban as unbanOp,
     wipePlayer,
@@ -249,6 +257,62 @@ const suspicionLog = operationRoute({
     errors: { 400: 'playerId or limit is invalid', 404: NOT_OWNED },
 });
 
+const reports = operationRoute({
+    op: reportsOp,
+    input: ({ query }) => ({
+        offset: integer(query, 'offset', 0, REPORT_LIMITS.openPerGame),
+        limit: integer(query, 'limit', 1, REPORT_LIMITS.page.max),
+    }),
+    method: 'get',
+    path: `${BASE}/games/{gameId}/reports`,
+    id: 'dashboard-reports',
+    summary: "The game's queue of entries players reported, most distinct reporters first",
+    description:
+        'An item per reported entry (player and board) with its distinct reporters, reasons, first and latest report. It stays until you act on it (dismiss, remove, ban). Players report with POST /games/{gameId}/scoreboards/{boardId}/reports.',
+    params: { gameId },
+    query: ReportsQuery,
+    data: ReportQueue,
+    errors: { 400: 'offset or limit is invalid', 404: NOT_OWNED },
+});
+
+/** The reported entry of the path. */
+const reported = ({ params }: RouteInput<unknown, 'developer'>) => ({
+    playerId: params.playerId,
+    scoreboardId: params.boardId,
+});
+
+const report = operationRoute({
+    op: reportOp,
+    dev: reported,
+    input: () => ({}),
+    method: 'get',
+    path: `${BASE}/games/{gameId}/reports/{boardId}/{playerId}`,
+    id: 'dashboard-report',
+    summary: 'One reported entry: the entry now, the player’s entries, suspicion and moderation lines, and the reports',
+    params: { gameId, boardId: BOARD_ID, playerId },
+    data: ReportDetail,
+    errors: { 400: 'an id is invalid', 404: `${NOT_OWNED}, or no open reports of this entry` },
+});
+
+const actOnReport = operationRoute({
+    op: actOnReportOp,
+    dev: reported,
+    method: 'post',
+    path: `${BASE}/games/{gameId}/reports/{boardId}/{playerId}`,
+    id: 'dashboard-report-action',
+    summary: 'Act on a reported entry: dismiss, remove the entry, or ban the player',
+    description:
+        'Each action is logged in the moderation log (dismiss-report, remove-entry, ban) and clears the item; removing and banning work as DELETE .../entries/{playerId} and PUT .../bans/{playerId}.',
+    params: { gameId, boardId: BOARD_ID, playerId },
+    body: ReportActionBody,
+    data: Message,
+    errors: {
+        400: 'an id, the action or the reason is invalid',
+        404: `${NOT_OWNED}, no open reports of this entry, or (remove) the entry is gone`,
+        409: '(ban) the player is already banned',
+    },
+});
+
 const analytics = operationRoute({
     op: analyticsOp,
     input: ({ query }) => ({ days: integer(query, 'days', 1, ANALYTICS_DAYS) }),
@@ -320,5 +384,8 @@ export default [
     unban,
     moderationLog,
     suspicionLog,
+    reports,
+    report,
+    actOnReport,
     analytics,
 ];

@@ -26,6 +26,7 @@ import playSessionStart from './play-session-start';
 import playerNickname from './player-nickname';
 import playerProfile from './player-profile';
 import playerRank from './player-rank';
+import report from './report';
 import scores from './scores';
 import stats from './stats';
 import webhookTest from './webhook-test';
@@ -38,6 +39,7 @@ export const ROUTES: readonly Route[] = [
     boardRank,
     around,
     boardPlayers,
+    report,
     playerProfile,
     playerRank,
     playerNickname,

@@ -112,6 +112,7 @@ test('every API route has a client method', () => {
         'GET /games/{gameId}/scoreboards/{boardId}/rank',
         'GET /games/{gameId}/scoreboards/{boardId}/around',
         'POST /games/{gameId}/scoreboards/{boardId}/players',
+        'POST /games/{gameId}/scoreboards/{boardId}/reports',
         'GET /players/{playerId}/profile',
         'GET /players/{playerId}/rank',
         'PUT /players/{playerId}/nickname',
@@ -164,6 +165,9 @@ test('anonymous: submit, boards, ranks, around me, profile, nickname, achievemen
         ],
         missing: ['dev_nobody'],
     });
+    const report = { nickname: 'ClientAnna', reason: 'impossible_score', rank: 1 } as const;
+    expect(await other.report('all-time', report)).toEqual({ message: 'Report received. Thank you.' });
+    await expect(c.report('all-time', report)).rejects.toMatchObject({ kind: 'invalid', status: 400 });
     expect(await c.profile()).toMatchObject({ nickname: 'ClientAnna', gameProfile: { score: 1200, streak: 4 } });
     expect(await other.setNickname('ClientAnna')).toEqual({ nickname: 'ClientAnna_1', message: expect.any(String) });
     expect(await c.unlockAchievements('first-win')).toMatchObject({ unlocked: 1, achievementId: 'first-win' });

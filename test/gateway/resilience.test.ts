@@ -69,6 +69,7 @@ const BODIES: Record<string, unknown> = {
     'PUT /dashboard/api/games/some-game/server-settings': { serverOnly: true },
     'POST /dashboard/api/games/some-game/webhooks': { url: 'https://hooks.example.com/lb', kinds: ['new_leader'] },
     'PUT /dashboard/api/games/some-game/webhooks/whk_0123456789abcdef': { paused: true },
+    'POST /dashboard/api/games/some-game/reports/all-time/p1': { action: 'dismiss' },
 };
 
 const DASHBOARD_API = [
@@ -84,6 +85,8 @@ const DASHBOARD_API = [
     'GET /dashboard/api/games/some-game/moderation-log',
     'GET /dashboard/api/games/some-game/suspicion-log',
     'GET /dashboard/api/games/some-game/analytics',
+    'GET /dashboard/api/games/some-game/reports',
+    'GET /dashboard/api/games/some-game/reports/all-time/p1',
     'DELETE /dashboard/api/games/some-game/server-key',
     'GET /dashboard/api/games/some-game/webhooks',
     'DELETE /dashboard/api/games/some-game/webhooks/whk_0123456789abcdef',

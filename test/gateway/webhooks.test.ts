@@ -78,6 +78,12 @@ test('events of every kind arrive in order, signed under the endpoint secret, ea
     const { webhookId, secret } = await addWebhook(s, dev, g, r.url, [...EVENT_KINDS]);
     await submit(apiKey, g, 'ada', 100); // new_leader on each board, score_submitted
     await submit(apiKey, g, 'bob', 200); // new_leader, overtaken (ada), score_submitted
+    const board = await s.request('GET', `/games/${g}/scoreboards/all-time`, { headers: { 'X-API-Key': apiKey } });
+    const reported = await s.request('POST', `/games/${g}/scoreboards/all-time/reports`, {
+        headers: { 'X-API-Key': apiKey },
+        body: { playerId: 'bob', nickname: board.body.data.entries[1].nickname, rank: 2, reason: 'cheating' },
+    }); // entry_reported
+    expect(reported.status).toBe(200);
     await submit(apiKey, g, 'eve', 5000, 400); // submit_rejected: above the cap
     await s.canister.ok('dev_ban', { sessionHash: dev.sessionHash, gameId: g, playerId: 'eve', reason: 'cap' });
     await s.canister.ok('dev_wipe_player', { sessionHash: dev.sessionHash, gameId: g, playerId: 'ada' });

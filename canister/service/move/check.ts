@@ -27,6 +27,10 @@ export function checkItems(gameId: string, items: unknown, first: boolean): Item
             case 'stats':
                 if (key !== gameId || !isObject(value)) throw bad(i, `is not the counters of '${gameId}'`);
                 return;
+            case 'reportQueues':
+                if (key !== gameId || !isObject(value) || !Array.isArray(value.items))
+                    throw bad(i, `is not the report queue of '${gameId}'`);
+                return;
             case 'player': {
                 const slot = isObject(value) ? value.slot : undefined;
                 if (
@@ -58,6 +62,7 @@ export function checkItems(gameId: string, items: unknown, first: boolean): Item
             case 'suspicion':
             case 'suspects':
             case 'moderation':
+            case 'reports':
             case 'webhooks':
             case 'achievements':
             case 'activeSessions':

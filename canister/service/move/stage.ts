@@ -8,6 +8,7 @@ import { playerKey } from '../../state/store';
 import { codesOfGame } from '../device-codes';
 import { eventSlots } from '../events';
 import { MODERATION_KEEP } from '../moderation';
+import { gameReports, reporterDay } from '../reports';
 import { nextDefaultNumber } from '../players';
 import { archiveKey } from '../rollover';
 import { SUSPICION_KEEP } from '../scores';
@@ -83,6 +84,7 @@ export function stageGame(ctx: Ctx, game: GameState, packer: Sink): void {
         const entry = ctx.store.moderation.get(key);
         if (entry !== undefined) packer.add('moderation', key, entry);
     }
+    for (const [kind, key, value] of gameReports(ctx, gameId)) packer.add(kind, key, value);
     // The log's ring and the events held past it for webhook endpoints.
     for (let i = 0; i < eventSlots(ctx, gameId); i++) {
         const key = `${gameId}/${i}`;
@@ -128,6 +130,8 @@ export function stagePlayer(ctx: Ctx, game: GameState, playerId: string, packer:
     if (achievements !== undefined) packer.add('achievements', key, achievements);
     const ban = ctx.store.bans.get(key);
     if (ban !== undefined) packer.add('bans', key, ban);
+    const reported = reporterDay(ctx, gameId, playerId);
+    if (reported !== undefined) packer.add(...reported);
     const active = ctx.store.activeSessions.get(key);
     if (active !== undefined) {
         packer.add('activeSessions', key, active);

@@ -1,10 +1,12 @@
-// The Moderation tab: wiping, banning and unbanning a player, and the moderation log.
+// The Moderation tab: wiping, banning and unbanning a player, players' reports (./reports.ts),
+// and the moderation log.
 import type { GameView, ModerationEntry } from '../../../contract/canister';
 import { field, html, when, type Html, table } from '../layout';
+import { reportsSection, type ReportsShown } from './reports';
 import { doneBox, formCard, value, type View } from './view';
 
-export function moderationTab(game: GameView, log: ModerationEntry[], v: View): Html {
-    return html`${doneBox(v)}
+export function moderationTab(game: GameView, log: ModerationEntry[], v: View, reports: ReportsShown): Html {
+    return html`${doneBox(v)} ${reportsSection(game, reports, v)}
         <div class="grid">
             ${formCard(
                 game,

@@ -15,6 +15,7 @@ export const KIND_HINTS: Record<EventKind, string> = {
     player_banned: 'A player was banned from this game.',
     player_wiped: 'A player was wiped from the boards, or one entry removed.',
     score_submitted: 'Every accepted submit: one event per submit, so many of them.',
+    entry_reported: 'A player reported an entry (once per reporter and entry; see the Moderation tab’s reports).',
 };
 
 /** What a form action shows once, on the page it answers with: a new endpoint's secret, a test's answer. */
