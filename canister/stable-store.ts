@@ -106,5 +106,8 @@ export function stableStore(): Store {
         nicknames: stableKv(40, textCodec),
         // move part: a game's staged export
         moveChunks: stableKv(41, textCodec),
+        // review part: entries waiting for review, and each game's queue of them
+        reviews: stableKv(44, jsonCodec()),
+        reviewQueue: stableKv(45, textCodec),
     };
 }

@@ -14,6 +14,8 @@ export const EVENT_KINDS = [
     'player_banned',
     'player_wiped',
     'score_submitted',
+    'score_flagged',
+    'score_reviewed',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 

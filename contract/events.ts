@@ -82,6 +82,28 @@ export const ScoreSubmittedEvent = base('score_submitted', {
     metadata: z.record(z.string(), z.unknown()).optional(),
 });
 
+/** What the developer decided about a flagged entry (the review queue's actions). */
+export const REVIEW_VERDICTS = ['dismissed', 'removed', 'banned'] as const;
+export const ScoreFlaggedEvent = base('score_flagged', {
+    scoreboardId: BoardField,
+    playerId: PlayerField,
+    score: Value,
+    streak: Value,
+    first: Value.meta({
+        description:
+            "the board's first (its ranked value: score, or streak on a streak board) the entry was judged against",
+    }),
+});
+export const ScoreReviewedEvent = base('score_reviewed', {
+    scoreboardId: BoardField,
+    playerId: PlayerField,
+    score: Value,
+    streak: Value,
+    verdict: z.enum(REVIEW_VERDICTS).meta({
+        description: 'dismissed: the entry stays; removed: taken off the board; banned: removed and the player banned',
+    }),
+});
+
 export const GameEvent = z.discriminatedUnion('kind', [
     NewLeaderEvent,
     OvertakenEvent,
@@ -90,6 +112,8 @@ export const GameEvent = z.discriminatedUnion('kind', [
     PlayerBannedEvent,
     PlayerWipedEvent,
     ScoreSubmittedEvent,
+    ScoreFlaggedEvent,
+    ScoreReviewedEvent,
 ]);
 export type GameEvent = z.infer<typeof GameEvent>;
 /** An event of one kind. */

@@ -10,6 +10,7 @@ import * as directory from '../service/directory';
 import * as boardExport from '../service/exports';
 import * as games from '../service/games';
 import * as moderation from '../service/moderation';
+import * as review from '../service/review';
 import * as scores from '../service/scores';
 import * as serverKeys from '../service/server-keys';
 import * as webhooks from '../service/webhooks';
@@ -70,6 +71,8 @@ export const developerMethods = {
     dev_ban: (ctx, req) => owned(ctx, req, (game) => moderation.ban(ctx, game, req)),
     dev_unban: (ctx, req) => owned(ctx, req, (game) => moderation.unban(ctx, game, req)),
     dev_moderation_log: (ctx, req) => owned(ctx, req, (game) => moderation.moderationLog(ctx, game, req), false),
+    dev_review_queue: (ctx, req) => owned(ctx, req, (game) => review.reviewQueue(ctx, game, req), false),
+    dev_review: (ctx, req) => owned(ctx, req, (game) => review.settleReview(ctx, game, req)),
     dev_analytics: (ctx, req) => owned(ctx, req, (game) => analytics.analytics(ctx, game, req), false),
     dev_list_webhooks: (ctx, req) => owned(ctx, req, (game) => webhooks.listWebhooks(ctx, game), false),
     dev_add_webhook: (ctx, req) => owned(ctx, req, (game) => webhooks.addWebhook(ctx, game, req)),

@@ -11,7 +11,13 @@ import { Fail } from '../domain/fail';
 import { saveGame } from '../state/game-state';
 import { findPlayer } from './players';
 import { accountOf, identityBanKey, identityHash, isBanned } from './bans';
-import { isCurrentEntry, type BanRecord, type ModerationRecord, type PlayerRecord } from '../state/records';
+import {
+    isCurrentEntry,
+    type BanRecord,
+    type BoardRecord,
+    type ModerationRecord,
+    type PlayerRecord,
+} from '../state/records';
 import { playerKey } from '../state/store';
 import { removeEntry } from '../state/tables';
 import { requirePlayerRef } from './credentials';
@@ -22,7 +28,7 @@ export const MODERATION_KEEP = 1000;
 export const MAX_ARCHIVE_WIPES = 500;
 const MAX_REASON = 200;
 
-function log(ctx: Ctx, game: GameState, entry: Omit<ModerationRecord, 'at'>): void {
+export function logAction(ctx: Ctx, game: GameState, entry: Omit<ModerationRecord, 'at'>): void {
     const seq = game.record.moderationSeq ?? 0;
     ctx.store.moderation.set(`${game.record.gameId}/${seq % MODERATION_KEEP}`, { ...entry, at: ctx.env.now() });
     game.record.moderationSeq = seq + 1;
@@ -47,28 +53,42 @@ export function removeBoardEntry(
     const board = game.record.boards.find((b) => b.scoreboardId === req.scoreboardId);
     if (board === undefined) throw new Fail(404, boardNotFound(String(req.scoreboardId)));
     const { playerId, player } = existingPlayer(ctx, game, req.playerId);
-    if (board.scoreboardId === 'all-time') {
-        if (player.best === undefined) throw new Fail(404, `'${playerId}' has no entry on this board`);
-        player.best = undefined;
-        player.bestAt = undefined;
-        delete player.bestMetadata;
-        removeEntry(game.global, player.slot);
-    } else {
-        if (!isCurrentEntry(player.boards[board.scoreboardId], board))
-            throw new Fail(404, `'${playerId}' has no entry on this board`);
-        delete player.boards[board.scoreboardId];
-        const table = game.boards.get(board.scoreboardId);
-        if (table !== undefined) removeEntry(table, player.slot);
-    }
-    ctx.store.players.set(playerKey(game.record.gameId, playerId), player);
-    log(ctx, game, {
+    if (!takeEntry(ctx, game, board, playerId, player)) throw new Fail(404, `'${playerId}' has no entry on this board`);
+    logAction(ctx, game, {
         action: 'remove-entry',
         playerId,
         scoreboardId: board.scoreboardId,
         detail: `${player.nickname}'s entry removed`,
     });
-    recordEvent(ctx, game, { kind: 'player_wiped', playerId, scoreboardId: board.scoreboardId });
     return { message: `Removed ${player.nickname}'s entry from ${board.name}.` };
+}
+
+/**
+ * Takes a player's entry off one board's current period (saved, `player_wiped` recorded); false
+ * when they have none there. The caller logs the action.
+ */
+export function takeEntry(
+    ctx: Ctx,
+    game: GameState,
+    board: BoardRecord,
+    playerId: string,
+    player: PlayerRecord,
+): boolean {
+    if (board.scoreboardId === 'all-time') {
+        if (player.best === undefined) return false;
+        player.best = undefined;
+        player.bestAt = undefined;
+        delete player.bestMetadata;
+        removeEntry(game.global, player.slot);
+    } else {
+        if (!isCurrentEntry(player.boards[board.scoreboardId], board)) return false;
+        delete player.boards[board.scoreboardId];
+        const table = game.boards.get(board.scoreboardId);
+        if (table !== undefined) removeEntry(table, player.slot);
+    }
+    ctx.store.players.set(playerKey(game.record.gameId, playerId), player);
+    recordEvent(ctx, game, { kind: 'player_wiped', playerId, scoreboardId: board.scoreboardId });
+    return true;
 }
 
 /** Takes a player off every board of the game; with `archives`, off its archived periods too. */
@@ -92,7 +112,7 @@ export function wipePlayer(
     ctx.store.players.set(playerKey(game.record.gameId, playerId), player);
     // Archives are immutable records: reads leave out this slot's entries from periods before now.
     if (req.archives === true) game.record.archiveWipes = [...wipes, { slot: player.slot, before: ctx.env.now() }];
-    log(ctx, game, {
+    logAction(ctx, game, {
         action: 'wipe-player',
         playerId,
         detail: `${player.nickname} wiped from every board${req.archives === true ? ' and archive' : ''}`,
@@ -123,7 +143,7 @@ export function ban(ctx: Ctx, game: GameState, req: Untrusted<RequestOf<'dev_ban
         ctx.store.bans.set(playerKey(gameId, playerId), record);
         game.record.pendingBans = (game.record.pendingBans ?? 0) + 1;
     }
-    log(ctx, game, { action: 'ban', playerId, detail: reason === '' ? 'banned' : `banned: ${reason}` });
+    logAction(ctx, game, { action: 'ban', playerId, detail: reason === '' ? 'banned' : `banned: ${reason}` });
     recordEvent(ctx, game, { kind: 'player_banned', playerId, reason });
     return { message: `'${playerId}' is banned: it writes nothing more to this game.` };
 }
@@ -150,7 +170,7 @@ export function unban(ctx: Ctx, game: GameState, req: Untrusted<RequestOf<'dev_u
         ctx.store.bans.delete(identityBanKey(gameId, hash));
         game.record.identityBans = Math.max(0, (game.record.identityBans ?? 0) - 1);
     }
-    log(ctx, game, { action: 'unban', playerId, detail: 'ban lifted' });
+    logAction(ctx, game, { action: 'unban', playerId, detail: 'ban lifted' });
     return { message: `'${playerId}' may submit again.` };
 }
 

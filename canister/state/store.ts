@@ -11,6 +11,7 @@ import type {
     DeveloperSessionRecord,
     DeviceCodeRecord,
     ModerationRecord,
+    ReviewRecord,
     MoveInRecord,
     MoveOutRecord,
     GameRecord,
@@ -165,6 +166,10 @@ export interface Store {
     bans: KV<BanRecord>;
     /** `<gameId>/<seq % MODERATION_KEEP>` -> moderation action. */
     moderation: KV<ModerationRecord>;
+    /** `<gameId>/<boardId>/<playerId>` -> that entry waiting for review (service/review.ts). */
+    reviews: KV<ReviewRecord>;
+    /** `<gameId>/<seq % REVIEW_KEEP>` -> `<boardId>/<playerId>`: the game's review queue, a ring. */
+    reviewQueue: KV<string>;
     /** `<gameId>/<day % 90>` -> that day's activity. */
     daily: KV<DailyRecord>;
     /** `<gameId>/<seq % EVENTS_KEEP>` -> an event of the game's log (service/events.ts). */
@@ -275,6 +280,8 @@ export function memoryStore(): Store {
         developerSessions: json(),
         bans: json(),
         moderation: json(),
+        reviews: json(),
+        reviewQueue: plain(),
         daily: json(),
         events: json(),
         webhooks: json(),
