@@ -7,7 +7,7 @@ import type { GameView } from '../../contract/canister';
 import { boardNotFound } from '../../contract/messages';
 import { readBoard } from '../developer/boards';
 import { analytics } from '../developer/games';
-import { moderationLog, suspicionLog } from '../developer/moderation';
+import { moderationLog, reviewQueue, suspicionLog } from '../developer/moderation';
 import { replyOf, type DevGame } from '../developer/operation';
 import { listWebhooks } from '../developer/webhooks';
 import { ApiFailure, failureOf } from '../http/errors';
@@ -81,8 +81,14 @@ const TAB_PAGES: Record<Tab, TabPage> = {
         }),
     ),
     moderation: tabPage(
-        ({ o, dev }) => replyOf(moderationLog.run(o, dev, { limit: 200 })),
-        (game, log, { view }) => ({ body: moderationTab(game, log, view) }),
+        async ({ o, dev }) => {
+            const [log, queue] = await Promise.all([
+                replyOf(moderationLog.run(o, dev, { limit: 200 })),
+                replyOf(reviewQueue.run(o, dev, { limit: 200 })),
+            ]);
+            return { log, queue };
+        },
+        (game, data, { view }) => ({ body: moderationTab(game, data, view) }),
     ),
     webhooks: tabPage(
         ({ o, dev }) => replyOf(listWebhooks.run(o, dev, {})),

@@ -12,6 +12,7 @@ const NOTICE_TEXT = {
     'player-wiped': 'Player wiped.',
     'player-banned': 'Player banned.',
     'ban-lifted': 'Ban lifted.',
+    'review-settled': 'Review done.',
     'board-saved': 'Board saved.',
     'standard-boards-saved': 'Standard boards saved.',
     'board-reset': 'Board reset: the period was archived.',

@@ -1,6 +1,7 @@
 // Moderating a game's players: wiping one from every board (and its archives), banning one from
-// writing to the game, lifting a ban, and the moderation and suspicion logs.
-import { BanBody, WipeBody } from '../../contract/dashboard-schemas';
+// writing to the game, lifting a ban, the review queue of flagged entries and its verdicts, and
+// the moderation and suspicion logs.
+import { BanBody, ReviewBody, WipeBody } from '../../contract/dashboard-schemas';
 import { method, type DevGame } from './operation';
 
 /** The player acted on: a path's (checked there) or a form's (the canister checks it). */
@@ -13,3 +14,11 @@ export const unban = method<'dev_unban', DevPlayer>('dev_unban');
 export const moderationLog = method('dev_moderation_log');
 /** The game's rejected submits (caps, time validation), newest first. */
 export const suspicionLog = method('dev_suspicion_log');
+/** The game's review queue (entries of boards with review, flagged as implausible), newest first. */
+export const reviewQueue = method('dev_review_queue');
+/** A verdict on one flagged entry: dismiss, remove or ban. */
+export const settleReview = method<
+    'dev_review',
+    DevGame & { scoreboardId: unknown; playerId: unknown },
+    { action: 'dismiss' | 'remove' | 'ban' }
+>('dev_review', ReviewBody);

@@ -21,6 +21,9 @@ import {
     ServerSettingsBody,
     PLAYER_REF,
     PLAYER_REF_TEXT,
+    ReviewBody,
+    ReviewQuery,
+    ReviewQueue,
     StandardBoards,
     StandardBoardsBody,
     UpdateBoardBody,
@@ -43,6 +46,8 @@ import { BASE, NOT_OWNED, gameId, operationRoute, own } from './dashboard-route'
 import {
     ban as banOp,
     moderationLog as moderationLogOp,
+    reviewQueue as reviewQueueOp,
+    settleReview,
     suspicionLog as suspicionLogOp,
     unban as unbanOp,
     wipePlayer,
@@ -228,6 +233,36 @@ const moderationLog = operationRoute({
     errors: { 400: 'limit is invalid', 404: NOT_OWNED },
 });
 
+const reviewQueue = operationRoute({
+    op: reviewQueueOp,
+    input: ({ query }) => ({ limit: integer(query, 'limit', 1, LOG_KEEP) }),
+    method: 'get',
+    path: `${BASE}/games/{gameId}/review`,
+    id: 'dashboard-review-queue',
+    summary: "The game's review queue: entries of boards with review flagged as implausible, newest first",
+    description:
+        "A board with the option review {mode: 'flag'} accepts every score as always; a score that beats the board's first by more than its factor (on a board of at least 20 entries) also puts the entry here, with the first it was judged against, and records score_flagged. The queue keeps the newest 1,000; an older flag leaves it (its entry stays on the board). A later flag of the same entry replaces the earlier one.",
+    params: { gameId },
+    query: ReviewQuery,
+    data: ReviewQueue,
+    errors: { 400: 'limit is invalid', 404: NOT_OWNED },
+});
+
+const review = operationRoute({
+    op: settleReview,
+    dev: ({ params }) => ({ scoreboardId: params.boardId, playerId: params.playerId }),
+    method: 'post',
+    path: `${BASE}/games/{gameId}/review/{boardId}/{playerId}`,
+    id: 'dashboard-review',
+    summary: 'Settle a flagged entry: dismiss it (it stays), remove it, or remove it and ban its player',
+    description:
+        'remove and ban take the entry off its board if it is still there in the period it was flagged in (a period archived since keeps it). Each verdict leaves the queue, goes to the moderation log (review-dismiss, review-remove, review-ban; ban also logs the ban) and records score_reviewed with the verdict.',
+    params: { gameId, boardId: BOARD_ID, playerId },
+    body: ReviewBody,
+    data: Message,
+    errors: { 400: 'an id or the action is invalid', 404: `${NOT_OWNED}, or no such board or entry in the queue` },
+});
+
 const suspicionLog = operationRoute({
     op: suspicionLogOp,
     input({ query }) {
@@ -319,6 +354,8 @@ export default [
     ban,
     unban,
     moderationLog,
+    reviewQueue,
+    review,
     suspicionLog,
     analytics,
 ];

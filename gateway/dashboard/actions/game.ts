@@ -7,7 +7,7 @@ import { Router } from 'express';
 import type { Result } from '../../../contract/canister';
 import { createBoard, removeEntry } from '../../developer/boards';
 import { deleteGame, rotateKey, standardBoards, updateGame } from '../../developer/games';
-import { ban, unban, wipePlayer } from '../../developer/moderation';
+import { ban, settleReview, unban, wipePlayer } from '../../developer/moderation';
 import { perform, type DevGame, type Operation } from '../../developer/operation';
 import { revokeServerKey, rotateServerKey, serverSettings, setCaps, setTimeValidation } from '../../developer/security';
 import { num, postActions, postForm, refused, viewOf, type DashboardOptions, type Form } from '../context';
@@ -125,6 +125,20 @@ const GAME_ACTIONS: ReadonlyMap<string, GameAction> = new Map<string, GameAction
     ['wipe', action(wipePlayer, (b) => ({ archives: b.archives === 'true' }), 'player-wiped', 'moderation', true)],
     ['ban', action(ban, (b) => ({ reason: b.reason ?? '' }), 'player-banned', 'moderation', true)],
     ['unban', action(unban, none, 'ban-lifted', 'moderation', true)],
+    [
+        'review',
+        {
+            run: (o, dev, b) =>
+                perform(
+                    settleReview,
+                    o,
+                    { ...dev, scoreboardId: b.scoreboardId, playerId: b.playerId },
+                    { action: b.verdict },
+                ),
+            done: 'review-settled',
+            back: 'moderation',
+        },
+    ],
 ]);
 
 export function gameActions(o: DashboardOptions): Router {

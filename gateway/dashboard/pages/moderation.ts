@@ -1,10 +1,17 @@
-// The Moderation tab: wiping, banning and unbanning a player, and the moderation log.
-import type { GameView, ModerationEntry } from '../../../contract/canister';
+// The Moderation tab: wiping, banning and unbanning a player, the review queue, and the moderation log.
+import type { GameView, ModerationEntry, ReviewEntry } from '../../../contract/canister';
 import { field, html, when, type Html, table } from '../layout';
+import { reviewSection } from './review-queue';
 import { doneBox, formCard, value, type View } from './view';
 
-export function moderationTab(game: GameView, log: ModerationEntry[], v: View): Html {
-    return html`${doneBox(v)}
+/** What the tab reads besides the game. */
+export interface ModerationData {
+    log: ModerationEntry[];
+    queue: ReviewEntry[];
+}
+
+export function moderationTab(game: GameView, { log, queue }: ModerationData, v: View): Html {
+    return html`${doneBox(v)} ${reviewSection(game, queue, v)}
         <div class="grid">
             ${formCard(
                 game,
