@@ -41,20 +41,24 @@ export function reviewSection(game: GameView, queue: ReviewEntry[], v: View): Ht
         ${
             queue.length === 0
                 ? html`<p class="muted">Nothing waiting for review.</p>`
-                : table(
-                      ['When', 'Board', 'Player', 'Flagged', 'First then', ''],
-                      queue.map(
-                          (e) =>
-                              html`<tr>
-                                  <td>${when(e.at)}</td>
-                                  <td>${board(e.scoreboardId)?.name ?? e.scoreboardId}</td>
-                                  <td>${e.nickname} <span class="mono muted">${e.playerId}</span></td>
-                                  <td class="num">${shown(e.scoreboardId, e)}</td>
-                                  <td class="num">${shown(e.scoreboardId, e.first)}</td>
-                                  <td>${verdicts(game, e, v)}</td>
-                              </tr>`,
-                      ),
-                  )
+                : html`<div class="log">
+                      ${table(
+                          ['When', 'Board', 'Player', 'Flagged', 'First then', ''],
+                          queue.map(
+                              (e) =>
+                                  html`<tr>
+                                      <td data-label="When">${when(e.at)}</td>
+                                      <td data-label="Board">${board(e.scoreboardId)?.name ?? e.scoreboardId}</td>
+                                      <td data-label="Player">
+                                          ${e.nickname} <span class="mono muted">${e.playerId}</span>
+                                      </td>
+                                      <td class="num" data-label="Flagged">${shown(e.scoreboardId, e)}</td>
+                                      <td class="num" data-label="First then">${shown(e.scoreboardId, e.first)}</td>
+                                      <td>${verdicts(game, e, v)}</td>
+                                  </tr>`,
+                          ),
+                      )}
+                  </div>`
         }
     </div>`;
 }
