@@ -39,7 +39,12 @@ export interface Review {
 }
 /** What a create or update request may send for `review` (factor absent: the default). */
 export type ReviewSetting = { mode: 'off' } | { mode: ReviewMode; factor?: number };
-export const REVIEW = { minEntries: 20, factor: { default: 2, min: 1.1, max: 1000 } } as const;
+export const REVIEW = {
+    minEntries: 20,
+    factor: { default: 2, min: 1.1, max: 1000 },
+    /** Flags a game's review queue keeps: a newer one pushes the oldest out (its entry stays on its board, unreviewed). */
+    queue: 1000,
+} as const;
 
 export interface BoardOptions {
     sortOrder: SortOrder;

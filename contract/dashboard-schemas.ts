@@ -191,7 +191,6 @@ export const SuspicionQuery = z.object({
     limit: integer('entries, newest first', 1, LOG_KEEP, 100),
 });
 export const ModerationQuery = z.object({ limit: integer('entries, newest first', 1, LOG_KEEP, 100) });
-export const ReviewQuery = z.object({ limit: integer('entries, newest first', 1, LOG_KEEP, 100) });
 export const ReviewBody = z.object({
     action: z.enum(REVIEW_ACTIONS, { error: invalid('action', `must be ${REVIEW_ACTIONS.join(', ')}`) }).meta({
         description:

@@ -1,7 +1,7 @@
 // Review of implausible scores, per board (BoardConfig.review, docs/boards.md): the rule's one
 // descent of the board's rank index at a submit, the game's review queue of flagged entries (a
 // ring of REVIEW_KEEP), and the developer's verdicts on them (dismiss, remove, ban).
-import { implausible } from '../../contract/board-options';
+import { REVIEW, implausible } from '../../contract/board-options';
 import { REVIEW_ACTIONS, type RequestOf, type ReviewEntry } from '../../contract/canister';
 import { boardNotFound } from '../../contract/messages';
 import { checkBoardId, invalid } from '../../contract/rules';
@@ -17,8 +17,7 @@ import { recordEvent, type EventCause } from './events';
 import { ban, logAction, takeEntry } from './moderation';
 import { findPlayer } from './players';
 
-/** Entries a game's review queue holds: a newer flag pushes the oldest out (it stays on its board, unreviewed). */
-export const REVIEW_KEEP = 1000;
+const REVIEW_KEEP = REVIEW.queue;
 
 const reviewKey = (gameId: string, boardId: string, playerId: string): string => `${gameId}/${boardId}/${playerId}`;
 const ringKey = (gameId: string, seq: number): string => `${gameId}/${seq % REVIEW_KEEP}`;

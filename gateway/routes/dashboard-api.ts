@@ -22,7 +22,6 @@ import {
     PLAYER_REF,
     PLAYER_REF_TEXT,
     ReviewBody,
-    ReviewQuery,
     ReviewQueue,
     StandardBoards,
     StandardBoardsBody,
@@ -32,7 +31,7 @@ import {
     WipeBody,
     ANALYTICS_DAYS,
 } from '../../contract/dashboard-schemas';
-import { DEFAULT_STANDARD_BOARDS } from '../../contract/board-options';
+import { DEFAULT_STANDARD_BOARDS, REVIEW } from '../../contract/board-options';
 import { invalid, parseOffset } from '../../contract/rules';
 import { Message } from '../../contract/schemas';
 import {
@@ -220,9 +219,12 @@ const unban = operationRoute({
     errors: { 400: 'an id is invalid', 404: `${NOT_OWNED}, or the player is not banned` },
 });
 
+/** A log's or queue's `limit`: newest first, up to LOG_KEEP. */
+const newest = ({ query }: { query: Map<string, string[]> }) => ({ limit: integer(query, 'limit', 1, LOG_KEEP) });
+
 const moderationLog = operationRoute({
     op: moderationLogOp,
-    input: ({ query }) => ({ limit: integer(query, 'limit', 1, LOG_KEEP) }),
+    input: newest,
     method: 'get',
     path: `${BASE}/games/{gameId}/moderation-log`,
     id: 'dashboard-moderation-log',
@@ -235,15 +237,14 @@ const moderationLog = operationRoute({
 
 const reviewQueue = operationRoute({
     op: reviewQueueOp,
-    input: ({ query }) => ({ limit: integer(query, 'limit', 1, LOG_KEEP) }),
+    input: newest,
     method: 'get',
     path: `${BASE}/games/{gameId}/review`,
     id: 'dashboard-review-queue',
     summary: "The game's review queue: entries of boards with review flagged as implausible, newest first",
-    description:
-        "A board with the option review {mode: 'flag'} accepts every score as always; a score that beats the board's first by more than its factor (on a board of at least 20 entries) also puts the entry here, with the first it was judged against, and records score_flagged. The queue keeps the newest 1,000; an older flag leaves it (its entry stays on the board). A later flag of the same entry replaces the earlier one.",
+    description: `A board with the option review {mode: 'flag'} accepts every score as always; a score that beats the board's first by more than its factor (on a board of at least ${REVIEW.minEntries} entries) also puts the entry here, with the first it was judged against, and records score_flagged. The queue keeps the newest ${REVIEW.queue}; an older flag leaves it (its entry stays on the board). A later flag of the same entry replaces the earlier one.`,
     params: { gameId },
-    query: ReviewQuery,
+    query: ModerationQuery,
     data: ReviewQueue,
     errors: { 400: 'limit is invalid', 404: NOT_OWNED },
 });

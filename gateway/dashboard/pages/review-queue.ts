@@ -1,5 +1,6 @@
 // The Moderation tab's "Held and flagged scores" section: the game's review queue (entries of
 // boards with review, flagged as implausible), each with its verdicts: dismiss, remove, ban.
+import { REVIEW } from '../../../contract/board-options';
 import type { GameView, ReviewEntry } from '../../../contract/canister';
 import { form, html, table, when, type Html } from '../layout';
 import { scoreText } from './board-options';
@@ -33,9 +34,9 @@ export function reviewSection(game: GameView, queue: ReviewEntry[], v: View): Ht
     return html`<div class="card" id="review">
         <h2>Held and flagged scores</h2>
         <p class="muted">
-            Boards with review flag a score that beats their first by more than the board's factor (once they have 20
-            entries). A flagged score is on its board as any other; dismiss it, remove the entry, or remove it and ban
-            the player.
+            Boards with review flag a score that beats their first by more than the board's factor (once they have
+            ${REVIEW.minEntries} entries). A flagged score is on its board as any other; dismiss it, remove the entry,
+            or remove it and ban the player.
         </p>
         ${errorFor(v, 'review')}
         ${
