@@ -6,11 +6,12 @@ import { implausible, parseReview, REVIEW } from '../../../contract/board-option
 import type { GameEvent } from '../../../contract/events';
 import { readEvents } from '../../../canister/service/events';
 import { createBoard, updateBoard } from '../../../canister/service/games';
-import { moderationLog } from '../../../canister/service/moderation';
+import { moderationLog, removeBoardEntry } from '../../../canister/service/moderation';
 import { readBoard } from '../../../canister/service/reads';
 import { reviewQueue, settleReview } from '../../../canister/service/review';
 import { rolloverAll } from '../../../canister/service/rollover';
-import { failure, harnessWith, key, withReader, type Harness } from './harness';
+import { deleteOwnGame, developerSignIn, purgeSome, registerOwnGame } from '../../../canister/service/developers';
+import { failure, harnessWith, hashOf, key, person, withReader, type Harness } from './harness';
 import { submitBatch } from './submit';
 
 const G = 'review-game';
@@ -130,6 +131,26 @@ describe('flag', () => {
         ]);
     });
 
+    test('the queue keeps the newest REVIEW.queue flags: the oldest leaves it unreviewed', () => {
+        const h = setup();
+        const game = h.games.get(G)!;
+        for (let i = 0; i <= REVIEW.queue; i++) {
+            submit(h, `f${i}`, 1000, { scoreboardId: 'flagged' });
+            // Off the board again (not a verdict): the first is back to 119 for the next one.
+            removeBoardEntry(h, game, { ...dev, scoreboardId: 'flagged', playerId: `f${i}` } as never);
+        }
+        const all = reviewQueue(h, game, { ...dev, limit: REVIEW.queue + 10 });
+        expect(all).toHaveLength(REVIEW.queue);
+        expect(all[0]!.playerId).toBe(`f${REVIEW.queue}`);
+        expect(all.at(-1)!.playerId).toBe('f1');
+        expect(h.store.reviews.size()).toBe(REVIEW.queue);
+        expect(
+            failure(() =>
+                settleReview(h, game, { ...dev, scoreboardId: 'flagged', playerId: 'f0', action: 'dismiss' }),
+            ),
+        ).toEqual({ status: 404, message: "'f0' has no entry waiting for review on this board" });
+    });
+
     test('review turns on and off by update; absent means off', () => {
         const h = setup();
         updateBoard(h, { gameId: G, scoreboardId: 'plain', review: { mode: 'flag', factor: 5 } });
@@ -214,4 +235,27 @@ describe('verdicts', () => {
         settle(h, 'p0', 'remove', 'day');
         expect(rows(h, 'day')).toEqual([['Player_1', 7]]);
     });
+});
+
+test('deleting a game removes its review queue, and only its', () => {
+    const h = setup();
+    submit(h, 'p0', 1000, { scoreboardId: 'flagged' });
+    const s = hashOf(developerSignIn(h, { identity: person('ada', 'local') }).sessionToken);
+    registerOwnGame(h, { sessionHash: s, gameId: 'doomed', name: 'Doomed' });
+    createBoard(h, { gameId: 'doomed', scoreboardId: 'level', type: 'targeted', review: { mode: 'flag' } });
+    const send = (playerId: string, score: number) =>
+        submitBatch(h, {
+            submits: [
+                { apiKey: key(h, 'doomed'), gameId: 'doomed', playerId, score, streak: 0, scoreboardId: 'level' },
+            ],
+        });
+    for (let i = 0; i < REVIEW.minEntries; i++) send(`d${i}`, 10 + i);
+    h.advance(3);
+    send('d0', 1000);
+    expect(h.store.reviews.size()).toBe(2);
+    deleteOwnGame(h, { sessionHash: s, gameId: 'doomed', confirm: 'doomed' });
+    while (purgeSome(h, 1000));
+    expect(h.store.reviews.size()).toBe(1);
+    expect(h.store.reviewQueue.size()).toBe(1);
+    expect(queue(h)).toEqual([expect.objectContaining({ playerId: 'p0' })]);
 });
