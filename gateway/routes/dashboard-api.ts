@@ -113,7 +113,7 @@ const createBoard = operationRoute({
     method: 'post',
     path: `${BASE}/games/{gameId}/boards`,
     id: 'dashboard-create-board',
-    summary: 'Create a monthly, custom or targeted board, with its order, keeping rule, ties and format',
+    summary: 'Create a monthly, custom or targeted board, with its order, keeping rule, ties, format and review',
     params: { gameId },
     body: CreateBoardBody,
     data: BoardView,
@@ -133,7 +133,7 @@ const updateBoard = operationRoute({
     id: 'dashboard-update-board',
     summary: "Change a board's name, description or options (fields left out stay)",
     description:
-        "Ties and format change any time. Order and operator change only while the board has no entries in its current period (409 otherwise: its kept scores were chosen by the old rule); the standard boards' come from the game's standard-boards setting.",
+        "Ties, format, eventTop and review change any time (review decides about submits from then on; {mode: 'off'} turns it off). Order and operator change only while the board has no entries in its current period (409 otherwise: its kept scores were chosen by the old rule); the standard boards' come from the game's standard-boards setting.",
     params: { gameId, boardId: BOARD_ID },
     body: UpdateBoardBody,
     bodyOptional: true,
