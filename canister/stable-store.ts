@@ -109,5 +109,8 @@ export function stableStore(): Store {
         // reports part: players' reports and each game's queue of them
         reports: stableKv(42, jsonCodec()),
         reportQueues: stableKv(43, jsonCodec()),
+        // review part: entries waiting for review, and each game's queue of them
+        reviews: stableKv(44, jsonCodec()),
+        reviewQueue: stableKv(45, textCodec),
     };
 }

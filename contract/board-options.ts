@@ -24,11 +24,35 @@ export type ScoreFormat =
     | { kind: 'decimal'; places: number };
 export const MAX_DECIMAL_PLACES = 6;
 
+/**
+ * Review of implausible scores (docs/boards.md#review-of-implausible-scores): absent (off, the
+ * default) nothing changes; `flag` accepts the score as always and puts its entry in the game's
+ * review queue. A score is implausible when the board has at least REVIEW.minEntries entries
+ * and it beats the current first by more than `factor` (highest-first: above first x factor;
+ * lowest-first: below first / factor).
+ */
+export const REVIEW_MODES = ['flag'] as const;
+export type ReviewMode = (typeof REVIEW_MODES)[number];
+export interface Review {
+    mode: ReviewMode;
+    factor: number;
+}
+/** What a create or update request may send for `review` (factor absent: the default). */
+export type ReviewSetting = { mode: 'off' } | { mode: ReviewMode; factor?: number };
+export const REVIEW = {
+    minEntries: 20,
+    factor: { default: 2, min: 1.1, max: 1000 },
+    /** Flags a game's review queue keeps: a newer one pushes the oldest out (its entry stays on its board, unreviewed). */
+    queue: 1000,
+} as const;
+
 export interface BoardOptions {
     sortOrder: SortOrder;
     operator: Operator;
     ties: Ties;
     format: ScoreFormat;
+    /** Absent: off (every board before the option). */
+    review?: Review;
 }
 
 export const DEFAULT_BOARD_OPTIONS: Readonly<BoardOptions> = Object.freeze({
@@ -87,6 +111,38 @@ export function parseFormat(value: unknown): Parsed<ScoreFormat> {
 }
 
 /**
+ * A board's `review` option: `{mode: 'off'}` (null: the same) turns it off (the update stores
+ * it absent), `{mode: 'flag', factor?}` on (factor absent: REVIEW.factor.default).
+ */
+export function parseReview(value: unknown): Parsed<Review | null> {
+    const { min, max } = REVIEW.factor;
+    const fail = {
+        error: invalid('review', `must be { mode: 'off' } or { mode: 'flag', factor?: ${min}-${max} }`),
+    };
+    if (value === null) return { ok: null };
+    if (typeof value !== 'object' || Array.isArray(value)) return fail;
+    const { mode, factor, ...rest } = value as { mode?: unknown; factor?: unknown };
+    if (Object.keys(rest).length > 0) return fail;
+    if (mode === 'off' && factor === undefined) return { ok: null };
+    if (!(REVIEW_MODES as readonly unknown[]).includes(mode)) return fail;
+    if (factor === undefined) return { ok: { mode: mode as ReviewMode, factor: REVIEW.factor.default } };
+    if (typeof factor !== 'number' || !Number.isFinite(factor) || factor < min || factor > max) return fail;
+    return { ok: { mode: mode as ReviewMode, factor } };
+}
+
+/**
+ * Whether a board's ranked value is implausible against its current first (REVIEW): never
+ * while the board has fewer than REVIEW.minEntries entries, nor against a first of 0.
+ */
+export function implausible(value: number, first: number, entries: number, asc: boolean, factor: number): boolean {
+    if (entries < REVIEW.minEntries || first <= 0) return false;
+    return asc ? value < first / factor : value > first * factor;
+}
+
+/** The options a request names (absent: unchanged); `review: null` turns review off. */
+export type BoardOptionsChange = Partial<Omit<BoardOptions, 'review'>> & { review?: Review | null };
+
+/**
  * The options a create or update request names (absent fields stay absent), or the first
  * field's error. Unknown values are refused rather than defaulted.
  */
@@ -95,13 +151,15 @@ export function parseBoardOptions(request: {
     operator?: unknown;
     ties?: unknown;
     format?: unknown;
-}): Parsed<Partial<BoardOptions>> {
-    const out: Partial<BoardOptions> = {};
+    review?: unknown;
+}): Parsed<BoardOptionsChange> {
+    const out: BoardOptionsChange = {};
     const fields = [
         ['sortOrder', parseSortOrder],
         ['operator', parseOperator],
         ['ties', parseTies],
         ['format', parseFormat],
+        ['review', parseReview],
     ] as const;
     for (const [field, parse] of fields) {
         const value = request[field];

@@ -5,7 +5,17 @@ import type { IDL } from '@dfinity/candid';
 
 import type { EventKind } from './event-log';
 import type { DeliveryReport, Lease, WebhookView } from './webhooks';
-import type { BoardOptions, Metadata, Operator, ScoreFormat, SortOrder, StandardBoards, Ties } from './board-options';
+import type {
+    BoardOptions,
+    Metadata,
+    Operator,
+    Review,
+    ReviewSetting,
+    ScoreFormat,
+    SortOrder,
+    StandardBoards,
+    Ties,
+} from './board-options';
 
 import type {
     AchievementReply,
@@ -93,6 +103,8 @@ export interface BoardConfig {
     format?: ScoreFormat;
     /** How many top entries its new_leader/overtaken/period_closed events watch (0: none); absent = EVENT_TOP.default. */
     eventTop?: number;
+    /** Review of implausible scores (./board-options.ts REVIEW); absent: off. */
+    review?: Review;
 }
 
 /** A board as the developer methods show it. */
@@ -189,14 +201,44 @@ export interface ExportPage {
     nextOffset: number | null;
 }
 
-/** What moderation did, for the game's developer. */
+/** What the moderation log records: the developer's actions, and their verdicts on the review queue. */
+export const MODERATION_ACTIONS = [
+    'remove-entry',
+    'wipe-player',
+    'ban',
+    'unban',
+    'dismiss-report',
+    'review-dismiss',
+    'review-remove',
+    'review-ban',
+] as const;
+export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
+
 export interface ModerationEntry {
     at: Nanoseconds;
-    action: 'remove-entry' | 'wipe-player' | 'ban' | 'unban' | 'dismiss-report';
+    action: ModerationAction;
     playerId: string;
     scoreboardId?: string;
     detail: string;
 }
+
+/** An entry of a board waiting in the game's review queue (docs/boards.md#review-of-implausible-scores). */
+export interface ReviewEntry {
+    scoreboardId: string;
+    playerId: string;
+    nickname: string;
+    kind: 'flagged';
+    /** The entry as the flagged submit wrote it. */
+    score: number;
+    streak: number;
+    /** The board's first (its ranked value) the entry was judged against. */
+    first: number;
+    at: Nanoseconds;
+}
+
+/** What the developer does with a flagged entry: keep it, take it off the board, or that and ban its player. */
+export const REVIEW_ACTIONS = ['dismiss', 'remove', 'ban'] as const;
+export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
 
 /** A game's activity per UTC day (kept for 90 days) and its players by provider. */
 export interface Analytics {
@@ -303,13 +345,14 @@ export interface CreateBoardRequest {
     format?: ScoreFormat;
     /** How many top entries its events watch (0-25; absent: 10). */
     eventTop?: number;
+    review?: ReviewSetting;
 }
 
 /**
  * What a board update may change besides its name: ties, format and eventTop always; order and
  * operator while it has no entries.
  */
-export type BoardOptionsUpdate = Partial<BoardOptions> & { eventTop?: number };
+export type BoardOptionsUpdate = Partial<Omit<BoardOptions, 'review'>> & { eventTop?: number; review?: ReviewSetting };
 
 type GameRef = { gameId: string };
 type BoardRef = GameRef & { boardId: string };
@@ -829,6 +872,20 @@ export const METHODS = {
             DevGame & { playerId: string; scoreboardId: string; action: ReportAction; reason?: string },
             Message
         >(),
+    },
+    /** The game's review queue, newest first. */
+    dev_review_queue: {
+        kind: 'query',
+        access: 'gateway',
+        routes: 'viaDirectory',
+        shape: shape<DevGame & { limit?: number }, ReviewEntry[]>(),
+    },
+    /** Settles one entry of the review queue. */
+    dev_review: {
+        kind: 'update',
+        access: 'gateway',
+        routes: 'viaDirectory',
+        shape: shape<DevGame & { scoreboardId: string; playerId: string; action: ReviewAction }, Message>(),
     },
     dev_analytics: {
         kind: 'query',

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 
 import { EVENT_TOP } from './event-log';
-import { MAX_DECIMAL_PLACES, OPERATORS, SORT_ORDERS, TIES } from './board-options';
+import { MAX_DECIMAL_PLACES, OPERATORS, REVIEW, REVIEW_MODES, SORT_ORDERS, TIES } from './board-options';
+import { MODERATION_ACTIONS, REVIEW_ACTIONS } from './canister';
 import { FIELD } from './messages';
 import { REPORT_ACTIONS, REPORT_LIMITS, REPORT_REASONS } from './reports';
 import { invalid } from './rules';
@@ -72,6 +73,35 @@ const EventTopField = z
         description: `how many top entries its new_leader, overtaken and period_closed events name (0: none; default ${EVENT_TOP.default})`,
     });
 
+/** Every way a review setting can be wrong gets the canister's one message (./board-options.ts parseReview). */
+const badReview = {
+    error: invalid(
+        'review',
+        `must be { mode: 'off' } or { mode: 'flag', factor?: ${REVIEW.factor.min}-${REVIEW.factor.max} }`,
+    ),
+};
+const ReviewFactor = z
+    .number(badReview)
+    .min(REVIEW.factor.min, badReview)
+    .max(REVIEW.factor.max, badReview)
+    .meta({
+        description: `how far past the board's first a score is implausible (default ${REVIEW.factor.default}: twice the first; lowest-first boards: below half of it)`,
+    });
+const ReviewSettingField = z
+    .union(
+        [
+            z.strictObject({ mode: z.literal('off', badReview) }, badReview),
+            z.strictObject({ mode: z.enum(REVIEW_MODES, badReview), factor: ReviewFactor.optional() }, badReview),
+        ],
+        badReview,
+    )
+    .meta({
+        description: `review of implausible scores (default off): with flag, a score that beats the board's first by more than factor, on a board of at least ${REVIEW.minEntries} entries, is accepted as always and its entry waits in the game's review queue (docs/boards.md#review-of-implausible-scores); {mode: 'off'} turns it off`,
+    });
+const ReviewView = z
+    .object({ mode: z.enum(REVIEW_MODES), factor: z.number() })
+    .meta({ description: 'review of implausible scores; absent: off' });
+
 /** The options a board may be created or updated with (absent: the default, or unchanged). */
 const BoardOptionFields = {
     sortOrder: optional(SortOrderField),
@@ -79,6 +109,7 @@ const BoardOptionFields = {
     ties: optional(TiesField),
     format: optional(FormatField),
     eventTop: optional(EventTopField),
+    review: optional(ReviewSettingField),
 };
 
 // ---- request bodies and query parameters ---------------------------------------------------------
@@ -175,6 +206,12 @@ export const ReportsQuery = z.object({
     offset: integer('items skipped from the top of the queue', 0, REPORT_LIMITS.openPerGame, 0),
     limit: integer('items, most reporters first', 1, REPORT_LIMITS.page.max, REPORT_LIMITS.page.default),
 });
+export const ReviewBody = z.object({
+    action: z.enum(REVIEW_ACTIONS, { error: invalid('action', `must be ${REVIEW_ACTIONS.join(', ')}`) }).meta({
+        description:
+            'dismiss: the entry stays on its board; remove: it is taken off (this period only); ban: taken off and its player banned',
+    }),
+});
 export const AnalyticsQuery = z.object({ days: integer('the last this many UTC days', 1, ANALYTICS_DAYS, 30) });
 
 // ---- response data -----------------------------------------------------------------------------------
@@ -204,6 +241,7 @@ export const BoardView = z.object({
     ties: TiesField.optional(),
     format: FormatField.optional(),
     eventTop: EventTopField.optional(),
+    review: ReviewView.optional(),
 });
 
 export const StandardBoards = z.object({ sortOrder: SortOrderField, operator: OperatorField });
@@ -309,10 +347,26 @@ export const SuspicionLog = z.array(
 export const ModerationLog = z.array(
     z.object({
         at: Nanoseconds,
-        action: z.enum(['remove-entry', 'wipe-player', 'ban', 'unban', 'dismiss-report']),
+        action: z.enum(MODERATION_ACTIONS),
         playerId: z.string(),
         scoreboardId: z.string().optional(),
         detail: z.string(),
+    }),
+);
+
+export const ReviewQueue = z.array(
+    z.object({
+        scoreboardId: z.string(),
+        playerId: z.string(),
+        nickname: z.string(),
+        kind: z.literal('flagged').meta({ description: 'flagged: accepted and on its board, waiting for a verdict' }),
+        score: z.number().int().meta({ description: 'the entry as the flagged submit wrote it' }),
+        streak: z.number().int(),
+        first: z
+            .number()
+            .int()
+            .meta({ description: "the board's first (score, or streak on a streak board) it was judged against" }),
+        at: Nanoseconds,
     }),
 );
 

@@ -15,6 +15,8 @@ export const EVENT_KINDS = [
     'player_wiped',
     'score_submitted',
     'entry_reported',
+    'score_flagged',
+    'score_reviewed',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 

@@ -94,6 +94,28 @@ export const EntryReportedEvent = base('entry_reported', {
         .meta({ description: 'distinct players who reported the entry so far, this one included' }),
 });
 
+/** What the developer decided about a flagged entry (the review queue's actions). */
+export const REVIEW_VERDICTS = ['dismissed', 'removed', 'banned'] as const;
+export const ScoreFlaggedEvent = base('score_flagged', {
+    scoreboardId: BoardField,
+    playerId: PlayerField,
+    score: Value,
+    streak: Value,
+    first: Value.meta({
+        description:
+            "the board's first (its ranked value: score, or streak on a streak board) the entry was judged against",
+    }),
+});
+export const ScoreReviewedEvent = base('score_reviewed', {
+    scoreboardId: BoardField,
+    playerId: PlayerField,
+    score: Value,
+    streak: Value,
+    verdict: z.enum(REVIEW_VERDICTS).meta({
+        description: 'dismissed: the entry stays; removed: taken off the board; banned: removed and the player banned',
+    }),
+});
+
 export const GameEvent = z.discriminatedUnion('kind', [
     NewLeaderEvent,
     OvertakenEvent,
@@ -103,6 +125,8 @@ export const GameEvent = z.discriminatedUnion('kind', [
     PlayerWipedEvent,
     ScoreSubmittedEvent,
     EntryReportedEvent,
+    ScoreFlaggedEvent,
+    ScoreReviewedEvent,
 ]);
 export type GameEvent = z.infer<typeof GameEvent>;
 /** An event of one kind. */

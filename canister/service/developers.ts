@@ -1,6 +1,7 @@
 // Game developers: accounts keyed by (issuer, subject) like players' but separate from them,
 // dashboard sessions (tokens kept only as hashes, 7 days, renewed on use), the game-slot
 // allowance with requests for more, and the ownership check every developer method starts with.
+import { dropReviews } from './review';
 import type { BoardView, DeveloperView, GameView, Identity, ReplyOf, RequestOf } from '../../contract/canister';
 import { boardNotFound } from '../../contract/messages';
 import { clampLimit, invalid } from '../../contract/rules';
@@ -271,6 +272,7 @@ export function purgeSome(ctx: Ctx, budget: number): boolean {
     for (let i = 0; i < SUSPICION_KEEP; i++) ctx.store.suspicion.delete(`${p.gameId}/${i}`);
     for (let i = 0; i < MODERATION_KEEP; i++) ctx.store.moderation.delete(`${p.gameId}/${i}`);
     dropReports(ctx, p.gameId);
+    dropReviews(ctx, p.gameId);
     dropDays(ctx, p.gameId);
     dropStats(ctx, p.gameId);
     ctx.store.meta.set('purging', list.slice(1));

@@ -16,7 +16,7 @@ import {
     parseBoardOptions,
     parseOperator,
     parseSortOrder,
-    type BoardOptions,
+    type BoardOptionsChange,
     type StandardBoards,
 } from '../../contract/board-options';
 import { checkBoardId, checkCount, checkGameId, gameOfApiKey, invalid, isFanout } from '../../contract/rules';
@@ -340,7 +340,7 @@ export function createBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_create_boa
               : fail(invalid('sortBy', 'must be score or streak'));
     const name = optionalText('name', req.name, 100, id);
     const description = optionalText('description', req.description, 500, '');
-    const options = parsed(parseBoardOptions(req));
+    const { review, ...options } = parsed(parseBoardOptions(req));
     const eventTop = req.eventTop === undefined ? undefined : parsed(parseEventTop(req.eventTop));
     let period: Period;
     let days: number | undefined;
@@ -374,6 +374,7 @@ export function createBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_create_boa
     const record = board(id, name, period, now, { description, sortBy, targeted, days, ...options });
     record.serial = serial;
     if (eventTop !== undefined) record.eventTop = eventTop;
+    if (review) record.review = review;
     game.record.boards.push(record);
     game.boards.set(id, newBoardTable(record));
     saveView(ctx, game);
@@ -404,8 +405,8 @@ export function updateBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_update_boa
  * change only while the board has no entries in its current period (refused with 409: kept
  * values were chosen by the old rule); the standard boards take theirs from the game setting.
  */
-function setBoardOptions(ctx: Ctx, game: GameState, record: BoardRecord, options: Partial<BoardOptions>): void {
-    const { sortOrder, operator, ties, format } = options;
+function setBoardOptions(ctx: Ctx, game: GameState, record: BoardRecord, options: BoardOptionsChange): void {
+    const { sortOrder, operator, ties, format, review } = options;
     const ruleChanges =
         (sortOrder !== undefined && sortOrder !== (record.sortOrder ?? 'desc')) ||
         (operator !== undefined && operator !== (record.operator ?? 'best'));
@@ -427,6 +428,9 @@ function setBoardOptions(ctx: Ctx, game: GameState, record: BoardRecord, options
     if (reorders) renewTable(game, record);
     if (ties !== undefined) record.ties = ties;
     if (format !== undefined) record.format = format;
+    // Review changes any time: it decides only about submits from now on.
+    if (review === null) delete record.review;
+    else if (review !== undefined) record.review = review;
 }
 
 /**

@@ -11,7 +11,13 @@ import { Fail } from '../domain/fail';
 import { saveGame } from '../state/game-state';
 import { findPlayer } from './players';
 import { accountOf, identityBanKey, identityHash, isBanned } from './bans';
-import { isCurrentEntry, type BanRecord, type ModerationRecord, type PlayerRecord } from '../state/records';
+import {
+    isCurrentEntry,
+    type BanRecord,
+    type BoardRecord,
+    type ModerationRecord,
+    type PlayerRecord,
+} from '../state/records';
 import { playerKey } from '../state/store';
 import { removeEntry } from '../state/tables';
 import { requirePlayerRef } from './credentials';
@@ -48,28 +54,42 @@ export function removeBoardEntry(
     const board = game.record.boards.find((b) => b.scoreboardId === req.scoreboardId);
     if (board === undefined) throw new Fail(404, boardNotFound(String(req.scoreboardId)));
     const { playerId, player } = existingPlayer(ctx, game, req.playerId);
-    if (board.scoreboardId === 'all-time') {
-        if (player.best === undefined) throw new Fail(404, `'${playerId}' has no entry on this board`);
-        player.best = undefined;
-        player.bestAt = undefined;
-        delete player.bestMetadata;
-        removeEntry(game.global, player.slot);
-    } else {
-        if (!isCurrentEntry(player.boards[board.scoreboardId], board))
-            throw new Fail(404, `'${playerId}' has no entry on this board`);
-        delete player.boards[board.scoreboardId];
-        const table = game.boards.get(board.scoreboardId);
-        if (table !== undefined) removeEntry(table, player.slot);
-    }
-    ctx.store.players.set(playerKey(game.record.gameId, playerId), player);
+    if (!takeEntry(ctx, game, board, playerId, player)) throw new Fail(404, `'${playerId}' has no entry on this board`);
     logModeration(ctx, game, {
         action: 'remove-entry',
         playerId,
         scoreboardId: board.scoreboardId,
         detail: `${player.nickname}'s entry removed`,
     });
-    recordEvent(ctx, game, { kind: 'player_wiped', playerId, scoreboardId: board.scoreboardId });
     return { message: `Removed ${player.nickname}'s entry from ${board.name}.` };
+}
+
+/**
+ * Takes a player's entry off one board's current period (saved, `player_wiped` recorded); false
+ * when they have none there. The caller logs the action.
+ */
+export function takeEntry(
+    ctx: Ctx,
+    game: GameState,
+    board: BoardRecord,
+    playerId: string,
+    player: PlayerRecord,
+): boolean {
+    if (board.scoreboardId === 'all-time') {
+        if (player.best === undefined) return false;
+        player.best = undefined;
+        player.bestAt = undefined;
+        delete player.bestMetadata;
+        removeEntry(game.global, player.slot);
+    } else {
+        if (!isCurrentEntry(player.boards[board.scoreboardId], board)) return false;
+        delete player.boards[board.scoreboardId];
+        const table = game.boards.get(board.scoreboardId);
+        if (table !== undefined) removeEntry(table, player.slot);
+    }
+    ctx.store.players.set(playerKey(game.record.gameId, playerId), player);
+    recordEvent(ctx, game, { kind: 'player_wiped', playerId, scoreboardId: board.scoreboardId });
+    return true;
 }
 
 /** Takes a player off every board of the game; with `archives`, off its archived periods too. */

@@ -30,7 +30,8 @@ import { requireGame, saveGame } from '../state/game-state';
 import { countSubmitStats } from '../state/stats';
 import { countSubmit } from './analytics';
 import { refuseBanned } from './bans';
-import { putEntry, setEntryMetadata } from '../state/tables';
+import { putEntry, setEntryMetadata, type BoardTable } from '../state/tables';
+import { flagEntry, implausibleAgainst } from './review';
 import { optionsOf, parseMetadata } from '../../contract/board-options';
 import { keepsMetadata } from '../domain/metadata';
 import { boardEvents } from './board-events';
@@ -255,10 +256,12 @@ function writeEntry(
         const previous = player.best;
         const { best, changed, improved } = applySubmit(previous, score, streak, now, board, repeat);
         if (!changed) return false;
+        const first = judge(game.global, board, previous, best);
         player.best = best;
         player.bestAt = now;
         putEntry(game.global, player.slot, best, now);
         boardEvents(ctx, game, board, game.global, player.slot, playerId, previous, best, cause);
+        if (first !== undefined) flagEntry(ctx, game, board, playerId, best, first, cause);
         // (Without metadata on either side there is nothing to decide: no cost for players without.)
         if (
             (metadata !== undefined || player.bestMetadata !== undefined) &&
@@ -293,11 +296,23 @@ function writeEntry(
     if (note !== undefined) entry.metadata = note;
     player.boards[board.scoreboardId] = entry;
     if (table !== undefined) {
+        const first = judge(table, board, current, best);
         putEntry(table, player.slot, best, now);
         if (note !== undefined || table.metadata !== undefined) setEntryMetadata(table, player.slot, note);
         boardEvents(ctx, game, board, table, player.slot, playerId, current, best, cause);
+        if (first !== undefined) flagEntry(ctx, game, board, playerId, best, first, cause);
     }
     return current !== undefined && improved;
+}
+
+/**
+ * On a board with review: the board's first when the entry about to be written is implausible
+ * against it (a new ranked value only), else undefined. Boards without review: one comparison.
+ */
+function judge(table: BoardTable, board: BoardRecord, before: Best | undefined, after: Best): number | undefined {
+    const review = board.review;
+    if (review === undefined || !rankedChanged(board, before, after)) return undefined;
+    return implausibleAgainst(table, board, review.factor, board.sortBy === 'streak' ? after.streak : after.score);
 }
 
 /**

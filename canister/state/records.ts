@@ -4,7 +4,7 @@ import type {
     BoardConfig,
     Caps,
     Identity,
-    ModerationEntry,
+    ModerationAction,
     SuspicionEntry,
     TimeValidation,
 } from '../../contract/canister';
@@ -61,6 +61,8 @@ export interface GameRecord {
     suspicionSeq: number;
     /** Next sequence number of the moderation log. */
     moderationSeq?: number;
+    /** Next sequence number of the review queue (absent: 0, nothing was ever queued). */
+    reviewSeq?: number;
     /** Bans of player ids that had no record when banned (kept in `bans`). */
     pendingBans?: number;
     /** Bans of accounts' identities (kept in `bans`, bans.ts). */
@@ -110,10 +112,29 @@ export interface BanRecord {
     identity?: string;
 }
 
+/**
+ * A player's entry of one board waiting in the game's review queue (service/review.ts): the
+ * entry as the implausible submit wrote it, and the board's first it was judged against.
+ */
+export interface ReviewRecord {
+    /** Its place in the game's queue ring (`reviewQueue`): a newer flag of the same entry replaces it. */
+    seq: number;
+    kind: 'flagged';
+    score: number;
+    streak: number;
+    /** The ranked value (score, or streak on a streak board) of the board's first at the time. */
+    first: number;
+    /** µs. */
+    at: number;
+    /** The board's period and serial then: a verdict removes an entry of that period of that board only. */
+    period: number;
+    serial: number;
+}
+
 /** One moderation action, kept in the game's log (a ring like the suspicion log). */
 export interface ModerationRecord {
     at: number;
-    action: ModerationEntry['action'];
+    action: ModerationAction;
     playerId: string;
     scoreboardId?: string;
     detail: string;

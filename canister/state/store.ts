@@ -14,6 +14,7 @@ import type {
     ReportItemRecord,
     ReportQueueRecord,
     ReporterDayRecord,
+    ReviewRecord,
     MoveInRecord,
     MoveOutRecord,
     GameRecord,
@@ -175,6 +176,10 @@ export interface Store {
     reports: KV<ReportItemRecord | ReporterDayRecord>;
     /** Game id -> its queue of open reported entries, in queue order. */
     reportQueues: KV<ReportQueueRecord>;
+    /** `<gameId>/<boardId>/<playerId>` -> that entry waiting for review (service/review.ts). */
+    reviews: KV<ReviewRecord>;
+    /** `<gameId>/<seq % REVIEW_KEEP>` -> `<boardId>/<playerId>`: the game's review queue, a ring. */
+    reviewQueue: KV<string>;
     /** `<gameId>/<day % 90>` -> that day's activity. */
     daily: KV<DailyRecord>;
     /** `<gameId>/<seq % EVENTS_KEEP>` -> an event of the game's log (service/events.ts). */
@@ -287,6 +292,8 @@ export function memoryStore(): Store {
         moderation: json(),
         reports: json(),
         reportQueues: json(),
+        reviews: json(),
+        reviewQueue: plain(),
         daily: json(),
         events: json(),
         webhooks: json(),

@@ -4,7 +4,7 @@
 // expands every alias here into dist/types.d.ts: nothing in it refers outside the package).
 import type { z } from 'zod';
 
-import type { BoardOptions, Metadata, ScoreFormat, SortOrder } from '../../contract/board-options';
+import type { BoardOptions, Metadata, Review, ScoreFormat, SortOrder } from '../../contract/board-options';
 import type * as S from '../../contract/schemas';
 
 /** A JSON shape without zod's brands (Nanoseconds is a plain number in JSON). */
@@ -52,3 +52,8 @@ export type EntryMetadata = Plain<Metadata>;
 export type BoardSortOrder = Plain<SortOrder>;
 export type BoardScoreFormat = Plain<ScoreFormat>;
 export type BoardDisplayOptions = Plain<BoardOptions>;
+/**
+ * A board's review of implausible scores (the developer sets it; absent: off). A flagged score's
+ * submit answers exactly as any other: there is nothing for a game to handle.
+ */
+export type BoardReview = Plain<Review>;

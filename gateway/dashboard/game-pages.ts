@@ -8,7 +8,7 @@ import { REPORT_LIMITS } from '../../contract/reports';
 import { boardNotFound } from '../../contract/messages';
 import { readBoard } from '../developer/boards';
 import { analytics } from '../developer/games';
-import { moderationLog, report, reports, suspicionLog } from '../developer/moderation';
+import { moderationLog, report, reports, reviewQueue, suspicionLog } from '../developer/moderation';
 import { replyOf, type DevGame } from '../developer/operation';
 import { listWebhooks } from '../developer/webhooks';
 import { ApiFailure, failureOf } from '../http/errors';
@@ -98,9 +98,15 @@ const TAB_PAGES: Record<Tab, TabPage> = {
         }),
     ),
     moderation: tabPage(
-        ({ o, req, dev }) =>
-            Promise.all([replyOf(moderationLog.run(o, dev, { limit: 200 })), reportsShown(o, req, dev)]),
-        (game, [log, shown], { view }) => ({ body: moderationTab(game, log, view, shown) }),
+        async ({ o, req, dev }) => {
+            const [log, queue, reports] = await Promise.all([
+                replyOf(moderationLog.run(o, dev, { limit: 200 })),
+                replyOf(reviewQueue.run(o, dev, { limit: 200 })),
+                reportsShown(o, req, dev),
+            ]);
+            return { log, queue, reports };
+        },
+        (game, data, { view }) => ({ body: moderationTab(game, data, view) }),
     ),
     webhooks: tabPage(
         ({ o, dev }) => replyOf(listWebhooks.run(o, dev, {})),

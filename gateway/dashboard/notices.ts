@@ -13,6 +13,7 @@ const NOTICE_TEXT = {
     'player-banned': 'Player banned.',
     'ban-lifted': 'Ban lifted.',
     'report-handled': 'Done: the report is off the queue and in the moderation log.',
+    'review-settled': 'Review done.',
     'board-saved': 'Board saved.',
     'standard-boards-saved': 'Standard boards saved.',
     'board-reset': 'Board reset: the period was archived.',

@@ -1,6 +1,7 @@
 // Moderating a game's players: wiping one from every board (and its archives), banning one from
-// writing to the game, lifting a ban, the moderation and suspicion logs, and players' reports.
-import { BanBody, ReportActionBody, WipeBody } from '../../contract/dashboard-schemas';
+// writing to the game, lifting a ban, the review queue of flagged entries and its verdicts, the
+// moderation and suspicion logs, and players' reports.
+import { BanBody, ReportActionBody, ReviewBody, WipeBody } from '../../contract/dashboard-schemas';
 import type { ReportAction } from '../../contract/reports';
 import { method, type DevGame } from './operation';
 
@@ -26,3 +27,11 @@ export const actOnReport = method<'dev_report_action', DevReport, { action: Repo
 );
 /** The game's rejected submits (caps, time validation), newest first. */
 export const suspicionLog = method('dev_suspicion_log');
+/** The game's review queue (entries of boards with review, flagged as implausible), newest first. */
+export const reviewQueue = method('dev_review_queue');
+/** A verdict on one flagged entry: dismiss, remove or ban. */
+export const settleReview = method<
+    'dev_review',
+    DevGame & { scoreboardId: unknown; playerId: unknown },
+    { action: 'dismiss' | 'remove' | 'ban' }
+>('dev_review', ReviewBody);

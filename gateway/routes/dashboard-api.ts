@@ -25,6 +25,8 @@ import {
     ReportDetail,
     ReportQueue,
     ReportsQuery,
+    ReviewBody,
+    ReviewQueue,
     StandardBoards,
     StandardBoardsBody,
     UpdateBoardBody,
@@ -33,7 +35,7 @@ import {
     WipeBody,
     ANALYTICS_DAYS,
 } from '../../contract/dashboard-schemas';
-import { DEFAULT_STANDARD_BOARDS } from '../../contract/board-options';
+import { DEFAULT_STANDARD_BOARDS, REVIEW } from '../../contract/board-options';
 import { REPORT_LIMITS } from '../../contract/reports';
 import { invalid, parseOffset } from '../../contract/rules';
 import { Message } from '../../contract/schemas';
@@ -51,6 +53,8 @@ import {
     moderationLog as moderationLogOp,
     report as reportOp,
     reports as reportsOp,
+    reviewQueue as reviewQueueOp,
+    settleReview,
     suspicionLog as suspicionLogOp,
     unban as unbanOp,
     wipePlayer,
@@ -117,7 +121,7 @@ const createBoard = operationRoute({
     method: 'post',
     path: `${BASE}/games/{gameId}/boards`,
     id: 'dashboard-create-board',
-    summary: 'Create a monthly, custom or targeted board, with its order, keeping rule, ties and format',
+    summary: 'Create a monthly, custom or targeted board, with its order, keeping rule, ties, format and review',
     params: { gameId },
     body: CreateBoardBody,
     data: BoardView,
@@ -137,7 +141,7 @@ const updateBoard = operationRoute({
     id: 'dashboard-update-board',
     summary: "Change a board's name, description or options (fields left out stay)",
     description:
-        "Ties and format change any time. Order and operator change only while the board has no entries in its current period (409 otherwise: its kept scores were chosen by the old rule); the standard boards' come from the game's standard-boards setting.",
+        "Ties, format, eventTop and review change any time (review decides about submits from then on; {mode: 'off'} turns it off). Order and operator change only while the board has no entries in its current period (409 otherwise: its kept scores were chosen by the old rule); the standard boards' come from the game's standard-boards setting.",
     params: { gameId, boardId: BOARD_ID },
     body: UpdateBoardBody,
     bodyOptional: true,
@@ -223,9 +227,12 @@ const unban = operationRoute({
     errors: { 400: 'an id is invalid', 404: `${NOT_OWNED}, or the player is not banned` },
 });
 
+/** A log's or queue's `limit`: newest first, up to LOG_KEEP. */
+const newest = ({ query }: { query: Map<string, string[]> }) => ({ limit: integer(query, 'limit', 1, LOG_KEEP) });
+
 const moderationLog = operationRoute({
     op: moderationLogOp,
-    input: ({ query }) => ({ limit: integer(query, 'limit', 1, LOG_KEEP) }),
+    input: newest,
     method: 'get',
     path: `${BASE}/games/{gameId}/moderation-log`,
     id: 'dashboard-moderation-log',
@@ -234,6 +241,35 @@ const moderationLog = operationRoute({
     query: ModerationQuery,
     data: ModerationLog,
     errors: { 400: 'limit is invalid', 404: NOT_OWNED },
+});
+
+const reviewQueue = operationRoute({
+    op: reviewQueueOp,
+    input: newest,
+    method: 'get',
+    path: `${BASE}/games/{gameId}/review`,
+    id: 'dashboard-review-queue',
+    summary: "The game's review queue: entries of boards with review flagged as implausible, newest first",
+    description: `A board with the option review {mode: 'flag'} accepts every score as always; a score that beats the board's first by more than its factor (on a board of at least ${REVIEW.minEntries} entries) also puts the entry here, with the first it was judged against, and records score_flagged. The queue keeps the newest ${REVIEW.queue}; an older flag leaves it (its entry stays on the board). A later flag of the same entry replaces the earlier one.`,
+    params: { gameId },
+    query: ModerationQuery,
+    data: ReviewQueue,
+    errors: { 400: 'limit is invalid', 404: NOT_OWNED },
+});
+
+const review = operationRoute({
+    op: settleReview,
+    dev: ({ params }) => ({ scoreboardId: params.boardId, playerId: params.playerId }),
+    method: 'post',
+    path: `${BASE}/games/{gameId}/review/{boardId}/{playerId}`,
+    id: 'dashboard-review',
+    summary: 'Settle a flagged entry: dismiss it (it stays), remove it, or remove it and ban its player',
+    description:
+        'remove and ban take the entry off its board if it is still there in the period it was flagged in (a period archived since keeps it). Each verdict leaves the queue, goes to the moderation log (review-dismiss, review-remove, review-ban; ban also logs the ban) and records score_reviewed with the verdict.',
+    params: { gameId, boardId: BOARD_ID, playerId },
+    body: ReviewBody,
+    data: Message,
+    errors: { 400: 'an id or the action is invalid', 404: `${NOT_OWNED}, or no such board or entry in the queue` },
 });
 
 const suspicionLog = operationRoute({
@@ -383,6 +419,8 @@ export default [
     ban,
     unban,
     moderationLog,
+    reviewQueue,
+    review,
     suspicionLog,
     reports,
     report,

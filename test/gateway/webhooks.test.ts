@@ -1,6 +1,7 @@
 // Webhook delivery end to end: the real canister in the replica records events and leases them,
 // a gateway's delivery loop POSTs them to real HTTP receivers on 127.0.0.1 (allowed by this
 // gateway's WEBHOOK_ALLOW=loopback), names resolved by a real DNS server of the test.
+import { REVIEW } from '../../contract/board-options';
 import { EVENTS_KEEP, EVENT_KINDS, type EventKind } from '../../contract/event-log';
 import type { RunningGateway } from '../../gateway/server/serve';
 import { parseAllow } from '../../gateway/webhooks/address-policy';
@@ -52,11 +53,18 @@ async function receiver(): Promise<Receiver> {
 }
 const advance = (seconds: number) => s.replica.advanceTime(seconds * 1000);
 
-async function submit(apiKey: string, gameId: string, playerId: string, score: number, status = 200): Promise<void> {
+async function submit(
+    apiKey: string,
+    gameId: string,
+    playerId: string,
+    score: number,
+    status = 200,
+    scoreboardId?: string,
+): Promise<void> {
     await advance(3); // past the per-player pace
     const res = await s.request('POST', '/scores', {
         headers: { 'X-API-Key': apiKey },
-        body: { gameId, playerId, score, streak: 1 },
+        body: { gameId, playerId, score, streak: 1, scoreboardId },
     });
     expect(res.status).toBe(status);
 }
@@ -87,6 +95,22 @@ test('events of every kind arrive in order, signed under the endpoint secret, ea
     await submit(apiKey, g, 'eve', 5000, 400); // submit_rejected: above the cap
     await s.canister.ok('dev_ban', { sessionHash: dev.sessionHash, gameId: g, playerId: 'eve', reason: 'cap' });
     await s.canister.ok('dev_wipe_player', { sessionHash: dev.sessionHash, gameId: g, playerId: 'ada' });
+    // A board with review: 20 entries (one call), then a score past twice the first (score_flagged), dismissed (score_reviewed).
+    const review = { sessionHash: dev.sessionHash, gameId: g, scoreboardId: 'rev' };
+    await s.canister.ok('dev_create_board', { ...review, type: 'targeted', review: { mode: 'flag' } });
+    const entries = await s.canister.ok('submit_scores', {
+        submits: Array.from({ length: REVIEW.minEntries }, (_, i) => ({
+            apiKey,
+            gameId: g,
+            playerId: `rev-${i}`,
+            score: 10 + i,
+            streak: 0,
+            scoreboardId: 'rev',
+        })),
+    });
+    expect(entries.every((r) => 'ok' in r)).toBe(true);
+    await submit(apiKey, g, 'rev-0', 1000, 200, 'rev');
+    await s.canister.ok('dev_review', { ...review, playerId: 'rev-0', action: 'dismiss' });
     // Delivered before the clock jumps a day (a jump past a lease in flight would lease it again).
     await settled(g, webhookId);
     await advance(86_400); // the daily period closes: period_closed

@@ -44,7 +44,7 @@ function boardOf(v: unknown, serials: number): BoardRecord {
         archives.some((a, i) => i > 0 && a <= archives[i - 1])
     )
         throw new Fail(400, invalid('archives', `must be at most ${RETENTION[period]} period starts, oldest first`));
-    const options = parsed(parseBoardOptions(o));
+    const { review, ...options } = parsed(parseBoardOptions(o));
     const board: BoardRecord = {
         scoreboardId: o.scoreboardId as string,
         name: text('name', o.name, 1, 100),
@@ -63,6 +63,7 @@ function boardOf(v: unknown, serials: number): BoardRecord {
     if (o.serial !== undefined) board.serial = whole('serial', o.serial);
     if ((board.serial ?? 0) > serials) throw new Fail(400, invalid('serial', 'must not be above the boardSerial'));
     if (o.anchor !== undefined) board.anchor = whole('anchor', o.anchor);
+    if (review) board.review = review;
     return board;
 }
 

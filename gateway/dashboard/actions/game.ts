@@ -7,7 +7,7 @@ import { Router } from 'express';
 import type { Result } from '../../../contract/canister';
 import { createBoard, removeEntry } from '../../developer/boards';
 import { deleteGame, rotateKey, standardBoards, updateGame } from '../../developer/games';
-import { actOnReport, ban, unban, wipePlayer } from '../../developer/moderation';
+import { actOnReport, ban, settleReview, unban, wipePlayer } from '../../developer/moderation';
 import { perform, type DevGame, type Operation } from '../../developer/operation';
 import { revokeServerKey, rotateServerKey, serverSettings, setCaps, setTimeValidation } from '../../developer/security';
 import { num, postActions, postForm, refused, viewOf, type DashboardOptions, type Form } from '../context';
@@ -136,6 +136,20 @@ const GAME_ACTIONS: ReadonlyMap<string, GameAction> = new Map<string, GameAction
                     { action: b.action, reason: b.reason === '' ? undefined : b.reason },
                 ),
             done: 'report-handled',
+            back: 'moderation',
+        },
+    ],
+    [
+        'review',
+        {
+            run: (o, dev, b) =>
+                perform(
+                    settleReview,
+                    o,
+                    { ...dev, scoreboardId: b.scoreboardId, playerId: b.playerId },
+                    { action: b.verdict },
+                ),
+            done: 'review-settled',
             back: 'moderation',
         },
     ],

@@ -3,6 +3,7 @@
 // format shows them (contract/board-options.ts holds the options themselves).
 import {
     MAX_DECIMAL_PLACES,
+    REVIEW,
     formatScore,
     optionsOf,
     type BoardOptions,
@@ -16,6 +17,7 @@ import { value, type View } from './view';
 const ORDERS = { desc: 'Higher first', asc: 'Lower first' };
 const OPERATORS = { best: 'Best', latest: 'Latest', sum: 'Sum' };
 const TIES = { distinct: 'Earlier first', shared: 'Shared' };
+const REVIEWS = { off: 'Off', flag: 'Flag for review' };
 const FORMATS = { number: 'Number (1234)', milliseconds: 'Time (1:02.345)', decimal: 'Decimal (12.34)' };
 
 export const HINT = {
@@ -25,6 +27,8 @@ export const HINT = {
     format: 'How pages and CSV exports show scores; the API always sends the integer.',
     places: 'Decimal format only: 12345 with 2 places reads 123.45.',
     rules: 'Order and keeping rule can change only while the board has no entries this period.',
+    review: `Flag: a score beating the first by more than the factor (on a board of ${REVIEW.minEntries}+ entries) is accepted and waits on the Moderation tab.`,
+    reviewFactor: `Implausible past first × this (lower first: below first ÷ this), ${REVIEW.factor.min}-${REVIEW.factor.max}.`,
     eventTop: `Top entries events watch: a new leader, players overtaken, a closed period's top (0: none; at most ${EVENT_TOP.max}).`,
 } as const;
 
@@ -47,6 +51,7 @@ export function optionsLine(board: Partial<BoardOptions>): string {
         o.operator === 'best' ? 'keeps the best' : o.operator === 'latest' ? 'keeps the latest' : 'adds submits up',
         o.ties === 'shared' ? 'ties share a rank' : 'ties: first to reach ranks higher',
         format,
+        ...(board.review === undefined ? [] : [`flags scores past ${board.review.factor}× the first`]),
     ].join(' · ');
 }
 
@@ -77,29 +82,42 @@ export function displayFields(
     const o = optionsOf(current);
     const places = o.format.kind === 'decimal' ? o.format.places : 2;
     return html`<div class="row top">
-        ${choice('ties', 'Ties', TIES, {
-            selected: value(v, action, 'ties', o.ties),
-            hint: HINT.ties,
-            id: `${idPrefix}-ties`,
-        })}
-        ${choice('format', 'Show scores as', FORMATS, {
-            selected: value(v, action, 'format', o.format.kind),
-            hint: HINT.format,
-            id: `${idPrefix}-format`,
-        })}
-        ${field('places', `Decimal places (1-${MAX_DECIMAL_PLACES})`, {
-            type: 'number',
-            value: value(v, action, 'places', places),
-            hint: HINT.places,
-            id: `${idPrefix}-places`,
-        })}
-        ${field('eventTop', `Event top (0-${EVENT_TOP.max})`, {
-            type: 'number',
-            value: value(v, action, 'eventTop', current.eventTop ?? EVENT_TOP.default),
-            hint: HINT.eventTop,
-            id: `${idPrefix}-eventTop`,
-        })}
-    </div>`;
+            ${choice('ties', 'Ties', TIES, {
+                selected: value(v, action, 'ties', o.ties),
+                hint: HINT.ties,
+                id: `${idPrefix}-ties`,
+            })}
+            ${choice('format', 'Show scores as', FORMATS, {
+                selected: value(v, action, 'format', o.format.kind),
+                hint: HINT.format,
+                id: `${idPrefix}-format`,
+            })}
+            ${field('places', `Decimal places (1-${MAX_DECIMAL_PLACES})`, {
+                type: 'number',
+                value: value(v, action, 'places', places),
+                hint: HINT.places,
+                id: `${idPrefix}-places`,
+            })}
+            ${field('eventTop', `Event top (0-${EVENT_TOP.max})`, {
+                type: 'number',
+                value: value(v, action, 'eventTop', current.eventTop ?? EVENT_TOP.default),
+                hint: HINT.eventTop,
+                id: `${idPrefix}-eventTop`,
+            })}
+        </div>
+        <div class="row top">
+            ${choice('review', 'Review of implausible scores', REVIEWS, {
+                selected: value(v, action, 'review', current.review?.mode ?? 'off'),
+                hint: HINT.review,
+                id: `${idPrefix}-review`,
+            })}
+            ${field('reviewFactor', 'Review factor', {
+                type: 'text', // decimals (1.5): a number input allows whole numbers only
+                value: value(v, action, 'reviewFactor', current.review?.factor ?? REVIEW.factor.default),
+                hint: HINT.reviewFactor,
+                id: `${idPrefix}-reviewFactor`,
+            })}
+        </div>`;
 }
 
 /**
@@ -107,10 +125,17 @@ export function displayFields(
  * the form did not have stays undefined, so the board keeps its value.
  */
 export function formOptions(b: Form): Partial<Record<keyof BoardOptions | 'eventTop', unknown>> {
-    const places = b.places === undefined || b.places.trim() === '' ? undefined : Number(b.places);
-    const eventTop = b.eventTop === undefined || b.eventTop.trim() === '' ? undefined : Number(b.eventTop);
+    const number = (text: string | undefined) => (text === undefined || text.trim() === '' ? undefined : Number(text));
+    const places = number(b.places);
+    const eventTop = number(b.eventTop);
     return {
         eventTop,
+        review:
+            b.review === undefined
+                ? undefined
+                : b.review === 'off'
+                  ? { mode: 'off' }
+                  : { mode: b.review, factor: number(b.reviewFactor) },
         sortOrder: b.sortOrder,
         operator: b.operator,
         ties: b.ties,

@@ -1,12 +1,20 @@
 // The Moderation tab: wiping, banning and unbanning a player, players' reports (./reports.ts),
-// and the moderation log.
-import type { GameView, ModerationEntry } from '../../../contract/canister';
+// the review queue (./review-queue.ts), and the moderation log.
+import type { GameView, ModerationEntry, ReviewEntry } from '../../../contract/canister';
 import { field, html, when, type Html, table } from '../layout';
 import { reportsSection, type ReportsShown } from './reports';
+import { reviewSection } from './review-queue';
 import { doneBox, formCard, value, type View } from './view';
 
-export function moderationTab(game: GameView, log: ModerationEntry[], v: View, reports: ReportsShown): Html {
-    return html`${doneBox(v)} ${reportsSection(game, reports, v)}
+/** What the tab reads besides the game. */
+export interface ModerationData {
+    log: ModerationEntry[];
+    queue: ReviewEntry[];
+    reports: ReportsShown;
+}
+
+export function moderationTab(game: GameView, { log, queue, reports }: ModerationData, v: View): Html {
+    return html`${doneBox(v)} ${reportsSection(game, reports, v)} ${reviewSection(game, queue, v)}
         <div class="grid">
             ${formCard(
                 game,

@@ -1,0 +1,62 @@
+// The dashboard's review of implausible scores in headless Chromium: a board created with review
+// 'flag' from the boards form, an implausible score shown in the Moderation tab's "Held and
+// flagged scores" section (screenshots dashboard-review.png and dashboard-review-phone.png), the
+// entry removed from there: gone from the board and the queue, in the moderation log.
+import type { Page } from 'playwright-core';
+
+import { REVIEW } from '../../contract/board-options';
+import { clickAndLoad } from '../support/browser';
+import { dashboardStack, registerGame, shotsOf, signUp } from '../support/dashboard';
+
+const GAME = 'review-ui';
+const s = dashboardStack('dashboard-review');
+const text = async (page: Page): Promise<string> => (await page.textContent('main')) ?? '';
+const url = (p: string): string => `${s.signIn.publicUrl}/dashboard/games/${GAME}${p}`;
+const player = (n: number): string => `dev_1700000000_${n.toString(16).padStart(8, '0')}`;
+
+test('a flagged score waits in the Moderation tab and is removed from there', async () => {
+    const ada = await signUp(s, 'mod@review.example');
+    const { page } = ada;
+    const apiKey = await registerGame(page, GAME, 'Review UI');
+    await page.goto(url('/boards'));
+    expect(await text(page)).toContain('Flag: a score beating the first by more than the factor');
+    await page.getByLabel('Board ID').fill('level');
+    await page.getByLabel('Name', { exact: true }).fill('Level 1');
+    await page.getByLabel('Type').selectOption('targeted');
+    await page.getByLabel('Review of implausible scores').selectOption('flag');
+    await page.getByLabel('Review factor').fill('3');
+    await clickAndLoad(page, 'Create board');
+
+    const submit = async (playerId: string, score: number) => {
+        const res = await s.request('POST', '/scores', {
+            headers: { 'X-API-Key': apiKey },
+            body: { playerId, score, streak: 0, scoreboardId: 'level' },
+        });
+        expect(res.body).toMatchObject({ ok: true });
+    };
+    for (let i = 0; i < REVIEW.minEntries; i++) await submit(player(i), 1000 + i);
+    await submit(player(99), 2500); // under 3 x 1019: plausible
+    await submit(player(100), 90_000);
+
+    await page.goto(url('/moderation'));
+    const section = page.locator('#review');
+    expect(await section.textContent()).toContain('Held and flagged scores');
+    const rows = section.locator('tbody tr');
+    expect(await rows.count()).toBe(1);
+    const row = (await rows.first().textContent())!;
+    expect(row).toContain('Level 1');
+    expect(row).toContain(player(100));
+    expect(row).toContain('90000');
+    expect(row).toContain('2500');
+    await shotsOf(s, ada, 'review');
+
+    await rows.first().getByRole('button', { name: 'Remove entry' }).click();
+    await page.waitForURL(/done=review-settled/);
+    expect(await page.locator('[role=status]').textContent()).toBe('Review done.');
+    expect(await page.locator('#review').textContent()).toContain('Nothing waiting for review.');
+    expect(await text(page)).toContain('review-remove');
+    const board = await s.request('GET', `/games/${GAME}/scoreboards/level?limit=1`, {
+        headers: { 'X-API-Key': apiKey },
+    });
+    expect(board.body.data.entries[0]).toMatchObject({ rank: 1, score: 2500 });
+});
