@@ -2,6 +2,7 @@
 // board read (top and paging), the rank route, around-me, /leaderboard and the canister's own
 // direct read (uncertified); 400 JSON errors for undeclared keys; the answers the official
 // clients get (no filter) stay byte for byte what they were before the board had filters.
+import { localClient } from '../support/client';
 import { startService, type TestService } from '../support/gateway';
 
 let s: TestService;
@@ -10,7 +11,7 @@ const GAME = 'filter-game';
 /** p0..p7: scores 800, 700, ... 100; countries alternate DE, FR, DE, US, ... */
 const COUNTRY = ['DE', 'FR', 'DE', 'US', 'DE', 'FR', 'DE', 'US'];
 const pid = (i: number) => `dev_1700000000_0000000${i}`;
-const withKey = { 'X-API-Key': key };
+const withKey: Record<string, string> = {};
 const get = (path: string, headers: Record<string, string> = { 'X-API-Key': key }) =>
     s.request('GET', path, { headers });
 const board = (id: string, query = '') => `/games/${GAME}/scoreboards/${id}${query}`;
@@ -142,4 +143,18 @@ test("the canister's own read takes the filter too, served uncertified with the 
     expect(direct.headers.get('ic-certificateexpression')).toContain('no_certification');
     const bad = await s.direct(board('weekly', '?filter=car:red'));
     expect([bad.status, bad.body.ok]).toEqual([400, false]);
+});
+
+test("the JS client's filter option, on the gateway reads and the direct read", async () => {
+    // The client of p5 (FR, 300): its stored player id.
+    const kept = new Map([[`leaderboard:${GAME}:playerId`, pid(5)]]);
+    const store = { getItem: (k: string) => kept.get(k) ?? null, setItem: () => {}, removeItem: () => {} };
+    const c = localClient(s, key, GAME, { store });
+    expect((await c.board('weekly', { filter: 'country:FR' })).entries.map((e) => e.score)).toEqual([700, 300]);
+    expect((await c.leaderboard({ filter: 'country:FR' })).total).toBe(2);
+    expect(await c.aroundMe('weekly', { filter: 'country:FR', before: 1, after: 0 })).toMatchObject({ rank: 2 });
+    expect((await c.direct.board('weekly', { filter: 'country:DE', limit: 2 })).entries.map((e) => e.score)).toEqual([
+        800, 650,
+    ]);
+    await expect(c.board('weekly', { filter: 'car:red' })).rejects.toMatchObject({ status: 400 });
 });
