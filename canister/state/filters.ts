@@ -1,7 +1,7 @@
 // A board's filter indexes (heap only, rebuilt from its entries' metadata): per declared
 // metadata key and value, rank indexes over the entries with that value, in the board's own
 // order and tie rule, so that a filtered read is an ordinary read of a smaller index.
-import { MAX_FILTER_VALUES, filterValueOf } from '../../contract/board-options';
+import { MAX_FILTER_VALUES, MAX_FILTER_VALUE_LENGTH, filterValueOf } from '../../contract/board-options';
 import { createRankIndex, type RankIndex } from '../domain/rank-index';
 import type { BoardTable } from './tables';
 
@@ -24,9 +24,18 @@ interface ValueIndex {
 
 export interface KeyIndex {
     key: string;
+    /** `"key"`, and the pattern of a top-level `"key":` with a string or integer value (valueIn). */
+    quoted: string;
+    pattern: RegExp;
     values: Map<string, ValueIndex>;
     /** Board entry id -> its indexed value (entries whose value found no room are absent). */
     of: Map<number, string>;
+}
+
+export function keyIndex(key: string): KeyIndex {
+    // FILTER_KEY keeps keys to letters, digits, _ and -: nothing in them to escape in a pattern.
+    const pattern = new RegExp(`[{,]"${key}":(?:"([^"]*)"|(-?[0-9]+)[,}])`);
+    return { key, quoted: `"${key}"`, pattern, values: new Map(), of: new Map() };
 }
 
 /** A value's first arrays: 24 nodes (1.1 KB) each, growing by half as it fills. */
@@ -38,23 +47,15 @@ const VALUE_CAPACITY = 16;
  * parsed only when its text names a key.
  */
 export function declareFilters(b: BoardTable, keys: readonly string[] | undefined): void {
-    b.filters =
-        keys === undefined || keys.length === 0
-            ? undefined
-            : keys.map((key) => ({ key, values: new Map(), of: new Map() }));
+    b.filters = keys === undefined || keys.length === 0 ? undefined : keys.map(keyIndex);
     if (b.filters !== undefined && b.metadata !== undefined)
         for (const [id, text] of b.metadata) indexMetadata(b, id, text);
 }
 
 /** Moves entry `id` to the values its metadata (JSON text; undefined: none) has now. */
 export function indexMetadata(b: BoardTable, id: number, text: string | undefined): void {
-    let parsed: unknown;
     for (const k of b.filters!) {
-        let value: string | undefined;
-        if (text !== undefined && text.includes(`"${k.key}"`)) {
-            parsed ??= JSON.parse(text);
-            value = filterValueOf(parsed, k.key);
-        }
+        const value = text === undefined ? undefined : valueIn(text, k);
         const old = k.of.get(id);
         if (old === value) continue;
         if (old !== undefined) leave(k, id, old);
@@ -100,6 +101,26 @@ export function filterValues(b: BoardTable, key: string): Array<{ value: string;
     return [...k.values]
         .map(([value, v]) => ({ value, entries: v.local.size }))
         .sort((x, y) => y.entries - x.entries || (x.value < y.value ? -1 : 1));
+}
+
+/**
+ * filterValueOf of the metadata's JSON text, mostly without parsing it (JSON.parse costs more
+ * than the rest of indexing an entry here). The text is JSON.stringify's (board-options.ts
+ * parseMetadata): in an object with no object inside (no `{` after the first character), `,"key":`
+ * or a leading `{"key":` starts a top-level key (a `"` inside a string is always escaped), and a
+ * value with no backslash reads as it is written. Anything else is parsed.
+ */
+export function valueIn(text: string, k: KeyIndex): string | undefined {
+    if (!text.includes(k.quoted)) return undefined;
+    if (text.indexOf('{', 1) < 0) {
+        const found = k.pattern.exec(text);
+        if (found === null) return undefined;
+        const [, plain, integer] = found;
+        if (plain !== undefined && !plain.includes('\\'))
+            return plain.length === 0 || plain.length > MAX_FILTER_VALUE_LENGTH ? undefined : plain;
+        if (integer !== undefined) return filterValueOf({ v: Number(integer) }, 'v');
+    }
+    return filterValueOf(JSON.parse(text), k.key);
 }
 
 function join(b: BoardTable, k: KeyIndex, id: number, value: string): void {

@@ -3,6 +3,8 @@
 // format shows them (contract/board-options.ts holds the options themselves).
 import {
     MAX_DECIMAL_PLACES,
+    MAX_FILTERS,
+    MAX_FILTER_VALUES,
     formatScore,
     optionsOf,
     type BoardOptions,
@@ -25,6 +27,7 @@ export const HINT = {
     format: 'How pages and CSV exports show scores; the API always sends the integer.',
     places: 'Decimal format only: 12345 with 2 places reads 123.45.',
     rules: 'Order and keeping rule can change only while the board has no entries this period.',
+    filters: `Metadata keys the board can be read by (country, mode): at most ${MAX_FILTERS}, comma-separated; reads take ?filter=key:value. Each key indexes up to ${MAX_FILTER_VALUES} values a period.`,
     eventTop: `Top entries events watch: a new leader, players overtaken, a closed period's top (0: none; at most ${EVENT_TOP.max}).`,
 } as const;
 
@@ -99,6 +102,11 @@ export function displayFields(
             hint: HINT.eventTop,
             id: `${idPrefix}-eventTop`,
         })}
+        ${field('filters', 'Filters', {
+            value: value(v, action, 'filters', (current.filters ?? []).join(', ')),
+            hint: HINT.filters,
+            id: `${idPrefix}-filters`,
+        })}
     </div>`;
 }
 
@@ -111,6 +119,14 @@ export function formOptions(b: Form): Partial<Record<keyof BoardOptions | 'event
     const eventTop = b.eventTop === undefined || b.eventTop.trim() === '' ? undefined : Number(b.eventTop);
     return {
         eventTop,
+        // Keys as typed, comma-separated (empty: none); the canister checks them.
+        filters:
+            b.filters === undefined
+                ? undefined
+                : b.filters
+                      .split(',')
+                      .map((k) => k.trim())
+                      .filter((k) => k !== ''),
         sortOrder: b.sortOrder,
         operator: b.operator,
         ties: b.ties,

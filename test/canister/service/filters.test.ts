@@ -10,6 +10,7 @@ import { migrateAccount } from '../../../canister/service/merge';
 import { removeBoardEntry } from '../../../canister/service/moderation';
 import { around, boardRank, leaderboard, readBoard } from '../../../canister/service/reads';
 import { rolloverAll } from '../../../canister/service/rollover';
+import { keyIndex, valueIn } from '../../../canister/state/filters';
 import { expectSameAfterUpgrades, failure, harness, hashOf, key, person, present, type Harness } from './harness';
 import { submitBatch } from './submit';
 
@@ -246,4 +247,43 @@ test(`a key indexes at most ${MAX_FILTER_VALUES} values at a time: past that an 
     expect(readBoard(h, { gameId: G, boardId: 'lap', filter: 'country:C5' }).totalEntries).toBe(0);
     expect(readBoard(h, { gameId: G, boardId: 'lap', filter: 'country:C999' }).totalEntries).toBe(1);
     expect(readBoard(h, { gameId: G, boardId: 'lap', filter: 'country:C1' }).totalEntries).toBe(2);
+});
+
+test('a value read from the metadata text is the value of the parsed metadata, whatever the text', () => {
+    const tricky: Array<Record<string, unknown>> = [
+        { country: 'DE' },
+        { mode: 'x', country: 'FR' },
+        { country: 7 },
+        { country: -12, x: 1 },
+        { country: 1.5 },
+        { country: 1e21 },
+        { country: 2 ** 53 },
+        { country: true },
+        { country: null },
+        { country: '' },
+        { country: 'x'.repeat(33) },
+        { country: 'y'.repeat(32) },
+        { country: 'a"b' },
+        { country: 'back\\slash' },
+        { country: 'é🏎' },
+        { note: ',"country":"XX"', country: 'DE' },
+        { note: ',"country":"XX"' },
+        { nested: { country: 'XX' } },
+        { nested: { country: 'XX' }, country: 'DE' },
+        { list: [{ country: 'XX' }], country: 'DE' },
+        { list: ['{', ',"country":"XX"'] },
+        { countryside: 'XX' },
+        { xcountry: 'XX' },
+        { 'country-code': 'XX', country: 'DE' },
+        { country: ['DE'] },
+        { country: { code: 'DE' } },
+        { '{': 1, country: 'DE' },
+    ];
+    for (const key of ['country', 'country-code'])
+        for (const metadata of tricky)
+            expect({ key, metadata, value: valueIn(JSON.stringify(metadata), keyIndex(key)) }).toEqual({
+                key,
+                metadata,
+                value: filterValueOf(metadata, key),
+            });
 });
