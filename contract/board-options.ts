@@ -53,6 +53,8 @@ export interface BoardOptions {
     format: ScoreFormat;
     /** Absent: off (every board before the option). */
     review?: Review;
+    /** Metadata keys the board can be read filtered by (absent or []: none, as before). */
+    filters?: string[];
 }
 
 export const DEFAULT_BOARD_OPTIONS: Readonly<BoardOptions> = Object.freeze({
@@ -152,6 +154,7 @@ export function parseBoardOptions(request: {
     ties?: unknown;
     format?: unknown;
     review?: unknown;
+    filters?: unknown;
 }): Parsed<BoardOptionsChange> {
     const out: BoardOptionsChange = {};
     const fields = [
@@ -160,6 +163,7 @@ export function parseBoardOptions(request: {
         ['ties', parseTies],
         ['format', parseFormat],
         ['review', parseReview],
+        ['filters', parseFilters],
     ] as const;
     for (const [field, parse] of fields) {
         const value = request[field];
@@ -201,6 +205,55 @@ export function formatScore(value: number, format: ScoreFormat): string {
             return `${digits.slice(0, -format.places)}.${digits.slice(-format.places)}`;
         }
     }
+}
+
+// ---- filters: a board read by one metadata value ---------------------------------------------------
+
+/** A board declares at most this many filter keys. */
+export const MAX_FILTERS = 3;
+/**
+ * Distinct values a filter key indexes per board period; an entry whose value comes after the
+ * first this many (in the order they were first seen) stays on the board, unfiltered only.
+ */
+export const MAX_FILTER_VALUES = 100;
+/** A value longer than this (in UTF-16 units) is not indexed. */
+export const MAX_FILTER_VALUE_LENGTH = 32;
+/** A filter key: a metadata key of letters, digits, `_` and `-`, 1-32 long (no `:`, which ends it in `filter=`). */
+export const FILTER_KEY = /^[A-Za-z0-9_-]{1,32}$/;
+
+/** `filters` of a board: up to MAX_FILTERS distinct keys matching FILTER_KEY (`[]` clears them). */
+export function parseFilters(value: unknown): Parsed<string[]> {
+    const fail = {
+        error: invalid(
+            'filters',
+            `must be a list of at most ${MAX_FILTERS} different metadata keys of 1-32 letters, digits, _ or -`,
+        ),
+    };
+    if (!Array.isArray(value) || value.length > MAX_FILTERS) return fail;
+    if (!value.every((k) => typeof k === 'string' && FILTER_KEY.test(k))) return fail;
+    if (new Set(value).size !== value.length) return fail;
+    return { ok: [...(value as string[])] };
+}
+
+/**
+ * The value an entry's metadata has for a filter key, as the text a filter names: a string as
+ * it is, an integer as its decimal text; undefined for anything else (absent, other types, empty
+ * or longer than MAX_FILTER_VALUE_LENGTH).
+ */
+export function filterValueOf(metadata: unknown, key: string): string | undefined {
+    if (metadata === null || typeof metadata !== 'object' || !Object.prototype.hasOwnProperty.call(metadata, key))
+        return undefined;
+    const value = (metadata as Record<string, unknown>)[key];
+    const text = typeof value === 'string' ? value : Number.isSafeInteger(value) ? String(value) : undefined;
+    return text === undefined || text.length === 0 || text.length > MAX_FILTER_VALUE_LENGTH ? undefined : text;
+}
+
+/** `?filter=<key>:<value>` split at its first `:` (the key is checked against the board's filters). */
+export function parseFilter(value: unknown): Parsed<{ key: string; value: string }> {
+    const at = typeof value === 'string' ? value.indexOf(':') : -1;
+    if (typeof value !== 'string' || at < 1 || !FILTER_KEY.test(value.slice(0, at)))
+        return { error: invalid('filter', "must be <key>:<value>, a key of the board's filters and its value") };
+    return { ok: { key: value.slice(0, at), value: value.slice(at + 1) } };
 }
 
 // ---- entry metadata ---------------------------------------------------------------------------

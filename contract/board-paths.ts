@@ -2,7 +2,7 @@
 // the canister serves the same paths itself over http_request (with no headers). Both turn a
 // path and query string into the same canister read here, with the same errors.
 import type { RequestOf } from './canister';
-import { checkPathId, parseLimit, parseOffset, parseQuery } from './rules';
+import { checkPathId, parseFilterParam, parseLimit, parseOffset, parseQuery } from './rules';
 
 type BoardReadMethod = 'list_boards' | 'read_board' | 'list_archives' | 'read_archive' | 'archive_stats';
 
@@ -112,6 +112,7 @@ export function boardRead(
     }
     let limit: number | undefined;
     let offset: number | undefined;
+    let filter: string | undefined;
     if (entry.limit) {
         const query = parseQuery(search);
         const parsed = parseLimit(query);
@@ -122,6 +123,10 @@ export function boardRead(
             if ('error' in skip) return { error: { status: 400, message: skip.error } };
             // Absent and 0 are the same read (one cache entry, one answer).
             if (skip.ok > 0) offset = skip.ok;
+            // A filtered read (uncertified when served directly: a certified tree per value would cost too much).
+            const only = parseFilterParam(query);
+            if ('error' in only) return { error: { status: 400, message: only.error } };
+            filter = only.ok;
         }
     }
     const { boardId, archiveId } = params;
@@ -131,7 +136,10 @@ export function boardRead(
     if (archiveId !== undefined) read = { method: 'read_archive', request: { gameId, archiveId, limit } };
     else if (entry.method === 'list_boards') read = { method: 'list_boards', request: { gameId } };
     else if (entry.method === 'read_board')
-        read = { method: 'read_board', request: { gameId, boardId, limit, offset } };
+        read = {
+            method: 'read_board',
+            request: { gameId, boardId, limit, offset, ...(filter === undefined ? {} : { filter }) },
+        };
     else if (entry.method === 'list_archives') read = { method: 'list_archives', request: { gameId, boardId } };
     else if (entry.method === 'archive_stats') read = { method: 'archive_stats', request: { gameId } };
     else read = { method: 'read_archive', request: { gameId, boardId, limit } };

@@ -101,6 +101,8 @@ export interface BoardConfig {
     operator?: Operator;
     ties?: Ties;
     format?: ScoreFormat;
+    /** Metadata keys its reads can filter by (`filter=<key>:<value>`); absent: none. */
+    filters?: string[];
     /** How many top entries its new_leader/overtaken/period_closed events watch (0: none); absent = EVENT_TOP.default. */
     eventTop?: number;
     /** Review of implausible scores (./board-options.ts REVIEW); absent: off. */
@@ -343,6 +345,8 @@ export interface CreateBoardRequest {
     operator?: Operator;
     ties?: Ties;
     format?: ScoreFormat;
+    /** Metadata keys its reads can filter by (at most 3; board-options.ts parseFilters). */
+    filters?: string[];
     /** How many top entries its events watch (0-25; absent: 10). */
     eventTop?: number;
     review?: ReviewSetting;
@@ -353,6 +357,12 @@ export interface CreateBoardRequest {
  * operator while it has no entries.
  */
 export type BoardOptionsUpdate = Partial<Omit<BoardOptions, 'review'>> & { eventTop?: number; review?: ReviewSetting };
+
+/** A filter key's indexed values on a board's current period, with how many entries have each. */
+export interface FilterValues {
+    key: string;
+    values: Array<{ value: string; entries: number }>;
+}
 
 type GameRef = { gameId: string };
 type BoardRef = GameRef & { boardId: string };
@@ -791,8 +801,15 @@ export const METHODS = {
         access: 'gateway',
         routes: 'viaDirectory',
         shape: shape<
-            DevGame & { boardId: string; offset?: number; limit?: number },
-            { scoreboardId: string; totalEntries: number; offset: number; entries: DeveloperEntry[] }
+            DevGame & { boardId: string; offset?: number; limit?: number; filter?: string },
+            {
+                scoreboardId: string;
+                totalEntries: number;
+                offset: number;
+                entries: DeveloperEntry[];
+                /** A board with filters: each key's values this period with their entry counts, most first. */
+                filters?: FilterValues[];
+            }
         >(),
     },
     /** A page of a board's current period, or of `archiveId` (one of the board's), for a CSV export. */
@@ -952,20 +969,24 @@ export const METHODS = {
     leaderboard: {
         kind: 'query',
         access: 'public',
-        shape: shape<GameRef & { sort?: SortBy; limit?: number }, Leaderboard>(),
+        shape: shape<GameRef & { sort?: SortBy; limit?: number; filter?: string }, Leaderboard>(),
     },
     list_boards: { kind: 'query', access: 'public', shape: shape<GameRef, BoardList>() },
-    /** `offset`: entries skipped from the top (paging; the ranks go on from there). */
+    /**
+     * `offset`: entries skipped from the top (paging; the ranks go on from there). `filter`
+     * (`<key>:<value>`, on every board read here): only the entries with that metadata value,
+     * ranked and counted among themselves.
+     */
     read_board: {
         kind: 'query',
         access: 'public',
-        shape: shape<BoardRef & { limit?: number; offset?: number }, Board>(),
+        shape: shape<BoardRef & { limit?: number; offset?: number; filter?: string }, Board>(),
     },
     /** `percentile: true` adds the rank's percentile to the reply (absent: the reply as it always was). */
     board_rank: {
         kind: 'query',
         access: 'public',
-        shape: shape<BoardRef & { playerId: string; percentile?: boolean }, BoardRank>(),
+        shape: shape<BoardRef & { playerId: string; percentile?: boolean; filter?: string }, BoardRank>(),
     },
     player_rank: {
         kind: 'query',
@@ -975,7 +996,10 @@ export const METHODS = {
     around: {
         kind: 'query',
         access: 'public',
-        shape: shape<BoardRef & { playerId: string; before?: number; after?: number; percentile?: boolean }, Around>(),
+        shape: shape<
+            BoardRef & { playerId: string; before?: number; after?: number; percentile?: boolean; filter?: string },
+            Around
+        >(),
     },
     /** A set of players (friends, a clan) on a board, ranked among themselves, with their board ranks. */
     board_players: { kind: 'query', access: 'public', shape: shape<BoardRef & { playerIds: string[] }, PlayerSet>() },

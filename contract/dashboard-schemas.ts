@@ -5,7 +5,18 @@
 import { z } from 'zod';
 
 import { EVENT_TOP } from './event-log';
-import { MAX_DECIMAL_PLACES, OPERATORS, REVIEW, REVIEW_MODES, SORT_ORDERS, TIES } from './board-options';
+import {
+    FILTER_KEY,
+    MAX_DECIMAL_PLACES,
+    MAX_FILTERS,
+    MAX_FILTER_VALUES,
+    OPERATORS,
+    REVIEW,
+    REVIEW_MODES,
+    SORT_ORDERS,
+    TIES,
+    parseFilters,
+} from './board-options';
 import { MODERATION_ACTIONS, REVIEW_ACTIONS } from './canister';
 import { FIELD } from './messages';
 import { REPORT_ACTIONS, REPORT_LIMITS, REPORT_REASONS } from './reports';
@@ -63,6 +74,16 @@ const FormatField = z
             'how pages and CSV exports show scores (values stay integers): number (default), milliseconds (m:ss.mmm), decimal with places',
     });
 
+/** Every way a filters list can be wrong gets the canister's one message (./board-options.ts parseFilters). */
+const badFilters = { error: (parseFilters(null) as { error: string }).error };
+const FiltersField = z
+    .array(z.string(badFilters).regex(FILTER_KEY, badFilters), badFilters)
+    .max(MAX_FILTERS, badFilters)
+    .refine((keys) => new Set(keys).size === keys.length, badFilters)
+    .meta({
+        description: `metadata keys its reads can filter by (\`filter=<key>:<value>\`), at most ${MAX_FILTERS}; [] removes them. Each key indexes up to ${MAX_FILTER_VALUES} values per period (docs/filters.md)`,
+    });
+
 const badEventTop = { error: invalid('eventTop', `must be a whole number from 0 to ${EVENT_TOP.max}`) };
 const EventTopField = z
     .number(badEventTop)
@@ -108,6 +129,7 @@ const BoardOptionFields = {
     operator: optional(OperatorField),
     ties: optional(TiesField),
     format: optional(FormatField),
+    filters: optional(FiltersField),
     eventTop: optional(EventTopField),
     review: optional(ReviewSettingField),
 };
@@ -186,6 +208,11 @@ const integer = (description: string, minimum: number, maximum: number, fallback
 export const EntriesQuery = z.object({
     offset: integer('entries to skip from the top', 0, 1_000_000_000, 0),
     limit: integer('entries in the page', 1, 1000, 50),
+    filter: z.optional(
+        z
+            .string()
+            .meta({ description: "`<key>:<value>`: only the entries with this value of one of the board's filters" }),
+    ),
 });
 /** An archive id as the archive list gives it: `<gameId>:<boardId>:<periodStartNs>`. */
 export const ARCHIVE_ID = /^[a-z0-9-]{3,50}:[A-Za-z0-9_-]{1,64}:[0-9]{1,20}$/;
@@ -240,6 +267,7 @@ export const BoardView = z.object({
     operator: OperatorField.optional(),
     ties: TiesField.optional(),
     format: FormatField.optional(),
+    filters: FiltersField.optional(),
     eventTop: EventTopField.optional(),
     review: ReviewView.optional(),
 });
@@ -329,6 +357,17 @@ export const DeveloperBoardPage = z.object({
             metadata: BoardEntry.shape.metadata,
         }),
     ),
+    filters: z
+        .array(
+            z.object({
+                key: z.string(),
+                values: z.array(z.object({ value: z.string(), entries: z.number().int() })),
+            }),
+        )
+        .optional()
+        .meta({
+            description: "a board with filters: each key's values this period with their entry counts, most first",
+        }),
 });
 
 export const SuspicionLog = z.array(

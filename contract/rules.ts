@@ -194,6 +194,11 @@ export function clampLimit(limit: unknown, fallback: number = LIMIT.default): nu
 }
 
 /** A yes/no query parameter (`?percentile=true`): `true` or `false`, absent is false. */
+/** `?filter=` of a board read: absent, or the text the canister splits into key and value. */
+export function parseFilterParam(params: Map<string, string[]>): Parsed<string | undefined> {
+    return single(params, 'filter');
+}
+
 export function parseFlag(params: Map<string, string[]>, name: string): Parsed<boolean> {
     const value = single(params, name);
     if ('error' in value) return value;

@@ -231,6 +231,15 @@ export const LimitOffsetQuery = LimitQuery.extend({
             .meta({ type: 'integer', minimum: 0, default: 0, description: 'entries to skip from the top (paging)' }),
     ),
 });
+/** `?filter=<key>:<value>`: a board's reads of only the entries with that metadata value (docs/filters.md). */
+export const FilterQuery = z.object({
+    filter: z.optional(
+        z.string().meta({
+            description:
+                "`<key>:<value>`: only the entries whose metadata has this value for one of the board's `filters` keys, ranked and counted among themselves (a key the board does not declare: 400; a value nobody has: an empty board)",
+        }),
+    ),
+});
 export const PercentileQuery = z.object({
     percentile: z.optional(
         z.enum(['true', 'false']).meta({
@@ -240,6 +249,8 @@ export const PercentileQuery = z.object({
     ),
 });
 export const LimitSortQuery = LimitQuery.extend({ sort: z.optional(SortBy.meta({ default: 'score' })) });
+/** A board read's query: paging and a filter. */
+export const BoardReadQuery = LimitOffsetQuery.extend(FilterQuery.shape);
 
 // ---- response data -------------------------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ export const HELP = `Usage: npm run admin -- <command> [options]
   create-board <gameId> <boardId> --type targeted|monthly|custom [--days N] [--sort score|streak] [--name <name>]
                [--order desc|asc] [--operator best|latest|sum] [--ties distinct|shared]
                [--format number|milliseconds|decimal:N] [--event-top N]   (N: 0-25 top entries its events name)
+               [--filters key,key]   (metadata keys its reads can filter by: ?filter=key:value)
   set-standard-boards <gameId> [--order desc|asc] [--operator best|latest|sum]   (all-time, weekly, daily)
   set-time-validation <gameId> on|off [--min-seconds N] [--max-score-per-second N] [--session-lifetime N]
   set-caps <gameId> [--max-score N|none] [--max-streak N|none] [--min-score N|none]
@@ -108,6 +109,7 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             ties: { type: 'string' },
             format: { type: 'string' },
             'event-top': { type: 'string' },
+            filters: { type: 'string' },
             from: { type: 'string' },
             abort: { type: 'boolean' },
             game: { type: 'string' },
@@ -187,6 +189,7 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
                 ties: values.ties,
                 format: format(values.format),
                 eventTop: number('event-top', values['event-top']),
+                filters: values.filters?.split(',').map((k) => k.trim()),
             });
             break;
         case 'set-standard-boards':

@@ -10,7 +10,8 @@ import { playerBanned } from './bans';
 import { releaseName } from '../state/names';
 import { MODERATION_KEEP } from './moderation';
 import { dropReporterDay, dropReports } from './reports';
-import { boardPage, readBoard } from './reads';
+import { boardOf, boardPage, liveTable, readBoard } from './reads';
+import { filterValues } from '../state/filters';
 import { archiveKey, archivePeriod, rollover } from './rollover';
 import { SUSPICION_KEEP } from './scores';
 import { dropSlots, slotPlayer, slotPlayers } from '../state/slots';
@@ -282,16 +283,22 @@ export function purgeSome(ctx: Ctx, budget: number): boolean {
 /** A page of a board's current period with player ids and bans, for its developer. */
 export function readOwnBoard(ctx: Ctx, req: Untrusted<RequestOf<'dev_read_board'>>): ReplyOf<'dev_read_board'> {
     const { game } = ownedGame(ctx, req, false);
-    const board = readBoard(ctx, { gameId: game.record.gameId, boardId: req.boardId, limit: 1 });
+    const filter = req.filter;
+    const board = readBoard(ctx, { gameId: game.record.gameId, boardId: req.boardId, limit: 1, filter });
     const offset = typeof req.offset === 'number' && Number.isInteger(req.offset) && req.offset >= 0 ? req.offset : 0;
     const limit = clampLimit(req.limit, 50);
-    const entries = boardPage(ctx, game, board.scoreboardId, offset, limit).map((e) => {
+    const entries = boardPage(ctx, game, board.scoreboardId, offset, limit, filter).map((e) => {
         const playerId = slotPlayer(ctx, game.record.gameId, e.slot) ?? '';
         const player = playerId === '' ? undefined : ctx.store.players.get(playerKey(game.record.gameId, playerId));
         const { slot: _slot, ...entry } = e;
         return { ...entry, playerId, banned: playerId !== '' && playerBanned(ctx, game, playerId, player) };
     });
-    return { scoreboardId: board.scoreboardId, totalEntries: board.totalEntries, offset, entries };
+    const reply = { scoreboardId: board.scoreboardId, totalEntries: board.totalEntries, offset, entries };
+    const record = boardOf(game, board.scoreboardId);
+    const table = liveTable(ctx, game, record);
+    if (record.filters === undefined) return reply;
+    const filters = record.filters.map((key) => ({ key, values: table === undefined ? [] : filterValues(table, key) }));
+    return { ...reply, filters };
 }
 
 /** Starts a custom board's next period now: the current one is archived. */

@@ -29,7 +29,8 @@ import type { ArchiveRecord, BoardRecord } from '../state/records';
 import { ARCHIVE_ENTRIES, archiveKey } from './rollover';
 import type { Ctx, GameState, Untrusted } from '../state/context';
 import { Fail } from '../domain/fail';
-import { currentPeriod, requireGame } from '../state/game-state';
+import { allTimeBoard, currentPeriod, requireGame } from '../state/game-state';
+import { filteredTable } from '../state/filters';
 import { statsOf } from '../state/stats';
 import {
     authTypeOf,
@@ -41,7 +42,7 @@ import {
     rankIndex,
     type BoardTable,
 } from '../state/tables';
-import { percentile, type Ties } from '../../contract/board-options';
+import { parseFilter, percentile, type Ties } from '../../contract/board-options';
 import { globalTies, listRanks, rankOf, sharedRanker, tiesOf, wantsPercentile, withPercentile } from './ranks';
 
 /** The board a read names (an old id reads its board when the game has none of that id: R3): 400 for a malformed id, 404 for an unknown one. */
@@ -66,6 +67,35 @@ export function liveTable(ctx: Ctx, game: GameState, board: BoardRecord): BoardT
     const table = game.boards.get(board.scoreboardId);
     if (table === undefined || table.period !== currentPeriod(board, ctx.env.now())) return undefined;
     return table;
+}
+
+/**
+ * The table a read of the board sees: its live table, or with `filter` (`<key>:<value>`, absent:
+ * none) the view of that value's entries (filters.ts; undefined when none has it). 400 for a
+ * key the board does not declare.
+ */
+export function readTable(ctx: Ctx, game: GameState, board: BoardRecord, filter: unknown): BoardTable | undefined {
+    const table = liveTable(ctx, game, board);
+    if (filter === undefined || filter === null) return table;
+    const parsed = parseFilter(filter);
+    if ('error' in parsed) throw new Fail(400, parsed.error);
+    const { key, value } = parsed.ok;
+    if (!(board.filters ?? []).includes(key)) {
+        const declared = board.filters === undefined ? 'it has none' : `its filters: ${board.filters.join(', ')}`;
+        throw new Fail(
+            400,
+            invalid('filter', `'${key}' is not a filter of board '${board.scoreboardId}' (${declared})`),
+        );
+    }
+    return table === undefined ? undefined : filteredTable(table, key, value);
+}
+
+/** The global table as a read with `filter` sees it (the all-time board's filters). */
+function globalTable(ctx: Ctx, game: GameState, filter: unknown): BoardTable | undefined {
+    if (filter === undefined || filter === null) return game.global;
+    const board = allTimeBoard(game.record);
+    if (board === undefined) throw new Fail(400, invalid('filter', 'this game has no all-time board to filter'));
+    return readTable(ctx, game, board, filter);
 }
 
 /** A page of a board: its game, current table (if any), order, first place (1-based), size and ties. */
@@ -116,9 +146,10 @@ export function boardPage(
     boardId: string,
     offset: number,
     count: number,
+    filter?: unknown,
 ): Array<BoardEntry & { slot: number }> {
     const board = boardOf(game, boardId);
-    const table = liveTable(ctx, game, board);
+    const table = readTable(ctx, game, board, filter);
     if (table === undefined) return [];
     const slots = rankIndex(table, board.sortBy)
         .range(offset + 1, count)
@@ -133,7 +164,8 @@ export function boardPage(
 export function leaderboard(ctx: Ctx, req: Untrusted<RequestOf<'leaderboard'>>): Leaderboard {
     const game = requireGame(ctx, req.gameId);
     const sort = sortOf(req.sort);
-    const entries = entriesOf(game, game.global, sort, 1, clampLimit(req.limit), globalTies(game));
+    const table = globalTable(ctx, game, req.filter);
+    const entries = entriesOf(game, table, sort, 1, clampLimit(req.limit), globalTies(game));
     return {
         leaderboard: entries.map(({ rank, nickname, score, streak, authType }) => ({
             rank,
@@ -142,7 +174,7 @@ export function leaderboard(ctx: Ctx, req: Untrusted<RequestOf<'leaderboard'>>):
             streak,
             authType,
         })),
-        total: rankIndex(game.global, sort).size(),
+        total: table === undefined ? 0 : rankIndex(table, sort).size(),
     };
 }
 
@@ -150,8 +182,10 @@ export function leaderboard(ctx: Ctx, req: Untrusted<RequestOf<'leaderboard'>>):
 export function leaderboardJson(ctx: Ctx, req: Untrusted<RequestOf<'leaderboard'>>): Leaderboard {
     const game = requireGame(ctx, req.gameId);
     const sort = sortOf(req.sort);
-    const entries = entriesText(false, game, game.global, sort, 1, clampLimit(req.limit), globalTies(game));
-    return rawJson(`{"leaderboard":[${entries.join(',')}],"total":${rankIndex(game.global, sort).size()}}`);
+    const table = globalTable(ctx, game, req.filter);
+    const entries = entriesText(false, game, table, sort, 1, clampLimit(req.limit), globalTies(game));
+    const total = table === undefined ? 0 : rankIndex(table, sort).size();
+    return rawJson(`{"leaderboard":[${entries.join(',')}],"total":${total}}`);
 }
 
 function sortOf(sort: unknown): SortBy {
@@ -211,7 +245,7 @@ function boardRead<E>(
 ): { head: Pick<Board, 'scoreboardId' | 'config'>; entries: E; totalEntries: number } {
     const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
-    const table = liveTable(ctx, game, board);
+    const table = readTable(ctx, game, board, req.filter);
     return {
         head: {
             scoreboardId: board.scoreboardId,
@@ -238,7 +272,7 @@ export function boardRank(ctx: Ctx, req: Untrusted<RequestOf<'board_rank'>>): Bo
     const board = boardOf(game, req.boardId);
     const playerId = requirePlayerRef(req.playerId);
     const asked = wantsPercentile(req.percentile);
-    const table = liveTable(ctx, game, board);
+    const table = readTable(ctx, game, board, req.filter);
     const totalPlayers = table === undefined ? 0 : entryCount(table);
     const slot = findSlot(ctx, game.record.gameId, playerId);
     const id = slot === undefined || table === undefined ? undefined : entryOf(table, slot);
@@ -306,7 +340,7 @@ function aroundRead(
     const board = boardOf(game, req.boardId);
     const playerId = requirePlayerRef(req.playerId);
     const asked = wantsPercentile(req.percentile);
-    const table = liveTable(ctx, game, board);
+    const table = readTable(ctx, game, board, req.filter);
     const slot = findSlot(ctx, game.record.gameId, playerId);
     const id = slot === undefined || table === undefined ? undefined : entryOf(table, slot);
     // The window is by place on the board; the rank shown may be shared (ties: 'shared').

@@ -7,6 +7,7 @@ import type { Ctx, GameState } from './context';
 import { Fail } from '../domain/fail';
 import { isCurrentEntry, type BoardRecord, type GameRecord, type PlayerRecord } from './records';
 import { createBoardTable, createPlayerTable, putEntry, setEntryMetadata, setPlayer, type BoardTable } from './tables';
+import { declareFilters } from './filters';
 
 export function ruleOf(board: BoardRecord): PeriodRule {
     return { period: board.period, days: board.days, anchor: board.anchor ?? board.createdAt };
@@ -22,12 +23,24 @@ export function scoreOrderOf(board: { sortOrder?: SortOrder }): SortOrder {
 }
 
 export function newBoardTable(board: BoardRecord, period = board.periodStart): BoardTable {
-    return createBoardTable(period, boardRanks(board), 16, scoreOrderOf(board));
+    return withFilters(createBoardTable(period, boardRanks(board), 16, scoreOrderOf(board)), board);
 }
 
 /** The game's global table (all-time board and profile bests): ranked by the standard boards' order. */
 export function newGlobalTable(record: GameRecord): BoardTable {
-    return createBoardTable(0, ['score', 'streak'], 16, scoreOrderOf(record.standardBoards ?? {}));
+    const table = createBoardTable(0, ['score', 'streak'], 16, scoreOrderOf(record.standardBoards ?? {}));
+    return withFilters(table, allTimeBoard(record));
+}
+
+/** The all-time board's record: its options (ties, filters) are the global table's. */
+export function allTimeBoard(record: GameRecord): BoardRecord | undefined {
+    return record.boards.find((b) => b.scoreboardId === 'all-time');
+}
+
+/** The table with its board's filter indexes declared and filled from its entries' metadata. */
+export function withFilters(table: BoardTable, board: BoardRecord | undefined): BoardTable {
+    if (board?.filters !== undefined) declareFilters(table, board.filters);
+    return table;
 }
 
 export function emptyGameState(record: GameRecord): GameState {

@@ -1,7 +1,9 @@
 // The heap tables as raw bytes in stable memory: written by pre_upgrade, read back by
 // post_upgrade, then dropped (a snapshot is only good for the state it was taken from).
+// Filter indexes are not in it: a restored table fills them again from its metadata map
+// (filters.ts declareFilters), one pass over the entries with metadata.
 import type { Ctx } from './context';
-import { emptyGameState, scoreOrderOf } from './game-state';
+import { allTimeBoard, emptyGameState, scoreOrderOf, withFilters } from './game-state';
 import type { GameRecord, SnapshotManifest } from './records';
 import type { SortOrder } from '../../contract/board-options';
 import {
@@ -70,11 +72,17 @@ export function restoreSnapshot(ctx: Ctx, records: GameRecord[]): boolean {
                 const image = { meta: part.meta, chunks };
                 if (part.name === 'players') game.players = restorePlayerTable(image);
                 else if (part.name === 'global')
-                    game.global = ordered(restoreBoardTable(image), scoreOrderOf(record.standardBoards ?? {}));
+                    game.global = withFilters(
+                        ordered(restoreBoardTable(image), scoreOrderOf(record.standardBoards ?? {})),
+                        allTimeBoard(record),
+                    );
                 else {
                     const board = record.boards.find((b) => b.scoreboardId === part.name.slice(6));
                     if (board !== undefined && game.boards.has(board.scoreboardId))
-                        game.boards.set(board.scoreboardId, ordered(restoreBoardTable(image), scoreOrderOf(board)));
+                        game.boards.set(
+                            board.scoreboardId,
+                            withFilters(ordered(restoreBoardTable(image), scoreOrderOf(board)), board),
+                        );
                 }
             }
             game.retired = new Map(entry.retired ?? []);

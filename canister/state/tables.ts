@@ -5,6 +5,7 @@ import type { SortBy } from '../../contract/rules';
 import type { Best } from '../domain/bests';
 import { nsJson, stringify } from '../domain/json';
 import { GROWTH, createRankIndex, restoreRankIndex, type RankIndex, type RankOrder } from '../domain/rank-index';
+import { indexMetadata, rekeyFiltered, unindexEntry, type KeyIndex } from './filters';
 
 const NICK = 16;
 /**
@@ -221,6 +222,11 @@ export interface BoardTable {
      * getting worse, an entry removed) clears it.
      */
     eventCut?: EventCut;
+    /**
+     * Heap only (rebuilt from `metadata` on restore, never in a snapshot): the indexes of the
+     * board's filter keys (filters.ts); absent on a board without filters.
+     */
+    filters?: KeyIndex[];
 }
 
 /** See BoardTable.eventCut. */
@@ -288,6 +294,7 @@ export function putEntry(b: BoardTable, slot: number, best: Best, submittedAt: n
     // comparison (set), less than asking for its key first.
     if (b.byScore !== undefined) b.byScore.set(id, best.score, best.scoreAt, slot);
     if (b.byStreak !== undefined) b.byStreak.set(id, best.streak, best.streakAt, slot);
+    if (b.filters !== undefined) rekeyFiltered(b, id);
 }
 
 /** Sets (or with undefined clears) the metadata of the player's entry on the board (after putEntry). */
@@ -295,8 +302,11 @@ export function setEntryMetadata(b: BoardTable, slot: number, text: string | und
     if (text === undefined && b.metadata === undefined) return;
     const id = intMapGet(b.bySlot, slot);
     if (id === undefined) return;
+    // Only a board with filters looks the old text up: others cost what they did.
+    const before = b.filters === undefined ? undefined : b.metadata?.get(id);
     if (text === undefined) b.metadata!.delete(id);
     else (b.metadata ??= new Map()).set(id, text);
+    if (b.filters !== undefined && text !== before) indexMetadata(b, id, text);
 }
 
 /** The metadata (JSON text) of an entry, by entry id. */
@@ -309,6 +319,7 @@ export function removeEntry(b: BoardTable, slot: number): void {
     const id = intMapGet(b.bySlot, slot);
     if (id === undefined) return;
     b.eventCut = undefined;
+    if (b.filters !== undefined) unindexEntry(b, id);
     b.metadata?.delete(id);
     b.byScore?.remove(id);
     b.byStreak?.remove(id);

@@ -249,8 +249,11 @@ export function createClient(options: ClientOptions) {
         submitScore(input: Omit<T.SubmitInput, 'streak'> & { streak?: number }): Promise<T.SubmitReply> {
             return send('POST', '/scores', { playerId: playerId(), gameId, streak: 0, ...input }, 'player', true);
         },
-        /** GET /leaderboard: the all-time board by score or streak. */
-        leaderboard(o: { sort?: T.SortBy; limit?: number } = {}): Promise<T.Leaderboard> {
+        /**
+         * GET /leaderboard: the all-time board by score or streak. `filter: '<key>:<value>'` (on
+         * every board read here): only the entries with that metadata value, ranked among themselves.
+         */
+        leaderboard(o: { sort?: T.SortBy; limit?: number; filter?: string } = {}): Promise<T.Leaderboard> {
             return get('/leaderboard', o);
         },
         /** GET /games/{g}/scoreboards: the game's boards. */
@@ -258,7 +261,7 @@ export function createClient(options: ClientOptions) {
             return get(`/games/${seg(gameId)}/scoreboards`, undefined, 'key');
         },
         /** GET /games/{g}/scoreboards/{b}: one board's current period (`offset` pages past the top). */
-        board(boardId: string, o: { limit?: number; offset?: number } = {}): Promise<T.Board> {
+        board(boardId: string, o: { limit?: number; offset?: number; filter?: string } = {}): Promise<T.Board> {
             return get(board(boardId), o, 'key');
         },
         /** The archived periods of a timed board, newest first. */
@@ -276,7 +279,7 @@ export function createClient(options: ClientOptions) {
         /** The entries just above and below this player on a board (404 `not-found` before their first entry). */
         aroundMe(
             boardId: string,
-            o: { before?: number; after?: number; percentile?: boolean } = {},
+            o: { before?: number; after?: number; percentile?: boolean; filter?: string } = {},
         ): Promise<T.Around> {
             return get(`${board(boardId)}/around`, session() === undefined ? { playerId: playerId(), ...o } : o);
         },
@@ -316,7 +319,7 @@ export function createClient(options: ClientOptions) {
             return get(`/players/${seg(playerId())}/rank`, o, 'player');
         },
         /** The signed-in player's rank on one board. */
-        boardRank(boardId: string, o: { percentile?: boolean } = {}): Promise<T.BoardRank> {
+        boardRank(boardId: string, o: { percentile?: boolean; filter?: string } = {}): Promise<T.BoardRank> {
             return get(`${board(boardId)}/rank`, o, 'session');
         },
         /** Renames the player; a taken name gets a suffix (N2): the reply says the name applied. */
@@ -445,8 +448,11 @@ export function createClient(options: ClientOptions) {
         /** Reads straight from the canister URL (no credentials); `verify: true` checks the IC certificate. */
         direct: {
             boards: (o?: DirectReadOptions) => direct<T.BoardList>(`/games/${seg(gameId)}/scoreboards`, undefined, o),
-            board: (boardId: string, o: DirectReadOptions & { limit?: number; offset?: number } = {}) =>
-                direct<T.Board>(board(boardId), { limit: o.limit, offset: o.offset }, o),
+            /** With `filter` the answer is not certified (`verify: true` cannot check it). */
+            board: (
+                boardId: string,
+                o: DirectReadOptions & { limit?: number; offset?: number; filter?: string } = {},
+            ) => direct<T.Board>(board(boardId), { limit: o.limit, offset: o.offset, filter: o.filter }, o),
             archives: (boardId: string, o?: DirectReadOptions) =>
                 direct<T.ArchiveList>(`${board(boardId)}/archives`, undefined, o),
             archive: (boardId: string, archiveId = 'latest', o: DirectReadOptions & { limit?: number } = {}) =>
@@ -454,7 +460,7 @@ export function createClient(options: ClientOptions) {
             archiveStats: (o?: DirectReadOptions) =>
                 direct<T.ArchiveStats>(`/games/${seg(gameId)}/archives/stats`, undefined, o),
             /** Around-me of the anonymous player (never certified: it depends on the player). */
-            aroundMe: (boardId: string, o: { before?: number; after?: number } = {}) =>
+            aroundMe: (boardId: string, o: { before?: number; after?: number; filter?: string } = {}) =>
                 direct<T.Around>(`${board(boardId)}/around`, { playerId: playerId(), ...o }),
         },
     };

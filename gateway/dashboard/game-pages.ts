@@ -127,19 +127,23 @@ function boardTab(boardId: string): TabPage {
         async ({ o, req, dev }) => {
             const offset = Math.max(0, Math.floor(Number(req.query.offset ?? 0)) || 0);
             const archiveId = typeof req.query.archive === 'string' ? req.query.archive : undefined;
+            const filter =
+                typeof req.query.filter === 'string' && req.query.filter !== '' ? req.query.filter : undefined;
             const [page, archives, archive] = await Promise.all([
-                replyOf(readBoard.run(o, dev, { boardId, offset, limit: 50 })),
+                replyOf(
+                    readBoard.run(o, dev, { boardId, offset, limit: 50, ...(filter === undefined ? {} : { filter }) }),
+                ),
                 o.canister.ok('list_archives', { gameId: dev.gameId, boardId }),
                 archiveId === undefined
                     ? undefined
                     : o.canister.ok('read_archive', { gameId: dev.gameId, archiveId, limit: 100 }),
             ]);
-            return { page, archives, archive };
+            return { page, archives, archive, filter };
         },
-        (game, { page, archives, archive }, { view }) => {
+        (game, { page, archives, archive, filter }, { view }) => {
             // Read side by side with the board: a board made or deleted in between is not there yet, or any more.
             if (!game.boards.some((b) => b.scoreboardId === boardId)) throw new ApiFailure(404, boardNotFound(boardId));
-            return { body: boardPage(game, page, archives, archive, view) };
+            return { body: boardPage(game, page, archives, archive, view, filter) };
         },
     );
 }

@@ -2,8 +2,8 @@
 // a player on a board (by ?playerId= with the API key, or the signed-in player).
 import { z } from 'zod';
 
-import { AROUND, parseFlag, parsePlayerId, parseWindow } from '../../contract/rules';
-import { Around, PercentileQuery } from '../../contract/schemas';
+import { AROUND, parseFilterParam, parseFlag, parsePlayerId, parseWindow } from '../../contract/rules';
+import { Around, FilterQuery, PercentileQuery } from '../../contract/schemas';
 import { ApiFailure } from '../http/errors';
 import { BOARD_PARAMS, route, sameGame } from './route';
 
@@ -22,7 +22,7 @@ export default route({
     id: 'get-board-around',
     summary: 'Around me: the entries just above and below a player on a board',
     description:
-        "With the API key name the player with `?playerId=`; with X-Session-Token it is the signed-in player. The rank is found in O(log n), so any place of a board of a million players costs the same. On a board with ties 'shared' equal values share a rank (1, 2, 2, 4). 404 when the player has no entry this period.",
+        "With the API key name the player with `?playerId=`; with X-Session-Token it is the signed-in player. The rank is found in O(log n), so any place of a board of a million players costs the same. On a board with ties 'shared' equal values share a rank (1, 2, 2, 4). With `filter` the window and rank are among the entries with that metadata value. 404 when the player has no entry this period (or none in the filter).",
     auth: 'keyOrSession',
     params: BOARD_PARAMS,
     query: z.object({
@@ -30,10 +30,11 @@ export default route({
         before: count('above'),
         after: count('below'),
         ...PercentileQuery.shape,
+        ...FilterQuery.shape,
     }),
     data: Around,
     errors: {
-        400: 'playerId, before, after or percentile invalid',
+        400: 'playerId, before, after, percentile or filter invalid',
         404: 'no such board, or the player has no entry on it',
     },
     async handle(ctx, { params, query, caller }) {
@@ -51,6 +52,8 @@ export default route({
         if ('error' in after) throw new ApiFailure(400, after.error);
         const percentile = parseFlag(query, 'percentile');
         if ('error' in percentile) throw new ApiFailure(400, percentile.error);
+        const filter = parseFilterParam(query);
+        if ('error' in filter) throw new ApiFailure(400, filter.error);
         return ctx.canister.ok('around', {
             gameId: params.gameId,
             boardId: params.boardId,
@@ -58,6 +61,7 @@ export default route({
             before: before.ok,
             after: after.ok,
             ...(percentile.ok ? { percentile: true } : {}),
+            ...(filter.ok === undefined ? {} : { filter: filter.ok }),
         });
     },
 });

@@ -1,7 +1,7 @@
 // GET /games/{gameId}/scoreboards/{boardId}/rank: the signed-in player's rank on a board
 // (session-only: an API key is not a signed-in player).
-import { parseFlag } from '../../contract/rules';
-import { BoardRank, PercentileQuery } from '../../contract/schemas';
+import { parseFilterParam, parseFlag } from '../../contract/rules';
+import { BoardRank, FilterQuery, PercentileQuery } from '../../contract/schemas';
 import { ApiFailure } from '../http/errors';
 import { BOARD_PARAMS, route, sameGame } from './route';
 
@@ -11,22 +11,28 @@ export default route({
     id: 'get-board-rank',
     summary: "The signed-in player's rank on a board",
     description:
-        "Needs X-Session-Token (device-code sign-in). `{found: false, message, totalPlayers}` when the player has no entry this period. On a board with ties 'shared' equal values share a rank (1, 2, 2, 4).",
-    errors: { 400: 'the path names another game than X-Game-ID, or percentile is invalid', 404: 'no such board (R1)' },
+        "Needs X-Session-Token (device-code sign-in). `{found: false, message, totalPlayers}` when the player has no entry this period. On a board with ties 'shared' equal values share a rank (1, 2, 2, 4). With `filter` the rank and totalPlayers are among the entries with that metadata value.",
+    errors: {
+        400: 'the path names another game than X-Game-ID, or percentile or filter is invalid',
+        404: 'no such board (R1)',
+    },
     auth: 'session',
     params: BOARD_PARAMS,
-    query: PercentileQuery,
+    query: PercentileQuery.extend(FilterQuery.shape),
     data: BoardRank,
     async handle(ctx, { params, query, caller }) {
         // The session's game (X-Game-ID): the player has no rank to show in another game's path.
         sameGame(caller, params.gameId, 'Game');
         const percentile = parseFlag(query, 'percentile');
         if ('error' in percentile) throw new ApiFailure(400, percentile.error);
+        const filter = parseFilterParam(query);
+        if ('error' in filter) throw new ApiFailure(400, filter.error);
         return ctx.canister.ok('board_rank', {
             gameId: params.gameId,
             boardId: params.boardId,
             playerId: caller.playerId,
             ...(percentile.ok ? { percentile: true } : {}),
+            ...(filter.ok === undefined ? {} : { filter: filter.ok }),
         });
     },
 });

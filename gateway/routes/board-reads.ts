@@ -9,7 +9,7 @@ import {
     ArchiveStats,
     Board,
     BoardList,
-    LimitOffsetQuery,
+    BoardReadQuery,
     LimitQuery,
 } from '../../contract/schemas';
 import { ApiFailure } from '../http/errors';
@@ -60,10 +60,14 @@ function boardReadRoute(entry: BoardPath): Route {
             'Also served by the canister itself at the same path of {canister_url}, with the same JSON and no headers needed. Cached for about 30 s (R2). Boards all-time-new and weekly-scoreboard read as all-time and weekly in a game without boards of those ids (R3).',
         auth: 'keyOrSession',
         params: Object.fromEntries(names.map((n) => [n, PARAMS[n]])),
-        query: entry.method === 'read_board' ? LimitOffsetQuery : entry.limit ? LimitQuery : undefined,
+        query: entry.method === 'read_board' ? BoardReadQuery : entry.limit ? LimitQuery : undefined,
         data: DATA[entry.method],
         errors: {
-            400: 'an id in the path does not match ' + PATH_ID.source + ', or limit is invalid',
+            400:
+                'an id in the path does not match ' +
+                PATH_ID.source +
+                ', or limit is invalid' +
+                (entry.method === 'read_board' ? ", or filter names a key the board's filters do not" : ''),
             404: 'no such board or archive (R1)',
         },
         async handle(ctx, { params, search, caller }) {

@@ -37,7 +37,7 @@ import {
 } from '../../contract/dashboard-schemas';
 import { DEFAULT_STANDARD_BOARDS, REVIEW } from '../../contract/board-options';
 import { REPORT_LIMITS } from '../../contract/reports';
-import { invalid, parseOffset } from '../../contract/rules';
+import { invalid, parseFilterParam, parseOffset } from '../../contract/rules';
 import { Message } from '../../contract/schemas';
 import {
     createBoard as createBoardOp,
@@ -104,7 +104,14 @@ const entries = operationRoute({
     input({ params, query }) {
         const offset = parseOffset(query);
         if ('error' in offset) throw new ApiFailure(400, offset.error);
-        return { boardId: params.boardId, offset: offset.ok, limit: integer(query, 'limit', 1, 1000) };
+        const filter = parseFilterParam(query);
+        if ('error' in filter) throw new ApiFailure(400, filter.error);
+        return {
+            boardId: params.boardId,
+            offset: offset.ok,
+            limit: integer(query, 'limit', 1, 1000),
+            ...(filter.ok === undefined ? {} : { filter: filter.ok }),
+        };
     },
     method: 'get',
     path: `${BASE}/games/{gameId}/boards/{boardId}/entries`,
@@ -113,7 +120,7 @@ const entries = operationRoute({
     params: { gameId, boardId: BOARD_ID },
     query: EntriesQuery,
     data: DeveloperBoardPage,
-    errors: { 400: 'an id, offset or limit is invalid', 404: `${NOT_OWNED}, or no such board` },
+    errors: { 400: 'an id, offset, limit or filter is invalid', 404: `${NOT_OWNED}, or no such board` },
 });
 
 const createBoard = operationRoute({

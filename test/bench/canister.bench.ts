@@ -230,6 +230,76 @@ async function benchBoardKinds(players: number): Promise<Map<string, bigint>> {
     return m;
 }
 
+/** The board of benchFilters: 10,000 entries whatever the sizes of the other rows. */
+const FILTERED_ENTRIES = 10_000;
+let filterRows: Promise<Map<string, bigint>> | undefined;
+
+/**
+ * What a filter costs (a board read by one metadata value): two targeted boards of 10,000
+ * entries with the same submits, `country` (a `filters: ['country']` board, 20 countries of 500
+ * entries each) and `plain` (none); top-100 reads of each, filtered and not, a submit to each,
+ * and declaring the filter on `plain` (its indexes built from its 10,000 entries; an upgrade
+ * rebuilds each filtered board the same way). Measured once, on a canister of its own.
+ */
+export function benchFilters(): Promise<Map<string, bigint>> {
+    filterRows ??= (async () => {
+        const { r, id } = await freshCanister();
+        const g = 'g-filters';
+        const registered = await call(r, id, 'admin_register_game', { developerId: 'dev-f', gameId: g, name: 'f' });
+        keys.set(g, registered.reply.apiKey);
+        await call(r, id, 'admin_create_board', { gameId: g, scoreboardId: 'plain', type: 'targeted' });
+        const country = { gameId: g, scoreboardId: 'country', type: 'targeted', filters: ['country'] };
+        await call(r, id, 'admin_create_board', country);
+        const countryOf = (i: number): string => `C${i % 20}`;
+        await populate(r, id, g, FILTERED_ENTRIES, undefined, ['plain', 'country'], 0, (i) => ({
+            country: countryOf(i),
+            mode: 'hard',
+        }));
+        await r.advanceTime(3_000);
+        const m = new Map<string, bigint>();
+        const read = async (boardId: string, filter?: string): Promise<bigint> =>
+            (await call(r, id, 'read_board', { gameId: g, boardId, limit: 100, filter }, true)).instructions;
+        m.set('top-100 read, 10,000 entries, board without filters (read_board)', await read('plain'));
+        m.set('top-100 read, 10,000 entries, board with one filter, unfiltered', await read('country'));
+        m.set(
+            'top-100 read filtered by country, 10,000 entries (500 in the filter)',
+            await read('country', 'country:C7'),
+        );
+        const p = (i: number): string => `dev_1700000000_${i.toString(16).padStart(8, '0')}`;
+        const submit = async (scoreboardId: string, i: number, value: string): Promise<bigint> =>
+            (
+                await call(r, id, 'submit_scores', {
+                    submits: [
+                        {
+                            apiKey: keys.get(g),
+                            gameId: g,
+                            playerId: p(i),
+                            score: 2_000_000 + i,
+                            streak: 1,
+                            scoreboardId,
+                            metadata: { country: value, mode: 'hard' },
+                        },
+                    ],
+                })
+            ).instructions;
+        m.set('submit with metadata, new best: board without filters', await submit('plain', 7, countryOf(7)));
+        m.set('submit with metadata, new best: board with one filter', await submit('country', 8, countryOf(8)));
+        m.set('  the same, its value changes (moves between two indexes)', await submit('country', 9, 'C19'));
+        m.set(
+            "declaring a filter on a board of 10,000 entries (admin_update_board: the board's indexes built)",
+            (await call(r, id, 'admin_update_board', { gameId: g, scoreboardId: 'plain', filters: ['country'] }))
+                .instructions,
+        );
+        // Both boards' filter indexes (20,000 entries) are rebuilt from the restored tables.
+        await r.installCode(id, leaderboardWasm(), { mode: 'upgrade', arg: initArg({ gateways: [], operators: [] }) });
+        const post = r.executions().filter((e) => e.method === 'canister_post_upgrade');
+        m.set('upgrade: post_upgrade, two boards of 10,000 entries with one filter each', post.at(-1)!.instructions);
+        await r.stop();
+        return m;
+    })();
+    return filterRows;
+}
+
 /**
  * What nicknames cost (issue 27: names unique per game): two games of `players` players each,
  * every player named (names of their own in each game, so that the map holds as many names
@@ -755,6 +825,7 @@ export async function benchCanister(): Promise<CanisterResults> {
         await r.stop();
         for (const [name, instructions] of await benchBoardKinds(players)) m.set(name, instructions);
         for (const [name, instructions] of await benchNicknames(players)) m.set(name, instructions);
+        for (const [name, instructions] of await benchFilters()) m.set(name, instructions);
         console.log(
             `(${players.toLocaleString()} players per game measured in ${((Date.now() - t0) / 1000).toFixed(0)} s)`,
         );

@@ -97,6 +97,12 @@ test('boards take their order, operator, ties and format; the standard boards fo
     await expect(admin('create-board', 'cli-times', 'z', '--type', 'monthly', '--event-top', '30')).rejects.toThrow(
         /Invalid eventTop: must be a whole number from 0 to 25/,
     );
+    expect(
+        await admin('create-board', 'cli-times', 'by-country', '--type', 'targeted', '--filters', 'country, mode'),
+    ).toMatchObject({ filters: ['country', 'mode'] });
+    await expect(admin('create-board', 'cli-times', 'z', '--type', 'monthly', '--filters', 'a:b')).rejects.toThrow(
+        /Invalid filters: must be a list of at most 3/,
+    );
     expect(await admin('set-standard-boards', 'cli-times', '--order', 'asc')).toEqual({
         sortOrder: 'asc',
         operator: 'best',

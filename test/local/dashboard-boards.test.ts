@@ -236,3 +236,44 @@ test('the suspicion log shows a rejected time as the board shows times', async (
     const row = await page.locator('tr', { hasText: 'rita' }).first().textContent();
     expect(row).toContain('12:34.321');
 });
+
+test('filters: declared in the board form; the board page picks a value from a select with counts', async () => {
+    const { page } = ada;
+    await s.replica.advanceTime(3_000);
+    for (const [playerId, score, country] of [
+        ['de-1', 61_000, 'DE'],
+        ['fr-1', 60_500, 'FR'],
+        ['de-2', 63_250, 'DE'],
+        ['de-3', 58_125, 'DE'],
+    ] as const) {
+        const res = await s.request('POST', '/scores', {
+            headers: { 'X-API-Key': apiKey },
+            body: { playerId, score, streak: 1, scoreboardId: 'laps', metadata: { country } },
+        });
+        expect(res.body).toMatchObject({ ok: true });
+    }
+    await page.goto(url('/boards/laps'));
+    expect(await page.locator('#f-filter').count()).toBe(0); // no filters yet: no picker
+    await page.locator('#f-board-filters').fill('country, mode:x');
+    await click(page, 'Save');
+    expect(await page.locator('[role=alert]').textContent()).toMatch(/^Invalid filters: must be a list of at most 3/);
+    await page.locator('#f-board-filters').fill('country');
+    await click(page, 'Save');
+    expect(await page.locator('[role=status]').textContent()).toBe('Board saved.');
+    expect(await page.locator('#f-board-filters').inputValue()).toBe('country');
+    const options = await page.locator('#f-filter option').allTextContents();
+    expect(options.map((o) => o.trim())).toEqual(['All entries', 'country = DE (3)', 'country = FR (1)']);
+    await page.locator('#f-filter').selectOption('country:DE');
+    await click(page, 'Show');
+    expect(page.url()).toContain('filter=country%3ADE');
+    expect(await text(page)).toContain('3 entries this period with country = DE');
+    const ranks = await page.locator('main table').first().locator('tbody tr').allTextContents();
+    // Ranked among themselves, lowest time first: [rank, player id, time].
+    expect(ranks.map((r) => r.replace(/\s+/g, ' ').trim().split(' ')).map((c) => [c[0], c[2], c[3]])).toEqual([
+        ['1', 'de-3', '0:58.125'],
+        ['2', 'de-1', '1:01.000'],
+        ['3', 'de-2', '1:03.250'],
+    ]);
+    expect(await page.locator('#f-filter').inputValue()).toBe('country:DE');
+    await shots(url('/boards/laps?filter=country%3ADE'), 'board-filter', { here: true });
+});

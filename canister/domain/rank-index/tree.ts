@@ -361,6 +361,48 @@ function build(
             return capacity * BYTES_PER_NODE;
         },
 
+        load(ids, keys) {
+            if (count !== 0) throw new Error('rank index: load needs an empty index');
+            const spine: number[] = [];
+            let prevNode = 0;
+            for (let i = 0; i < ids.length; i++) {
+                const id = ids[i];
+                checkId(id);
+                const n = id + 1;
+                if (n >= capacity) grow(n);
+                if (n >= bound) bound = n + 1;
+                const key = keys(i);
+                val[n] = sign * key.value;
+                at[n] = key.at;
+                tie[n] = key.tie;
+                if (prevNode !== 0 && !sortsBefore(val[prevNode], at[prevNode], tie[prevNode], prevNode, n))
+                    throw new Error('rank index: load needs its ids in rank order');
+                let p = prio[n];
+                if (p === 0) p = prio[n] = priority(n);
+                // Nodes of the spine with a lower priority end up in n's left subtree (complete now).
+                let last = 0;
+                while (spine.length > 0 && prio[spine[spine.length - 1]] < p) {
+                    last = spine.pop()!;
+                    size[last] = 1 + size[left[last]] + size[right[last]];
+                }
+                left[n] = last;
+                right[n] = 0;
+                if (spine.length > 0) right[spine[spine.length - 1]] = n;
+                spine.push(n);
+                prev[n] = prevNode;
+                next[prevNode] = n;
+                prevNode = n;
+            }
+            for (let j = spine.length - 1; j >= 0; j--) {
+                const x = spine[j];
+                size[x] = 1 + size[left[x]] + size[right[x]];
+            }
+            left[0] = spine.length > 0 ? spine[0] : 0;
+            next[prevNode] = 0;
+            prev[0] = prevNode;
+            count = ids.length;
+        },
+
         clear() {
             adopt(allocate(clearCapacity));
             bound = 1;

@@ -35,6 +35,12 @@ export interface RankIndex {
      */
     around(id: number, before: number, after: number): number[];
     clear(): void;
+    /**
+     * Fills an empty index with ids already in rank order (`keys(i)` the key of `ids[i]`), in
+     * O(n): the tree is built bottom-up as a stack of its right spine, no descent per id. The same
+     * tree as inserting them one by one; throws if the index is not empty or the keys are out of order.
+     */
+    load(ids: readonly number[], keys: (i: number) => RankKey): void;
     /** Bytes its arrays take (their capacity, not just the entries): what it holds of the heap. */
     bytes(): number;
     /**

@@ -4,6 +4,8 @@
 import {
     MAX_DECIMAL_PLACES,
     REVIEW,
+    MAX_FILTERS,
+    MAX_FILTER_VALUES,
     formatScore,
     optionsOf,
     type BoardOptions,
@@ -29,6 +31,7 @@ export const HINT = {
     rules: 'Order and keeping rule can change only while the board has no entries this period.',
     review: `Flag: a score beating the first by more than the factor (on a board of ${REVIEW.minEntries}+ entries) is accepted and waits on the Moderation tab.`,
     reviewFactor: `Implausible past first × this (lower first: below first ÷ this), ${REVIEW.factor.min}-${REVIEW.factor.max}.`,
+    filters: `Metadata keys the board can be read by (country, mode): at most ${MAX_FILTERS}, comma-separated; reads take ?filter=key:value. Each key indexes up to ${MAX_FILTER_VALUES} values a period.`,
     eventTop: `Top entries events watch: a new leader, players overtaken, a closed period's top (0: none; at most ${EVENT_TOP.max}).`,
 } as const;
 
@@ -117,6 +120,11 @@ export function displayFields(
                 hint: HINT.reviewFactor,
                 id: `${idPrefix}-reviewFactor`,
             })}
+            ${field('filters', 'Filters', {
+                value: value(v, action, 'filters', (current.filters ?? []).join(', ')),
+                hint: HINT.filters,
+                id: `${idPrefix}-filters`,
+            })}
         </div>`;
 }
 
@@ -136,6 +144,14 @@ export function formOptions(b: Form): Partial<Record<keyof BoardOptions | 'event
                 : b.review === 'off'
                   ? { mode: 'off' }
                   : { mode: b.review, factor: number(b.reviewFactor) },
+        // Keys as typed, comma-separated (empty: none); the canister checks them.
+        filters:
+            b.filters === undefined
+                ? undefined
+                : b.filters
+                      .split(',')
+                      .map((k) => k.trim())
+                      .filter((k) => k !== ''),
         sortOrder: b.sortOrder,
         operator: b.operator,
         ties: b.ties,

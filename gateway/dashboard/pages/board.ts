@@ -3,6 +3,7 @@ import type { DeveloperEntry, GameView, ReplyOf } from '../../../contract/canist
 import type { Archive, ArchiveList } from '../../../contract/schemas';
 import { field, form, html, when, type Html, table } from '../layout';
 import { displayFields, HINT, optionsLine, ruleFields, scoreText } from './board-options';
+import { filterPicker, filterQuery, shownLine } from './board-filter';
 import { base, doneBox, errorFor, type View } from './view';
 
 /** Metadata shown in this many characters at most; the whole JSON is the cell's tooltip. */
@@ -22,6 +23,7 @@ export function boardPage(
     archives: ArchiveList,
     archive: Archive | undefined,
     v: View,
+    filter?: string,
 ): Html {
     const board = game.boards.find((b) => b.scoreboardId === page.scoreboardId)!;
     const b = `${base(game)}/boards/${board.scoreboardId}`;
@@ -59,9 +61,8 @@ export function boardPage(
         ${doneBox(v)} ${errorFor(v, 'remove-entry')}
         <div class="card">
             <h2>${board.name} <span class="muted mono">${board.scoreboardId}</span></h2>
-            <p class="muted">
-                ${page.totalEntries} entries this period, ranked by ${board.sortBy}: ${optionsLine(board)}.
-            </p>
+            <p class="muted">${shownLine(page, filter)}, ranked by ${board.sortBy}: ${optionsLine(board)}.</p>
+            ${filterPicker(b, page, filter)}
             <p><a class="button secondary" href="${exportUrl}" download>Download CSV (this period)</a></p>
             ${
                 page.entries.length === 0
@@ -72,8 +73,18 @@ export function boardPage(
                       )
             }
             <p class="row">
-                ${prev === undefined ? '' : html`<a class="button secondary" href="${b}?offset=${prev}">Previous 50</a>`}
-                ${next === undefined ? '' : html`<a class="button secondary" href="${b}?offset=${next}">Next 50</a>`}
+                ${
+                    prev === undefined
+                        ? ''
+                        : html`<a class="button secondary" href="${b}?offset=${prev}${filterQuery(filter)}"
+                              >Previous 50</a
+                          >`
+                }
+                ${
+                    next === undefined
+                        ? ''
+                        : html`<a class="button secondary" href="${b}?offset=${next}${filterQuery(filter)}">Next 50</a>`
+                }
             </p>
         </div>
         <div class="card">

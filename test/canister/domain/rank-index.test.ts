@@ -348,3 +348,57 @@ describe('rank index', () => {
         },
     );
 });
+
+describe('load: an empty index filled from ids in rank order', () => {
+    test.each(['desc', 'asc'] as const)(
+        'the same tree as inserting one by one, and it goes on working (%s)',
+        (order) => {
+            const random = rng(order === 'desc' ? 7 : 8);
+            for (const n of [0, 1, 2, 3, 17, 500]) {
+                const model = new Model(order);
+                const one = createRankIndex(order, 16);
+                for (let i = 0; i < n; i++) {
+                    // Few distinct values: ties on value, then on at, decide much of the order.
+                    const id = i * 3 + Math.floor(random() * 3);
+                    const key = [
+                        Math.floor(random() * 10),
+                        Math.floor(random() * 3),
+                        Math.floor(random() * 1e6),
+                    ] as const;
+                    model.set(id, ...key);
+                    one.set(id, ...key);
+                }
+                const sorted = model.ids();
+                const loaded = createRankIndex(order, 16);
+                loaded.load(sorted, (i) => {
+                    const [value, at, tie] = model.key(sorted[i])!;
+                    return { value, at, tie };
+                });
+                expect(Buffer.concat(loaded.toChunks()).equals(Buffer.concat(one.toChunks()))).toBe(true);
+                expectMatches(loaded, model, random);
+                for (let k = 0; k < 50 && n > 0; k++) {
+                    const id = sorted[Math.floor(random() * sorted.length)];
+                    if (random() < 0.5) {
+                        loaded.remove(id);
+                        model.remove(id);
+                    } else {
+                        const key = [Math.floor(random() * 10), 0, Math.floor(random() * 1e6)] as const;
+                        loaded.set(id, ...key);
+                        model.set(id, ...key);
+                    }
+                }
+                expectMatches(loaded, model, random);
+            }
+        },
+    );
+
+    test('refused on an index with entries, or for ids out of rank order', () => {
+        const index = createRankIndex('desc');
+        expect(() => index.load([1, 2], (i) => ({ value: i === 0 ? 1 : 2, at: 0, tie: 0 }))).toThrow(
+            'rank index: load needs its ids in rank order',
+        );
+        const full = createRankIndex('desc');
+        full.set(1, 5, 0, 0);
+        expect(() => full.load([2], () => ({ value: 1, at: 0, tie: 0 }))).toThrow('load needs an empty index');
+    });
+});
