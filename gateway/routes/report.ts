@@ -4,12 +4,9 @@
 import { REPORT_LIMITS, REPORT_REASONS } from '../../contract/reports';
 import { Message, ReportBody } from '../../contract/schemas';
 import { publicClientAddress } from '../http/client-address';
-import { clientLimit } from '../http/client-limit';
 import { ApiFailure } from '../http/errors';
 import { credentialOf } from './auth';
 import { BOARD_PARAMS, route, sameGame, writerOf } from './route';
-
-const limit = clientLimit(REPORT_LIMITS.perClientPerMinute);
 
 export default route({
     method: 'post',
@@ -37,7 +34,7 @@ export default route({
         sameGame(caller, params.gameId, 'Game');
         sameGame(caller, body.gameId, 'gameId');
         const client = publicClientAddress(req.ip);
-        const wait = limit(client);
+        const wait = ctx.reportLimit(client);
         if (wait !== undefined)
             throw new ApiFailure(
                 429,

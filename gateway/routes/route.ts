@@ -18,6 +18,7 @@ import {
 } from './auth';
 import type { FeedWatcher } from '../ic/feed-watcher';
 import type { TtlCache } from '../http/cache';
+import type { ClientLimit } from '../http/client-limit';
 import type { CanisterClient } from '../ic/canister';
 import type { ShardRouter } from '../ic/shards';
 import { developerOf, type DeveloperSession } from '../developer/session';
@@ -58,6 +59,8 @@ export interface RouteContext {
     /** Where games live: a game's own canister (`forGame`), the directory, every canister. */
     router: ShardRouter;
     credentials: CredentialResolver;
+    /** Reports per public client address and minute, on the gateway's clock (POST .../reports). */
+    reportLimit: ClientLimit;
     /** Board reads, for about 30 s (R2); a TTL of 0 turns it off. */
     reads: TtlCache<unknown>;
     submit(request: SubmitRequest): Promise<Result<SubmitReply>>;

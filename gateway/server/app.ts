@@ -9,6 +9,8 @@ import { unknownEndpoint } from '../../contract/messages';
 import { credentialResolver } from '../routes/auth';
 import type { BatcherOptions } from '../ic/batcher';
 import { ttlCache } from '../http/cache';
+import { clientLimit } from '../http/client-limit';
+import { REPORT_LIMITS } from '../../contract/reports';
 import type { CanisterClient } from '../ic/canister';
 import { canisterUrlFor } from '../ic/canister-url';
 import { cyclesWatch, type CyclesWatch } from '../ops/cycles-watch';
@@ -122,6 +124,7 @@ export function createApp(options: GatewayOptions): express.Express {
         feed,
         credentials: credentialResolver(o.canister, undefined, o.clock),
         reads: ttlCache(o.readCacheTtlSeconds * 1000, undefined, o.clock),
+        reportLimit: clientLimit(REPORT_LIMITS.perClientPerMinute, o.clock),
         submit,
     };
     const app = express();
