@@ -15,6 +15,14 @@ export type Operator = (typeof OPERATORS)[number];
 export const TIES = ['distinct', 'shared'] as const;
 export type Ties = (typeof TIES)[number];
 
+/**
+ * Equal scores rank by the submits' `tiebreak` (e.g. the time taken): `asc` lower first, `desc`
+ * higher first; an entry without one ranks after every entry with one. Absent (default): no
+ * tiebreak, equal scores rank by `ties` alone, as always.
+ */
+export const TIEBREAKS = ['asc', 'desc'] as const;
+export type Tiebreak = (typeof TIEBREAKS)[number];
+
 /** How a score reads on pages and in exports; JSON values stay integers. */
 export type ScoreFormat =
     | { kind: 'number' }
@@ -29,6 +37,8 @@ export interface BoardOptions {
     operator: Operator;
     ties: Ties;
     format: ScoreFormat;
+    /** Absent: no tiebreak (the default, today's order). */
+    tiebreak?: Tiebreak;
 }
 
 export const DEFAULT_BOARD_OPTIONS: Readonly<BoardOptions> = Object.freeze({
@@ -48,12 +58,14 @@ export const DEFAULT_STANDARD_BOARDS: Readonly<StandardBoards> = Object.freeze({
 
 /** A stored board's options with the defaults filled in (records before the options have none). */
 export function optionsOf(board: Partial<BoardOptions>): BoardOptions {
-    return {
+    const options: BoardOptions = {
         sortOrder: board.sortOrder ?? DEFAULT_BOARD_OPTIONS.sortOrder,
         operator: board.operator ?? DEFAULT_BOARD_OPTIONS.operator,
         ties: board.ties ?? DEFAULT_BOARD_OPTIONS.ties,
         format: board.format ?? DEFAULT_BOARD_OPTIONS.format,
     };
+    if (board.tiebreak !== undefined) options.tiebreak = board.tiebreak;
+    return options;
 }
 
 function oneOf<T extends string>(field: string, allowed: readonly T[]): (value: unknown) => Parsed<T> {
@@ -66,6 +78,7 @@ function oneOf<T extends string>(field: string, allowed: readonly T[]): (value: 
 export const parseSortOrder = oneOf('sortOrder', SORT_ORDERS);
 export const parseOperator = oneOf('operator', OPERATORS);
 export const parseTies = oneOf('ties', TIES);
+export const parseTiebreak = oneOf('tiebreak', TIEBREAKS);
 
 export function parseFormat(value: unknown): Parsed<ScoreFormat> {
     const fail = {
@@ -95,6 +108,7 @@ export function parseBoardOptions(request: {
     operator?: unknown;
     ties?: unknown;
     format?: unknown;
+    tiebreak?: unknown;
 }): Parsed<Partial<BoardOptions>> {
     const out: Partial<BoardOptions> = {};
     const fields = [
@@ -102,6 +116,7 @@ export function parseBoardOptions(request: {
         ['operator', parseOperator],
         ['ties', parseTies],
         ['format', parseFormat],
+        ['tiebreak', parseTiebreak],
     ] as const;
     for (const [field, parse] of fields) {
         const value = request[field];

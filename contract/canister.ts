@@ -5,7 +5,16 @@ import type { IDL } from '@dfinity/candid';
 
 import type { EventKind } from './event-log';
 import type { DeliveryReport, Lease, WebhookView } from './webhooks';
-import type { BoardOptions, Metadata, Operator, ScoreFormat, SortOrder, StandardBoards, Ties } from './board-options';
+import type {
+    BoardOptions,
+    Metadata,
+    Operator,
+    ScoreFormat,
+    SortOrder,
+    StandardBoards,
+    Tiebreak,
+    Ties,
+} from './board-options';
 
 import type {
     AchievementReply,
@@ -90,6 +99,8 @@ export interface BoardConfig {
     operator?: Operator;
     ties?: Ties;
     format?: ScoreFormat;
+    /** Equal scores rank by the submits' tiebreak in this order (score boards only); absent: none. */
+    tiebreak?: Tiebreak;
     /** How many top entries its new_leader/overtaken/period_closed events watch (0: none); absent = EVENT_TOP.default. */
     eventTop?: number;
 }
@@ -284,6 +295,8 @@ export type SubmitRequest = PlayerWrite & {
     scoreboardId?: string;
     /** Entry metadata (board-options.ts checkMetadata): kept with the entry this submit produces. */
     metadata?: Metadata;
+    /** Ranks equal scores on a board with the `tiebreak` option (a count, like scores); ignored elsewhere. */
+    tiebreak?: number;
 };
 
 export interface CreateBoardRequest {
@@ -300,6 +313,7 @@ export interface CreateBoardRequest {
     operator?: Operator;
     ties?: Ties;
     format?: ScoreFormat;
+    tiebreak?: Tiebreak;
     /** How many top entries its events watch (0-25; absent: 10). */
     eventTop?: number;
 }
@@ -308,7 +322,11 @@ export interface CreateBoardRequest {
  * What a board update may change besides its name: ties, format and eventTop always; order and
  * operator while it has no entries.
  */
-export type BoardOptionsUpdate = Partial<BoardOptions> & { eventTop?: number };
+export type BoardOptionsUpdate = Omit<Partial<BoardOptions>, 'tiebreak'> & {
+    eventTop?: number;
+    /** null takes the board's tiebreak off (while it has no entries, like setting one). */
+    tiebreak?: Tiebreak | null;
+};
 
 type GameRef = { gameId: string };
 type BoardRef = GameRef & { boardId: string };

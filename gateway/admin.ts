@@ -25,6 +25,7 @@ export const HELP = `Usage: npm run admin -- <command> [options]
   create-board <gameId> <boardId> --type targeted|monthly|custom [--days N] [--sort score|streak] [--name <name>]
                [--order desc|asc] [--operator best|latest|sum] [--ties distinct|shared]
                [--format number|milliseconds|decimal:N] [--event-top N]   (N: 0-25 top entries its events name)
+               [--tiebreak asc|desc]   (equal scores rank by the submits' tiebreak: asc lower first)
   set-standard-boards <gameId> [--order desc|asc] [--operator best|latest|sum]   (all-time, weekly, daily)
   set-time-validation <gameId> on|off [--min-seconds N] [--max-score-per-second N] [--session-lifetime N]
   set-caps <gameId> [--max-score N|none] [--max-streak N|none] [--min-score N|none]
@@ -106,6 +107,7 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             order: { type: 'string' },
             operator: { type: 'string' },
             ties: { type: 'string' },
+            tiebreak: { type: 'string' },
             format: { type: 'string' },
             'event-top': { type: 'string' },
             from: { type: 'string' },
@@ -185,6 +187,7 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
                 sortOrder: values.order,
                 operator: values.operator,
                 ties: values.ties,
+                tiebreak: values.tiebreak,
                 format: format(values.format),
                 eventTop: number('event-top', values['event-top']),
             });

@@ -22,7 +22,7 @@ export function scoreOrderOf(board: { sortOrder?: SortOrder }): SortOrder {
 }
 
 export function newBoardTable(board: BoardRecord, period = board.periodStart): BoardTable {
-    return createBoardTable(period, boardRanks(board), 16, scoreOrderOf(board));
+    return createBoardTable(period, boardRanks(board), 16, scoreOrderOf(board), board.tiebreak);
 }
 
 /** The game's global table (all-time board and profile bests): ranked by the standard boards' order. */

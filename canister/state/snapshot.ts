@@ -2,7 +2,7 @@
 // post_upgrade, then dropped (a snapshot is only good for the state it was taken from).
 import type { Ctx } from './context';
 import { emptyGameState, scoreOrderOf } from './game-state';
-import type { GameRecord, SnapshotManifest } from './records';
+import type { BoardRecord, GameRecord, SnapshotManifest } from './records';
 import type { SortOrder } from '../../contract/board-options';
 import {
     boardTableImage,
@@ -74,7 +74,10 @@ export function restoreSnapshot(ctx: Ctx, records: GameRecord[]): boolean {
                 else {
                     const board = record.boards.find((b) => b.scoreboardId === part.name.slice(6));
                     if (board !== undefined && game.boards.has(board.scoreboardId))
-                        game.boards.set(board.scoreboardId, ordered(restoreBoardTable(image), scoreOrderOf(board)));
+                        game.boards.set(
+                            board.scoreboardId,
+                            withTiebreak(ordered(restoreBoardTable(image), scoreOrderOf(board)), board),
+                        );
                 }
             }
             game.retired = new Map(entry.retired ?? []);
@@ -91,6 +94,18 @@ export function restoreSnapshot(ctx: Ctx, records: GameRecord[]): boolean {
 function ordered(table: BoardTable, order: SortOrder): BoardTable {
     if (table.byScore !== undefined && table.byScore.order !== order)
         throw new Error('snapshot: a score index is ordered unlike its board');
+    return table;
+}
+
+/**
+ * A restored board table takes its board's tiebreak (the snapshot holds the index with its fourth
+ * field, not the option); an index made for another tiebreak setting is not used: rebuild.
+ */
+function withTiebreak(table: BoardTable, board: BoardRecord): BoardTable {
+    const tiebreak = board.sortBy === 'score' ? board.tiebreak : undefined;
+    if (table.byScore !== undefined && table.byScore.withSub !== (tiebreak !== undefined))
+        throw new Error('snapshot: a score index does not match its board tiebreak');
+    if (tiebreak !== undefined) table.tiebreak = tiebreak;
     return table;
 }
 
