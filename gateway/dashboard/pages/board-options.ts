@@ -16,6 +16,8 @@ import { value, type View } from './view';
 const ORDERS = { desc: 'Higher first', asc: 'Lower first' };
 const OPERATORS = { best: 'Best', latest: 'Latest', sum: 'Sum' };
 const TIES = { distinct: 'Earlier first', shared: 'Shared' };
+/** '' = none (the form's way to say absent: on an update it takes the tiebreak off). */
+const TIEBREAKS = { '': 'None', asc: 'Lower first', desc: 'Higher first' };
 const FORMATS = { number: 'Number (1234)', milliseconds: 'Time (1:02.345)', decimal: 'Decimal (12.34)' };
 
 export const HINT = {
@@ -24,7 +26,9 @@ export const HINT = {
     ties: 'Equal scores: the earlier one ranks higher, or both share the rank (1, 2, 2, 4).',
     format: 'How pages and CSV exports show scores; the API always sends the integer.',
     places: 'Decimal format only: 12345 with 2 places reads 123.45.',
-    rules: 'Order and keeping rule can change only while the board has no entries this period.',
+    tiebreak:
+        'Equal scores rank by the submits’ tiebreak (e.g. the time taken: lower first); entries without one come after. Score boards only.',
+    rules: 'Order, keeping rule and tiebreak can change only while the board has no entries this period.',
     eventTop: `Top entries events watch: a new leader, players overtaken, a closed period's top (0: none; at most ${EVENT_TOP.max}).`,
 } as const;
 
@@ -46,6 +50,7 @@ export function optionsLine(board: Partial<BoardOptions>): string {
         o.sortOrder === 'asc' ? 'lower first' : 'higher first',
         o.operator === 'best' ? 'keeps the best' : o.operator === 'latest' ? 'keeps the latest' : 'adds submits up',
         o.ties === 'shared' ? 'ties share a rank' : 'ties: first to reach ranks higher',
+        ...(o.tiebreak === undefined ? [] : [`tiebreak ${o.tiebreak === 'asc' ? 'lower' : 'higher'} first`]),
         format,
     ].join(' · ');
 }
@@ -63,6 +68,17 @@ export function ruleFields(v: View, action: string, current: Partial<BoardOption
             selected: value(v, action, 'operator', o.operator),
             hint: HINT.operator,
             id: `${idPrefix}-operator`,
+        })}
+    </div>`;
+}
+
+/** The tiebreak field (a board's own: the standard boards have none). */
+export function tiebreakField(v: View, action: string, current: Partial<BoardOptions>, idPrefix = 'f'): Html {
+    return html`<div class="row top">
+        ${choice('tiebreak', 'Tiebreak', TIEBREAKS, {
+            selected: value(v, action, 'tiebreak', current.tiebreak ?? ''),
+            hint: HINT.tiebreak,
+            id: `${idPrefix}-tiebreak`,
         })}
     </div>`;
 }
@@ -107,6 +123,8 @@ export function displayFields(
  * the form did not have stays undefined, so the board keeps its value.
  */
 export function formOptions(b: Form): Partial<Record<keyof BoardOptions | 'eventTop', unknown>> {
+    // '' (None) is null: an update takes the tiebreak off (a create reads null as absent).
+    const tiebreak = b.tiebreak === undefined ? undefined : b.tiebreak === '' ? null : b.tiebreak;
     const places = b.places === undefined || b.places.trim() === '' ? undefined : Number(b.places);
     const eventTop = b.eventTop === undefined || b.eventTop.trim() === '' ? undefined : Number(b.eventTop);
     return {
@@ -114,6 +132,7 @@ export function formOptions(b: Form): Partial<Record<keyof BoardOptions | 'event
         sortOrder: b.sortOrder,
         operator: b.operator,
         ties: b.ties,
+        tiebreak,
         format:
             b.format === undefined
                 ? undefined
