@@ -40,7 +40,7 @@ function better(table: BoardTable, sortBy: SortBy, id: number): number {
     const index = rankIndex(table, sortBy);
     const value = valuesOf(table, sortBy)[id];
     if (table.tiebreak === undefined || sortBy !== 'score') return index.countBetter(value);
-    return index.countAhead(value, index.keyOf(id)!.at);
+    return index.countAhead(value, index.atOf(id)!);
 }
 
 /**

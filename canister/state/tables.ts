@@ -283,7 +283,7 @@ export function tiebreakKey(order: Tiebreak, tiebreak: number | undefined): numb
 
 /** The tiebreak of entry `id` on a board with one (undefined: the entry has none). */
 export function tiebreakOf(b: BoardTable, id: number): number | undefined {
-    const key = b.byScore?.keyOf(id)?.at;
+    const key = b.byScore?.atOf(id);
     if (b.tiebreak === undefined || key === undefined || key === Infinity) return undefined;
     return b.tiebreak === 'asc' ? key : -key || 0;
 }

@@ -327,6 +327,11 @@ function build(
             return key;
         },
 
+        atOf(id) {
+            const n = node(id);
+            return n === 0 || size[n] === 0 ? undefined : at[n];
+        },
+
         rank(id) {
             const n = node(id);
             if (n === 0 || size[n] === 0) return undefined;

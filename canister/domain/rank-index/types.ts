@@ -20,6 +20,8 @@ export interface RankIndex {
     has(id: number): boolean;
     size(): number;
     keyOf(id: number): RankKey | undefined;
+    /** The key's `at` field of `id` (undefined if absent): keyOf's without an object. */
+    atOf(id: number): number | undefined;
     /** 1-based rank of `id`, or undefined if absent. */
     rank(id: number): number | undefined;
     /** The id at a 1-based rank, or undefined if out of range. */
