@@ -73,29 +73,32 @@ export function applySubmit(
     // The same play again (also across a period's start, or after its entry was removed): nothing.
     if (repeat && !best)
         return { best: current ?? { score, scoreAt: now, streak, streakAt: now }, changed: false, improved: false };
-    const order = rule.tiebreak;
+    // The submit's tiebreak when the board keeps one (a submit without one never reads the rule).
+    const kept = tiebreak === undefined || rule.tiebreak === undefined ? undefined : tiebreak;
     if (current === undefined) {
         const first: Best = { score, scoreAt: now, streak, streakAt: now };
-        if (order !== undefined && tiebreak !== undefined) first.tiebreak = tiebreak;
+        if (kept !== undefined) first.tiebreak = kept;
         return { best: first, changed: true, improved: best };
     }
     if (best) {
         let scoreImproved = rule.sortOrder === 'asc' ? score < current.score : score > current.score;
-        // (Only a submit that does not beat the score asks: no cost for boards without the option.)
-        if (!scoreImproved && order !== undefined && score === current.score)
-            scoreImproved = tiebreakBefore(tiebreak, current.tiebreak, order);
+        // An equal score wins by a better tiebreak (one without never does).
+        if (!scoreImproved && kept !== undefined && score === current.score)
+            scoreImproved = tiebreakBefore(kept, current.tiebreak, rule.tiebreak!);
         const streakImproved = streak > current.streak;
         if (!scoreImproved && !streakImproved) return { best: current, changed: false, improved: false };
-        const kept: Best = {
+        const next: Best = {
             score: scoreImproved ? score : current.score,
             scoreAt: scoreImproved ? now : current.scoreAt,
             streak: streakImproved ? streak : current.streak,
             streakAt: streakImproved ? now : current.streakAt,
         };
-        if (order !== undefined) keepTiebreak(kept, scoreImproved ? tiebreak : current.tiebreak);
-        return { best: kept, changed: true, improved: true };
+        // The score's tiebreak goes with it (an entry whose score had one keeps it on a better streak).
+        const carried = scoreImproved ? kept : current.tiebreak;
+        if (carried !== undefined) next.tiebreak = carried;
+        return { best: next, changed: true, improved: true };
     }
-    const last = order === undefined ? undefined : tiebreak;
+    const last = kept;
     // A score ranks by (score, tiebreak): an entry that changed either reached its key now.
     const sameTiebreak = last === current.tiebreak;
     if (operator === 'latest') {
@@ -105,7 +108,7 @@ export function applySubmit(
             streak,
             streakAt: streak === current.streak ? current.streakAt : now,
         };
-        keepTiebreak(latest, last);
+        if (last !== undefined) latest.tiebreak = last;
         return { best: latest, changed: true, improved: false };
     }
     const total = addCapped(current.score, score);
@@ -116,7 +119,7 @@ export function applySubmit(
         streak: streakImproved ? streak : current.streak,
         streakAt: streakImproved ? now : current.streakAt,
     };
-    keepTiebreak(sum, last);
+    if (last !== undefined) sum.tiebreak = last;
     return { best: sum, changed: true, improved: false };
 }
 

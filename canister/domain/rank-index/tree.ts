@@ -105,7 +105,7 @@ function build(
         const v = val[n],
             a = at[n],
             t = tie[n],
-            s = sub[n];
+            s = (withSub ? sub[n] : undefined) as number; // (undefined compares false: no out-of-bounds read)
         // The priority is a function of the node, kept from its first insertion (0 = not yet).
         let p = prio[n];
         if (p === 0) p = prio[n] = priority(n);
@@ -187,7 +187,7 @@ function build(
         const v = val[n],
             a = at[n],
             t = tie[n],
-            s = sub[n];
+            s = (withSub ? sub[n] : undefined) as number; // (undefined compares false: no out-of-bounds read)
         let parent = 0;
         let x = left[0];
         while (x !== n) {
@@ -282,7 +282,7 @@ function build(
             const v = sign * value;
             if (size[n] !== 0) {
                 // The same key again (a submit that left this field as it was): nothing to do.
-                if (val[n] === v && at[n] === atValue && tie[n] === tieValue && sub[n] === s) return;
+                if (val[n] === v && at[n] === atValue && tie[n] === tieValue && (!withSub || sub[n] === s)) return;
                 // Still between its neighbours: the order is unchanged, so the new key is all it takes.
                 const p = prev[n],
                     q = next[n];
@@ -338,7 +338,7 @@ function build(
             const v = val[n],
                 a = at[n],
                 t = tie[n],
-                s = sub[n];
+                s = (withSub ? sub[n] : undefined) as number; // (undefined compares false: no out-of-bounds read)
             let r = 0;
             let x = left[0];
             while (x !== n) {
