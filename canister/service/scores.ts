@@ -87,11 +87,11 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     }
     // A count like scores (safe integers: exact in a double, as every engine parses them); kept
     // only by boards with the option.
-    if (req.tiebreak !== undefined) {
-        const error = checkCount('tiebreak', req.tiebreak);
+    const tiebreak = req.tiebreak as number | undefined;
+    if (tiebreak !== undefined) {
+        const error = checkCount('tiebreak', tiebreak);
         if (error) throw new Fail(400, error);
     }
-    const tiebreak = req.tiebreak as number | undefined;
     const score = req.score as number;
     const streak = req.streak as number;
     const nickname = req.nickname as string | undefined;

@@ -88,7 +88,8 @@ export function entryTexts(
     const { nick, nickLen, auth } = players;
     const { slot, score, streak, submittedAt, metadata } = b;
     // Only boards with the option show tiebreaks (the official clients never meet the field).
-    const withTiebreak = b.tiebreak !== undefined;
+    const byTiebreak = b.tiebreak === undefined ? undefined : b.byScore;
+    const tiebreakAsc = b.tiebreak === 'asc';
     if (authJson.length !== AUTH_TYPES.length) authJson = AUTH_TYPES.map((name) => JSON.stringify(name));
     const n = ids.length;
     const names = new Array<string>(n);
@@ -117,9 +118,10 @@ export function entryTexts(
             texts[i] =
                 `{"rank":${rank},"nickname":"${name}","score":${score[id]},"streak":${streak[id]},"authType":${authType},"submittedAt":${nsJson(t)}${extra}}`;
         }
-        if (withTiebreak) {
-            const tiebreak = tiebreakOf(b, id);
-            if (tiebreak !== undefined) texts[i] = `${texts[i].slice(0, -1)},"tiebreak":${tiebreak}}`;
+        if (byTiebreak !== undefined) {
+            // tiebreakOf inlined (calls cost here): the index's second key field, decoded.
+            const key = byTiebreak.atOf(id)!;
+            if (key !== Infinity) texts[i] = `${texts[i].slice(0, -1)},"tiebreak":${tiebreakAsc ? key : -key || 0}}`;
         }
     }
     const all = names.join('');

@@ -2,7 +2,7 @@
 import { parseBoardOptions, parseOperator, parseSortOrder } from '../../../contract/board-options';
 import type { Caps, TimeValidation } from '../../../contract/canister';
 import { parseEventTop } from '../../../contract/event-log';
-import { FANOUT_BOARDS, checkBoardId, checkNickname, checkPlayerId, invalid } from '../../../contract/rules';
+import { FANOUT_BOARDS, checkBoardId, checkNickname, checkPlayerId, invalid, isFanout } from '../../../contract/rules';
 import type { Period } from '../../../contract/schemas';
 import { Fail } from '../../domain/fail';
 import type { Best } from '../../domain/bests';
@@ -46,8 +46,9 @@ function boardOf(v: unknown, serials: number): BoardRecord {
     )
         throw new Fail(400, invalid('archives', `must be at most ${RETENTION[period]} period starts, oldest first`));
     const options = parsed(parseBoardOptions(o));
-    if (options.tiebreak !== undefined && o.sortBy !== 'score')
-        throw new Fail(400, invalid('tiebreak', 'is only for boards ranked by score'));
+    // As the board methods allow it: boards of their own ranked by score (the standard ones have none).
+    if (options.tiebreak !== undefined && (o.sortBy !== 'score' || isFanout(o.scoreboardId as string)))
+        throw new Fail(400, invalid('tiebreak', 'is only for boards of their own ranked by score'));
     const board: BoardRecord = {
         scoreboardId: o.scoreboardId as string,
         name: text('name', o.name, 1, 100),

@@ -213,6 +213,21 @@ test('a bad or crafted file is refused with a clear error and changes nothing', 
             /Invalid score/,
         ],
         [edit(records, player, ([k, key, v]) => [k, key, { ...v, nickname: 'x'.repeat(40) }]), /nickname/i],
+        [
+            edit(records, player, ([k, key, v]) => [k, key, { ...v, best: { ...v.best, tiebreak: -1 } }]),
+            /Invalid tiebreak/,
+        ],
+        [
+            edit(records, 0, ([k, key, v]) => [
+                k,
+                key,
+                {
+                    ...v,
+                    boards: v.boards.map((b: any) => (b.scoreboardId === 'weekly' ? { ...b, tiebreak: 'asc' } : b)),
+                },
+            ]),
+            /tiebreak: is only for boards of their own/,
+        ],
         [edit(records, player, ([k, key, v]) => [k, key, { ...v, slot: 1e9 }]), /Invalid slot/],
         [
             edit(records, at('player', player + 1), ([k, , v]) => [k, JSON.parse(records[player])[1], v]),
