@@ -3,9 +3,11 @@
 // canister's own HTTP reads alike), shows it in entries, keeps it by the board's operator; a board
 // without the option answers exactly as before; bad values are 400s that change nothing, from
 // the gateway and from the canister called directly.
-import { startService, type TestService } from '../support/gateway';
+import { createHash } from 'node:crypto';
 
-let s: TestService;
+import { dashboardHeaders, startService } from '../support/gateway';
+
+let s: Awaited<ReturnType<typeof startService>>;
 let apiKey: string;
 const G = 'tiebreak-http';
 
@@ -199,4 +201,26 @@ test('the option: only on score boards, not on standard boards, changed only whi
     });
     const cleared = await s.canister.ok('admin_update_board', { gameId: G, scoreboardId: 'later-2', tiebreak: null });
     expect(cleared).not.toHaveProperty('tiebreak');
+});
+
+test("the dashboard's board pages offer the option and name it in the board's line", async () => {
+    const { sessionToken } = await s.canister.ok('dev_sign_in', {
+        identity: { issuer: 'https://idp.test', subject: 'tb-dev', email: 'tb@test', provider: 'test' },
+    });
+    const D = 'tiebreak-dash';
+    await s.canister.ok('dev_register_game', {
+        sessionHash: createHash('sha256').update(sessionToken).digest('hex'),
+        gameId: D,
+        name: 'Tiebreak Dash',
+    });
+    await s.canister.ok('admin_create_board', { gameId: D, scoreboardId: 'lap', type: 'targeted', tiebreak: 'asc' });
+    const cookie = dashboardHeaders(s.signIn.secret, sessionToken);
+    const list = await s.request('GET', `/dashboard/games/${D}/boards`, { headers: cookie });
+    expect(list.status).toBe(200);
+    expect(list.text).toContain('name="tiebreak"');
+    const lap = await s.request('GET', `/dashboard/games/${D}/boards/lap`, { headers: cookie });
+    expect(lap.text).toContain('tiebreak lower first');
+    expect(lap.text).toMatch(/<option value="asc" selected/);
+    const weekly = await s.request('GET', `/dashboard/games/${D}/boards/weekly`, { headers: cookie });
+    expect(weekly.text).not.toContain('name="tiebreak"');
 });

@@ -27,8 +27,8 @@ export const HINT = {
     format: 'How pages and CSV exports show scores; the API always sends the integer.',
     places: 'Decimal format only: 12345 with 2 places reads 123.45.',
     tiebreak:
-        'Equal scores rank by the submits’ tiebreak (e.g. the time taken: lower first); entries without one come after. Score boards only.',
-    rules: 'Order, keeping rule and tiebreak can change only while the board has no entries this period.',
+        'Equal scores rank by the submits’ tiebreak (e.g. the time taken: lower first); entries without one come after. Score boards only; changes only while the board has no entries.',
+    rules: 'Order and keeping rule can change only while the board has no entries this period.',
     eventTop: `Top entries events watch: a new leader, players overtaken, a closed period's top (0: none; at most ${EVENT_TOP.max}).`,
 } as const;
 
