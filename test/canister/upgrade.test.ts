@@ -204,14 +204,11 @@ test('entry metadata survives both kinds of upgrade, on every board that shows i
 });
 
 test('tiebreaks survive both kinds of upgrade: every entry keeps its rank and its tiebreak', async () => {
-    await c.ok('admin_create_board', { gameId: 'up-game', scoreboardId: 'race', type: 'targeted', tiebreak: 'asc' });
-    await c.ok('admin_create_board', {
-        gameId: 'up-game',
-        scoreboardId: 'race-shared',
-        type: 'monthly',
-        tiebreak: 'desc',
-        ties: 'shared',
-    });
+    for (const board of [
+        { scoreboardId: 'race', type: 'targeted', tiebreak: 'asc' },
+        { scoreboardId: 'race-shared', type: 'monthly', tiebreak: 'desc', ties: 'shared' },
+    ])
+        await c.ok('admin_create_board', { gameId: 'up-game', ...board });
     // One batch (one time for all): equal scores, equal and absent tiebreaks, so the slot decides some.
     const submits = [];
     for (let i = 0; i < 24; i++) {
