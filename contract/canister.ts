@@ -193,6 +193,8 @@ export interface ExportPage {
     periodStart: Nanoseconds | 0;
     sortBy: SortBy;
     format: ScoreFormat;
+    /** The board's tiebreak order, when it has one: entries carry theirs (absent: no tiebreak). */
+    tiebreak?: Tiebreak;
     totalEntries: number;
     offset: number;
     entries: ExportEntry[];

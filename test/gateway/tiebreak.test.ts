@@ -207,7 +207,7 @@ test("the dashboard's board pages offer the option and name it in the board's li
         identity: { issuer: 'https://idp.test', subject: 'tb-dev', email: 'tb@test', provider: 'test' },
     });
     const D = 'tiebreak-dash';
-    await s.canister.ok('dev_register_game', {
+    const { apiKey: dashKey } = await s.canister.ok('dev_register_game', {
         sessionHash: createHash('sha256').update(sessionToken).digest('hex'),
         gameId: D,
         name: 'Tiebreak Dash',
@@ -222,4 +222,21 @@ test("the dashboard's board pages offer the option and name it in the board's li
     expect(lap.text).toMatch(/<option value="asc" selected/);
     const weekly = await s.request('GET', `/dashboard/games/${D}/boards/weekly`, { headers: cookie });
     expect(weekly.text).not.toContain('name="tiebreak"');
+    // The CSV export has a tiebreak column on such a board only (empty for an entry without one).
+    for (const [playerId, tiebreak] of [
+        ['d_1', 42],
+        ['d_2', undefined],
+    ] as const) {
+        const body = { gameId: D, playerId, score: 7, streak: 0, scoreboardId: 'lap', tiebreak };
+        expect((await s.request('POST', '/scores', { headers: { 'X-API-Key': dashKey }, body })).status).toBe(200);
+    }
+    const csv = async (boardId: string) =>
+        (await s.request('GET', `/dashboard/api/games/${D}/boards/${boardId}/export`, { headers: cookie })).text;
+    const lines = (await csv('lap')).replace('\ufeff', '').trim().split('\r\n');
+    expect(lines[0]).toBe('rank,playerId,nickname,score,tiebreak,streak,metadata,submittedAt');
+    expect(lines.slice(1).map((l) => l.split(',').slice(0, 5))).toEqual([
+        ['1', 'd_1', expect.any(String), '7', '42'],
+        ['2', 'd_2', expect.any(String), '7', ''],
+    ]);
+    expect((await csv('weekly')).split('\r\n')[0]).not.toContain('tiebreak');
 });
