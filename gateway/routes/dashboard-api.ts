@@ -109,7 +109,7 @@ const createBoard = operationRoute({
     method: 'post',
     path: `${BASE}/games/{gameId}/boards`,
     id: 'dashboard-create-board',
-    summary: 'Create a monthly, custom or targeted board, with its order, keeping rule, ties and format',
+    summary: 'Create a monthly, custom or targeted board, with its order, keeping rule, ties, tiebreak and format',
     params: { gameId },
     body: CreateBoardBody,
     data: BoardView,
@@ -129,15 +129,15 @@ const updateBoard = operationRoute({
     id: 'dashboard-update-board',
     summary: "Change a board's name, description or options (fields left out stay)",
     description:
-        "Ties and format change any time. Order and operator change only while the board has no entries in its current period (409 otherwise: its kept scores were chosen by the old rule); the standard boards' come from the game's standard-boards setting.",
+        "Ties and format change any time. Order, operator and tiebreak (null takes it off) change only while the board has no entries in its current period (409 otherwise: its kept scores were chosen by the old rule); the standard boards' come from the game's standard-boards setting (which has no tiebreak).",
     params: { gameId, boardId: BOARD_ID },
     body: UpdateBoardBody,
     bodyOptional: true,
     data: BoardView,
     errors: {
-        400: 'a field is invalid, or order/operator of a standard board',
+        400: 'a field is invalid, order/operator/tiebreak of a standard board, or a tiebreak on a streak board',
         404: `${NOT_OWNED}, or no such board`,
-        409: 'order or operator changed while the board has entries',
+        409: 'order, operator or tiebreak changed while the board has entries',
     },
 });
 
