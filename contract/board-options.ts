@@ -15,6 +15,14 @@ export type Operator = (typeof OPERATORS)[number];
 export const TIES = ['distinct', 'shared'] as const;
 export type Ties = (typeof TIES)[number];
 
+/**
+ * Equal scores rank by the submits' `tiebreak` (e.g. the time taken): `asc` lower first, `desc`
+ * higher first; an entry without one ranks after every entry with one. Absent (default): no
+ * tiebreak, equal scores rank by `ties` alone, as always.
+ */
+export const TIEBREAKS = ['asc', 'desc'] as const;
+export type Tiebreak = (typeof TIEBREAKS)[number];
+
 /** How a score reads on pages and in exports; JSON values stay integers. */
 export type ScoreFormat =
     | { kind: 'number' }
@@ -55,6 +63,8 @@ export interface BoardOptions {
     review?: Review;
     /** Metadata keys the board can be read filtered by (absent or []: none, as before). */
     filters?: string[];
+    /** Absent: no tiebreak (the default, today's order). */
+    tiebreak?: Tiebreak;
 }
 
 export const DEFAULT_BOARD_OPTIONS: Readonly<BoardOptions> = Object.freeze({
@@ -74,12 +84,14 @@ export const DEFAULT_STANDARD_BOARDS: Readonly<StandardBoards> = Object.freeze({
 
 /** A stored board's options with the defaults filled in (records before the options have none). */
 export function optionsOf(board: Partial<BoardOptions>): BoardOptions {
-    return {
+    const options: BoardOptions = {
         sortOrder: board.sortOrder ?? DEFAULT_BOARD_OPTIONS.sortOrder,
         operator: board.operator ?? DEFAULT_BOARD_OPTIONS.operator,
         ties: board.ties ?? DEFAULT_BOARD_OPTIONS.ties,
         format: board.format ?? DEFAULT_BOARD_OPTIONS.format,
     };
+    if (board.tiebreak !== undefined) options.tiebreak = board.tiebreak;
+    return options;
 }
 
 function oneOf<T extends string>(field: string, allowed: readonly T[]): (value: unknown) => Parsed<T> {
@@ -92,6 +104,7 @@ function oneOf<T extends string>(field: string, allowed: readonly T[]): (value: 
 export const parseSortOrder = oneOf('sortOrder', SORT_ORDERS);
 export const parseOperator = oneOf('operator', OPERATORS);
 export const parseTies = oneOf('ties', TIES);
+export const parseTiebreak = oneOf('tiebreak', TIEBREAKS);
 
 export function parseFormat(value: unknown): Parsed<ScoreFormat> {
     const fail = {
@@ -155,6 +168,7 @@ export function parseBoardOptions(request: {
     format?: unknown;
     review?: unknown;
     filters?: unknown;
+    tiebreak?: unknown;
 }): Parsed<BoardOptionsChange> {
     const out: BoardOptionsChange = {};
     const fields = [
@@ -164,6 +178,7 @@ export function parseBoardOptions(request: {
         ['format', parseFormat],
         ['review', parseReview],
         ['filters', parseFilters],
+        ['tiebreak', parseTiebreak],
     ] as const;
     for (const [field, parse] of fields) {
         const value = request[field];

@@ -14,6 +14,7 @@ import type {
     ScoreFormat,
     SortOrder,
     StandardBoards,
+    Tiebreak,
     Ties,
 } from './board-options';
 
@@ -103,6 +104,8 @@ export interface BoardConfig {
     format?: ScoreFormat;
     /** Metadata keys its reads can filter by (`filter=<key>:<value>`); absent: none. */
     filters?: string[];
+    /** Equal scores rank by the submits' tiebreak in this order (score boards only); absent: none. */
+    tiebreak?: Tiebreak;
     /** How many top entries its new_leader/overtaken/period_closed events watch (0: none); absent = EVENT_TOP.default. */
     eventTop?: number;
     /** Review of implausible scores (./board-options.ts REVIEW); absent: off. */
@@ -197,6 +200,8 @@ export interface ExportPage {
     periodStart: Nanoseconds | 0;
     sortBy: SortBy;
     format: ScoreFormat;
+    /** The board's tiebreak order, when it has one: entries carry theirs (absent: no tiebreak). */
+    tiebreak?: Tiebreak;
     totalEntries: number;
     offset: number;
     entries: ExportEntry[];
@@ -329,6 +334,8 @@ export type SubmitRequest = PlayerWrite & {
     scoreboardId?: string;
     /** Entry metadata (board-options.ts checkMetadata): kept with the entry this submit produces. */
     metadata?: Metadata;
+    /** Ranks equal scores on a board with the `tiebreak` option (a count, like scores); ignored elsewhere. */
+    tiebreak?: number;
 };
 
 export interface CreateBoardRequest {
@@ -347,6 +354,7 @@ export interface CreateBoardRequest {
     format?: ScoreFormat;
     /** Metadata keys its reads can filter by (at most 3; board-options.ts parseFilters). */
     filters?: string[];
+    tiebreak?: Tiebreak;
     /** How many top entries its events watch (0-25; absent: 10). */
     eventTop?: number;
     review?: ReviewSetting;
@@ -356,7 +364,12 @@ export interface CreateBoardRequest {
  * What a board update may change besides its name: ties, format and eventTop always; order and
  * operator while it has no entries.
  */
-export type BoardOptionsUpdate = Partial<Omit<BoardOptions, 'review'>> & { eventTop?: number; review?: ReviewSetting };
+export type BoardOptionsUpdate = Partial<Omit<BoardOptions, 'review' | 'tiebreak'>> & {
+    eventTop?: number;
+    review?: ReviewSetting;
+    /** null takes the board's tiebreak off (while it has no entries, like setting one). */
+    tiebreak?: Tiebreak | null;
+};
 
 /** A filter key's indexed values on a board's current period, with how many entries have each. */
 export interface FilterValues {

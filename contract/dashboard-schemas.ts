@@ -14,6 +14,7 @@ import {
     REVIEW,
     REVIEW_MODES,
     SORT_ORDERS,
+    TIEBREAKS,
     TIES,
     parseFilters,
 } from './board-options';
@@ -46,6 +47,10 @@ const OperatorField = z.enum(OPERATORS, { error: invalid('operator', `must be ${
 const TiesField = z.enum(TIES, { error: invalid('ties', `must be ${listed(TIES)}`) }).meta({
     description:
         'distinct: who reached a value first ranks higher (default); shared: equal values share a rank (1, 2, 2, 4)',
+});
+const TiebreakField = z.enum(TIEBREAKS, { error: invalid('tiebreak', `must be ${listed(TIEBREAKS)}`) }).meta({
+    description:
+        "equal scores rank by the submits' tiebreak: asc lower first (e.g. time taken), desc higher first; an entry without one ranks after those with one (absent: no tiebreak, the default). Boards ranked by score only; like order and operator it changes only while the board has no entries",
 });
 /** Every way a format can be wrong gets the canister's one message (./board-options.ts parseFormat). */
 const badFormat = {
@@ -154,12 +159,16 @@ export const CreateBoardBody = z.object({
     ),
     sortBy: optional(SortBy),
     ...BoardOptionFields,
+    tiebreak: optional(TiebreakField),
 });
 
 export const UpdateBoardBody = z.object({
     name: boardText('name', 100),
     description: boardText('description', 500),
     ...BoardOptionFields,
+    tiebreak: TiebreakField.nullable()
+        .optional()
+        .meta({ description: 'asc, desc, or null to take the tiebreak off (while the board has no entries)' }),
 });
 
 export const StandardBoardsBody = z.object({
@@ -268,6 +277,7 @@ export const BoardView = z.object({
     ties: TiesField.optional(),
     format: FormatField.optional(),
     filters: FiltersField.optional(),
+    tiebreak: TiebreakField.optional(),
     eventTop: EventTopField.optional(),
     review: ReviewView.optional(),
 });
@@ -355,6 +365,7 @@ export const DeveloperBoardPage = z.object({
             submittedAt: Nanoseconds,
             banned: z.boolean(),
             metadata: BoardEntry.shape.metadata,
+            tiebreak: BoardEntry.shape.tiebreak,
         }),
     ),
     filters: z

@@ -140,6 +140,10 @@ export const SubmitBody = z.object({
     ),
     scoreboardId: optional(BoardIdField.meta({ description: `one targeted board (not ${FANOUT_BOARDS.join(', ')})` })),
     metadata: MetadataField,
+    tiebreak: count('tiebreak').optional().meta({
+        description:
+            "optional: ranks equal scores on a board with the `tiebreak` option (e.g. the time taken, with `asc`); a non-negative integer a double holds exactly, like scores. Kept with the score it came with (best: an equal score with a better tiebreak is a new best; latest and sum: the last submit's); ignored by boards without the option",
+    }),
 });
 
 export const NicknameBody = z.object({ nickname: NicknameField });
@@ -277,6 +281,10 @@ export const BoardEntry = LeaderboardEntry.extend({
         .record(z.string(), z.unknown())
         .optional()
         .meta({ description: 'what the submit that produced the entry sent as `metadata` (absent when none)' }),
+    tiebreak: z.number().int().optional().meta({
+        description:
+            "only on a board with the `tiebreak` option: the tiebreak kept with the entry's score (absent when its submit sent none)",
+    }),
 });
 export type BoardEntry = z.infer<typeof BoardEntry>;
 /** A rank's percentile, in the rank reads that ask for it (`?percentile=true`). */

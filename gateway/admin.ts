@@ -26,6 +26,7 @@ export const HELP = `Usage: npm run admin -- <command> [options]
                [--order desc|asc] [--operator best|latest|sum] [--ties distinct|shared]
                [--format number|milliseconds|decimal:N] [--event-top N]   (N: 0-25 top entries its events name)
                [--filters key,key]   (metadata keys its reads can filter by: ?filter=key:value)
+               [--tiebreak asc|desc]   (equal scores rank by the submits' tiebreak: asc lower first)
   set-standard-boards <gameId> [--order desc|asc] [--operator best|latest|sum]   (all-time, weekly, daily)
   set-time-validation <gameId> on|off [--min-seconds N] [--max-score-per-second N] [--session-lifetime N]
   set-caps <gameId> [--max-score N|none] [--max-streak N|none] [--min-score N|none]
@@ -107,6 +108,7 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             order: { type: 'string' },
             operator: { type: 'string' },
             ties: { type: 'string' },
+            tiebreak: { type: 'string' },
             format: { type: 'string' },
             'event-top': { type: 'string' },
             filters: { type: 'string' },
@@ -187,6 +189,7 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
                 sortOrder: values.order,
                 operator: values.operator,
                 ties: values.ties,
+                tiebreak: values.tiebreak,
                 format: format(values.format),
                 eventTop: number('event-top', values['event-top']),
                 filters: values.filters?.split(',').map((k) => k.trim()),

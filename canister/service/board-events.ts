@@ -6,12 +6,12 @@
 import { CLIENT_OVERTAKEN, EVENT_TOP } from '../../contract/event-log';
 import type { EventEntry } from '../../contract/events';
 import type { Best } from '../domain/bests';
-import type { RankIndex } from '../domain/rank-index';
+import type { RankIndex, RankKey } from '../domain/rank-index';
 import type { Ctx, GameState } from '../state/context';
 import type { BoardRecord } from '../state/records';
 import { slotPlayer } from '../state/slots';
 import { updateStats } from '../state/stats';
-import { entryOf, nicknameOf, rankIndex, type BoardTable } from '../state/tables';
+import { entryOf, nicknameOf, rankIndex, tiebreakKey, type BoardTable } from '../state/tables';
 import { hasEventReader, recordEvent, type EventCause } from './events';
 import { sharedRanker, tiesOf } from './ranks';
 
@@ -93,9 +93,17 @@ export function boardEvents(
     const at = byStreak ? after.streakAt : after.scoreAt;
     const oldValue = before === undefined ? undefined : byStreak ? before.streak : before.score;
     const oldAt = before === undefined ? undefined : byStreak ? before.streakAt : before.scoreAt;
+    // On a board with a tiebreak the score index ranks (score, tiebreak key, time, slot).
+    const order = byStreak ? undefined : table.tiebreak;
+    const tiebreak = order === undefined ? 0 : tiebreakKey(order, after.tiebreak);
+    const oldTiebreak = order === undefined || before === undefined ? 0 : tiebreakKey(order, before.tiebreak);
     // Only an entry that moved up passes anyone (not one whose other field changed, nor a
     // `latest` entry that went down).
-    if (oldValue !== undefined && !ahead(value, oldValue, asc(table, board)) && !(value === oldValue && at < oldAt!))
+    if (
+        oldValue !== undefined &&
+        !ahead(value, oldValue, asc(table, board)) &&
+        !(value === oldValue && (tiebreak < oldTiebreak || (tiebreak === oldTiebreak && at < oldAt!)))
+    )
         return;
     const cut = table.eventCut;
     if (cut !== undefined && cut.n === n && cut.sortBy === board.sortBy && ahead(cut.value, value, cut.asc)) return;
@@ -131,20 +139,26 @@ export function boardEvents(
         const x = below[i]!;
         const xValue = values[x];
         const xRank = ranker === undefined ? pos + 1 + i : ranker(x, i);
+        const key = (shared ? order !== undefined : before !== undefined) ? index.keyOf(x)! : undefined;
         if (before !== undefined) {
             if (shared) {
                 // Shared ranks: strictly ahead before (a player level with it was not passed).
-                if (!ahead(xValue, oldValue!, lowFirst)) break;
-            } else {
-                const key = index.keyOf(x)!;
                 const wasAhead =
-                    ahead(key.value, oldValue!, lowFirst) ||
-                    (key.value === oldValue && (key.at < oldAt! || (key.at === oldAt && key.tie < slot)));
+                    ahead(xValue, oldValue!, lowFirst) ||
+                    (key !== undefined && xValue === oldValue && key.at < oldTiebreak);
+                if (!wasAhead) break;
+            } else {
+                const wasAhead =
+                    ahead(key!.value, oldValue!, lowFirst) ||
+                    (key!.value === oldValue &&
+                        (order === undefined
+                            ? key!.at < oldAt! || (key!.at === oldAt && key!.tie < slot)
+                            : keyBefore(key!, oldTiebreak, oldAt!, slot)));
                 if (!wasAhead) break;
             }
         }
         if (xRank - 1 > n) break;
-        if (shared && xValue === value) continue;
+        if (shared && xValue === value && (key === undefined || key.at === tiebreak)) continue;
         passed.push(entry(x, xRank));
     }
     const first = passed[0];
@@ -162,6 +176,11 @@ export function boardEvents(
     for (const player of passed.slice(0, recorded))
         recordEvent(ctx, game, { kind: 'overtaken', scoreboardId: board.scoreboardId, player, by }, cause);
     refreshCut(table, index, board, n);
+}
+
+/** Whether an index key (a board with a tiebreak: tiebreak key, time, slot) ranks before these. */
+function keyBefore(key: RankKey, tiebreak: number, at: number, slot: number): boolean {
+    return key.at < tiebreak || (key.at === tiebreak && (key.tie < at || (key.tie === at && key.sub! < slot)));
 }
 
 /** Each game's allowance of `overtaken` events from clients' submits (heap: an upgrade refills it). */

@@ -28,7 +28,9 @@ export function exportPage(ctx: Ctx, req: Untrusted<RequestOf<'dev_export_board'
     if (board === undefined) throw new Fail(404, boardNotFound(String(req.boardId)));
     const offset = offsetOf(req.offset);
     const limit = limitOf(req.limit);
-    const { format } = optionsOf(board);
+    const { format, tiebreak } = optionsOf(board);
+    // Only a board with the option says so (the CSV export then has a tiebreak column).
+    const withTiebreak = tiebreak === undefined ? {} : { tiebreak };
     const playerOf = (slot: number | undefined): string =>
         slot === undefined ? '' : (slotPlayer(ctx, gameId, slot) ?? '');
 
@@ -45,6 +47,7 @@ export function exportPage(ctx: Ctx, req: Untrusted<RequestOf<'dev_export_board'
             periodStart: page.config.periodStart,
             sortBy: page.config.sortBy,
             format,
+            ...withTiebreak,
             totalEntries: page.stored,
             offset,
             entries: page.entries.map((e, i) => ({ ...e, playerId: playerOf(page.slots[i]) })),
@@ -63,6 +66,7 @@ export function exportPage(ctx: Ctx, req: Untrusted<RequestOf<'dev_export_board'
         periodStart: ns(currentPeriod(board, ctx.env.now())),
         sortBy: board.sortBy,
         format,
+        ...withTiebreak,
         totalEntries,
         offset,
         entries,

@@ -343,6 +343,8 @@ export function createBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_create_boa
     const description = optionalText('description', req.description, 500, '');
     const { review, ...options } = parsed(parseBoardOptions(req));
     if (options.filters?.length === 0) delete options.filters;
+    if (options.tiebreak !== undefined && sortBy !== 'score')
+        throw new Fail(400, invalid('tiebreak', 'is only for boards ranked by score'));
     const eventTop = req.eventTop === undefined ? undefined : parsed(parseEventTop(req.eventTop));
     let period: Period;
     let days: number | undefined;
@@ -396,27 +398,46 @@ export function updateBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_update_boa
     if (req.name !== undefined) record.name = text('name', req.name, 1, 100);
     if (req.description !== undefined) record.description = text('description', req.description, 0, 500);
     if (req.isActive !== undefined) record.isActive = boolean('isActive', req.isActive);
-    setBoardOptions(ctx, game, record, parsed(parseBoardOptions(req)));
+    const clearTiebreak = req.tiebreak === null;
+    setBoardOptions(
+        ctx,
+        game,
+        record,
+        parsed(parseBoardOptions({ ...req, tiebreak: req.tiebreak ?? undefined })),
+        clearTiebreak,
+    );
     if (eventTop !== undefined) record.eventTop = eventTop;
     saveView(ctx, game);
     return record;
 }
 
 /**
- * Ties and format change any time (they only change how entries read). Order and operator
- * change only while the board has no entries in its current period (refused with 409: kept
- * values were chosen by the old rule); the standard boards take theirs from the game setting.
+ * Ties and format change any time (they only change how entries read). Order, operator and
+ * tiebreak change only while the board has no entries in its current period (refused with 409:
+ * kept values were chosen by the old rule); the standard boards take theirs from the game
+ * setting (which has no tiebreak). `tiebreak` only on boards ranked by score, and `null` (only
+ * on an update) takes it off.
  */
-function setBoardOptions(ctx: Ctx, game: GameState, record: BoardRecord, options: BoardOptionsChange): void {
-    const { sortOrder, operator, ties, format, review, filters } = options;
+function setBoardOptions(
+    ctx: Ctx,
+    game: GameState,
+    record: BoardRecord,
+    options: BoardOptionsChange,
+    clearTiebreak = false,
+): void {
+    const { sortOrder, operator, ties, format, review, filters, tiebreak } = options;
+    const tiebreakChanges = clearTiebreak ? record.tiebreak !== undefined : tiebreak !== record.tiebreak;
     const ruleChanges =
         (sortOrder !== undefined && sortOrder !== (record.sortOrder ?? 'desc')) ||
-        (operator !== undefined && operator !== (record.operator ?? 'best'));
+        (operator !== undefined && operator !== (record.operator ?? 'best')) ||
+        ((tiebreak !== undefined || clearTiebreak) && tiebreakChanges);
     if (ruleChanges && isFanout(record.scoreboardId))
         throw new Fail(
             400,
-            `'${record.scoreboardId}' follows the game's standardBoards setting for order and operator.`,
+            `'${record.scoreboardId}' follows the game's standardBoards setting for order, operator and tiebreak (none).`,
         );
+    if (tiebreak !== undefined && record.sortBy !== 'score')
+        throw new Fail(400, invalid('tiebreak', 'is only for boards ranked by score'));
     if (ruleChanges) refuseWhileLoading(ctx, game);
     if (ruleChanges && entriesOf(game, record) > 0)
         throw new Fail(
@@ -424,9 +445,13 @@ function setBoardOptions(ctx: Ctx, game: GameState, record: BoardRecord, options
             `Board '${record.scoreboardId}' has entries: its order and operator cannot change until it is reset ` +
                 '(its kept scores were chosen by the old rule). Reset it, or create a new board.',
         );
-    const reorders = sortOrder !== undefined && sortOrder !== (record.sortOrder ?? 'desc');
+    const reorders =
+        (sortOrder !== undefined && sortOrder !== (record.sortOrder ?? 'desc')) ||
+        ((tiebreak !== undefined || clearTiebreak) && tiebreakChanges);
     if (sortOrder !== undefined) record.sortOrder = sortOrder;
     if (operator !== undefined) record.operator = operator;
+    if (tiebreak !== undefined) record.tiebreak = tiebreak;
+    else if (clearTiebreak) delete record.tiebreak;
     if (reorders) renewTable(game, record);
     if (ties !== undefined) record.ties = ties;
     if (format !== undefined) record.format = format;

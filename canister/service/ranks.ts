@@ -1,14 +1,14 @@
 // The ranks reads show: distinct by default (who reached a value first ranks higher: 1, 2, 3,
-// 4), or shared by equal values on a board with `ties: 'shared'` (1, 2, 2, 4), and the
-// percentile a rank read carries when asked. A shared rank is 1 + the entries with a strictly
+// 4), or shared by equal values on a board with `ties: 'shared'` (1, 2, 2, 4; on a board with a
+// tiebreak, by equal values with equal tiebreaks), and the percentile a rank read carries when asked. A shared rank is 1 + the entries with a strictly
 // better value (one descent of the rank index); a page finds its first entry's once and walks on.
 import { DEFAULT_BOARD_OPTIONS, percentile, type Ties } from '../../contract/board-options';
 import type { SortBy } from '../../contract/rules';
 import { invalid } from '../../contract/rules';
 import { Fail } from '../domain/fail';
 import type { GameState, Untrusted } from '../state/context';
-import type { BoardRecord } from '../state/records';
-import { rankIndex, type BoardTable } from '../state/tables';
+import type { ArchiveRecord, BoardRecord } from '../state/records';
+import { rankIndex, tiebreakOf, type BoardTable } from '../state/tables';
 
 /** How a board shows equal values (absent board or option: distinct, as always). */
 export function tiesOf(board: BoardRecord | undefined): Ties {
@@ -28,7 +28,19 @@ export function rankOf(table: BoardTable, sortBy: SortBy, id: number, ties: Ties
     const index = rankIndex(table, sortBy);
     if (ties === 'distinct') return index.rank(id);
     if (!index.has(id)) return undefined;
-    return 1 + index.countBetter(valuesOf(table, sortBy)[id]);
+    return 1 + better(table, sortBy, id);
+}
+
+/**
+ * How many entries rank strictly ahead of `id` by value, or on a board with a tiebreak by
+ * (value, tiebreak): 1 + this is its shared rank. (Among equal values, a tiebreak makes ranks
+ * distinct; only entries equal in both share one.)
+ */
+function better(table: BoardTable, sortBy: SortBy, id: number): number {
+    const index = rankIndex(table, sortBy);
+    const value = valuesOf(table, sortBy)[id];
+    if (table.tiebreak === undefined || sortBy !== 'score') return index.countBetter(value);
+    return index.countAhead(value, index.atOf(id)!);
 }
 
 /**
@@ -48,6 +60,19 @@ export function sharedRanker(
     const values = valuesOf(table, sortBy);
     let previous = NaN;
     let rank = 0;
+    if (table.tiebreak !== undefined && sortBy === 'score') {
+        // A tiebreak splits equal values: the same rank needs the same tiebreak too.
+        let previousTiebreak: number | undefined;
+        return (id, i) => {
+            const value = values[id];
+            const tiebreak = tiebreakOf(table, id);
+            if (i === 0) rank = 1 + better(table, sortBy, id);
+            else if (value !== previous || tiebreak !== previousTiebreak) rank = start + i;
+            previous = value;
+            previousTiebreak = tiebreak;
+            return rank;
+        };
+    }
     return (id, i) => {
         const value = values[id];
         if (i === 0) rank = 1 + rankIndex(table, sortBy).countBetter(value);
@@ -57,12 +82,34 @@ export function sharedRanker(
     };
 }
 
-/** Ranks of a list already in board order from the top (an archive's entries). */
-export function listRanks(values: readonly number[], ties: Ties): number[] {
+/**
+ * Ranks of a list already in board order from the top (an archive's entries). With `tiebreaks`
+ * (a board with the option) a shared rank needs the tiebreaks equal too.
+ */
+export function listRanks(
+    values: readonly number[],
+    ties: Ties,
+    tiebreaks?: ReadonlyArray<number | undefined>,
+): number[] {
     const ranks = new Array<number>(values.length);
     for (let i = 0; i < values.length; i++)
-        ranks[i] = ties === 'shared' && i > 0 && values[i] === values[i - 1] ? ranks[i - 1] : i + 1;
+        ranks[i] =
+            ties === 'shared' &&
+            i > 0 &&
+            values[i] === values[i - 1] &&
+            (tiebreaks === undefined || tiebreaks[i] === tiebreaks[i - 1])
+                ? ranks[i - 1]
+                : i + 1;
     return ranks;
+}
+
+/** The ranks of an archive's entries (in its order, from its top) by the board's ties. */
+export function archiveRanks(archive: ArchiveRecord, entries: ArchiveRecord['entries'], ties: Ties): number[] {
+    return listRanks(
+        entries.map((e) => (archive.sortBy === 'streak' ? e.streak : e.score)),
+        ties,
+        archive.tiebreak === undefined ? undefined : entries.map((e) => e.tiebreak),
+    );
 }
 
 /** Whether a rank read asked for its percentile (`percentile: true`; absent: no). */

@@ -20,7 +20,7 @@ import type {
     PlayerRank,
     SortBy,
 } from '../../contract/schemas';
-import { addCapped } from '../domain/bests';
+import { addCapped, tiebreakBefore } from '../domain/bests';
 import { ns, rawJson, stringify } from '../domain/json';
 import { archiveId, parseArchiveId } from '../domain/periods';
 import { findSlot } from './players';
@@ -40,10 +40,11 @@ import {
     nicknameOf,
     entryTexts,
     rankIndex,
+    tiebreakOf,
     type BoardTable,
 } from '../state/tables';
 import { parseFilter, percentile, type Ties } from '../../contract/board-options';
-import { globalTies, listRanks, rankOf, sharedRanker, tiesOf, wantsPercentile, withPercentile } from './ranks';
+import { archiveRanks, globalTies, rankOf, sharedRanker, tiesOf, wantsPercentile, withPercentile } from './ranks';
 
 /** The board a read names (an old id reads its board when the game has none of that id: R3): 400 for a malformed id, 404 for an unknown one. */
 export function boardOf(game: GameState, boardId: unknown): BoardRecord {
@@ -125,6 +126,12 @@ function entriesOf(...[game, table, sortBy, start, count, ties]: Page): BoardEnt
     }));
     // Only a board where some entry has metadata looks it up: others cost what they did.
     if (table.metadata !== undefined) ids.forEach((id, i) => withMetadata(entries[i]!, metadataOf(table, id)));
+    // Only a board with a tiebreak shows them (after metadata, as entryTexts writes them).
+    if (table.tiebreak !== undefined)
+        ids.forEach((id, i) => {
+            const tiebreak = tiebreakOf(table, id);
+            if (tiebreak !== undefined) entries[i]!.tiebreak = tiebreak;
+        });
     return entries;
 }
 
@@ -404,7 +411,16 @@ function liveArchive(game: GameState, archive: ArchiveRecord): { entries: Archiv
         // Stable: equal values keep who reached them first. Streaks rank highest-first on every board.
         const key = archive.sortBy === 'streak' ? 'streak' : 'score';
         const sign = key === 'score' && archive.sortOrder === 'asc' ? -1 : 1;
-        out.sort((a, b) => sign * (b[key] - a[key]));
+        const order = key === 'score' ? archive.tiebreak : undefined;
+        out.sort(
+            (a, b) =>
+                sign * (b[key] - a[key]) ||
+                (order === undefined || a.tiebreak === b.tiebreak
+                    ? 0
+                    : tiebreakBefore(a.tiebreak, b.tiebreak, order)
+                      ? -1
+                      : 1),
+        );
     }
     return { entries: out, entryCount: Math.max(0, archive.entryCount - gone) };
 }
@@ -417,6 +433,20 @@ function liveArchive(game: GameState, archive: ArchiveRecord): { entries: Archiv
 function mergeArchived(into: ArchivedEntry, other: ArchivedEntry, archive: ArchiveRecord): void {
     const later = other.submittedAt > into.submittedAt;
     if (later && (archive.operator === 'latest' || archive.operator === 'sum')) into.metadata = other.metadata;
+    if (archive.tiebreak !== undefined) {
+        // The tiebreak goes with the score kept: the later one's under latest and sum; under
+        // best the first's (it ranks first) unless the other's score is the one kept.
+        const takes =
+            archive.operator === 'latest' || archive.operator === 'sum'
+                ? later
+                : other.score === into.score
+                  ? tiebreakBefore(other.tiebreak, into.tiebreak, archive.tiebreak)
+                  : false;
+        if (takes) {
+            if (other.tiebreak === undefined) delete into.tiebreak;
+            else into.tiebreak = other.tiebreak;
+        }
+    }
     if (archive.operator === 'latest') {
         if (later) {
             into.score = other.score;
@@ -518,8 +548,9 @@ export function archivePage(
     const page = live.entries.slice(offset, end);
     // Ties are how a board shows its values: its current setting applies to its archives too
     // (a shared rank may reach back before the page: ranked from the top, at most ARCHIVE_ENTRIES).
-    const ranks = listRanks(
-        live.entries.slice(0, end).map((e) => (archive.sortBy === 'streak' ? e.streak : e.score)),
+    const ranks = archiveRanks(
+        archive,
+        live.entries.slice(0, end),
         tiesOf(game.record.boards.find((b) => b.scoreboardId === boardId)),
     ).slice(offset);
     return {
@@ -531,8 +562,8 @@ export function archivePage(
             periodStart: ns(archive.periodStart),
             periodEnd: ns(archive.periodEnd),
         },
-        entries: page.map((e, i) =>
-            withMetadata(
+        entries: page.map((e, i) => {
+            const entry = withMetadata(
                 {
                     rank: ranks[i],
                     nickname: e.nickname,
@@ -542,8 +573,10 @@ export function archivePage(
                     submittedAt: ns(e.submittedAt),
                 },
                 e.metadata,
-            ),
-        ),
+            );
+            if (archive.tiebreak !== undefined && e.tiebreak !== undefined) entry.tiebreak = e.tiebreak;
+            return entry;
+        }),
         totalEntries: live.entryCount,
         slots: page.map((e) => e.slot),
         stored: live.entries.length,

@@ -5,11 +5,11 @@ import { RETENTION, archiveId, periodEnd } from '../domain/periods';
 import type { ArchiveRecord, BoardRecord } from '../state/records';
 import type { Ctx, GameState } from '../state/context';
 import { currentPeriod, newBoardTable, ruleOf } from '../state/game-state';
-import { authTypeOf, entryCount, metadataOf, nicknameOf, rankIndex } from '../state/tables';
+import { authTypeOf, entryCount, metadataOf, nicknameOf, rankIndex, tiebreakOf } from '../state/tables';
 import { ns } from '../domain/json';
 import { eventTopOf, playerOfSlot } from './board-events';
 import { hasEventReader, recordEvent } from './events';
-import { listRanks, tiesOf } from './ranks';
+import { archiveRanks, tiesOf } from './ranks';
 import { saveView } from './view-push';
 
 /** Entries kept per archive: the most a read may ask for. */
@@ -64,16 +64,16 @@ export function archivePeriod(ctx: Ctx, game: GameState, board: BoardRecord, end
                 };
                 const metadata = metadataOf(table, id);
                 if (metadata !== undefined) entry.metadata = metadata;
+                const tiebreak = tiebreakOf(table, id);
+                if (tiebreak !== undefined) entry.tiebreak = tiebreak;
                 return entry;
             }),
         };
+        if (table.tiebreak !== undefined) archive.tiebreak = table.tiebreak;
         ctx.store.archives.set(archiveKey(game.record.gameId, board.scoreboardId, board.periodStart), archive);
         if (hasEventReader(game, 'period_closed')) {
             const top = archive.entries.slice(0, eventTopOf(board));
-            const ranks = listRanks(
-                top.map((e) => (board.sortBy === 'streak' ? e.streak : e.score)),
-                tiesOf(board),
-            );
+            const ranks = archiveRanks(archive, top, tiesOf(board));
             recordEvent(ctx, game, {
                 kind: 'period_closed',
                 scoreboardId: board.scoreboardId,

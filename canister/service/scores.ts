@@ -86,6 +86,13 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
         if ('error' in parsed) throw new Fail(400, parsed.error);
         metadata = parsed.ok;
     }
+    // A count like scores (safe integers: exact in a double, as every engine parses them); kept
+    // only by boards with the option.
+    const tiebreak = req.tiebreak as number | undefined;
+    if (tiebreak !== undefined) {
+        const error = checkCount('tiebreak', tiebreak);
+        if (error) throw new Fail(400, error);
+    }
     const score = req.score as number;
     const streak = req.streak as number;
     const nickname = req.nickname as string | undefined;
@@ -181,7 +188,8 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     for (const board of boards) {
         rollover(ctx, game, board, now);
         improved =
-            writeEntry(ctx, game, playerId, player, board, score, streak, metadata, now, !counted, cause) || improved;
+            writeEntry(ctx, game, playerId, player, board, score, streak, tiebreak, metadata, now, !counted, cause) ||
+            improved;
     }
     if (counted) player.playCount += 1;
     player.lastPlayed = now;
@@ -235,8 +243,8 @@ function dropDeadEntries(game: GameState, player: PlayerRecord): void {
 
 /**
  * Applies a submit to one board of the player by the board's order and operator (bests.ts);
- * returns whether a best improved (`best` boards only). `metadata`: the submit's (JSON text),
- * kept by keepsMetadata's rule. `repeat`: the same play again. `cause`: whose events these are.
+ * returns whether a best improved (`best` boards only). `tiebreak`: the submit's, kept only on a
+ * board with the option (bests.ts). `metadata`: the submit's (JSON text), kept by keepsMetadata's rule. `repeat`: the same play again. `cause`: whose events these are.
  * (Arguments, not an object: this runs for every board of every submit.)
  */
 function writeEntry(
@@ -247,6 +255,7 @@ function writeEntry(
     board: BoardRecord,
     score: number,
     streak: number,
+    tiebreak: number | undefined,
     metadata: string | undefined,
     now: number,
     repeat: boolean,
@@ -254,7 +263,7 @@ function writeEntry(
 ): boolean {
     if (board.scoreboardId === 'all-time') {
         const previous = player.best;
-        const { best, changed, improved } = applySubmit(previous, score, streak, now, board, repeat);
+        const { best, changed, improved } = applySubmit(previous, score, streak, now, board, repeat, tiebreak);
         if (!changed) return false;
         const first = judge(game.global, board, previous, best);
         player.best = best;
@@ -276,7 +285,7 @@ function writeEntry(
     const table = game.boards.get(board.scoreboardId);
     const old = player.boards[board.scoreboardId];
     const current = isCurrentEntry(old, board) ? old : undefined;
-    const { best, changed, improved } = applySubmit(current, score, streak, now, board, repeat);
+    const { best, changed, improved } = applySubmit(current, score, streak, now, board, repeat, tiebreak);
     if (!changed) return false;
     const kept = current?.metadata;
     const note =
@@ -294,6 +303,7 @@ function writeEntry(
         serial: board.serial,
     };
     if (note !== undefined) entry.metadata = note;
+    if (best.tiebreak !== undefined) entry.tiebreak = best.tiebreak;
     player.boards[board.scoreboardId] = entry;
     if (table !== undefined) {
         const first = judge(table, board, current, best);
@@ -317,11 +327,14 @@ function judge(table: BoardTable, board: BoardRecord, before: Best | undefined, 
 
 /**
  * Whether a written entry's ranked value (score, or streak on a streak board) is a new best: a
- * first entry, or a changed value (under `best` a value changes only when it improves).
+ * first entry, or a changed value (under `best` a value changes only when it improves; a score's
+ * tiebreak is part of it).
  */
 function rankedChanged(board: BoardRecord, before: Best | undefined, after: Best): boolean {
     if (before === undefined) return true;
-    return board.sortBy === 'streak' ? after.streak !== before.streak : after.score !== before.score;
+    return board.sortBy === 'streak'
+        ? after.streak !== before.streak
+        : after.score !== before.score || after.tiebreak !== before.tiebreak;
 }
 
 /**

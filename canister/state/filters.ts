@@ -235,15 +235,19 @@ function leave(k: KeyIndex, id: number, v: ValueIndex): void {
 /** The entry's key in the board's index, copied into the value's: same value, time and tie, so the same order. */
 function copyKey(from: RankIndex | undefined, to: RankIndex | undefined, id: number, local: number): void {
     const key = from?.keyOf(id);
-    if (key !== undefined) to!.set(local, key.value, key.at, key.tie);
+    if (key !== undefined) to!.set(local, key.value, key.at, key.tie, key.sub);
 }
 
 function newValueIndex(b: BoardTable, value: string, no: number): ValueIndex {
     const v: ValueIndex = {
         value,
         no,
-        byScore: b.byScore === undefined ? undefined : createRankIndex(b.byScore.order, VALUE_CAPACITY),
-        byStreak: b.byStreak === undefined ? undefined : createRankIndex(b.byStreak.order, VALUE_CAPACITY),
+        byScore:
+            b.byScore === undefined ? undefined : createRankIndex(b.byScore.order, VALUE_CAPACITY, b.byScore.withSub),
+        byStreak:
+            b.byStreak === undefined
+                ? undefined
+                : createRankIndex(b.byStreak.order, VALUE_CAPACITY, b.byStreak.withSub),
         entry: [],
         free: [],
         count: 0,
@@ -261,6 +265,7 @@ function byEntryIds(index: RankIndex, k: KeyIndex, v: ValueIndex): RankIndex {
     };
     return {
         order: index.order,
+        withSub: index.withSub,
         set: readOnly,
         remove: readOnly,
         clear: readOnly,
@@ -279,7 +284,12 @@ function byEntryIds(index: RankIndex, k: KeyIndex, v: ValueIndex): RankIndex {
             const local = index.select(rank);
             return local === undefined ? undefined : v.entry[local];
         },
+        atOf: (id) => {
+            const local = localOf(id);
+            return local === undefined ? undefined : index.atOf(local);
+        },
         countBetter: (value) => index.countBetter(value),
+        countAhead: (value, at) => index.countAhead(value, at),
         range: (start, count) => toEntries(index.range(start, count)),
         around: (id, before, after) => {
             const local = localOf(id);

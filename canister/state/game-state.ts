@@ -23,7 +23,7 @@ export function scoreOrderOf(board: { sortOrder?: SortOrder }): SortOrder {
 }
 
 export function newBoardTable(board: BoardRecord, period = board.periodStart): BoardTable {
-    return withFilters(createBoardTable(period, boardRanks(board), 16, scoreOrderOf(board)), board);
+    return withFilters(createBoardTable(period, boardRanks(board), 16, scoreOrderOf(board), board.tiebreak), board);
 }
 
 /** The game's global table (all-time board and profile bests): ranked by the standard boards' order. */

@@ -12,7 +12,8 @@ import { dict, revivePlayer, type EntryRecord, type PlayerRecord } from './recor
 /** The first element of a compact record: its layout. */
 const LAYOUT = 1;
 
-type CompactBest = [score: number, scoreAgo: number, streak: number, streakAgo: number];
+/** tiebreak: only when the best has one (a board with the option): records without stay as they were. */
+type CompactBest = [score: number, scoreAgo: number, streak: number, streakAgo: number, tiebreak?: number];
 type CompactEntry = [
     board: string,
     score: number,
@@ -23,7 +24,10 @@ type CompactEntry = [
     submittedAgo: number,
     /** null when absent and metadata follows. */
     serial?: number | null,
-    metadata?: string,
+    /** null when absent and a tiebreak follows. */
+    metadata?: string | null,
+    /** Only entries that have one (boards with the option). */
+    tiebreak?: number,
 ];
 /** message: a code for the service's own messages (see MESSAGE_CODES), else the text. */
 type CompactPace = [
@@ -113,8 +117,10 @@ export function encodePlayer(p: PlayerRecord): string {
             lastPlayed - e.period,
             lastPlayed - e.submittedAt,
         ];
-        if (e.serial !== undefined || e.metadata !== undefined) row.push(e.serial ?? null);
-        if (e.metadata !== undefined) row.push(e.metadata);
+        const tiebreak = e.tiebreak;
+        if (e.serial !== undefined || e.metadata !== undefined || tiebreak !== undefined) row.push(e.serial ?? null);
+        if (e.metadata !== undefined || tiebreak !== undefined) row.push(e.metadata ?? null);
+        if (tiebreak !== undefined) row.push(tiebreak);
         entries.push(row);
     }
     const pace = p.pace;
@@ -128,6 +134,11 @@ export function encodePlayer(p: PlayerRecord): string {
         paces.push(row);
     }
     const best = p.best;
+    let compactBest: CompactBest | 0 = 0;
+    if (best !== undefined) {
+        compactBest = [best.score, lastPlayed - best.scoreAt, best.streak, lastPlayed - best.streakAt];
+        if (best.tiebreak !== undefined) compactBest.push(best.tiebreak);
+    }
     const compact: Compact = [
         LAYOUT,
         p.slot,
@@ -137,7 +148,7 @@ export function encodePlayer(p: PlayerRecord): string {
         lastPlayed,
         lastPlayed - p.created,
         p.playCount,
-        best === undefined ? 0 : [best.score, lastPlayed - best.scoreAt, best.streak, lastPlayed - best.streakAt],
+        compactBest,
         p.bestAt === undefined ? null : lastPlayed - p.bestAt,
         entries,
         paces,
@@ -183,7 +194,11 @@ export function decodePlayer(text: string): PlayerRecord {
         };
         const serial = e[7];
         if (serial !== undefined && serial !== null) entry.serial = serial;
-        if (e.length > 8) entry.metadata = e[8];
+        if (e.length > 8) {
+            const metadata = e[8];
+            if (metadata !== null && metadata !== undefined) entry.metadata = metadata;
+            if (e.length > 9) entry.tiebreak = e[9];
+        }
         boards[e[0]] = entry;
     }
     const paces = c[11];
@@ -211,13 +226,15 @@ export function decodePlayer(text: string): PlayerRecord {
         pace,
     };
     const best = c[8];
-    if (best !== 0)
+    if (best !== 0) {
         player.best = {
             score: best[0],
             scoreAt: lastPlayed - best[1],
             streak: best[2],
             streakAt: lastPlayed - best[3],
         } as Best;
+        if (best.length > 4) player.best.tiebreak = best[4];
+    }
     if (c[9] !== null) player.bestAt = lastPlayed - c[9];
     if (c[12] !== null) player.activeDay = c[12];
     if (c[13] !== 0) player.banned = c[13];

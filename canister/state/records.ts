@@ -1,5 +1,5 @@
 // The records kept in stable memory (the durable truth), as plain JSON-able data.
-import type { Operator, SortOrder, StandardBoards } from '../../contract/board-options';
+import type { Operator, SortOrder, StandardBoards, Tiebreak } from '../../contract/board-options';
 import type {
     BoardConfig,
     Caps,
@@ -300,6 +300,8 @@ export interface ArchiveRecord {
     /** The board's order and operator when archived (absent: the defaults): merges read later combine entries by them. */
     sortOrder?: SortOrder;
     operator?: Operator;
+    /** The board's tiebreak when archived (absent: none): equal scores were ranked by it. */
+    tiebreak?: Tiebreak;
     periodStart: number;
     periodEnd: number;
     entryCount: number;
@@ -313,6 +315,8 @@ export interface ArchiveRecord {
         slot?: number;
         /** The entry's metadata as JSON text; absent = none. */
         metadata?: string;
+        /** On an archive with a tiebreak: the entry's (absent = none). */
+        tiebreak?: number;
     }>;
 }
 

@@ -4,7 +4,7 @@
 // (filters.ts declareFilters), one pass over the entries with metadata.
 import type { Ctx } from './context';
 import { allTimeBoard, emptyGameState, scoreOrderOf, withFilters } from './game-state';
-import type { GameRecord, SnapshotManifest } from './records';
+import type { BoardRecord, GameRecord, SnapshotManifest } from './records';
 import type { SortOrder } from '../../contract/board-options';
 import {
     boardTableImage,
@@ -81,7 +81,10 @@ export function restoreSnapshot(ctx: Ctx, records: GameRecord[]): boolean {
                     if (board !== undefined && game.boards.has(board.scoreboardId))
                         game.boards.set(
                             board.scoreboardId,
-                            withFilters(ordered(restoreBoardTable(image), scoreOrderOf(board)), board),
+                            withFilters(
+                                withTiebreak(ordered(restoreBoardTable(image), scoreOrderOf(board)), board),
+                                board,
+                            ),
                         );
                 }
             }
@@ -99,6 +102,18 @@ export function restoreSnapshot(ctx: Ctx, records: GameRecord[]): boolean {
 function ordered(table: BoardTable, order: SortOrder): BoardTable {
     if (table.byScore !== undefined && table.byScore.order !== order)
         throw new Error('snapshot: a score index is ordered unlike its board');
+    return table;
+}
+
+/**
+ * A restored board table takes its board's tiebreak (the snapshot holds the index with its fourth
+ * field, not the option); an index made for another tiebreak setting is not used: rebuild.
+ */
+function withTiebreak(table: BoardTable, board: BoardRecord): BoardTable {
+    const tiebreak = board.sortBy === 'score' ? board.tiebreak : undefined;
+    if (table.byScore !== undefined && table.byScore.withSub !== (tiebreak !== undefined))
+        throw new Error('snapshot: a score index does not match its board tiebreak');
+    if (tiebreak !== undefined) table.tiebreak = tiebreak;
     return table;
 }
 

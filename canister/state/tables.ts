@@ -2,6 +2,7 @@
 // upgrade restores it from raw bytes: who plays (nickname and auth type per slot) and each
 // board's current period with its rank indexes.
 import type { SortBy } from '../../contract/rules';
+import type { Tiebreak } from '../../contract/board-options';
 import type { Best } from '../domain/bests';
 import { nsJson, stringify } from '../domain/json';
 import { GROWTH, createRankIndex, restoreRankIndex, type RankIndex, type RankOrder } from '../domain/rank-index';
@@ -72,7 +73,7 @@ let authJson: string[] = [];
 /**
  * Entries `ids` of board `b` as JSON texts, as `stringify` writes a board entry (`withTime`:
  * `{rank, nickname, score, streak, authType, submittedAt[, metadata]}`; without: the first
- * five), ranked `rankAt(id, i)` or else `start + i`: rendered in one pass over the typed
+ * five; then `tiebreak` when the board has the option and the entry one), ranked `rankAt(id, i)` or else `start + i`: rendered in one pass over the typed
  * arrays, several times cheaper than objects walked by JSON.stringify. Nicknames are written
  * between quotes as they are (rule N3 keeps them to [A-Za-z0-9_]) after one check of the
  * page's names; names that need escaping (written by earlier releases) are escaped.
@@ -87,6 +88,9 @@ export function entryTexts(
 ): string[] {
     const { nick, nickLen, auth } = players;
     const { slot, score, streak, submittedAt, metadata } = b;
+    // Only boards with the option show tiebreaks (the official clients never meet the field).
+    const byTiebreak = b.tiebreak === undefined ? undefined : b.byScore;
+    const tiebreakAsc = b.tiebreak === 'asc';
     if (authJson.length !== AUTH_TYPES.length) authJson = AUTH_TYPES.map((name) => JSON.stringify(name));
     const n = ids.length;
     const names = new Array<string>(n);
@@ -114,6 +118,11 @@ export function entryTexts(
             const extra = meta === undefined ? '' : `,"metadata":${stringify(JSON.parse(meta))}`;
             texts[i] =
                 `{"rank":${rank},"nickname":"${name}","score":${score[id]},"streak":${streak[id]},"authType":${authType},"submittedAt":${nsJson(t)}${extra}}`;
+        }
+        if (byTiebreak !== undefined) {
+            // tiebreakOf inlined (calls cost here): the index's second key field, decoded.
+            const key = byTiebreak.atOf(id)!;
+            if (key !== Infinity) texts[i] = `${texts[i].slice(0, -1)},"tiebreak":${tiebreakAsc ? key : -key || 0}}`;
         }
     }
     const all = names.join('');
@@ -215,6 +224,12 @@ export interface BoardTable {
      */
     metadata?: Map<number, string>;
     /**
+     * A board with a tiebreak (ranked by score): its score index's key is (score, the tiebreak's
+     * key, time, slot) instead of (score, time, slot), in an index with a fourth field; the
+     * tiebreaks live there alone (tiebreakKey). Absent: the index and its cost as always.
+     */
+    tiebreak?: Tiebreak;
+    /**
      * Heap only (never in a snapshot): the value at rank `n` by `sortBy` when it was last looked
      * up, so that a submit whose value is strictly worse knows at one comparison that it enters
      * no top n (service/board-events.ts). Entries that move up only make the true cut better
@@ -241,14 +256,17 @@ export interface EventCut {
 /**
  * `ranks`: which fields get a rank index (the board's sort field; the global board has both).
  * `scoreOrder`: the score index's order (the board's sortOrder); streaks rank highest-first always.
+ * `tiebreak`: the board's tiebreak order, if it has one (its score index then has a fourth field).
  */
 export function createBoardTable(
     period: number,
     ranks: SortBy[],
     capacity = 16,
     scoreOrder: RankOrder = 'desc',
+    tiebreak?: Tiebreak,
 ): BoardTable {
-    return {
+    const withTiebreak = tiebreak !== undefined && ranks.includes('score');
+    const table: BoardTable = {
         period,
         count: 0,
         bySlot: createIntMap(capacity),
@@ -256,9 +274,26 @@ export function createBoardTable(
         score: new Float64Array(capacity),
         streak: new Float64Array(capacity),
         submittedAt: new Float64Array(capacity),
-        byScore: ranks.includes('score') ? createRankIndex(scoreOrder) : undefined,
+        byScore: ranks.includes('score') ? createRankIndex(scoreOrder, undefined, withTiebreak) : undefined,
         byStreak: ranks.includes('streak') ? createRankIndex('desc') : undefined,
     };
+    if (withTiebreak) table.tiebreak = tiebreak;
+    return table;
+}
+
+/**
+ * A tiebreak as the score index's second key field (ascending there): itself for `asc`, negated
+ * for `desc`, and an absent one after every present one (Infinity). Exact for safe integers.
+ */
+export function tiebreakKey(order: Tiebreak, tiebreak: number | undefined): number {
+    return tiebreak === undefined ? Infinity : order === 'asc' ? tiebreak : -tiebreak;
+}
+
+/** The tiebreak of entry `id` on a board with one (undefined: the entry has none). */
+export function tiebreakOf(b: BoardTable, id: number): number | undefined {
+    const key = b.byScore?.atOf(id);
+    if (b.tiebreak === undefined || key === undefined || key === Infinity) return undefined;
+    return b.tiebreak === 'asc' ? key : -key || 0;
 }
 
 export function entryOf(b: BoardTable, slot: number): number | undefined {
@@ -292,7 +327,9 @@ export function putEntry(b: BoardTable, slot: number, best: Best, submittedAt: n
     // The times a best was reached are kept only by the rank index of its field (readers show
     // values, not those times): 16 bytes less per entry. An unchanged key costs the index one
     // comparison (set), less than asking for its key first.
-    if (b.byScore !== undefined) b.byScore.set(id, best.score, best.scoreAt, slot);
+    if (b.byScore !== undefined)
+        if (b.tiebreak === undefined) b.byScore.set(id, best.score, best.scoreAt, slot);
+        else b.byScore.set(id, best.score, tiebreakKey(b.tiebreak, best.tiebreak), best.scoreAt, slot);
     if (b.byStreak !== undefined) b.byStreak.set(id, best.streak, best.streakAt, slot);
     if (b.filters !== undefined) rekeyFiltered(b, id);
 }

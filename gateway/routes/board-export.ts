@@ -22,14 +22,18 @@ const BOM = '\ufeff';
 /** Text a spreadsheet would evaluate as a formula gets a leading ' (it then reads as text). */
 export const defuse = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
 
-/** The columns: a formatted score only when the board's format is not a plain number. */
-export function columnsOf(format: ScoreFormat): string[] {
+/**
+ * The columns: a formatted score only when the board's format is not a plain number, a tiebreak
+ * only on a board with one.
+ */
+export function columnsOf(format: ScoreFormat, tiebreak = false): string[] {
     return [
         'rank',
         'playerId',
         'nickname',
         'score',
         ...(format.kind === 'number' ? [] : ['scoreFormatted']),
+        ...(tiebreak ? ['tiebreak'] : []),
         'streak',
         'metadata',
         'submittedAt',
@@ -42,13 +46,14 @@ export const csvText = (rows: Array<Array<string | number>>): string =>
 
 const iso = (ns: number): string => new Date(Math.floor(ns / 1e6)).toISOString();
 
-export function rowOf(e: ExportEntry, format: ScoreFormat): Array<string | number> {
+export function rowOf(e: ExportEntry, format: ScoreFormat, tiebreak = false): Array<string | number> {
     return [
         e.rank,
         defuse(e.playerId),
         defuse(e.nickname),
         e.score,
         ...(format.kind === 'number' ? [] : [formatScore(e.score, format)]),
+        ...(tiebreak ? [e.tiebreak ?? ''] : []),
         e.streak,
         e.metadata === undefined ? '' : defuse(JSON.stringify(e.metadata)),
         iso(e.submittedAt),
@@ -67,7 +72,7 @@ const exportCsv = route({
     id: 'dashboard-board-export',
     summary: "A board's current period, or one of its archives, as a CSV file",
     description:
-        "Every entry, best first: `rank`, `playerId`, `nickname`, `score` (the integer), `scoreFormatted` (only when the board has a display format: the score as the board shows it), `streak`, `metadata` (JSON text; empty when none) and `submittedAt` (ISO 8601, UTC). RFC 4180 CSV with CRLF line ends and a UTF-8 byte order mark. A cell a player chose (player id, nickname, metadata) that starts with = + - @, a tab or a carriage return gets a leading ' so spreadsheets do not run it as a formula: strip it when reading the file with a program. The file is streamed as the canister answers, a page at a time (a page is what one query returns), so a large board needs no more memory than a small one; entries that move between pages while a live board is exported may be listed twice or not at all, and an export that a period rollover interrupts is cut off (an incomplete download), never mixed. Archives keep the top entries of their period (at most 1,000).",
+        "Every entry, best first: `rank`, `playerId`, `nickname`, `score` (the integer), `scoreFormatted` (only when the board has a display format: the score as the board shows it), `tiebreak` (only on a board with the option; empty when the entry has none), `streak`, `metadata` (JSON text; empty when none) and `submittedAt` (ISO 8601, UTC). RFC 4180 CSV with CRLF line ends and a UTF-8 byte order mark. A cell a player chose (player id, nickname, metadata) that starts with = + - @, a tab or a carriage return gets a leading ' so spreadsheets do not run it as a formula: strip it when reading the file with a program. The file is streamed as the canister answers, a page at a time (a page is what one query returns), so a large board needs no more memory than a small one; entries that move between pages while a live board is exported may be listed twice or not at all, and an export that a period rollover interrupts is cut off (an incomplete download), never mixed. Archives keep the top entries of their period (at most 1,000).",
     auth: 'developer',
     params: { gameId, boardId: BOARD_ID },
     query: ExportQuery,
@@ -95,7 +100,8 @@ const exportCsv = route({
         // The first page before the first byte: a refusal (not yours, no such board) is a JSON error.
         let page = await read(0);
         const first = page;
-        const columns = columnsOf(first.format);
+        const tiebreak = first.tiebreak !== undefined;
+        const columns = columnsOf(first.format, tiebreak);
         res.status(200);
         res.setHeader('Content-Type', CSV);
         res.setHeader('Content-Disposition', `attachment; filename="${fileName(params.gameId, first)}"`);
@@ -104,7 +110,7 @@ const exportCsv = route({
         for (;;) {
             if (page.periodStart !== first.periodStart)
                 throw new ApiFailure(409, 'The period ended during the export: export it again.');
-            const rows = page.entries.map((e) => rowOf(e, first.format));
+            const rows = page.entries.map((e) => rowOf(e, first.format, tiebreak));
             if (rows.length > 0) await write(res, csvText(rows));
             if (page.nextOffset === null || res.destroyed) return '';
             page = await read(page.nextOffset);

@@ -128,7 +128,8 @@ const createBoard = operationRoute({
     method: 'post',
     path: `${BASE}/games/{gameId}/boards`,
     id: 'dashboard-create-board',
-    summary: 'Create a monthly, custom or targeted board, with its order, keeping rule, ties, format and review',
+    summary:
+        'Create a monthly, custom or targeted board, with its order, keeping rule, ties, tiebreak, format and review',
     params: { gameId },
     body: CreateBoardBody,
     data: BoardView,
@@ -148,15 +149,15 @@ const updateBoard = operationRoute({
     id: 'dashboard-update-board',
     summary: "Change a board's name, description or options (fields left out stay)",
     description:
-        "Ties, format, eventTop and review change any time (review decides about submits from then on; {mode: 'off'} turns it off). Order and operator change only while the board has no entries in its current period (409 otherwise: its kept scores were chosen by the old rule); the standard boards' come from the game's standard-boards setting.",
+        "Ties, format, eventTop and review change any time (review decides about submits from then on; {mode: 'off'} turns it off). Order, operator and tiebreak (null takes it off) change only while the board has no entries in its current period (409 otherwise: its kept scores were chosen by the old rule); the standard boards' come from the game's standard-boards setting (which has no tiebreak).",
     params: { gameId, boardId: BOARD_ID },
     body: UpdateBoardBody,
     bodyOptional: true,
     data: BoardView,
     errors: {
-        400: 'a field is invalid, or order/operator of a standard board',
+        400: 'a field is invalid, order/operator/tiebreak of a standard board, or a tiebreak on a streak board',
         404: `${NOT_OWNED}, or no such board`,
-        409: 'order or operator changed while the board has entries',
+        409: 'order, operator or tiebreak changed while the board has entries',
     },
 });
 

@@ -30,7 +30,10 @@ export default route({
         'A nickname renames the player when it is free and is ignored when taken (N1). ' +
         'Optional metadata (a small JSON object: the car, the character, a replay id) is kept with the entry the submit produces ' +
         '(on a best board only when it sets a new best of the value the board ranks by; a new best without metadata clears it) ' +
-        'and shown with that entry in board reads, around-me and archives.',
+        'and shown with that entry in board reads, around-me and archives. ' +
+        'Optional tiebreak (a non-negative integer, e.g. the time taken) ranks equal scores on a board with the `tiebreak` option ' +
+        '(asc: lower first; an entry without one after those with one; best: an equal score with a better tiebreak is a new best); ' +
+        'boards without the option ignore it.',
     auth: 'keyOrSession',
     body: SubmitBody,
     data: SubmitReply,

@@ -203,6 +203,43 @@ test('entry metadata survives both kinds of upgrade, on every board that shows i
     }
 });
 
+test('tiebreaks survive both kinds of upgrade: every entry keeps its rank and its tiebreak', async () => {
+    for (const board of [
+        { scoreboardId: 'race', type: 'targeted', tiebreak: 'asc' },
+        { scoreboardId: 'race-shared', type: 'monthly', tiebreak: 'desc', ties: 'shared' },
+    ])
+        await c.ok('admin_create_board', { gameId: 'up-game', ...board });
+    // One batch (one time for all): equal scores, equal and absent tiebreaks, so the slot decides some.
+    const submits = [];
+    for (let i = 0; i < 24; i++) {
+        const tiebreak = i % 4 === 3 ? undefined : 60_000 + (i % 5) * 250;
+        const base = { apiKey, gameId: 'up-game', playerId: `tb-${i}`, score: 700 + (i % 3), streak: 0, tiebreak };
+        submits.push({ ...base, scoreboardId: 'race' }, base);
+    }
+    expect(await c.ok('submit_scores', { submits })).toEqual(submits.map(() => ({ ok: expect.anything() })));
+    const boards = async (): Promise<Board[]> =>
+        Promise.all(
+            ['race', 'race-shared'].map((boardId) => c.ok('read_board', { gameId: 'up-game', boardId, limit: 100 })),
+        );
+    const before = await boards();
+    const race = before[0].entries;
+    expect(race.map((e) => [e.score, e.tiebreak])).toEqual(
+        [...race]
+            .sort((a, b) => b.score - a.score || (a.tiebreak ?? Infinity) - (b.tiebreak ?? Infinity))
+            .map((e) => [e.score, e.tiebreak]),
+    );
+    expect(race.filter((e) => e.tiebreak === undefined)).toHaveLength(6);
+    expect(new Set(before[1].entries.map((e) => e.rank)).size).toBeLessThan(before[1].entries.length);
+    for (const skipPreUpgrade of [false, true]) {
+        await c.replica.installCode(c.canisterId, leaderboardWasm(), {
+            mode: 'upgrade',
+            arg: initArg({ gateways: [c.gateway.getPrincipal()], operators: [c.operator.getPrincipal()] }),
+            skipPreUpgrade,
+        });
+        expect(await boards()).toEqual(before);
+    }
+});
+
 test('counts of submits made right before an upgrade, before any tick, survive it', async () => {
     const identity = { issuer: 'https://idp.example', subject: 'up-counts', email: 'c@example.com', provider: 'oidc' };
     const signedIn = await c.ok('dev_sign_in', { identity });

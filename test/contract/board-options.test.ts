@@ -18,15 +18,24 @@ describe('parseBoardOptions', () => {
                 operator: 'sum',
                 ties: 'shared',
                 format: { kind: 'decimal', places: 2 },
+                tiebreak: 'asc',
             }),
         ).toEqual({
-            ok: { sortOrder: 'asc', operator: 'sum', ties: 'shared', format: { kind: 'decimal', places: 2 } },
+            ok: {
+                sortOrder: 'asc',
+                operator: 'sum',
+                ties: 'shared',
+                format: { kind: 'decimal', places: 2 },
+                tiebreak: 'asc',
+            },
         });
     });
     test.each([
         [{ sortOrder: 'lowest' }, 'Invalid sortOrder: must be desc or asc'],
         [{ operator: 'max' }, 'Invalid operator: must be best, latest or sum'],
         [{ ties: true }, 'Invalid ties: must be distinct or shared'],
+        [{ tiebreak: 'lower' }, 'Invalid tiebreak: must be asc or desc'],
+        [{ tiebreak: 1 }, 'Invalid tiebreak: must be asc or desc'],
         [{ format: 'time' }, 'Invalid format'],
         [{ format: { kind: 'decimal', places: 7 } }, 'Invalid format'],
         [{ format: { kind: 'decimal' } }, 'Invalid format'],

@@ -1,5 +1,5 @@
 // A rank index as bytes: a header then its arrays in chunks, and back (no per-entry work either way).
-import { BYTES_PER_NODE, MAX_NODES, allocate, arrayList, capacityFor, type Arrays } from './arrays';
+import { MAX_NODES, allocate, arrayList, bytesPerNode, capacityFor, hasSub, type Arrays } from './arrays';
 import type { RankOrder } from './types';
 
 export const SNAPSHOT_VERSION = 1;
@@ -8,6 +8,12 @@ export const CHUNK_BYTES = 1 << 20;
 
 const MAGIC = 0x58494b52; // "RKIX" read as a little-endian u32
 const HEADER_BYTES = 32;
+/**
+ * The order word's bit for an index with a fourth key field (`sub`, boards with a tiebreak): its
+ * array follows the others. Indexes without one write the words they always wrote (and a wasm
+ * from before refuses a snapshot with it: its tables are rebuilt from the records).
+ */
+const WITH_SUB = 2;
 
 /** The chunks of an index's first `bound` nodes: views of its own arrays (no copy). */
 export function encodeSnapshot(order: RankOrder, count: number, bound: number, arrays: Arrays): Uint8Array[] {
@@ -15,11 +21,12 @@ export function encodeSnapshot(order: RankOrder, count: number, bound: number, a
     const view = new DataView(header.buffer);
     view.setUint32(0, MAGIC, true);
     view.setUint32(4, SNAPSHOT_VERSION, true);
-    view.setUint32(8, order === 'desc' ? 0 : 1, true);
+    const sub = hasSub(arrays);
+    view.setUint32(8, (order === 'desc' ? 0 : 1) | (sub ? WITH_SUB : 0), true);
     view.setUint32(12, count, true);
     view.setUint32(16, bound, true);
-    view.setUint32(20, BYTES_PER_NODE, true);
-    view.setUint32(24, bound * BYTES_PER_NODE, true);
+    view.setUint32(20, bytesPerNode(sub), true);
+    view.setUint32(24, bound * bytesPerNode(sub), true);
     const chunks: Uint8Array[] = [header];
     for (const array of arrayList(arrays)) {
         const bytes = bound * array.BYTES_PER_ELEMENT;
@@ -46,21 +53,23 @@ export function decodeSnapshot(chunks: readonly Uint8Array[]): {
     if (version !== SNAPSHOT_VERSION) {
         throw new Error(`rank index snapshot: version ${version} is not supported (expected ${SNAPSHOT_VERSION})`);
     }
-    const orderCode = header.getUint32(8, true);
+    const orderWord = header.getUint32(8, true);
+    const orderCode = orderWord & ~WITH_SUB;
+    const sub = (orderWord & WITH_SUB) !== 0;
     const count = header.getUint32(12, true);
     const bound = header.getUint32(16, true);
-    const bytesPerNode = header.getUint32(20, true);
+    const perNode = header.getUint32(20, true);
     const payload = header.getUint32(24, true);
     if (
         orderCode > 1 ||
         bound < 1 ||
         bound > MAX_NODES ||
         count >= bound ||
-        bytesPerNode !== BYTES_PER_NODE ||
-        payload !== bound * BYTES_PER_NODE
+        perNode !== bytesPerNode(sub) ||
+        payload !== bound * bytesPerNode(sub)
     ) {
         throw new Error(
-            `rank index snapshot: inconsistent header (order ${orderCode}, ${count} entries, ${bound} nodes, ${bytesPerNode} bytes per node, ${payload} bytes)`,
+            `rank index snapshot: inconsistent header (order ${orderCode}, ${count} entries, ${bound} nodes, ${perNode} bytes per node, ${payload} bytes)`,
         );
     }
     let received = 0;
@@ -69,7 +78,7 @@ export function decodeSnapshot(chunks: readonly Uint8Array[]): {
         throw new Error(`rank index snapshot: expected ${payload} bytes of arrays, got ${received}`);
     }
 
-    const arrays = allocate(capacityFor(bound));
+    const arrays = allocate(capacityFor(bound), sub);
     // Stream the chunks into the arrays; the chunk boundaries need not match the arrays'.
     let chunk = 1;
     let offset = 0;

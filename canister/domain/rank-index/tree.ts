@@ -1,8 +1,11 @@
 // An order-statistic index over a leaderboard's entries, in typed arrays.
 //
 // It ranks entry ids (small non-negative integers chosen by the caller) by the key
-// (value, at, tie): value descending or ascending (fixed per index), then at ascending, then tie
-// ascending, then the id itself, so ranks are distinct and deterministic.
+// (value, at, tie[, sub]): value descending or ascending (fixed per index), then at ascending,
+// then tie ascending, then sub ascending (only on indexes made with it: one more array, for
+// boards with a tiebreak), then the id itself, so ranks are distinct and deterministic. Without
+// `sub` the extra comparison is never reached (the callers' ties are unique) and its array is
+// empty: such indexes cost and weigh what they did.
 //
 // Why it is built this way (the canister runs it in QuickJS compiled to wasm, where every
 // interpreted operation costs thousands of metered instructions):
@@ -24,9 +27,18 @@
 // set of a new id 174 K, set moving an id 250 K, remove 113 K, range(1, 100) 300 K; a snapshot is
 // 48 bytes per id and restores in 99 M. (A treap is ~25 levels deep there against ~20 for AVL;
 // the saving would be eaten by the path stack and bottom-up rebalancing AVL inserts need.)
-import { DEFAULT_CAPACITY, MAX_NODES, BYTES_PER_NODE, allocate, arrayList, capacityFor, type Arrays } from './arrays';
+import {
+    DEFAULT_CAPACITY,
+    MAX_NODES,
+    allocate,
+    arrayList,
+    bytesPerNode,
+    capacityFor,
+    hasSub,
+    type Arrays,
+} from './arrays';
 import { decodeSnapshot, encodeSnapshot } from './snapshot';
-import type { RankIndex, RankOrder } from './types';
+import type { RankIndex, RankKey, RankOrder } from './types';
 
 /** Treap priority: a fixed mix (murmur3's finaliser) of the node, so the shape is reproducible. */
 function priority(node: number): number {
@@ -42,10 +54,11 @@ function checkId(id: number): void {
     }
 }
 
-export function createRankIndex(order: RankOrder, initialCapacity = DEFAULT_CAPACITY): RankIndex {
+/** `withSub`: the key has a fourth field (set's `subValue`). */
+export function createRankIndex(order: RankOrder, initialCapacity = DEFAULT_CAPACITY, withSub = false): RankIndex {
     if (order !== 'desc' && order !== 'asc') throw new Error(`rank index: unknown order ${String(order)}`);
     const capacity = capacityFor(Math.max(1, initialCapacity) + 1);
-    return build(order, allocate(capacity), 1, 0, capacity);
+    return build(order, allocate(capacity, withSub), 1, 0, capacity);
 }
 
 /** Rebuilds an index from toChunks() output by copying bytes: no per-entry work. */
@@ -62,24 +75,25 @@ function build(
     clearCapacity: number,
 ): RankIndex {
     const sign = order === 'desc' ? -1 : 1;
-    let { val, at, tie, left, right, size, prev, next, prio } = arrays;
+    const withSub = hasSub(arrays);
+    let { val, at, tie, sub, left, right, size, prev, next, prio } = arrays;
     let capacity = val.length;
     /** One past the highest node ever used: what a snapshot must hold. */
     let bound = initialBound;
     let count = initialCount;
 
     function adopt(a: Arrays): void {
-        ({ val, at, tie, left, right, size, prev, next, prio } = a);
+        ({ val, at, tie, sub, left, right, size, prev, next, prio } = a);
         capacity = val.length;
     }
 
     function current(): Arrays {
-        return { val, at, tie, left, right, size, prev, next, prio };
+        return { val, at, tie, sub, left, right, size, prev, next, prio };
     }
 
     /** Grows the capacity until node n fits: native copies only. */
     function grow(n: number): void {
-        const bigger = allocate(capacityFor(n + 1));
+        const bigger = allocate(capacityFor(n + 1), withSub);
         const from = arrayList(current());
         const to = arrayList(bigger);
         for (let i = 0; i < from.length; i++) (to[i] as Int32Array).set(from[i] as Int32Array);
@@ -90,7 +104,8 @@ function build(
     function insert(n: number): void {
         const v = val[n],
             a = at[n],
-            t = tie[n];
+            t = tie[n],
+            s = (withSub ? sub[n] : undefined) as number; // (undefined compares false: no out-of-bounds read)
         // The priority is a function of the node, kept from its first insertion (0 = not yet).
         let p = prio[n];
         if (p === 0) p = prio[n] = priority(n);
@@ -103,7 +118,12 @@ function build(
             size[x]++;
             parent = x;
             const xv = val[x];
-            if (v < xv || (v === xv && (a < at[x] || (a === at[x] && (t < tie[x] || (t === tie[x] && n < x)))))) {
+            if (
+                v < xv ||
+                (v === xv &&
+                    (a < at[x] ||
+                        (a === at[x] && (t < tie[x] || (t === tie[x] && (s < sub[x] || (s === sub[x] && n < x)))))))
+            ) {
                 x = left[x];
             } else {
                 pred = x;
@@ -111,7 +131,7 @@ function build(
             }
         }
         if (parent === 0) left[0] = n;
-        else if (sortsBefore(v, a, t, n, parent)) left[parent] = n;
+        else if (sortsBefore(v, a, t, s, n, parent)) left[parent] = n;
         else right[parent] = n;
         size[n] = size[x] + 1;
         // Split x's subtree by n's key: smaller nodes chain down n's left side along their right
@@ -126,7 +146,12 @@ function build(
             rMoved = 0;
         while (x !== 0) {
             const xv = val[x];
-            if (v < xv || (v === xv && (a < at[x] || (a === at[x] && (t < tie[x] || (t === tie[x] && n < x)))))) {
+            if (
+                v < xv ||
+                (v === xv &&
+                    (a < at[x] ||
+                        (a === at[x] && (t < tie[x] || (t === tie[x] && (s < sub[x] || (s === sub[x] && n < x)))))))
+            ) {
                 rArray[rIndex] = x;
                 size[x] += lMoved;
                 rMoved += size[right[x]] + 1;
@@ -161,7 +186,8 @@ function build(
     function unlink(n: number): void {
         const v = val[n],
             a = at[n],
-            t = tie[n];
+            t = tie[n],
+            s = (withSub ? sub[n] : undefined) as number; // (undefined compares false: no out-of-bounds read)
         let parent = 0;
         let x = left[0];
         while (x !== n) {
@@ -169,7 +195,12 @@ function build(
             size[x]--;
             parent = x;
             const xv = val[x];
-            if (v < xv || (v === xv && (a < at[x] || (a === at[x] && (t < tie[x] || (t === tie[x] && n < x)))))) {
+            if (
+                v < xv ||
+                (v === xv &&
+                    (a < at[x] ||
+                        (a === at[x] && (t < tie[x] || (t === tie[x] && (s < sub[x] || (s === sub[x] && n < x)))))))
+            ) {
                 x = left[x];
             } else {
                 x = right[x];
@@ -199,17 +230,20 @@ function build(
         }
         slotArray[slotIndex] = l | r;
         const p = prev[n],
-            s = next[n];
-        next[p] = s;
-        prev[s] = p;
+            q = next[n];
+        next[p] = q;
+        prev[q] = p;
         left[n] = right[n] = size[n] = prev[n] = next[n] = 0;
         count--;
     }
 
-    /** Whether key (v, a, t) of node n sorts before node m's stored key (outside hot loops). */
-    function sortsBefore(v: number, a: number, t: number, n: number, m: number): boolean {
-        const mv = val[m];
-        return v < mv || (v === mv && (a < at[m] || (a === at[m] && (t < tie[m] || (t === tie[m] && n < m)))));
+    /** Whether key (v, a, t, s) of node n sorts before node m's stored key (outside hot loops). */
+    function sortsBefore(v: number, a: number, t: number, s: number | undefined, n: number, m: number): boolean {
+        if (v !== val[m]) return v < val[m];
+        if (a !== at[m]) return a < at[m];
+        if (t !== tie[m]) return t < tie[m];
+        if (withSub && s !== sub[m]) return s! < sub[m];
+        return n < m;
     }
 
     function node(id: number): number {
@@ -235,29 +269,34 @@ function build(
 
     return {
         order,
+        withSub,
 
-        set(id, value, atValue, tieValue) {
+        set(id, value, atValue, tieValue, subValue) {
             checkId(id);
             if (value !== value || atValue !== atValue || tieValue !== tieValue) {
                 throw new RangeError(`rank index: NaN in the key of id ${id}`);
             }
+            if (withSub && (typeof subValue !== 'number' || subValue !== subValue))
+                throw new RangeError(`rank index: no sub in the key of id ${id}`);
+            const s = withSub ? subValue : undefined;
             const n = id + 1;
             if (n >= capacity) grow(n);
             if (n >= bound) bound = n + 1;
             const v = sign * value;
             if (size[n] !== 0) {
                 // The same key again (a submit that left this field as it was): nothing to do.
-                if (val[n] === v && at[n] === atValue && tie[n] === tieValue) return;
+                if (val[n] === v && at[n] === atValue && tie[n] === tieValue && (!withSub || sub[n] === s)) return;
                 // Still between its neighbours: the order is unchanged, so the new key is all it takes.
                 const p = prev[n],
-                    s = next[n];
+                    q = next[n];
                 if (
-                    (p === 0 || !sortsBefore(v, atValue, tieValue, n, p)) &&
-                    (s === 0 || sortsBefore(v, atValue, tieValue, n, s))
+                    (p === 0 || !sortsBefore(v, atValue, tieValue, s, n, p)) &&
+                    (q === 0 || sortsBefore(v, atValue, tieValue, s, n, q))
                 ) {
                     val[n] = v;
                     at[n] = atValue;
                     tie[n] = tieValue;
+                    if (withSub) sub[n] = s!;
                     return;
                 }
                 unlink(n); // finds n in the tree by its old key
@@ -265,6 +304,7 @@ function build(
             val[n] = v;
             at[n] = atValue;
             tie[n] = tieValue;
+            if (withSub) sub[n] = s!;
             insert(n);
         },
 
@@ -285,7 +325,14 @@ function build(
         keyOf(id) {
             const n = node(id);
             if (n === 0 || size[n] === 0) return undefined;
-            return { value: sign * val[n], at: at[n], tie: tie[n] };
+            const key: RankKey = { value: sign * val[n], at: at[n], tie: tie[n] };
+            if (withSub) key.sub = sub[n];
+            return key;
+        },
+
+        atOf(id) {
+            const n = node(id);
+            return n === 0 || size[n] === 0 ? undefined : at[n];
         },
 
         rank(id) {
@@ -293,13 +340,19 @@ function build(
             if (n === 0 || size[n] === 0) return undefined;
             const v = val[n],
                 a = at[n],
-                t = tie[n];
+                t = tie[n],
+                s = (withSub ? sub[n] : undefined) as number; // (undefined compares false: no out-of-bounds read)
             let r = 0;
             let x = left[0];
             while (x !== n) {
                 if (x === 0) throw new Error('rank index: corrupt tree');
                 const xv = val[x];
-                if (v < xv || (v === xv && (a < at[x] || (a === at[x] && (t < tie[x] || (t === tie[x] && n < x)))))) {
+                if (
+                    v < xv ||
+                    (v === xv &&
+                        (a < at[x] ||
+                            (a === at[x] && (t < tie[x] || (t === tie[x] && (s < sub[x] || (s === sub[x] && n < x)))))))
+                ) {
                     x = left[x];
                 } else {
                     r += size[left[x]] + 1;
@@ -318,6 +371,21 @@ function build(
             let x = left[0];
             while (x !== 0) {
                 if (val[x] < v) {
+                    r += size[left[x]] + 1;
+                    x = right[x];
+                } else x = left[x];
+            }
+            return r;
+        },
+
+        countAhead(value, atValue) {
+            // countBetter with the key's second field: (val, at) pairs below (v, atValue).
+            const v = sign * value;
+            let r = 0;
+            let x = left[0];
+            while (x !== 0) {
+                const xv = val[x];
+                if (xv < v || (xv === v && at[x] < atValue)) {
                     r += size[left[x]] + 1;
                     x = right[x];
                 } else x = left[x];
@@ -358,7 +426,7 @@ function build(
         },
 
         bytes() {
-            return capacity * BYTES_PER_NODE;
+            return capacity * bytesPerNode(withSub);
         },
 
         load(ids, keys) {
@@ -375,7 +443,9 @@ function build(
                 val[n] = sign * key.value;
                 at[n] = key.at;
                 tie[n] = key.tie;
-                if (prevNode !== 0 && !sortsBefore(val[prevNode], at[prevNode], tie[prevNode], prevNode, n))
+                if (withSub) sub[n] = key.sub!;
+                const s = (withSub ? sub[prevNode] : undefined) as number;
+                if (prevNode !== 0 && !sortsBefore(val[prevNode], at[prevNode], tie[prevNode], s, prevNode, n))
                     throw new Error('rank index: load needs its ids in rank order');
                 let p = prio[n];
                 if (p === 0) p = prio[n] = priority(n);
@@ -404,7 +474,7 @@ function build(
         },
 
         clear() {
-            adopt(allocate(clearCapacity));
+            adopt(allocate(clearCapacity, withSub));
             bound = 1;
             count = 0;
         },

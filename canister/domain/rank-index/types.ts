@@ -5,17 +5,23 @@ export interface RankKey {
     value: number;
     at: number;
     tie: number;
+    /** Only on indexes made with a fourth key field. */
+    sub?: number;
 }
 
 export interface RankIndex {
     readonly order: RankOrder;
-    /** Inserts `id` with this key, or moves it there if present. */
-    set(id: number, value: number, at: number, tie: number): void;
+    /** Whether its key has the fourth field. */
+    readonly withSub: boolean;
+    /** Inserts `id` with this key, or moves it there if present (`sub`: required on indexes with it, else ignored). */
+    set(id: number, value: number, at: number, tie: number, sub?: number): void;
     /** Removes `id`; false if it was absent. */
     remove(id: number): boolean;
     has(id: number): boolean;
     size(): number;
     keyOf(id: number): RankKey | undefined;
+    /** The key's `at` field of `id` (undefined if absent): keyOf's without an object. */
+    atOf(id: number): number | undefined;
     /** 1-based rank of `id`, or undefined if absent. */
     rank(id: number): number | undefined;
     /** The id at a 1-based rank, or undefined if out of range. */
@@ -26,6 +32,8 @@ export interface RankIndex {
      * (equal values share a rank: 1, 2, 2, 4).
      */
     countBetter(value: number): number;
+    /** Like countBetter, by (value, at): entries with a better value, or the same and a smaller `at`. */
+    countAhead(value: number, at: number): number;
     /** Up to `count` ids in rank order starting at `startRank` (1-based). */
     range(startRank: number, count: number): number[];
     /**

@@ -2,9 +2,10 @@
 import { parseBoardOptions, parseOperator, parseSortOrder } from '../../../contract/board-options';
 import type { Caps, TimeValidation } from '../../../contract/canister';
 import { parseEventTop } from '../../../contract/event-log';
-import { FANOUT_BOARDS, checkBoardId, checkNickname, checkPlayerId, invalid } from '../../../contract/rules';
+import { FANOUT_BOARDS, checkBoardId, checkNickname, checkPlayerId, invalid, isFanout } from '../../../contract/rules';
 import type { Period } from '../../../contract/schemas';
 import { Fail } from '../../domain/fail';
+import type { Best } from '../../domain/bests';
 import { RETENTION } from '../../domain/periods';
 import type {
     ArchiveRecord,
@@ -45,6 +46,9 @@ function boardOf(v: unknown, serials: number): BoardRecord {
     )
         throw new Fail(400, invalid('archives', `must be at most ${RETENTION[period]} period starts, oldest first`));
     const { review, ...options } = parsed(parseBoardOptions(o));
+    // As the board methods allow it: boards of their own ranked by score (the standard ones have none).
+    if (options.tiebreak !== undefined && (o.sortBy !== 'score' || isFanout(o.scoreboardId as string)))
+        throw new Fail(400, invalid('tiebreak', 'is only for boards of their own ranked by score'));
     const board: BoardRecord = {
         scoreboardId: o.scoreboardId as string,
         name: text('name', o.name, 1, 100),
@@ -147,14 +151,16 @@ export function statsOfBackup(v: unknown): Stats {
     return stats;
 }
 
-function best(v: unknown): { score: number; scoreAt: number; streak: number; streakAt: number } {
+function best(v: unknown): Best {
     const o = object('entry', v);
-    return {
+    const kept: Best = {
         score: count('score', o.score),
         scoreAt: whole('scoreAt', o.scoreAt),
         streak: count('streak', o.streak),
         streakAt: whole('streakAt', o.streakAt),
     };
+    if (o.tiebreak !== undefined) kept.tiebreak = count('tiebreak', o.tiebreak);
+    return kept;
 }
 
 function entryOf(v: unknown): EntryRecord {
@@ -260,11 +266,13 @@ export function archiveOf(key: string, v: unknown, record: GameRecord): ArchiveR
             if (slot !== undefined) out.slot = slot;
             const meta = metadata(entry.metadata);
             if (meta !== undefined) out.metadata = meta;
+            if (entry.tiebreak !== undefined) out.tiebreak = count('tiebreak', entry.tiebreak);
             return out;
         }),
     };
-    const options = parsed(parseBoardOptions({ sortOrder: o.sortOrder, operator: o.operator }));
+    const options = parsed(parseBoardOptions({ sortOrder: o.sortOrder, operator: o.operator, tiebreak: o.tiebreak }));
     if (options.sortOrder !== undefined) archive.sortOrder = options.sortOrder;
     if (options.operator !== undefined) archive.operator = options.operator;
+    if (options.tiebreak !== undefined) archive.tiebreak = options.tiebreak;
     return archive;
 }

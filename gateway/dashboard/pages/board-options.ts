@@ -20,6 +20,8 @@ const ORDERS = { desc: 'Higher first', asc: 'Lower first' };
 const OPERATORS = { best: 'Best', latest: 'Latest', sum: 'Sum' };
 const TIES = { distinct: 'Earlier first', shared: 'Shared' };
 const REVIEWS = { off: 'Off', flag: 'Flag for review' };
+/** '' = none (the form's way to say absent: on an update it takes the tiebreak off). */
+const TIEBREAKS = { '': 'None', asc: 'Lower first', desc: 'Higher first' };
 const FORMATS = { number: 'Number (1234)', milliseconds: 'Time (1:02.345)', decimal: 'Decimal (12.34)' };
 
 export const HINT = {
@@ -28,6 +30,8 @@ export const HINT = {
     ties: 'Equal scores: the earlier one ranks higher, or both share the rank (1, 2, 2, 4).',
     format: 'How pages and CSV exports show scores; the API always sends the integer.',
     places: 'Decimal format only: 12345 with 2 places reads 123.45.',
+    tiebreak:
+        'Equal scores rank by the submits’ tiebreak (e.g. the time taken: lower first); entries without one come after. Score boards only; changes only while the board has no entries.',
     rules: 'Order and keeping rule can change only while the board has no entries this period.',
     review: `Flag: a score beating the first by more than the factor (on a board of ${REVIEW.minEntries}+ entries) is accepted and waits on the Moderation tab.`,
     reviewFactor: `Implausible past first × this (lower first: below first ÷ this), ${REVIEW.factor.min}-${REVIEW.factor.max}.`,
@@ -53,6 +57,7 @@ export function optionsLine(board: Partial<BoardOptions>): string {
         o.sortOrder === 'asc' ? 'lower first' : 'higher first',
         o.operator === 'best' ? 'keeps the best' : o.operator === 'latest' ? 'keeps the latest' : 'adds submits up',
         o.ties === 'shared' ? 'ties share a rank' : 'ties: first to reach ranks higher',
+        ...(o.tiebreak === undefined ? [] : [`tiebreak ${o.tiebreak === 'asc' ? 'lower' : 'higher'} first`]),
         format,
         ...(board.review === undefined ? [] : [`flags scores past ${board.review.factor}× the first`]),
     ].join(' · ');
@@ -71,6 +76,17 @@ export function ruleFields(v: View, action: string, current: Partial<BoardOption
             selected: value(v, action, 'operator', o.operator),
             hint: HINT.operator,
             id: `${idPrefix}-operator`,
+        })}
+    </div>`;
+}
+
+/** The tiebreak field (a board's own: the standard boards have none). */
+export function tiebreakField(v: View, action: string, current: Partial<BoardOptions>, idPrefix = 'f'): Html {
+    return html`<div class="row top">
+        ${choice('tiebreak', 'Tiebreak', TIEBREAKS, {
+            selected: value(v, action, 'tiebreak', current.tiebreak ?? ''),
+            hint: HINT.tiebreak,
+            id: `${idPrefix}-tiebreak`,
         })}
     </div>`;
 }
@@ -136,6 +152,8 @@ export function formOptions(b: Form): Partial<Record<keyof BoardOptions | 'event
     const number = (text: string | undefined) => (text === undefined || text.trim() === '' ? undefined : Number(text));
     const places = number(b.places);
     const eventTop = number(b.eventTop);
+    // '' (None) is null: an update takes the tiebreak off (a create reads null as absent).
+    const tiebreak = b.tiebreak === undefined ? undefined : b.tiebreak === '' ? null : b.tiebreak;
     return {
         eventTop,
         review:
@@ -155,6 +173,7 @@ export function formOptions(b: Form): Partial<Record<keyof BoardOptions | 'event
         sortOrder: b.sortOrder,
         operator: b.operator,
         ties: b.ties,
+        tiebreak,
         format:
             b.format === undefined
                 ? undefined

@@ -2,7 +2,7 @@
 import type { DeveloperEntry, GameView, ReplyOf } from '../../../contract/canister';
 import type { Archive, ArchiveList } from '../../../contract/schemas';
 import { field, form, html, when, type Html, table } from '../layout';
-import { displayFields, HINT, optionsLine, ruleFields, scoreText } from './board-options';
+import { displayFields, HINT, optionsLine, ruleFields, scoreText, tiebreakField } from './board-options';
 import { filterPicker, filterQuery, shownLine } from './board-filter';
 import { base, doneBox, errorFor, type View } from './view';
 
@@ -103,6 +103,7 @@ export function boardPage(
                                   Order and keeping rule: the game’s standard boards setting (Settings).
                               </p>`
                             : html`${ruleFields(v, 'update-board', board, 'f-board')}
+                                  ${board.sortBy === 'score' ? tiebreakField(v, 'update-board', board, 'f-board') : ''}
                                   <p class="muted">${HINT.rules}</p>`
                     }
                     ${displayFields(v, 'update-board', board, 'f-board')} <button type="submit">Save</button>`,

@@ -41,7 +41,7 @@ function played(): { h: Harness; dev: { sessionHash: string; gameId: string }; s
             format: { kind: 'milliseconds' },
         }),
     );
-    call(h, () => createBoard(h, { gameId: G, scoreboardId: 'sprint', type: 'custom', days: 7 }));
+    call(h, () => createBoard(h, { gameId: G, scoreboardId: 'sprint', type: 'custom', days: 7, tiebreak: 'asc' }));
     call(h, () => createBoard(h, { gameId: G, scoreboardId: 'coins', type: 'targeted', operator: 'sum' }));
     call(h, () => rotateServerKey(h, { gameId: G }));
     call(h, () => addWebhook(h, h.games.get(G)!, { url: 'https://hooks.example/secret-path', kinds: ['new_leader'] }));
@@ -49,7 +49,7 @@ function played(): { h: Harness; dev: { sessionHash: string; gameId: string }; s
         const as = { gameId: G, apiKey: key(h, G), playerId: `p${i}` };
         const nickname = i % 3 === 0 ? `Name${i}` : undefined;
         const submits = [
-            { ...as, score: 100 + i * 7, streak: i % 5, nickname },
+            { ...as, score: 100 + i * 7, streak: i % 5, nickname, tiebreak: i % 4 === 0 ? undefined : i * 3 },
             { ...as, score: 60_000 - i * 13, streak: 0, scoreboardId: 'laps', metadata: { lap: i } },
             { ...as, score: i, streak: 0, scoreboardId: 'coins' },
         ];
@@ -124,6 +124,8 @@ function everyRead(h: Harness): unknown {
 test('an imported backup reads as the source did, under a new key and the named developer', () => {
     const { h, dev } = played();
     const before = everyRead(h);
+    // The tiebreak board's entries and its archive carry their tiebreaks (the file must keep them).
+    expect(JSON.stringify(before)).toMatch(/"tiebreak":117/);
     const { records, pages } = backupOf(h, dev);
     expect(pages).toBeGreaterThan(1);
     const dst = harness('2026-03-12T12:00:01Z');
@@ -211,6 +213,21 @@ test('a bad or crafted file is refused with a clear error and changes nothing', 
             /Invalid score/,
         ],
         [edit(records, player, ([k, key, v]) => [k, key, { ...v, nickname: 'x'.repeat(40) }]), /nickname/i],
+        [
+            edit(records, player, ([k, key, v]) => [k, key, { ...v, best: { ...v.best, tiebreak: -1 } }]),
+            /Invalid tiebreak/,
+        ],
+        [
+            edit(records, 0, ([k, key, v]) => [
+                k,
+                key,
+                {
+                    ...v,
+                    boards: v.boards.map((b: any) => (b.scoreboardId === 'weekly' ? { ...b, tiebreak: 'asc' } : b)),
+                },
+            ]),
+            /tiebreak: is only for boards of their own/,
+        ],
         [edit(records, player, ([k, key, v]) => [k, key, { ...v, slot: 1e9 }]), /Invalid slot/],
         [
             edit(records, at('player', player + 1), ([k, , v]) => [k, JSON.parse(records[player])[1], v]),

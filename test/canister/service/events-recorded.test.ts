@@ -169,6 +169,31 @@ describe('new_leader and overtaken', () => {
         expect(moves(h, after)).toEqual([]);
     });
 
+    test('on a tiebreak board an equal score with a better tiebreak passes; shared ranks need both equal', () => {
+        const h = setup();
+        const b = board(h, { tiebreak: 'asc' }, 3);
+        for (const [p, tiebreak] of [
+            ['a', 100],
+            ['b', 200],
+            ['c', undefined],
+        ] as const)
+            submit(h, p, 50, { ...on(b), tiebreak });
+        let after = latest(h);
+        submit(h, 'c', 50, { ...on(b), tiebreak: 150 }); // 3rd -> 2nd: passes b
+        expect(moves(h, after)).toEqual(['c@2 > b@3']);
+        after = latest(h);
+        submit(h, 'b', 50, { ...on(b), tiebreak: 50 }); // 3rd -> 1st
+        expect(moves(h, after)).toEqual(['leader b from a', 'b@1 > a@2', 'b@1 > c@3']);
+        after = latest(h);
+        submit(h, 'c', 50, { ...on(b), tiebreak: 300 }); // not a better tiebreak: not a new best, nothing
+        expect(moves(h, after)).toEqual([]);
+        const s = board(h, { tiebreak: 'asc', ties: 'shared' }, 3, 's');
+        seed(h, s, { x: 10, y: 10 });
+        after = latest(h);
+        submit(h, 'z', 10, { ...on(s), tiebreak: 1 }); // a tiebreak beats none: passes x and y
+        expect(moves(h, after)).toEqual(['leader z from x', 'z@1 > x@2', 'z@1 > y@2']);
+    });
+
     test('one submit emits at most N overtaken, and none for a board with eventTop 0', () => {
         const h = setup();
         const b = board(h, {}, 2);

@@ -186,3 +186,21 @@ test("a record's slot is read without the rest, from every form a record is stor
         expect(slotOfPlayer(` ${JSON.stringify(record)}`)).toBe(slot);
     }
 });
+
+test('tiebreaks (boards with the option) round-trip; records without one keep the bytes above', () => {
+    const p = typical();
+    p.best = { ...p.best!, tiebreak: 0 };
+    p.boards.weekly = { ...p.boards.weekly!, tiebreak: 61_250 };
+    p.boards.daily = { ...p.boards.daily!, serial: 3, metadata: '{"car":"red"}', tiebreak: Number.MAX_SAFE_INTEGER };
+    const text = encodePlayer(p);
+    expect(decodePlayer(text)).toEqual(p);
+    // Trailing fields only: a reader that knows none of them sees the record as before.
+    expect(text).toContain('[1234567,0,3,0,0]');
+    expect(text).toContain('["weekly",1234567,0,3,0,216000000000,0,null,null,61250]');
+    expect(text).toContain(
+        `["daily",1234567,0,3,0,43200000000,0,3,"{\\"car\\":\\"red\\"}",${Number.MAX_SAFE_INTEGER}]`,
+    );
+    const without = typical();
+    expect(encodePlayer(decodePlayer(encodePlayer(without)))).toBe(encodePlayer(without));
+    expect(decodePlayer(encodePlayer(without)).boards.weekly).not.toHaveProperty('tiebreak');
+});
