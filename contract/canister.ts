@@ -213,6 +213,8 @@ export const MODERATION_ACTIONS = [
     'review-dismiss',
     'review-remove',
     'review-ban',
+    'review-approve',
+    'review-reject',
 ] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 
@@ -229,8 +231,9 @@ export interface ReviewEntry {
     scoreboardId: string;
     playerId: string;
     nickname: string;
-    kind: 'flagged';
-    /** The entry as the flagged submit wrote it. */
+    /** flagged: on the board, waiting for a verdict; held: kept off the board until approved. */
+    kind: 'flagged' | 'held';
+    /** The entry as the flagged submit wrote it (held: the score as submitted). */
     score: number;
     streak: number;
     /** The board's first (its ranked value) the entry was judged against. */
@@ -238,8 +241,11 @@ export interface ReviewEntry {
     at: Nanoseconds;
 }
 
-/** What the developer does with a flagged entry: keep it, take it off the board, or that and ban its player. */
-export const REVIEW_ACTIONS = ['dismiss', 'remove', 'ban'] as const;
+/**
+ * What the developer does with a flagged entry (keep it, take it off the board) or a held score
+ * (put it on the board, drop it); ban: either taken off and its player banned.
+ */
+export const REVIEW_ACTIONS = ['dismiss', 'remove', 'ban', 'approve', 'reject'] as const;
 export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
 
 /** A game's activity per UTC day (kept for 90 days) and its players by provider. */

@@ -94,8 +94,8 @@ export const EntryReportedEvent = base('entry_reported', {
         .meta({ description: 'distinct players who reported the entry so far, this one included' }),
 });
 
-/** What the developer decided about a flagged entry (the review queue's actions). */
-export const REVIEW_VERDICTS = ['dismissed', 'removed', 'banned'] as const;
+/** What the developer decided about a flagged entry or a held score (the review queue's actions). */
+export const REVIEW_VERDICTS = ['dismissed', 'removed', 'banned', 'approved', 'rejected'] as const;
 export const ScoreFlaggedEvent = base('score_flagged', {
     scoreboardId: BoardField,
     playerId: PlayerField,
@@ -112,7 +112,19 @@ export const ScoreReviewedEvent = base('score_reviewed', {
     score: Value,
     streak: Value,
     verdict: z.enum(REVIEW_VERDICTS).meta({
-        description: 'dismissed: the entry stays; removed: taken off the board; banned: removed and the player banned',
+        description:
+            'dismissed: the entry stays; removed: taken off the board; banned: removed (or a held score rejected) and the player banned; approved: a held score went on the board; rejected: a held score was dropped',
+    }),
+});
+
+export const ScoreHeldEvent = base('score_held', {
+    scoreboardId: BoardField,
+    playerId: PlayerField,
+    score: Value,
+    streak: Value,
+    first: Value.meta({
+        description:
+            "the board's first (its ranked value: score, or streak on a streak board) the score was judged against",
     }),
 });
 
@@ -127,6 +139,7 @@ export const GameEvent = z.discriminatedUnion('kind', [
     EntryReportedEvent,
     ScoreFlaggedEvent,
     ScoreReviewedEvent,
+    ScoreHeldEvent,
 ]);
 export type GameEvent = z.infer<typeof GameEvent>;
 /** An event of one kind. */

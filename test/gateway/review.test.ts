@@ -110,7 +110,7 @@ test('bad verdicts, other boards and another developer are refused and change no
         const res = await api('PUT', '/boards/plain', { review });
         expect(res.body).toEqual({
             ok: false,
-            error: "Invalid review: must be { mode: 'off' } or { mode: 'flag', factor?: 1.1-1000 }",
+            error: "Invalid review: must be { mode: 'off' } or { mode: 'flag' | 'hold', factor?: 1.1-1000 }",
         });
     }
     expect((await api('GET', '/review')).body.data).toEqual(before);
