@@ -1007,6 +1007,29 @@ export const METHODS = {
             Around
         >(),
     },
+    /**
+     * The three rank reads for the player themselves (the gateway's, for the API key's `playerId`
+     * or the signed-in player): the same answers, but with their score held for review (a board
+     * with review `hold`) in place. The public reads never show a held score.
+     */
+    own_board_rank: {
+        kind: 'query',
+        access: 'gateway',
+        shape: shape<BoardRef & { playerId: string; percentile?: boolean; filter?: string }, BoardRank>(),
+    },
+    own_player_rank: {
+        kind: 'query',
+        access: 'gateway',
+        shape: shape<GameRef & { playerId: string; sort?: SortBy; percentile?: boolean }, PlayerRank>(),
+    },
+    own_around: {
+        kind: 'query',
+        access: 'gateway',
+        shape: shape<
+            BoardRef & { playerId: string; before?: number; after?: number; percentile?: boolean; filter?: string },
+            Around
+        >(),
+    },
     /** A set of players (friends, a clan) on a board, ranked among themselves, with their board ranks. */
     board_players: { kind: 'query', access: 'public', shape: shape<BoardRef & { playerIds: string[] }, PlayerSet>() },
     list_archives: { kind: 'query', access: 'public', shape: shape<BoardRef, ArchiveList>() },

@@ -1,5 +1,7 @@
-// The use cases of the public reads (anyone may call them; gateways answer the HTTP reads from them).
+// The use cases of the public reads (anyone may call them; gateways answer the HTTP reads from them),
+// and the gateway's own-player rank reads (a player's held score shows in their own reads only).
 import type { UseCases } from '../shell/handle';
+import * as heldView from '../service/held-view';
 import * as playerSets from '../service/player-sets';
 import * as players from '../service/players';
 import * as reads from '../service/reads';
@@ -11,6 +13,9 @@ export const readMethods = {
     board_rank: reads.boardRank,
     player_rank: reads.playerRank,
     around: reads.aroundJson,
+    own_board_rank: heldView.ownBoardRank,
+    own_player_rank: heldView.ownPlayerRank,
+    own_around: heldView.ownAround,
     board_players: playerSets.boardPlayers,
     list_archives: reads.listArchives,
     archive_stats: reads.archiveStats,

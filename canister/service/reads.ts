@@ -302,7 +302,7 @@ export function playerRank(ctx: Ctx, req: Untrusted<RequestOf<'player_rank'>>): 
 }
 
 /** An around-me window: 0..AROUND.max entries (absent or invalid: the default). */
-const aroundWindow = (v: unknown): number =>
+export const aroundWindow = (v: unknown): number =>
     typeof v === 'number' && Number.isInteger(v) && v >= 0 ? Math.min(v, AROUND.max) : AROUND.default;
 
 /** The entries just above and below a player on a board (O(log n) to find them): around-me. */

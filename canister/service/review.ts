@@ -79,8 +79,8 @@ export function holdScore(
     cause: EventCause,
 ): void {
     const { score, streak, metadata } = held;
-    const old = ctx.store.reviews.get(reviewKey(game.record.gameId, board.scoreboardId, playerId));
-    if (old?.kind === 'held' && old.period === board.periodStart && old.serial === (board.serial ?? 0)) {
+    const old = heldRecord(ctx, game, board, playerId);
+    if (old !== undefined && old.period === board.periodStart) {
         const streaks = board.sortBy === 'streak';
         const [now, then] = streaks ? [streak, old.streak] : [score, old.score];
         const better = streaks || board.sortOrder !== 'asc' ? now > then : now < then;
@@ -120,6 +120,12 @@ function enqueue(
     ctx.store.reviewQueue.set(ringKey(gameId, seq), `${board.scoreboardId}/${playerId}`);
     game.record.reviewSeq = seq + 1;
     saveGame(ctx, game);
+}
+
+/** The player's held score on the board (its current serial), if any: the caller checks the board holds. */
+export function heldRecord(ctx: Ctx, game: GameState, board: BoardRecord, playerId: string): ReviewRecord | undefined {
+    const record = ctx.store.reviews.get(reviewKey(game.record.gameId, board.scoreboardId, playerId));
+    return record?.kind === 'held' && record.serial === (board.serial ?? 0) ? record : undefined;
 }
 
 /** The board a review names, when it is still the board it was flagged on (not deleted and made again). */

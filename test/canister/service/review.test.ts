@@ -8,7 +8,8 @@ import type { GameEvent } from '../../../contract/events';
 import { readEvents } from '../../../canister/service/events';
 import { createBoard, updateBoard } from '../../../canister/service/games';
 import { moderationLog, removeBoardEntry } from '../../../canister/service/moderation';
-import { boardRank, leaderboard, readBoard } from '../../../canister/service/reads';
+import { aroundJson, boardRank, leaderboard, playerRank, readBoard } from '../../../canister/service/reads';
+import { ownAround, ownBoardRank, ownPlayerRank } from '../../../canister/service/held-view';
 import { findPlayer } from '../../../canister/service/players';
 import { reviewQueue, settleReview } from '../../../canister/service/review';
 import { rolloverAll } from '../../../canister/service/rollover';
@@ -318,6 +319,48 @@ describe('hold', () => {
         // A later plausible submit goes on the board as today.
         submit(h, 'p0', 150, { scoreboardId: 'held' });
         expect(rows(h, 'held')[0]).toEqual(['Player_1', 150]);
+    });
+
+    test('its own player sees it in their rank and around-me; nobody else, and no anonymous read', () => {
+        const h = holding();
+        submit(h, 'p0', 1000, { scoreboardId: 'held', metadata: { map: 'x' } });
+        submit(h, 'n0', 500, { scoreboardId: 'held' }); // a new player: no public entry at all
+        submit(h, 'p1', 5000); // all-time
+        const ref = { gameId: G, boardId: 'held' };
+        const held = { ...ref, playerId: 'p0' };
+        expect(ownBoardRank(h, { ...held, percentile: true })).toEqual({
+            found: true,
+            rank: 1,
+            score: 1000,
+            streak: 0,
+            totalPlayers: 20,
+            percentile: 5,
+        });
+        expect(boardRank(h, held)).toMatchObject({ rank: 20, score: 100, totalPlayers: 20 });
+        expect(ownBoardRank(h, { ...ref, playerId: 'n0' })).toMatchObject({ rank: 1, score: 500, totalPlayers: 21 });
+        expect(boardRank(h, { ...ref, playerId: 'n0' })).toMatchObject({ found: false, totalPlayers: 20 });
+        const row = (e: { rank: number; nickname: string; score: number }) => [e.rank, e.nickname, e.score];
+        const mine = ownAround(h, { ...held, before: 1, after: 2 });
+        expect(mine.rank).toBe(1);
+        expect(mine.entries.map(row)).toEqual([
+            [1, 'Player_1', 1000],
+            [2, 'Player_20', 119],
+            [3, 'Player_19', 118],
+        ]);
+        expect(mine.entries[0]).toMatchObject({ metadata: { map: 'x' } });
+        const theirs = ownAround(h, { ...ref, playerId: 'n0', before: 1, after: 1 });
+        expect(theirs.entries.map(row)).toEqual([
+            [1, findPlayer(h, G, 'n0')!.nickname, 500],
+            [2, 'Player_20', 119],
+        ]);
+        // Another player's own reads, and every anonymous read, are the board as it is.
+        for (const other of ['p5', 'p19'])
+            expect(ownAround(h, { ...ref, playerId: other })).toEqual(aroundJson(h, { ...ref, playerId: other }));
+        expect(ownBoardRank(h, { ...ref, playerId: 'p19' })).toEqual(boardRank(h, { ...ref, playerId: 'p19' }));
+        expect(JSON.stringify(aroundJson(h, held))).not.toContain('1000');
+        expect(ownPlayerRank(h, { gameId: G, playerId: 'p1' })).toMatchObject({ rank: 1, score: 5000 });
+        expect(playerRank(h, { gameId: G, playerId: 'p1' })).toMatchObject({ score: 101 });
+        expect(ownPlayerRank(h, { gameId: G, playerId: 'p2' })).toEqual(playerRank(h, { gameId: G, playerId: 'p2' }));
     });
 
     test('approve: on the board as if submitted then, with its events; reject: gone; ban: gone and banned', () => {
