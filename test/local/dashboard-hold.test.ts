@@ -1,0 +1,60 @@
+// The dashboard's held scores in headless Chromium: a board created with review 'hold' from the
+// boards form, an implausible score held off the board and shown in the Moderation tab's "Held
+// and flagged scores" section (screenshots dashboard-hold.png and dashboard-hold-phone.png),
+// approved from there: on the board, out of the queue, in the moderation log.
+import type { Page } from 'playwright-core';
+
+import { REVIEW } from '../../contract/board-options';
+import { clickAndLoad } from '../support/browser';
+import { dashboardStack, registerGame, shotsOf, signUp } from '../support/dashboard';
+
+const GAME = 'hold-ui';
+const s = dashboardStack('dashboard-hold');
+const text = async (page: Page): Promise<string> => (await page.textContent('main')) ?? '';
+const url = (p: string): string => `${s.signIn.publicUrl}/dashboard/games/${GAME}${p}`;
+const player = (n: number): string => `dev_1700000000_${n.toString(16).padStart(8, '0')}`;
+
+test('a held score waits in the Moderation tab, off its board, and is approved from there', async () => {
+    const ada = await signUp(s, 'mod@hold.example');
+    const { page } = ada;
+    const apiKey = await registerGame(page, GAME, 'Hold UI');
+    await page.goto(url('/boards'));
+    expect(await text(page)).toContain('Hold: it stays off the board');
+    await page.getByLabel('Board ID').fill('level');
+    await page.getByLabel('Name', { exact: true }).fill('Level 1');
+    await page.getByLabel('Type').selectOption('targeted');
+    await page.getByLabel('Review of implausible scores').selectOption('hold');
+    await clickAndLoad(page, 'Create board');
+
+    const submit = async (playerId: string, score: number) => {
+        const res = await s.request('POST', '/scores', {
+            headers: { 'X-API-Key': apiKey },
+            body: { playerId, score, streak: 0, scoreboardId: 'level' },
+        });
+        expect(res.body).toMatchObject({ ok: true });
+    };
+    const first = async () =>
+        (await s.request('GET', `/games/${GAME}/scoreboards/level?limit=1`, { headers: { 'X-API-Key': apiKey } })).body
+            .data.entries[0];
+    for (let i = 0; i < REVIEW.minEntries; i++) await submit(player(i), 1000 + i);
+    await submit(player(100), 90_000);
+    expect(await first()).toMatchObject({ score: 1019 });
+
+    await page.goto(url('/moderation'));
+    const section = page.locator('#review');
+    const rows = section.locator('tbody tr');
+    expect(await rows.count()).toBe(1);
+    const row = (await rows.first().textContent())!;
+    expect(row).toContain('Level 1');
+    expect(row).toContain(player(100));
+    expect(row).toContain('90000');
+    expect(row).toContain('held');
+    expect(await rows.first().getByRole('button').allTextContents()).toEqual(['Approve', 'Reject', 'Reject and ban']);
+    await shotsOf(s, ada, 'hold');
+
+    await rows.first().getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL(/done=review-settled/);
+    expect(await page.locator('#review').textContent()).toContain('Nothing waiting for review.');
+    expect(await text(page)).toContain('review-approve');
+    expect(await first()).toMatchObject({ rank: 1, score: 90_000 });
+});
