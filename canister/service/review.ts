@@ -202,13 +202,15 @@ export function settleReview(ctx: Ctx, game: GameState, req: Untrusted<RequestOf
     // The flagged (or held) period's entry only: a period that ended since is in its archive.
     const open = player !== undefined && board.periodStart === record.period;
     if (record.kind === 'flagged' && action !== 'dismiss' && open) takeEntry(ctx, game, board, playerId, player);
-    if (action === 'approve' && open) writeHeld(ctx, game, board, playerId, player, record);
+    // A player merged into an account (or removed) since has no record to write to.
+    const written = action === 'approve' && open && player.retired === undefined;
+    if (written) writeHeld(ctx, game, board, playerId, player, record);
     ctx.store.reviews.delete(key);
     logModeration(ctx, game, {
         action: `review-${action}` as ModerationAction,
         playerId,
         scoreboardId: boardId,
-        detail: `${record.kind} ${record.score} (first ${record.first}) ${verdict}${action === 'approve' && !open ? ' (its period had closed: nothing written)' : ''}`,
+        detail: `${record.kind} ${record.score} (first ${record.first}) ${verdict}${action === 'approve' && !written ? ' (nothing written: its period closed or the player is gone)' : ''}`,
     });
     recordEvent(ctx, game, {
         kind: 'score_reviewed',
@@ -226,19 +228,25 @@ export function settleReview(ctx: Ctx, game: GameState, req: Untrusted<RequestOf
             if (!(e instanceof Fail && e.status === 409)) throw e;
         }
     }
-    return { message: verdictMessage(action as ReviewAction, record.kind, name, board.name, open) };
+    return { message: verdictMessage(action as ReviewAction, record.kind, name, board.name, written) };
 }
 
-function verdictMessage(action: ReviewAction, kind: ReviewRecord['kind'], name: string, board: string, open: boolean) {
+function verdictMessage(
+    action: ReviewAction,
+    kind: ReviewRecord['kind'],
+    name: string,
+    board: string,
+    written: boolean,
+) {
     switch (action) {
         case 'dismiss':
             return `${name}'s entry stays on ${board}.`;
         case 'remove':
             return `Removed ${name}'s flagged entry from ${board}.`;
         case 'approve':
-            return open
+            return written
                 ? `Approved ${name}'s held score on ${board}.`
-                : `Approved ${name}'s held score; its period on ${board} has closed, so nothing was written.`;
+                : `Approved ${name}'s held score, but nothing was written: its period on ${board} has closed, or the player was merged or removed.`;
         case 'reject':
             return `Rejected ${name}'s held score on ${board}.`;
         case 'ban':

@@ -424,7 +424,7 @@ describe('hold', () => {
         rolloverAll(h);
         submit(h, 'p1', 7, { scoreboardId: 'day' });
         expect(settle(h, 'p0', 'approve', 'day').message).toBe(
-            "Approved Player_1's held score; its period on day has closed, so nothing was written.",
+            "Approved Player_1's held score, but nothing was written: its period on day has closed, or the player was merged or removed.",
         );
         expect(rows(h, 'day')).toEqual([['Player_2', 7]]);
     });
