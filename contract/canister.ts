@@ -203,6 +203,17 @@ export interface ExportPage {
     nextOffset: number | null;
 }
 
+/** The rank reads' requests (public, and the gateway's own-player ones). */
+type BoardRankRequest = BoardRef & { playerId: string; percentile?: boolean; filter?: string };
+type PlayerRankRequest = GameRef & { playerId: string; sort?: SortBy; percentile?: boolean };
+type AroundRequest = BoardRef & {
+    playerId: string;
+    before?: number;
+    after?: number;
+    percentile?: boolean;
+    filter?: string;
+};
+
 /** What the moderation log records: the developer's actions, and their verdicts on the review queue. */
 export const MODERATION_ACTIONS = [
     'remove-entry',
@@ -992,20 +1003,17 @@ export const METHODS = {
     board_rank: {
         kind: 'query',
         access: 'public',
-        shape: shape<BoardRef & { playerId: string; percentile?: boolean; filter?: string }, BoardRank>(),
+        shape: shape<BoardRankRequest, BoardRank>(),
     },
     player_rank: {
         kind: 'query',
         access: 'public',
-        shape: shape<GameRef & { playerId: string; sort?: SortBy; percentile?: boolean }, PlayerRank>(),
+        shape: shape<PlayerRankRequest, PlayerRank>(),
     },
     around: {
         kind: 'query',
         access: 'public',
-        shape: shape<
-            BoardRef & { playerId: string; before?: number; after?: number; percentile?: boolean; filter?: string },
-            Around
-        >(),
+        shape: shape<AroundRequest, Around>(),
     },
     /**
      * The three rank reads for the player themselves (the gateway's, for the API key's `playerId`
@@ -1015,20 +1023,17 @@ export const METHODS = {
     own_board_rank: {
         kind: 'query',
         access: 'gateway',
-        shape: shape<BoardRef & { playerId: string; percentile?: boolean; filter?: string }, BoardRank>(),
+        shape: shape<BoardRankRequest, BoardRank>(),
     },
     own_player_rank: {
         kind: 'query',
         access: 'gateway',
-        shape: shape<GameRef & { playerId: string; sort?: SortBy; percentile?: boolean }, PlayerRank>(),
+        shape: shape<PlayerRankRequest, PlayerRank>(),
     },
     own_around: {
         kind: 'query',
         access: 'gateway',
-        shape: shape<
-            BoardRef & { playerId: string; before?: number; after?: number; percentile?: boolean; filter?: string },
-            Around
-        >(),
+        shape: shape<AroundRequest, Around>(),
     },
     /** A set of players (friends, a clan) on a board, ranked among themselves, with their board ranks. */
     board_players: { kind: 'query', access: 'public', shape: shape<BoardRef & { playerIds: string[] }, PlayerSet>() },

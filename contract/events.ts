@@ -96,16 +96,17 @@ export const EntryReportedEvent = base('entry_reported', {
 
 /** What the developer decided about a flagged entry or a held score (the review queue's actions). */
 export const REVIEW_VERDICTS = ['dismissed', 'removed', 'banned', 'approved', 'rejected'] as const;
-export const ScoreFlaggedEvent = base('score_flagged', {
+/** A score judged implausible: its entry (flagged) or itself (held), and the board's first it was judged against. */
+const judged = (what: string) => ({
     scoreboardId: BoardField,
     playerId: PlayerField,
     score: Value,
     streak: Value,
     first: Value.meta({
-        description:
-            "the board's first (its ranked value: score, or streak on a streak board) the entry was judged against",
+        description: `the board's first (its ranked value: score, or streak on a streak board) the ${what} was judged against`,
     }),
 });
+export const ScoreFlaggedEvent = base('score_flagged', judged('entry'));
 export const ScoreReviewedEvent = base('score_reviewed', {
     scoreboardId: BoardField,
     playerId: PlayerField,
@@ -117,16 +118,7 @@ export const ScoreReviewedEvent = base('score_reviewed', {
     }),
 });
 
-export const ScoreHeldEvent = base('score_held', {
-    scoreboardId: BoardField,
-    playerId: PlayerField,
-    score: Value,
-    streak: Value,
-    first: Value.meta({
-        description:
-            "the board's first (its ranked value: score, or streak on a streak board) the score was judged against",
-    }),
-});
+export const ScoreHeldEvent = base('score_held', judged('score'));
 
 export const GameEvent = z.discriminatedUnion('kind', [
     NewLeaderEvent,
