@@ -1,18 +1,17 @@
 // A held score as its own player sees it (review 'hold', docs/boards.md#review-of-implausible-scores):
-// their rank and around-me through the gateway's own-player reads, never the anonymous ones.
-// Boards without hold pay one field read; a held player's read one lookup and one descent.
-import type { ReplyOf, RequestOf } from '../../contract/canister';
-import type { BoardEntry, SortBy } from '../../contract/schemas';
+// their rank and around-me in the gateway's own-player reads (reads.ts, `own`), never the anonymous
+// ones. Boards without hold pay one field read; a held player's read one lookup and one descent.
+import type { RequestOf } from '../../contract/canister';
+import type { Around, BoardEntry, BoardRank, PlayerRank, SortBy } from '../../contract/schemas';
 import { applySubmit, type Best } from '../domain/bests';
 import { ns } from '../domain/json';
 import type { Ctx, GameState, Untrusted } from '../state/context';
-import { currentPeriod, requireGame } from '../state/game-state';
+import { allTimeBoard, currentPeriod } from '../state/game-state';
 import { isCurrentEntry, type BoardRecord, type PlayerRecord } from '../state/records';
 import { authTypeOf, entryCount, entryOf, rankIndex, type BoardTable } from '../state/tables';
-import { requirePlayerRef } from './credentials';
 import { findPlayer } from './players';
-import { tiesOf, wantsPercentile, withPercentile } from './ranks';
-import { aroundJson, aroundWindow, boardOf, boardRank, entryAt, liveTable, playerRank } from './reads';
+import { tiesOf, withPercentile } from './ranks';
+import { aroundWindow, entryAt, liveTable } from './reads';
 import { heldRecord } from './review';
 
 /** The player's entry as it would be with their held score, and where it would rank. */
@@ -59,39 +58,51 @@ function heldView(
     return { best, at: record.at, metadata: record.metadata, player, rank, total, publicPlace, table };
 }
 
-/** board_rank for the player themselves: with their held score if they have one. */
-export function ownBoardRank(ctx: Ctx, req: Untrusted<RequestOf<'board_rank'>>): ReplyOf<'board_rank'> {
-    const game = requireGame(ctx, req.gameId);
-    const board = boardOf(game, req.boardId);
-    const held = heldView(ctx, game, board, requirePlayerRef(req.playerId), board.sortBy, req.filter);
-    if (held === undefined) return boardRank(ctx, req);
+/** The player's rank on a `hold` board with their held score, or undefined (nothing held: the board's answer). */
+export function heldBoardRank(
+    ctx: Ctx,
+    game: GameState,
+    board: BoardRecord,
+    playerId: string,
+    filter: unknown,
+    asked: boolean,
+): BoardRank | undefined {
+    const held = heldView(ctx, game, board, playerId, board.sortBy, filter);
+    if (held === undefined) return undefined;
     const { rank, best, total } = held;
     const reply = { found: true as const, rank, score: best.score, streak: best.streak, totalPlayers: total };
-    return withPercentile(reply, wantsPercentile(req.percentile), rank, total);
+    return withPercentile(reply, asked, rank, total);
 }
 
-/** player_rank for the player themselves: with their held all-time score if they have one. */
-export function ownPlayerRank(ctx: Ctx, req: Untrusted<RequestOf<'player_rank'>>): ReplyOf<'player_rank'> {
-    const game = requireGame(ctx, req.gameId);
-    const board = game.record.boards.find((b) => b.scoreboardId === 'all-time');
-    const sort: SortBy = req.sort === 'streak' ? 'streak' : 'score';
-    const held =
-        board === undefined ? undefined : heldView(ctx, game, board, requirePlayerRef(req.playerId), sort, undefined);
-    if (held === undefined) return playerRank(ctx, req);
+/** The player's global rank with a held all-time score, or undefined (the game's all-time board does not hold, or nothing held). */
+export function heldPlayerRank(
+    ctx: Ctx,
+    game: GameState,
+    playerId: string,
+    sort: SortBy,
+    asked: boolean,
+): PlayerRank | undefined {
+    const board = allTimeBoard(game.record);
+    const held = board === undefined ? undefined : heldView(ctx, game, board, playerId, sort, undefined);
+    if (held === undefined) return undefined;
     const { rank, best, total } = held;
-    const reply = { rank, score: best.score, streak: best.streak, totalPlayers: total };
-    return withPercentile(reply, wantsPercentile(req.percentile), rank, total);
+    return withPercentile({ rank, score: best.score, streak: best.streak, totalPlayers: total }, asked, rank, total);
 }
 
 /**
- * Around-me for the player themselves: with a held score, its entry at the rank it would have
- * and the board's entries around it (theirs left out, the ones it passes one rank lower).
+ * Around-me with a held score, or undefined: its entry at the rank it would have and the board's
+ * entries around it (theirs left out, the ones it passes one rank lower).
  */
-export function ownAround(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): ReplyOf<'around'> {
-    const game = requireGame(ctx, req.gameId);
-    const board = boardOf(game, req.boardId);
-    const held = heldView(ctx, game, board, requirePlayerRef(req.playerId), board.sortBy, req.filter);
-    if (held === undefined) return aroundJson(ctx, req);
+export function heldAround(
+    ctx: Ctx,
+    game: GameState,
+    board: BoardRecord,
+    playerId: string,
+    req: Untrusted<RequestOf<'around'>>,
+    asked: boolean,
+): Around | undefined {
+    const held = heldView(ctx, game, board, playerId, board.sortBy, req.filter);
+    if (held === undefined) return undefined;
     const { rank, best, total, table, publicPlace, player } = held;
     const before = aroundWindow(req.before);
     const after = aroundWindow(req.after);
@@ -122,5 +133,5 @@ export function ownAround(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): ReplyO
         entries.push(e);
         n++;
     }
-    return withPercentile({ rank, entries }, wantsPercentile(req.percentile), rank, total);
+    return withPercentile({ rank, entries }, asked, rank, total);
 }
