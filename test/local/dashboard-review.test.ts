@@ -17,26 +17,34 @@ const text = async (page: Page): Promise<string> => (await page.textContent('mai
 const url = (p: string, game = GAME): string => `${s.signIn.publicUrl}/dashboard/games/${game}${p}`;
 const player = (n: number): string => `dev_1700000000_${n.toString(16).padStart(8, '0')}`;
 
+/** The board 'level' created from the boards form (name Level 1, targeted) with review `mode`. */
+async function createLevel(page: Page, mode: 'flag' | 'hold'): Promise<void> {
+    await page.getByLabel('Board ID').fill('level');
+    await page.getByLabel('Name', { exact: true }).fill('Level 1');
+    await page.getByLabel('Type').selectOption('targeted');
+    await page.getByLabel('Review of implausible scores').selectOption(mode);
+}
+
+/** A submit of the game's client to board 'level'. */
+async function submitTo(apiKey: string, playerId: string, score: number): Promise<void> {
+    const res = await s.request('POST', '/scores', {
+        headers: { 'X-API-Key': apiKey },
+        body: { playerId, score, streak: 0, scoreboardId: 'level' },
+    });
+    expect(res.body).toMatchObject({ ok: true });
+}
+
 test('a flagged score waits in the Moderation tab and is removed from there', async () => {
     const ada = await signUp(s, 'mod@review.example');
     const { page } = ada;
     const apiKey = await registerGame(page, GAME, 'Review UI');
     await page.goto(url('/boards'));
     expect(await text(page)).toContain('Flag: a score beating the first by more than the factor');
-    await page.getByLabel('Board ID').fill('level');
-    await page.getByLabel('Name', { exact: true }).fill('Level 1');
-    await page.getByLabel('Type').selectOption('targeted');
-    await page.getByLabel('Review of implausible scores').selectOption('flag');
+    await createLevel(page, 'flag');
     await page.getByLabel('Review factor').fill('3');
     await clickAndLoad(page, 'Create board');
 
-    const submit = async (playerId: string, score: number) => {
-        const res = await s.request('POST', '/scores', {
-            headers: { 'X-API-Key': apiKey },
-            body: { playerId, score, streak: 0, scoreboardId: 'level' },
-        });
-        expect(res.body).toMatchObject({ ok: true });
-    };
+    const submit = (playerId: string, score: number) => submitTo(apiKey, playerId, score);
     for (let i = 0; i < REVIEW.minEntries; i++) await submit(player(i), 1000 + i);
     await submit(player(99), 2500); // under 3 x 1019: plausible
     await submit(player(100), 90_000);
@@ -70,19 +78,10 @@ test('a held score waits in the Moderation tab, off its board, and is approved f
     const apiKey = await registerGame(page, HOLD, 'Hold UI');
     await page.goto(url('/boards', HOLD));
     expect(await text(page)).toContain('Hold: it stays off the board');
-    await page.getByLabel('Board ID').fill('level');
-    await page.getByLabel('Name', { exact: true }).fill('Level 1');
-    await page.getByLabel('Type').selectOption('targeted');
-    await page.getByLabel('Review of implausible scores').selectOption('hold');
+    await createLevel(page, 'hold');
     await clickAndLoad(page, 'Create board');
 
-    const submit = async (playerId: string, score: number) => {
-        const res = await s.request('POST', '/scores', {
-            headers: { 'X-API-Key': apiKey },
-            body: { playerId, score, streak: 0, scoreboardId: 'level' },
-        });
-        expect(res.body).toMatchObject({ ok: true });
-    };
+    const submit = (playerId: string, score: number) => submitTo(apiKey, playerId, score);
     const first = async () =>
         (await s.request('GET', `/games/${HOLD}/scoreboards/level?limit=1`, { headers: { 'X-API-Key': apiKey } })).body
             .data.entries[0];
