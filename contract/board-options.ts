@@ -35,11 +35,12 @@ export const MAX_DECIMAL_PLACES = 6;
 /**
  * Review of implausible scores (docs/boards.md#review-of-implausible-scores): absent (off, the
  * default) nothing changes; `flag` accepts the score as always and puts its entry in the game's
- * review queue. A score is implausible when the board has at least REVIEW.minEntries entries
+ * review queue; `hold` answers the player as always but keeps the score off the board (and out of
+ * the player's public bests and the events) in the queue until the developer approves it. A score is implausible when the board has at least REVIEW.minEntries entries
  * and it beats the current first by more than `factor` (highest-first: above first x factor;
  * lowest-first: below first / factor).
  */
-export const REVIEW_MODES = ['flag'] as const;
+export const REVIEW_MODES = ['flag', 'hold'] as const;
 export type ReviewMode = (typeof REVIEW_MODES)[number];
 export interface Review {
     mode: ReviewMode;
@@ -127,12 +128,12 @@ export function parseFormat(value: unknown): Parsed<ScoreFormat> {
 
 /**
  * A board's `review` option: `{mode: 'off'}` (null: the same) turns it off (the update stores
- * it absent), `{mode: 'flag', factor?}` on (factor absent: REVIEW.factor.default).
+ * it absent), `{mode: 'flag' | 'hold', factor?}` on (factor absent: REVIEW.factor.default).
  */
 export function parseReview(value: unknown): Parsed<Review | null> {
     const { min, max } = REVIEW.factor;
     const fail = {
-        error: invalid('review', `must be { mode: 'off' } or { mode: 'flag', factor?: ${min}-${max} }`),
+        error: invalid('review', `must be { mode: 'off' } or { mode: 'flag' | 'hold', factor?: ${min}-${max} }`),
     };
     if (value === null) return { ok: null };
     if (typeof value !== 'object' || Array.isArray(value)) return fail;

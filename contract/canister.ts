@@ -208,6 +208,17 @@ export interface ExportPage {
     nextOffset: number | null;
 }
 
+/** The rank reads' requests (public, and the gateway's own-player ones). */
+type BoardRankRequest = BoardRef & { playerId: string; percentile?: boolean; filter?: string };
+type PlayerRankRequest = GameRef & { playerId: string; sort?: SortBy; percentile?: boolean };
+type AroundRequest = BoardRef & {
+    playerId: string;
+    before?: number;
+    after?: number;
+    percentile?: boolean;
+    filter?: string;
+};
+
 /** What the moderation log records: the developer's actions, and their verdicts on the review queue. */
 export const MODERATION_ACTIONS = [
     'remove-entry',
@@ -218,6 +229,8 @@ export const MODERATION_ACTIONS = [
     'review-dismiss',
     'review-remove',
     'review-ban',
+    'review-approve',
+    'review-reject',
 ] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 
@@ -234,8 +247,9 @@ export interface ReviewEntry {
     scoreboardId: string;
     playerId: string;
     nickname: string;
-    kind: 'flagged';
-    /** The entry as the flagged submit wrote it. */
+    /** flagged: on the board, waiting for a verdict; held: kept off the board until approved. */
+    kind: 'flagged' | 'held';
+    /** The entry as the flagged submit wrote it (held: the score as submitted). */
     score: number;
     streak: number;
     /** The board's first (its ranked value) the entry was judged against. */
@@ -243,8 +257,11 @@ export interface ReviewEntry {
     at: Nanoseconds;
 }
 
-/** What the developer does with a flagged entry: keep it, take it off the board, or that and ban its player. */
-export const REVIEW_ACTIONS = ['dismiss', 'remove', 'ban'] as const;
+/**
+ * What the developer does with a flagged entry (keep it, take it off the board) or a held score
+ * (put it on the board, drop it); ban: either taken off and its player banned.
+ */
+export const REVIEW_ACTIONS = ['dismiss', 'remove', 'ban', 'approve', 'reject'] as const;
 export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
 
 /** A game's activity per UTC day (kept for 90 days) and its players by provider. */
@@ -999,20 +1016,37 @@ export const METHODS = {
     board_rank: {
         kind: 'query',
         access: 'public',
-        shape: shape<BoardRef & { playerId: string; percentile?: boolean; filter?: string }, BoardRank>(),
+        shape: shape<BoardRankRequest, BoardRank>(),
     },
     player_rank: {
         kind: 'query',
         access: 'public',
-        shape: shape<GameRef & { playerId: string; sort?: SortBy; percentile?: boolean }, PlayerRank>(),
+        shape: shape<PlayerRankRequest, PlayerRank>(),
     },
     around: {
         kind: 'query',
         access: 'public',
-        shape: shape<
-            BoardRef & { playerId: string; before?: number; after?: number; percentile?: boolean; filter?: string },
-            Around
-        >(),
+        shape: shape<AroundRequest, Around>(),
+    },
+    /**
+     * The three rank reads for the player themselves (the gateway's, for the API key's `playerId`
+     * or the signed-in player): the same answers, but with their score held for review (a board
+     * with review `hold`) in place. The public reads never show a held score.
+     */
+    own_board_rank: {
+        kind: 'query',
+        access: 'gateway',
+        shape: shape<BoardRankRequest, BoardRank>(),
+    },
+    own_player_rank: {
+        kind: 'query',
+        access: 'gateway',
+        shape: shape<PlayerRankRequest, PlayerRank>(),
+    },
+    own_around: {
+        kind: 'query',
+        access: 'gateway',
+        shape: shape<AroundRequest, Around>(),
     },
     /** A set of players (friends, a clan) on a board, ranked among themselves, with their board ranks. */
     board_players: { kind: 'query', access: 'public', shape: shape<BoardRef & { playerIds: string[] }, PlayerSet>() },

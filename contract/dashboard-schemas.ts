@@ -103,7 +103,7 @@ const EventTopField = z
 const badReview = {
     error: invalid(
         'review',
-        `must be { mode: 'off' } or { mode: 'flag', factor?: ${REVIEW.factor.min}-${REVIEW.factor.max} }`,
+        `must be { mode: 'off' } or { mode: 'flag' | 'hold', factor?: ${REVIEW.factor.min}-${REVIEW.factor.max} }`,
     ),
 };
 const ReviewFactor = z
@@ -122,7 +122,7 @@ const ReviewSettingField = z
         badReview,
     )
     .meta({
-        description: `review of implausible scores (default off): with flag, a score that beats the board's first by more than factor, on a board of at least ${REVIEW.minEntries} entries, is accepted as always and its entry waits in the game's review queue (docs/boards.md#review-of-implausible-scores); {mode: 'off'} turns it off`,
+        description: `review of implausible scores (default off): with flag, a score that beats the board's first by more than factor, on a board of at least ${REVIEW.minEntries} entries, is accepted as always and its entry waits in the game's review queue; with hold, the player gets the same answer but the score stays off the board (and out of the events) in the queue until approved (docs/boards.md#review-of-implausible-scores); {mode: 'off'} turns it off`,
     });
 const ReviewView = z
     .object({ mode: z.enum(REVIEW_MODES), factor: z.number() })
@@ -245,7 +245,7 @@ export const ReportsQuery = z.object({
 export const ReviewBody = z.object({
     action: z.enum(REVIEW_ACTIONS, { error: invalid('action', `must be ${REVIEW_ACTIONS.join(', ')}`) }).meta({
         description:
-            'dismiss: the entry stays on its board; remove: it is taken off (this period only); ban: taken off and its player banned',
+            'a flagged entry: dismiss (it stays on its board) or remove (taken off, this period only); a held score: approve (it goes on its board as if submitted then) or reject (dropped); ban: either taken off or dropped and its player banned',
     }),
 });
 export const AnalyticsQuery = z.object({ days: integer('the last this many UTC days', 1, ANALYTICS_DAYS, 30) });

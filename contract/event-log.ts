@@ -17,6 +17,7 @@ export const EVENT_KINDS = [
     'entry_reported',
     'score_flagged',
     'score_reviewed',
+    'score_held',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 

@@ -94,27 +94,31 @@ export const EntryReportedEvent = base('entry_reported', {
         .meta({ description: 'distinct players who reported the entry so far, this one included' }),
 });
 
-/** What the developer decided about a flagged entry (the review queue's actions). */
-export const REVIEW_VERDICTS = ['dismissed', 'removed', 'banned'] as const;
-export const ScoreFlaggedEvent = base('score_flagged', {
+/** What the developer decided about a flagged entry or a held score (the review queue's actions). */
+export const REVIEW_VERDICTS = ['dismissed', 'removed', 'banned', 'approved', 'rejected'] as const;
+/** A score judged implausible: its entry (flagged) or itself (held), and the board's first it was judged against. */
+const judged = (what: string) => ({
     scoreboardId: BoardField,
     playerId: PlayerField,
     score: Value,
     streak: Value,
     first: Value.meta({
-        description:
-            "the board's first (its ranked value: score, or streak on a streak board) the entry was judged against",
+        description: `the board's first (its ranked value: score, or streak on a streak board) the ${what} was judged against`,
     }),
 });
+export const ScoreFlaggedEvent = base('score_flagged', judged('entry'));
 export const ScoreReviewedEvent = base('score_reviewed', {
     scoreboardId: BoardField,
     playerId: PlayerField,
     score: Value,
     streak: Value,
     verdict: z.enum(REVIEW_VERDICTS).meta({
-        description: 'dismissed: the entry stays; removed: taken off the board; banned: removed and the player banned',
+        description:
+            'dismissed: the entry stays; removed: taken off the board; banned: removed (or a held score rejected) and the player banned; approved: a held score went on the board; rejected: a held score was dropped',
     }),
 });
+
+export const ScoreHeldEvent = base('score_held', judged('score'));
 
 export const GameEvent = z.discriminatedUnion('kind', [
     NewLeaderEvent,
@@ -127,6 +131,7 @@ export const GameEvent = z.discriminatedUnion('kind', [
     EntryReportedEvent,
     ScoreFlaggedEvent,
     ScoreReviewedEvent,
+    ScoreHeldEvent,
 ]);
 export type GameEvent = z.infer<typeof GameEvent>;
 /** An event of one kind. */

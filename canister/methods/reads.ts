@@ -1,4 +1,5 @@
-// The use cases of the public reads (anyone may call them; gateways answer the HTTP reads from them).
+// The use cases of the public reads (anyone may call them; gateways answer the HTTP reads from them),
+// and the gateway's own-player rank reads (a player's held score shows in their own reads only).
 import type { UseCases } from '../shell/handle';
 import * as playerSets from '../service/player-sets';
 import * as players from '../service/players';
@@ -11,6 +12,9 @@ export const readMethods = {
     board_rank: reads.boardRank,
     player_rank: reads.playerRank,
     around: reads.aroundJson,
+    own_board_rank: (ctx, req) => reads.boardRank(ctx, req, true),
+    own_player_rank: (ctx, req) => reads.playerRank(ctx, req, true),
+    own_around: (ctx, req) => reads.aroundJson(ctx, req, true),
     board_players: playerSets.boardPlayers,
     list_archives: reads.listArchives,
     archive_stats: reads.archiveStats,

@@ -44,6 +44,7 @@ import {
     type BoardTable,
 } from '../state/tables';
 import { parseFilter, percentile, type Ties } from '../../contract/board-options';
+import { heldAround, heldBoardRank, heldPlayerRank } from './held-view';
 import { archiveRanks, globalTies, rankOf, sharedRanker, tiesOf, wantsPercentile, withPercentile } from './ranks';
 
 /** The board a read names (an old id reads its board when the game has none of that id: R3): 400 for a malformed id, 404 for an unknown one. */
@@ -273,12 +274,19 @@ function boardRead<E>(
 const offsetOf = (v: unknown): number =>
     typeof v === 'number' && Number.isInteger(v) && v > 0 ? Math.min(v, MAX_OFFSET) : 0;
 
-/** A player's rank on a board: `found: false` (with the board size) when they have no entry this period. */
-export function boardRank(ctx: Ctx, req: Untrusted<RequestOf<'board_rank'>>): BoardRank {
+/**
+ * A player's rank on a board: `found: false` (with the board size) when they have no entry this
+ * period. `own` (the gateway's own-player read): with their held score if they have one.
+ */
+export function boardRank(ctx: Ctx, req: Untrusted<RequestOf<'board_rank'>>, own = false): BoardRank {
     const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
     const playerId = requirePlayerRef(req.playerId);
     const asked = wantsPercentile(req.percentile);
+    if (own && board.review?.mode === 'hold') {
+        const held = heldBoardRank(ctx, game, board, playerId, req.filter, asked);
+        if (held !== undefined) return held;
+    }
     const table = readTable(ctx, game, board, req.filter);
     const totalPlayers = table === undefined ? 0 : entryCount(table);
     const slot = findSlot(ctx, game.record.gameId, playerId);
@@ -291,12 +299,16 @@ export function boardRank(ctx: Ctx, req: Untrusted<RequestOf<'board_rank'>>): Bo
     return withPercentile(reply, asked, rank, totalPlayers);
 }
 
-/** GET /players/{id}/rank: rank on the global board by best score or streak. */
-export function playerRank(ctx: Ctx, req: Untrusted<RequestOf<'player_rank'>>): PlayerRank {
+/** GET /players/{id}/rank: rank on the global board by best score or streak (`own`: with a held all-time score). */
+export function playerRank(ctx: Ctx, req: Untrusted<RequestOf<'player_rank'>>, own = false): PlayerRank {
     const game = requireGame(ctx, req.gameId);
     const playerId = requirePlayerRef(req.playerId);
     const sort = sortOf(req.sort);
     const asked = wantsPercentile(req.percentile);
+    if (own) {
+        const held = heldPlayerRank(ctx, game, playerId, sort, asked);
+        if (held !== undefined) return held;
+    }
     const slot = findSlot(ctx, game.record.gameId, playerId);
     const id = slot === undefined ? undefined : entryOf(game.global, slot);
     const rank = id === undefined ? undefined : rankOf(game.global, sort, id, globalTies(game));
@@ -309,20 +321,24 @@ export function playerRank(ctx: Ctx, req: Untrusted<RequestOf<'player_rank'>>): 
 }
 
 /** An around-me window: 0..AROUND.max entries (absent or invalid: the default). */
-const aroundWindow = (v: unknown): number =>
+export const aroundWindow = (v: unknown): number =>
     typeof v === 'number' && Number.isInteger(v) && v >= 0 ? Math.min(v, AROUND.max) : AROUND.default;
 
 /** The entries just above and below a player on a board (O(log n) to find them): around-me. */
 export function around(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): ReplyOf<'around'> {
-    const { window, asked, total, place } = aroundRead(ctx, req);
+    const read = aroundRead(ctx, req, false);
+    if ('held' in read) return read.held;
+    const { window, asked, total, place } = read;
     const entries = entriesOf(...window);
     const rank = entries[place - window[3]].rank;
     return withPercentile({ rank, entries }, asked, rank, total);
 }
 
 /** The around method (and its direct read): the same reply, rendered as text (entryTexts). */
-export function aroundJson(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): ReplyOf<'around'> {
-    const { window, asked, total, rank } = aroundRead(ctx, req);
+export function aroundJson(ctx: Ctx, req: Untrusted<RequestOf<'around'>>, own = false): ReplyOf<'around'> {
+    const read = aroundRead(ctx, req, own);
+    if ('held' in read) return read.held;
+    const { window, asked, total, rank } = read;
     const entries = `[${entriesText(true, ...window).join(',')}]`;
     const tail = asked ? `,"percentile":${percentile(rank, total)}` : '';
     return rawJson(`{"rank":${rank},"entries":${entries}${tail}}`);
@@ -331,22 +347,29 @@ export function aroundJson(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): Reply
 /**
  * An around-me read's window as entriesOf takes it (game, table, sortBy, first place, count,
  * ties), the player's place and rank as the board shows it, the board's size and whether the
- * percentile was asked for.
+ * percentile was asked for; `own` (the player's own read): their held score's answer if any.
  */
 function aroundRead(
     ctx: Ctx,
     req: Untrusted<RequestOf<'around'>>,
-): {
-    window: Page;
-    asked: boolean;
-    total: number;
-    place: number;
-    rank: number;
-} {
+    own: boolean,
+):
+    | {
+          window: Page;
+          asked: boolean;
+          total: number;
+          place: number;
+          rank: number;
+      }
+    | { held: ReplyOf<'around'> } {
     const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
     const playerId = requirePlayerRef(req.playerId);
     const asked = wantsPercentile(req.percentile);
+    if (own && board.review?.mode === 'hold') {
+        const held = heldAround(ctx, game, board, playerId, req, asked);
+        if (held !== undefined) return { held };
+    }
     const table = readTable(ctx, game, board, req.filter);
     const slot = findSlot(ctx, game.record.gameId, playerId);
     const id = slot === undefined || table === undefined ? undefined : entryOf(table, slot);

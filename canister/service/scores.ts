@@ -31,7 +31,7 @@ import { countSubmitStats } from '../state/stats';
 import { countSubmit } from './analytics';
 import { refuseBanned } from './bans';
 import { putEntry, setEntryMetadata, type BoardTable } from '../state/tables';
-import { flagEntry, implausibleAgainst } from './review';
+import { flagEntry, holdScore, implausibleAgainst } from './review';
 import { optionsOf, parseMetadata } from '../../contract/board-options';
 import { keepsMetadata } from '../domain/metadata';
 import { boardEvents } from './board-events';
@@ -245,6 +245,7 @@ function dropDeadEntries(game: GameState, player: PlayerRecord): void {
  * Applies a submit to one board of the player by the board's order and operator (bests.ts);
  * returns whether a best improved (`best` boards only). `tiebreak`: the submit's, kept only on a
  * board with the option (bests.ts). `metadata`: the submit's (JSON text), kept by keepsMetadata's rule. `repeat`: the same play again. `cause`: whose events these are.
+ * `judged` false: not judged by the board's review (an approved held score).
  * (Arguments, not an object: this runs for every board of every submit.)
  */
 function writeEntry(
@@ -260,12 +261,18 @@ function writeEntry(
     now: number,
     repeat: boolean,
     cause: EventCause,
+    judged = true,
 ): boolean {
     if (board.scoreboardId === 'all-time') {
         const previous = player.best;
         const { best, changed, improved } = applySubmit(previous, score, streak, now, board, repeat, tiebreak);
         if (!changed) return false;
-        const first = judge(game.global, board, previous, best);
+        const first = judged ? judge(game.global, board, previous, best) : undefined;
+        // Held (review 'hold'): off the board and the player's record; the answer is the same.
+        if (first !== undefined && board.review!.mode === 'hold') {
+            holdScore(ctx, game, board, playerId, { score, streak, tiebreak, metadata }, first, cause);
+            return improved;
+        }
         player.best = best;
         player.bestAt = now;
         putEntry(game.global, player.slot, best, now);
@@ -287,6 +294,11 @@ function writeEntry(
     const current = isCurrentEntry(old, board) ? old : undefined;
     const { best, changed, improved } = applySubmit(current, score, streak, now, board, repeat, tiebreak);
     if (!changed) return false;
+    const first = judged && table !== undefined ? judge(table, board, current, best) : undefined;
+    if (first !== undefined && board.review!.mode === 'hold') {
+        holdScore(ctx, game, board, playerId, { score, streak, tiebreak, metadata }, first, cause);
+        return current !== undefined && improved;
+    }
     const kept = current?.metadata;
     const note =
         metadata === kept || keepsMetadata(optionsOf(board).operator, rankedChanged(board, current, best))
@@ -306,13 +318,43 @@ function writeEntry(
     if (best.tiebreak !== undefined) entry.tiebreak = best.tiebreak;
     player.boards[board.scoreboardId] = entry;
     if (table !== undefined) {
-        const first = judge(table, board, current, best);
         putEntry(table, player.slot, best, now);
         if (note !== undefined || table.metadata !== undefined) setEntryMetadata(table, player.slot, note);
         boardEvents(ctx, game, board, table, player.slot, playerId, current, best, cause);
         if (first !== undefined) flagEntry(ctx, game, board, playerId, best, first, cause);
     }
     return current !== undefined && improved;
+}
+
+/**
+ * Writes an approved held score (service/review.ts) to its board and its player's record as if
+ * submitted at `at`, by the board's keeping rule against the player's current entry, with the
+ * events a submit makes; saves the player.
+ */
+export function writeHeld(
+    ctx: Ctx,
+    game: GameState,
+    board: BoardRecord,
+    playerId: string,
+    player: PlayerRecord,
+    held: { score: number; streak: number; tiebreak?: number; metadata?: string; at: number },
+): void {
+    writeEntry(
+        ctx,
+        game,
+        playerId,
+        player,
+        board,
+        held.score,
+        held.streak,
+        held.tiebreak,
+        held.metadata,
+        held.at,
+        false,
+        'server',
+        false,
+    );
+    ctx.store.players.set(playerKey(game.record.gameId, playerId), player);
 }
 
 /**

@@ -114,12 +114,13 @@ export interface BanRecord {
 
 /**
  * A player's entry of one board waiting in the game's review queue (service/review.ts): the
- * entry as the implausible submit wrote it, and the board's first it was judged against.
+ * entry as the implausible submit wrote it (flagged), or the submit kept off the board (held),
+ * and the board's first it was judged against.
  */
 export interface ReviewRecord {
     /** Its place in the game's queue ring (`reviewQueue`): a newer flag of the same entry replaces it. */
     seq: number;
-    kind: 'flagged';
+    kind: 'flagged' | 'held';
     score: number;
     streak: number;
     /** The ranked value (score, or streak on a streak board) of the board's first at the time. */
@@ -129,6 +130,10 @@ export interface ReviewRecord {
     /** The board's period and serial then: a verdict removes an entry of that period of that board only. */
     period: number;
     serial: number;
+    /** Held: the submit's metadata (JSON text), written with it if approved. */
+    metadata?: string;
+    /** Held: the submit's tiebreak, written with it if approved. */
+    tiebreak?: number;
 }
 
 /** One moderation action, kept in the game's log (a ring like the suspicion log). */

@@ -53,7 +53,8 @@ export type BoardSortOrder = Plain<SortOrder>;
 export type BoardScoreFormat = Plain<ScoreFormat>;
 export type BoardDisplayOptions = Plain<BoardOptions>;
 /**
- * A board's review of implausible scores (the developer sets it; absent: off). A flagged score's
- * submit answers exactly as any other: there is nothing for a game to handle.
+ * A board's review of implausible scores (the developer sets it; absent: off). A flagged or held
+ * score's submit answers exactly as any other: there is nothing for a game to handle. A held
+ * score shows in its own player's rank and around-me through the gateway, never in direct reads.
  */
 export type BoardReview = Plain<Review>;

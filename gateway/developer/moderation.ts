@@ -3,6 +3,7 @@
 // moderation and suspicion logs, and players' reports.
 import { BanBody, ReportActionBody, ReviewBody, WipeBody } from '../../contract/dashboard-schemas';
 import type { ReportAction } from '../../contract/reports';
+import type { ReviewAction } from '../../contract/canister';
 import { method, type DevGame } from './operation';
 
 /** The player acted on: a path's (checked there) or a form's (the canister checks it). */
@@ -27,11 +28,11 @@ export const actOnReport = method<'dev_report_action', DevReport, { action: Repo
 );
 /** The game's rejected submits (caps, time validation), newest first. */
 export const suspicionLog = method('dev_suspicion_log');
-/** The game's review queue (entries of boards with review, flagged as implausible), newest first. */
+/** The game's review queue (flagged entries and held scores of boards with review), newest first. */
 export const reviewQueue = method('dev_review_queue');
-/** A verdict on one flagged entry: dismiss, remove or ban. */
+/** A verdict on one queued entry: dismiss, remove (flagged), approve, reject (held) or ban. */
 export const settleReview = method<
     'dev_review',
     DevGame & { scoreboardId: unknown; playerId: unknown },
-    { action: 'dismiss' | 'remove' | 'ban' }
+    { action: ReviewAction }
 >('dev_review', ReviewBody);

@@ -22,7 +22,7 @@ export default route({
     id: 'get-board-around',
     summary: 'Around me: the entries just above and below a player on a board',
     description:
-        "With the API key name the player with `?playerId=`; with X-Session-Token it is the signed-in player. The rank is found in O(log n), so any place of a board of a million players costs the same. On a board with ties 'shared' equal values share a rank (1, 2, 2, 4). With `filter` the window and rank are among the entries with that metadata value. 404 when the player has no entry this period (or none in the filter).",
+        "With the API key name the player with `?playerId=`; with X-Session-Token it is the signed-in player. The rank is found in O(log n), so any place of a board of a million players costs the same. On a board with ties 'shared' equal values share a rank (1, 2, 2, 4). With `filter` the window and rank are among the entries with that metadata value. 404 when the player has no entry this period (or none in the filter). A score of the player's held for review (a board with review hold) shows here as their entry, at the rank it would have, with the board's entries around it; nobody else's around-me shows it (not with `filter`).",
     auth: 'keyOrSession',
     params: BOARD_PARAMS,
     query: z.object({
@@ -54,7 +54,7 @@ export default route({
         if ('error' in percentile) throw new ApiFailure(400, percentile.error);
         const filter = parseFilterParam(query);
         if ('error' in filter) throw new ApiFailure(400, filter.error);
-        return ctx.canister.ok('around', {
+        return ctx.canister.ok('own_around', {
             gameId: params.gameId,
             boardId: params.boardId,
             playerId,

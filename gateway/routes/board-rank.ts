@@ -11,7 +11,7 @@ export default route({
     id: 'get-board-rank',
     summary: "The signed-in player's rank on a board",
     description:
-        "Needs X-Session-Token (device-code sign-in). `{found: false, message, totalPlayers}` when the player has no entry this period. On a board with ties 'shared' equal values share a rank (1, 2, 2, 4). With `filter` the rank and totalPlayers are among the entries with that metadata value.",
+        "Needs X-Session-Token (device-code sign-in). `{found: false, message, totalPlayers}` when the player has no entry this period. On a board with ties 'shared' equal values share a rank (1, 2, 2, 4). With `filter` the rank and totalPlayers are among the entries with that metadata value. A score of the player's held for review (a board with review hold) shows here, ranked where it would be (totalPlayers counting it), and nowhere else until approved; not with `filter`.",
     errors: {
         400: 'the path names another game than X-Game-ID, or percentile or filter is invalid',
         404: 'no such board (R1)',
@@ -27,7 +27,7 @@ export default route({
         if ('error' in percentile) throw new ApiFailure(400, percentile.error);
         const filter = parseFilterParam(query);
         if ('error' in filter) throw new ApiFailure(400, filter.error);
-        return ctx.canister.ok('board_rank', {
+        return ctx.canister.ok('own_board_rank', {
             gameId: params.gameId,
             boardId: params.boardId,
             playerId: caller.playerId,

@@ -14,7 +14,7 @@ export default route({
     auth: 'keyOrSession',
     params: { playerId: { pattern: PLAYER_ID, description: FIELD.playerId } },
     description:
-        "On a game whose all-time board has ties 'shared' equal values share a rank (1, 2, 2, 4). With X-Session-Token it is the signed-in player's rank, whatever id the path names (K2).",
+        "On a game whose all-time board has ties 'shared' equal values share a rank (1, 2, 2, 4). With X-Session-Token it is the signed-in player's rank, whatever id the path names (K2). A score of theirs held for review (all-time board with review hold) shows here, ranked where it would be, and nowhere else until approved.",
     query: z.object({ sort: z.optional(SortBy.meta({ default: 'score' })), ...PercentileQuery.shape }),
     data: PlayerRank,
     errors: {
@@ -27,7 +27,7 @@ export default route({
         if ('error' in sort) throw new ApiFailure(400, sort.error);
         const percentile = parseFlag(query, 'percentile');
         if ('error' in percentile) throw new ApiFailure(400, percentile.error);
-        return ctx.canister.ok('player_rank', {
+        return ctx.canister.ok('own_player_rank', {
             gameId: caller.gameId,
             playerId,
             sort: sort.ok,

@@ -30,7 +30,7 @@ test("cycles_status: gateways and operators see the service's cycles, strangers 
     expect(await c.call('cycles_status', {}, c.operator)).toMatchObject({ ok: { canisters: [{ role: 'directory' }] } });
 });
 
-test('a stranger cannot submit, register games, rotate keys, resolve keys or read the suspicion log', async () => {
+test('a stranger cannot submit, register games, rotate keys, resolve keys, read the suspicion log or own-player ranks', async () => {
     const stranger = Ed25519KeyIdentity.generate();
     expect(
         await c.call(
@@ -48,6 +48,11 @@ test('a stranger cannot submit, register games, rotate keys, resolve keys or rea
     );
     expect(await c.call('admin_suspicion_log', { gameId: 'guarded' }, stranger)).toEqual(OPERATORS_ONLY);
     expect(await c.call('dev_me', { sessionHash: '0'.repeat(64) }, stranger)).toEqual(FORBIDDEN);
+    // The own-player rank reads (a player's held score shows there): the gateway's only.
+    for (const method of ['own_around', 'own_board_rank', 'own_player_rank'] as const)
+        expect(await c.call(method, { gameId: 'guarded', boardId: 'all-time', playerId: 'p1' }, stranger)).toEqual(
+            FORBIDDEN,
+        );
     expect((await c.ok('leaderboard', { gameId: 'guarded' })).leaderboard[0].score).toBe(10);
 });
 

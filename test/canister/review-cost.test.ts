@@ -1,7 +1,7 @@
 // What review of implausible scores costs a submit, in metered instructions (deterministic: the
 // same wasm and calls always count the same): a board without the option, and after it was
 // turned off again, costs what it did (within 1 %); with `flag`, a plausible new best pays the
-// rule's one descent, and a flagged one its queue entry.
+// rule's one descent, and a flagged (or held) one its queue entry.
 import type { Principal } from '@dfinity/principal';
 
 import type { Replica } from '../../replica/replica';
@@ -56,4 +56,9 @@ test('a board without review costs the same before and after the option; flag pa
     expect(Math.abs(Number(off - never)) / Number(never)).toBeLessThan(0.01);
     expect(Number(plausible - never)).toBeLessThan(0.05 * Number(never));
     expect(flagged - plausible).toBeGreaterThan(500_000n);
+    // hold: a held submit writes its queue entry instead of the board's (no events, no table write).
+    await review({ mode: 'hold' });
+    const held = await submit(50, 50_000_000);
+    console.log(`review cost (instructions, board of ${PLAYERS}): held ${held}`);
+    expect(held - plausible).toBeGreaterThan(500_000n);
 });

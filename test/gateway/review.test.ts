@@ -97,7 +97,11 @@ test('bad verdicts, other boards and another developer are refused and change no
     const path = `/review/flagged/${player(0)}`;
     expect((await api('POST', path, { action: 'approve' })).body).toEqual({
         ok: false,
-        error: 'Invalid action: must be dismiss, remove, ban',
+        error: 'Invalid action: a flagged score takes dismiss, remove, ban',
+    });
+    expect((await api('POST', path, { action: 'pardon' })).body).toEqual({
+        ok: false,
+        error: 'Invalid action: must be dismiss, remove, ban, approve, reject',
     });
     expect((await api('POST', path, {})).status).toBe(400);
     expect((await api('POST', `/review/plain/${player(0)}`, { action: 'remove' })).status).toBe(404);
@@ -106,11 +110,16 @@ test('bad verdicts, other boards and another developer are refused and change no
     expect((await api('POST', path, { action: 'remove' }, intruder)).status).toBe(404);
     expect((await api('GET', '/review', undefined, intruder)).status).toBe(404);
     expect((await api('GET', '/review?limit=0')).status).toBe(400);
-    for (const review of ['flag', { mode: 'hold' }, { mode: 'flag', factor: 1 }, { mode: 'off', factor: 2 }]) {
+    for (const review of [
+        'flag',
+        { mode: 'hold', factor: 0 },
+        { mode: 'flag', factor: 1 },
+        { mode: 'off', factor: 2 },
+    ]) {
         const res = await api('PUT', '/boards/plain', { review });
         expect(res.body).toEqual({
             ok: false,
-            error: "Invalid review: must be { mode: 'off' } or { mode: 'flag', factor?: 1.1-1000 }",
+            error: "Invalid review: must be { mode: 'off' } or { mode: 'flag' | 'hold', factor?: 1.1-1000 }",
         });
     }
     expect((await api('GET', '/review')).body.data).toEqual(before);

@@ -98,19 +98,29 @@ test('events of every kind arrive in order, signed under the endpoint secret, ea
     // A board with review: 20 entries (one call), then a score past twice the first (score_flagged), dismissed (score_reviewed).
     const review = { sessionHash: dev.sessionHash, gameId: g, scoreboardId: 'rev' };
     await s.canister.ok('dev_create_board', { ...review, type: 'targeted', review: { mode: 'flag' } });
-    const entries = await s.canister.ok('submit_scores', {
-        submits: Array.from({ length: REVIEW.minEntries }, (_, i) => ({
-            apiKey,
-            gameId: g,
-            playerId: `rev-${i}`,
-            score: 10 + i,
-            streak: 0,
-            scoreboardId: 'rev',
-        })),
+    // And one on hold: a score past twice its first is held (score_held).
+    await s.canister.ok('dev_create_board', {
+        ...review,
+        scoreboardId: 'hold',
+        type: 'targeted',
+        review: { mode: 'hold' },
     });
-    expect(entries.every((r) => 'ok' in r)).toBe(true);
+    for (const scoreboardId of ['rev', 'hold']) {
+        const entries = await s.canister.ok('submit_scores', {
+            submits: Array.from({ length: REVIEW.minEntries }, (_, i) => ({
+                apiKey,
+                gameId: g,
+                playerId: `rev-${i}`,
+                score: 10 + i,
+                streak: 0,
+                scoreboardId,
+            })),
+        });
+        expect(entries.every((r) => 'ok' in r)).toBe(true);
+    }
     await submit(apiKey, g, 'rev-0', 1000, 200, 'rev');
     await s.canister.ok('dev_review', { ...review, playerId: 'rev-0', action: 'dismiss' });
+    await submit(apiKey, g, 'rev-1', 1000, 200, 'hold');
     // Delivered before the clock jumps a day (a jump past a lease in flight would lease it again).
     await settled(g, webhookId);
     await advance(86_400); // the daily period closes: period_closed

@@ -19,7 +19,7 @@ import { value, type View } from './view';
 const ORDERS = { desc: 'Higher first', asc: 'Lower first' };
 const OPERATORS = { best: 'Best', latest: 'Latest', sum: 'Sum' };
 const TIES = { distinct: 'Earlier first', shared: 'Shared' };
-const REVIEWS = { off: 'Off', flag: 'Flag for review' };
+const REVIEWS = { off: 'Off', flag: 'Flag for review', hold: 'Hold for review' };
 /** '' = none (the form's way to say absent: on an update it takes the tiebreak off). */
 const TIEBREAKS = { '': 'None', asc: 'Lower first', desc: 'Higher first' };
 const FORMATS = { number: 'Number (1234)', milliseconds: 'Time (1:02.345)', decimal: 'Decimal (12.34)' };
@@ -33,7 +33,7 @@ export const HINT = {
     tiebreak:
         'Equal scores rank by the submits’ tiebreak (e.g. the time taken: lower first); entries without one come after. Score boards only; changes only while the board has no entries.',
     rules: 'Order and keeping rule can change only while the board has no entries this period.',
-    review: `Flag: a score beating the first by more than the factor (on a board of ${REVIEW.minEntries}+ entries) is accepted and waits on the Moderation tab.`,
+    review: `Flag: a score beating the first by more than the factor (on a board of ${REVIEW.minEntries}+ entries) is accepted and waits on the Moderation tab. Hold: it stays off the board (its player still sees it) until you approve it there.`,
     reviewFactor: `Implausible past first × this (lower first: below first ÷ this), ${REVIEW.factor.min}-${REVIEW.factor.max}.`,
     filters: `Metadata keys the board can be read by (country, mode): at most ${MAX_FILTERS}, comma-separated; reads take ?filter=key:value. Each key indexes up to ${MAX_FILTER_VALUES} values a period.`,
     eventTop: `Top entries events watch: a new leader, players overtaken, a closed period's top (0: none; at most ${EVENT_TOP.max}).`,
@@ -59,7 +59,9 @@ export function optionsLine(board: Partial<BoardOptions>): string {
         o.ties === 'shared' ? 'ties share a rank' : 'ties: first to reach ranks higher',
         ...(o.tiebreak === undefined ? [] : [`tiebreak ${o.tiebreak === 'asc' ? 'lower' : 'higher'} first`]),
         format,
-        ...(board.review === undefined ? [] : [`flags scores past ${board.review.factor}× the first`]),
+        ...(board.review === undefined
+            ? []
+            : [`${board.review.mode === 'hold' ? 'holds' : 'flags'} scores past ${board.review.factor}× the first`]),
     ].join(' · ');
 }
 

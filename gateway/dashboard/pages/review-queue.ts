@@ -1,5 +1,5 @@
 // The Moderation tab's "Held and flagged scores" section: the game's review queue (entries of
-// boards with review, flagged as implausible), each with its verdicts: dismiss, remove, ban.
+// boards with review flagged as implausible, and scores held off them), each with its verdicts.
 import { REVIEW } from '../../../contract/board-options';
 import type { GameView, ReviewEntry } from '../../../contract/canister';
 import { form, html, table, when, type Html } from '../layout';
@@ -17,6 +17,11 @@ function verdicts(game: GameView, e: ReviewEntry, v: View): Html {
                 <input type="hidden" name="verdict" value="${verdict}" />
                 <button type="submit" class="${kind}">${label}</button>`,
         );
+    if (e.kind === 'held')
+        return html`<div class="actions">
+            ${button('approve', 'Approve', '')} ${button('reject', 'Reject', 'danger')}
+            ${button('ban', 'Reject and ban', 'danger')}
+        </div>`;
     return html`<div class="actions">
         ${button('dismiss', 'Dismiss', 'secondary')} ${button('remove', 'Remove entry', 'danger')}
         ${button('ban', 'Remove and ban', 'danger')}
@@ -36,7 +41,9 @@ export function reviewSection(game: GameView, queue: ReviewEntry[], v: View): Ht
         <p class="muted">
             Boards with review flag a score that beats their first by more than the board's factor (once they have
             ${REVIEW.minEntries} entries). A flagged score is on its board as any other; dismiss it, remove the entry,
-            or remove it and ban the player.
+            or remove it and ban the player. A held score (boards set to hold) is off its board, seen only by its
+            player, until you approve it (it takes its place as of when it was submitted), reject it, or reject it and
+            ban the player.
         </p>
         ${errorFor(v, 'review')}
         ${
@@ -44,7 +51,7 @@ export function reviewSection(game: GameView, queue: ReviewEntry[], v: View): Ht
                 ? html`<p class="muted">Nothing waiting for review.</p>`
                 : html`<div class="log">
                       ${table(
-                          ['When', 'Board', 'Player', 'Flagged', 'First then', ''],
+                          ['When', 'Board', 'Player', 'Score', 'First then', ''],
                           queue.map(
                               (e) =>
                                   html`<tr>
@@ -53,7 +60,9 @@ export function reviewSection(game: GameView, queue: ReviewEntry[], v: View): Ht
                                       <td data-label="Player">
                                           ${e.nickname} <span class="mono muted">${e.playerId}</span>
                                       </td>
-                                      <td class="num" data-label="Flagged">${shown(e.scoreboardId, e)}</td>
+                                      <td class="num" data-label="Score">
+                                          ${shown(e.scoreboardId, e)} <span class="muted">${e.kind}</span>
+                                      </td>
                                       <td class="num" data-label="First then">${shown(e.scoreboardId, e.first)}</td>
                                       <td>${verdicts(game, e, v)}</td>
                                   </tr>`,

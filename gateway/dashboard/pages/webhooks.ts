@@ -17,7 +17,8 @@ export const KIND_HINTS: Record<EventKind, string> = {
     score_submitted: 'Every accepted submit: one event per submit, so many of them.',
     entry_reported: 'A player reported an entry (once per reporter and entry; see the Moderation tab’s reports).',
     score_flagged: 'A board with review flagged an implausible score: its entry waits in the review queue.',
-    score_reviewed: 'You dismissed a flagged entry, removed it, or removed it and banned its player.',
+    score_reviewed: 'You settled a flagged entry or a held score (dismissed, removed, approved, rejected, banned).',
+    score_held: 'A board with review hold kept an implausible score off the board: it waits for your verdict.',
 };
 
 /** What a form action shows once, on the page it answers with: a new endpoint's secret, a test's answer. */
