@@ -4,7 +4,7 @@
 // entry removed from there: gone from the board and the queue, in the moderation log; and a board
 // on review 'hold': its held score there (dashboard-hold.png, dashboard-hold-phone.png), off its
 // board until approved from there.
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 import { REVIEW } from '../../contract/board-options';
 import { clickAndLoad } from '../support/browser';
@@ -34,6 +34,15 @@ async function submitTo(apiKey: string, playerId: string, score: number): Promis
     expect(res.body).toMatchObject({ ok: true });
 }
 
+/** The review section's one row (of player(100)'s 90000 on Level 1) and its text. */
+async function onlyRow(page: Page): Promise<{ rows: Locator; row: string }> {
+    const rows = page.locator('#review tbody tr');
+    expect(await rows.count()).toBe(1);
+    const row = (await rows.first().textContent())!;
+    for (const part of ['Level 1', player(100), '90000']) expect(row).toContain(part);
+    return { rows, row };
+}
+
 test('a flagged score waits in the Moderation tab and is removed from there', async () => {
     const ada = await signUp(s, 'mod@review.example');
     const { page } = ada;
@@ -50,14 +59,8 @@ test('a flagged score waits in the Moderation tab and is removed from there', as
     await submit(player(100), 90_000);
 
     await page.goto(url('/moderation'));
-    const section = page.locator('#review');
-    expect(await section.textContent()).toContain('Held and flagged scores');
-    const rows = section.locator('tbody tr');
-    expect(await rows.count()).toBe(1);
-    const row = (await rows.first().textContent())!;
-    expect(row).toContain('Level 1');
-    expect(row).toContain(player(100));
-    expect(row).toContain('90000');
+    expect(await page.locator('#review').textContent()).toContain('Held and flagged scores');
+    const { rows, row } = await onlyRow(page);
     expect(row).toContain('2500');
     await shotsOf(s, ada, 'review');
 
@@ -90,13 +93,7 @@ test('a held score waits in the Moderation tab, off its board, and is approved f
     expect(await first()).toMatchObject({ score: 1019 });
 
     await page.goto(url('/moderation', HOLD));
-    const section = page.locator('#review');
-    const rows = section.locator('tbody tr');
-    expect(await rows.count()).toBe(1);
-    const row = (await rows.first().textContent())!;
-    expect(row).toContain('Level 1');
-    expect(row).toContain(player(100));
-    expect(row).toContain('90000');
+    const { rows, row } = await onlyRow(page);
     expect(row).toContain('held');
     expect(await rows.first().getByRole('button').allTextContents()).toEqual(['Approve', 'Reject', 'Reject and ban']);
     await shotsOf(s, ada, 'hold');
