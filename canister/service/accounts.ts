@@ -129,7 +129,7 @@ export function signIn(ctx: Ctx, gameId: unknown, identity: Identity, nickname: 
         sessionId,
         nickname: player.nickname,
         email: account.email,
-        gameProfile: profileOf(ctx, game.record.gameId, accountPlayerId(account.accountId), player).gameProfile,
+        gameProfile: profileOf(ctx, game, accountPlayerId(account.accountId), player).gameProfile,
         isNewUser: isNew,
         provider: account.provider,
     };
@@ -172,7 +172,7 @@ export function sessionProfile(
                       lastPlayed: ns(live.account.createdAt),
                   },
               }
-            : profileOf(ctx, game.record.gameId, playerId, player);
+            : profileOf(ctx, game, playerId, player);
     return { ...profile, email: live.account.email, provider: live.account.provider };
 }
 

@@ -135,3 +135,10 @@ export function heldAround(
     }
     return withPercentile({ rank, entries }, asked, rank, total);
 }
+
+/** The player's all-time best with their held score (their profile), or undefined (the all-time board does not hold, or nothing held). */
+export function heldAllTimeBest(ctx: Ctx, game: GameState, playerId: string): Best | undefined {
+    const board = allTimeBoard(game.record);
+    if (board?.review?.mode !== 'hold') return undefined;
+    return heldView(ctx, game, board, playerId, board.sortBy, undefined)?.best;
+}

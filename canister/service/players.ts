@@ -19,6 +19,7 @@ import { authTypeNames, registerAuthType, setPlayer } from '../state/tables';
 import { refuseBanned } from './bans';
 import { refuseClientWrite, refuseRetired, requirePlayerId, resolveWriter } from './credentials';
 import { assertRoomForNewPlayer, playerAdded } from './capacity';
+import { heldAllTimeBest } from './held-view';
 
 export const MAX_ACHIEVEMENTS_PER_PLAYER = 1000;
 
@@ -219,22 +220,26 @@ export function setNickname(ctx: Ctx, req: Untrusted<RequestOf<'set_nickname'>>)
 }
 
 export function profile(ctx: Ctx, req: Untrusted<RequestOf<'profile'>>): Profile {
-    const gameId = requireGame(ctx, req.gameId).record.gameId;
+    const game = requireGame(ctx, req.gameId);
     const playerId = requirePlayerId(req.playerId);
-    const player = findPlayer(ctx, gameId, playerId);
+    const player = findPlayer(ctx, game.record.gameId, playerId);
     if (player === undefined) throw new Fail(404, MESSAGES.playerNotFound);
-    return profileOf(ctx, gameId, playerId, player);
+    return profileOf(ctx, game, playerId, player);
 }
 
-/** A player's profile as the API shows it (times in ns). */
-export function profileOf(ctx: Ctx, gameId: string, playerId: string, player: PlayerRecord): Profile {
+/**
+ * A player's profile as the API shows it (times in ns). Its best is the one the player sees:
+ * with their held all-time score, if the all-time board holds one (held-view.ts).
+ */
+export function profileOf(ctx: Ctx, game: GameState, playerId: string, player: PlayerRecord): Profile {
+    const best = heldAllTimeBest(ctx, game, playerId) ?? player.best;
     return {
         nickname: player.nickname,
         created: ns(player.created),
         gameProfile: {
-            score: player.best?.score ?? 0,
-            streak: player.best?.streak ?? 0,
-            achievements: ctx.store.achievements.get(playerKey(gameId, playerId)) ?? [],
+            score: best?.score ?? 0,
+            streak: best?.streak ?? 0,
+            achievements: ctx.store.achievements.get(playerKey(game.record.gameId, playerId)) ?? [],
             playCount: player.playCount,
             lastPlayed: ns(player.lastPlayed),
         },

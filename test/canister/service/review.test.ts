@@ -9,7 +9,7 @@ import { readEvents } from '../../../canister/service/events';
 import { createBoard, updateBoard } from '../../../canister/service/games';
 import { moderationLog, removeBoardEntry } from '../../../canister/service/moderation';
 import { aroundJson, boardRank, leaderboard, playerRank, readBoard } from '../../../canister/service/reads';
-import { findPlayer } from '../../../canister/service/players';
+import { findPlayer, profile } from '../../../canister/service/players';
 import { reviewQueue, settleReview } from '../../../canister/service/review';
 import { rolloverAll } from '../../../canister/service/rollover';
 import { deleteOwnGame, developerSignIn, purgeSome, registerOwnGame } from '../../../canister/service/developers';
@@ -329,6 +329,9 @@ describe('hold', () => {
         submit(h, 'p0', 1000, { scoreboardId: 'held', metadata: { map: 'x' } });
         submit(h, 'n0', 500, { scoreboardId: 'held' }); // a new player: no public entry at all
         submit(h, 'p1', 5000); // all-time
+        // Their profile's best is the held one (or a cheater would see the hold there); others' are theirs.
+        expect(profile(h, { gameId: G, playerId: 'p1' }).gameProfile.score).toBe(5000);
+        expect(profile(h, { gameId: G, playerId: 'p2' }).gameProfile.score).toBe(102);
         const ref = { gameId: G, boardId: 'held' };
         const held = { ...ref, playerId: 'p0' };
         expect(ownBoardRank(h, { ...held, percentile: true })).toEqual({
