@@ -70,6 +70,7 @@ const BODIES: Record<string, unknown> = {
     'POST /dashboard/api/games/some-game/webhooks': { url: 'https://hooks.example.com/lb', kinds: ['new_leader'] },
     'PUT /dashboard/api/games/some-game/webhooks/whk_0123456789abcdef': { paused: true },
     'POST /dashboard/api/games/some-game/reports/all-time/p1': { action: 'dismiss' },
+    'POST /dashboard/api/games/some-game/review/all-time/p1': { action: 'dismiss' },
 };
 
 const DASHBOARD_API = [
@@ -87,6 +88,7 @@ const DASHBOARD_API = [
     'GET /dashboard/api/games/some-game/analytics',
     'GET /dashboard/api/games/some-game/reports',
     'GET /dashboard/api/games/some-game/reports/all-time/p1',
+    'GET /dashboard/api/games/some-game/review',
     'DELETE /dashboard/api/games/some-game/server-key',
     'GET /dashboard/api/games/some-game/webhooks',
     'DELETE /dashboard/api/games/some-game/webhooks/whk_0123456789abcdef',
