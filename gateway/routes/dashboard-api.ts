@@ -271,9 +271,9 @@ const review = operationRoute({
     method: 'post',
     path: `${BASE}/games/{gameId}/review/{boardId}/{playerId}`,
     id: 'dashboard-review',
-    summary: 'Settle a flagged entry: dismiss it (it stays), remove it, or remove it and ban its player',
+    summary: 'Settle an entry of the review queue: flagged (dismiss, remove, ban) or held (approve, reject, ban)',
     description:
-        'remove and ban take the entry off its board if it is still there in the period it was flagged in (a period archived since keeps it). Each verdict leaves the queue, goes to the moderation log (review-dismiss, review-remove, review-ban; ban also logs the ban) and records score_reviewed with the verdict.',
+        'A held score: approve writes it to its board as if submitted then (nothing if its period has closed since), reject drops it, ban drops it and bans its player. A flagged entry: dismiss keeps it; remove and ban take the entry off its board if it is still there in the period it was flagged in (a period archived since keeps it). Each verdict leaves the queue, goes to the moderation log (review-dismiss, review-remove, review-ban; ban also logs the ban) and records score_reviewed with the verdict.',
     params: { gameId, boardId: BOARD_ID, playerId },
     body: ReviewBody,
     data: Message,
