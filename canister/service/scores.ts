@@ -244,8 +244,9 @@ function dropDeadEntries(game: GameState, player: PlayerRecord): void {
 /**
  * Applies a submit to one board of the player by the board's order and operator (bests.ts);
  * returns whether a best improved (`best` boards only). `tiebreak`: the submit's, kept only on a
- * board with the option (bests.ts). `metadata`: the submit's (JSON text), kept by keepsMetadata's rule. `repeat`: the same play again. `cause`: whose events these are.
- * `judged` false: not judged by the board's review (an approved held score).
+ * board with the option (bests.ts). `metadata`: the submit's (JSON text), kept by keepsMetadata's
+ * rule. `repeat`: the same play again. `cause`: whose events these are. `judged` false: not judged
+ * by the board's review (an approved held score).
  * (Arguments, not an object: this runs for every board of every submit.)
  */
 function writeEntry(
