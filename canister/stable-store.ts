@@ -112,5 +112,9 @@ export function stableStore(): Store {
         // review part: entries waiting for review, and each game's queue of them
         reviews: stableKv(44, jsonCodec()),
         reviewQueue: stableKv(45, textCodec),
+        // leagues part: tiers by slot, the divisions of periods not yet closed, closed divisions
+        leagueTiers: stableKv(46, textCodec),
+        leagueDivisions: stableKv(47, jsonCodec()),
+        leagueArchives: stableKv(48, jsonCodec()),
     };
 }

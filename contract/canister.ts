@@ -7,6 +7,7 @@ import type { EventKind } from './event-log';
 import type { DeliveryReport, Lease, WebhookView } from './webhooks';
 import type {
     BoardOptions,
+    League,
     Metadata,
     Operator,
     Review,
@@ -28,6 +29,8 @@ import type {
     BoardEntry,
     BoardList,
     BoardRank,
+    Division,
+    DivisionEntry,
     GameInfo,
     GameStats,
     Leaderboard,
@@ -110,6 +113,8 @@ export interface BoardConfig {
     eventTop?: number;
     /** Review of implausible scores (./board-options.ts REVIEW); absent: off. */
     review?: Review;
+    /** Divisions in tiers with promotion and demotion at each close (docs/leagues.md); absent: not a league. */
+    league?: League;
 }
 
 /** A board as the developer methods show it. */
@@ -375,14 +380,18 @@ export interface CreateBoardRequest {
     /** How many top entries its events watch (0-25; absent: 10). */
     eventTop?: number;
     review?: ReviewSetting;
+    /** Timed boards only (docs/leagues.md). */
+    league?: League;
 }
 
 /**
  * What a board update may change besides its name: ties, format and eventTop always; order and
  * operator while it has no entries.
  */
-export type BoardOptionsUpdate = Partial<Omit<BoardOptions, 'review' | 'tiebreak'>> & {
+export type BoardOptionsUpdate = Partial<Omit<BoardOptions, 'review' | 'tiebreak' | 'league'>> & {
     eventTop?: number;
+    /** null removes it; on, off, divisionSize and the number of tiers only while the period has no entries. */
+    league?: League | null;
     review?: ReviewSetting;
     /** null takes the board's tiebreak off (while it has no entries, like setting one). */
     tiebreak?: Tiebreak | null;
@@ -392,6 +401,21 @@ export type BoardOptionsUpdate = Partial<Omit<BoardOptions, 'review' | 'tiebreak
 export interface FilterValues {
     key: string;
     values: Array<{ value: string; entries: number }>;
+}
+
+/** A league board as its developer sees it (dev_league): tiers, then one tier's divisions, a page. */
+export interface LeagueView {
+    tiers: Array<{ index: number; name: string; players: number; divisions: number }>;
+    periodStart: Nanoseconds;
+    periodEnd: Nanoseconds;
+    /** Divisions waiting for the last period's close (closed a batch per timer tick). */
+    closing: number;
+    divisions: Array<{
+        division: number;
+        tier: number;
+        size: number;
+        entries: Array<DivisionEntry & { playerId: string }>;
+    }>;
 }
 
 type GameRef = { gameId: string };
@@ -820,6 +844,13 @@ export const METHODS = {
         routes: 'viaDirectory',
         shape: shape<DevGame & { scoreboardId: string }, BoardView>(),
     },
+    /** A league board's tiers and one tier's divisions (`limit` at most 20) for the dashboard. */
+    dev_league: {
+        kind: 'query',
+        access: 'gateway',
+        routes: 'viaDirectory',
+        shape: shape<DevGame & { boardId: string; tier?: number; offset?: number; limit?: number }, LeagueView>(),
+    },
     dev_delete_board: {
         kind: 'update',
         access: 'gateway',
@@ -1027,6 +1058,12 @@ export const METHODS = {
         kind: 'query',
         access: 'public',
         shape: shape<AroundRequest, Around>(),
+    },
+    /** A player's league division on a league board (docs/leagues.md); 404 for other boards. */
+    division: {
+        kind: 'query',
+        access: 'public',
+        shape: shape<BoardRef & { playerId: string }, Division>(),
     },
     /**
      * The three rank reads for the player themselves (the gateway's, for the API key's `playerId`

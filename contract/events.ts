@@ -120,6 +120,30 @@ export const ScoreReviewedEvent = base('score_reviewed', {
 
 export const ScoreHeldEvent = base('score_held', judged('score'));
 
+const EventTier = z.object({
+    index: z.number().int().meta({ description: 'the tier, 0 = the lowest' }),
+    name: z.string(),
+});
+export const DivisionClosedEvent = base('division_closed', {
+    scoreboardId: BoardField,
+    periodStart: Nanoseconds,
+    periodEnd: Nanoseconds,
+    tier: EventTier.meta({ description: "the division's tier in the period that closed" }),
+    division: z.number().int().meta({ description: "the division's number in that period" }),
+    entries: z
+        .array(
+            z.object({
+                rank: z.number().int(),
+                playerId: PlayerField,
+                nickname: z.string(),
+                score: Value,
+                outcome: z.enum(['promoted', 'stayed', 'demoted']),
+                tierAfter: EventTier.meta({ description: "the player's tier from now on" }),
+            }),
+        )
+        .meta({ description: "the division's final table in rank order (docs/leagues.md)" }),
+});
+
 export const GameEvent = z.discriminatedUnion('kind', [
     NewLeaderEvent,
     OvertakenEvent,
@@ -132,6 +156,7 @@ export const GameEvent = z.discriminatedUnion('kind', [
     ScoreFlaggedEvent,
     ScoreReviewedEvent,
     ScoreHeldEvent,
+    DivisionClosedEvent,
 ]);
 export type GameEvent = z.infer<typeof GameEvent>;
 /** An event of one kind. */

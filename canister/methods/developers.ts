@@ -9,6 +9,7 @@ import * as developers from '../service/developers';
 import * as directory from '../service/directory';
 import * as boardExport from '../service/exports';
 import * as games from '../service/games';
+import * as leagueReads from '../service/league-reads';
 import * as moderation from '../service/moderation';
 import * as reports from '../service/reports';
 import * as review from '../service/review';
@@ -63,6 +64,7 @@ export const developerMethods = {
     dev_reset_board: developers.resetOwnBoard,
     dev_delete_board: (ctx, req) => owned(ctx, req, () => games.deleteBoard(ctx, req)),
     dev_read_board: developers.readOwnBoard,
+    dev_league: leagueReads.devLeague,
     dev_export_board: boardExport.exportPage,
     dev_backup_game: backup.backupPage,
     dev_suspicion_log: (ctx, req) => owned(ctx, req, () => scores.suspicionLog(ctx, req), false),

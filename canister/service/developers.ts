@@ -13,6 +13,7 @@ import { dropReporterDay, dropReports } from './reports';
 import { boardOf, boardPage, liveTable, readBoard } from './reads';
 import { filterValues } from '../state/filters';
 import { archiveKey, archivePeriod, rollover } from './rollover';
+import { purgeGameLeagues } from './leagues';
 import { SUSPICION_KEEP } from './scores';
 import { dropSlots, slotPlayer, slotPlayers } from '../state/slots';
 import { forgetPlayerIds } from './board-events';
@@ -214,6 +215,7 @@ function deleteGame(ctx: Ctx, game: GameState, developer: DeveloperRecord | unde
         b.archives.map((start) => archiveKey(gameId, b.scoreboardId, start)),
     );
     ctx.store.apiKeys.delete(game.record.apiKey);
+    purgeGameLeagues(ctx, game);
     forgetPlayerIds(ctx, game);
     ctx.store.games.delete(gameId);
     ctx.games.delete(gameId);

@@ -34,6 +34,7 @@ import { flushStats, updateStats } from '../state/stats';
 import { applyServerSettings, parseServerSettings, serverSettingsView } from './server-keys';
 import { assertRoomForNewGame, recount } from './capacity';
 import { saveView } from './view-push';
+import { leagueChange, purgeLater } from './leagues';
 
 const DEFAULT_ALLOWANCE = 3;
 export const MAX_BOARDS = 100;
@@ -107,7 +108,7 @@ export function gameView(record: GameRecord): GameView {
 }
 
 export function boardView(board: BoardRecord): BoardView {
-    const { anchor: _anchor, ...shown } = board;
+    const { anchor: _anchor, leagueSince: _leagueSince, ...shown } = board;
     return {
         ...shown,
         createdAt: ns(board.createdAt),
@@ -341,7 +342,7 @@ export function createBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_create_boa
               : fail(invalid('sortBy', 'must be score or streak'));
     const name = optionalText('name', req.name, 100, id);
     const description = optionalText('description', req.description, 500, '');
-    const { review, ...options } = parsed(parseBoardOptions(req));
+    const { review, league, ...options } = parsed(parseBoardOptions(req));
     if (options.filters?.length === 0) delete options.filters;
     if (options.tiebreak !== undefined && sortBy !== 'score')
         throw new Fail(400, invalid('tiebreak', 'is only for boards ranked by score'));
@@ -373,14 +374,18 @@ export function createBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_create_boa
             throw new Fail(400, invalid('type', 'must be targeted, monthly or custom'));
     }
     const now = ctx.env.now();
+    const made = board(id, name, period, now, { description, sortBy, targeted, days, ...options });
+    // A new board has no entries: the league's checks are only whether it is timed.
+    const withLeague = leagueChange(ctx, game, made, league ?? undefined, 0);
     const serial = (game.record.boardSerial ?? 0) + 1;
     game.record.boardSerial = serial;
-    const record = board(id, name, period, now, { description, sortBy, targeted, days, ...options });
+    const record = made;
     record.serial = serial;
     if (eventTop !== undefined) record.eventTop = eventTop;
     if (review) record.review = review;
     game.record.boards.push(record);
     game.boards.set(id, newBoardTable(record));
+    withLeague?.();
     saveView(ctx, game);
     return record;
 }
@@ -395,17 +400,15 @@ export function updateBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_update_boa
     const game = requireGame(ctx, req.gameId);
     const record = boardOf(game, req.scoreboardId);
     const eventTop = req.eventTop === undefined ? undefined : parsed(parseEventTop(req.eventTop));
+    // Every option is checked before anything changes (a refused update changes nothing).
+    const options = parsed(parseBoardOptions({ ...req, tiebreak: req.tiebreak ?? undefined }));
+    const withLeague = leagueChange(ctx, game, record, options.league, entriesOf(game, record));
     if (req.name !== undefined) record.name = text('name', req.name, 1, 100);
     if (req.description !== undefined) record.description = text('description', req.description, 0, 500);
     if (req.isActive !== undefined) record.isActive = boolean('isActive', req.isActive);
     const clearTiebreak = req.tiebreak === null;
-    setBoardOptions(
-        ctx,
-        game,
-        record,
-        parsed(parseBoardOptions({ ...req, tiebreak: req.tiebreak ?? undefined })),
-        clearTiebreak,
-    );
+    setBoardOptions(ctx, game, record, options, clearTiebreak);
+    withLeague?.();
     if (eventTop !== undefined) record.eventTop = eventTop;
     saveView(ctx, game);
     return record;
@@ -426,6 +429,7 @@ function setBoardOptions(
     clearTiebreak = false,
 ): void {
     const { sortOrder, operator, ties, format, review, filters, tiebreak } = options;
+    // (`league` is applied by leagueChange.)
     const tiebreakChanges = clearTiebreak ? record.tiebreak !== undefined : tiebreak !== record.tiebreak;
     const ruleChanges =
         (sortOrder !== undefined && sortOrder !== (record.sortOrder ?? 'desc')) ||
@@ -484,6 +488,9 @@ export function deleteBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_delete_boa
     if (isFanout(record.scoreboardId)) throw new Fail(400, 'The standard boards cannot be deleted.');
     for (const start of record.archives)
         ctx.store.archives.delete(`${game.record.gameId}/${record.scoreboardId}/${start}`);
+    const league = game.leagues.get(record.scoreboardId);
+    if (league !== undefined) purgeLater(ctx, league.key, league.index);
+    game.leagues.delete(record.scoreboardId);
     game.record.boards = game.record.boards.filter((b) => b !== record);
     game.boards.delete(record.scoreboardId);
     game.periodEnds.delete(record.scoreboardId);

@@ -11,6 +11,7 @@ import { eventTopOf, playerOfSlot } from './board-events';
 import { hasEventReader, recordEvent } from './events';
 import { archiveRanks, tiesOf } from './ranks';
 import { saveView } from './view-push';
+import { closePeriod } from './leagues';
 
 /** Entries kept per archive: the most a read may ask for. */
 export const ARCHIVE_ENTRIES = 1000;
@@ -38,6 +39,7 @@ export function rollover(ctx: Ctx, game: GameState, board: BoardRecord, now = ct
 
 /** Archives the board's current period (when it has entries), ended at `end`; drops archives past retention. */
 export function archivePeriod(ctx: Ctx, game: GameState, board: BoardRecord, end: number): void {
+    if (board.league !== undefined) closePeriod(ctx, game, board, end);
     const table = game.boards.get(board.scoreboardId);
     if (table !== undefined && entryCount(table) > 0) {
         const index = rankIndex(table, board.sortBy);

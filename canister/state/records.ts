@@ -44,6 +44,8 @@ export interface BoardRecord extends BoardConfig {
     serial?: number;
     /** Custom boards: where their periods count from (absent = createdAt); a reset moves it. */
     anchor?: number;
+    /** When its league was turned on (µs): names its league records (state/leagues.ts leagueKey). */
+    leagueSince?: number;
 }
 
 export interface GameRecord {

@@ -33,6 +33,7 @@ import type {
     FundingRecord,
 } from './records';
 import type { GameView } from '../../contract/canister';
+import type { DivisionArchiveRecord, DivisionRecord, LeagueIndexRecord, LeaguePurge } from './leagues';
 import type { GameEvent } from '../../contract/events';
 import type { Role } from '../../contract/shards';
 
@@ -96,6 +97,9 @@ export interface Meta {
     forgetPending: Record<string, string[]>;
     /** A directory's readings of its own and its shards' cycles, and its top-ups (service/funding.ts). */
     funding: FundingRecord;
+    // ---- leagues part ----
+    /** Leagues whose records are being removed (a board deleted, its league turned off, its game deleted). */
+    leaguePurges: LeaguePurge[];
 }
 
 /** `meta` with each key's type: a key holds what Meta says, and no other key exists. */
@@ -196,6 +200,13 @@ export interface Store {
     shardWasm: KV<Uint8Array>;
     /** Game id -> the developer's view of a game on a shard, as last heard of (dev_me lists it). */
     remoteGames: KV<RemoteView>;
+    // ---- leagues part (state/leagues.ts) ----
+    /** `<league>/<slot / 256>` -> the tiers of 256 slots, a digit each (absent or short: tier 0). */
+    leagueTiers: KV<string>;
+    /** `<league>` -> the league's index; `<league>/<periodStart>/<division>` -> a division of a period not yet closed. */
+    leagueDivisions: KV<LeagueIndexRecord | DivisionRecord>;
+    /** `<league>/<periodStart>/<division>` -> a closed division's final table. */
+    leagueArchives: KV<DivisionArchiveRecord>;
 }
 
 /**
@@ -301,5 +312,8 @@ export function memoryStore(): Store {
         locations: plain(),
         shardWasm: plain(),
         remoteGames: json(),
+        leagueTiers: plain(),
+        leagueDivisions: json(),
+        leagueArchives: json(),
     };
 }

@@ -1,4 +1,5 @@
 // The target of a move or a backup's import: it takes the chunks in order, then activates the game.
+import { loadLeagues } from '../../state/leagues';
 import type { RequestOf } from '../../../contract/canister';
 import { MOVE_CHUNK_BYTES } from '../../../contract/shards';
 import { Fail } from '../../domain/fail';
@@ -231,6 +232,8 @@ export function activate(
     }
     // The tables were built with the record of chunk 0: the same record (the game was frozen).
     game.record = record;
+    // Leagues come over as their boards' option: tiers and divisions start anew (docs/leagues.md).
+    loadLeagues(ctx, game);
     ctx.games.set(gameId, game);
     importing.delete(gameId);
     forgetMovedAccounts(ctx, gameId, importedAccounts.get(gameId) ?? []);
