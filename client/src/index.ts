@@ -284,6 +284,14 @@ export function createClient(options: ClientOptions) {
             return get(`${board(boardId)}/around`, session() === undefined ? { playerId: playerId(), ...o } : o);
         },
         /**
+         * The player's league division on a league board: their tier, the division's table in board
+         * order with each entry's zone (promotion, stay, demotion) and their own place (`division`
+         * null before their first submit of the period; `not-found` on a board that is no league).
+         */
+        division(boardId: string): Promise<T.Division> {
+            return get(`${board(boardId)}/division`, session() === undefined ? { playerId: playerId() } : {});
+        },
+        /**
          * A set of players (friends, a clan: up to 100 ids) on a board, ranked among themselves, each
          * with their global rank and percentile; ids without an entry this period are in `missing`.
          */
@@ -462,6 +470,8 @@ export function createClient(options: ClientOptions) {
             /** Around-me of the anonymous player (never certified: it depends on the player). */
             aroundMe: (boardId: string, o: { before?: number; after?: number; filter?: string } = {}) =>
                 direct<T.Around>(`${board(boardId)}/around`, { playerId: playerId(), ...o }),
+            /** The anonymous player's league division (never certified: it depends on the player). */
+            division: (boardId: string) => direct<T.Division>(`${board(boardId)}/division`, { playerId: playerId() }),
         },
     };
     return client;

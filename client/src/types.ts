@@ -28,6 +28,8 @@ export type BoardEntry = Plain<S.BoardEntry>;
 export type Board = Plain<S.Board>;
 export type BoardList = Plain<S.BoardList>;
 export type Around = Plain<S.Around>;
+/** A player's league division on a board with the `league` option: tier, table, zones. */
+export type Division = Plain<S.Division>;
 export type PlayerSet = Plain<S.PlayerSet>;
 export type ArchiveList = Plain<S.ArchiveList>;
 export type Archive = Plain<S.Archive>;

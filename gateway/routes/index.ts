@@ -2,6 +2,7 @@
 import achievements from './achievements';
 import authProfile from './auth-profile';
 import deleteAccount from './delete-account';
+import division from './division';
 import deviceCode from './device-code';
 import deviceToken from './device-token';
 import idTokens from './id-token';
@@ -38,6 +39,7 @@ export const ROUTES: readonly Route[] = [
     ...boardReads,
     boardRank,
     around,
+    division,
     boardPlayers,
     report,
     playerProfile,

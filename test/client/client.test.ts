@@ -111,6 +111,7 @@ test('every API route has a client method', () => {
         ...BOARD_PATHS.map((p) => `GET ${p.path}`),
         'GET /games/{gameId}/scoreboards/{boardId}/rank',
         'GET /games/{gameId}/scoreboards/{boardId}/around',
+        'GET /games/{gameId}/scoreboards/{boardId}/division',
         'POST /games/{gameId}/scoreboards/{boardId}/players',
         'POST /games/{gameId}/scoreboards/{boardId}/reports',
         'GET /players/{playerId}/profile',
