@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { EVENT_TOP } from './event-log';
 import {
     FILTER_KEY,
+    LEAGUE,
     MAX_DECIMAL_PLACES,
     MAX_FILTERS,
     MAX_FILTER_VALUES,
@@ -17,6 +18,8 @@ import {
     TIEBREAKS,
     TIES,
     parseFilters,
+    parseLeague,
+    type League,
 } from './board-options';
 import { MODERATION_ACTIONS, REVIEW_ACTIONS } from './canister';
 import { FIELD } from './messages';
@@ -89,6 +92,38 @@ const FiltersField = z
         description: `metadata keys its reads can filter by (\`filter=<key>:<value>\`), at most ${MAX_FILTERS}; [] removes them. Each key indexes up to ${MAX_FILTER_VALUES} values per period (docs/filters.md)`,
     });
 
+/** A league, checked whole by the canister's own rule (./board-options.ts parseLeague), with its message. */
+const LeagueField = z
+    .custom<League | null>()
+    .superRefine((value, ctx) => {
+        const parsed = parseLeague(value);
+        if ('error' in parsed) ctx.addIssue({ code: 'custom', message: parsed.error });
+    })
+    .meta({
+        type: 'object',
+        properties: {
+            divisionSize: { type: 'integer', minimum: LEAGUE.divisionSize.min, maximum: LEAGUE.divisionSize.max },
+            tiers: {
+                type: 'array',
+                minItems: LEAGUE.tiers.min,
+                maxItems: LEAGUE.tiers.max,
+                items: { type: 'string', minLength: LEAGUE.tierName.min, maxLength: LEAGUE.tierName.max },
+            },
+            promote: { type: 'integer', minimum: 0 },
+            demote: { type: 'integer', minimum: 0 },
+        },
+        description:
+            'timed boards only: players play in divisions of divisionSize within their tier (tiers: names, lowest first, all different); at each close the first promote of a division move up a tier and the last demote down (each at most divisionSize / 2); docs/leagues.md',
+    });
+const LeagueView = z
+    .object({
+        divisionSize: z.number().int(),
+        tiers: z.array(z.string()),
+        promote: z.number().int(),
+        demote: z.number().int(),
+    })
+    .meta({ description: 'the league (docs/leagues.md); absent: not a league' });
+
 const badEventTop = { error: invalid('eventTop', `must be a whole number from 0 to ${EVENT_TOP.max}`) };
 const EventTopField = z
     .number(badEventTop)
@@ -160,6 +195,7 @@ export const CreateBoardBody = z.object({
     sortBy: optional(SortBy),
     ...BoardOptionFields,
     tiebreak: optional(TiebreakField),
+    league: optional(LeagueField),
 });
 
 export const UpdateBoardBody = z.object({
@@ -169,6 +205,10 @@ export const UpdateBoardBody = z.object({
     tiebreak: TiebreakField.nullable()
         .optional()
         .meta({ description: 'asc, desc, or null to take the tiebreak off (while the board has no entries)' }),
+    league: LeagueField.optional().meta({
+        description:
+            'the league, or null to take it off; on, off, divisionSize and the number of tiers change only while the period has no entries (at its start or after Reset now); tier names, promote and demote any time (they apply at the close)',
+    }),
 });
 
 export const StandardBoardsBody = z.object({
@@ -280,6 +320,7 @@ export const BoardView = z.object({
     tiebreak: TiebreakField.optional(),
     eventTop: EventTopField.optional(),
     review: ReviewView.optional(),
+    league: LeagueView.optional(),
 });
 
 export const StandardBoards = z.object({ sortOrder: SortOrderField, operator: OperatorField });

@@ -20,6 +20,7 @@ import { boardsTab } from './pages/boards';
 import { gameFrame, TABS, type Tab } from './pages/frame';
 import { gamesPage } from './pages/games';
 import { keyTab } from './pages/key';
+import { LEAGUE_PAGE, leaguePage } from './pages/league';
 import { moderationTab } from './pages/moderation';
 import type { ReportsShown } from './pages/reports';
 import { securityTab } from './pages/security';
@@ -148,6 +149,24 @@ function boardTab(boardId: string): TabPage {
     );
 }
 
+/** A league board's League view: one tier's divisions, a page of them (`?tier=&offset=`). */
+function leagueTab(boardId: string): TabPage {
+    const whole = (text: unknown): number => Math.max(0, Math.floor(Number(text ?? 0)) || 0);
+    return tabPage(
+        async ({ o, req, dev }) => {
+            const tier = whole(req.query.tier);
+            const offset = whole(req.query.offset);
+            const data = await o.canister.ok('dev_league', { ...dev, boardId, tier, offset, limit: LEAGUE_PAGE });
+            return { data, tier, offset };
+        },
+        (game, { data, tier, offset }) => {
+            const board = game.boards.find((b) => b.scoreboardId === boardId);
+            if (board === undefined) throw new ApiFailure(404, boardNotFound(boardId));
+            return { body: leaguePage(game, board, data, tier, offset) };
+        },
+    );
+}
+
 /**
  * Shows a game's tab (or a board's page) with `view`: also the page a failed form goes back to.
  * The game is read where it lives (dev_game) with what the tab reads, never taken from the
@@ -160,7 +179,7 @@ export async function showGame(
     res: Response,
     d: Developer,
     gameId: string,
-    tab: Tab | { board: string },
+    tab: Tab | { board: string; league?: true },
     view: View,
     status = 200,
 ): Promise<void> {
@@ -179,10 +198,14 @@ export async function showGame(
     }
     const dev = { sessionHash: d.session.sessionHash, gameId };
     const frameTab = typeof tab === 'object' ? 'boards' : tab;
-    const page = typeof tab === 'object' ? boardTab(tab.board) : TAB_PAGES[tab];
+    const page =
+        typeof tab !== 'object' ? TAB_PAGES[tab] : tab.league === true ? leagueTab(tab.board) : boardTab(tab.board);
     try {
         const { game, shown } = await page({ o, req, dev, view }, o.canister.ok('dev_game', dev));
-        const title = typeof tab === 'object' ? `${tab.board} · ${game.name}` : game.name;
+        const title =
+            typeof tab !== 'object'
+                ? game.name
+                : `${tab.league === true ? 'League · ' : ''}${tab.board} · ${game.name}`;
         render(o, res, status, d, title, gameFrame(game, frameTab, shown.body), shown.scripts);
     } catch (e) {
         const failure = failureOf(e);
@@ -214,6 +237,19 @@ export function gamePages(o: DashboardOptions): Router {
         const d = await developer(o, req, res);
         if (d !== undefined)
             await showGame(o, req, res, d, req.params.gameId, { board: req.params.boardId }, viewOf(req, d));
+    });
+    router.get('/dashboard/games/:gameId/boards/:boardId/league', async (req, res) => {
+        const d = await developer(o, req, res);
+        if (d !== undefined)
+            await showGame(
+                o,
+                req,
+                res,
+                d,
+                req.params.gameId,
+                { board: req.params.boardId, league: true },
+                viewOf(req, d),
+            );
     });
     router.get('/dashboard/games/:gameId/:tab', async (req, res, next) => {
         const tab = TABS.find((t) => t === req.params.tab);

@@ -2,7 +2,8 @@
 import type { DeveloperEntry, GameView, ReplyOf } from '../../../contract/canister';
 import type { Archive, ArchiveList } from '../../../contract/schemas';
 import { field, form, html, when, type Html, table } from '../layout';
-import { displayFields, HINT, optionsLine, ruleFields, scoreText, tiebreakField } from './board-options';
+import { displayFields, HINT, leagueFields, optionsLine, ruleFields, scoreText, tiebreakField } from './board-options';
+import { leagueCard } from './league';
 import { filterPicker, filterQuery, shownLine } from './board-filter';
 import { base, doneBox, errorFor, type View } from './view';
 
@@ -28,6 +29,7 @@ export function boardPage(
     const board = game.boards.find((b) => b.scoreboardId === page.scoreboardId)!;
     const b = `${base(game)}/boards/${board.scoreboardId}`;
     const fanout = ['all-time', 'weekly', 'daily'].includes(board.scoreboardId);
+    const timed = board.period !== 'allTime' && !(board.period === 'custom' && (board.days ?? 0) === 0);
     const exportUrl = `/dashboard/api/games/${game.gameId}/boards/${board.scoreboardId}/export`;
     const rows = page.entries.map(
         (e: DeveloperEntry) =>
@@ -106,9 +108,12 @@ export function boardPage(
                                   ${board.sortBy === 'score' ? tiebreakField(v, 'update-board', board, 'f-board') : ''}
                                   <p class="muted">${HINT.rules}</p>`
                     }
-                    ${displayFields(v, 'update-board', board, 'f-board')} <button type="submit">Save</button>`,
+                    ${displayFields(v, 'update-board', board, 'f-board')}
+                    ${timed ? leagueFields(v, 'update-board', board, 'f-board') : ''}
+                    <button type="submit">Save</button>`,
             )}
         </div>
+        ${leagueCard(game, board)}
         <div class="grid">
             ${
                 board.period === 'custom'
