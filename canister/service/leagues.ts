@@ -9,6 +9,7 @@ import { Fail } from '../domain/fail';
 import type { Ctx, GameState } from '../state/context';
 import { newBoardTable } from '../state/game-state';
 import {
+    closing,
     divisionKey,
     emptyIndex,
     flushTiers,
@@ -210,6 +211,7 @@ export function beginClose(ctx: Ctx, game: GameState, board: BoardRecord, state:
         left: current.divisions.length,
     };
     state.index.pending = { period: current.period, end, divisions: current.divisions.length };
+    closing.add(ctx);
     state.current = newPeriod(NaN);
     state.byTier = tierDivisions(state.current, board.league!);
     state.index.divisions = 0;
@@ -236,6 +238,7 @@ function closeAll(ctx: Ctx, game: GameState, board: BoardRecord, state: LeagueSt
  * places in all (the timer's tick); returns how many divisions are left to close.
  */
 export function closeSome(ctx: Ctx, budget = CLOSE_PER_TICK): number {
+    if (!closing.has(ctx)) return 0;
     let left = 0;
     for (const game of ctx.games.values()) {
         if (game.leagues.size === 0) continue;
@@ -255,6 +258,7 @@ export function closeSome(ctx: Ctx, budget = CLOSE_PER_TICK): number {
             left += state.pending?.left ?? 0;
         }
     }
+    if (left === 0) closing.delete(ctx);
     return left;
 }
 
