@@ -27,6 +27,8 @@ export const HELP = `Usage: npm run admin -- <command> [options]
                [--format number|milliseconds|decimal:N] [--event-top N]   (N: 0-25 top entries its events name)
                [--filters key,key]   (metadata keys its reads can filter by: ?filter=key:value)
                [--tiebreak asc|desc]   (equal scores rank by the submits' tiebreak: asc lower first)
+               [--league '{"divisionSize":30,"tiers":["Bronze","Silver"],"promote":3,"demote":3}']
+                 (timed boards: divisions in tiers, promotion and demotion at each close; docs/leagues.md)
   set-standard-boards <gameId> [--order desc|asc] [--operator best|latest|sum]   (all-time, weekly, daily)
   set-time-validation <gameId> on|off [--min-seconds N] [--max-score-per-second N] [--session-lifetime N]
   set-caps <gameId> [--max-score N|none] [--max-streak N|none] [--min-score N|none]
@@ -109,6 +111,7 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             operator: { type: 'string' },
             ties: { type: 'string' },
             tiebreak: { type: 'string' },
+            league: { type: 'string' },
             format: { type: 'string' },
             'event-top': { type: 'string' },
             filters: { type: 'string' },
@@ -193,6 +196,7 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
                 format: format(values.format),
                 eventTop: number('event-top', values['event-top']),
                 filters: values.filters?.split(',').map((k) => k.trim()),
+                league: values.league === undefined ? undefined : leagueOption(values.league),
             });
             break;
         case 'set-standard-boards':
@@ -359,4 +363,15 @@ if (require.main === module) {
             process.exit(1);
         },
     );
+}
+
+/** `--league` of create-board: the option as JSON (the canister checks its fields). */
+function leagueOption(text: string): unknown {
+    try {
+        return JSON.parse(text) as unknown;
+    } catch {
+        throw new Error(
+            '--league expects JSON: {"divisionSize":30,"tiers":["Bronze","Silver"],"promote":3,"demote":3}',
+        );
+    }
 }

@@ -9,6 +9,7 @@ import { Fail } from '../domain/fail';
 import type { Ctx, GameState } from '../state/context';
 import { newBoardTable } from '../state/game-state';
 import {
+    closing,
     divisionKey,
     emptyIndex,
     flushTiers,
@@ -38,7 +39,7 @@ import { listRanks, tiesOf } from './ranks';
 /** Closed periods whose division archives are kept per league board (the oldest goes first). */
 export const DIVISION_ARCHIVES_KEPT = 4;
 /** Players' places a timer tick closes at most (whole divisions; measured in test/bench/canister.bench.ts). */
-export const CLOSE_PER_TICK = 20_000;
+export const CLOSE_PER_TICK = 10_000;
 
 export type Zone = 'promotion' | 'stay' | 'demotion';
 
@@ -210,6 +211,7 @@ export function beginClose(ctx: Ctx, game: GameState, board: BoardRecord, state:
         left: current.divisions.length,
     };
     state.index.pending = { period: current.period, end, divisions: current.divisions.length };
+    closing.add(ctx);
     state.current = newPeriod(NaN);
     state.byTier = tierDivisions(state.current, board.league!);
     state.index.divisions = 0;
@@ -236,6 +238,7 @@ function closeAll(ctx: Ctx, game: GameState, board: BoardRecord, state: LeagueSt
  * places in all (the timer's tick); returns how many divisions are left to close.
  */
 export function closeSome(ctx: Ctx, budget = CLOSE_PER_TICK): number {
+    if (!closing.has(ctx)) return 0;
     let left = 0;
     for (const game of ctx.games.values()) {
         if (game.leagues.size === 0) continue;
@@ -255,6 +258,7 @@ export function closeSome(ctx: Ctx, budget = CLOSE_PER_TICK): number {
             left += state.pending?.left ?? 0;
         }
     }
+    if (left === 0) closing.delete(ctx);
     return left;
 }
 
@@ -409,8 +413,12 @@ function tableFromRecords(
 
 // ---- removal -----------------------------------------------------------------------------------
 
+/** Contexts with nothing queued for removal (heap only: after an upgrade the queue is read once to know). */
+const noPurges = new WeakSet<Ctx>();
+
 /** Queues a league's records for removal (`archivesOnly`: an old period's archives, the league stays). */
 export function purgeLater(ctx: Ctx, key: string, index: LeagueIndexRecord, archivesOnly = false): void {
+    noPurges.delete(ctx);
     const purges = ctx.store.meta.get('leaguePurges') ?? [];
     purges.push({ key, index, done: 0, ...(archivesOnly ? { archivesOnly: true } : {}) });
     ctx.store.meta.set('leaguePurges', purges);
@@ -423,8 +431,12 @@ export function purgeGameLeagues(ctx: Ctx, game: GameState): void {
 
 /** Removes up to `budget` queued league records; returns whether any are left. */
 export function purgeSomeLeagues(ctx: Ctx, budget: number): boolean {
+    if (noPurges.has(ctx)) return false;
     const purges = ctx.store.meta.get('leaguePurges') ?? [];
-    if (purges.length === 0) return false;
+    if (purges.length === 0) {
+        noPurges.add(ctx);
+        return false;
+    }
     while (budget > 0 && purges.length > 0) {
         const p = purges[0]!;
         const keys = leagueRecordKeys(p.key, p.index);

@@ -90,6 +90,9 @@ export interface LeagueState {
     dirty: Set<number>;
 }
 
+/** Contexts where some league may have divisions left to close (heap only: set again at load). */
+export const closing = new WeakSet<Ctx>();
+
 /** The league records' prefix: the board, and when its league was turned on (a new league never meets an old one's records). */
 export const leagueKey = (gameId: string, board: BoardRecord): string =>
     `${gameId}/${board.scoreboardId}/${board.leagueSince ?? 0}`;
@@ -200,6 +203,7 @@ export function loadLeague(ctx: Ctx, gameId: string, board: BoardRecord): League
         const p = read(index.pending.period, index.pending.divisions);
         const left = p.divisions.filter((d) => d !== undefined).length;
         state.pending = { ...p, end: index.pending.end, left };
+        closing.add(ctx);
     }
     return state;
 }

@@ -21,6 +21,7 @@ import {
     harness,
     hashOf,
     key,
+    moveGame,
     person,
     present,
     withGame,
@@ -308,4 +309,25 @@ test('a deleted league board or game leaves no league records', () => {
     while (purgeSome(g, 1000));
     while (purgeSomeLeagues(g, 1000));
     expect(g.store.leagueDivisions.size() + g.store.leagueTiers.size()).toBe(0);
+});
+
+test('a moved game keeps its league option; its tiers start anew there and leave nothing behind', () => {
+    const src = ladder({ ...LEAGUE, divisionSize: 10 });
+    for (let i = 0; i < 12; i++) send(src, `p${i}`, i);
+    closeWeek(src);
+    expect(tierOfPlayer(src, 'p11')).toBe(1);
+    const dst = harness('2026-03-09T00:00:00Z');
+    dst.time = src.time;
+    moveGame(src, dst, G, 'aaaaa-aa');
+    expect(dst.games.get(G)!.record.boards.find((b) => b.scoreboardId === 'ladder')!.league).toEqual({
+        ...LEAGUE,
+        divisionSize: 10,
+    });
+    expect(read(dst, 'p11')).toMatchObject({ tier: { index: 0 }, division: null });
+    dst.advance(3);
+    send(dst, 'p11', 5);
+    expect(read(dst, 'p11')).toMatchObject({ division: 1, player: { rank: 1 } });
+    while (purgeSome(src, 1000));
+    while (purgeSomeLeagues(src, 1000));
+    expect(src.store.leagueTiers.size() + src.store.leagueDivisions.size() + src.store.leagueArchives.size()).toBe(0);
 });
