@@ -112,5 +112,8 @@ export function stableStore(): Store {
         // review part: entries waiting for review, and each game's queue of them
         reviews: stableKv(44, jsonCodec()),
         reviewQueue: stableKv(45, textCodec),
+        // rewards part: players' grants, and each board's closes that granted
+        grants: stableKv(49, jsonCodec()),
+        grantIndex: stableKv(50, jsonCodec()),
     };
 }

@@ -1,6 +1,7 @@
 // How a board ranks, keeps, ties and shows its scores: the options, their defaults (today's
 // behaviour, which the official clients rely on), their checks, and the derived values every
 // host computes the same way (percentile, a score as text, entry metadata's limits).
+import { parsePrizes, type PrizeRow } from './rewards';
 import { invalid, type Parsed } from './rules';
 
 /** `desc`: higher is better (default); `asc`: lower is better (times, strokes, moves). */
@@ -66,6 +67,8 @@ export interface BoardOptions {
     filters?: string[];
     /** Absent: no tiebreak (the default, today's order). */
     tiebreak?: Tiebreak;
+    /** Prizes granted at each close of a timed board (./rewards.ts; absent: none, as before). */
+    prizes?: PrizeRow[];
 }
 
 export const DEFAULT_BOARD_OPTIONS: Readonly<BoardOptions> = Object.freeze({
@@ -155,8 +158,11 @@ export function implausible(value: number, first: number, entries: number, asc: 
     return asc ? value < first / factor : value > first * factor;
 }
 
-/** The options a request names (absent: unchanged); `review: null` turns review off. */
-export type BoardOptionsChange = Partial<Omit<BoardOptions, 'review'>> & { review?: Review | null };
+/** The options a request names (absent: unchanged); `review: null` turns review off, `prizes: null` removes them. */
+export type BoardOptionsChange = Partial<Omit<BoardOptions, 'review' | 'prizes'>> & {
+    review?: Review | null;
+    prizes?: PrizeRow[] | null;
+};
 
 /**
  * The options a create or update request names (absent fields stay absent), or the first
@@ -170,6 +176,7 @@ export function parseBoardOptions(request: {
     review?: unknown;
     filters?: unknown;
     tiebreak?: unknown;
+    prizes?: unknown;
 }): Parsed<BoardOptionsChange> {
     const out: BoardOptionsChange = {};
     const fields = [
@@ -180,6 +187,7 @@ export function parseBoardOptions(request: {
         ['review', parseReview],
         ['filters', parseFilters],
         ['tiebreak', parseTiebreak],
+        ['prizes', parsePrizes],
     ] as const;
     for (const [field, parse] of fields) {
         const value = request[field];

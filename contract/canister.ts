@@ -4,6 +4,7 @@
 import type { IDL } from '@dfinity/candid';
 
 import type { EventKind } from './event-log';
+import type { PrizeRow, RewardClaims } from './rewards';
 import type { DeliveryReport, Lease, WebhookView } from './webhooks';
 import type {
     BoardOptions,
@@ -30,6 +31,9 @@ import type {
     BoardRank,
     GameInfo,
     GameStats,
+    Grant,
+    RewardClaim,
+    Rewards,
     Leaderboard,
     Message,
     Nanoseconds,
@@ -110,6 +114,8 @@ export interface BoardConfig {
     eventTop?: number;
     /** Review of implausible scores (./board-options.ts REVIEW); absent: off. */
     review?: Review;
+    /** Prizes granted at each close (timed boards, ./rewards.ts); absent: none. */
+    prizes?: PrizeRow[];
 }
 
 /** A board as the developer methods show it. */
@@ -146,6 +152,19 @@ export interface GameView {
     serverOnly?: boolean;
     /** Server-key submits skip caps and time validation; absent until set. */
     serverSkipsChecks?: boolean;
+    /** Who may claim players' rewards (./rewards.ts); absent until set (client). */
+    rewardClaims?: RewardClaims;
+}
+
+/** A page of one close's grants of a board, for its developer (dev_grants). */
+export interface GrantsPage {
+    scoreboardId: string;
+    /** The board's closes that granted (kept PRIZES.keepDays), newest first, with how many grants each made. */
+    periods: Array<{ periodStart: Nanoseconds; periodEnd: Nanoseconds; count: number }>;
+    /** The close listed (absent: none granted yet). */
+    periodStart?: Nanoseconds;
+    offset: number;
+    grants: Array<Grant & { playerId: string }>;
 }
 
 /** What a gateway needs to authorize an API-key read. */
@@ -375,13 +394,17 @@ export interface CreateBoardRequest {
     /** How many top entries its events watch (0-25; absent: 10). */
     eventTop?: number;
     review?: ReviewSetting;
+    /** Prizes granted at each close (timed boards only; ./rewards.ts parsePrizes). */
+    prizes?: PrizeRow[];
 }
 
 /**
  * What a board update may change besides its name: ties, format and eventTop always; order and
  * operator while it has no entries.
  */
-export type BoardOptionsUpdate = Partial<Omit<BoardOptions, 'review' | 'tiebreak'>> & {
+export type BoardOptionsUpdate = Partial<Omit<BoardOptions, 'review' | 'tiebreak' | 'prizes'>> & {
+    /** null or [] removes the prize table. */
+    prizes?: PrizeRow[] | null;
     eventTop?: number;
     review?: ReviewSetting;
     /** null takes the board's tiebreak off (while it has no entries, like setting one). */
@@ -521,6 +544,15 @@ export const METHODS = {
             Message
         >(),
     },
+    /** The player's grants (docs/rewards.md), unclaimed first, newest first. */
+    player_rewards: { kind: 'query', access: 'gateway', shape: shape<PlayerWrite, Rewards>() },
+    /** Claims one grant, once (a second claim changes nothing); the game's `rewardClaims` decides which credentials may. */
+    claim_reward: {
+        kind: 'update',
+        access: 'gateway',
+        marks: 'nothing',
+        shape: shape<PlayerWrite & { grantId: string }, RewardClaim>(),
+    },
     end_play_session: {
         kind: 'update',
         access: 'gateway',
@@ -645,6 +677,7 @@ export const METHODS = {
                 isActive?: boolean;
                 standardBoards?: Partial<StandardBoards>;
                 everySubmitEvents?: boolean;
+                rewardClaims?: RewardClaims;
             } & ServerSettings,
             GameView
         >(),
@@ -757,6 +790,7 @@ export const METHODS = {
                 isActive?: boolean;
                 standardBoards?: Partial<StandardBoards>;
                 everySubmitEvents?: boolean;
+                rewardClaims?: RewardClaims;
             } & ServerSettings,
             GameView
         >(),
@@ -933,6 +967,16 @@ export const METHODS = {
         access: 'gateway',
         routes: 'viaDirectory',
         shape: shape<DevGame & { scoreboardId: string; playerId: string; action: ReviewAction }, Message>(),
+    },
+    /** A page of one close's grants of a board (absent periodStart: its newest close). */
+    dev_grants: {
+        kind: 'query',
+        access: 'gateway',
+        routes: 'viaDirectory',
+        shape: shape<
+            DevGame & { boardId: string; periodStart?: number; offset?: number; limit?: number },
+            GrantsPage
+        >(),
     },
     dev_analytics: {
         kind: 'query',

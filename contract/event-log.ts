@@ -18,6 +18,7 @@ export const EVENT_KINDS = [
     'score_flagged',
     'score_reviewed',
     'score_held',
+    'reward_granted',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 

@@ -120,6 +120,23 @@ export const ScoreReviewedEvent = base('score_reviewed', {
 
 export const ScoreHeldEvent = base('score_held', judged('score'));
 
+/** One prize granted at a board's close (docs/rewards.md): give it from your server, then claim it. */
+export const RewardGrantedEvent = base('reward_granted', {
+    grantId: z.string().meta({ description: 'claim it with POST /players/{playerId}/rewards/{grantId}/claim' }),
+    playerId: PlayerField,
+    scoreboardId: BoardField,
+    periodStart: Nanoseconds,
+    periodEnd: Nanoseconds,
+    rank: z.number().int().meta({ description: 'the rank that won it (in the division on a league board)' }),
+    tier: z
+        .object({ index: z.number().int(), name: z.string() })
+        .optional()
+        .meta({ description: "league boards: the division's tier" }),
+    division: z.number().int().optional().meta({ description: 'league boards: the division' }),
+    reward: z.string(),
+    amount: z.number().int(),
+});
+
 export const GameEvent = z.discriminatedUnion('kind', [
     NewLeaderEvent,
     OvertakenEvent,
@@ -132,6 +149,7 @@ export const GameEvent = z.discriminatedUnion('kind', [
     ScoreFlaggedEvent,
     ScoreReviewedEvent,
     ScoreHeldEvent,
+    RewardGrantedEvent,
 ]);
 export type GameEvent = z.infer<typeof GameEvent>;
 /** An event of one kind. */

@@ -45,7 +45,7 @@ function boardOf(v: unknown, serials: number): BoardRecord {
         archives.some((a, i) => i > 0 && a <= archives[i - 1])
     )
         throw new Fail(400, invalid('archives', `must be at most ${RETENTION[period]} period starts, oldest first`));
-    const { review, ...options } = parsed(parseBoardOptions(o));
+    const { review, prizes, ...options } = parsed(parseBoardOptions(o));
     // As the board methods allow it: boards of their own ranked by score (the standard ones have none).
     if (options.tiebreak !== undefined && (o.sortBy !== 'score' || isFanout(o.scoreboardId as string)))
         throw new Fail(400, invalid('tiebreak', 'is only for boards of their own ranked by score'));
@@ -68,6 +68,7 @@ function boardOf(v: unknown, serials: number): BoardRecord {
     if ((board.serial ?? 0) > serials) throw new Fail(400, invalid('serial', 'must not be above the boardSerial'));
     if (o.anchor !== undefined) board.anchor = whole('anchor', o.anchor);
     if (review) board.review = review;
+    if (prizes) board.prizes = prizes;
     return board;
 }
 
