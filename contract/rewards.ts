@@ -48,7 +48,8 @@ export function parseRewardClaims(value: unknown): Parsed<RewardClaims> {
         : { error: invalid('rewardClaims', 'must be client, session or server') };
 }
 
-const PRIZES_RULE =
+/** What a prize table must be: the one message of every way it can be wrong. */
+export const PRIZES_RULE =
     `must be a list of at most ${PRIZES.rows} rows, each { from, to, reward, amount, tier? } ` +
     `(ranks 1-${PRIZES.rankMax}, from <= to) or { topPercent, reward, amount, tier? } (0 < topPercent <= 100); ` +
     'reward: 1-64 of A-Z a-z 0-9 _ . : -; amount: a whole number from 1 to 2147483647; tier: a whole number from 0';

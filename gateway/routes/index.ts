@@ -27,6 +27,7 @@ import playerNickname from './player-nickname';
 import playerProfile from './player-profile';
 import playerRank from './player-rank';
 import report from './report';
+import rewards from './rewards';
 import scores from './scores';
 import stats from './stats';
 import webhookTest from './webhook-test';
@@ -43,6 +44,7 @@ export const ROUTES: readonly Route[] = [
     playerProfile,
     playerRank,
     playerNickname,
+    ...rewards,
     playSessionStart,
     playSessionEnd,
     achievements,
