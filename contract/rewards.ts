@@ -105,8 +105,12 @@ export function deepestRank(rows: readonly PrizeRow[], total: number): number {
     return Math.min(deepest, total);
 }
 
-/** A grant id: the same for a (board, period, row) of one player, so a close run twice grants once. */
-export const grantIdOf = (boardId: string, periodStart: number, row: number): string =>
-    `${boardId}.${periodStart}.${row}`;
+/**
+ * A grant id: `<boardId>.<periodStart µs>.<row>.<player's slot>`, the same for a (board, period,
+ * row, player) so a close run twice grants once, and different for every player (another
+ * player's grant is never one's own). Not secret: a claim needs the player's credential.
+ */
+export const grantIdOf = (boardId: string, periodStart: number, row: number, slot: number): string =>
+    `${boardId}.${periodStart}.${row}.${slot}`;
 /** What a grant id looks like (the claim route's path checks it). */
-export const GRANT_ID = /^[A-Za-z0-9_-]{1,64}\.[0-9]{1,20}\.[0-9]{1,2}$/;
+export const GRANT_ID = /^[A-Za-z0-9_-]{1,64}\.[0-9]{1,20}\.[0-9]{1,2}\.[0-9]{1,10}$/;

@@ -571,7 +571,7 @@ const TierRef = z.object({ index: z.number().int(), name: z.string() });
 export const Grant = z.object({
     grantId: z.string().meta({
         description:
-            '<scoreboardId>.<periodStart µs>.<prize row>: the same for the same close and row, so a close grants once',
+            '<scoreboardId>.<periodStart µs>.<prize row>.<player slot>: the same for the same close, row and player, so a close grants once',
     }),
     scoreboardId: z.string(),
     periodStart: Nanoseconds,

@@ -124,7 +124,7 @@ export function grantRanked(
             if (playerId === '') break;
             grants ??= byPlayer.get(playerId) ?? playerGrants(ctx, gameId, playerId, now);
             byPlayer.set(playerId, grants);
-            const grantId = grantIdOf(boardId, close.periodStart, row);
+            const grantId = grantIdOf(boardId, close.periodStart, row, entry.slot);
             if (grants.grants.some((g) => g.grantId === grantId)) continue;
             const grant: GrantRecord = {
                 grantId,

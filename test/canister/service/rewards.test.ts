@@ -200,7 +200,7 @@ describe('a league division through the hook', () => {
             p3: [[2, 'gem', 5]],
             p1: [[1, 'gold', 50]],
         });
-        expect(p4[0]!.grantId).toBe('cup.1772409600000000.2');
+        expect(p4[0]!.grantId).toBe(`cup.1772409600000000.2.${slot('p4')}`);
         expect(p4[0]!.periodStart).toBe(1_772_409_600_000_000_000);
     });
 });
@@ -300,7 +300,7 @@ describe('events, the dashboard list, the option, deletion', () => {
         ).toEqual([
             {
                 kind: 'reward_granted',
-                grantId: expect.stringMatching(/^cup\.\d+\.0$/),
+                grantId: expect.stringMatching(/^cup\.\d+\.0\.\d+$/),
                 playerId: 'p2',
                 scoreboardId: 'cup',
                 rank: 1,
@@ -309,7 +309,7 @@ describe('events, the dashboard list, the option, deletion', () => {
             },
             {
                 kind: 'reward_granted',
-                grantId: expect.stringMatching(/^cup\.\d+\.0$/),
+                grantId: expect.stringMatching(/^cup\.\d+\.0\.\d+$/),
                 playerId: 'p1',
                 scoreboardId: 'cup',
                 rank: 2,
