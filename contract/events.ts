@@ -133,8 +133,8 @@ export const RewardGrantedEvent = base('reward_granted', {
         .optional()
         .meta({ description: "league boards: the division's tier" }),
     division: z.number().int().optional().meta({ description: 'league boards: the division' }),
-    reward: z.string(),
-    amount: z.number().int(),
+    reward: z.string().meta({ description: "the prize table row's reward: what the game gives the player" }),
+    amount: z.number().int().meta({ description: 'how much of it' }),
 });
 
 export const GameEvent = z.discriminatedUnion('kind', [
