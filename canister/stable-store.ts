@@ -116,5 +116,8 @@ export function stableStore(): Store {
         leagueTiers: stableKv(46, textCodec),
         leagueDivisions: stableKv(47, jsonCodec()),
         leagueArchives: stableKv(48, jsonCodec()),
+        // rewards part: players' grants, and each board's closes that granted
+        grants: stableKv(49, jsonCodec()),
+        grantIndex: stableKv(50, jsonCodec()),
     };
 }

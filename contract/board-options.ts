@@ -1,6 +1,7 @@
 // How a board ranks, keeps, ties and shows its scores: the options, their defaults (today's
 // behaviour, which the official clients rely on), their checks, and the derived values every
 // host computes the same way (percentile, a score as text, entry metadata's limits).
+import { parsePrizes, type PrizeRow } from './rewards';
 import { invalid, type Parsed } from './rules';
 
 /** `desc`: higher is better (default); `asc`: lower is better (times, strokes, moves). */
@@ -68,6 +69,8 @@ export interface BoardOptions {
     tiebreak?: Tiebreak;
     /** Absent: not a league (today's behaviour); docs/leagues.md. */
     league?: League;
+    /** Prizes granted at each close of a timed board (./rewards.ts; absent: none, as before). */
+    prizes?: PrizeRow[];
 }
 
 export const DEFAULT_BOARD_OPTIONS: Readonly<BoardOptions> = Object.freeze({
@@ -157,10 +160,14 @@ export function implausible(value: number, first: number, entries: number, asc: 
     return asc ? value < first / factor : value > first * factor;
 }
 
-/** The options a request names (absent: unchanged); `review: null` turns review off, `league: null` the league. */
-export type BoardOptionsChange = Partial<Omit<BoardOptions, 'review' | 'league'>> & {
+/**
+ * The options a request names (absent: unchanged); `review: null` turns review off, `league: null`
+ * the league, `prizes: null` removes them.
+ */
+export type BoardOptionsChange = Partial<Omit<BoardOptions, 'review' | 'league' | 'prizes'>> & {
     review?: Review | null;
     league?: League | null;
+    prizes?: PrizeRow[] | null;
 };
 
 /**
@@ -176,6 +183,7 @@ export function parseBoardOptions(request: {
     filters?: unknown;
     tiebreak?: unknown;
     league?: unknown;
+    prizes?: unknown;
 }): Parsed<BoardOptionsChange> {
     const out: BoardOptionsChange = {};
     const fields = [
@@ -187,6 +195,7 @@ export function parseBoardOptions(request: {
         ['filters', parseFilters],
         ['tiebreak', parseTiebreak],
         ['league', parseLeague],
+        ['prizes', parsePrizes],
     ] as const;
     for (const [field, parse] of fields) {
         const value = request[field];

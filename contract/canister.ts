@@ -4,6 +4,7 @@
 import type { IDL } from '@dfinity/candid';
 
 import type { EventKind } from './event-log';
+import type { PrizeRow, RewardClaims } from './rewards';
 import type { DeliveryReport, Lease, WebhookView } from './webhooks';
 import type {
     BoardOptions,
@@ -33,6 +34,9 @@ import type {
     DivisionEntry,
     GameInfo,
     GameStats,
+    Grant,
+    RewardClaim,
+    Rewards,
     Leaderboard,
     Message,
     Nanoseconds,
@@ -115,6 +119,8 @@ export interface BoardConfig {
     review?: Review;
     /** Divisions in tiers with promotion and demotion at each close (docs/leagues.md); absent: not a league. */
     league?: League;
+    /** Prizes granted at each close (timed boards, ./rewards.ts); absent: none. */
+    prizes?: PrizeRow[];
 }
 
 /** A board as the developer methods show it. */
@@ -151,6 +157,19 @@ export interface GameView {
     serverOnly?: boolean;
     /** Server-key submits skip caps and time validation; absent until set. */
     serverSkipsChecks?: boolean;
+    /** Who may claim players' rewards (./rewards.ts); absent until set (client). */
+    rewardClaims?: RewardClaims;
+}
+
+/** A page of one close's grants of a board, for its developer (dev_grants). */
+export interface GrantsPage {
+    scoreboardId: string;
+    /** The board's closes that granted (kept PRIZES.keepDays), newest first, with how many grants each made. */
+    periods: Array<{ periodStart: Nanoseconds; periodEnd: Nanoseconds; count: number }>;
+    /** The close listed (absent: none granted yet). */
+    periodStart?: Nanoseconds;
+    offset: number;
+    grants: Array<Grant & { playerId: string }>;
 }
 
 /** What a gateway needs to authorize an API-key read. */
@@ -382,13 +401,17 @@ export interface CreateBoardRequest {
     review?: ReviewSetting;
     /** Timed boards only (docs/leagues.md). */
     league?: League;
+    /** Prizes granted at each close (timed boards only; ./rewards.ts parsePrizes). */
+    prizes?: PrizeRow[];
 }
 
 /**
  * What a board update may change besides its name: ties, format and eventTop always; order and
  * operator while it has no entries.
  */
-export type BoardOptionsUpdate = Partial<Omit<BoardOptions, 'review' | 'tiebreak' | 'league'>> & {
+export type BoardOptionsUpdate = Partial<Omit<BoardOptions, 'review' | 'tiebreak' | 'league' | 'prizes'>> & {
+    /** null or [] removes the prize table. */
+    prizes?: PrizeRow[] | null;
     eventTop?: number;
     /** null removes it; on, off, divisionSize and the number of tiers only while the period has no entries. */
     league?: League | null;
@@ -545,6 +568,15 @@ export const METHODS = {
             Message
         >(),
     },
+    /** The player's grants (docs/rewards.md), unclaimed first, newest first. */
+    player_rewards: { kind: 'query', access: 'gateway', shape: shape<PlayerWrite, Rewards>() },
+    /** Claims one grant, once (a second claim changes nothing); the game's `rewardClaims` decides which credentials may. */
+    claim_reward: {
+        kind: 'update',
+        access: 'gateway',
+        marks: 'nothing',
+        shape: shape<PlayerWrite & { grantId: string }, RewardClaim>(),
+    },
     end_play_session: {
         kind: 'update',
         access: 'gateway',
@@ -669,6 +701,7 @@ export const METHODS = {
                 isActive?: boolean;
                 standardBoards?: Partial<StandardBoards>;
                 everySubmitEvents?: boolean;
+                rewardClaims?: RewardClaims;
             } & ServerSettings,
             GameView
         >(),
@@ -781,6 +814,7 @@ export const METHODS = {
                 isActive?: boolean;
                 standardBoards?: Partial<StandardBoards>;
                 everySubmitEvents?: boolean;
+                rewardClaims?: RewardClaims;
             } & ServerSettings,
             GameView
         >(),
@@ -964,6 +998,16 @@ export const METHODS = {
         access: 'gateway',
         routes: 'viaDirectory',
         shape: shape<DevGame & { scoreboardId: string; playerId: string; action: ReviewAction }, Message>(),
+    },
+    /** A page of one close's grants of a board (absent periodStart: its newest close). */
+    dev_grants: {
+        kind: 'query',
+        access: 'gateway',
+        routes: 'viaDirectory',
+        shape: shape<
+            DevGame & { boardId: string; periodStart?: number; offset?: number; limit?: number },
+            GrantsPage
+        >(),
     },
     dev_analytics: {
         kind: 'query',

@@ -19,6 +19,7 @@ export const EVENT_KINDS = [
     'score_reviewed',
     'score_held',
     'division_closed',
+    'reward_granted',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 

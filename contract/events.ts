@@ -143,6 +143,22 @@ export const DivisionClosedEvent = base('division_closed', {
         )
         .meta({ description: "the division's final table in rank order (docs/leagues.md)" }),
 });
+/** One prize granted at a board's close (docs/rewards.md): give it from your server, then claim it. */
+export const RewardGrantedEvent = base('reward_granted', {
+    grantId: z.string().meta({ description: 'claim it with POST /players/{playerId}/rewards/{grantId}/claim' }),
+    playerId: PlayerField,
+    scoreboardId: BoardField,
+    periodStart: Nanoseconds,
+    periodEnd: Nanoseconds,
+    rank: z.number().int().meta({ description: 'the rank that won it (in the division on a league board)' }),
+    tier: z
+        .object({ index: z.number().int(), name: z.string() })
+        .optional()
+        .meta({ description: "league boards: the division's tier" }),
+    division: z.number().int().optional().meta({ description: 'league boards: the division' }),
+    reward: z.string().meta({ description: "the prize table row's reward: what the game gives the player" }),
+    amount: z.number().int().meta({ description: 'how much of it' }),
+});
 
 export const GameEvent = z.discriminatedUnion('kind', [
     NewLeaderEvent,
@@ -157,6 +173,7 @@ export const GameEvent = z.discriminatedUnion('kind', [
     ScoreReviewedEvent,
     ScoreHeldEvent,
     DivisionClosedEvent,
+    RewardGrantedEvent,
 ]);
 export type GameEvent = z.infer<typeof GameEvent>;
 /** An event of one kind. */

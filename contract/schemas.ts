@@ -597,3 +597,38 @@ export const Migrated = z.object({
     migratedGames: z.number().int(),
     migratedScoreboards: z.number().int(),
 });
+
+// ---- rewards (docs/rewards.md) ---------------------------------------------------------------------
+
+/** A prize granted to a player at a board's close. */
+export const Grant = z.object({
+    grantId: z.string().meta({
+        description:
+            '<scoreboardId>.<periodStart µs>.<prize row>.<player slot>: the same for the same close, row and player, so a close grants once',
+    }),
+    scoreboardId: z.string(),
+    periodStart: Nanoseconds,
+    periodEnd: Nanoseconds,
+    rank: z.number().int().meta({ description: 'the rank that won it (in the division on a league board)' }),
+    tier: TierRef.optional().meta({ description: "league boards: the division's tier" }),
+    division: z.number().int().optional().meta({ description: 'league boards: the division' }),
+    reward: z.string().meta({ description: "the prize table row's reward: what the game gives the player" }),
+    amount: z.number().int(),
+    grantedAt: Nanoseconds,
+    claimedAt: Nanoseconds.optional().meta({ description: 'absent until claimed' }),
+});
+export type Grant = z.infer<typeof Grant>;
+
+export const Rewards = z.object({
+    rewards: z.array(Grant).meta({ description: 'unclaimed first, newest first' }),
+});
+export type Rewards = z.infer<typeof Rewards>;
+
+export const RewardClaim = z.object({
+    grant: Grant,
+    claimed: z.literal(true),
+    alreadyClaimed: z
+        .boolean()
+        .meta({ description: 'true: it was claimed before and nothing changed now (give the reward only when false)' }),
+});
+export type RewardClaim = z.infer<typeof RewardClaim>;

@@ -35,6 +35,7 @@ import { applyServerSettings, parseServerSettings, serverSettingsView } from './
 import { assertRoomForNewGame, recount } from './capacity';
 import { saveView } from './view-push';
 import { leagueChange, purgeLater } from './leagues';
+import { dropBoardGrants, parseClaimsSetting } from './rewards';
 
 const DEFAULT_ALLOWANCE = 3;
 export const MAX_BOARDS = 100;
@@ -104,6 +105,7 @@ export function gameView(record: GameRecord): GameView {
         ...(record.everySubmitEvents === undefined ? {} : { everySubmitEvents: record.everySubmitEvents }),
         boards: record.boards.map(boardView),
         ...serverSettingsView(record),
+        ...(record.rewardClaims === undefined ? {} : { rewardClaims: record.rewardClaims }),
     };
 }
 
@@ -201,6 +203,7 @@ export function updateGame(ctx: Ctx, req: Untrusted<RequestOf<'admin_update_game
     const everySubmitEvents =
         req.everySubmitEvents === undefined ? undefined : boolean('everySubmitEvents', req.everySubmitEvents);
     const server = parseServerSettings(req);
+    const rewardClaims = parseClaimsSetting(req.rewardClaims);
     if (req.name !== undefined) game.record.name = text('name', req.name, 1, 100);
     if (req.description !== undefined) game.record.description = text('description', req.description, 0, 500);
     if (req.isActive !== undefined) {
@@ -208,6 +211,7 @@ export function updateGame(ctx: Ctx, req: Untrusted<RequestOf<'admin_update_game
     }
     if (req.standardBoards !== undefined) setStandardBoards(ctx, game, req.standardBoards);
     if (everySubmitEvents !== undefined) game.record.everySubmitEvents = everySubmitEvents;
+    if (rewardClaims !== undefined) game.record.rewardClaims = rewardClaims;
     applyServerSettings(game, server);
     saveView(ctx, game);
     return game.record;
@@ -342,7 +346,7 @@ export function createBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_create_boa
               : fail(invalid('sortBy', 'must be score or streak'));
     const name = optionalText('name', req.name, 100, id);
     const description = optionalText('description', req.description, 500, '');
-    const { review, league, ...options } = parsed(parseBoardOptions(req));
+    const { review, league, prizes, ...options } = parsed(parseBoardOptions(req));
     if (options.filters?.length === 0) delete options.filters;
     if (options.tiebreak !== undefined && sortBy !== 'score')
         throw new Fail(400, invalid('tiebreak', 'is only for boards ranked by score'));
@@ -374,12 +378,14 @@ export function createBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_create_boa
             throw new Fail(400, invalid('type', 'must be targeted, monthly or custom'));
     }
     const now = ctx.env.now();
+    if (prizes !== undefined && prizes !== null) refuseUntimedPrizes({ scoreboardId: id, period, days });
     const made = board(id, name, period, now, { description, sortBy, targeted, days, ...options });
     // A new board has no entries: the league's checks are only whether it is timed.
     const withLeague = leagueChange(ctx, game, made, league ?? undefined, 0);
     const serial = (game.record.boardSerial ?? 0) + 1;
     game.record.boardSerial = serial;
     const record = made;
+    if (prizes !== undefined && prizes !== null) record.prizes = prizes;
     record.serial = serial;
     if (eventTop !== undefined) record.eventTop = eventTop;
     if (review) record.review = review;
@@ -428,8 +434,9 @@ function setBoardOptions(
     options: BoardOptionsChange,
     clearTiebreak = false,
 ): void {
-    const { sortOrder, operator, ties, format, review, filters, tiebreak } = options;
+    const { sortOrder, operator, ties, format, review, filters, tiebreak, prizes } = options;
     // (`league` is applied by leagueChange.)
+    if (prizes !== undefined && prizes !== null) refuseUntimedPrizes(record);
     const tiebreakChanges = clearTiebreak ? record.tiebreak !== undefined : tiebreak !== record.tiebreak;
     const ruleChanges =
         (sortOrder !== undefined && sortOrder !== (record.sortOrder ?? 'desc')) ||
@@ -463,6 +470,21 @@ function setBoardOptions(
     if (review === null) delete record.review;
     else if (review !== undefined) record.review = review;
     if (filters !== undefined) setFilters(game, record, filters);
+    // Prizes change any time: the table at a close is the one paid.
+    if (prizes === null) delete record.prizes;
+    else if (prizes !== undefined) record.prizes = prizes;
+}
+
+/** Prizes are paid at a period's close: boards that never close have none. */
+function refuseUntimedPrizes(board: { scoreboardId: string; period: Period; days?: number }): void {
+    if (board.period === 'allTime' || (board.period === 'custom' && (board.days ?? 0) === 0))
+        throw new Fail(
+            400,
+            invalid(
+                'prizes',
+                `are only for boards with periods (daily, weekly, monthly, custom of 1+ days): '${board.scoreboardId}' never closes`,
+            ),
+        );
 }
 
 /**
@@ -491,6 +513,7 @@ export function deleteBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_delete_boa
     const league = game.leagues.get(record.scoreboardId);
     if (league !== undefined) purgeLater(ctx, league.key, league.index);
     game.leagues.delete(record.scoreboardId);
+    dropBoardGrants(ctx, game.record.gameId, record.scoreboardId);
     game.record.boards = game.record.boards.filter((b) => b !== record);
     game.boards.delete(record.scoreboardId);
     game.periodEnds.delete(record.scoreboardId);

@@ -10,6 +10,7 @@ import { ns } from '../domain/json';
 import { eventTopOf, playerOfSlot } from './board-events';
 import { hasEventReader, recordEvent } from './events';
 import { archiveRanks, tiesOf } from './ranks';
+import { grantBoardPrizes } from './rewards';
 import { saveView } from './view-push';
 import { closePeriod } from './leagues';
 
@@ -92,6 +93,8 @@ export function archivePeriod(ctx: Ctx, game: GameState, board: BoardRecord, end
                 })),
             });
         }
+        // Prizes of a board that is not a league board (league boards grant per division).
+        if (board.prizes !== undefined) grantBoardPrizes(ctx, game, board, end);
         board.archives.push(board.periodStart);
         const keep = RETENTION[board.period];
         while (board.archives.length > keep) {

@@ -31,6 +31,9 @@ import type {
     ShardWasmRecord,
     WebhookRecord,
     FundingRecord,
+    BoardGrants,
+    GrantRef,
+    PlayerGrants,
 } from './records';
 import type { GameView } from '../../contract/canister';
 import type { DivisionArchiveRecord, DivisionRecord, LeagueIndexRecord, LeaguePurge } from './leagues';
@@ -190,6 +193,14 @@ export interface Store {
     events: KV<GameEvent>;
     /** `<gameId>/<webhookId>` -> a webhook endpoint with its delivery state. */
     webhooks: KV<WebhookRecord>;
+    // ---- rewards part (service/rewards.ts) ----
+    /** `<gameId>/<playerId>` -> the player's grants. */
+    grants: KV<PlayerGrants>;
+    /**
+     * `<gameId>/<boardId>` -> the board's closes that granted (BoardGrants);
+     * `<gameId>/<boardId>/<periodStart>/<chunk>` -> who got that close's grants, GRANT_CHUNK a chunk.
+     */
+    grantIndex: KV<BoardGrants | GrantRef[]>;
     // ---- move part ----
     /** `<gameId>/<index>` -> a staged chunk of a game moving out (JSON text, service/move/stage.ts). */
     moveChunks: KV<string>;
@@ -308,6 +319,8 @@ export function memoryStore(): Store {
         daily: json(),
         events: json(),
         webhooks: json(),
+        grants: json(),
+        grantIndex: json(),
         moveChunks: plain(),
         locations: plain(),
         shardWasm: plain(),

@@ -336,6 +336,18 @@ export function createClient(options: ClientOptions) {
                 ? send('PUT', `/players/${seg(playerId())}/nickname`, { nickname }, 'key', false)
                 : send('PUT', '/profile/nickname', { nickname }, 'session', false);
         },
+        /** The player's rewards (prizes granted at boards' closes, the account's when signed in): unclaimed first, newest first. */
+        rewards(): Promise<T.Rewards> {
+            return get(`/players/${seg(playerId())}/rewards`, undefined, 'player');
+        },
+        /**
+         * Claims one reward, once: `alreadyClaimed: true` on any later claim (safe to retry: give
+         * the reward only on false). The game's `rewardClaims` may keep claims to signed-in players
+         * or to its server (then `invalid` with a session, `unauthorized` with the API key).
+         */
+        claimReward(grantId: string): Promise<T.RewardClaim> {
+            return send('POST', `/players/${seg(playerId())}/rewards/${seg(grantId)}/claim`, {}, 'player', true);
+        },
         /** Unlocks achievements (idempotent, A1): one id or up to 100. */
         unlockAchievements(ids: string | string[]): Promise<T.UnlockReply> {
             const body = typeof ids === 'string' ? { achievementId: ids } : { achievementIds: ids };

@@ -39,6 +39,10 @@ export type SessionProfile = Plain<z.infer<typeof S.SessionProfile>>;
 export type PlayerRank = Plain<S.PlayerRank>;
 export type BoardRank = Plain<S.BoardRank>;
 export type NicknameReply = Plain<S.NicknameReply>;
+/** A prize a board's close granted the player (docs/rewards.md). */
+export type Grant = Plain<S.Grant>;
+export type Rewards = Plain<S.Rewards>;
+export type RewardClaim = Plain<S.RewardClaim>;
 export type UnlockReply = Plain<S.UnlockReply>;
 export type PlaySessionStarted = Plain<S.PlaySessionStarted>;
 export type Message = Plain<S.Message>;

@@ -7,6 +7,7 @@ import type { GameView } from '../../contract/canister';
 import { REPORT_LIMITS } from '../../contract/reports';
 import { boardNotFound } from '../../contract/messages';
 import { readBoard } from '../developer/boards';
+import { grants as grantsOp } from '../developer/rewards';
 import { analytics } from '../developer/games';
 import { moderationLog, report, reports, reviewQueue, suspicionLog } from '../developer/moderation';
 import { replyOf, type DevGame } from '../developer/operation';
@@ -130,7 +131,11 @@ function boardTab(boardId: string): TabPage {
             const archiveId = typeof req.query.archive === 'string' ? req.query.archive : undefined;
             const filter =
                 typeof req.query.filter === 'string' && req.query.filter !== '' ? req.query.filter : undefined;
-            const [page, archives, archive] = await Promise.all([
+            const shown =
+                typeof req.query.grants === 'string' && /^[0-9]{1,20}$/.test(req.query.grants)
+                    ? req.query.grants
+                    : undefined;
+            const [page, archives, archive, grants] = await Promise.all([
                 replyOf(
                     readBoard.run(o, dev, { boardId, offset, limit: 50, ...(filter === undefined ? {} : { filter }) }),
                 ),
@@ -138,13 +143,23 @@ function boardTab(boardId: string): TabPage {
                 archiveId === undefined
                     ? undefined
                     : o.canister.ok('read_archive', { gameId: dev.gameId, archiveId, limit: 100 }),
+                // The grants of a close (the newest, or the one the query names): boards that close only.
+                boardId === 'all-time'
+                    ? undefined
+                    : replyOf(
+                          grantsOp.run(o, dev, {
+                              boardId,
+                              limit: 100,
+                              ...(shown === undefined ? {} : { periodStart: Number(shown) }),
+                          }),
+                      ),
             ]);
-            return { page, archives, archive, filter };
+            return { page, archives, archive, filter, grants };
         },
-        (game, { page, archives, archive, filter }, { view }) => {
+        (game, { page, archives, archive, filter, grants }, { view }) => {
             // Read side by side with the board: a board made or deleted in between is not there yet, or any more.
             if (!game.boards.some((b) => b.scoreboardId === boardId)) throw new ApiFailure(404, boardNotFound(boardId));
-            return { body: boardPage(game, page, archives, archive, view, filter) };
+            return { body: boardPage(game, page, archives, archive, view, filter, grants) };
         },
     );
 }

@@ -28,6 +28,7 @@ import playerNickname from './player-nickname';
 import playerProfile from './player-profile';
 import playerRank from './player-rank';
 import report from './report';
+import rewards from './rewards';
 import scores from './scores';
 import stats from './stats';
 import webhookTest from './webhook-test';
@@ -45,6 +46,7 @@ export const ROUTES: readonly Route[] = [
     playerProfile,
     playerRank,
     playerNickname,
+    ...rewards,
     playSessionStart,
     playSessionEnd,
     achievements,

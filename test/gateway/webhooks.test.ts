@@ -123,6 +123,9 @@ test('events of every kind arrive in order, signed under the endpoint secret, ea
     await submit(apiKey, g, 'rev-1', 1000, 200, 'hold');
     // Delivered before the clock jumps a day (a jump past a lease in flight would lease it again).
     await settled(g, webhookId);
+    // The daily board pays its first: its close grants a prize (reward_granted).
+    const prizes = [{ from: 1, to: 1, reward: 'gold', amount: 1 }];
+    await s.canister.ok('dev_update_board', { sessionHash: dev.sessionHash, gameId: g, scoreboardId: 'daily', prizes });
     await advance(86_400); // the daily period closes: period_closed
     await submit(apiKey, g, 'cat', 50);
     const view = await settled(g, webhookId);

@@ -46,7 +46,7 @@ function boardOf(v: unknown, serials: number): BoardRecord {
         archives.some((a, i) => i > 0 && a <= archives[i - 1])
     )
         throw new Fail(400, invalid('archives', `must be at most ${RETENTION[period]} period starts, oldest first`));
-    const { review, league, ...options } = parsed(parseBoardOptions(o));
+    const { review, league, prizes, ...options } = parsed(parseBoardOptions(o));
     // As the board methods allow it: boards of their own ranked by score (the standard ones have none).
     if (options.tiebreak !== undefined && (o.sortBy !== 'score' || isFanout(o.scoreboardId as string)))
         throw new Fail(400, invalid('tiebreak', 'is only for boards of their own ranked by score'));
@@ -75,6 +75,7 @@ function boardOf(v: unknown, serials: number): BoardRecord {
         board.league = league;
         board.leagueSince = board.createdAt;
     }
+    if (prizes) board.prizes = prizes;
     return board;
 }
 

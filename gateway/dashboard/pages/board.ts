@@ -1,10 +1,11 @@
 // A board's page: a page of its entries (removing one), editing, resetting or deleting it, its archives.
-import type { DeveloperEntry, GameView, ReplyOf } from '../../../contract/canister';
+import type { DeveloperEntry, GameView, GrantsPage, ReplyOf } from '../../../contract/canister';
 import type { Archive, ArchiveList } from '../../../contract/schemas';
 import { field, form, html, when, type Html, table } from '../layout';
 import { displayFields, HINT, leagueFields, optionsLine, ruleFields, scoreText, tiebreakField } from './board-options';
 import { leagueCard } from './league';
 import { filterPicker, filterQuery, shownLine } from './board-filter';
+import { grantsCard, prizesField } from './board-prizes';
 import { base, doneBox, errorFor, type View } from './view';
 
 /** Metadata shown in this many characters at most; the whole JSON is the cell's tooltip. */
@@ -25,6 +26,7 @@ export function boardPage(
     archive: Archive | undefined,
     v: View,
     filter?: string,
+    grants?: GrantsPage,
 ): Html {
     const board = game.boards.find((b) => b.scoreboardId === page.scoreboardId)!;
     const b = `${base(game)}/boards/${board.scoreboardId}`;
@@ -110,10 +112,11 @@ export function boardPage(
                     }
                     ${displayFields(v, 'update-board', board, 'f-board')}
                     ${timed ? leagueFields(v, 'update-board', board, 'f-board') : ''}
+                    ${prizesField(v, 'update-board', board, 'f-board')}
                     <button type="submit">Save</button>`,
             )}
         </div>
-        ${leagueCard(game, board)}
+        ${leagueCard(game, board)} ${grantsCard(board, grants, b)}
         <div class="grid">
             ${
                 board.period === 'custom'
