@@ -3,12 +3,16 @@
 // signed in) play; divisions sized as promised, each division's zones as its reads show them (API
 // key, session, the JavaScript client, the canister's direct read), period 1 and 2 closed by the
 // clock: promotions and demotions as the tables said, the board archived, one `division_closed`
-// event per division in the feed, and players who did not play keeping their tier.
+// event per division in the feed, and players who did not play keeping their tier; then the
+// board's prize table paid at the second close by rank inside each division (a row for one tier
+// only), claims once, and each grant once in the feed and at a real webhook endpoint.
 import { createHash } from 'node:crypto';
 
+import { parseAllow } from '../../gateway/webhooks/address-policy';
 import { localClient } from '../support/client';
 import { dashboardHeaders, startService } from '../support/gateway';
-import { eventually } from '../support/webhooks';
+import { startReceiver, type Receiver } from '../support/webhook-receiver';
+import { addWebhook, eventually, webhookView } from '../support/webhooks';
 
 const G = 'league-e2e';
 const BOARD = 'ladder';
@@ -25,6 +29,9 @@ const NS = 1_000_000;
 const TICK_MS = 30_000;
 
 let s: Awaited<ReturnType<typeof startService>>;
+let receiver: Receiver;
+/** The game's endpoint for reward_granted. */
+let webhookId: string;
 let apiKey: string;
 let serverKey: string;
 let dev: { sessionHash: string; headers: Record<string, string> };
@@ -226,7 +233,16 @@ async function leagueView(tier: number) {
 }
 
 beforeAll(async () => {
-    s = await startService({ replica: { startTime: BigInt(START_MS) * BigInt(NS) } });
+    receiver = await startReceiver();
+    s = await startService({
+        replica: { startTime: BigInt(START_MS) * BigInt(NS) },
+        // This gateway delivers the game's webhooks (to the receiver on 127.0.0.1).
+        webhooks: {
+            deliver: true,
+            delivery: { policy: parseAllow('loopback'), timeoutMs: 5_000, connectTimeoutMs: 5_000 },
+            pollMs: 20,
+        },
+    });
     await signInDeveloper();
     apiKey = (await s.canister.ok('dev_register_game', { sessionHash: dev.sessionHash, gameId: G, name: 'Leagues' }))
         .apiKey;
@@ -242,7 +258,10 @@ beforeAll(async () => {
         tierOf.set(ids[i], 0);
     }
 });
-afterAll(() => s.stop());
+afterAll(async () => {
+    await s.stop();
+    await receiver.close();
+});
 
 test('a weekly league board from the dashboard API; bad league settings refused, nothing stored', async () => {
     const create = (body: Record<string, unknown>) =>
@@ -348,6 +367,14 @@ test("a division read as an attacker: another game's key, a bad or unknown playe
 });
 
 let period1: Map<number, Read>;
+let period2: Map<number, Read>;
+
+/** The prize table of the second close: ranks inside each division, one row for Silver (tier 1) alone. */
+const PRIZES = [
+    { from: 1, to: 1, reward: 'gold', amount: 100 },
+    { from: 2, to: 3, reward: 'silver', amount: 40 },
+    { from: 1, to: UP, reward: 'promo', amount: 1, tier: 1 },
+];
 
 test('period 1 closes on the clock: the top 5 of each division move up, archived, division_closed in the feed', async () => {
     period1 = await divisions(Array.from({ length: PLAYERS }, (_, i) => i));
@@ -367,6 +394,16 @@ test('period 1 closes on the clock: the top 5 of each division move up, archived
     );
 });
 
+test('a prize table and a webhook for its grants, set while period 2 runs', async () => {
+    await signInDeveloper();
+    const set = await s.request('PUT', `/dashboard/api/games/${G}/boards/${BOARD}`, {
+        headers: dev.headers,
+        body: { prizes: PRIZES },
+    });
+    expect(set.body.data.prizes).toEqual(PRIZES);
+    webhookId = (await addWebhook(s, dev, G, receiver.url, ['reward_granted'])).webhookId;
+});
+
 test('period 2: 280 play in Bronze and Silver, the close promotes to Gold and demotes; non-players keep their tier', async () => {
     // Players 280-299 sit this period out (some of them are Silver).
     const playing = Array.from({ length: 280 }, (_, i) => i);
@@ -375,7 +412,7 @@ test('period 2: 280 play in Bronze and Silver, the close promotes to Gold and de
     const league = await leagueView(1);
     expect(league.tiers.map((t: { players: number }) => t.players)).toEqual([...byTier, 0]);
     for (const d of league.divisions) expect(d.size).toBeGreaterThanOrEqual(SIZE / 2);
-    const period2 = await divisions(playing);
+    period2 = await divisions(playing);
     for (const { reply, reader } of period2.values()) {
         expect(reply.entries.length).toBeLessThanOrEqual(SIZE);
         if (byTier[reply.tier.index] >= SIZE) expect(reply.entries.length).toBeGreaterThanOrEqual(SIZE / 2);
@@ -396,4 +433,53 @@ test('period 2: 280 play in Bronze and Silver, the close promotes to Gold and de
         if (reply.tier.index === 2)
             expect({ promote: reply.promote, demote: reply.demote }).toEqual({ promote: 0, demote: DOWN });
     }
+});
+
+test('the period 2 close paid the table by rank inside each division; claims once; each grant once in the feed and at the webhook', async () => {
+    const { periodStart } = [...period2.values()][0].reply;
+    const expected: string[] = [];
+    for (const { reply, members } of period2.values())
+        reply.entries.forEach((e, k) => {
+            for (const row of PRIZES)
+                if (e.rank >= row.from && e.rank <= row.to && (row.tier === undefined || row.tier === reply.tier.index))
+                    expected.push(
+                        [ids[members[k]], row.reward, row.amount, e.rank, reply.division, reply.tier.index].join(' '),
+                    );
+        });
+    const granted = (await feedOf('reward_granted')).filter((e) => e.periodStart === periodStart);
+    const shown = (g: any): string => [g.playerId, g.reward, g.amount, g.rank, g.division, g.tier.index].join(' ');
+    expect(granted.map(shown).sort()).toEqual(expected.sort());
+    expect(granted.every((g) => g.tier.name === TIERS[g.tier.index] && g.scoreboardId === BOARD)).toBe(true);
+
+    // Each player reads their own grants; a claim is made once, a second changes nothing.
+    const headersOf = (playerId: string) => (playerId === signedIn.playerId ? session() : key());
+    const pathOf = (playerId: string) => `/players/${playerId === signedIn.playerId ? 'me' : playerId}/rewards`;
+    for (const playerId of new Set(granted.map((g) => g.playerId as string))) {
+        const mine = await s.request('GET', pathOf(playerId), { headers: headersOf(playerId) });
+        expect(mine.body.data.rewards.map((g: any) => g.grantId).sort()).toEqual(
+            granted
+                .filter((g) => g.playerId === playerId)
+                .map((g) => g.grantId)
+                .sort(),
+        );
+    }
+    const gold = granted.find((g) => g.reward === 'gold')!;
+    const claim = () =>
+        s.request('POST', `/players/${gold.playerId}/rewards/${gold.grantId}/claim`, {
+            headers: headersOf(gold.playerId),
+        });
+    const first = await claim();
+    expect(first.body.data).toMatchObject({ claimed: true, alreadyClaimed: false, grant: { grantId: gold.grantId } });
+    const again = await claim();
+    expect(again.body.data).toEqual({ ...first.body.data, alreadyClaimed: true });
+
+    // The endpoint got each grant once (its event id is the grant's), nothing left to deliver.
+    await signInDeveloper(); // the weeks the clock jumped ended the last dashboard session
+    await eventually(async () => {
+        const view = await webhookView(s, dev, G, webhookId);
+        expect({ pending: view.pending, failures: view.failures }).toEqual({ pending: 0, failures: 0 });
+    });
+    const delivered = receiver.received.map((d) => d.event);
+    expect(delivered.map((e) => e.grantId).sort()).toEqual(granted.map((g) => g.grantId).sort());
+    expect(new Set(delivered.map((e) => e.id)).size).toBe(delivered.length);
 });
