@@ -9,7 +9,7 @@ import { periodEnd } from '../domain/periods';
 import { Fail } from '../domain/fail';
 import type { Ctx, GameState, Untrusted } from '../state/context';
 import { currentPeriod, requireGame, ruleOf } from '../state/game-state';
-import { tierOf } from '../state/leagues';
+import { divisionOf, tierOf } from '../state/leagues';
 import type { BoardRecord } from '../state/records';
 import { authTypeOf, metadataOf, nicknameOf, tiebreakOf, type BoardTable } from '../state/tables';
 import { requirePlayerRef } from './credentials';
@@ -70,7 +70,7 @@ export function division(ctx: Ctx, req: Untrusted<RequestOf<'division'>>): Divis
     if (slot === undefined) throw new Fail(404, MESSAGES.playerNotFound);
     const league = board.league!;
     const { start, end } = periodNow(ctx, board);
-    const d = state.current.period === start ? state.current.divisionOf.get(slot) : undefined;
+    const d = state.current.period === start ? divisionOf(state.current, slot) : undefined;
     const record = d === undefined ? undefined : state.current.divisions[d - 1];
     const tier = record === undefined ? tierOf(state, league, slot) : Math.min(record.tier, league.tiers.length - 1);
     const all = divisionEntries(game, board, liveTable(ctx, game, board), record?.members ?? [], tier, slot);

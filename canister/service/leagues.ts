@@ -11,6 +11,8 @@ import { newBoardTable } from '../state/game-state';
 import {
     closing,
     divisionKey,
+    divisionOf,
+    placeInDivision,
     emptyIndex,
     flushTiers,
     leagueRecordKeys,
@@ -128,11 +130,11 @@ export function joinDivision(ctx: Ctx, game: GameState, board: BoardRecord, slot
     const league = board.league;
     if (state === undefined || league === undefined) return;
     startPeriod(ctx, game, board, state);
-    if (state.current.divisionOf.has(slot)) return;
+    if (divisionOf(state.current, slot) !== undefined) return;
     // Their last period's division closes first, so that they join in the tier it gives them.
     const pending = state.pending;
     if (pending !== undefined) {
-        const old = pending.divisionOf.get(slot);
+        const old = divisionOf(pending, slot);
         if (old !== undefined && pending.divisions[old - 1] !== undefined) {
             closeDivision(ctx, game, board, state, old);
             finishClose(ctx, state);
@@ -157,7 +159,7 @@ export function joinDivision(ctx: Ctx, game: GameState, board: BoardRecord, slot
             where.open.push(where.lastFilled);
             saveDivision(ctx, state, current, where.lastFilled);
             where.lastFilled = 0;
-            for (const s of moved) current.divisionOf.set(s, division);
+            for (const s of moved) placeInDivision(current, s, division);
         }
         current.divisions.push({ tier, members: moved });
         where.open.push(division);
@@ -167,7 +169,7 @@ export function joinDivision(ctx: Ctx, game: GameState, board: BoardRecord, slot
     }
     const record = current.divisions[division - 1]!;
     record.members.push(slot);
-    current.divisionOf.set(slot, division);
+    placeInDivision(current, slot, division);
     if (record.members.length >= league.divisionSize) {
         record.filled = ++state.index.fills;
         where.open = where.open.filter((d) => d !== division);

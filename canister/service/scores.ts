@@ -324,8 +324,8 @@ function writeEntry(
         if (note !== undefined || table.metadata !== undefined) setEntryMetadata(table, player.slot, note);
         boardEvents(ctx, game, board, table, player.slot, playerId, current, best, cause);
         if (first !== undefined) flagEntry(ctx, game, board, playerId, best, first, cause);
-        // A league board's first entry of the period puts its player in a division (others: one check).
-        if (board.league !== undefined && current === undefined) joinDivision(ctx, game, board, player.slot);
+        // On a league board a player not yet in a division this period joins one (others: one check).
+        if (board.league !== undefined) joinDivision(ctx, game, board, player.slot);
     }
     return current !== undefined && improved;
 }

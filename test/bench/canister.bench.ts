@@ -605,6 +605,11 @@ export async function benchLeague(players: number): Promise<Map<string, bigint>>
         (await submit('plain-newcomer', 'plain')).instructions,
     );
     out.set('league: submit, new player joins a division', (await submit('league-newcomer')).instructions);
+    // An upgrade loads the league's tiers and divisions from their records (not the heap snapshot).
+    await r.installCode(id, leaderboardWasm(), { mode: 'upgrade', arg: initArg({ gateways: [], operators: [] }) });
+    const post = r.executions().filter((e) => e.method === 'canister_post_upgrade');
+    out.set('league: post_upgrade (snapshot restore + the league loaded from its records)', post.at(-1)!.instructions);
+    await r.advanceTime(3_000);
     // The period ends: the next tick rolls the board over and starts the close; ticks close the rest.
     let seen = r.executions().at(-1)!;
     let total = 0n;

@@ -331,3 +331,19 @@ test('a moved game keeps its league option; its tiers start anew there and leave
     while (purgeSomeLeagues(src, 1000));
     expect(src.store.leagueTiers.size() + src.store.leagueDivisions.size() + src.store.leagueArchives.size()).toBe(0);
 });
+
+test("another developer's session, a bad tier or a bad player id reads nothing", () => {
+    const h = harness('2026-03-02T00:00:00Z');
+    const session = ownLadder(h);
+    send(h, 'p1', 5, '');
+    const eve = hashOf(developerSignIn(h, { identity: person('eve', 'local') }).sessionToken);
+    expect(failure(() => devLeague(h, { sessionHash: eve, gameId: G, boardId: 'ladder' })).status).toBe(404);
+    for (const tier of [-1, 3, 1.5, '0'])
+        expect(failure(() => devLeague(h, { sessionHash: session, gameId: G, boardId: 'ladder', tier })).status).toBe(
+            400,
+        );
+    expect(devLeague(h, { sessionHash: session, gameId: G, boardId: 'ladder', limit: 1000 }).divisions).toHaveLength(1);
+    for (const playerId of [undefined, '', 7, 'x'.repeat(500)])
+        expect(failure(() => division(h, { gameId: G, boardId: 'ladder', playerId })).status).toBe(400);
+    expect(failure(() => division(h, { gameId: 'other-game', boardId: 'ladder', playerId: 'p1' })).status).toBe(404);
+});
