@@ -228,14 +228,16 @@ export function dropBoardGrants(ctx: Ctx, gameId: string, boardId: string): void
     ctx.store.grantIndex.delete(headKey(gameId, boardId));
 }
 
-/** The boards of a game that may have lists of grants (every board that can close). */
-export const boardsWithGrants = (record: GameRecord): string[] =>
-    record.boards.filter((b) => b.scoreboardId !== 'all-time').map((b) => b.scoreboardId);
+/** The boards of a game that have lists of grants (a purge's or a move's to-do). */
+export const boardsWithGrants = (ctx: Ctx, record: GameRecord): string[] =>
+    record.boards
+        .filter((b) => ctx.store.grantIndex.get(headKey(record.gameId, b.scoreboardId)) !== undefined)
+        .map((b) => b.scoreboardId);
 
 /** A game's lists of grants as stored (heads and chunks), for a move. */
 export function grantLists(ctx: Ctx, record: GameRecord): Array<[string, BoardGrants | GrantRef[]]> {
     const out: Array<[string, BoardGrants | GrantRef[]]> = [];
-    for (const boardId of boardsWithGrants(record)) {
+    for (const boardId of boardsWithGrants(ctx, record)) {
         const head = ctx.store.grantIndex.get(headKey(record.gameId, boardId));
         if (head === undefined || Array.isArray(head)) continue;
         out.push([headKey(record.gameId, boardId), head]);
