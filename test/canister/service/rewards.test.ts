@@ -151,6 +151,23 @@ describe('which rows a close grants', () => {
         expect(all.p501).toBeUndefined();
     });
 
+    test('a row far down pays its ranks only; a tier row on a board that is not a league pays as any row', () => {
+        const h = setup([
+            { from: 1, to: 1, reward: 'first', amount: 1, tier: 3 },
+            { from: 1198, to: 1199, reward: 'spoon', amount: 1 },
+        ]);
+        play(
+            h,
+            ids(1200).map((_, i) => 5000 - i),
+        );
+        close(h);
+        expect(got(h, ids(1200))).toEqual({
+            p1: [[1, 'first', 1]],
+            p1198: [[1198, 'spoon', 1]],
+            p1199: [[1199, 'spoon', 1]],
+        });
+    });
+
     test('a close granted twice (as a retried close would) grants once', () => {
         const h = setup([{ from: 1, to: 3, reward: 'a', amount: 1 }]);
         play(h, [3, 2, 1]);
