@@ -97,12 +97,25 @@ export function rowMatches(row: PrizeRow, rank: number, total: number): boolean 
     return rank >= row.from && rank <= row.to;
 }
 
-/** The worst rank any row of a table can match among `total` entries (a close walks no further). */
-export function deepestRank(rows: readonly PrizeRow[], total: number): number {
-    let deepest = 0;
-    for (const row of rows)
-        deepest = Math.max(deepest, 'topPercent' in row ? Math.floor((row.topPercent * total + 1e-9) / 100) : row.to);
-    return Math.min(deepest, total);
+/**
+ * The ranks a table's rows can match among `total` entries, as sorted, merged spans [from, to]
+ * (a close walks only these: rows far down a big board cost no walk over the ranks between).
+ */
+export function rankSpans(rows: readonly PrizeRow[], total: number): Array<[number, number]> {
+    const spans = rows
+        .map((row): [number, number] =>
+            'topPercent' in row ? [1, Math.floor((row.topPercent * total + 1e-9) / 100)] : [row.from, row.to],
+        )
+        .map(([from, to]): [number, number] => [from, Math.min(to, total)])
+        .filter(([from, to]) => from <= to)
+        .sort((a, b) => a[0] - b[0]);
+    const merged: Array<[number, number]> = [];
+    for (const [from, to] of spans) {
+        const last = merged[merged.length - 1];
+        if (last !== undefined && from <= last[1] + 1) last[1] = Math.max(last[1], to);
+        else merged.push([from, to]);
+    }
+    return merged;
 }
 
 /**

@@ -232,7 +232,7 @@ function deleteGame(ctx: Ctx, game: GameState, developer: DeveloperRecord | unde
     if (events > 0) purge.events = events;
     if ((game.record.webhooks ?? []).length > 0)
         purge.webhooks = game.record.webhooks!.map((w) => `${gameId}/${w.webhookId}`);
-    const grantBoards = boardsWithGrants(game.record);
+    const grantBoards = boardsWithGrants(ctx, game.record);
     if (grantBoards.length > 0) purge.grantBoards = grantBoards;
     ctx.store.meta.set('purging', [...purging(ctx), purge]);
     return { message: `Game '${gameId}' and all of its data were deleted.` };

@@ -6,9 +6,9 @@
 import { MESSAGES } from '../../contract/messages';
 import {
     PRIZES,
-    deepestRank,
     grantIdOf,
     parseRewardClaims,
+    rankSpans,
     rowMatches,
     type PrizeRow,
     type RewardClaims,
@@ -52,43 +52,41 @@ const chunkKey = (gameId: string, boardId: string, start: number, chunk: number)
 
 /**
  * The grants of a board's close (rollover.ts archivePeriod, before the period's table goes), on a
- * board with prizes that is not a league board (those grant per division: league-prizes.ts): its
- * rank index walked from the top as deep as a row can match (further while entries share the
- * last matching rank), each entry's shared or distinct rank as the board shows it.
+ * board with prizes that is not a league board (those grant per division: league-prizes.ts): the
+ * rank index walked over the ranks the rows can match (rankSpans), each span from its first
+ * position on as long as entries rank within it (with shared ties an entry past the span's end
+ * may share its last rank), each entry's rank as the board shows it; at most PRIZES.perClose
+ * entries (each is at least one grant).
  */
 export function grantBoardPrizes(ctx: Ctx, game: GameState, board: BoardRecord, periodEnd: number): number {
     const rows = board.prizes;
     const table = game.boards.get(board.scoreboardId);
     if (rows === undefined || rows.length === 0 || isLeague(board) || table === undefined) return 0;
     const total = entryCount(table);
-    const deepest = deepestRank(rows, total);
-    if (deepest === 0) return 0;
     const index = rankIndex(table, board.sortBy);
-    const ranker = sharedRanker(table, board.sortBy, 1, tiesOf(board));
     const ranked: Array<{ slot: number; rank: number }> = [];
-    // Past `deepest` only entries sharing a matching rank count; a page of the index at a time.
-    for (let position = 1; position <= total; position += GRANT_CHUNK) {
-        const ids = index.range(position, GRANT_CHUNK);
-        let done = false;
-        for (let i = 0; i < ids.length; i++) {
-            const id = ids[i]!;
-            const at = position + i;
-            const rank = ranker === undefined ? at : ranker(id, at - 1);
-            if (at > deepest && (rank > deepest || !rows.some((r) => rowMatches(r, rank, total)))) {
-                done = true;
-                break;
+    let next = 1; // the first position not walked yet (spans may meet through ties)
+    for (const [from, to] of rankSpans(rows, total)) {
+        const start = Math.max(from, next);
+        const ranker = sharedRanker(table, board.sortBy, start, tiesOf(board));
+        let position = start;
+        walk: while (position <= total && ranked.length < PRIZES.perClose) {
+            const ids = index.range(position, GRANT_CHUNK);
+            for (let i = 0; i < ids.length; i++) {
+                const id = ids[i]!;
+                const rank = ranker === undefined ? position : ranker(id, position - start);
+                if (rank > to) break walk;
+                // Ranked above the span (tied with an entry before it): that entry's span paid it.
+                if (rank >= from) ranked.push({ slot: table.slot[id]!, rank });
+                position++;
+                if (ranked.length >= PRIZES.perClose) break walk;
             }
-            ranked.push({ slot: table.slot[id]!, rank });
+            if (ids.length < GRANT_CHUNK) break;
         }
-        // Enough entries to reach the cap: each matching entry is at least one grant.
-        if (done || ids.length < GRANT_CHUNK || ranked.length >= PRIZES.perClose) break;
+        next = position;
     }
-    return grantRanked(ctx, game, board, rows, {
-        periodStart: board.periodStart,
-        periodEnd,
-        total,
-        ranked,
-    });
+    if (ranked.length === 0) return 0;
+    return grantRanked(ctx, game, board, rows, { periodStart: board.periodStart, periodEnd, total, ranked });
 }
 
 /**
@@ -118,7 +116,8 @@ export function grantRanked(
         let grants: PlayerGrants | undefined;
         for (let row = 0; row < rows.length && made.length < left; row++) {
             const prize = rows[row]!;
-            if (prize.tier !== undefined && prize.tier !== close.tier?.index) continue;
+            // `tier` counts on league boards only (a board's own close has no tier).
+            if (prize.tier !== undefined && close.tier !== undefined && prize.tier !== close.tier.index) continue;
             if (!rowMatches(prize, entry.rank, close.total)) continue;
             playerId ??= playerOfSlot(ctx, game, entry.slot);
             if (playerId === '') break;
@@ -228,14 +227,16 @@ export function dropBoardGrants(ctx: Ctx, gameId: string, boardId: string): void
     ctx.store.grantIndex.delete(headKey(gameId, boardId));
 }
 
-/** The boards of a game that may have lists of grants (every board that can close). */
-export const boardsWithGrants = (record: GameRecord): string[] =>
-    record.boards.filter((b) => b.scoreboardId !== 'all-time').map((b) => b.scoreboardId);
+/** The boards of a game that have lists of grants (a purge's or a move's to-do). */
+export const boardsWithGrants = (ctx: Ctx, record: GameRecord): string[] =>
+    record.boards
+        .filter((b) => ctx.store.grantIndex.get(headKey(record.gameId, b.scoreboardId)) !== undefined)
+        .map((b) => b.scoreboardId);
 
 /** A game's lists of grants as stored (heads and chunks), for a move. */
 export function grantLists(ctx: Ctx, record: GameRecord): Array<[string, BoardGrants | GrantRef[]]> {
     const out: Array<[string, BoardGrants | GrantRef[]]> = [];
-    for (const boardId of boardsWithGrants(record)) {
+    for (const boardId of boardsWithGrants(ctx, record)) {
         const head = ctx.store.grantIndex.get(headKey(record.gameId, boardId));
         if (head === undefined || Array.isArray(head)) continue;
         out.push([headKey(record.gameId, boardId), head]);

@@ -75,7 +75,7 @@ export function purgeLater(
     const purge: PurgeRecord = { gameId, next: 0, players, archives: archivesOf(record) };
     if (events > 0) purge.events = events;
     if ((record?.webhooks ?? []).length > 0) purge.webhooks = record!.webhooks!.map((w) => `${gameId}/${w.webhookId}`);
-    const grantBoards = record === undefined ? [] : boardsWithGrants(record);
+    const grantBoards = record === undefined ? [] : boardsWithGrants(ctx, record);
     if (grantBoards.length > 0) purge.grantBoards = grantBoards;
     ctx.store.meta.set('purging', [...(ctx.store.meta.get('purging') ?? []), purge]);
 }

@@ -11,7 +11,18 @@ import { claimReward, devGrants, grantBoardPrizes, playerRewards } from '../../.
 import { rolloverAll } from '../../../canister/service/rollover';
 import { playerKey } from '../../../canister/state/store';
 import { PRIZES, type PrizeRow } from '../../../contract/rewards';
-import { failure, harness, hashOf, key, person, present, withGame, withReader, type Harness } from './harness';
+import {
+    failure,
+    harness,
+    hashOf,
+    key,
+    moveGame,
+    person,
+    present,
+    withGame,
+    withReader,
+    type Harness,
+} from './harness';
 import { submitBatch } from './submit';
 
 const G = 'prize-game';
@@ -138,6 +149,23 @@ describe('which rows a close grants', () => {
         expect(Object.values(all).flat()).toHaveLength(PRIZES.perClose);
         expect(all.p500).toHaveLength(2);
         expect(all.p501).toBeUndefined();
+    });
+
+    test('a row far down pays its ranks only; a tier row on a board that is not a league pays as any row', () => {
+        const h = setup([
+            { from: 1, to: 1, reward: 'first', amount: 1, tier: 3 },
+            { from: 1198, to: 1199, reward: 'spoon', amount: 1 },
+        ]);
+        play(
+            h,
+            ids(1200).map((_, i) => 5000 - i),
+        );
+        close(h);
+        expect(got(h, ids(1200))).toEqual({
+            p1: [[1, 'first', 1]],
+            p1198: [[1198, 'spoon', 1]],
+            p1199: [[1199, 'spoon', 1]],
+        });
     });
 
     test('a close granted twice (as a retried close would) grants once', () => {
@@ -396,4 +424,26 @@ describe('events, the dashboard list, the option, deletion', () => {
         expect(h.store.grantIndex.size()).toBe(0);
         expect(h.store.grants.size()).toBe(1);
     });
+});
+
+test("a moved game takes its players' grants and its lists of closes along; the source drops them", () => {
+    const src = setup([{ from: 1, to: 2, reward: 'gold', amount: 1 }]);
+    play(src, [5, 9, 1]);
+    close(src);
+    const dst = harness(START);
+    dst.time = src.time;
+    const read = (h: Harness) => ({
+        p2: present(playerRewards(h, { gameId: G, apiKey: key(h, G), playerId: 'p2' })),
+        list: present(devGrants(h, h.games.get(G)!, { boardId: 'cup' })),
+    });
+    const before = read(src);
+    expect(before.list.grants).toHaveLength(2);
+    moveGame(src, dst, G, 'aaaaa-aa');
+    expect(read(dst)).toEqual(before);
+    expect(
+        claimReward(dst, { gameId: G, apiKey: key(dst, G), playerId: 'p2', grantId: before.p2.rewards[0]!.grantId })
+            .alreadyClaimed,
+    ).toBe(false);
+    while (purgeSome(src, 1000));
+    expect([src.store.grants.size(), src.store.grantIndex.size()]).toEqual([0, 0]);
 });
