@@ -112,8 +112,6 @@ test('every API route has a client method', () => {
         'GET /games/{gameId}/scoreboards/{boardId}/rank',
         'GET /games/{gameId}/scoreboards/{boardId}/around',
         'GET /games/{gameId}/scoreboards/{boardId}/division',
-        'GET /players/{playerId}/rewards',
-        'POST /players/{playerId}/rewards/{grantId}/claim',
         'POST /games/{gameId}/scoreboards/{boardId}/players',
         'POST /games/{gameId}/scoreboards/{boardId}/reports',
         'GET /players/{playerId}/profile',
