@@ -2,10 +2,8 @@
 // the `league` option (by ?playerId= with the API key, or the signed-in player), with its zones.
 import { z } from 'zod';
 
-import { parsePlayerId } from '../../contract/rules';
 import { Division } from '../../contract/schemas';
-import { ApiFailure } from '../http/errors';
-import { BOARD_PARAMS, playerOf, route, sameGame } from './route';
+import { BOARD_PARAMS, queriedPlayer, route, sameGame } from './route';
 
 export default route({
     method: 'get',
@@ -28,16 +26,10 @@ export default route({
     },
     async handle(ctx, { params, query, caller }) {
         sameGame(caller, params.gameId, 'Game');
-        let named = '';
-        if (caller.kind !== 'session') {
-            const parsed = parsePlayerId(query);
-            if ('error' in parsed) throw new ApiFailure(400, parsed.error);
-            named = parsed.ok;
-        }
         return ctx.canister.ok('division', {
             gameId: params.gameId,
             boardId: params.boardId,
-            playerId: playerOf(caller, named),
+            playerId: queriedPlayer(caller, query),
         });
     },
 });

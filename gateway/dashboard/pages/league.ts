@@ -2,7 +2,7 @@
 // that tier's divisions (a page of them) each as its table with the zones of the close, and when
 // the period ends. Plain links and a GET form: it works without JavaScript.
 import type { BoardView, GameView, ReplyOf } from '../../../contract/canister';
-import { form, html, table, when, type Html } from '../layout';
+import { choice, form, html, table, when, type Html } from '../layout';
 import { scoreText } from './board-options';
 import { base } from './view';
 
@@ -60,23 +60,14 @@ export function leaguePage(game: GameView, board: BoardView, data: LeagueData, t
                 <td class="num">${t.divisions}</td>
             </tr>`,
     );
+    const tierNames = Object.fromEntries(
+        data.tiers.map((t) => [t.index, `${t.name} (${t.divisions} ${t.divisions === 1 ? 'division' : 'divisions'})`]),
+    );
     const picker = form(
         league,
         '',
         html`<div class="row">
-            <div class="field">
-                <label for="f-tier">Tier</label>
-                <select id="f-tier" name="tier">
-                    ${[...data.tiers]
-                        .reverse()
-                        .map(
-                            (t) =>
-                                html`<option value="${t.index}" ${t.index === tier ? html`selected` : ''}>
-                                    ${t.name} (${t.divisions} ${t.divisions === 1 ? 'division' : 'divisions'})
-                                </option>`,
-                        )}
-                </select>
-            </div>
+            ${choice('tier', 'Tier', tierNames, { selected: tier, id: 'f-tier' })}
             <button type="submit" class="secondary">Show</button>
         </div>`,
         { get: true },
