@@ -25,7 +25,7 @@ import { MODERATION_ACTIONS, REVIEW_ACTIONS } from './canister';
 import { FIELD } from './messages';
 import { REPORT_ACTIONS, REPORT_LIMITS, REPORT_REASONS } from './reports';
 import { invalid } from './rules';
-import { PRIZES, PRIZES_RULE, REWARD_CLAIMS } from './rewards';
+import { PRIZES, REWARD_CLAIMS, prizesRule } from './rewards';
 import { BoardEntry, Grant, Nanoseconds, Period, SortBy, optional } from './schemas';
 
 /** A player as the developer names one: an anonymous player id, or a signed-in player's `@…` id. */
@@ -165,7 +165,7 @@ const ReviewView = z
     .meta({ description: 'review of implausible scores; absent: off' });
 
 /** Every way a prize table can be wrong gets the canister's one message (./rewards.ts parsePrizes). */
-const badPrizes = { error: invalid('prizes', PRIZES_RULE) };
+const badPrizes = { error: invalid('prizes', prizesRule()) };
 const RewardName = z.string(badPrizes).regex(PRIZES.reward, badPrizes);
 const Amount = z.number(badPrizes).int(badPrizes).min(1, badPrizes).max(PRIZES.amountMax, badPrizes);
 const Tier = z

@@ -48,8 +48,11 @@ export function parseRewardClaims(value: unknown): Parsed<RewardClaims> {
         : { error: invalid('rewardClaims', 'must be client, session or server') };
 }
 
-/** What a prize table must be: the one message of every way it can be wrong. */
-export const PRIZES_RULE =
+/**
+ * What a prize table must be: the one message of every way it can be wrong (a function: bundles
+ * that never check a table, the JS client's, leave it out).
+ */
+export const prizesRule = (): string =>
     `must be a list of at most ${PRIZES.rows} rows, each { from, to, reward, amount, tier? } ` +
     `(ranks 1-${PRIZES.rankMax}, from <= to) or { topPercent, reward, amount, tier? } (0 < topPercent <= 100); ` +
     'reward: 1-64 of A-Z a-z 0-9 _ . : -; amount: a whole number from 1 to 2147483647; tier: a whole number from 0';
@@ -79,7 +82,7 @@ function parseRow(value: unknown): PrizeRow | undefined {
 /** A board's `prizes` (`[]` and null: none), or the whole error message. */
 export function parsePrizes(value: unknown): Parsed<PrizeRow[] | null> {
     if (value === null) return { ok: null };
-    const fail = { error: invalid('prizes', PRIZES_RULE) };
+    const fail = { error: invalid('prizes', prizesRule()) };
     if (!Array.isArray(value) || value.length > PRIZES.rows) return fail;
     const rows: PrizeRow[] = [];
     for (const item of value) {
