@@ -112,5 +112,12 @@ export function stableStore(): Store {
         // review part: entries waiting for review, and each game's queue of them
         reviews: stableKv(44, jsonCodec()),
         reviewQueue: stableKv(45, textCodec),
+        // leagues part: tiers by slot, the divisions of periods not yet closed, closed divisions
+        leagueTiers: stableKv(46, textCodec),
+        leagueDivisions: stableKv(47, jsonCodec()),
+        leagueArchives: stableKv(48, jsonCodec()),
+        // rewards part: players' grants, and each board's closes that granted
+        grants: stableKv(49, jsonCodec()),
+        grantIndex: stableKv(50, jsonCodec()),
     };
 }

@@ -1,6 +1,7 @@
 // How a board ranks, keeps, ties and shows its scores: the options, their defaults (today's
 // behaviour, which the official clients rely on), their checks, and the derived values every
 // host computes the same way (percentile, a score as text, entry metadata's limits).
+import { parsePrizes, type PrizeRow } from './rewards';
 import { invalid, type Parsed } from './rules';
 
 /** `desc`: higher is better (default); `asc`: lower is better (times, strokes, moves). */
@@ -66,6 +67,10 @@ export interface BoardOptions {
     filters?: string[];
     /** Absent: no tiebreak (the default, today's order). */
     tiebreak?: Tiebreak;
+    /** Absent: not a league (today's behaviour); docs/leagues.md. */
+    league?: League;
+    /** Prizes granted at each close of a timed board (./rewards.ts; absent: none, as before). */
+    prizes?: PrizeRow[];
 }
 
 export const DEFAULT_BOARD_OPTIONS: Readonly<BoardOptions> = Object.freeze({
@@ -155,8 +160,15 @@ export function implausible(value: number, first: number, entries: number, asc: 
     return asc ? value < first / factor : value > first * factor;
 }
 
-/** The options a request names (absent: unchanged); `review: null` turns review off. */
-export type BoardOptionsChange = Partial<Omit<BoardOptions, 'review'>> & { review?: Review | null };
+/**
+ * The options a request names (absent: unchanged); `review: null` turns review off, `league: null`
+ * the league, `prizes: null` removes them.
+ */
+export type BoardOptionsChange = Partial<Omit<BoardOptions, 'review' | 'league' | 'prizes'>> & {
+    review?: Review | null;
+    league?: League | null;
+    prizes?: PrizeRow[] | null;
+};
 
 /**
  * The options a create or update request names (absent fields stay absent), or the first
@@ -170,6 +182,8 @@ export function parseBoardOptions(request: {
     review?: unknown;
     filters?: unknown;
     tiebreak?: unknown;
+    league?: unknown;
+    prizes?: unknown;
 }): Parsed<BoardOptionsChange> {
     const out: BoardOptionsChange = {};
     const fields = [
@@ -180,6 +194,8 @@ export function parseBoardOptions(request: {
         ['review', parseReview],
         ['filters', parseFilters],
         ['tiebreak', parseTiebreak],
+        ['league', parseLeague],
+        ['prizes', parsePrizes],
     ] as const;
     for (const [field, parse] of fields) {
         const value = request[field];
@@ -221,6 +237,71 @@ export function formatScore(value: number, format: ScoreFormat): string {
             return `${digits.slice(0, -format.places)}.${digits.slice(-format.places)}`;
         }
     }
+}
+
+// ---- leagues: tiers of divisions with promotion and demotion (docs/leagues.md) ---------------------
+
+/**
+ * A board's league: each period its players play in divisions of about `divisionSize` within
+ * their tier; at the close the first `promote` of each division move up a tier, the last
+ * `demote` down.
+ */
+export interface League {
+    /** Players per division (a tier's divisions hold ceil(size / 2) to size once it has that many). */
+    divisionSize: number;
+    /** Tier names, lowest first (tier 0 is where new players start). */
+    tiers: string[];
+    /** Per division, moved up a tier at the close (none out of the top tier). */
+    promote: number;
+    /** Per division, moved down a tier at the close (none out of the lowest tier). */
+    demote: number;
+}
+
+export const LEAGUE = {
+    divisionSize: { min: 10, max: 100 },
+    tiers: { min: 2, max: 10 },
+    tierName: { min: 1, max: 32 },
+} as const;
+
+/**
+ * A board's `league` option (null: none, which an update uses to remove it), every field
+ * checked together; or the whole error message.
+ */
+export function parseLeague(value: unknown): Parsed<League | null> {
+    const { divisionSize: size, tiers: count, tierName } = LEAGUE;
+    const fail = (why: string): { error: string } => ({ error: invalid('league', why) });
+    if (value === null) return { ok: null };
+    if (typeof value !== 'object' || Array.isArray(value))
+        return fail('must be { divisionSize, tiers, promote, demote } or null');
+    const { divisionSize, tiers, promote, demote, ...rest } = value as Record<string, unknown>;
+    const unknown = Object.keys(rest);
+    if (unknown.length > 0) return fail(`has no field '${unknown[0]}' (divisionSize, tiers, promote, demote)`);
+    if (!isWhole(divisionSize, size.min, size.max))
+        return fail(`divisionSize must be a whole number from ${size.min} to ${size.max}`);
+    if (
+        !Array.isArray(tiers) ||
+        tiers.length < count.min ||
+        tiers.length > count.max ||
+        !tiers.every(
+            (t) =>
+                typeof t === 'string' &&
+                t.length >= tierName.min &&
+                t.length <= tierName.max &&
+                !/[\u0000-\u001f\u007f]/.test(t),
+        )
+    )
+        return fail(
+            `tiers must be a list of ${count.min}-${count.max} names (lowest first) of ${tierName.min}-${tierName.max} printable characters`,
+        );
+    if (new Set(tiers).size !== tiers.length) return fail('tiers must have different names');
+    const half = Math.floor(divisionSize / 2);
+    if (!isWhole(promote, 0, half)) return fail(`promote must be a whole number from 0 to ${half} (divisionSize / 2)`);
+    if (!isWhole(demote, 0, half)) return fail(`demote must be a whole number from 0 to ${half} (divisionSize / 2)`);
+    return { ok: { divisionSize, tiers: [...(tiers as string[])], promote, demote } };
+}
+
+function isWhole(value: unknown, min: number, max: number): value is number {
+    return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 }
 
 // ---- filters: a board read by one metadata value ---------------------------------------------------

@@ -4,9 +4,11 @@
 import type { IDL } from '@dfinity/candid';
 
 import type { EventKind } from './event-log';
+import type { PrizeRow, RewardClaims } from './rewards';
 import type { DeliveryReport, Lease, WebhookView } from './webhooks';
 import type {
     BoardOptions,
+    League,
     Metadata,
     Operator,
     Review,
@@ -28,8 +30,13 @@ import type {
     BoardEntry,
     BoardList,
     BoardRank,
+    Division,
+    DivisionEntry,
     GameInfo,
     GameStats,
+    Grant,
+    RewardClaim,
+    Rewards,
     Leaderboard,
     Message,
     Nanoseconds,
@@ -110,6 +117,10 @@ export interface BoardConfig {
     eventTop?: number;
     /** Review of implausible scores (./board-options.ts REVIEW); absent: off. */
     review?: Review;
+    /** Divisions in tiers with promotion and demotion at each close (docs/leagues.md); absent: not a league. */
+    league?: League;
+    /** Prizes granted at each close (timed boards, ./rewards.ts); absent: none. */
+    prizes?: PrizeRow[];
 }
 
 /** A board as the developer methods show it. */
@@ -146,6 +157,19 @@ export interface GameView {
     serverOnly?: boolean;
     /** Server-key submits skip caps and time validation; absent until set. */
     serverSkipsChecks?: boolean;
+    /** Who may claim players' rewards (./rewards.ts); absent until set (client). */
+    rewardClaims?: RewardClaims;
+}
+
+/** A page of one close's grants of a board, for its developer (dev_grants). */
+export interface GrantsPage {
+    scoreboardId: string;
+    /** The board's closes that granted (kept PRIZES.keepDays), newest first, with how many grants each made. */
+    periods: Array<{ periodStart: Nanoseconds; periodEnd: Nanoseconds; count: number }>;
+    /** The close listed (absent: none granted yet). */
+    periodStart?: Nanoseconds;
+    offset: number;
+    grants: Array<Grant & { playerId: string }>;
 }
 
 /** What a gateway needs to authorize an API-key read. */
@@ -375,14 +399,22 @@ export interface CreateBoardRequest {
     /** How many top entries its events watch (0-25; absent: 10). */
     eventTop?: number;
     review?: ReviewSetting;
+    /** Timed boards only (docs/leagues.md). */
+    league?: League;
+    /** Prizes granted at each close (timed boards only; ./rewards.ts parsePrizes). */
+    prizes?: PrizeRow[];
 }
 
 /**
  * What a board update may change besides its name: ties, format and eventTop always; order and
  * operator while it has no entries.
  */
-export type BoardOptionsUpdate = Partial<Omit<BoardOptions, 'review' | 'tiebreak'>> & {
+export type BoardOptionsUpdate = Partial<Omit<BoardOptions, 'review' | 'tiebreak' | 'league' | 'prizes'>> & {
+    /** null or [] removes the prize table. */
+    prizes?: PrizeRow[] | null;
     eventTop?: number;
+    /** null removes it; on, off, divisionSize and the number of tiers only while the period has no entries. */
+    league?: League | null;
     review?: ReviewSetting;
     /** null takes the board's tiebreak off (while it has no entries, like setting one). */
     tiebreak?: Tiebreak | null;
@@ -392,6 +424,21 @@ export type BoardOptionsUpdate = Partial<Omit<BoardOptions, 'review' | 'tiebreak
 export interface FilterValues {
     key: string;
     values: Array<{ value: string; entries: number }>;
+}
+
+/** A league board as its developer sees it (dev_league): tiers, then one tier's divisions, a page. */
+export interface LeagueView {
+    tiers: Array<{ index: number; name: string; players: number; divisions: number }>;
+    periodStart: Nanoseconds;
+    periodEnd: Nanoseconds;
+    /** Divisions waiting for the last period's close (closed a batch per timer tick). */
+    closing: number;
+    divisions: Array<{
+        division: number;
+        tier: number;
+        size: number;
+        entries: Array<DivisionEntry & { playerId: string }>;
+    }>;
 }
 
 type GameRef = { gameId: string };
@@ -521,6 +568,15 @@ export const METHODS = {
             Message
         >(),
     },
+    /** The player's grants (docs/rewards.md), unclaimed first, newest first. */
+    player_rewards: { kind: 'query', access: 'gateway', shape: shape<PlayerWrite, Rewards>() },
+    /** Claims one grant, once (a second claim changes nothing); the game's `rewardClaims` decides which credentials may. */
+    claim_reward: {
+        kind: 'update',
+        access: 'gateway',
+        marks: 'nothing',
+        shape: shape<PlayerWrite & { grantId: string }, RewardClaim>(),
+    },
     end_play_session: {
         kind: 'update',
         access: 'gateway',
@@ -645,6 +701,7 @@ export const METHODS = {
                 isActive?: boolean;
                 standardBoards?: Partial<StandardBoards>;
                 everySubmitEvents?: boolean;
+                rewardClaims?: RewardClaims;
             } & ServerSettings,
             GameView
         >(),
@@ -757,6 +814,7 @@ export const METHODS = {
                 isActive?: boolean;
                 standardBoards?: Partial<StandardBoards>;
                 everySubmitEvents?: boolean;
+                rewardClaims?: RewardClaims;
             } & ServerSettings,
             GameView
         >(),
@@ -819,6 +877,13 @@ export const METHODS = {
         access: 'gateway',
         routes: 'viaDirectory',
         shape: shape<DevGame & { scoreboardId: string }, BoardView>(),
+    },
+    /** A league board's tiers and one tier's divisions (`limit` at most 20) for the dashboard. */
+    dev_league: {
+        kind: 'query',
+        access: 'gateway',
+        routes: 'viaDirectory',
+        shape: shape<DevGame & { boardId: string; tier?: number; offset?: number; limit?: number }, LeagueView>(),
     },
     dev_delete_board: {
         kind: 'update',
@@ -934,6 +999,16 @@ export const METHODS = {
         routes: 'viaDirectory',
         shape: shape<DevGame & { scoreboardId: string; playerId: string; action: ReviewAction }, Message>(),
     },
+    /** A page of one close's grants of a board (absent periodStart: its newest close). */
+    dev_grants: {
+        kind: 'query',
+        access: 'gateway',
+        routes: 'viaDirectory',
+        shape: shape<
+            DevGame & { boardId: string; periodStart?: number; offset?: number; limit?: number },
+            GrantsPage
+        >(),
+    },
     dev_analytics: {
         kind: 'query',
         access: 'gateway',
@@ -1027,6 +1102,12 @@ export const METHODS = {
         kind: 'query',
         access: 'public',
         shape: shape<AroundRequest, Around>(),
+    },
+    /** A player's league division on a league board (docs/leagues.md); 404 for other boards. */
+    division: {
+        kind: 'query',
+        access: 'public',
+        shape: shape<BoardRef & { playerId: string }, Division>(),
     },
     /**
      * The three rank reads for the player themselves (the gateway's, for the API key's `playerId`

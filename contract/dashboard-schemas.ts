@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { EVENT_TOP } from './event-log';
 import {
     FILTER_KEY,
+    LEAGUE,
     MAX_DECIMAL_PLACES,
     MAX_FILTERS,
     MAX_FILTER_VALUES,
@@ -17,12 +18,15 @@ import {
     TIEBREAKS,
     TIES,
     parseFilters,
+    parseLeague,
+    type League,
 } from './board-options';
 import { MODERATION_ACTIONS, REVIEW_ACTIONS } from './canister';
 import { FIELD } from './messages';
 import { REPORT_ACTIONS, REPORT_LIMITS, REPORT_REASONS } from './reports';
 import { invalid } from './rules';
-import { BoardEntry, Nanoseconds, Period, SortBy, optional } from './schemas';
+import { PRIZES, REWARD_CLAIMS, prizesRule } from './rewards';
+import { BoardEntry, Grant, Nanoseconds, Period, SortBy, optional } from './schemas';
 
 /** A player as the developer names one: an anonymous player id, or a signed-in player's `@…` id. */
 export const PLAYER_REF = /^(?:[A-Za-z0-9_-]{1,100}|@[0-9a-f]{32})$/;
@@ -89,6 +93,38 @@ const FiltersField = z
         description: `metadata keys its reads can filter by (\`filter=<key>:<value>\`), at most ${MAX_FILTERS}; [] removes them. Each key indexes up to ${MAX_FILTER_VALUES} values per period (docs/filters.md)`,
     });
 
+/** A league, checked whole by the canister's own rule (./board-options.ts parseLeague), with its message. */
+const LeagueField = z
+    .custom<League | null>()
+    .superRefine((value, ctx) => {
+        const parsed = parseLeague(value);
+        if ('error' in parsed) ctx.addIssue({ code: 'custom', message: parsed.error });
+    })
+    .meta({
+        type: 'object',
+        properties: {
+            divisionSize: { type: 'integer', minimum: LEAGUE.divisionSize.min, maximum: LEAGUE.divisionSize.max },
+            tiers: {
+                type: 'array',
+                minItems: LEAGUE.tiers.min,
+                maxItems: LEAGUE.tiers.max,
+                items: { type: 'string', minLength: LEAGUE.tierName.min, maxLength: LEAGUE.tierName.max },
+            },
+            promote: { type: 'integer', minimum: 0 },
+            demote: { type: 'integer', minimum: 0 },
+        },
+        description:
+            'timed boards only: players play in divisions of divisionSize within their tier (tiers: names, lowest first, all different); at each close the first promote of a division move up a tier and the last demote down (each at most divisionSize / 2); docs/leagues.md',
+    });
+const LeagueView = z
+    .object({
+        divisionSize: z.number().int(),
+        tiers: z.array(z.string()),
+        promote: z.number().int(),
+        demote: z.number().int(),
+    })
+    .meta({ description: 'the league (docs/leagues.md); absent: not a league' });
+
 const badEventTop = { error: invalid('eventTop', `must be a whole number from 0 to ${EVENT_TOP.max}`) };
 const EventTopField = z
     .number(badEventTop)
@@ -128,6 +164,48 @@ const ReviewView = z
     .object({ mode: z.enum(REVIEW_MODES), factor: z.number() })
     .meta({ description: 'review of implausible scores; absent: off' });
 
+/** Every way a prize table can be wrong gets the canister's one message (./rewards.ts parsePrizes). */
+const badPrizes = { error: invalid('prizes', prizesRule()) };
+const RewardName = z.string(badPrizes).regex(PRIZES.reward, badPrizes);
+const Amount = z.number(badPrizes).int(badPrizes).min(1, badPrizes).max(PRIZES.amountMax, badPrizes);
+const Tier = z
+    .number(badPrizes)
+    .int(badPrizes)
+    .min(0, badPrizes)
+    .max(99, badPrizes)
+    .optional()
+    .meta({ description: 'league boards only: the row pays in divisions of this tier (absent: every tier)' });
+const Rank = z.number(badPrizes).int(badPrizes).min(1, badPrizes).max(PRIZES.rankMax, badPrizes);
+export const PrizeRowField = z.union(
+    [
+        z.strictObject({ from: Rank, to: Rank, reward: RewardName, amount: Amount, tier: Tier }, badPrizes),
+        z.strictObject(
+            {
+                topPercent: z.number(badPrizes).gt(0, badPrizes).max(100, badPrizes),
+                reward: RewardName,
+                amount: Amount,
+                tier: Tier,
+            },
+            badPrizes,
+        ),
+    ],
+    badPrizes,
+);
+const PrizesField = z
+    .array(PrizeRowField, badPrizes)
+    .max(PRIZES.rows, badPrizes)
+    .refine((rows) => rows.every((r) => !('from' in r) || r.from <= r.to), badPrizes)
+    .meta({
+        description: `the prize table paid at each close (timed boards only; docs/rewards.md): at most ${PRIZES.rows} rows, each ranks from..to or the top topPercent % (on a league board, ranks inside a division); a player gets every row they match, at most ${PRIZES.perClose} grants a close; [] removes it`,
+    });
+
+const RewardClaimsField = z
+    .enum(REWARD_CLAIMS, { error: invalid('rewardClaims', 'must be client, session or server') })
+    .meta({
+        description:
+            "who may claim players' rewards: client (the API key with a player id, a session, or the server key; the default), session (a signed-in player or the server key), server (the server key only)",
+    });
+
 /** The options a board may be created or updated with (absent: the default, or unchanged). */
 const BoardOptionFields = {
     sortOrder: optional(SortOrderField),
@@ -137,6 +215,7 @@ const BoardOptionFields = {
     filters: optional(FiltersField),
     eventTop: optional(EventTopField),
     review: optional(ReviewSettingField),
+    prizes: optional(PrizesField),
 };
 
 // ---- request bodies and query parameters ---------------------------------------------------------
@@ -160,6 +239,7 @@ export const CreateBoardBody = z.object({
     sortBy: optional(SortBy),
     ...BoardOptionFields,
     tiebreak: optional(TiebreakField),
+    league: optional(LeagueField),
 });
 
 export const UpdateBoardBody = z.object({
@@ -169,6 +249,11 @@ export const UpdateBoardBody = z.object({
     tiebreak: TiebreakField.nullable()
         .optional()
         .meta({ description: 'asc, desc, or null to take the tiebreak off (while the board has no entries)' }),
+    league: LeagueField.optional().meta({
+        description:
+            'the league, or null to take it off; on, off, divisionSize and the number of tiers change only while the period has no entries (at its start or after Reset now); tier names, promote and demote any time (they apply at the close)',
+    }),
+    prizes: PrizesField.nullable().optional().meta({ description: 'the prize table; null or [] removes it' }),
 });
 
 export const StandardBoardsBody = z.object({
@@ -280,6 +365,8 @@ export const BoardView = z.object({
     tiebreak: TiebreakField.optional(),
     eventTop: EventTopField.optional(),
     review: ReviewView.optional(),
+    league: LeagueView.optional(),
+    prizes: PrizesField.optional(),
 });
 
 export const StandardBoards = z.object({ sortOrder: SortOrderField, operator: OperatorField });
@@ -328,8 +415,32 @@ export const DeveloperMe = z.object({
                 .boolean()
                 .optional()
                 .meta({ description: 'server-key submits skip caps and time validation' }),
+            rewardClaims: RewardClaimsField.optional().meta({ description: 'who may claim rewards (absent: client)' }),
         }),
     ),
+});
+
+/** Who may claim the game's rewards (PUT /dashboard/api/games/{gameId}/reward-claims). */
+export const RewardClaimsBody = z.object({ rewardClaims: RewardClaimsField });
+export const RewardClaimsSetting = z.object({ rewardClaims: RewardClaimsField });
+export const GrantsQuery = z.object({
+    periodStart: z.optional(
+        z.string().meta({
+            pattern: '^[0-9]{1,20}$',
+            description: "a close's period start (ns, from `periods`); absent: the newest close",
+        }),
+    ),
+    offset: integer('grants skipped', 0, PRIZES.perClose, 0),
+    limit: integer('grants, in rank order', 1, PRIZES.page.max, PRIZES.page.default),
+});
+export const GrantsPage = z.object({
+    scoreboardId: z.string(),
+    periods: z
+        .array(z.object({ periodStart: Nanoseconds, periodEnd: Nanoseconds, count: z.number().int() }))
+        .meta({ description: `the board's closes that granted (kept ${PRIZES.keepDays} days), newest first` }),
+    periodStart: Nanoseconds.optional().meta({ description: 'the close listed (absent: none granted yet)' }),
+    offset: z.number().int(),
+    grants: z.array(Grant.extend({ playerId: z.string() })).meta({ description: 'in the order they were granted' }),
 });
 
 /** The server settings of a game (PUT /dashboard/api/games/{gameId}/server-settings). */

@@ -18,6 +18,8 @@ export const EVENT_KINDS = [
     'score_flagged',
     'score_reviewed',
     'score_held',
+    'division_closed',
+    'reward_granted',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 

@@ -120,6 +120,46 @@ export const ScoreReviewedEvent = base('score_reviewed', {
 
 export const ScoreHeldEvent = base('score_held', judged('score'));
 
+const EventTier = z.object({
+    index: z.number().int().meta({ description: 'the tier, 0 = the lowest' }),
+    name: z.string(),
+});
+export const DivisionClosedEvent = base('division_closed', {
+    scoreboardId: BoardField,
+    periodStart: Nanoseconds,
+    periodEnd: Nanoseconds,
+    tier: EventTier.meta({ description: "the division's tier in the period that closed" }),
+    division: z.number().int().meta({ description: "the division's number in that period" }),
+    entries: z
+        .array(
+            z.object({
+                rank: z.number().int(),
+                playerId: PlayerField,
+                nickname: z.string(),
+                score: Value,
+                outcome: z.enum(['promoted', 'stayed', 'demoted']),
+                tierAfter: EventTier.meta({ description: "the player's tier from now on" }),
+            }),
+        )
+        .meta({ description: "the division's final table in rank order (docs/leagues.md)" }),
+});
+/** One prize granted at a board's close (docs/rewards.md): give it from your server, then claim it. */
+export const RewardGrantedEvent = base('reward_granted', {
+    grantId: z.string().meta({ description: 'claim it with POST /players/{playerId}/rewards/{grantId}/claim' }),
+    playerId: PlayerField,
+    scoreboardId: BoardField,
+    periodStart: Nanoseconds,
+    periodEnd: Nanoseconds,
+    rank: z.number().int().meta({ description: 'the rank that won it (in the division on a league board)' }),
+    tier: z
+        .object({ index: z.number().int(), name: z.string() })
+        .optional()
+        .meta({ description: "league boards: the division's tier" }),
+    division: z.number().int().optional().meta({ description: 'league boards: the division' }),
+    reward: z.string().meta({ description: "the prize table row's reward: what the game gives the player" }),
+    amount: z.number().int().meta({ description: 'how much of it' }),
+});
+
 export const GameEvent = z.discriminatedUnion('kind', [
     NewLeaderEvent,
     OvertakenEvent,
@@ -132,6 +172,8 @@ export const GameEvent = z.discriminatedUnion('kind', [
     ScoreFlaggedEvent,
     ScoreReviewedEvent,
     ScoreHeldEvent,
+    DivisionClosedEvent,
+    RewardGrantedEvent,
 ]);
 export type GameEvent = z.infer<typeof GameEvent>;
 /** An event of one kind. */

@@ -21,6 +21,7 @@ export const MESSAGES = {
     /** A banned player's write (403 with the API key, 400 with a session). */
     banned: 'This player is banned from this game.',
     playerNotFound: 'Player not found',
+    grantNotFound: 'Reward not found: no grant of this id for this player (it may have expired)',
     archiveNotFound: 'Archive not found',
     nicknameNotText: 'Nickname must be a string',
     nicknameTooShort: 'Nickname must be at least 3 characters',

@@ -303,6 +303,41 @@ export const Around = z.object({
 });
 export type Around = z.infer<typeof Around>;
 
+/** Where an entry stands in its league division (docs/leagues.md): by its position in the division's order. */
+export const DIVISION_ZONES = ['promotion', 'stay', 'demotion'] as const;
+const TierRef = z.object({
+    index: z.number().int().meta({ description: 'the tier, 0 = the lowest (where new players start)' }),
+    name: z.string(),
+});
+export const DivisionEntry = BoardEntry.extend({
+    rank: z.number().int().meta({ description: "rank in the division, by the board's order, ties and tiebreak" }),
+    zone: z.enum(DIVISION_ZONES).meta({
+        description: 'what the close would do now: promotion (up a tier), demotion (down a tier) or stay',
+    }),
+    you: z.literal(true).optional().meta({ description: 'the player asked about (absent on the others)' }),
+});
+export type DivisionEntry = z.infer<typeof DivisionEntry>;
+export const Division = z.object({
+    scoreboardId: z.string(),
+    periodStart: Nanoseconds,
+    periodEnd: Nanoseconds,
+    tier: TierRef.meta({ description: "the player's tier this period" }),
+    tiers: z.number().int().meta({ description: 'how many tiers the league has' }),
+    division: z
+        .number()
+        .int()
+        .nullable()
+        .meta({ description: "the player's division this period (null: not played this period yet; entries [])" }),
+    promote: z.number().int().meta({ description: 'promoted per division from this tier (0 in the top tier)' }),
+    demote: z.number().int().meta({ description: 'demoted per division from this tier (0 in the lowest tier)' }),
+    entries: z.array(DivisionEntry).meta({ description: "the division's entries in rank order" }),
+    player: z
+        .object({ rank: z.number().int(), zone: z.enum(DIVISION_ZONES) })
+        .nullable()
+        .meta({ description: "the player's rank and zone in the division (null: not in one this period)" }),
+});
+export type Division = z.infer<typeof Division>;
+
 const PlayerSetEntry = BoardEntry.extend({
     playerId: z.string().meta({ description: 'one of the ids asked for' }),
     rank: z.number().int().meta({
@@ -562,3 +597,38 @@ export const Migrated = z.object({
     migratedGames: z.number().int(),
     migratedScoreboards: z.number().int(),
 });
+
+// ---- rewards (docs/rewards.md) ---------------------------------------------------------------------
+
+/** A prize granted to a player at a board's close. */
+export const Grant = z.object({
+    grantId: z.string().meta({
+        description:
+            '<scoreboardId>.<periodStart µs>.<prize row>.<player slot>: the same for the same close, row and player, so a close grants once',
+    }),
+    scoreboardId: z.string(),
+    periodStart: Nanoseconds,
+    periodEnd: Nanoseconds,
+    rank: z.number().int().meta({ description: 'the rank that won it (in the division on a league board)' }),
+    tier: TierRef.optional().meta({ description: "league boards: the division's tier" }),
+    division: z.number().int().optional().meta({ description: 'league boards: the division' }),
+    reward: z.string().meta({ description: "the prize table row's reward: what the game gives the player" }),
+    amount: z.number().int(),
+    grantedAt: Nanoseconds,
+    claimedAt: Nanoseconds.optional().meta({ description: 'absent until claimed' }),
+});
+export type Grant = z.infer<typeof Grant>;
+
+export const Rewards = z.object({
+    rewards: z.array(Grant).meta({ description: 'unclaimed first, newest first' }),
+});
+export type Rewards = z.infer<typeof Rewards>;
+
+export const RewardClaim = z.object({
+    grant: Grant,
+    claimed: z.literal(true),
+    alreadyClaimed: z
+        .boolean()
+        .meta({ description: 'true: it was claimed before and nothing changed now (give the reward only when false)' }),
+});
+export type RewardClaim = z.infer<typeof RewardClaim>;

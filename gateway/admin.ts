@@ -12,11 +12,22 @@ import { readConfig, resolveCanister } from './ops/config';
 import { readService } from './ops/cycles-watch';
 import { ApiFailure, canisterFailure } from './http/errors';
 import { shardRouter } from './ic/shards';
+import type { PrizeRow } from '../contract/rewards';
 import { importGame } from './backups/import-game';
 import { moveGame, moveGames } from './ops/move-game';
 import { restoreService } from './backups/restore';
 import { backupService } from './backups/take';
 import { runSnapshots, SNAPSHOTS_HELP } from './backups/snapshots';
+
+/** A prize table given as JSON text (the canister checks its rows). */
+function prizeRows(text: string | undefined): PrizeRow[] | undefined {
+    if (text === undefined) return undefined;
+    try {
+        return JSON.parse(text) as PrizeRow[];
+    } catch {
+        throw new Error(`--prizes must be a JSON list of rows, e.g. '[{"from":1,"to":3,"reward":"gold","amount":10}]'`);
+    }
+}
 
 export const HELP = `Usage: npm run admin -- <command> [options]
 
@@ -27,6 +38,10 @@ export const HELP = `Usage: npm run admin -- <command> [options]
                [--format number|milliseconds|decimal:N] [--event-top N]   (N: 0-25 top entries its events name)
                [--filters key,key]   (metadata keys its reads can filter by: ?filter=key:value)
                [--tiebreak asc|desc]   (equal scores rank by the submits' tiebreak: asc lower first)
+               [--league '{"divisionSize":30,"tiers":["Bronze","Silver"],"promote":3,"demote":3}']
+                 (timed boards: divisions in tiers, promotion and demotion at each close; docs/leagues.md)
+               [--prizes '<json rows>']   (timed boards: the prize table paid at each close, docs/rewards.md)
+  set-prizes <gameId> <boardId> '<json rows>'|none   (a timed board's prize table; none removes it)
   set-standard-boards <gameId> [--order desc|asc] [--operator best|latest|sum]   (all-time, weekly, daily)
   set-time-validation <gameId> on|off [--min-seconds N] [--max-score-per-second N] [--session-lifetime N]
   set-caps <gameId> [--max-score N|none] [--max-streak N|none] [--min-score N|none]
@@ -109,9 +124,11 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
             operator: { type: 'string' },
             ties: { type: 'string' },
             tiebreak: { type: 'string' },
+            league: { type: 'string' },
             format: { type: 'string' },
             'event-top': { type: 'string' },
             filters: { type: 'string' },
+            prizes: { type: 'string' },
             from: { type: 'string' },
             abort: { type: 'boolean' },
             game: { type: 'string' },
@@ -193,6 +210,16 @@ export async function runAdmin(argv: string[], print: (line: string) => void = c
                 format: format(values.format),
                 eventTop: number('event-top', values['event-top']),
                 filters: values.filters?.split(',').map((k) => k.trim()),
+                league: values.league === undefined ? undefined : leagueOption(values.league),
+                prizes: prizeRows(values.prizes),
+            });
+            break;
+        case 'set-prizes':
+            need(3, "set-prizes <gameId> <boardId> '<json rows>'|none");
+            result = await ok('admin_update_board', {
+                gameId: args[0],
+                scoreboardId: args[1],
+                prizes: args[2] === 'none' ? null : prizeRows(args[2]),
             });
             break;
         case 'set-standard-boards':
@@ -359,4 +386,15 @@ if (require.main === module) {
             process.exit(1);
         },
     );
+}
+
+/** `--league` of create-board: the option as JSON (the canister checks its fields). */
+function leagueOption(text: string): unknown {
+    try {
+        return JSON.parse(text) as unknown;
+    } catch {
+        throw new Error(
+            '--league expects JSON: {"divisionSize":30,"tiers":["Bronze","Silver"],"promote":3,"demote":3}',
+        );
+    }
 }

@@ -9,8 +9,10 @@ import * as developers from '../service/developers';
 import * as directory from '../service/directory';
 import * as boardExport from '../service/exports';
 import * as games from '../service/games';
+import * as leagueReads from '../service/league-reads';
 import * as moderation from '../service/moderation';
 import * as reports from '../service/reports';
+import * as rewards from '../service/rewards';
 import * as review from '../service/review';
 import * as scores from '../service/scores';
 import * as serverKeys from '../service/server-keys';
@@ -63,6 +65,7 @@ export const developerMethods = {
     dev_reset_board: developers.resetOwnBoard,
     dev_delete_board: (ctx, req) => owned(ctx, req, () => games.deleteBoard(ctx, req)),
     dev_read_board: developers.readOwnBoard,
+    dev_league: leagueReads.devLeague,
     dev_export_board: boardExport.exportPage,
     dev_backup_game: backup.backupPage,
     dev_suspicion_log: (ctx, req) => owned(ctx, req, () => scores.suspicionLog(ctx, req), false),
@@ -76,6 +79,7 @@ export const developerMethods = {
     dev_report: (ctx, req) => owned(ctx, req, (game) => reports.reportDetail(ctx, game, req), false),
     dev_report_action: (ctx, req) => owned(ctx, req, (game) => reports.actOnReport(ctx, game, req)),
     dev_review_queue: (ctx, req) => owned(ctx, req, (game) => review.reviewQueue(ctx, game, req), false),
+    dev_grants: (ctx, req) => owned(ctx, req, (game) => rewards.devGrants(ctx, game, req), false),
     dev_review: (ctx, req) => owned(ctx, req, (game) => review.settleReview(ctx, game, req)),
     dev_analytics: (ctx, req) => owned(ctx, req, (game) => analytics.analytics(ctx, game, req), false),
     dev_list_webhooks: (ctx, req) => owned(ctx, req, (game) => webhooks.listWebhooks(ctx, game), false),

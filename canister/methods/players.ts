@@ -12,6 +12,7 @@ import * as moveGate from '../service/move-gate';
 import * as sessions from '../service/play-sessions';
 import * as players from '../service/players';
 import * as reports from '../service/reports';
+import * as rewards from '../service/rewards';
 import * as scores from '../service/scores';
 import * as serverKeys from '../service/server-keys';
 
@@ -21,6 +22,8 @@ export const playerMethods = {
     set_nickname: players.setNickname,
     start_play_session: sessions.startSession,
     report_entry: reports.reportEntry,
+    player_rewards: rewards.playerRewards,
+    claim_reward: rewards.claimReward,
     end_play_session: sessions.endSession,
     resolve_key: (ctx, req) => games.resolveKey(ctx, req.apiKey),
     resolve_server_key: serverKeys.resolveServerKey,

@@ -4,6 +4,7 @@ import type { UseCases } from '../shell/handle';
 import * as playerSets from '../service/player-sets';
 import * as players from '../service/players';
 import * as reads from '../service/reads';
+import * as leagueReads from '../service/league-reads';
 
 export const readMethods = {
     leaderboard: reads.leaderboardJson,
@@ -12,6 +13,7 @@ export const readMethods = {
     board_rank: reads.boardRank,
     player_rank: reads.playerRank,
     around: reads.aroundJson,
+    division: leagueReads.division,
     own_board_rank: (ctx, req) => reads.boardRank(ctx, req, true),
     own_player_rank: (ctx, req) => reads.playerRank(ctx, req, true),
     own_around: (ctx, req) => reads.aroundJson(ctx, req, true),

@@ -13,6 +13,7 @@ import { dropReporterDay, dropReports } from './reports';
 import { boardOf, boardPage, liveTable, readBoard } from './reads';
 import { filterValues } from '../state/filters';
 import { archiveKey, archivePeriod, rollover } from './rollover';
+import { purgeGameLeagues } from './leagues';
 import { SUSPICION_KEEP } from './scores';
 import { dropSlots, slotPlayer, slotPlayers } from '../state/slots';
 import { forgetPlayerIds } from './board-events';
@@ -27,6 +28,7 @@ import type { Ctx, GameState, Untrusted } from '../state/context';
 import { Fail } from '../domain/fail';
 import { boardView, developerOf, gameView, registerGame } from './games';
 import { newBoardTable, saveGame } from '../state/game-state';
+import { boardsWithGrants, dropSomeBoardGrants } from './rewards';
 import type { DeveloperRecord, DeveloperSessionRecord, PurgeRecord } from '../state/records';
 
 export const DEVELOPER_SESSION_US = 7 * 86_400_000_000;
@@ -214,6 +216,7 @@ function deleteGame(ctx: Ctx, game: GameState, developer: DeveloperRecord | unde
         b.archives.map((start) => archiveKey(gameId, b.scoreboardId, start)),
     );
     ctx.store.apiKeys.delete(game.record.apiKey);
+    purgeGameLeagues(ctx, game);
     forgetPlayerIds(ctx, game);
     ctx.store.games.delete(gameId);
     ctx.games.delete(gameId);
@@ -229,6 +232,8 @@ function deleteGame(ctx: Ctx, game: GameState, developer: DeveloperRecord | unde
     if (events > 0) purge.events = events;
     if ((game.record.webhooks ?? []).length > 0)
         purge.webhooks = game.record.webhooks!.map((w) => `${gameId}/${w.webhookId}`);
+    const grantBoards = boardsWithGrants(ctx, game.record);
+    if (grantBoards.length > 0) purge.grantBoards = grantBoards;
     ctx.store.meta.set('purging', [...purging(ctx), purge]);
     return { message: `Game '${gameId}' and all of its data were deleted.` };
 }
@@ -250,6 +255,7 @@ export function purgeSome(ctx: Ctx, budget: number): boolean {
         ctx.store.achievements.delete(key);
         ctx.store.activeSessions.delete(key);
         ctx.store.bans.delete(key);
+        ctx.store.grants.delete(key);
         dropReporterDay(ctx, p.gameId, playerId);
     }
     if (p.next < p.players) {
@@ -266,6 +272,12 @@ export function purgeSome(ctx: Ctx, budget: number): boolean {
             ctx.store.meta.set('purging', list);
             return true;
         }
+    }
+    // Then its boards' lists of grants, a board's a step (rewards.ts).
+    if (p.grantBoards !== undefined) {
+        if (!dropSomeBoardGrants(ctx, p.gameId, p.grantBoards)) delete p.grantBoards;
+        ctx.store.meta.set('purging', list);
+        return true;
     }
     // The players are gone: the game's bounded rings and counters go in one step.
     for (const key of p.webhooks ?? []) ctx.store.webhooks.delete(key);

@@ -34,6 +34,8 @@ import { flushStats, updateStats } from '../state/stats';
 import { applyServerSettings, parseServerSettings, serverSettingsView } from './server-keys';
 import { assertRoomForNewGame, recount } from './capacity';
 import { saveView } from './view-push';
+import { leagueChange, purgeLater } from './leagues';
+import { dropBoardGrants, parseClaimsSetting } from './rewards';
 
 const DEFAULT_ALLOWANCE = 3;
 export const MAX_BOARDS = 100;
@@ -103,11 +105,12 @@ export function gameView(record: GameRecord): GameView {
         ...(record.everySubmitEvents === undefined ? {} : { everySubmitEvents: record.everySubmitEvents }),
         boards: record.boards.map(boardView),
         ...serverSettingsView(record),
+        ...(record.rewardClaims === undefined ? {} : { rewardClaims: record.rewardClaims }),
     };
 }
 
 export function boardView(board: BoardRecord): BoardView {
-    const { anchor: _anchor, ...shown } = board;
+    const { anchor: _anchor, leagueSince: _leagueSince, ...shown } = board;
     return {
         ...shown,
         createdAt: ns(board.createdAt),
@@ -200,6 +203,7 @@ export function updateGame(ctx: Ctx, req: Untrusted<RequestOf<'admin_update_game
     const everySubmitEvents =
         req.everySubmitEvents === undefined ? undefined : boolean('everySubmitEvents', req.everySubmitEvents);
     const server = parseServerSettings(req);
+    const rewardClaims = parseClaimsSetting(req.rewardClaims);
     if (req.name !== undefined) game.record.name = text('name', req.name, 1, 100);
     if (req.description !== undefined) game.record.description = text('description', req.description, 0, 500);
     if (req.isActive !== undefined) {
@@ -207,6 +211,7 @@ export function updateGame(ctx: Ctx, req: Untrusted<RequestOf<'admin_update_game
     }
     if (req.standardBoards !== undefined) setStandardBoards(ctx, game, req.standardBoards);
     if (everySubmitEvents !== undefined) game.record.everySubmitEvents = everySubmitEvents;
+    if (rewardClaims !== undefined) game.record.rewardClaims = rewardClaims;
     applyServerSettings(game, server);
     saveView(ctx, game);
     return game.record;
@@ -341,7 +346,7 @@ export function createBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_create_boa
               : fail(invalid('sortBy', 'must be score or streak'));
     const name = optionalText('name', req.name, 100, id);
     const description = optionalText('description', req.description, 500, '');
-    const { review, ...options } = parsed(parseBoardOptions(req));
+    const { review, league, prizes, ...options } = parsed(parseBoardOptions(req));
     if (options.filters?.length === 0) delete options.filters;
     if (options.tiebreak !== undefined && sortBy !== 'score')
         throw new Fail(400, invalid('tiebreak', 'is only for boards ranked by score'));
@@ -373,14 +378,20 @@ export function createBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_create_boa
             throw new Fail(400, invalid('type', 'must be targeted, monthly or custom'));
     }
     const now = ctx.env.now();
+    if (prizes !== undefined && prizes !== null) refuseUntimedPrizes({ scoreboardId: id, period, days });
+    const made = board(id, name, period, now, { description, sortBy, targeted, days, ...options });
+    // A new board has no entries: the league's checks are only whether it is timed.
+    const withLeague = leagueChange(ctx, game, made, league ?? undefined, 0);
     const serial = (game.record.boardSerial ?? 0) + 1;
     game.record.boardSerial = serial;
-    const record = board(id, name, period, now, { description, sortBy, targeted, days, ...options });
+    const record = made;
+    if (prizes !== undefined && prizes !== null) record.prizes = prizes;
     record.serial = serial;
     if (eventTop !== undefined) record.eventTop = eventTop;
     if (review) record.review = review;
     game.record.boards.push(record);
     game.boards.set(id, newBoardTable(record));
+    withLeague?.();
     saveView(ctx, game);
     return record;
 }
@@ -395,17 +406,15 @@ export function updateBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_update_boa
     const game = requireGame(ctx, req.gameId);
     const record = boardOf(game, req.scoreboardId);
     const eventTop = req.eventTop === undefined ? undefined : parsed(parseEventTop(req.eventTop));
+    // Every option is checked before anything changes (a refused update changes nothing).
+    const options = parsed(parseBoardOptions({ ...req, tiebreak: req.tiebreak ?? undefined }));
+    const withLeague = leagueChange(ctx, game, record, options.league, entriesOf(game, record));
     if (req.name !== undefined) record.name = text('name', req.name, 1, 100);
     if (req.description !== undefined) record.description = text('description', req.description, 0, 500);
     if (req.isActive !== undefined) record.isActive = boolean('isActive', req.isActive);
     const clearTiebreak = req.tiebreak === null;
-    setBoardOptions(
-        ctx,
-        game,
-        record,
-        parsed(parseBoardOptions({ ...req, tiebreak: req.tiebreak ?? undefined })),
-        clearTiebreak,
-    );
+    setBoardOptions(ctx, game, record, options, clearTiebreak);
+    withLeague?.();
     if (eventTop !== undefined) record.eventTop = eventTop;
     saveView(ctx, game);
     return record;
@@ -425,7 +434,9 @@ function setBoardOptions(
     options: BoardOptionsChange,
     clearTiebreak = false,
 ): void {
-    const { sortOrder, operator, ties, format, review, filters, tiebreak } = options;
+    const { sortOrder, operator, ties, format, review, filters, tiebreak, prizes } = options;
+    // (`league` is applied by leagueChange.)
+    if (prizes !== undefined && prizes !== null) refuseUntimedPrizes(record);
     const tiebreakChanges = clearTiebreak ? record.tiebreak !== undefined : tiebreak !== record.tiebreak;
     const ruleChanges =
         (sortOrder !== undefined && sortOrder !== (record.sortOrder ?? 'desc')) ||
@@ -459,6 +470,21 @@ function setBoardOptions(
     if (review === null) delete record.review;
     else if (review !== undefined) record.review = review;
     if (filters !== undefined) setFilters(game, record, filters);
+    // Prizes change any time: the table at a close is the one paid.
+    if (prizes === null) delete record.prizes;
+    else if (prizes !== undefined) record.prizes = prizes;
+}
+
+/** Prizes are paid at a period's close: boards that never close have none. */
+function refuseUntimedPrizes(board: { scoreboardId: string; period: Period; days?: number }): void {
+    if (board.period === 'allTime' || (board.period === 'custom' && (board.days ?? 0) === 0))
+        throw new Fail(
+            400,
+            invalid(
+                'prizes',
+                `are only for boards with periods (daily, weekly, monthly, custom of 1+ days): '${board.scoreboardId}' never closes`,
+            ),
+        );
 }
 
 /**
@@ -484,6 +510,10 @@ export function deleteBoard(ctx: Ctx, req: Untrusted<RequestOf<'admin_delete_boa
     if (isFanout(record.scoreboardId)) throw new Fail(400, 'The standard boards cannot be deleted.');
     for (const start of record.archives)
         ctx.store.archives.delete(`${game.record.gameId}/${record.scoreboardId}/${start}`);
+    const league = game.leagues.get(record.scoreboardId);
+    if (league !== undefined) purgeLater(ctx, league.key, league.index);
+    game.leagues.delete(record.scoreboardId);
+    dropBoardGrants(ctx, game.record.gameId, record.scoreboardId);
     game.record.boards = game.record.boards.filter((b) => b !== record);
     game.boards.delete(record.scoreboardId);
     game.periodEnds.delete(record.scoreboardId);

@@ -10,7 +10,9 @@ import { ns } from '../domain/json';
 import { eventTopOf, playerOfSlot } from './board-events';
 import { hasEventReader, recordEvent } from './events';
 import { archiveRanks, tiesOf } from './ranks';
+import { grantBoardPrizes } from './rewards';
 import { saveView } from './view-push';
+import { closePeriod } from './leagues';
 
 /** Entries kept per archive: the most a read may ask for. */
 export const ARCHIVE_ENTRIES = 1000;
@@ -38,6 +40,7 @@ export function rollover(ctx: Ctx, game: GameState, board: BoardRecord, now = ct
 
 /** Archives the board's current period (when it has entries), ended at `end`; drops archives past retention. */
 export function archivePeriod(ctx: Ctx, game: GameState, board: BoardRecord, end: number): void {
+    if (board.league !== undefined) closePeriod(ctx, game, board, end);
     const table = game.boards.get(board.scoreboardId);
     if (table !== undefined && entryCount(table) > 0) {
         const index = rankIndex(table, board.sortBy);
@@ -90,6 +93,8 @@ export function archivePeriod(ctx: Ctx, game: GameState, board: BoardRecord, end
                 })),
             });
         }
+        // Prizes of a board that is not a league board (league boards grant per division).
+        if (board.prizes !== undefined) grantBoardPrizes(ctx, game, board, end);
         board.archives.push(board.periodStart);
         const keep = RETENTION[board.period];
         while (board.archives.length > keep) {

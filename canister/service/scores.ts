@@ -37,6 +37,7 @@ import { keepsMetadata } from '../domain/metadata';
 import { boardEvents } from './board-events';
 import { recordEvent, type EventCause } from './events';
 import { assertRoomForNewPlayer } from './capacity';
+import { joinDivision } from './leagues';
 
 export const SUSPICION_KEEP = 1000;
 
@@ -323,6 +324,8 @@ function writeEntry(
         if (note !== undefined || table.metadata !== undefined) setEntryMetadata(table, player.slot, note);
         boardEvents(ctx, game, board, table, player.slot, playerId, current, best, cause);
         if (first !== undefined) flagEntry(ctx, game, board, playerId, best, first, cause);
+        // On a league board a player not yet in a division this period joins one (others: one check).
+        if (board.league !== undefined) joinDivision(ctx, game, board, player.slot);
     }
     return current !== undefined && improved;
 }

@@ -15,6 +15,7 @@ import * as move from '../service/move';
 import * as moveGate from '../service/move-gate';
 import * as sessions from '../service/play-sessions';
 import { rolloverAll } from '../service/rollover';
+import * as leagues from '../service/leagues';
 import { installPusher } from '../service/view-push';
 import * as webhooks from '../service/webhooks';
 import { namesToRekey, rekeySome } from '../state/names';
@@ -117,6 +118,9 @@ function tick(): void {
     sessions.sweepSessions(ctx);
     deviceCodes.sweepDeviceCodes(ctx);
     developers.purgeSome(ctx, PURGE_PER_TICK);
+    // Leagues' closes of their last period, a batch per tick, and records of removed leagues.
+    leagues.closeSome(ctx);
+    leagues.purgeSomeLeagues(ctx, PURGE_PER_TICK);
     move.dropStaleBackups(ctx);
     // The counts since the last tick (the platform's, today's activity) and a rollover's events.
     flushAll(ctx);

@@ -5,6 +5,7 @@ import type { DailyRecord, Stats } from './records';
 import type { GameRecord } from './records';
 import type { Store } from './store';
 import type { BoardTable, PlayerTable } from './tables';
+import type { LeagueState } from './leagues';
 
 export interface Env {
     /** Current time, µs since the epoch (exact in a double; replies show ns). */
@@ -25,6 +26,8 @@ export interface GameState {
     periodEnds: Map<string, number>;
     /** Slots of retired players: merged into another slot, or -1 when removed (archives still name them). */
     retired: Map<number, number>;
+    /** League boards' state, by board id (state/leagues.ts). */
+    leagues: Map<string, LeagueState>;
 }
 
 export interface Ctx {

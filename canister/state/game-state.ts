@@ -53,6 +53,7 @@ export function emptyGameState(record: GameRecord): GameState {
         boards,
         periodEnds: new Map(),
         retired: new Map(),
+        leagues: new Map(),
     };
 }
 

@@ -16,6 +16,7 @@ import type { LastSubmit } from '../domain/throttle';
 import type { EventKind } from '../../contract/event-log';
 import type { DeliveryAttempt, LostEvents } from '../../contract/webhooks';
 import type { TopUp } from '../../contract/cycles';
+import type { RewardClaims } from '../../contract/rewards';
 
 /**
  * A map keyed by user input (board ids): an object without a prototype, so that ids such as
@@ -44,6 +45,8 @@ export interface BoardRecord extends BoardConfig {
     serial?: number;
     /** Custom boards: where their periods count from (absent = createdAt); a reset moves it. */
     anchor?: number;
+    /** When its league was turned on (µs): names its league records (state/leagues.ts leagueKey). */
+    leagueSince?: number;
 }
 
 export interface GameRecord {
@@ -81,6 +84,8 @@ export interface GameRecord {
     serverSkipsChecks?: boolean;
     /** Record `score_submitted` for every accepted submit (absent = false; webhooks may also ask for it). */
     everySubmitEvents?: boolean;
+    /** Who may claim players' rewards (absent = 'client', contract/rewards.ts). */
+    rewardClaims?: RewardClaims;
     /** The game's webhook endpoints in brief (their full records: Store.webhooks), kept by service/webhooks.ts. */
     webhooks?: Array<{ webhookId: string; kinds: EventKind[]; paused: boolean }>;
 }
@@ -381,6 +386,8 @@ export interface PurgeRecord {
     events?: number;
     /** Store keys of its webhook endpoints (absent: none). */
     webhooks?: string[];
+    /** Its boards whose grant index (Store.grantIndex) is still to remove (absent: none). */
+    grantBoards?: string[];
 }
 
 /** Pending device codes, service-wide and by game (the caps). */
@@ -530,3 +537,32 @@ export interface FundingRecord {
     canisters: Record<string, FundsRecord>;
     topUps: TopUp[];
 }
+
+/** A prize granted to a player at a board's close (service/rewards.ts); times in µs. */
+export interface GrantRecord {
+    grantId: string;
+    scoreboardId: string;
+    periodStart: number;
+    periodEnd: number;
+    rank: number;
+    /** League boards: the division's tier and number. */
+    tier?: { index: number; name: string };
+    division?: number;
+    reward: string;
+    amount: number;
+    grantedAt: number;
+    claimedAt?: number;
+}
+
+/** A player's grants in a game, oldest first (PRIZES.keepDays, at most PRIZES.perPlayer). */
+export interface PlayerGrants {
+    grants: GrantRecord[];
+}
+
+/** A board's closes that granted something, oldest first, with how many grants each made. */
+export interface BoardGrants {
+    periods: Array<{ start: number; end: number; count: number }>;
+}
+
+/** Who got a grant of a close (a chunk of the close's list, for the dashboard). */
+export type GrantRef = [playerId: string, grantId: string];

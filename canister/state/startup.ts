@@ -7,6 +7,7 @@ import { slotPlayers } from './slots';
 import { statsOf } from './stats';
 import { playerKey } from './store';
 import { registerAuthType } from './tables';
+import { loadLeagues } from './leagues';
 
 /**
  * Loads every game: from the pre-upgrade snapshot when there is a valid one, else from the
@@ -25,10 +26,15 @@ export function loadGames(ctx: Ctx, rebuildNow = Infinity): 'snapshot' | 'record
     const restored = restoreSnapshot(ctx, records);
     // A snapshot is only good for the state it was taken from: drop it once used (or stale).
     clearSnapshot(ctx);
-    if (restored) return 'snapshot';
+    if (restored) {
+        for (const game of ctx.games.values()) loadLeagues(ctx, game);
+        return 'snapshot';
+    }
     for (const record of records) {
-        ctx.games.set(record.gameId, emptyGameState(record));
+        const game = emptyGameState(record);
+        ctx.games.set(record.gameId, game);
         ctx.rebuilding.set(record.gameId, 0);
+        loadLeagues(ctx, game);
     }
     rebuildSome(ctx, rebuildNow);
     return 'records';

@@ -31,8 +31,12 @@ import type {
     ShardWasmRecord,
     WebhookRecord,
     FundingRecord,
+    BoardGrants,
+    GrantRef,
+    PlayerGrants,
 } from './records';
 import type { GameView } from '../../contract/canister';
+import type { DivisionArchiveRecord, DivisionRecord, LeagueIndexRecord, LeaguePurge } from './leagues';
 import type { GameEvent } from '../../contract/events';
 import type { Role } from '../../contract/shards';
 
@@ -96,6 +100,9 @@ export interface Meta {
     forgetPending: Record<string, string[]>;
     /** A directory's readings of its own and its shards' cycles, and its top-ups (service/funding.ts). */
     funding: FundingRecord;
+    // ---- leagues part ----
+    /** Leagues whose records are being removed (a board deleted, its league turned off, its game deleted). */
+    leaguePurges: LeaguePurge[];
 }
 
 /** `meta` with each key's type: a key holds what Meta says, and no other key exists. */
@@ -186,6 +193,14 @@ export interface Store {
     events: KV<GameEvent>;
     /** `<gameId>/<webhookId>` -> a webhook endpoint with its delivery state. */
     webhooks: KV<WebhookRecord>;
+    // ---- rewards part (service/rewards.ts) ----
+    /** `<gameId>/<playerId>` -> the player's grants. */
+    grants: KV<PlayerGrants>;
+    /**
+     * `<gameId>/<boardId>` -> the board's closes that granted (BoardGrants);
+     * `<gameId>/<boardId>/<periodStart>/<chunk>` -> who got that close's grants, GRANT_CHUNK a chunk.
+     */
+    grantIndex: KV<BoardGrants | GrantRef[]>;
     // ---- move part ----
     /** `<gameId>/<index>` -> a staged chunk of a game moving out (JSON text, service/move/stage.ts). */
     moveChunks: KV<string>;
@@ -196,6 +211,13 @@ export interface Store {
     shardWasm: KV<Uint8Array>;
     /** Game id -> the developer's view of a game on a shard, as last heard of (dev_me lists it). */
     remoteGames: KV<RemoteView>;
+    // ---- leagues part (state/leagues.ts) ----
+    /** `<league>/<slot / 256>` -> the tiers of 256 slots, a digit each (absent or short: tier 0). */
+    leagueTiers: KV<string>;
+    /** `<league>` -> the league's index; `<league>/<periodStart>/<division>` -> a division of a period not yet closed. */
+    leagueDivisions: KV<LeagueIndexRecord | DivisionRecord>;
+    /** `<league>/<periodStart>/<division>` -> a closed division's final table. */
+    leagueArchives: KV<DivisionArchiveRecord>;
 }
 
 /**
@@ -297,9 +319,14 @@ export function memoryStore(): Store {
         daily: json(),
         events: json(),
         webhooks: json(),
+        grants: json(),
+        grantIndex: json(),
         moveChunks: plain(),
         locations: plain(),
         shardWasm: plain(),
         remoteGames: json(),
+        leagueTiers: plain(),
+        leagueDivisions: json(),
+        leagueArchives: json(),
     };
 }

@@ -284,6 +284,14 @@ export function createClient(options: ClientOptions) {
             return get(`${board(boardId)}/around`, session() === undefined ? { playerId: playerId(), ...o } : o);
         },
         /**
+         * The player's league division on a league board: their tier, the division's table in board
+         * order with each entry's zone (promotion, stay, demotion) and their own place (`division`
+         * null before their first submit of the period; `not-found` on a board that is no league).
+         */
+        division(boardId: string): Promise<T.Division> {
+            return get(`${board(boardId)}/division`, session() === undefined ? { playerId: playerId() } : {});
+        },
+        /**
          * A set of players (friends, a clan: up to 100 ids) on a board, ranked among themselves, each
          * with their global rank and percentile; ids without an entry this period are in `missing`.
          */
@@ -327,6 +335,18 @@ export function createClient(options: ClientOptions) {
             return session() === undefined
                 ? send('PUT', `/players/${seg(playerId())}/nickname`, { nickname }, 'key', false)
                 : send('PUT', '/profile/nickname', { nickname }, 'session', false);
+        },
+        /** The player's rewards (prizes granted at boards' closes, the account's when signed in): unclaimed first, newest first. */
+        rewards(): Promise<T.Rewards> {
+            return get(`/players/${seg(playerId())}/rewards`, undefined, 'player');
+        },
+        /**
+         * Claims one reward, once: `alreadyClaimed: true` on any later claim (safe to retry: give
+         * the reward only on false). The game's `rewardClaims` may keep claims to signed-in players
+         * or to its server (then `invalid` with a session, `unauthorized` with the API key).
+         */
+        claimReward(grantId: string): Promise<T.RewardClaim> {
+            return send('POST', `/players/${seg(playerId())}/rewards/${seg(grantId)}/claim`, {}, 'player', true);
         },
         /** Unlocks achievements (idempotent, A1): one id or up to 100. */
         unlockAchievements(ids: string | string[]): Promise<T.UnlockReply> {
@@ -462,6 +482,8 @@ export function createClient(options: ClientOptions) {
             /** Around-me of the anonymous player (never certified: it depends on the player). */
             aroundMe: (boardId: string, o: { before?: number; after?: number; filter?: string } = {}) =>
                 direct<T.Around>(`${board(boardId)}/around`, { playerId: playerId(), ...o }),
+            /** The anonymous player's league division (never certified: it depends on the player). */
+            division: (boardId: string) => direct<T.Division>(`${board(boardId)}/division`, { playerId: playerId() }),
         },
     };
     return client;

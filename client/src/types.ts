@@ -28,6 +28,8 @@ export type BoardEntry = Plain<S.BoardEntry>;
 export type Board = Plain<S.Board>;
 export type BoardList = Plain<S.BoardList>;
 export type Around = Plain<S.Around>;
+/** A player's league division on a board with the `league` option: tier, table, zones. */
+export type Division = Plain<S.Division>;
 export type PlayerSet = Plain<S.PlayerSet>;
 export type ArchiveList = Plain<S.ArchiveList>;
 export type Archive = Plain<S.Archive>;
@@ -37,6 +39,10 @@ export type SessionProfile = Plain<z.infer<typeof S.SessionProfile>>;
 export type PlayerRank = Plain<S.PlayerRank>;
 export type BoardRank = Plain<S.BoardRank>;
 export type NicknameReply = Plain<S.NicknameReply>;
+/** A prize a board's close granted the player (docs/rewards.md). */
+export type Grant = Plain<S.Grant>;
+export type Rewards = Plain<S.Rewards>;
+export type RewardClaim = Plain<S.RewardClaim>;
 export type UnlockReply = Plain<S.UnlockReply>;
 export type PlaySessionStarted = Plain<S.PlaySessionStarted>;
 export type Message = Plain<S.Message>;

@@ -7,6 +7,7 @@ import type { GameView } from '../../contract/canister';
 import { REPORT_LIMITS } from '../../contract/reports';
 import { boardNotFound } from '../../contract/messages';
 import { readBoard } from '../developer/boards';
+import { grants as grantsOp } from '../developer/rewards';
 import { analytics } from '../developer/games';
 import { moderationLog, report, reports, reviewQueue, suspicionLog } from '../developer/moderation';
 import { replyOf, type DevGame } from '../developer/operation';
@@ -20,6 +21,7 @@ import { boardsTab } from './pages/boards';
 import { gameFrame, TABS, type Tab } from './pages/frame';
 import { gamesPage } from './pages/games';
 import { keyTab } from './pages/key';
+import { LEAGUE_PAGE, leaguePage } from './pages/league';
 import { moderationTab } from './pages/moderation';
 import type { ReportsShown } from './pages/reports';
 import { securityTab } from './pages/security';
@@ -129,7 +131,11 @@ function boardTab(boardId: string): TabPage {
             const archiveId = typeof req.query.archive === 'string' ? req.query.archive : undefined;
             const filter =
                 typeof req.query.filter === 'string' && req.query.filter !== '' ? req.query.filter : undefined;
-            const [page, archives, archive] = await Promise.all([
+            const shown =
+                typeof req.query.grants === 'string' && /^[0-9]{1,20}$/.test(req.query.grants)
+                    ? req.query.grants
+                    : undefined;
+            const [page, archives, archive, grants] = await Promise.all([
                 replyOf(
                     readBoard.run(o, dev, { boardId, offset, limit: 50, ...(filter === undefined ? {} : { filter }) }),
                 ),
@@ -137,13 +143,41 @@ function boardTab(boardId: string): TabPage {
                 archiveId === undefined
                     ? undefined
                     : o.canister.ok('read_archive', { gameId: dev.gameId, archiveId, limit: 100 }),
+                // The grants of a close (the newest, or the one the query names): boards that close only.
+                boardId === 'all-time'
+                    ? undefined
+                    : replyOf(
+                          grantsOp.run(o, dev, {
+                              boardId,
+                              limit: 100,
+                              ...(shown === undefined ? {} : { periodStart: Number(shown) }),
+                          }),
+                      ),
             ]);
-            return { page, archives, archive, filter };
+            return { page, archives, archive, filter, grants };
         },
-        (game, { page, archives, archive, filter }, { view }) => {
+        (game, { page, archives, archive, filter, grants }, { view }) => {
             // Read side by side with the board: a board made or deleted in between is not there yet, or any more.
             if (!game.boards.some((b) => b.scoreboardId === boardId)) throw new ApiFailure(404, boardNotFound(boardId));
-            return { body: boardPage(game, page, archives, archive, view, filter) };
+            return { body: boardPage(game, page, archives, archive, view, filter, grants) };
+        },
+    );
+}
+
+/** A league board's League view: one tier's divisions, a page of them (`?tier=&offset=`). */
+function leagueTab(boardId: string): TabPage {
+    const whole = (text: unknown): number => Math.max(0, Math.floor(Number(text ?? 0)) || 0);
+    return tabPage(
+        async ({ o, req, dev }) => {
+            const tier = whole(req.query.tier);
+            const offset = whole(req.query.offset);
+            const data = await o.canister.ok('dev_league', { ...dev, boardId, tier, offset, limit: LEAGUE_PAGE });
+            return { data, tier, offset };
+        },
+        (game, { data, tier, offset }) => {
+            const board = game.boards.find((b) => b.scoreboardId === boardId);
+            if (board === undefined) throw new ApiFailure(404, boardNotFound(boardId));
+            return { body: leaguePage(game, board, data, tier, offset) };
         },
     );
 }
@@ -160,7 +194,7 @@ export async function showGame(
     res: Response,
     d: Developer,
     gameId: string,
-    tab: Tab | { board: string },
+    tab: Tab | { board: string; league?: true },
     view: View,
     status = 200,
 ): Promise<void> {
@@ -179,10 +213,14 @@ export async function showGame(
     }
     const dev = { sessionHash: d.session.sessionHash, gameId };
     const frameTab = typeof tab === 'object' ? 'boards' : tab;
-    const page = typeof tab === 'object' ? boardTab(tab.board) : TAB_PAGES[tab];
+    const page =
+        typeof tab !== 'object' ? TAB_PAGES[tab] : tab.league === true ? leagueTab(tab.board) : boardTab(tab.board);
     try {
         const { game, shown } = await page({ o, req, dev, view }, o.canister.ok('dev_game', dev));
-        const title = typeof tab === 'object' ? `${tab.board} · ${game.name}` : game.name;
+        const title =
+            typeof tab !== 'object'
+                ? game.name
+                : `${tab.league === true ? 'League · ' : ''}${tab.board} · ${game.name}`;
         render(o, res, status, d, title, gameFrame(game, frameTab, shown.body), shown.scripts);
     } catch (e) {
         const failure = failureOf(e);
@@ -214,6 +252,19 @@ export function gamePages(o: DashboardOptions): Router {
         const d = await developer(o, req, res);
         if (d !== undefined)
             await showGame(o, req, res, d, req.params.gameId, { board: req.params.boardId }, viewOf(req, d));
+    });
+    router.get('/dashboard/games/:gameId/boards/:boardId/league', async (req, res) => {
+        const d = await developer(o, req, res);
+        if (d !== undefined)
+            await showGame(
+                o,
+                req,
+                res,
+                d,
+                req.params.gameId,
+                { board: req.params.boardId, league: true },
+                viewOf(req, d),
+            );
     });
     router.get('/dashboard/games/:gameId/:tab', async (req, res, next) => {
         const tab = TABS.find((t) => t === req.params.tab);

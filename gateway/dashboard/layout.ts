@@ -52,9 +52,11 @@ pre{background:#f3f5fa;border-radius:8px;padding:10px;overflow-x:auto;white-spac
 .badge.on{background:#dcfae6;color:#067647}.badge.off{background:#fee4e2;color:#b42318}
 .badge.warn{background:#fef0c7;color:#93370d}
 h3{font-size:16px;margin:16px 0 8px}
+.card>h3:first-child{margin-top:0}
 .url{word-break:break-all;font-size:16px}
 .actions button,.actions .button{font-size:14px;padding:7px 12px}
 .secret{border:2px solid #3451b2}
+@media (max-width:640px){.wide{display:none}}
 @media (max-width:640px){.log thead{display:none}.log tr{display:block;border-bottom:1px solid #e4e8f0;padding:6px 0}
 .log td{display:block;border:0;padding:1px 0}.log td[data-label]::before{content:attr(data-label) ": ";color:#5b6577;font-weight:600}}
 fieldset{border:1.5px solid #d5dbe7;border-radius:8px;margin:0 0 12px;padding:8px 12px}

@@ -16,6 +16,7 @@ const NOTICE_TEXT = {
     'review-settled': 'Review done.',
     'board-saved': 'Board saved.',
     'standard-boards-saved': 'Standard boards saved.',
+    'reward-claims-saved': 'Reward claims saved.',
     'board-reset': 'Board reset: the period was archived.',
     'board-deleted': 'Board deleted.',
     'game-registered': 'Game registered. Here is its API key.',

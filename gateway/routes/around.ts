@@ -2,10 +2,10 @@
 // a player on a board (by ?playerId= with the API key, or the signed-in player).
 import { z } from 'zod';
 
-import { AROUND, parseFilterParam, parseFlag, parsePlayerId, parseWindow } from '../../contract/rules';
+import { AROUND, parseFilterParam, parseFlag, parseWindow } from '../../contract/rules';
 import { Around, FilterQuery, PercentileQuery } from '../../contract/schemas';
 import { ApiFailure } from '../http/errors';
-import { BOARD_PARAMS, route, sameGame } from './route';
+import { BOARD_PARAMS, queriedPlayer, route, sameGame } from './route';
 
 const count = (what: string) =>
     z.optional(
@@ -39,13 +39,7 @@ export default route({
     },
     async handle(ctx, { params, query, caller }) {
         sameGame(caller, params.gameId, 'Game');
-        let playerId: string;
-        if (caller.kind === 'session') playerId = caller.playerId;
-        else {
-            const parsed = parsePlayerId(query);
-            if ('error' in parsed) throw new ApiFailure(400, parsed.error);
-            playerId = parsed.ok;
-        }
+        const playerId = queriedPlayer(caller, query);
         const before = parseWindow(query, 'before');
         if ('error' in before) throw new ApiFailure(400, before.error);
         const after = parseWindow(query, 'after');

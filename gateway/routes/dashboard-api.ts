@@ -7,6 +7,10 @@ import { z } from 'zod';
 import {
     AnalyticsQuery,
     Analytics,
+    GrantsPage,
+    GrantsQuery,
+    RewardClaimsBody,
+    RewardClaimsSetting,
     BanBody,
     BoardView,
     CreateBoardBody,
@@ -37,6 +41,7 @@ import {
 } from '../../contract/dashboard-schemas';
 import { DEFAULT_STANDARD_BOARDS, REVIEW } from '../../contract/board-options';
 import { REPORT_LIMITS } from '../../contract/reports';
+import { PRIZES } from '../../contract/rewards';
 import { invalid, parseFilterParam, parseOffset } from '../../contract/rules';
 import { Message } from '../../contract/schemas';
 import {
@@ -60,6 +65,7 @@ import {
     wipePlayer,
 } from '../developer/moderation';
 import { replyOf } from '../developer/operation';
+import { grants as grantsOp, rewardClaims as rewardClaimsOp } from '../developer/rewards';
 import {
     revokeServerKey as revokeServerKeyOp,
     rotateServerKey as rotateServerKeyOp,
@@ -413,8 +419,49 @@ const serverSettings = operationRoute({
     errors: { 400: 'a field is invalid', 404: NOT_OWNED },
 });
 
+const rewardClaims = operationRoute({
+    op: rewardClaimsOp,
+    method: 'put',
+    path: `${BASE}/games/{gameId}/reward-claims`,
+    id: 'dashboard-reward-claims',
+    summary: "Who may claim the game's rewards: client (default), session or server (docs/rewards.md)",
+    params: { gameId },
+    body: RewardClaimsBody,
+    data: RewardClaimsSetting,
+    errors: { 400: 'rewardClaims is invalid', 404: NOT_OWNED },
+});
+
+const grants = operationRoute({
+    op: grantsOp,
+    input({ params, query }) {
+        const periodStart = query.get('periodStart')?.[0];
+        if (periodStart !== undefined && !/^[0-9]{1,20}$/.test(periodStart))
+            throw new ApiFailure(400, invalid('periodStart', 'must be a period start in nanoseconds'));
+        return {
+            boardId: params.boardId,
+            ...(periodStart === undefined ? {} : { periodStart: Number(periodStart) }),
+            offset: integer(query, 'offset', 0, PRIZES.perClose),
+            limit: integer(query, 'limit', 1, PRIZES.page.max),
+        };
+    },
+    method: 'get',
+    path: `${BASE}/games/{gameId}/boards/{boardId}/grants`,
+    id: 'dashboard-board-grants',
+    summary:
+        "The prizes one close of a board granted (the newest by default), with players and claims, and the board's closes",
+    params: { gameId, boardId: BOARD_ID },
+    query: GrantsQuery,
+    data: GrantsPage,
+    errors: {
+        400: 'periodStart, offset or limit is invalid',
+        404: `${NOT_OWNED}, no such board, or no grants for that period`,
+    },
+});
+
 export default [
     me,
+    rewardClaims,
+    grants,
     rotateServerKey,
     revokeServerKey,
     serverSettings,

@@ -2,6 +2,7 @@
 import achievements from './achievements';
 import authProfile from './auth-profile';
 import deleteAccount from './delete-account';
+import division from './division';
 import deviceCode from './device-code';
 import deviceToken from './device-token';
 import idTokens from './id-token';
@@ -27,6 +28,7 @@ import playerNickname from './player-nickname';
 import playerProfile from './player-profile';
 import playerRank from './player-rank';
 import report from './report';
+import rewards from './rewards';
 import scores from './scores';
 import stats from './stats';
 import webhookTest from './webhook-test';
@@ -38,11 +40,13 @@ export const ROUTES: readonly Route[] = [
     ...boardReads,
     boardRank,
     around,
+    division,
     boardPlayers,
     report,
     playerProfile,
     playerRank,
     playerNickname,
+    ...rewards,
     playSessionStart,
     playSessionEnd,
     achievements,

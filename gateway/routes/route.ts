@@ -6,7 +6,7 @@ import type { z } from 'zod';
 
 import type { SubmitRequest, Result } from '../../contract/canister';
 import { FIELD } from '../../contract/messages';
-import { PATH_ID, parseQuery } from '../../contract/rules';
+import { PATH_ID, parsePlayerId, parseQuery } from '../../contract/rules';
 import type { SubmitReply } from '../../contract/schemas';
 import {
     CREDENTIAL_NAME,
@@ -234,6 +234,14 @@ export function writerOf(caller: Caller, playerId: string | undefined): string {
 /** The player a read is about: the signed-in one with a session (rule K2), else the one the request names. */
 export const playerOf = (caller: Caller, named: string): string =>
     caller.kind === 'session' ? caller.playerId : named;
+
+/** The player a read by `?playerId=` is about: the signed-in one with a session (rule K2), else the query's (required). */
+export function queriedPlayer(caller: Caller, query: Map<string, string[]>): string {
+    if (caller.kind === 'session') return caller.playerId;
+    const parsed = parsePlayerId(query);
+    if ('error' in parsed) throw new ApiFailure(400, parsed.error);
+    return parsed.ok;
+}
 
 /** The session a session route's call names: the session and its game. */
 export const sessionOf = (caller: CallerOf['session']): { sessionHash: string; gameId: string } => ({

@@ -548,6 +548,114 @@ export async function benchMemory(sizes: number[]): Promise<CanisterResults['mem
     return out;
 }
 
+/**
+ * A league board's costs (docs/leagues.md) on a canister of its own: a weekly-length custom
+ * board with divisions of 30 in 3 tiers, `players` players in it. A newcomer's submit (joining a
+ * division), the close of the period on the canister's timer (every tick's instructions while it
+ * closes: the total and the largest message), and a returning player's submit that closes their
+ * own division first.
+ */
+export async function benchLeague(players: number): Promise<Map<string, bigint>> {
+    const out = new Map<string, bigint>();
+    const { r, id } = await freshCanister();
+    const g = 'g-league';
+    const signIn = async (): Promise<{ developerId: string; sessionHash: string }> => {
+        const identity = {
+            issuer: 'https://bench.example',
+            subject: 'league',
+            email: 'l@example.com',
+            provider: 'bench',
+        };
+        const signed = await call(r, id, 'dev_sign_in', { identity });
+        const sessionHash = createHash('sha256').update(signed.reply.sessionToken).digest('hex');
+        return { developerId: signed.reply.developer.developerId, sessionHash };
+    };
+    const developer = await signIn();
+    const registered = await call(r, id, 'admin_register_game', {
+        developerId: developer.developerId,
+        gameId: g,
+        name: 'league',
+    });
+    keys.set(g, registered.reply.apiKey);
+    const league = { divisionSize: 30, tiers: ['Bronze', 'Silver', 'Gold'], promote: 3, demote: 3 };
+    await call(r, id, 'admin_create_board', {
+        gameId: g,
+        scoreboardId: 'ladder',
+        type: 'targeted',
+        period: 'custom',
+        days: 7,
+        league,
+    });
+    // The same board without the option beside it: what joining adds to a newcomer's submit.
+    await call(r, id, 'admin_create_board', {
+        gameId: g,
+        scoreboardId: 'plain',
+        type: 'targeted',
+        period: 'custom',
+        days: 7,
+    });
+    await populate(r, id, g, players, undefined, ['ladder', 'plain']);
+    await r.advanceTime(3_000);
+    const submit = (playerId: string, scoreboardId = 'ladder') =>
+        call(r, id, 'submit_scores', {
+            submits: [{ apiKey: keys.get(g), gameId: g, playerId, score: 500_000, streak: 3, scoreboardId }],
+        });
+    out.set(
+        'league: submit, new player, the same board without league',
+        (await submit('plain-newcomer', 'plain')).instructions,
+    );
+    out.set('league: submit, new player joins a division', (await submit('league-newcomer')).instructions);
+    // An upgrade loads the league's tiers and divisions from their records (not the heap snapshot).
+    await r.installCode(id, leaderboardWasm(), { mode: 'upgrade', arg: initArg({ gateways: [], operators: [] }) });
+    const post = r.executions().filter((e) => e.method === 'canister_post_upgrade');
+    out.set('league: post_upgrade (snapshot restore + the league loaded from its records)', post.at(-1)!.instructions);
+    await r.advanceTime(3_000);
+    // The period ends: the next tick rolls the board over and starts the close; ticks close the rest.
+    let seen = r.executions().at(-1)!;
+    let total = 0n;
+    let largest = 0n;
+    let messages = 0n;
+    const countTimers = (): void => {
+        const now = r.executions();
+        for (const e of now.slice(now.lastIndexOf(seen) + 1))
+            if (/timer/.test(e.method)) {
+                total += e.instructions;
+                if (e.instructions > largest) largest = e.instructions;
+                messages++;
+            }
+        seen = now.at(-1)!;
+    };
+    await r.advanceTime(7 * 86_400_000 - 3_000);
+    countTimers();
+    const again = await signIn();
+    const closing = async () =>
+        (
+            (await call(r, id, 'dev_league', { sessionHash: again.sessionHash, gameId: g, boardId: 'ladder' }, true))
+                .reply as { closing: number }
+        ).closing;
+    // A returning player whose last division is still closing: their submit closes it first.
+    const left = await closing();
+    // (At sizes the first tick closes whole, nobody's division is left: 0.)
+    out.set('league: submit, returning player, closes their own division first', 0n);
+    if (left > 0) {
+        seen = r.executions().at(-1)!;
+        const back = await submit(`dev_1700000000_${(players - 1).toString(16).padStart(8, '0')}`);
+        if ((await closing()) === left - 1)
+            out.set('league: submit, returning player, closes their own division first', back.instructions);
+        seen = r.executions().at(-1)!;
+    }
+    for (let tick = 0; tick < 100 && (await closing()) > 0; tick++) {
+        await r.advanceTime(30_000);
+        countTimers();
+    }
+    if ((await closing()) > 0) throw new Error('league close: not done after 100 ticks');
+    out.set('league close (divisions of 30): all its timer messages', total);
+    out.set('league close: its largest timer message', largest);
+    out.set('league close: timer messages (a tick every 30 s)', messages);
+    await r.stop();
+    return out;
+}
+
 export async function benchCanister(): Promise<CanisterResults> {
     const sizes = (process.env.BENCH_PLAYERS ?? '1000,100000').split(',').map(Number);
     const rows: Array<Array<string | number>> = [];
@@ -826,6 +934,7 @@ export async function benchCanister(): Promise<CanisterResults> {
         for (const [name, instructions] of await benchBoardKinds(players)) m.set(name, instructions);
         for (const [name, instructions] of await benchNicknames(players)) m.set(name, instructions);
         for (const [name, instructions] of await benchFilters()) m.set(name, instructions);
+        for (const [name, instructions] of await benchLeague(players)) m.set(name, instructions);
         console.log(
             `(${players.toLocaleString()} players per game measured in ${((Date.now() - t0) / 1000).toFixed(0)} s)`,
         );

@@ -22,6 +22,8 @@ const brief = (e: GameEvent): string => {
             return `overtaken ${e.scoreboardId} ${e.by.playerId}@${e.by.rank} > ${e.player.playerId}@${e.player.rank}`;
         case 'period_closed':
             return `period_closed ${e.scoreboardId} ${e.top.map((t) => t.playerId).join(',')}`;
+        case 'division_closed':
+            return `division_closed ${e.scoreboardId} ${e.division}`;
         case 'player_banned':
         case 'player_wiped':
             return `${e.kind} ${e.playerId}`;

@@ -111,11 +111,14 @@ test('every API route has a client method', () => {
         ...BOARD_PATHS.map((p) => `GET ${p.path}`),
         'GET /games/{gameId}/scoreboards/{boardId}/rank',
         'GET /games/{gameId}/scoreboards/{boardId}/around',
+        'GET /games/{gameId}/scoreboards/{boardId}/division',
         'POST /games/{gameId}/scoreboards/{boardId}/players',
         'POST /games/{gameId}/scoreboards/{boardId}/reports',
         'GET /players/{playerId}/profile',
         'GET /players/{playerId}/rank',
         'PUT /players/{playerId}/nickname',
+        'GET /players/{playerId}/rewards',
+        'POST /players/{playerId}/rewards/{grantId}/claim',
         'POST /play-sessions/start',
         'POST /play-sessions/end',
         'POST /achievements',
@@ -183,6 +186,9 @@ test('anonymous: submit, boards, ranks, around me, profile, nickname, achievemen
     expect(await c.archives('daily')).toEqual({ gameId: GAME, scoreboardId: 'daily', archives: [] });
     expect((await failure(c.archive('daily'))).kind).toBe('not-found');
     expect((await c.archiveStats()).gameId).toBe(GAME);
+    // Rewards: none granted yet; a grant the player does not have is not-found (docs/rewards.md).
+    expect(await c.rewards()).toEqual({ rewards: [] });
+    expect((await failure(c.claimReward('weekly.1.0.1'))).kind).toBe('not-found');
     expect(sleeps).toEqual([]);
 });
 

@@ -6,9 +6,14 @@ import { METHODS, type Method, type MethodRow } from '../../contract/canister';
 const rows = Object.entries(METHODS) as Array<[Method, MethodRow]>;
 const named = (test: (row: MethodRow) => boolean): Method[] => rows.filter(([, row]) => test(row)).map(([m]) => m);
 
-test("updates of webhooks and players' reports mark nothing on the board paths; an account removed or a code redeemed marks every game", () => {
+test("updates of webhooks, players' reports and reward claims mark nothing on the board paths; an account removed or a code redeemed marks every game", () => {
     expect(named((r) => r.marks === 'nothing')).toEqual(
-        rows.filter(([m, r]) => (m.includes('webhook') || m === 'report_entry') && r.kind === 'update').map(([m]) => m),
+        rows
+            .filter(
+                ([m, r]) =>
+                    (m.includes('webhook') || m === 'report_entry' || m === 'claim_reward') && r.kind === 'update',
+            )
+            .map(([m]) => m),
     );
     expect(named((r) => r.marks === 'submits')).toEqual(['submit_scores']);
     expect(named((r) => r.marks === 'everyGame').sort()).toEqual(

@@ -103,6 +103,18 @@ test('boards take their order, operator, ties and format; the standard boards fo
     await expect(admin('create-board', 'cli-times', 'z', '--type', 'monthly', '--filters', 'a:b')).rejects.toThrow(
         /Invalid filters: must be a list of at most 3/,
     );
+    const prizes = [{ from: 1, to: 3, reward: 'gold', amount: 10 }];
+    expect(
+        await admin('create-board', 'cli-times', 'cup', '--type', 'monthly', '--prizes', JSON.stringify(prizes)),
+    ).toMatchObject({ prizes });
+    await expect(admin('create-board', 'cli-times', 'z', '--type', 'monthly', '--prizes', '[{')).rejects.toThrow(
+        /--prizes must be a JSON list of rows/,
+    );
+    expect(await admin('set-prizes', 'cli-times', 'weekly', JSON.stringify(prizes))).toMatchObject({ prizes });
+    expect(await admin('set-prizes', 'cli-times', 'weekly', 'none')).not.toHaveProperty('prizes');
+    await expect(admin('set-prizes', 'cli-times', 'all-time', JSON.stringify(prizes))).rejects.toThrow(
+        /Invalid prizes: are only for boards with periods/,
+    );
     expect(await admin('set-standard-boards', 'cli-times', '--order', 'asc')).toEqual({
         sortOrder: 'asc',
         operator: 'best',

@@ -71,6 +71,7 @@ const BODIES: Record<string, unknown> = {
     'PUT /dashboard/api/games/some-game/webhooks/whk_0123456789abcdef': { paused: true },
     'POST /dashboard/api/games/some-game/reports/all-time/p1': { action: 'dismiss' },
     'POST /dashboard/api/games/some-game/review/all-time/p1': { action: 'dismiss' },
+    'PUT /dashboard/api/games/some-game/reward-claims': { rewardClaims: 'server' },
 };
 
 const DASHBOARD_API = [
@@ -86,6 +87,7 @@ const DASHBOARD_API = [
     'GET /dashboard/api/games/some-game/moderation-log',
     'GET /dashboard/api/games/some-game/suspicion-log',
     'GET /dashboard/api/games/some-game/analytics',
+    'GET /dashboard/api/games/some-game/boards/weekly/grants',
     'GET /dashboard/api/games/some-game/reports',
     'GET /dashboard/api/games/some-game/reports/all-time/p1',
     'GET /dashboard/api/games/some-game/review',

@@ -121,9 +121,22 @@ test('events of every kind arrive in order, signed under the endpoint secret, ea
     await submit(apiKey, g, 'rev-0', 1000, 200, 'rev');
     await s.canister.ok('dev_review', { ...review, playerId: 'rev-0', action: 'dismiss' });
     await submit(apiKey, g, 'rev-1', 1000, 200, 'hold');
+    // A daily league board: its division closes with the day (division_closed).
+    const league = { divisionSize: 10, tiers: ['Low', 'High'], promote: 1, demote: 1 };
+    await s.canister.ok('dev_create_board', {
+        ...review,
+        scoreboardId: 'league',
+        type: 'targeted',
+        period: 'daily',
+        league,
+    });
+    await submit(apiKey, g, 'lea', 10, 200, 'league');
     // Delivered before the clock jumps a day (a jump past a lease in flight would lease it again).
     await settled(g, webhookId);
-    await advance(86_400); // the daily period closes: period_closed
+    // The daily board pays its first: its close grants a prize (reward_granted).
+    const prizes = [{ from: 1, to: 1, reward: 'gold', amount: 1 }];
+    await s.canister.ok('dev_update_board', { sessionHash: dev.sessionHash, gameId: g, scoreboardId: 'daily', prizes });
+    await advance(86_400); // the daily period closes: period_closed, division_closed
     await submit(apiKey, g, 'cat', 50);
     const view = await settled(g, webhookId);
 

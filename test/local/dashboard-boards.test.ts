@@ -3,8 +3,9 @@
 // CSV downloaded (current period and an archive), opened and compared with the board; the
 // canister's refusals of order/operator changes shown by their forms; the standard boards'
 // setting on Settings. Screenshots (desktop and phone) of the board form, a milliseconds board
-// and the settings tab go to dashboard-*.png in the screenshot folder. On the stack npm start
-// runs by default: a directory, and a shard that holds the games.
+// and the settings tab go to dashboard-*.png in the screenshot folder. Prizes: the table edited
+// on the board page, paid at Reset now and listed, and who may claim them on Settings. On the
+// stack npm start runs by default: a directory, and a shard that holds the games.
 import * as fs from 'node:fs';
 
 import { parse } from 'csv-parse/sync';
@@ -276,4 +277,65 @@ test('filters: declared in the board form; the board page picks a value from a s
     ]);
     expect(await page.locator('#f-filter').inputValue()).toBe('country:DE');
     await shots(url('/boards/laps?filter=country%3ADE'), 'board-filter', { here: true });
+});
+
+test('prizes: the table edited on the board page, paid at Reset now and listed; who may claim on Settings', async () => {
+    const { page } = ada;
+    // A weekly cup (a custom board of 7 days: prizes need a period that closes), four players on it.
+    await page.goto(url('/boards'));
+    await page.getByLabel('Board ID').fill('cup');
+    await page.getByLabel('Name', { exact: true }).fill('Cup');
+    await page.getByLabel('Type').selectOption('custom');
+    await page.getByLabel(/^Days/).fill('7');
+    await click(page, 'Create board');
+    expect(await page.locator('[role=status]').textContent()).toBe('Board created.');
+    await s.replica.advanceTime(3_000);
+    for (const [playerId, score] of [
+        ['cup-a', 40],
+        ['cup-b', 30],
+        ['cup-c', 20],
+        ['cup-d', 10],
+    ] as const) {
+        const res = await s.request('POST', '/scores', {
+            headers: { 'X-API-Key': apiKey },
+            body: { playerId, score, streak: 1 },
+        });
+        expect(res.body).toMatchObject({ ok: true });
+    }
+    await page.goto(url('/boards/cup'));
+    expect(await page.locator('#rewards').count()).toBe(0); // no table, no grants: no card
+    await page.locator('#f-board-prizes').fill('1 gold 100\nfirst silver');
+    await click(page, 'Save');
+    expect(await page.locator('[role=alert]').textContent()).toMatch(/^Invalid prizes: must be a list of at most 20/);
+    const table = '1 gold 100\n2-3 silver 10\ntop 50% chest 1';
+    await page.locator('#f-board-prizes').fill(table);
+    await click(page, 'Save');
+    expect(await page.locator('[role=status]').textContent()).toBe('Board saved.');
+    expect(await page.locator('#f-board-prizes').inputValue()).toBe(table);
+    expect(await text(page)).toContain('No close has granted prizes yet');
+    // The close (Reset now) pays the table: every row a rank matches.
+    await click(page, 'Reset board');
+    const rows = await page.locator('#rewards tbody tr').allTextContents();
+    expect(rows.map((r) => r.replace(/\s+/g, ' ').trim())).toEqual([
+        'cup-a 1 gold 100 no',
+        'cup-a 1 chest 1 no',
+        'cup-b 2 silver 10 no',
+        'cup-b 2 chest 1 no',
+        'cup-c 3 silver 10 no',
+    ]);
+    await shots(url('/boards/cup'), 'board-prizes', { here: true });
+    // A claim shows on the list; who may claim is set on Settings.
+    const grantId = (await s.request('GET', '/players/cup-a/rewards', { headers: { 'X-API-Key': apiKey } })).body.data
+        .rewards[0].grantId;
+    await s.request('POST', `/players/cup-a/rewards/${grantId}/claim`, { headers: { 'X-API-Key': apiKey } });
+    await page.goto(url('/boards/cup'));
+    const claimed = await page.locator('#rewards tbody tr').allTextContents();
+    expect(claimed.filter((r) => /\d{4}-\d\d-\d\d/.test(r))).toHaveLength(1);
+    await page.goto(url('/settings'));
+    await page.getByLabel('Who may claim rewards').selectOption('server');
+    await click(page, 'Save reward claims');
+    expect(await page.locator('[role=status]').textContent()).toBe('Reward claims saved.');
+    expect(await page.getByLabel('Who may claim rewards').inputValue()).toBe('server');
+    const [me] = (await s.canister.ok('admin_list_games', {})).filter((g) => g.gameId === GAME);
+    expect(me!.rewardClaims).toBe('server');
 });

@@ -39,6 +39,7 @@ function gameView(record: GameRecord): Partial<GameRecord> {
         suspicionSeq: _suspicion,
         moderationSeq: _moderation,
         everySubmitEvents: _events,
+        rewardClaims: _claims,
         ...rest
     } = record;
     return rest;

@@ -1,4 +1,5 @@
 // A backup's records rebuilt from their known fields: the game, its boards, counters, players, archives, bans.
+import { isTimed } from '../leagues';
 import { parseBoardOptions, parseOperator, parseSortOrder } from '../../../contract/board-options';
 import type { Caps, TimeValidation } from '../../../contract/canister';
 import { parseEventTop } from '../../../contract/event-log';
@@ -45,7 +46,7 @@ function boardOf(v: unknown, serials: number): BoardRecord {
         archives.some((a, i) => i > 0 && a <= archives[i - 1])
     )
         throw new Fail(400, invalid('archives', `must be at most ${RETENTION[period]} period starts, oldest first`));
-    const { review, ...options } = parsed(parseBoardOptions(o));
+    const { review, league, prizes, ...options } = parsed(parseBoardOptions(o));
     // As the board methods allow it: boards of their own ranked by score (the standard ones have none).
     if (options.tiebreak !== undefined && (o.sortBy !== 'score' || isFanout(o.scoreboardId as string)))
         throw new Fail(400, invalid('tiebreak', 'is only for boards of their own ranked by score'));
@@ -68,6 +69,13 @@ function boardOf(v: unknown, serials: number): BoardRecord {
     if ((board.serial ?? 0) > serials) throw new Fail(400, invalid('serial', 'must not be above the boardSerial'));
     if (o.anchor !== undefined) board.anchor = whole('anchor', o.anchor);
     if (review) board.review = review;
+    // A league comes over as its option: its tiers and divisions start anew (docs/leagues.md).
+    if (league) {
+        if (!isTimed(board)) throw new Fail(400, invalid('league', 'is only for timed boards'));
+        board.league = league;
+        board.leagueSince = board.createdAt;
+    }
+    if (prizes) board.prizes = prizes;
     return board;
 }
 

@@ -7,6 +7,7 @@ import { Fail } from '../../domain/fail';
 import type { HeaderValue } from '../../domain/http-response';
 import type { Ctx } from '../../state/context';
 import * as reads from '../reads';
+import { division } from '../league-reads';
 import { envelope, failure, headersFor, type HttpAnswer } from './answers';
 import type { State } from './state';
 import { skipCertificate } from './tree';
@@ -43,6 +44,29 @@ function aroundAnswer(ctx: Ctx, match: RegExpExecArray, query: string): { status
         status: 200,
         text: envelope(reads.aroundJson(ctx, { gameId, boardId, playerId, before, after, percentile })),
     };
+}
+
+export const DIVISION_PATH = /^\/games\/([^/]*)\/scoreboards\/([^/]*)\/division\/?$/;
+
+/** A player's league division, by ?playerId=: depends on the player, so it is served uncertified like around-me. */
+function divisionAnswer(ctx: Ctx, match: RegExpExecArray, query: string): { status: number; text: string } {
+    const bad = divisionError(match, query);
+    if (bad !== undefined) return { status: 400, text: failure(bad) };
+    const playerId = (parsePlayerId(parseQuery(query)) as { ok: string }).ok;
+    return {
+        status: 200,
+        text: envelope(division(ctx, { gameId: decode(match[1]), boardId: decode(match[2]), playerId })),
+    };
+}
+
+/** What is wrong with a division read's ids or query, if anything (its 400). */
+export function divisionError(match: RegExpExecArray, query: string): string | undefined {
+    const playerId = parsePlayerId(parseQuery(query));
+    return (
+        checkPathId('gameId', decode(match[1])) ??
+        checkPathId('scoreboardId', decode(match[2])) ??
+        ('error' in playerId ? playerId.error : undefined)
+    );
 }
 
 function decode(s: string): string {
@@ -85,6 +109,8 @@ export function liveAnswer(ctx: Ctx, method: string, url: string): { status: num
             return { status: 405, text: failure(`Only GET is served here; writes go to the API: ${method} ${path}`) };
         const around = AROUND_PATH.exec(path);
         if (around !== null) return aroundAnswer(ctx, around, query);
+        const division = DIVISION_PATH.exec(path);
+        if (division !== null) return divisionAnswer(ctx, division, query);
         const found = findBoardPath(path);
         if (found === undefined) return { status: 404, text: failure(unknownEndpoint(method, path)) };
         const read = boardRead(found.entry, found.params, query);

@@ -19,7 +19,7 @@ import { sha256 } from '../../domain/certification/sha256';
 import { canisterAddress, carriedQuery, urlAt } from '../../domain/canister-url';
 import type { Ctx } from '../../state/context';
 import { BASE_HEADERS, EMPTY, UPGRADE, failure, type HttpAnswer } from './answers';
-import { AROUND_PATH, aroundError, readKey } from './live';
+import { AROUND_PATH, DIVISION_PATH, aroundError, divisionError, readKey } from './live';
 import { canonicalPath, gameIdOf } from './paths';
 import type { State, Stored } from './state';
 import { busyAnswer, busyLeaf, certifiedAnswer, skipCertificate } from './tree';
@@ -56,6 +56,8 @@ function servedElsewhere(path: readonly string[], query: string): boolean {
     const canon = canonicalPath(path);
     const around = AROUND_PATH.exec(canon);
     if (around !== null) return aroundError(around, query) === undefined;
+    const division = DIVISION_PATH.exec(canon);
+    if (division !== null) return divisionError(division, query) === undefined;
     const found = findBoardPath(canon);
     return found !== undefined && !('error' in boardRead(found.entry, found.params, query));
 }

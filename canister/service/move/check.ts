@@ -65,6 +65,8 @@ export function checkItems(gameId: string, items: unknown, first: boolean): Item
             case 'reports':
             case 'webhooks':
             case 'achievements':
+            case 'grants':
+            case 'grantIndex':
             case 'activeSessions':
             case 'bans':
                 if (!key.startsWith(prefix) || value === null || typeof value !== 'object')

@@ -1,4 +1,5 @@
 // The target of a move or a backup's import: it takes the chunks in order, then activates the game.
+import { loadLeagues } from '../../state/leagues';
 import type { RequestOf } from '../../../contract/canister';
 import { MOVE_CHUNK_BYTES } from '../../../contract/shards';
 import { Fail } from '../../domain/fail';
@@ -219,6 +220,8 @@ export function activate(
     const ins = inMoves(ctx);
     const record = move.record;
     if (holdsGame(ctx, gameId)) throw new Fail(409, `This canister already holds game '${gameId}'`);
+    // Its leagues start anew here, under keys of their own (none of an old stay here can meet them).
+    for (const board of record.boards) if (board.league !== undefined) board.leagueSince = ctx.env.now();
     ctx.store.games.set(gameId, record);
     ctx.store.apiKeys.set(record.apiKey, gameId);
     dropStats(ctx, gameId);
@@ -231,6 +234,7 @@ export function activate(
     }
     // The tables were built with the record of chunk 0: the same record (the game was frozen).
     game.record = record;
+    loadLeagues(ctx, game);
     ctx.games.set(gameId, game);
     importing.delete(gameId);
     forgetMovedAccounts(ctx, gameId, importedAccounts.get(gameId) ?? []);

@@ -1,4 +1,5 @@
 // The source of a move or a backup: it freezes the game's writes, stages its export, hands out the chunks, forgets it.
+import { purgeGameLeagues } from '../leagues';
 import type { RequestOf } from '../../../contract/canister';
 import { Fail } from '../../domain/fail';
 import type { Ctx, Untrusted } from '../../state/context';
@@ -122,6 +123,7 @@ export function moveOutEnd(ctx: Ctx, req: Untrusted<RequestOf<'move_out_end'>>):
     const game = ctx.games.get(gameId)!;
     const record = game.record;
     ctx.store.apiKeys.delete(record.apiKey);
+    purgeGameLeagues(ctx, game);
     forgetPlayerIds(ctx, game);
     forgetCodesOfGame(ctx, gameId);
     ctx.store.games.delete(gameId);

@@ -1,6 +1,7 @@
 // What a move keeps while it runs: the moves under way, its chunks' keys and digests, purges.
 import { Fail } from '../../domain/fail';
 import { tokenHash } from '../../domain/sha256';
+import { boardsWithGrants } from '../rewards';
 import type { Ctx } from '../../state/context';
 import type { GameRecord, MoveInRecord, MoveOutRecord, PurgeRecord } from '../../state/records';
 import { archiveKey } from '../rollover';
@@ -74,5 +75,7 @@ export function purgeLater(
     const purge: PurgeRecord = { gameId, next: 0, players, archives: archivesOf(record) };
     if (events > 0) purge.events = events;
     if ((record?.webhooks ?? []).length > 0) purge.webhooks = record!.webhooks!.map((w) => `${gameId}/${w.webhookId}`);
+    const grantBoards = record === undefined ? [] : boardsWithGrants(ctx, record);
+    if (grantBoards.length > 0) purge.grantBoards = grantBoards;
     ctx.store.meta.set('purging', [...(ctx.store.meta.get('purging') ?? []), purge]);
 }

@@ -1,5 +1,6 @@
 // What a game's export is made of: its records staged into a sink (a move's chunks, or a developer's backup page).
 import { MOVE_CHUNK_BYTES } from '../../../contract/shards';
+import { grantLists } from '../rewards';
 import type { Ctx, GameState } from '../../state/context';
 import { nameHolder } from '../../state/names';
 import type { BanRecord, GameRecord, MoveOutRecord } from '../../state/records';
@@ -103,6 +104,7 @@ export function stageGame(ctx: Ctx, game: GameState, packer: Sink): void {
             if (archive !== undefined) packer.add('archives', key, archive);
         }
     for (const [key, ban] of gameBans(ctx, record)) packer.add('bans', key, ban);
+    for (const [key, list] of grantLists(ctx, record)) packer.add('grantIndex', key, list);
     // codes part: pending device codes go with their game (the game's poll redeems them there)
     for (const [hash, code] of codesOfGame(ctx, gameId)) packer.add('deviceCode', hash, code);
 }
@@ -128,6 +130,8 @@ export function stagePlayer(ctx: Ctx, game: GameState, playerId: string, packer:
         packer.add('name', player.nickname, playerId);
     const achievements = ctx.store.achievements.get(key);
     if (achievements !== undefined) packer.add('achievements', key, achievements);
+    const grants = ctx.store.grants.get(key);
+    if (grants !== undefined) packer.add('grants', key, grants);
     const ban = ctx.store.bans.get(key);
     if (ban !== undefined) packer.add('bans', key, ban);
     const reported = reporterDay(ctx, gameId, playerId);

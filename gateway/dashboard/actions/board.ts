@@ -10,6 +10,7 @@ import { postActions, viewOf, type DashboardOptions, type Form } from '../contex
 import { showGame } from '../game-pages';
 import { withNotice, type Notice } from '../notices';
 import { formOptions } from '../pages/board-options';
+import { formPrizes } from '../pages/board-prizes';
 
 interface BoardAction {
     run(o: DashboardOptions, dev: DevBoard, b: Form): Promise<Result<unknown>>;
@@ -21,7 +22,12 @@ const BOARD_ACTIONS: ReadonlyMap<string, BoardAction> = new Map<string, BoardAct
         'update',
         {
             run: (o, dev, b) =>
-                perform(updateBoard, o, dev, { name: b.name, description: b.description ?? '', ...formOptions(b) }),
+                perform(updateBoard, o, dev, {
+                    name: b.name,
+                    description: b.description ?? '',
+                    ...formOptions(b),
+                    prizes: formPrizes(b),
+                }),
             done: 'board-saved',
         },
     ],

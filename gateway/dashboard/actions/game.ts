@@ -7,6 +7,7 @@ import { Router } from 'express';
 import type { Result } from '../../../contract/canister';
 import { createBoard, removeEntry } from '../../developer/boards';
 import { deleteGame, rotateKey, standardBoards, updateGame } from '../../developer/games';
+import { rewardClaims } from '../../developer/rewards';
 import { actOnReport, ban, settleReview, unban, wipePlayer } from '../../developer/moderation';
 import { perform, type DevGame, type Operation } from '../../developer/operation';
 import { revokeServerKey, rotateServerKey, serverSettings, setCaps, setTimeValidation } from '../../developer/security';
@@ -51,6 +52,10 @@ const GAME_ACTIONS: ReadonlyMap<string, GameAction> = new Map<string, GameAction
             'standard-boards-saved',
             'settings',
         ),
+    ],
+    [
+        'reward-claims',
+        action(rewardClaims, (b) => ({ rewardClaims: b.rewardClaims }), 'reward-claims-saved', 'settings'),
     ],
     ['active', action(updateGame, (b) => ({ isActive: b.isActive === 'true' }), 'saved', 'settings')],
     // API key

@@ -9,6 +9,7 @@ import {
     formatScore,
     optionsOf,
     type BoardOptions,
+    type League,
     type ScoreFormat,
 } from '../../../contract/board-options';
 import { EVENT_TOP } from '../../../contract/event-log';
@@ -36,6 +37,8 @@ export const HINT = {
     review: `Flag: a score beating the first by more than the factor (on a board of ${REVIEW.minEntries}+ entries) is accepted and waits on the Moderation tab. Hold: it stays off the board (its player still sees it) until you approve it there.`,
     reviewFactor: `Implausible past first × this (lower first: below first ÷ this), ${REVIEW.factor.min}-${REVIEW.factor.max}.`,
     filters: `Metadata keys the board can be read by (country, mode): at most ${MAX_FILTERS}, comma-separated; reads take ?filter=key:value. Each key indexes up to ${MAX_FILTER_VALUES} values a period.`,
+    league: 'Timed boards only. Players play in divisions of this size within their tier; at each period’s close the first of each division move up a tier, the last move down (docs/leagues.md). Empty: no league. Size and the number of tiers change only at the start of a period or after Reset now.',
+    tiers: 'Comma-separated, lowest first: new players start in the first.',
     eventTop: `Top entries events watch: a new leader, players overtaken, a closed period's top (0: none; at most ${EVENT_TOP.max}).`,
 } as const;
 
@@ -146,11 +149,61 @@ export function displayFields(
         </div>`;
 }
 
+/** The league fields (timed boards): empty division size = no league (on an update: the league off). */
+export function leagueFields(v: View, action: string, current: { league?: League }, idPrefix = 'f'): Html {
+    const l = current.league;
+    return html`<fieldset>
+        <legend>League</legend>
+        <p class="hint">${HINT.league}</p>
+        ${l === undefined ? '' : html`<input type="hidden" name="hadLeague" value="1" />`}
+        <div class="row top">
+            ${field('divisionSize', 'Division size (10-100)', {
+                type: 'number',
+                value: value(v, action, 'divisionSize', l?.divisionSize ?? ''),
+                id: `${idPrefix}-divisionSize`,
+            })}
+            ${field('tierNames', 'Tier names', {
+                value: value(v, action, 'tierNames', (l?.tiers ?? []).join(', ')),
+                hint: HINT.tiers,
+                id: `${idPrefix}-tierNames`,
+            })}
+            ${field('promote', 'Promote per division', {
+                type: 'number',
+                value: value(v, action, 'promote', l?.promote ?? ''),
+                id: `${idPrefix}-promote`,
+            })}
+            ${field('demote', 'Demote per division', {
+                type: 'number',
+                value: value(v, action, 'demote', l?.demote ?? ''),
+                id: `${idPrefix}-demote`,
+            })}
+        </div>
+    </fieldset>`;
+}
+
+/**
+ * The league a submitted form names, as sent (the canister checks it): absent when the form had
+ * no league fields or left them empty on a board without one; null takes a board's league off.
+ */
+function formLeague(b: Form, number: (text: string | undefined) => number | undefined): unknown {
+    if (b.divisionSize === undefined) return undefined;
+    if (b.divisionSize.trim() === '') return b.hadLeague === '1' ? null : undefined;
+    return {
+        divisionSize: number(b.divisionSize),
+        tiers: (b.tierNames ?? '')
+            .split(',')
+            .map((t) => t.trim())
+            .filter((t) => t !== ''),
+        promote: number(b.promote) ?? 0,
+        demote: number(b.demote) ?? 0,
+    };
+}
+
 /**
  * The options a submitted form names, passed on as sent (the canister checks them): a field
  * the form did not have stays undefined, so the board keeps its value.
  */
-export function formOptions(b: Form): Partial<Record<keyof BoardOptions | 'eventTop', unknown>> {
+export function formOptions(b: Form): Partial<Record<keyof BoardOptions | 'eventTop' | 'league', unknown>> {
     const number = (text: string | undefined) => (text === undefined || text.trim() === '' ? undefined : Number(text));
     const places = number(b.places);
     const eventTop = number(b.eventTop);
@@ -158,6 +211,7 @@ export function formOptions(b: Form): Partial<Record<keyof BoardOptions | 'event
     const tiebreak = b.tiebreak === undefined ? undefined : b.tiebreak === '' ? null : b.tiebreak;
     return {
         eventTop,
+        league: formLeague(b, number),
         review:
             b.review === undefined
                 ? undefined

@@ -1,9 +1,11 @@
 // A board's page: a page of its entries (removing one), editing, resetting or deleting it, its archives.
-import type { DeveloperEntry, GameView, ReplyOf } from '../../../contract/canister';
+import type { DeveloperEntry, GameView, GrantsPage, ReplyOf } from '../../../contract/canister';
 import type { Archive, ArchiveList } from '../../../contract/schemas';
 import { field, form, html, when, type Html, table } from '../layout';
-import { displayFields, HINT, optionsLine, ruleFields, scoreText, tiebreakField } from './board-options';
+import { displayFields, HINT, leagueFields, optionsLine, ruleFields, scoreText, tiebreakField } from './board-options';
+import { leagueCard } from './league';
 import { filterPicker, filterQuery, shownLine } from './board-filter';
+import { grantsCard, prizesField } from './board-prizes';
 import { base, doneBox, errorFor, type View } from './view';
 
 /** Metadata shown in this many characters at most; the whole JSON is the cell's tooltip. */
@@ -24,10 +26,12 @@ export function boardPage(
     archive: Archive | undefined,
     v: View,
     filter?: string,
+    grants?: GrantsPage,
 ): Html {
     const board = game.boards.find((b) => b.scoreboardId === page.scoreboardId)!;
     const b = `${base(game)}/boards/${board.scoreboardId}`;
     const fanout = ['all-time', 'weekly', 'daily'].includes(board.scoreboardId);
+    const timed = board.period !== 'allTime' && !(board.period === 'custom' && (board.days ?? 0) === 0);
     const exportUrl = `/dashboard/api/games/${game.gameId}/boards/${board.scoreboardId}/export`;
     const rows = page.entries.map(
         (e: DeveloperEntry) =>
@@ -106,9 +110,13 @@ export function boardPage(
                                   ${board.sortBy === 'score' ? tiebreakField(v, 'update-board', board, 'f-board') : ''}
                                   <p class="muted">${HINT.rules}</p>`
                     }
-                    ${displayFields(v, 'update-board', board, 'f-board')} <button type="submit">Save</button>`,
+                    ${displayFields(v, 'update-board', board, 'f-board')}
+                    ${timed ? leagueFields(v, 'update-board', board, 'f-board') : ''}
+                    ${prizesField(v, 'update-board', board, 'f-board')}
+                    <button type="submit">Save</button>`,
             )}
         </div>
+        ${leagueCard(game, board)} ${grantsCard(board, grants, b)}
         <div class="grid">
             ${
                 board.period === 'custom'

@@ -3,7 +3,7 @@ import type { GameView } from '../../../contract/canister';
 import type { BoardList } from '../../../contract/schemas';
 import { choice, field, form, html, when, type Html, table } from '../layout';
 import { optionsOf } from '../../../contract/board-options';
-import { displayFields, ruleFields, scoreText, tiebreakField } from './board-options';
+import { displayFields, leagueFields, ruleFields, scoreText, tiebreakField } from './board-options';
 import { base, doneBox, errorFor, value, type View } from './view';
 
 const PERIOD_LABEL: Record<string, string> = {
@@ -74,6 +74,7 @@ export function boardsTab(game: GameView, list: BoardList, v: View): Html {
                         ${choice('sortBy', 'Rank by', SORT_BY, { selected: value(v, 'boards', 'sortBy', 'score'), id: 'f-sort' })}
                     </div>
                     ${ruleFields(v, 'boards', {})} ${tiebreakField(v, 'boards', {})} ${displayFields(v, 'boards', {})}
+                    ${leagueFields(v, 'boards', {})}
                     <button type="submit">Create board</button>`,
             )}
         </div>`;

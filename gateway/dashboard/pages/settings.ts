@@ -2,9 +2,16 @@
 import { DEFAULT_STANDARD_BOARDS } from '../../../contract/board-options';
 import type { GameView } from '../../../contract/canister';
 import { backupUrl } from '../../routes/game-backup';
-import { field, form, html, type Html } from '../layout';
+import { choice, field, form, html, type Html } from '../layout';
 import { ruleFields } from './board-options';
 import { base, doneBox, errorFor, formCard, value, type View } from './view';
+
+/** The game setting `rewardClaims` (contract/rewards.ts), as the form offers it. */
+const CLAIMS = {
+    client: 'Game clients (API key), signed-in players or your server',
+    session: 'Signed-in players or your server',
+    server: 'Your server only (server key)',
+};
 
 export function settingsTab(game: GameView, v: View): Html {
     return html`${doneBox(v)}
@@ -28,6 +35,21 @@ export function settingsTab(game: GameView, v: View): Html {
                 html`<p class="muted">
                     How the all-time, weekly and daily boards rank and keep scores. They can change only while those
                     boards have no entries this period.
+                </p>`,
+            )}
+            ${formCard(
+                game,
+                v,
+                'reward-claims',
+                'Reward claims',
+                html`${choice('rewardClaims', 'Who may claim rewards', CLAIMS, {
+                        selected: value(v, 'reward-claims', 'rewardClaims', game.rewardClaims ?? 'client'),
+                        id: 'f-rewardClaims',
+                    })} <button type="submit">Save reward claims</button>`,
+                html`<p class="muted">
+                    Prizes of boards with a prize table are granted at each close. The API key is public: with “Game
+                    clients”, anyone who knows a player id can claim that player’s rewards. For rewards that matter, let
+                    your server claim them after the <code>reward_granted</code> webhook.
                 </p>`,
             )}
             <div class="card">

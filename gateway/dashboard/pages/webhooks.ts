@@ -19,6 +19,8 @@ export const KIND_HINTS: Record<EventKind, string> = {
     score_flagged: 'A board with review flagged an implausible score: its entry waits in the review queue.',
     score_reviewed: 'You settled a flagged entry or a held score (dismissed, removed, approved, rejected, banned).',
     score_held: 'A board with review hold kept an implausible score off the board: it waits for your verdict.',
+    division_closed: 'A league division’s period closed: its final table, who was promoted, stayed or was demoted.',
+    reward_granted: 'A board’s close granted a prize to a player: give it from your server, then claim it.',
 };
 
 /** What a form action shows once, on the page it answers with: a new endpoint's secret, a test's answer. */
