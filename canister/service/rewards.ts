@@ -25,6 +25,7 @@ import { entryCount, rankIndex } from '../state/tables';
 import { playerOfSlot } from './board-events';
 import { resolveWriter } from './credentials';
 import { recordEvent } from './events';
+import { refuseBanned } from './bans';
 import { sharedRanker, tiesOf } from './ranks';
 
 const DAY_US = 86_400_000_000;
@@ -316,6 +317,16 @@ export function claimReward(
                 : "This game's rewards are claimed by a signed-in player (X-Session-Token) or its server only.",
         );
     const gameId = writer.game.record.gameId;
+    // A banned player's grants stay listed (the developer sees what was earned) but are not paid.
+    const player = ctx.store.players.get(playerKey(gameId, writer.playerId));
+    refuseBanned(
+        ctx,
+        writer.game,
+        writer.playerId,
+        player,
+        writer.account,
+        writer.account !== undefined && !writer.server,
+    );
     const now = ctx.env.now();
     const grants = playerGrants(ctx, gameId, writer.playerId, now);
     const grant = typeof req.grantId === 'string' ? grants.grants.find((g) => g.grantId === req.grantId) : undefined;

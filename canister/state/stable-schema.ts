@@ -6,7 +6,7 @@
 import type { Store } from './store';
 
 /** Bump with a migration whenever a stored record's shape or a key's meaning changes. */
-export const STABLE_SCHEMA_VERSION = 6;
+export const STABLE_SCHEMA_VERSION = 7;
 
 /**
  * MIGRATIONS[v] turns a version-v store into version v + 1, in place. Each runs once, in
@@ -37,6 +37,11 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {
     // the new maps, would drop tiebreaks from records it rewrites, and would read an entry with a
     // tiebreak but no metadata as `metadata: null`, hence the bump (installing it is refused).
     5: () => undefined,
+    // 7: leagues (memories 46-48: tiers, divisions, division archives; meta `leaguePurges`) and
+    // rewards (49-50: players' grants, each close's list). Nothing to rewrite; an older wasm
+    // would not see them: it would close league boards as plain ones (tiers frozen, no
+    // division_closed) and pay no prizes, hence the bump (installing it is refused).
+    6: () => undefined,
 };
 
 const KEY = 'schemaVersion';

@@ -8,6 +8,7 @@ import { readEvents } from '../../../canister/service/events';
 import { createBoard, deleteBoard, updateBoard, updateGame } from '../../../canister/service/games';
 import { grantDivisionPrizes } from '../../../canister/service/league-prizes';
 import { claimReward, devGrants, grantBoardPrizes, playerRewards } from '../../../canister/service/rewards';
+import { ban } from '../../../canister/service/moderation';
 import { rolloverAll } from '../../../canister/service/rollover';
 import { playerKey } from '../../../canister/state/store';
 import { PRIZES, type PrizeRow } from '../../../contract/rewards';
@@ -274,6 +275,17 @@ describe('reads and claims', () => {
         expect(
             playerRewards(h, { gameId: G, apiKey: key(h, G), playerId: 'p1' }).rewards[0]!.claimedAt,
         ).toBeUndefined();
+    });
+
+    test("a banned player's grant stays listed but is not paid: 403, nothing changes", () => {
+        const { h, grantId } = granted();
+        ban(h, game(h), { gameId: G, playerId: 'p1' });
+        expect(failure(() => claimReward(h, { gameId: G, apiKey: key(h, G), playerId: 'p1', grantId }))).toEqual({
+            status: 403,
+            message: expect.stringContaining('banned'),
+        });
+        const listed = playerRewards(h, { gameId: G, apiKey: key(h, G), playerId: 'p1' }).rewards;
+        expect(listed.map((g) => [g.grantId, g.claimedAt])).toEqual([[grantId, undefined]]);
     });
 
     test('rewardClaims: session refuses the API key, server refuses sessions; the server key always may', () => {
