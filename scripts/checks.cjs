@@ -1,16 +1,21 @@
-// `npm test`'s static checks: the type check and the lint side by side (each keeps one core
-// busy for about half a minute), each one's output printed whole when it ends; fails when either does.
+// `npm test`'s steps before jest, side by side (each keeps about one core busy for half a minute):
+// building the canisters (jest's global setup, which then finds them built), the type check and
+// the lint. Each one's output is printed whole when it ends; fails when any of them does.
 'use strict';
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
-const SCRIPTS = ['typecheck', 'lint'];
+const STEPS = [
+    { name: 'the canister build', command: process.execPath, args: ['test/global-setup.cjs'] },
+    { name: 'typecheck', command: 'npm', args: ['run', 'typecheck'] },
+    { name: 'lint', command: 'npm', args: ['run', 'lint'] },
+];
 
-/** `npm run <script>`: its exit code and everything it printed, in order. */
-function run(script) {
+/** Runs a step: its exit code and everything it printed, in order. */
+function run({ command, args }) {
     return new Promise((resolve) => {
-        const child = spawn('npm', ['run', script], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
         let output = '';
         child.stdout.on('data', (chunk) => (output += chunk));
         child.stderr.on('data', (chunk) => (output += chunk));
@@ -23,16 +28,16 @@ function run(script) {
 
 async function main() {
     const results = await Promise.all(
-        SCRIPTS.map((script) =>
-            run(script).then((result) => {
+        STEPS.map((step) =>
+            run(step).then((result) => {
                 process.stdout.write(result.output);
                 return result;
             }),
         ),
     );
-    const failed = SCRIPTS.filter((_, i) => results[i].code !== 0);
+    const failed = STEPS.filter((_, i) => results[i].code !== 0).map((step) => step.name);
     if (failed.length > 0) {
-        console.error(`npm test: ${failed.join(' and ')} failed`);
+        console.error(`npm test: ${failed.join(', ')} failed`);
         process.exitCode = 1;
     }
 }
