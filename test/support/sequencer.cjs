@@ -4,19 +4,41 @@
 // suite and the soak (small files that run for minutes) last, one worker idle while they finish.
 const Sequencer = require('@jest/test-sequencer').default;
 
-/** The longest files of a run on 2 cores, longest first (a hint only: a stale entry costs nothing). */
+/**
+ * Every file over 20 s in a whole run on 2 cores, longest first (a hint only: a stale entry costs
+ * nothing). A long file left out starts among the small ones at the end, one worker idle meanwhile.
+ */
 const LONGEST = [
     'test/gateway/conformance.test.ts',
     'test/soak/soak.test.ts',
-    'test/gateway/move-under-load.test.ts',
-    'test/local/dashboard-webhooks.test.ts',
     'test/scripts/deploy.test.ts',
-    'test/gateway/backup-size.test.ts',
-    'test/gateway/webhooks.test.ts',
-    'test/gateway/npm-start.test.ts',
     'test/gateway/service-backup.test.ts',
+    'test/gateway/webhooks.test.ts',
+    'test/local/dashboard-webhooks.test.ts',
     'test/canister/release-upgrade-shards.test.ts',
+    'test/gateway/npm-start.test.ts',
+    'test/gateway/sign-in-limits.test.ts',
+    'test/gateway/move-under-load.test.ts',
     'test/local/link-flow-shards.test.ts',
+    'test/gateway/backup.test.ts',
+    'test/gateway/admin.test.ts',
+    'test/canister/webhooks.test.ts',
+    'test/gateway/resilience.test.ts',
+    'test/local/dashboard-boards.test.ts',
+    'test/local/dashboard-moderation.test.ts',
+    'test/gateway/conformance-sharded.test.ts',
+    'test/gateway/board-export.test.ts',
+    'test/local/dashboard.test.ts',
+    'test/gateway/shards.test.ts',
+    'test/canister/certified-reads.test.ts',
+    'test/gateway/backup-size.test.ts',
+    'test/canister/move.test.ts',
+    'test/local/link-flow.test.ts',
+    'test/local/dashboard-server-key.test.ts',
+    'test/gateway/cycles-funding.test.ts',
+    'test/canister/shards.test.ts',
+    'test/local/idp-sign-in.test.ts',
+    'test/canister/release-upgrade.test.ts',
 ];
 
 const hint = (test) => {
