@@ -33,6 +33,8 @@ const LONGEST = [
     'test/canister/certified-reads.test.ts',
     'test/gateway/backup-size.test.ts',
     'test/canister/move.test.ts',
+    'test/gateway/leagues-e2e.test.ts',
+    'test/local/dashboard-leagues.test.ts',
     'test/local/link-flow.test.ts',
     'test/local/dashboard-server-key.test.ts',
     'test/gateway/cycles-funding.test.ts',
