@@ -196,7 +196,7 @@ const PrizesField = z
     .max(PRIZES.rows, badPrizes)
     .refine((rows) => rows.every((r) => !('from' in r) || r.from <= r.to), badPrizes)
     .meta({
-        description: `the prize table paid at each close (timed boards only; docs/rewards.md): at most ${PRIZES.rows} rows, each ranks from..to or the top topPercent % (on a league board, ranks inside a division); a player gets every row they match, at most ${PRIZES.perClose} grants a close; [] removes it`,
+        description: `the prize table paid at each close (timed boards only; docs/rewards.md): at most ${PRIZES.rows} rows, each ranks from..to or the top topPercent % (on a league board, ranks inside a division); a player gets every row they match, at most ${PRIZES.perClose} grants a close (a league: a division); [] removes it`,
     });
 
 const RewardClaimsField = z
@@ -430,7 +430,7 @@ export const GrantsQuery = z.object({
             description: "a close's period start (ns, from `periods`); absent: the newest close",
         }),
     ),
-    offset: integer('grants skipped', 0, PRIZES.perClose, 0),
+    offset: integer('grants skipped', 0, PRIZES.listed, 0),
     limit: integer('grants, in rank order', 1, PRIZES.page.max, PRIZES.page.default),
 });
 export const GrantsPage = z.object({

@@ -22,11 +22,16 @@ export const PRIZES = {
     /** The highest rank a `from`/`to` row may name (a close walks the board that far at most). */
     rankMax: 100_000,
     /**
-     * Grants one close of a board makes at most (every row, every player; a league board's
-     * divisions together): past this, the rest of that close is not granted (in rank order,
-     * row by row), so a close stays within one message's instructions (docs/rewards.md).
+     * Grants one close of a board makes at most (every row, every player), and one division of a
+     * league board: past this, the rest is not granted (in rank order, row by row), so a close
+     * stays within one message's instructions (docs/rewards.md). A league's close spreads its
+     * divisions over timer ticks, counting each grant as GRANT_PLACES players' places.
      */
     perClose: 1000,
+    /** What one grant weighs in a league close's tick, in players' places (a grant ~1.5 M, a place ~0.24 M). */
+    grantPlaces: 6,
+    /** Grants one close lists at most (the dashboard's paging): a league's divisions together. */
+    listed: 10_000_000,
     /** Days a grant is kept (claimed or not) from its close; a player's list holds the newest `perPlayer`. */
     keepDays: 90,
     perPlayer: 200,

@@ -32,7 +32,5 @@ export function grantDivisionPrizes(
 
 /** A tier's name from the board's `league` option (its index as text when the board has none). */
 function tierName(board: BoardRecord, tier: number): string {
-    const league = (board as { league?: { tiers?: unknown } }).league;
-    const name = Array.isArray(league?.tiers) ? (league.tiers as unknown[])[tier] : undefined;
-    return typeof name === 'string' ? name : String(tier);
+    return board.league?.tiers[tier] ?? String(tier);
 }

@@ -36,6 +36,7 @@ import { entryCount, entryOf, nicknameOf, putEntry, rankIndex, tiebreakOf, type 
 import { playerOfSlot } from './board-events';
 import { hasEventReader, recordEvent } from './events';
 import { grantDivisionPrizes } from './league-prizes';
+import { PRIZES } from '../../contract/rewards';
 import { listRanks, tiesOf } from './ranks';
 
 /** Closed periods whose division archives are kept per league board (the oldest goes first). */
@@ -254,7 +255,7 @@ export function closeSome(ctx: Ctx, budget = CLOSE_PER_TICK): number {
                 if (division === undefined) continue;
                 // Ranked from players' records (after an upgrade): ten times the work of the heap table.
                 budget -= division.members.length * (pending.table === undefined ? 10 : 1);
-                closeDivision(ctx, game, board, state, d);
+                budget -= closeDivision(ctx, game, board, state, d) * PRIZES.grantPlaces;
             }
             finishClose(ctx, state);
             left += state.pending?.left ?? 0;
@@ -318,9 +319,10 @@ export function zoneAt(position: number, n: number, sizes: { promote: number; de
 
 /**
  * Closes one division of the league's last period: ranks it, grants its prizes, moves its
- * promotion zone up and its demotion zone down a tier, archives it and records its event.
+ * promotion zone up and its demotion zone down a tier, archives it and records its event;
+ * returns the grants it made.
  */
-function closeDivision(ctx: Ctx, game: GameState, board: BoardRecord, state: LeagueState, d: number): void {
+function closeDivision(ctx: Ctx, game: GameState, board: BoardRecord, state: LeagueState, d: number): number {
     const pending = state.pending!;
     const division = pending.divisions[d - 1]!;
     const league = board.league!;
@@ -329,7 +331,7 @@ function closeDivision(ctx: Ctx, game: GameState, board: BoardRecord, state: Lea
     const ranked = rankDivision(table, board, division.members);
     const n = ranked.length;
     const sizes = zoneSizes(league, tier, n);
-    grantDivisionPrizes(ctx, game, board, {
+    const grants = grantDivisionPrizes(ctx, game, board, {
         periodStart: pending.period,
         periodEnd: pending.end,
         tier,
@@ -381,6 +383,7 @@ function closeDivision(ctx: Ctx, game: GameState, board: BoardRecord, state: Lea
             })),
         });
     }
+    return grants;
 }
 
 /**

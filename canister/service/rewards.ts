@@ -92,8 +92,8 @@ export function grantBoardPrizes(ctx: Ctx, game: GameState, board: BoardRecord, 
 
 /**
  * Grants the rows each ranked entry matches (rows with a `tier` only in divisions of that tier),
- * within what is left of the close's PRIZES.perClose (counted in the board's list of closes, so a
- * league's divisions share it across messages); returns the grants made.
+ * within PRIZES.perClose: what is left of the board's close (counted in its list of closes, as a
+ * retried close would find it), or each league division's own; returns the grants made.
  */
 export function grantRanked(
     ctx: Ctx,
@@ -107,7 +107,7 @@ export function grantRanked(
     const now = ctx.env.now();
     const head = boardGrants(ctx, gameId, boardId);
     let period = head.periods.find((p) => p.start === close.periodStart);
-    const left = PRIZES.perClose - (period?.count ?? 0);
+    const left = close.division !== undefined ? PRIZES.perClose : PRIZES.perClose - (period?.count ?? 0);
     if (left <= 0) return 0;
     const made: Array<{ playerId: string; grant: GrantRecord }> = [];
     const byPlayer = new Map<string, PlayerGrants>();
@@ -353,7 +353,7 @@ export function devGrants(ctx: Ctx, game: GameState, req: Untrusted<RequestOf<'d
     const board = game.record.boards.find((b) => b.scoreboardId === req.boardId);
     if (board === undefined) throw new Fail(404, `Scoreboard '${String(req.boardId)}' not found`);
     const head = boardGrants(ctx, gameId, board.scoreboardId);
-    const offset = wholeOr(req.offset, 'offset', 0, PRIZES.perClose, 0);
+    const offset = wholeOr(req.offset, 'offset', 0, PRIZES.listed, 0);
     const limit = wholeOr(req.limit, 'limit', 1, PRIZES.page.max, PRIZES.page.default);
     // Nanoseconds, as replies give them (a double above 2^53: rounded to the µs kept).
     const wanted =

@@ -234,6 +234,35 @@ describe('a league division through the hook', () => {
     });
 });
 
+test(`each league division has its own cap of ${PRIZES.perClose}: the 11th division of 100 grants each is paid too`, () => {
+    const rows: PrizeRow[] = ['a', 'b', 'c', 'd', 'e'].map((reward) => ({ topPercent: 100, reward, amount: 1 }));
+    const h = setup(rows);
+    play(
+        h,
+        Array.from({ length: 220 }, (_, i) => i + 1),
+    );
+    const board = game(h).record.boards.find((b) => b.scoreboardId === 'cup')!;
+    Object.assign(board, { league: { divisionSize: 20, tiers: ['low', 'high'], promote: 1, demote: 1 } });
+    const slot = (p: string) => h.store.players.slot(playerKey(G, p))!;
+    const made = Array.from({ length: 11 }, (_, d) =>
+        grantDivisionPrizes(h, game(h), board, {
+            periodStart: 1_772_409_600_000_000,
+            periodEnd: 1_773_014_400_000_000,
+            tier: 0,
+            division: d + 1,
+            ranked: Array.from({ length: 20 }, (_, i) => ({
+                slot: slot(`p${d * 20 + i + 1}`),
+                rank: i + 1,
+                score: 9,
+            })),
+        }),
+    );
+    expect(made).toEqual(Array(11).fill(100));
+    const page = devGrants(h, game(h), { gameId: G, boardId: 'cup', offset: 1050, limit: 100 });
+    expect(page.periods[0]!.count).toBe(1100);
+    expect(page.grants).toHaveLength(50);
+});
+
 describe('reads and claims', () => {
     function granted(): { h: Harness; grantId: string } {
         const h = setup([{ from: 1, to: 1, reward: 'gold', amount: 100 }]);
