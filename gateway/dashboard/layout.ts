@@ -54,6 +54,7 @@ pre{background:#f3f5fa;border-radius:8px;padding:10px;overflow-x:auto;white-spac
 h3{font-size:16px;margin:16px 0 8px}
 .card>h3:first-child{margin-top:0}
 .url{word-break:break-all;font-size:16px}
+.ids{word-break:break-all}
 .actions button,.actions .button{font-size:14px;padding:7px 12px}
 .secret{border:2px solid #3451b2}
 @media (max-width:640px){.wide{display:none}}

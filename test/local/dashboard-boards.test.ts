@@ -317,11 +317,11 @@ test('prizes: the table edited on the board page, paid at Reset now and listed; 
     await click(page, 'Reset board');
     const rows = await page.locator('#rewards tbody tr').allTextContents();
     expect(rows.map((r) => r.replace(/\s+/g, ' ').trim())).toEqual([
-        'cup-a 1 gold 100 no',
-        'cup-a 1 chest 1 no',
-        'cup-b 2 silver 10 no',
-        'cup-b 2 chest 1 no',
-        'cup-c 3 silver 10 no',
+        'cup-a 1 gold × 100 no',
+        'cup-a 1 chest × 1 no',
+        'cup-b 2 silver × 10 no',
+        'cup-b 2 chest × 1 no',
+        'cup-c 3 silver × 10 no',
     ]);
     await shots(url('/boards/cup'), 'board-prizes', { here: true });
     // A claim shows on the list; who may claim is set on Settings.

@@ -68,14 +68,13 @@ export function grantsCard(board: BoardView, page: GrantsPage | undefined, link:
                 ? html`<p class="muted">No close has granted prizes yet: the first is paid when this period ends.</p>`
                 : html`<p class="row">${closes}</p>
                       ${table(
-                          ['Player ID', 'Rank', 'Reward', 'Amount', 'Claimed'],
+                          ['Player ID', 'Rank', 'Prize', 'Claimed'],
                           page.grants.map(
                               (g) =>
                                   html`<tr>
-                                      <td class="mono">${g.playerId}</td>
+                                      <td class="mono ids">${g.playerId}</td>
                                       <td>${g.rank}${g.division === undefined ? '' : ` (division ${g.division})`}</td>
-                                      <td>${g.reward}</td>
-                                      <td class="num">${g.amount}</td>
+                                      <td>${g.reward} × ${g.amount}</td>
                                       <td>
                                           ${g.claimedAt === undefined ? html`<span class="badge off">no</span>` : when(g.claimedAt)}
                                       </td>
