@@ -44,9 +44,6 @@ export interface RankedClose {
     division?: number;
 }
 
-/** Whether a board is a league board (the `league` option, service/league-*.ts): its prizes go per division. */
-export const isLeague = (board: BoardRecord): boolean => (board as { league?: unknown }).league !== undefined;
-
 const headKey = (gameId: string, boardId: string): string => `${gameId}/${boardId}`;
 const chunkKey = (gameId: string, boardId: string, start: number, chunk: number): string =>
     `${gameId}/${boardId}/${start}/${chunk}`;
@@ -62,7 +59,7 @@ const chunkKey = (gameId: string, boardId: string, start: number, chunk: number)
 export function grantBoardPrizes(ctx: Ctx, game: GameState, board: BoardRecord, periodEnd: number): number {
     const rows = board.prizes;
     const table = game.boards.get(board.scoreboardId);
-    if (rows === undefined || rows.length === 0 || isLeague(board) || table === undefined) return 0;
+    if (rows === undefined || rows.length === 0 || board.league !== undefined || table === undefined) return 0;
     const total = entryCount(table);
     const index = rankIndex(table, board.sortBy);
     const ranked: Array<{ slot: number; rank: number }> = [];
