@@ -152,6 +152,9 @@ export function instantiate(mod: CanisterModule, stable: () => StableMemory): In
     return {
         heap,
         run(entry, execution) {
+            // One execution at a time on an instance: a host that starts another from inside a
+            // system call (a round run by a callback) would run it on the first one's half-done state.
+            if (ctx !== undefined) throw new Error('replica bug: an execution started inside another one');
             ctx = execution;
             counter.value = execution.limit;
             let error: ExecutionError | undefined;

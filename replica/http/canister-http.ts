@@ -44,7 +44,13 @@ export interface GatewayDeps {
     subnet: Subnet;
     readBody(limit: number): Promise<Uint8Array>;
     runUpdate(canisterId: string, arg: Uint8Array): Promise<Reply>;
-    /** The certificate a non-replicated query may read (ic0.data_certificate): the canister's certified data, signed. */
+    /** Runs a round first when the last one is over a second old, so certificates are fresh. */
+    freshen(): void;
+    /**
+     * The certificate a non-replicated query may read (ic0.data_certificate): the canister's
+     * certified data, signed, as of the last round. Called from inside the query's execution, so
+     * it must never run messages (a round then would run them inside the query, on its instance).
+     */
     dataCertificate(canisterId: string): Uint8Array;
 }
 
@@ -69,6 +75,7 @@ export async function serveHttpGateway(
     const request = { method: req.method ?? 'GET', url: target, headers, body };
 
     const arg = new Uint8Array(IDL.encode([HttpRequest], [{ ...request, certificate_version: [2] }]));
+    deps.freshen();
     let reply = deps.subnet.query(canisterId, 'http_request', arg, Principal.anonymous().toUint8Array(), () =>
         deps.dataCertificate(canisterId),
     );

@@ -160,12 +160,11 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
             subnet: o.subnet,
             readBody: (limit) => readBody(req, limit),
             runUpdate: o.runHttpUpdate,
-            dataCertificate: (canisterId) => {
-                o.freshen();
-                return o.certifier.certificate([
+            freshen: o.freshen,
+            dataCertificate: (canisterId) =>
+                o.certifier.certificate([
                     ['canister', Principal.fromText(canisterId).toUint8Array(), 'certified_data'],
-                ]);
-            },
+                ]),
         });
     }
 

@@ -2,6 +2,7 @@
 // upgraded to http_request_update on request), certified data with data certificates,
 // and bad input answered with the IC's statuses without changing state.
 import * as http from 'node:http';
+import * as net from 'node:net';
 
 import { AnonymousIdentity, Certificate, Cbor, HttpAgent, lookupResultToBuffer, requestIdOf } from '@dfinity/agent';
 import { IDL } from '@dfinity/candid';
@@ -59,6 +60,43 @@ describe('HTTP gateway path', () => {
         const res = await fetch(`${replica.url}/bump?canisterId=${id.toText()}`, { method: 'POST', body: 'x' });
         expect(res.status).toBe(200);
         expect(await res.json()).toEqual({ count: Number(before) + 1, method: 'POST' });
+        expect(await probe.count()).toBe(before + 1n);
+    });
+
+    test('a certified read while an update waits for its round answers, and the update runs after it', async () => {
+        // A browser's certified read reaches the canister's http_request while a write it sent just
+        // before (upgraded to http_request_update) waits for its round, the last round over a second
+        // old: its data certificate must come without running that round inside the read.
+        const before = await probe.count();
+        await new Promise((resolve) => setTimeout(resolve, 1_100));
+        const host = `127.0.0.1:${replica.port}`;
+        const canister = `canisterId=${id.toText()}`;
+        const raw = await new Promise<string>((resolve, reject) => {
+            const socket = net.connect(replica.port, '127.0.0.1', () =>
+                // Both requests in one write (HTTP/1.1 pipelining): the server takes them in one turn.
+                socket.write(
+                    `POST /bump?${canister} HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 1\r\n\r\nx` +
+                        `GET /certified?${canister} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+                ),
+            );
+            let text = '';
+            socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            socket.on('end', () => resolve(text));
+            socket.on('error', reject);
+        });
+        // Two answers in order (content-length bodies): the write's, then the read's, of the state
+        // before the write's round.
+        const answers = raw
+            .split('HTTP/1.1 ')
+            .slice(1)
+            .map((part) => ({
+                status: Number(part.slice(0, 3)),
+                body: JSON.parse(part.split('\r\n\r\n')[1]) as unknown,
+            }));
+        expect(answers).toEqual([
+            { status: 200, body: { count: Number(before) + 1, method: 'POST' } },
+            { status: 200, body: { count: Number(before), certified: true } },
+        ]);
         expect(await probe.count()).toBe(before + 1n);
     });
 

@@ -211,6 +211,8 @@ export default class {
         const path = request.url.split('?')[0];
         if (request.method === 'POST' || path === '/bump') return json(200, {}, true);
         if (path === '/count') return json(200, { count: Number(this.counter), url: request.url });
+        if (path === '/certified')
+            return json(200, { count: Number(this.counter), certified: dataCertificate() !== undefined });
         return json(404, { error: `no route ${path}` });
     }
 
