@@ -40,7 +40,8 @@ const chunkHash = IDL.Record({ hash: IDL.Vec(IDL.Nat8) });
 const snapshotId = IDL.Vec(IDL.Nat8);
 const snapshot = IDL.Record({ id: snapshotId, taken_at_timestamp: IDL.Nat64, total_size: IDL.Nat64 });
 
-const methods = {
+/** The methods this replica's management canister has: their Candid argument and reply types. */
+export const methods = {
     raw_rand: { arg: [], ret: [IDL.Vec(IDL.Nat8)] },
     create_canister: {
         arg: [IDL.Record({ settings: IDL.Opt(settings), sender_canister_version: IDL.Opt(IDL.Nat64) })],

@@ -10,6 +10,7 @@ import { IDL } from '@dfinity/candid';
 import { Principal } from '@dfinity/principal';
 
 import { MAX_CHUNK_BYTES } from '../../replica/chunk-store';
+import { methods } from '../../replica/management';
 import { OPERATOR, type Replica } from '../../replica/replica';
 import { actorFor, agentFor, startTestReplica, tempDir } from '../support/replica';
 import { probeIdl, probeInit, probeWasm, type Probe } from './probe';
@@ -17,64 +18,25 @@ import { probeIdl, probeInit, probeWasm, type Probe } from './probe';
 const MANAGEMENT = Principal.fromText('aaaaa-aa');
 const STRANGER = Principal.fromUint8Array(new Uint8Array([0x0a, 0x73, 0x74, 0x72, 0x61, 0x6e, 0x67, 0x65, 0x01]));
 
-const idRecord = IDL.Record({ canister_id: IDL.Principal });
-const chunkHash = IDL.Record({ hash: IDL.Vec(IDL.Nat8) });
-const uploadArg = IDL.Record({ canister_id: IDL.Principal, chunk: IDL.Vec(IDL.Nat8) });
-const installArg = IDL.Record({
-    mode: IDL.Variant({
-        install: IDL.Null,
-        reinstall: IDL.Null,
-        upgrade: IDL.Opt(IDL.Record({ skip_pre_upgrade: IDL.Opt(IDL.Bool) })),
-    }),
-    target_canister: IDL.Principal,
-    store_canister: IDL.Opt(IDL.Principal),
-    chunk_hashes_list: IDL.Vec(chunkHash),
-    wasm_module_hash: IDL.Vec(IDL.Nat8),
-    arg: IDL.Vec(IDL.Nat8),
-    sender_canister_version: IDL.Opt(IDL.Nat64),
-});
-const statusType = IDL.Record({
-    memory_size: IDL.Nat,
-    memory_metrics: IDL.Record({ wasm_chunk_store_size: IDL.Nat }),
-});
-const snapshotType = IDL.Record({ id: IDL.Vec(IDL.Nat8), taken_at_timestamp: IDL.Nat64, total_size: IDL.Nat64 });
-const takeArg = IDL.Record({
-    canister_id: IDL.Principal,
-    replace_snapshot: IDL.Opt(IDL.Vec(IDL.Nat8)),
-    uninstall_code: IDL.Opt(IDL.Bool),
-    sender_canister_version: IDL.Opt(IDL.Nat64),
-});
-const loadArg = IDL.Record({
-    canister_id: IDL.Principal,
-    snapshot_id: IDL.Vec(IDL.Nat8),
-    sender_canister_version: IDL.Opt(IDL.Nat64),
-});
-
-/** A management method as `caller`: its decoded reply, or throws the reject's message (with its code). */
-async function call(
-    r: Replica,
-    method: string,
-    types: IDL.Type[],
-    value: unknown,
-    ret: IDL.Type[] = [],
-    caller = OPERATOR,
-): Promise<any> {
-    const reply = await r.update(MANAGEMENT, method, new Uint8Array(IDL.encode(types, [value])), caller);
+/** A management method as `caller`, in the replica's Candid types: its reply, or throws the reject with its code. */
+async function call(r: Replica, method: keyof typeof methods, value: unknown, caller = OPERATOR): Promise<any> {
+    const { arg, ret } = methods[method];
+    const reply = await r.update(MANAGEMENT, method, new Uint8Array(IDL.encode(arg, [value])), caller);
     if ('reject' in reply) throw new Error(`${reply.reject.errorCode}: ${reply.reject.message}`);
     return IDL.decode(ret, reply.reply)[0];
 }
 
 const upload = (r: Replica, id: Principal, chunk: Uint8Array, caller = OPERATOR): Promise<Uint8Array> =>
-    call(r, 'upload_chunk', [uploadArg], { canister_id: id, chunk }, [chunkHash], caller).then(
+    call(r, 'upload_chunk', { canister_id: id, chunk }, caller).then(
         (c: { hash: Uint8Array }) => new Uint8Array(c.hash),
     );
 const stored = (r: Replica, id: Principal, caller = OPERATOR): Promise<string[]> =>
-    call(r, 'stored_chunks', [idRecord], { canister_id: id }, [IDL.Vec(chunkHash)], caller).then(
-        (list: Array<{ hash: Uint8Array }>) => list.map((c) => hex(c.hash)).sort(),
+    call(r, 'stored_chunks', { canister_id: id }, caller).then((list: Array<{ hash: Uint8Array }>) =>
+        list.map((c) => hex(c.hash)).sort(),
     );
 const clear = (r: Replica, id: Principal, caller = OPERATOR) =>
-    call(r, 'clear_chunk_store', [idRecord], { canister_id: id }, [], caller);
-const status = (r: Replica, id: Principal) => call(r, 'canister_status', [idRecord], { canister_id: id }, [statusType]);
+    call(r, 'clear_chunk_store', { canister_id: id }, caller);
+const status = (r: Replica, id: Principal) => call(r, 'canister_status', { canister_id: id });
 function installChunked(
     r: Replica,
     target: Principal,
@@ -85,7 +47,6 @@ function installChunked(
     return call(
         r,
         'install_chunked_code',
-        [installArg],
         {
             mode: o.mode ?? { install: null },
             target_canister: target,
@@ -95,7 +56,6 @@ function installChunked(
             arg: probeInit(o.label ?? 'chunked'),
             sender_canister_version: [],
         },
-        [],
         o.caller ?? OPERATOR,
     );
 }
@@ -169,7 +129,7 @@ test('install_chunked_code installs the chunks in list order; a wrong hash or a 
     await installChunked(replica, target, hashes, sha(zipped), { mode: { upgrade: [] }, label: 'again' });
     expect(await (await probeOf(replica, target)).label_()).toBe('again:1');
     expect(await stored(replica, target)).toHaveLength(2);
-    await call(replica, 'uninstall_code', [idRecord], { canister_id: target });
+    await call(replica, 'uninstall_code', { canister_id: target });
     expect(await stored(replica, target)).toEqual([]);
 });
 
@@ -193,20 +153,14 @@ test('a snapshot holds the chunk store; chunks survive a restart', async () => {
     const { zipped, parts } = zippedInTwo();
     await first.installCode(id, probeWasm(), { arg: probeInit('plain') });
     const hashes = [await upload(first, id, parts[0]), await upload(first, id, parts[1])];
-    const snapshot = await call(
-        first,
-        'take_canister_snapshot',
-        [takeArg],
-        {
-            canister_id: id,
-            replace_snapshot: [],
-            uninstall_code: [],
-            sender_canister_version: [],
-        },
-        [snapshotType],
-    );
+    const snapshot = await call(first, 'take_canister_snapshot', {
+        canister_id: id,
+        replace_snapshot: [],
+        uninstall_code: [],
+        sender_canister_version: [],
+    });
     await clear(first, id);
-    await call(first, 'load_canister_snapshot', [loadArg], {
+    await call(first, 'load_canister_snapshot', {
         canister_id: id,
         snapshot_id: snapshot.id,
         sender_canister_version: [],
