@@ -1,6 +1,6 @@
 // The directory's reach to other canisters: JSON methods of its shards, and the management
-// canister's create_canister, install_code, canister_status, deposit_cycles, stop/start and
-// snapshots, as
+// canister's create_canister, chunk store and install_chunked_code, canister_status,
+// deposit_cycles, stop/start and snapshots, as
 // service/directory/remote.ts's Remote and service/funding.ts's Treasury. A rejected
 // call becomes a 503 Fail: an async method still answers {err}, never traps on it.
 import { IDL, Principal, call, canisterCycleBalance, canisterSelf } from 'azle';
@@ -34,17 +34,23 @@ const CanisterStatusReply = IDL.Record({
     cycles: IDL.Nat,
     idle_cycles_burned_per_day: IDL.Nat,
 });
-const InstallCodeArgs = IDL.Record({
+const ChunkHash = IDL.Record({ hash: IDL.Vec(IDL.Nat8) });
+const UploadChunkArgs = IDL.Record({ canister_id: IDL.Principal, chunk: IDL.Vec(IDL.Nat8) });
+const InstallChunkedCodeArgs = IDL.Record({
     mode: IDL.Variant({
         install: IDL.Null,
         reinstall: IDL.Null,
         upgrade: IDL.Opt(IDL.Record({ skip_pre_upgrade: IDL.Opt(IDL.Bool) })),
     }),
-    canister_id: IDL.Principal,
-    wasm_module: IDL.Vec(IDL.Nat8),
+    target_canister: IDL.Principal,
+    store_canister: IDL.Opt(IDL.Principal),
+    chunk_hashes_list: IDL.Vec(ChunkHash),
+    wasm_module_hash: IDL.Vec(IDL.Nat8),
     arg: IDL.Vec(IDL.Nat8),
     sender_canister_version: IDL.Opt(IDL.Nat64),
 });
+/** The IC's reject of install_chunked_code when the chunks do not hash to wasm_module_hash. */
+const HASH_MISMATCH = /Wasm chunk store.*hash.*does not match/;
 
 const SnapshotId = IDL.Vec(IDL.Nat8);
 const TakeSnapshotArgs = IDL.Record({
@@ -113,20 +119,38 @@ export const remote: Remote & Treasury = {
         const [created] = IDL.decode([CanisterIdRecord], reply) as unknown as [{ canister_id: { toText(): string } }];
         return created.canister_id.toText();
     },
-    async installCode(canisterId, mode, wasm, arg): Promise<void> {
+    async uploadChunk(chunk: Uint8Array): Promise<string> {
+        const args = IDL.encode([UploadChunkArgs], [{ canister_id: canisterSelf(), chunk }]);
+        const reply = await raw(MANAGEMENT, 'upload_chunk', new Uint8Array(args));
+        const [stored] = IDL.decode([ChunkHash], reply) as unknown as [{ hash: Uint8Array }];
+        return hexOf(new Uint8Array(stored.hash));
+    },
+    async clearChunkStore(): Promise<void> {
+        const args = IDL.encode([CanisterIdRecord], [{ canister_id: canisterSelf() }]);
+        await raw(MANAGEMENT, 'clear_chunk_store', new Uint8Array(args));
+    },
+    async installChunkedCode(canisterId, mode, wasm, arg): Promise<'installed' | 'hash mismatch'> {
         const args = IDL.encode(
-            [InstallCodeArgs],
+            [InstallChunkedCodeArgs],
             [
                 {
                     mode: mode === 'install' ? { install: null } : { upgrade: [] },
-                    canister_id: Principal.fromText(canisterId),
-                    wasm_module: wasm,
+                    target_canister: Principal.fromText(canisterId),
+                    store_canister: [canisterSelf()],
+                    chunk_hashes_list: wasm.chunks.map((hash) => ({ hash: bytesOfHex(hash) })),
+                    wasm_module_hash: bytesOfHex(wasm.sha256),
                     arg,
                     sender_canister_version: [],
                 },
             ],
         );
-        await raw(MANAGEMENT, 'install_code', new Uint8Array(args));
+        try {
+            await raw(MANAGEMENT, 'install_chunked_code', new Uint8Array(args));
+            return 'installed';
+        } catch (e) {
+            if (e instanceof Fail && HASH_MISMATCH.test(e.message)) return 'hash mismatch';
+            throw e;
+        }
     },
     cycles: () => canisterCycleBalance(),
     async setRunning(canisterId: string, running: boolean): Promise<void> {

@@ -1228,7 +1228,9 @@ export const METHODS = {
     },
     /**
      * One chunk (base64, <= 1 MiB decoded) of the gzipped shard wasm, in order from offset 0
-     * (which starts a new upload); the last one checks `sha256` (hex) of the whole.
+     * (which starts a new upload), kept in the IC's chunk store of the directory. `sha256` (hex)
+     * of the whole is checked by the IC at the first install: a mismatch there is a 400 of
+     * admin_create_shard or admin_upgrade_shards, and the upload is dropped.
      */
     admin_upload_shard_wasm: {
         kind: 'update',

@@ -23,7 +23,7 @@ const okOf = async <T>(reply: Promise<{ ok: T } | { err: { status: number; messa
     return r.ok;
 };
 
-/** Uploads the gzipped shard wasm to the directory, chunk by chunk (the last chunk's call checks the SHA-256). */
+/** Uploads the gzipped shard wasm to the directory, chunk by chunk (the IC checks the SHA-256 at the first install). */
 export async function uploadShardWasm(admin: CanisterClient, wasm: { gz: Uint8Array; sha256: string }): Promise<void> {
     const total = wasm.gz.length;
     for (let offset = 0; offset < total; offset += SHARD_WASM_CHUNK) {

@@ -71,11 +71,19 @@ export interface SystemState {
     moduleHash?: Uint8Array;
     /** The canister's snapshots, oldest first (their memories are in files: snapshots.ts's SnapshotFiles). */
     snapshots?: SnapshotMeta[];
+    /** The wasm chunk store (chunk-store.ts), in upload order; the bytes are kept by hash outside. */
+    chunkStore?: ChunkEntry[];
     /** The local part of the next snapshot's id. */
     nextSnapshotId?: bigint;
     callContexts: Map<number, CallContext>;
     callbacks: Map<number, Callback>;
     nextId: number;
+}
+
+/** A chunk in a canister's wasm chunk store: its SHA-256 (hex) and size. */
+export interface ChunkEntry {
+    hash: string;
+    size: number;
 }
 
 /** What a snapshot holds besides its memories (snapshots.ts). */
@@ -92,6 +100,8 @@ export interface SnapshotMeta {
     certifiedData: Uint8Array;
     globalTimer: bigint;
     version: bigint;
+    /** The canister's chunk store when it was taken (loaded back with the snapshot, as on the IC). */
+    chunkStore?: ChunkEntry[];
 }
 
 export interface Canister {

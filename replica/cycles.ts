@@ -40,8 +40,13 @@ export function liveMemoryBytes(canister: Canister): bigint {
 export const snapshotBytes = (canister: Canister): bigint =>
     (canister.system.snapshots ?? []).reduce((sum, s) => sum + s.size, 0n);
 
-/** Bytes the IC bills as the canister's memory: wasm heap, stable memory and snapshots. */
-export const memoryBytes = (canister: Canister): bigint => liveMemoryBytes(canister) + snapshotBytes(canister);
+/** Bytes of the canister's wasm chunk store (chunk-store.ts). */
+export const chunkStoreBytes = (canister: Canister): bigint =>
+    BigInt((canister.system.chunkStore ?? []).reduce((sum, c) => sum + c.size, 0));
+
+/** Bytes the IC bills as the canister's memory: wasm heap, stable memory, snapshots and chunk store. */
+export const memoryBytes = (canister: Canister): bigint =>
+    liveMemoryBytes(canister) + snapshotBytes(canister) + chunkStoreBytes(canister);
 
 export const freezingThreshold = (canister: Canister): bigint =>
     canister.system.freezingThreshold ?? DEFAULT_FREEZING_THRESHOLD;

@@ -1,11 +1,22 @@
 // The management canister (aaaaa-aa): the subset of its Candid interface a local replica
-// needs (create, install, settings, start/stop, status, delete, snapshots, raw_rand), with its checks.
+// needs (create, install, chunk store, settings, start/stop, status, delete, snapshots, raw_rand),
+// with its checks.
 import { IDL } from '@dfinity/candid';
 import { Principal } from '@dfinity/principal';
 
 import { bytesEqual } from './bytes';
-import { CHARGE, freezingThreshold, idleBurnPerDay, liveMemoryBytes, snapshotBytes } from './cycles';
-import { deleteSnapshot, listSnapshots, loadSnapshot, takeSnapshot } from './snapshots';
+import { assembleChunks, clearChunkStore, storedChunks, uploadChunk } from './chunk-store';
+import {
+    CHARGE,
+    chunkStoreBytes,
+    freezingThreshold,
+    idleBurnPerDay,
+    liveMemoryBytes,
+    memoryBytes,
+    snapshotBytes,
+} from './cycles';
+import { fromHex } from './bytes';
+import { deleteSnapshot, listSnapshots, loadSnapshot, pay, takeSnapshot } from './snapshots';
 import { RejectCode, SubnetError, type Canister } from './canister-state';
 import type { Reply, Subnet } from './subnet';
 
@@ -24,10 +35,13 @@ const installMode = IDL.Variant({
     upgrade: IDL.Opt(IDL.Record({ skip_pre_upgrade: IDL.Opt(IDL.Bool) })),
 });
 
+const chunkHash = IDL.Record({ hash: IDL.Vec(IDL.Nat8) });
+
 const snapshotId = IDL.Vec(IDL.Nat8);
 const snapshot = IDL.Record({ id: snapshotId, taken_at_timestamp: IDL.Nat64, total_size: IDL.Nat64 });
 
-const methods = {
+/** The methods this replica's management canister has: their Candid argument and reply types. */
+export const methods = {
     raw_rand: { arg: [], ret: [IDL.Vec(IDL.Nat8)] },
     create_canister: {
         arg: [IDL.Record({ settings: IDL.Opt(settings), sender_canister_version: IDL.Opt(IDL.Nat64) })],
@@ -51,6 +65,23 @@ const methods = {
         ret: [],
     },
     uninstall_code: { arg: [canisterIdRecord], ret: [] },
+    upload_chunk: { arg: [IDL.Record({ canister_id: IDL.Principal, chunk: IDL.Vec(IDL.Nat8) })], ret: [chunkHash] },
+    clear_chunk_store: { arg: [canisterIdRecord], ret: [] },
+    stored_chunks: { arg: [canisterIdRecord], ret: [IDL.Vec(chunkHash)] },
+    install_chunked_code: {
+        arg: [
+            IDL.Record({
+                mode: installMode,
+                target_canister: IDL.Principal,
+                store_canister: IDL.Opt(IDL.Principal),
+                chunk_hashes_list: IDL.Vec(chunkHash),
+                wasm_module_hash: IDL.Vec(IDL.Nat8),
+                arg: IDL.Vec(IDL.Nat8),
+                sender_canister_version: IDL.Opt(IDL.Nat64),
+            }),
+        ],
+        ret: [],
+    },
     update_settings: { arg: [IDL.Record({ canister_id: IDL.Principal, settings })], ret: [] },
     start_canister: { arg: [canisterIdRecord], ret: [] },
     stop_canister: { arg: [canisterIdRecord], ret: [] },
@@ -124,6 +155,10 @@ const INGRESS_METHODS = new Set<string>([
     'provisional_create_canister_with_cycles',
     'install_code',
     'uninstall_code',
+    'upload_chunk',
+    'clear_chunk_store',
+    'stored_chunks',
+    'install_chunked_code',
     'update_settings',
     'start_canister',
     'stop_canister',
@@ -153,8 +188,10 @@ export function effectiveCanisterId(method: string, arg: Uint8Array): Principal 
     const m = methods[method as Method];
     if (m === undefined || method === 'raw_rand' || method.includes('create_canister')) return undefined;
     try {
-        const [decoded] = IDL.decode(m.arg, arg) as unknown as [{ canister_id: Principal }];
-        return decoded.canister_id;
+        const [decoded] = IDL.decode(m.arg, arg) as unknown as [
+            { canister_id?: Principal; target_canister?: Principal },
+        ];
+        return decoded.canister_id ?? decoded.target_canister;
     } catch {
         return undefined;
     }
@@ -188,12 +225,16 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
     const reply = (values: unknown[]): Reply => ({ reply: new Uint8Array(IDL.encode(m.ret, values)) });
     const arg = args[0] as Record<string, unknown>;
     const caller = call.caller;
-    const target = (): Canister => {
-        const id = (arg.canister_id as Principal).toText();
+    /** The canister `principal` names, whose controller the caller must be (or the canister itself, with `self`). */
+    const target = (principal = arg.canister_id as Principal, self = false): Canister => {
+        const id = principal.toText();
         const canister = subnet.canisters.get(id);
         if (canister === undefined)
             throw new SubnetError(RejectCode.DestinationInvalid, `Canister ${id} not found`, 'IC0301');
-        if (!canister.system.controllers.some((c) => bytesEqual(c, caller))) {
+        if (
+            !(self && bytesEqual(canister.bytes, caller)) &&
+            !canister.system.controllers.some((c) => bytesEqual(c, caller))
+        ) {
             throw new SubnetError(
                 RejectCode.CanisterError,
                 `Only controllers of canister ${id} can call ic00 method ${call.method}`,
@@ -232,27 +273,40 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
             call.accept?.(call.cycles);
             return reply([{ canister_id: canister.id }]);
         }
-        case 'install_code': {
-            const canister = target();
-            const mode = arg.mode as Record<string, unknown>;
-            const kind = 'install' in mode ? 'install' : 'reinstall' in mode ? 'reinstall' : 'upgrade';
-            const upgradeOpts =
-                kind === 'upgrade' ? (mode.upgrade as Array<{ skip_pre_upgrade: boolean[] }>)[0] : undefined;
-            const wasm = new Uint8Array(arg.wasm_module as number[] | Uint8Array);
-            const module = subnet.compile(wasm);
-            subnet.installCode(
-                canister,
-                kind,
-                module,
-                new Uint8Array(arg.arg as number[] | Uint8Array),
-                caller,
-                upgradeOpts?.skip_pre_upgrade[0] === true,
+        case 'install_code':
+            install(subnet, target(), arg, new Uint8Array(arg.wasm_module as number[] | Uint8Array), caller);
+            return reply([]);
+        case 'install_chunked_code': {
+            const canister = target(arg.target_canister as Principal);
+            const store = target((arg.store_canister as Principal[])[0] ?? (arg.target_canister as Principal), true);
+            const hashes = (arg.chunk_hashes_list as Array<{ hash: number[] | Uint8Array }>).map(
+                (c) => new Uint8Array(c.hash),
             );
+            const wasm = assembleChunks(subnet, store, hashes, new Uint8Array(arg.wasm_module_hash as number[]));
+            install(subnet, canister, arg, wasm, caller);
             return reply([]);
         }
         case 'uninstall_code':
             subnet.uninstall(target());
             return reply([]);
+        case 'upload_chunk': {
+            const canister = target(undefined, true);
+            const chunk = new Uint8Array(arg.chunk as number[] | Uint8Array);
+            // As an install does: the base fee, refused when the store would leave the canister frozen.
+            const hash = uploadChunk(subnet, canister, chunk, (grow) =>
+                pay(canister, memoryBytes(canister) + grow, CHARGE.message),
+            );
+            subnet.changes.system.add(canister.text);
+            return reply([{ hash }]);
+        }
+        case 'clear_chunk_store': {
+            const canister = target(undefined, true);
+            clearChunkStore(canister);
+            subnet.changes.system.add(canister.text);
+            return reply([]);
+        }
+        case 'stored_chunks':
+            return reply([storedChunks(target(undefined, true)).map((c) => ({ hash: fromHex(c.hash) }))]);
         case 'update_settings': {
             const canister = target();
             const threshold = freezingThresholdOf(arg.settings as Record<string, unknown>);
@@ -326,6 +380,7 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
             const stable = canister.stable.size() * 65536n;
             const heap = liveMemoryBytes(canister) - stable;
             const snapshots = snapshotBytes(canister);
+            const chunks = chunkStoreBytes(canister);
             return reply([
                 {
                     status: { [sys.status]: null },
@@ -338,7 +393,7 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
                         wasm_memory_limit: 3n * 1024n ** 3n,
                     },
                     module_hash: sys.moduleHash ? [sys.moduleHash] : [],
-                    memory_size: heap + stable + snapshots,
+                    memory_size: heap + stable + snapshots + chunks,
                     memory_metrics: {
                         wasm_memory_size: heap,
                         stable_memory_size: stable,
@@ -346,7 +401,7 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
                         wasm_binary_size: 0n,
                         custom_sections_size: 0n,
                         canister_history_size: 0n,
-                        wasm_chunk_store_size: 0n,
+                        wasm_chunk_store_size: chunks,
                         snapshots_size: snapshots,
                     },
                     cycles: sys.cycles,
@@ -356,6 +411,28 @@ export function callManagement(subnet: Subnet, call: ManagementCall): Reply {
             ]);
         }
     }
+}
+
+/** install_code and install_chunked_code: `wasm` (plain or gzipped) in the mode `arg` names, with its argument. */
+function install(
+    subnet: Subnet,
+    canister: Canister,
+    arg: Record<string, unknown>,
+    wasm: Uint8Array,
+    caller: Uint8Array,
+): void {
+    const mode = arg.mode as Record<string, unknown>;
+    const kind = 'install' in mode ? 'install' : 'reinstall' in mode ? 'reinstall' : 'upgrade';
+    const upgradeOpts = kind === 'upgrade' ? (mode.upgrade as Array<{ skip_pre_upgrade: boolean[] }>)[0] : undefined;
+    const module = subnet.compile(wasm);
+    subnet.installCode(
+        canister,
+        kind,
+        module,
+        new Uint8Array(arg.arg as number[] | Uint8Array),
+        caller,
+        upgradeOpts?.skip_pre_upgrade[0] === true,
+    );
 }
 
 /** A settings record's freezing threshold (seconds), checked: the IC takes it below 2^64. */

@@ -85,6 +85,9 @@ export interface Store {
     logSize(): number;
     checkpoint(meta: ReplicaMeta, statuses: Map<string, IngressStatus>, images: CanisterImage[]): void;
     putModule(hash: string, wasm: Uint8Array): void;
+    /** A wasm chunk's bytes by hash (hex), in a file of its own (written and synced before its round is logged). */
+    putChunk(hash: string, bytes: Uint8Array): void;
+    getChunk(hash: string): Uint8Array;
     /** A snapshot's memories, in a file of their own (written and synced before its round is logged). */
     writeSnapshot(key: string, heap: Uint8Array, stable: StableMemory): void;
     readSnapshot(key: string, maxStablePages: bigint): { heap: Uint8Array; stable: StableMemory };
@@ -105,7 +108,7 @@ interface CheckpointFile {
 const FRAME_HEADER = 8;
 
 export function openStore(dir: string, options: { fsync: boolean }): Store {
-    for (const sub of ['canisters', 'modules', 'cache', 'snapshots']) privateDir(path.join(dir, sub));
+    for (const sub of ['canisters', 'modules', 'chunks', 'cache', 'snapshots']) privateDir(path.join(dir, sub));
     const releaseLock = lockDataDir(dir);
     tightenTree(dir); // what an older version wrote world-readable
     const checkpointPath = path.join(dir, 'checkpoint.bin');
@@ -126,6 +129,17 @@ export function openStore(dir: string, options: { fsync: boolean }): Store {
         const fd = fs.openSync(dir, 'r');
         fs.fsyncSync(fd);
         fs.closeSync(fd);
+    }
+
+    /** A file named by its contents' hash: written and synced once, then never changed. */
+    function putOnce(file: string, bytes: Uint8Array): void {
+        if (fs.existsSync(file)) return;
+        const fd = fs.openSync(`${file}.tmp`, 'w', FILE_MODE);
+        writeAll(fd, bytes);
+        fs.fsyncSync(fd);
+        fs.closeSync(fd);
+        fs.renameSync(`${file}.tmp`, file);
+        syncDir();
     }
 
     return {
@@ -209,16 +223,9 @@ export function openStore(dir: string, options: { fsync: boolean }): Store {
                 if (!live.has(entry)) fs.rmSync(canisterDir(entry), { recursive: true, force: true });
             }
         },
-        putModule(hash, wasm) {
-            const file = path.join(dir, 'modules', `${hash}.wasm`);
-            if (fs.existsSync(file)) return;
-            const fd = fs.openSync(`${file}.tmp`, 'w', FILE_MODE);
-            writeAll(fd, wasm);
-            fs.fsyncSync(fd);
-            fs.closeSync(fd);
-            fs.renameSync(`${file}.tmp`, file);
-            syncDir();
-        },
+        putModule: (hash, wasm) => putOnce(path.join(dir, 'modules', `${hash}.wasm`), wasm),
+        putChunk: (hash, bytes) => putOnce(path.join(dir, 'chunks', `${hash}.bin`), bytes),
+        getChunk: (hash) => new Uint8Array(fs.readFileSync(path.join(dir, 'chunks', `${hash}.bin`))),
         writeSnapshot(key, heap, stable) {
             const file = snapshotPath(key);
             const size = Number(stable.size()) * STABLE_PAGE;

@@ -138,6 +138,8 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
     const subnet: Subnet = new Subnet({
         moduleCache: store.moduleCache,
         saveModule: (hash, wasm) => store.putModule(hash, wasm),
+        saveChunk: (hash, bytes) => store.putChunk(hash, bytes),
+        loadChunk: (hash) => store.getChunk(hash),
         log: options.log ?? ((canister, message) => console.log(`[canister ${canister}] ${message}`)),
         canisterRange: CANISTER_RANGE,
         snapshotFiles: {

@@ -1,12 +1,12 @@
 // Canister snapshots with the IC's rules (replica/README.md, "Canister snapshots"): take, load,
 // list and delete, by controllers only; a snapshot holds the module, heap, globals, stable
-// memory and certified data, its memories in a file (SnapshotFiles) and its size counted as the
+// memory, certified data and the wasm chunk store's list, its memories in a file (SnapshotFiles) and its size counted as the
 // canister's memory, so it costs cycles every second it is kept.
 import { Principal } from '@dfinity/principal';
 
 import { bytesEqual, toHex } from './bytes';
 import { RejectCode, SubnetError, type Canister, type SnapshotMeta } from './canister-state';
-import { charge, executionFee, frozenBelowWith, liveMemoryBytes, memoryBytes } from './cycles';
+import { charge, chunkStoreBytes, executionFee, frozenBelowWith, liveMemoryBytes, memoryBytes } from './cycles';
 import { instantiate, type CanisterModule } from './execution/instance';
 import type { StableMemory } from './execution/stable-memory';
 
@@ -83,7 +83,7 @@ function findSnapshot(subnet: SnapshotHost, id: Uint8Array): { owner: Canister; 
  * Charges `cost` for an operation after which the canister holds `bytes` of memory, refused
  * (nothing charged) when it would then be below its freezing threshold, as the IC refuses it.
  */
-function pay(canister: Canister, bytes: bigint, cost: bigint): void {
+export function pay(canister: Canister, bytes: bigint, cost: bigint): void {
     const required = frozenBelowWith(canister, bytes) + cost;
     if (canister.system.cycles < required) {
         const grow = bytes > memoryBytes(canister) ? bytes - memoryBytes(canister) : 0n;
@@ -125,7 +125,8 @@ export function takeSnapshot(
         );
     const live = liveMemoryBytes(canister);
     const size = live + BigInt(module.size) + BigInt(canister.system.certifiedData.length);
-    const after = memoryBytes(canister) + size - (replaced?.size ?? 0n) - (uninstall ? live : 0n);
+    const after =
+        memoryBytes(canister) + size - (replaced?.size ?? 0n) - (uninstall ? live + chunkStoreBytes(canister) : 0n);
     pay(canister, after, executionFee(SNAPSHOT_BASELINE_INSTRUCTIONS + size));
 
     const sys = canister.system;
@@ -146,6 +147,7 @@ export function takeSnapshot(
         certifiedData: sys.certifiedData,
         globalTimer: sys.globalTimer,
         version: sys.version,
+        chunkStore: sys.chunkStore,
     };
     sys.nextSnapshotId = local + 1n;
     sys.snapshots = [...snapshotsOf(canister).filter((s) => s !== replaced), snapshot];
@@ -182,10 +184,11 @@ export function loadSnapshot(subnet: SnapshotHost, canister: Canister, id: Uint8
         throw new SubnetError(RejectCode.CanisterReject, 'Snapshots are not kept here', 'IC0406');
     const module = subnet.compile(loadModule(toHex(snapshot.moduleHash)));
     const { heap, stable } = files(subnet).read(snapshotKey(owner.text, id));
-    const loaded = BigInt(snapshot.pages) * PAGE + snapshot.stableSize * PAGE;
+    const chunks = BigInt((snapshot.chunkStore ?? []).reduce((sum, c) => sum + c.size, 0));
+    const loaded = BigInt(snapshot.pages) * PAGE + snapshot.stableSize * PAGE + chunks;
     pay(
         canister,
-        memoryBytes(canister) - liveMemoryBytes(canister) + loaded,
+        memoryBytes(canister) - liveMemoryBytes(canister) - chunkStoreBytes(canister) + loaded,
         executionFee(SNAPSHOT_BASELINE_INSTRUCTIONS + snapshot.size),
     );
     canister.stable = stable;
@@ -196,6 +199,7 @@ export function loadSnapshot(subnet: SnapshotHost, canister: Canister, id: Uint8
     const sys = canister.system;
     sys.moduleHash = module.hash;
     sys.certifiedData = snapshot.certifiedData;
+    if (snapshot.chunkStore !== undefined || sys.chunkStore !== undefined) sys.chunkStore = snapshot.chunkStore ?? [];
     sys.version += 1n;
     subnet.changes.freshHeap.add(canister.text);
     subnet.changes.freshStable.add(canister.text);

@@ -23,6 +23,7 @@ import {
 } from './execution/instance';
 import type { Span } from './execution/heap';
 import { createStableMemory } from './execution/stable-memory';
+import { clearChunkStore, type ChunkBytes } from './chunk-store';
 import { dropSnapshots, type SnapshotFiles } from './snapshots';
 import type { ContextKind, ExecutionContext, OutgoingCall, Response } from './execution/system-api';
 
@@ -89,6 +90,9 @@ export interface SubnetOptions {
     moduleCache?: ModuleCache;
     /** Keeps an installed module's bytes (so that it can be reloaded after a restart). */
     saveModule?: (hash: string, wasm: Uint8Array) => void;
+    /** Keeps a wasm chunk's bytes by hash (written before the round that stores it is logged), and reads them back. */
+    saveChunk?: (hash: string, bytes: Uint8Array) => void;
+    loadChunk?: (hash: string) => Uint8Array;
     log?: (canister: string, message: string) => void;
     /** Called for a canister's outgoing call to the management canister; `accept` keeps attached cycles. */
     management: (call: {
@@ -126,7 +130,7 @@ export function canisterIdFromIndex(index: bigint): Principal {
     return Principal.fromUint8Array(bytes);
 }
 
-export class Subnet {
+export class Subnet implements ChunkBytes {
     readonly canisters = new Map<string, Canister>();
     readonly ingress = new Map<string, IngressStatus>();
     readonly queue: Message[] = [];
@@ -145,6 +149,25 @@ export class Subnet {
 
     constructor(readonly options: SubnetOptions) {
         this.nextCanisterIndex = options.canisterRange[0];
+    }
+
+    /** Wasm chunks' bytes by hash (hex), as read or written this run: the stores name them. */
+    private readonly chunkBytes = new Map<string, Uint8Array>();
+
+    putChunk(hash: string, bytes: Uint8Array): void {
+        this.options.saveChunk?.(hash, bytes);
+        this.chunkBytes.set(hash, bytes);
+    }
+
+    chunk(hash: string): Uint8Array {
+        let bytes = this.chunkBytes.get(hash);
+        if (bytes === undefined) {
+            const load = this.options.loadChunk;
+            if (load === undefined) throw new Error(`wasm chunk ${hash} is not kept here`);
+            bytes = load(hash);
+            this.chunkBytes.set(hash, bytes);
+        }
+        return bytes;
     }
 
     // ---- canister lifecycle -------------------------------------------------------------
@@ -321,6 +344,7 @@ export class Subnet {
         canister.instance = undefined;
         canister.stable = createStableMemory(MAX_STABLE_PAGES);
         canister.system.moduleHash = undefined;
+        clearChunkStore(canister);
         canister.system.certifiedData = new Uint8Array();
         canister.system.globalTimer = 0n;
         canister.system.version += 1n;

@@ -491,14 +491,17 @@ export interface ShardRecord {
 }
 
 /**
- * The shard wasm (gzipped) in `Store.shardWasm`: `received` bytes of `total` so far, in order;
- * `complete` once all are in and their SHA-256 (hex) matched `sha256`.
+ * The shard wasm (gzipped) an operator uploads, in the IC's chunk store of the directory:
+ * `received` bytes of `total` so far, the hashes (hex) of their chunks in order; `complete` once
+ * all are in. `sha256` is what the operator says the whole hashes to (the IC checks it at install).
  */
 export interface ShardWasmRecord {
     total: number;
     sha256: string;
     received: number;
     complete: boolean;
+    /** Absent in a record of a release before the chunk store (its bytes in `Store.shardWasm`): no wasm. */
+    chunks?: string[];
 }
 
 /** What canister_status says of a canister (the directory's view of a shard, or of itself). */

@@ -88,7 +88,7 @@ export interface Meta {
     directory: string;
     /** A directory's shards, in creation order. */
     shards: ShardRecord[];
-    /** The shard wasm (gzipped) an operator uploads: what is in `shardWasm`, and what is expected. */
+    /** The shard wasm (gzipped) an operator uploads: its chunks in the IC's chunk store, and what is expected. */
     shardWasm: ShardWasmRecord;
     /** A directory's last snapshot of each shard (shard principal text -> snapshot id, hex). */
     shardSnapshots: Record<string, string>;
@@ -207,7 +207,10 @@ export interface Store {
     // ---- directory part ----
     /** Game id -> the principal (text) of the shard that holds it (a directory's games elsewhere). */
     locations: KV<string>;
-    /** `<index, 6 digits>` -> a chunk of the uploaded shard wasm (gzipped), in upload order. */
+    /**
+     * `<index, 6 digits>` -> a chunk of the uploaded shard wasm, as releases before the IC's chunk
+     * store kept it: no longer written (the next upload clears what is left).
+     */
     shardWasm: KV<Uint8Array>;
     /** Game id -> the developer's view of a game on a shard, as last heard of (dev_me lists it). */
     remoteGames: KV<RemoteView>;

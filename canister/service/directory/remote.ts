@@ -10,8 +10,21 @@ export interface Remote {
     call(canisterId: string, method: Method, request: unknown): Promise<Result<unknown>>;
     /** create_canister with `cycles`, this canister its controller: the new id. Fail 503 when refused. */
     createCanister(cycles: bigint): Promise<string>;
-    /** install_code of `wasm` (gzipped) in `mode` with `arg`. Fail 503 when refused. */
-    installCode(canisterId: string, mode: 'install' | 'upgrade', wasm: Uint8Array, arg: Uint8Array): Promise<void>;
+    /** upload_chunk to this canister's own chunk store: the chunk's SHA-256 (hex). Fail 503 when refused. */
+    uploadChunk(chunk: Uint8Array): Promise<string>;
+    /** clear_chunk_store of this canister's own chunk store. Fail 503 when refused. */
+    clearChunkStore(): Promise<void>;
+    /**
+     * install_chunked_code in `mode` with `arg` of the chunks of this canister's store `wasm` names
+     * (in order); 'hash mismatch' when the IC refused them because they do not hash to
+     * `wasm.sha256` (nothing installed). Fail 503 when refused otherwise.
+     */
+    installChunkedCode(
+        canisterId: string,
+        mode: 'install' | 'upgrade',
+        wasm: { chunks: string[]; sha256: string },
+        arg: Uint8Array,
+    ): Promise<'installed' | 'hash mismatch'>;
     /** This canister's cycle balance. */
     cycles(): bigint;
     /** stop_canister or start_canister of a canister this one controls. Fail 503 when refused. */

@@ -1,32 +1,43 @@
-// The shard wasm an operator uploads to a directory in chunks, hashed as it comes.
+// The shard wasm an operator uploads to a directory in chunks, kept in the IC's chunk store.
 import { invalid } from '../../../contract/rules';
-import { concatBytes, fromBase64 } from '../../domain/bytes';
-import { Sha256 } from '../../domain/certification/sha256';
+import { fromBase64 } from '../../domain/bytes';
 import { Fail } from '../../domain/fail';
 import type { Ctx, Untrusted } from '../../state/context';
+import type { Remote } from './remote';
 import { requireDirectory } from './role';
 
-/** The largest shard wasm an operator may upload (gzipped; today's is ~1.2 MB). */
+/** The largest shard wasm an operator may upload (gzipped; today's is ~1.3 MB). */
 export const SHARD_WASM_MAX_BYTES = 4 * 1024 * 1024;
 /**
- * One upload chunk (decoded), inside the 2 MiB message limit as base64 in JSON. Measured on the
- * replica: a 1 MiB chunk costs ~23 B instructions (JSON, base64 and SHA-256 in interpreted
- * JavaScript), inside the 40 B of an update; the whole 1.2 MB wasm ~27 B, once per deploy.
+ * One upload chunk (decoded): the IC chunk store's largest, inside the 2 MiB message limit as
+ * base64 in JSON. The directory decodes it and hands it to upload_chunk; the IC hashes it.
  */
 export const SHARD_WASM_CHUNK_BYTES = 1024 * 1024;
 
 const HEX64 = /^[0-9a-f]{64}$/;
-const chunkKey = (index: number): string => String(index).padStart(6, '0');
+
+/** The uploaded wasm as install_chunked_code takes it: its chunks' hashes in order, and its own. */
+export interface ChunkedWasm {
+    chunks: string[];
+    sha256: string;
+}
+
+/** A chunk in flight to upload_chunk (its answer is awaited), and installs of the uploaded wasm in flight. */
+let uploading = false;
+let installing = 0;
 
 /**
- * One chunk of the gzipped shard wasm (operators). Offset 0 starts a new upload (the old one is
- * dropped); every other chunk must continue at the bytes received so far, with the same total
- * and sha256. The last chunk checks the SHA-256 of the whole: a mismatch drops the upload.
+ * One chunk of the gzipped shard wasm (operators). Offset 0 starts a new upload (the old one and
+ * the chunk store are dropped); every other chunk must continue at the bytes received so far,
+ * with the same total and sha256. Each chunk goes to the IC's chunk store (upload_chunk on this
+ * canister) and its hash is kept in order. The sha256 is checked by the IC at the first install
+ * (admin_create_shard or admin_upgrade_shards), which drops a wasm that does not match it.
  */
-export function uploadShardWasm(
+export async function uploadShardWasm(
     ctx: Ctx,
+    remote: Remote,
     req: Untrusted<{ offset: number; total: number; sha256: string; chunk: string }>,
-): { received: number; total: number; complete: boolean } {
+): Promise<{ received: number; total: number; complete: boolean }> {
     requireDirectory(ctx);
     const { offset, total, sha256: hash, chunk } = req;
     if (typeof total !== 'number' || !Number.isSafeInteger(total) || total < 1 || total > SHARD_WASM_MAX_BYTES)
@@ -38,59 +49,85 @@ export function uploadShardWasm(
     const bytes = typeof chunk === 'string' ? fromBase64(chunk) : undefined;
     if (bytes === undefined || bytes.length === 0 || bytes.length > SHARD_WASM_CHUNK_BYTES)
         throw new Fail(400, invalid('chunk', `must be base64 of 1 to ${SHARD_WASM_CHUNK_BYTES} bytes`));
-    let upload = ctx.store.meta.get('shardWasm');
+    const upload = ctx.store.meta.get('shardWasm');
     if (offset === 0) {
         if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b)
             throw new Fail(400, invalid('chunk', 'the shard wasm must be gzipped (it starts with 1f 8b)'));
-        dropShardWasm(ctx);
-        upload = { total, sha256: hash, received: 0, complete: false };
-    } else if (upload === undefined || upload.complete || upload.total !== total || upload.sha256 !== hash)
+    } else if (upload?.chunks === undefined || upload.complete || upload.total !== total || upload.sha256 !== hash)
         throw new Fail(409, 'No upload of this wasm is under way: start again at offset 0');
     else if (offset !== upload.received)
         throw new Fail(409, `Invalid offset: the upload continues at ${upload.received}`);
     if (offset + bytes.length > total) throw new Fail(400, invalid('chunk', 'goes past total'));
-    // Hashed as it comes (the whole at once would cost ~10 K instructions a byte in one message).
-    if (offset === 0) hashing.set(ctx.store, new Sha256());
-    const hasher = hashing.get(ctx.store);
-    if (hasher === undefined)
-        throw new Fail(409, 'The upload was interrupted (an upgrade of the directory): start again at offset 0');
-    hasher.update(bytes);
-    ctx.store.shardWasm.set(chunkKey(ctx.store.shardWasm.size()), bytes);
-    upload = { ...upload, received: offset + bytes.length };
-    if (upload.received === total) {
-        const got = hexOf(hasher.digest());
-        hashing.delete(ctx.store);
-        if (got !== hash) {
+    if (uploading) throw new Fail(409, 'A chunk is being uploaded: send the next one once it is answered');
+    if (installing > 0) throw new Fail(409, 'The shard wasm is being installed: upload again once that is done');
+    uploading = true;
+    try {
+        if (offset === 0) {
             dropShardWasm(ctx);
-            throw new Fail(400, invalid('sha256', `the uploaded bytes hash to ${got}: upload dropped, start again`));
+            await remote.clearChunkStore();
         }
-        upload.complete = true;
+        const chunkHash = await remote.uploadChunk(bytes);
+        // Read again after the awaits (only this upload could change it, but an interrupted one starts over).
+        const now =
+            offset === 0
+                ? { total, sha256: hash, received: 0, complete: false, chunks: [] }
+                : ctx.store.meta.get('shardWasm');
+        if (now?.chunks === undefined || now.received !== offset)
+            throw new Fail(409, 'The upload was interrupted: start again at offset 0');
+        const received = offset + bytes.length;
+        ctx.store.meta.set('shardWasm', {
+            ...now,
+            received,
+            complete: received === total,
+            chunks: [...now.chunks, chunkHash],
+        });
+        return { received, total, complete: received === total };
+    } finally {
+        uploading = false;
     }
-    ctx.store.meta.set('shardWasm', upload);
-    return { received: upload.received, total, complete: upload.complete };
 }
 
-/** The SHA-256 of the upload under way, by store (heap only: an upgrade mid-upload restarts it). */
-const hashing = new WeakMap<object, Sha256>();
-
-function storedChunks(ctx: Ctx): Uint8Array[] {
-    return ctx.store.shardWasm.first(ctx.store.shardWasm.size()).map(([, b]) => b);
-}
-
+/** The upload is gone (and the chunks of a release before the chunk store, in `Store.shardWasm`). */
 function dropShardWasm(ctx: Ctx): void {
     for (const [key] of ctx.store.shardWasm.first(ctx.store.shardWasm.size())) ctx.store.shardWasm.delete(key);
     ctx.store.meta.delete('shardWasm');
 }
 
-function hexOf(bytes: Uint8Array): string {
-    let hex = '';
-    for (const b of bytes) hex += b.toString(16).padStart(2, '0');
-    return hex;
+/** The uploaded shard wasm; 409 when none is complete (a record of before the chunk store is none). */
+export function shardWasm(ctx: Ctx): ChunkedWasm {
+    const upload = ctx.store.meta.get('shardWasm');
+    if (upload?.complete !== true || upload.chunks === undefined)
+        throw new Fail(409, 'No shard wasm: upload it first (admin_upload_shard_wasm)');
+    return { chunks: upload.chunks, sha256: upload.sha256 };
 }
 
-/** The uploaded shard wasm (gzipped); 409 when none is complete. */
-export function shardWasm(ctx: Ctx): Uint8Array {
-    if (ctx.store.meta.get('shardWasm')?.complete !== true)
-        throw new Fail(409, 'No shard wasm: upload it first (admin_upload_shard_wasm)');
-    return concatBytes(storedChunks(ctx));
+/**
+ * install_chunked_code of the uploaded wasm on a shard (uploads wait meanwhile). When the IC finds
+ * that its chunks do not hash to the operator's sha256 nothing is installed, and the upload is
+ * dropped (record and chunk store): Fail 400.
+ */
+export async function installShardWasm(
+    ctx: Ctx,
+    remote: Remote,
+    canisterId: string,
+    mode: 'install' | 'upgrade',
+    arg: Uint8Array,
+): Promise<void> {
+    const wasm = shardWasm(ctx);
+    installing += 1;
+    try {
+        if ((await remote.installChunkedCode(canisterId, mode, wasm, arg)) === 'installed') return;
+        if (ctx.store.meta.get('shardWasm')?.sha256 === wasm.sha256) dropShardWasm(ctx);
+        // The next upload clears the store too: a refusal here leaves nothing that matters.
+        await remote.clearChunkStore().catch(() => undefined);
+        throw new Fail(
+            400,
+            invalid(
+                'sha256',
+                `the uploaded wasm does not hash to ${wasm.sha256}: upload dropped, start again at offset 0`,
+            ),
+        );
+    } finally {
+        installing -= 1;
+    }
 }

@@ -7,7 +7,7 @@ import type { Ctx, Untrusted } from '../../state/context';
 import { noteSpent } from '../funding';
 import type { Remote } from './remote';
 import { readyShards, requireDirectory, roleOf, saveShard } from './role';
-import { shardWasm } from './shard-wasm';
+import { installShardWasm, shardWasm } from './shard-wasm';
 
 /**
  * Cycles a new shard gets from its directory: the IC's creation fee (0.5 T on a 13-node subnet)
@@ -33,13 +33,14 @@ let creating = false;
 
 /**
  * Creates a shard (operators, or placement when every shard is past its line): create_canister
- * with SHARD_CYCLES (this directory its controller), then install_code of the uploaded wasm with
- * `{role: 'shard', directory, gateways, operators}`. The shard is recorded as soon as it exists,
- * so a failed install is retried by the next creation instead of leaking a canister.
+ * with SHARD_CYCLES (this directory its controller), then install_chunked_code of the uploaded
+ * wasm with `{role: 'shard', directory, gateways, operators}`. The shard is recorded as soon as
+ * it exists (not ready: placement skips it), so a failed install (a forged wasm too: 400, the
+ * upload dropped) is retried by the next creation instead of leaking a canister.
  */
 export async function createShard(ctx: Ctx, remote: Remote): Promise<ShardEntry> {
     requireDirectory(ctx);
-    const wasm = shardWasm(ctx);
+    shardWasm(ctx);
     if (creating) throw new Fail(409, 'A shard is being created: try again in a few seconds');
     creating = true;
     try {
@@ -54,7 +55,7 @@ export async function createShard(ctx: Ctx, remote: Remote): Promise<ShardEntry>
             shard = { canisterId, createdAt: ctx.env.now(), ready: false };
             saveShard(ctx, shard);
         }
-        await remote.installCode(shard.canisterId, 'install', wasm, shardArg(ctx, remote.self, true));
+        await installShardWasm(ctx, remote, shard.canisterId, 'install', shardArg(ctx, remote.self, true));
         shard = { ...shard, ready: undefined };
         saveShard(ctx, shard);
         return { canisterId: shard.canisterId, role: 'shard', placing: true };
@@ -65,20 +66,28 @@ export async function createShard(ctx: Ctx, remote: Remote): Promise<ShardEntry>
 
 /**
  * Installs the uploaded wasm on every shard in upgrade mode (operators; one at a time, so a bad
- * wasm stops at the first shard it breaks), with the directory's gateways and operators.
+ * wasm stops at the first shard it breaks), with the directory's gateways and operators. A wasm
+ * the IC finds forged (at the first shard, which keeps its code) is a 400, the upload dropped.
  */
 export async function upgradeShards(ctx: Ctx, remote: Remote): Promise<{ upgraded: string[]; failed: Failed }> {
     requireDirectory(ctx);
-    const wasm = shardWasm(ctx);
+    shardWasm(ctx);
     const ids = readyShards(ctx).map((s) => s.canisterId);
+    let forged: Fail | undefined;
     const { done, failed } = await onEach(
         ids,
         async (canisterId) => {
-            await remote.installCode(canisterId, 'upgrade', wasm, shardArg(ctx, remote.self, false));
+            await installShardWasm(ctx, remote, canisterId, 'upgrade', shardArg(ctx, remote.self, false)).catch(
+                (e: unknown) => {
+                    if (e instanceof Fail && e.status === 400) forged = e;
+                    throw e;
+                },
+            );
             return canisterId;
         },
         true,
     );
+    if (forged !== undefined) throw forged;
     return { upgraded: done, failed };
 }
 

@@ -33,7 +33,9 @@ function remoteTo(directory: Harness, inFlight: (answer: Result<unknown>) => voi
             return answer;
         },
         createCanister: () => Promise.reject(new Error('not here')),
-        installCode: () => Promise.reject(new Error('not here')),
+        uploadChunk: () => Promise.reject(new Error('not here')),
+        clearChunkStore: () => Promise.reject(new Error('not here')),
+        installChunkedCode: () => Promise.reject(new Error('not here')),
         cycles: () => 0n,
         setRunning: () => Promise.reject(new Error('not here')),
         takeSnapshot: () => Promise.reject(new Error('not here')),
