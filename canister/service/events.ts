@@ -5,7 +5,7 @@ import { EVENTS_KEEP, FEED_LIMIT, eventId, type EventKind } from '../../contract
 import type { EventPage, GameEvent, NewEvent } from '../../contract/events';
 import { ns } from '../domain/json';
 import type { Ctx, GameState } from '../state/context';
-import { statsOf, updateStats } from '../state/stats';
+import { changeStats, liveStats } from '../state/stats';
 import { anyBehind, heldSlots, holdDropped, shown, type StoredEvent } from './held-events';
 
 /**
@@ -18,7 +18,7 @@ const ringKey = (gameId: string, seq: number): string => `${gameId}/${seq % EVEN
 
 /** The newest seq of the game's log (0: nothing recorded yet). */
 export function latestSeq(ctx: Ctx, gameId: string): number {
-    return statsOf(ctx, gameId).events ?? 0;
+    return liveStats(ctx, gameId).events ?? 0;
 }
 
 /**
@@ -52,7 +52,7 @@ export function recordEvent(ctx: Ctx, game: GameState, event: NewEvent, cause?: 
         if (old !== undefined && old.seq === dropped && old.gameId === gameId) holdDropped(ctx, game, old);
     }
     ctx.store.events.set(key, cause === 'server' ? ({ ...full, _server: 1 } as StoredEvent) : full);
-    updateStats(ctx, gameId, (s) => ({ ...s, events: seq }));
+    changeStats(ctx, gameId).events = seq;
     return full;
 }
 

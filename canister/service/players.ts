@@ -14,7 +14,7 @@ import type { Ctx, GameState, Untrusted } from '../state/context';
 import { Fail } from '../domain/fail';
 import { requireGame } from '../state/game-state';
 import { setSlot } from '../state/slots';
-import { statsOf, updateStats } from '../state/stats';
+import { changeStats, liveStats } from '../state/stats';
 import { authTypeNames, registerAuthType, setPlayer } from '../state/tables';
 import { refuseBanned } from './bans';
 import { refuseClientWrite, refuseRetired, requirePlayerId, resolveWriter } from './credentials';
@@ -64,8 +64,8 @@ function claim(ctx: Ctx, nickname: string, owner: string, previous?: string): vo
  */
 export function nextDefaultNumber(ctx: Ctx, gameId: string): number {
     return (
-        statsOf(ctx, gameId).nextDefaultName ??
-        statsOf(ctx, '*').nextDefaultName ??
+        liveStats(ctx, gameId).nextDefaultName ??
+        liveStats(ctx, '*').nextDefaultName ??
         ctx.store.meta.get('nextDefaultName') ??
         1
     );
@@ -75,7 +75,7 @@ export function nextDefaultNumber(ctx: Ctx, gameId: string): number {
 function allocateDefault(ctx: Ctx, gameId: string): string {
     let n = nextDefaultNumber(ctx, gameId);
     while (nameHolder(ctx, gameId, defaultNickname(n)) !== undefined) n++;
-    updateStats(ctx, gameId, (s) => ({ ...s, nextDefaultName: n + 1 }));
+    changeStats(ctx, gameId).nextDefaultName = n + 1;
     return defaultNickname(n);
 }
 
@@ -146,8 +146,9 @@ export function createPlayer(
     const chosen = free !== undefined;
     const name = free ?? allocateDefault(ctx, gameId);
     if (chosen) claim(ctx, name, owner);
-    const slot = statsOf(ctx, gameId).players;
-    updateStats(ctx, gameId, (s) => ({ ...s, players: s.players + 1 }));
+    const stats = changeStats(ctx, gameId);
+    const slot = stats.players;
+    stats.players = slot + 1;
     setSlot(ctx, gameId, slot, playerId);
     const now = ctx.env.now();
     if (registerAuthType(authType)) ctx.store.meta.set('authTypes', [...authTypeNames()]);

@@ -30,6 +30,22 @@ export function statsOf(ctx: Ctx, key: string): Stats {
     return { ...live(ctx, key, dayOf(ctx.env.now())) };
 }
 
+/** statsOf without its copy (~20 K instructions in the canister), to read and not to change. */
+export function liveStats(ctx: Ctx, key: string): Readonly<Stats> {
+    return live(ctx, key, dayOf(ctx.env.now()));
+}
+
+/**
+ * The counters to change in place (written at the end of this call, as updateStats writes):
+ * without updateStats' two copies (~40 K instructions), for the hot paths: creating a player,
+ * recording an event.
+ */
+export function changeStats(ctx: Ctx, key: string): Stats {
+    ctx.dirtyStats.add(key);
+    ctx.changedStats.add(key);
+    return live(ctx, key, dayOf(ctx.env.now()));
+}
+
 /** Changes counters (written at the end of this call). */
 export function updateStats(ctx: Ctx, key: string, change: (stats: Stats) => Stats): void {
     ctx.stats.set(key, change(statsOf(ctx, key)));
