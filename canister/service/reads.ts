@@ -320,6 +320,33 @@ export function playerRank(ctx: Ctx, req: Untrusted<RequestOf<'player_rank'>>, o
     return withPercentile(reply, asked, rank, totalPlayers);
 }
 
+/** player_rank and own_player_rank: the same reply, written as text (rankJson). */
+export function playerRankJson(ctx: Ctx, req: Untrusted<RequestOf<'player_rank'>>, own = false): PlayerRank {
+    return rankJson(playerRank(ctx, req, own));
+}
+
+/** board_rank and own_board_rank: the same reply, written as text (rankJson). */
+export function boardRankJson(ctx: Ctx, req: Untrusted<RequestOf<'board_rank'>>, own = false): BoardRank {
+    return rankJson(boardRank(ctx, req, own));
+}
+
+/**
+ * A rank reply as the text JSON.stringify writes for it (~35 K instructions less than its walk
+ * of the object); a reply with a number JSON writes as null is left to JSON.stringify.
+ */
+function rankJson<R extends PlayerRank | BoardRank>(r: R): R {
+    if (!Number.isFinite(r.totalPlayers)) return r;
+    if ('found' in r && !r.found)
+        return rawJson(`{"found":false,"message":${JSON.stringify(r.message)},"totalPlayers":${r.totalPlayers}}`);
+    const p = r as PlayerRank;
+    if (!Number.isFinite(p.rank + p.score + p.streak)) return r;
+    const head = 'found' in r ? '{"found":true,' : '{';
+    const tail = p.percentile === undefined ? '}' : `,"percentile":${p.percentile}}`;
+    return rawJson(
+        `${head}"rank":${p.rank},"score":${p.score},"streak":${p.streak},"totalPlayers":${p.totalPlayers}${tail}`,
+    );
+}
+
 /** An around-me window: 0..AROUND.max entries (absent or invalid: the default). */
 export const aroundWindow = (v: unknown): number =>
     typeof v === 'number' && Number.isInteger(v) && v >= 0 ? Math.min(v, AROUND.max) : AROUND.default;
