@@ -77,6 +77,11 @@ export function asciiCandidText(bytes: Uint8Array): string | undefined {
     const span = candidTextSpan(bytes);
     if (span === undefined) return undefined;
     const text = bytes.subarray(span.at);
+    // A request fits one native call each way (in the canister a function call costs ~4 K).
+    if (text.length <= CHUNK) {
+        const codes = text as unknown as number[];
+        return Math.max.apply(null, codes) > 0x7f ? undefined : String.fromCharCode.apply(null, codes);
+    }
     return isAscii(text) ? latin1(text) : undefined;
 }
 

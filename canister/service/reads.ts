@@ -67,8 +67,12 @@ export function boardNamed(game: GameState, boardId: string): BoardRecord | unde
 export function liveTable(ctx: Ctx, game: GameState, board: BoardRecord): BoardTable | undefined {
     if (board.scoreboardId === 'all-time') return game.global;
     const table = game.boards.get(board.scoreboardId);
-    if (table === undefined || table.period !== currentPeriod(board, ctx.env.now())) return undefined;
-    return table;
+    if (table === undefined) return undefined;
+    const now = ctx.env.now();
+    // Still in the period whose end the rollover keeps (rollover.ts): no date arithmetic (~35 K).
+    const end = game.periodEnds.get(board.scoreboardId);
+    if (end !== undefined && table.period === board.periodStart && board.periodStart <= now && now < end) return table;
+    return table.period === currentPeriod(board, now) ? table : undefined;
 }
 
 /**
