@@ -29,7 +29,7 @@ import type { ArchiveRecord, BoardRecord } from '../state/records';
 import { ARCHIVE_ENTRIES, archiveKey } from './rollover';
 import type { Ctx, GameState, Untrusted } from '../state/context';
 import { Fail } from '../domain/fail';
-import { allTimeBoard, currentPeriod, requireGame } from '../state/game-state';
+import { allTimeBoard, boardWithId, currentPeriod, requireGame } from '../state/game-state';
 import { filteredTable } from '../state/filters';
 import { statsOf } from '../state/stats';
 import {
@@ -58,9 +58,10 @@ export function boardOf(game: GameState, boardId: unknown): BoardRecord {
 
 /** The board of this id, or the board an old id stands for (R3: looked up only when the id names none). */
 export function boardNamed(game: GameState, boardId: string): BoardRecord | undefined {
-    const named = (id: string) => game.record.boards.find((b) => b.scoreboardId === id);
+    const board = boardWithId(game.record, boardId);
+    if (board !== undefined) return board;
     const current = OLD_BOARD_IDS.get(boardId);
-    return named(boardId) ?? (current === undefined ? undefined : named(current));
+    return current === undefined ? undefined : boardWithId(game.record, current);
 }
 
 /** The board's table for the current period, or undefined when that period has no entries yet. */
