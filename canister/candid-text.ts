@@ -16,27 +16,32 @@ const CHUNK = 8192;
 
 /** Where the text of a one-text Candid message starts and how many bytes it has, if it is one. */
 export function candidTextSpan(bytes: Uint8Array): { at: number; length: number } | undefined {
-    if (bytes.length < HEADER.length + 1) return undefined;
-    // Unrolled: in the canister a loop's own steps cost more than the comparisons.
+    const size = bytes.length;
+    // Unrolled, against literals: in the canister a loop's own steps cost more than the comparisons.
     if (
-        bytes[0] !== HEADER[0] ||
-        bytes[1] !== HEADER[1] ||
-        bytes[2] !== HEADER[2] ||
-        bytes[3] !== HEADER[3] ||
-        bytes[4] !== HEADER[4] ||
-        bytes[5] !== HEADER[5] ||
-        bytes[6] !== HEADER[6]
+        size < HEADER.length + 1 ||
+        bytes[0] !== 0x44 ||
+        bytes[1] !== 0x49 ||
+        bytes[2] !== 0x44 ||
+        bytes[3] !== 0x4c ||
+        bytes[4] !== 0x00 ||
+        bytes[5] !== 0x01 ||
+        bytes[6] !== 0x71
     )
         return undefined;
-    let length = 0;
-    let at = HEADER.length;
-    for (let scale = 1; ; scale *= 128) {
-        if (at >= bytes.length || scale > 2 ** 28) return undefined;
-        const b = bytes[at++];
-        length += (b & 0x7f) * scale;
-        if (b < 0x80) break;
+    // The length as LEB128: one byte below 128 bytes of text.
+    let length = bytes[7];
+    let at = 8;
+    if (length >= 0x80) {
+        length &= 0x7f;
+        for (let scale = 128; ; scale *= 128) {
+            if (at >= size || scale > 0x10000000) return undefined;
+            const b = bytes[at++];
+            length += (b & 0x7f) * scale;
+            if (b < 0x80) break;
+        }
     }
-    return at + length === bytes.length ? { at, length } : undefined;
+    return at + length === size ? { at, length } : undefined;
 }
 
 /**
@@ -72,6 +77,11 @@ export function asciiCandidText(bytes: Uint8Array): string | undefined {
     const span = candidTextSpan(bytes);
     if (span === undefined) return undefined;
     const text = bytes.subarray(span.at);
+    // A request fits one native call each way (in the canister a function call costs ~4 K).
+    if (text.length <= CHUNK) {
+        const codes = text as unknown as number[];
+        return Math.max.apply(null, codes) > 0x7f ? undefined : String.fromCharCode.apply(null, codes);
+    }
     return isAscii(text) ? latin1(text) : undefined;
 }
 

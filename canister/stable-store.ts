@@ -2,7 +2,7 @@
 import { StableBTreeMap } from 'azle';
 
 import { bytesCodec, bytesToText, jsonCodec, storedJson, textCodec, textJsonCodec, textToBytes } from './codecs';
-import { decodePlayer, encodePlayer, slotOfPlayer } from './state/player-codec';
+import { decodePlayer, encodePlayer, slotOfPlayer, storedSlot } from './state/player-codec';
 import type { PlayerRecord } from './state/records';
 import { metaKV, type KV, type PlayerKV, type Store } from './state/store';
 
@@ -58,7 +58,7 @@ function playerKv(memoryId: number): PlayerKV {
     const map = bytesMap(memoryId);
     const slot = (key: string) => {
         const bytes = map.get(key);
-        return bytes === undefined ? undefined : slotOfPlayer(storedJson(bytes));
+        return bytes === undefined ? undefined : (storedSlot(bytes) ?? slotOfPlayer(storedJson(bytes)));
     };
     return { ...stableKv(memoryId, playerCodec, map), slot };
 }

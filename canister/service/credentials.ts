@@ -23,7 +23,9 @@ export function requirePlayerId(playerId: unknown): string {
 
 /** A player id in a read: an anonymous one, or an account's (`@` + 32 hex digits). */
 export function requirePlayerRef(playerId: unknown): string {
-    if (typeof playerId === 'string' && ACCOUNT_PLAYER_ID.test(playerId)) return playerId;
+    // Only an account's id starts with `@` (0x40): an anonymous one meets one pattern, not two.
+    if (typeof playerId === 'string' && playerId.charCodeAt(0) === 0x40 && ACCOUNT_PLAYER_ID.test(playerId))
+        return playerId;
     return requirePlayerId(playerId);
 }
 

@@ -7,6 +7,7 @@ import type { SortBy } from '../../contract/rules';
 import { invalid } from '../../contract/rules';
 import { Fail } from '../domain/fail';
 import type { GameState, Untrusted } from '../state/context';
+import { allTimeBoard } from '../state/game-state';
 import type { ArchiveRecord, BoardRecord } from '../state/records';
 import { rankIndex, tiebreakOf, type BoardTable } from '../state/tables';
 
@@ -17,7 +18,7 @@ export function tiesOf(board: BoardRecord | undefined): Ties {
 
 /** The ties of the game's all-time board: the global leaderboard and /players/{id}/rank. */
 export function globalTies(game: GameState): Ties {
-    return tiesOf(game.record.boards.find((b) => b.scoreboardId === 'all-time'));
+    return tiesOf(allTimeBoard(game.record));
 }
 
 const valuesOf = (table: BoardTable, sortBy: SortBy): Float64Array =>

@@ -34,7 +34,14 @@ export function newGlobalTable(record: GameRecord): BoardTable {
 
 /** The all-time board's record: its options (ties, filters) are the global table's. */
 export function allTimeBoard(record: GameRecord): BoardRecord | undefined {
-    return record.boards.find((b) => b.scoreboardId === 'all-time');
+    return boardWithId(record, 'all-time');
+}
+
+/** The game's board of this id (a loop: no closure made per read, as `find` needs). */
+export function boardWithId(record: GameRecord, boardId: string): BoardRecord | undefined {
+    const boards = record.boards;
+    for (let i = 0; i < boards.length; i++) if (boards[i].scoreboardId === boardId) return boards[i];
+    return undefined;
 }
 
 /** The table with its board's filter indexes declared and filled from its entries' metadata. */

@@ -4,6 +4,7 @@
 // every player is one such record, so this is most of the canister's memory per player), and
 // the shorter text is cheaper to parse and to write through the B-tree. Records written before
 // (JSON objects) are still read; they take this form when next written.
+import { candidTextSpan } from '../candid-text';
 import type { Best } from '../domain/bests';
 import { submitMessage } from '../domain/throttle';
 import type { LastSubmit } from '../domain/throttle';
@@ -172,6 +173,35 @@ export function slotOfPlayer(text: string): number {
         if (Number.isSafeInteger(slot) && slot >= 0) return slot;
     }
     return decodePlayer(text).slot;
+}
+
+/**
+ * The slot of a stored record read from its Candid bytes: marked compact text starts
+ * ` [1,<slot>,`, and the digits are read where they lie (a text made of the whole record costs
+ * ~300 instructions a byte). Undefined for any other form, which the caller reads as text.
+ */
+export function storedSlot(bytes: Uint8Array): number | undefined {
+    const span = candidTextSpan(bytes);
+    if (span === undefined) return undefined;
+    const first = span.at + 4;
+    // ` [1,`: the mark, then the compact layout's first element.
+    if (
+        bytes[span.at] !== 0x20 ||
+        bytes[span.at + 1] !== 0x5b ||
+        bytes[span.at + 2] !== 0x31 ||
+        bytes[first - 1] !== 0x2c
+    )
+        return undefined;
+    const end = span.at + span.length;
+    let slot = 0;
+    for (let at = first; at < end; at++) {
+        const c = bytes[at];
+        // At most 16 digits, exact while safe (a larger value rounds to at least 2^53).
+        if (c === 0x2c) return at > first && at - first <= 16 && slot <= Number.MAX_SAFE_INTEGER ? slot : undefined;
+        if (c < 0x30 || c > 0x39) return undefined;
+        slot = slot * 10 + (c - 0x30);
+    }
+    return undefined;
 }
 
 export function decodePlayer(text: string): PlayerRecord {

@@ -47,7 +47,7 @@ test('per submit of a batch of 100 new players: under 1.93 M instructions', asyn
     expect(instructions / 100n).toBeLessThan(1_930_000n);
 });
 
-test("a player's rank reads their record for under 0.83 M instructions", async () => {
+test("a player's rank reads their record's slot for under 0.51 M instructions (0.49 M measured)", async () => {
     const { instructions } = await call(r, id, 'player_rank', { gameId: GAME, playerId: player(PLAYERS >> 1) }, true);
-    expect(instructions).toBeLessThan(830_000n);
+    expect(instructions).toBeLessThan(510_000n);
 });

@@ -1,6 +1,9 @@
 // Player records in stable memory: the compact form gives back exactly what was written, reads
 // the object form of earlier releases, and is a fraction of its size.
-import { decodePlayer, encodePlayer, slotOfPlayer } from '../../../canister/state/player-codec';
+import { IDL } from '@dfinity/candid';
+
+import { markJson } from '../../../canister/candid-text';
+import { decodePlayer, encodePlayer, slotOfPlayer, storedSlot } from '../../../canister/state/player-codec';
 import { dict, type EntryRecord, type PlayerRecord } from '../../../canister/state/records';
 import { submitMessage, type LastSubmit } from '../../../canister/domain/throttle';
 
@@ -185,6 +188,34 @@ test("a record's slot is read without the rest, from every form a record is stor
         expect(slotOfPlayer(JSON.stringify(record))).toBe(slot);
         expect(slotOfPlayer(` ${JSON.stringify(record)}`)).toBe(slot);
     }
+});
+
+test("a stored record's slot is read from its bytes, and any other form is left to the text read", () => {
+    const text = (s: string): Uint8Array => new Uint8Array(IDL.encode([IDL.Text], [s]));
+    for (const slot of [0, 7, 41, 123_456, 9_007_199_254_740_991]) {
+        const record = { ...typical(), slot };
+        // As the store writes it: marked ASCII Candid text (canister/candid-text.ts).
+        expect(storedSlot(markJson(encodePlayer(record), text))).toBe(slot);
+        // Unmarked (earlier releases) and the object form: the text read's.
+        expect(storedSlot(text(encodePlayer(record)))).toBeUndefined();
+        expect(storedSlot(markJson(JSON.stringify(record), text))).toBeUndefined();
+    }
+    for (const odd of [
+        ' [1,',
+        ' [1,,2]',
+        ' [1,-1,2]',
+        ' [1,1.5,2]',
+        ' [1,1e3,2]',
+        ' [1,12',
+        ' [2,1,2]',
+        ' [1,9007199254740992,2]',
+        ' [1,12345678901234567,2]',
+    ])
+        expect(storedSlot(text(odd))).toBeUndefined();
+    const good = text(' [1,12,3]');
+    expect(storedSlot(good)).toBe(12);
+    expect(storedSlot(good.subarray(0, good.length - 1))).toBeUndefined(); // cut short
+    expect(storedSlot(new Uint8Array())).toBeUndefined();
 });
 
 test('tiebreaks (boards with the option) round-trip; records without one keep the bytes above', () => {

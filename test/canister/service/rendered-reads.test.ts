@@ -1,5 +1,5 @@
 // The board reads the canister renders as text (read_board, the global leaderboard, around-me,
-// their direct reads) give byte for byte the reply the objects they replace gave: every field, rank, time and
+// their direct reads, a player's rank and their rank on a board) give byte for byte the reply the objects they replace gave: every field, rank, time and
 // metadata, ties shared or not, lower-first boards, pages, clamped limits, old board ids, empty and
 // ended periods, identity-provider auth types, names from earlier releases that need escaping,
 // and the same errors.
@@ -9,8 +9,12 @@ import { createBoard, updateBoard } from '../../../canister/service/games';
 import {
     around,
     aroundJson,
+    boardRank,
+    boardRankJson,
     leaderboard,
     leaderboardJson,
+    playerRank,
+    playerRankJson,
     readBoard,
     readBoardJson,
 } from '../../../canister/service/reads';
@@ -150,5 +154,59 @@ describe('around-me rendered as text reads as its objects did', () => {
             { gameId: G, boardId: 'lap', playerId: 'bad id!' },
         ])
             expect(failure(() => aroundJson(h, req))).toEqual(failure(() => around(h, req)));
+    });
+});
+
+describe("a player's rank and their rank on a board rendered as text read as their objects did", () => {
+    const p = (i: number): string => `dev_1700000000_${i.toString(16).padStart(8, '0')}`;
+    test.each([
+        ['by score', { playerId: p(5) }],
+        ['by streak, with its percentile', { playerId: p(10), sort: 'streak', percentile: true }],
+        ['a score past 2^40', { playerId: p(11) }],
+        ["ties 'shared' on all-time", { playerId: p(6), shared: true }],
+    ])('player_rank %s', (_what, options: Record<string, unknown>) => {
+        const h = game();
+        if (options.shared) updateBoard(h, { gameId: G, scoreboardId: 'all-time', ties: 'shared' });
+        const req = { gameId: G, playerId: options.playerId, sort: options.sort, percentile: options.percentile };
+        expect(written(playerRankJson(h, req))).toBe(written(playerRank(h, req)));
+        expect(written(playerRankJson(h, req, true))).toBe(written(playerRank(h, req, true)));
+    });
+
+    test.each([
+        ['found', { boardId: 'weekly', playerId: p(3) }],
+        ['found, with its percentile', { boardId: 'all-time', playerId: p(10), percentile: true }],
+        ['lower first', { boardId: 'lap', playerId: p(7) }],
+        ["ties 'shared'", { boardId: 'shared', playerId: p(6), percentile: true }],
+        ['not on the board', { boardId: 'lap', playerId: 'nobody' }],
+        ['an old board id (R3)', { boardId: 'all-time-new', playerId: p(2) }],
+    ])('board_rank %s', (_what, req: Record<string, unknown>) => {
+        const h = game();
+        expect(written(boardRankJson(h, { gameId: G, ...req }))).toBe(written(boardRank(h, { gameId: G, ...req })));
+        expect(written(boardRankJson(h, { gameId: G, ...req }, true))).toBe(
+            written(boardRank(h, { gameId: G, ...req }, true)),
+        );
+    });
+
+    test('an ended period, and the same errors', () => {
+        const h = game();
+        h.advance(2 * DAY);
+        const ended = { gameId: G, boardId: 'daily', playerId: p(1) };
+        expect(written(boardRankJson(h, ended))).toBe(written(boardRank(h, ended)));
+        expect(written(boardRankJson(h, ended))).toContain('"found":false');
+        for (const req of [
+            { gameId: 'nope', playerId: p(1) },
+            { gameId: G, playerId: 'nobody' },
+            { gameId: G, playerId: 'bad id!' },
+            { gameId: G, playerId: '@0123' },
+            { gameId: G, playerId: p(1), sort: 'time' },
+            { gameId: G, playerId: p(1), percentile: 'yes' },
+        ])
+            expect(failure(() => playerRankJson(h, req))).toEqual(failure(() => playerRank(h, req)));
+        for (const req of [
+            { gameId: G, boardId: 'nope', playerId: p(1) },
+            { gameId: G, boardId: 'bad id!', playerId: p(1) },
+            { gameId: G, boardId: 'weekly', playerId: 'bad id!' },
+        ])
+            expect(failure(() => boardRankJson(h, req))).toEqual(failure(() => boardRank(h, req)));
     });
 });
