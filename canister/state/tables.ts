@@ -59,9 +59,13 @@ export function setPlayer(t: PlayerTable, slot: number, nickname: string, authTy
     if (slot >= t.count) t.count = slot + 1;
 }
 
+/**
+ * A player's nickname: its bytes' view made with the constructor (~2 K instructions less than
+ * `subarray`, which looks up the species constructor) and read as character codes.
+ */
 export function nicknameOf(t: PlayerTable, slot: number): string {
-    const at = slot * NICK;
-    return String.fromCharCode.apply(null, t.nick.subarray(at, at + t.nickLen[slot]) as unknown as number[]);
+    const bytes = new Uint8Array(t.nick.buffer, t.nick.byteOffset + slot * NICK, t.nickLen[slot]);
+    return String.fromCharCode.apply(null, bytes as unknown as number[]);
 }
 
 export function authTypeOf(t: PlayerTable, slot: number): string {
@@ -123,6 +127,7 @@ export function entryTexts(
     quoting: Quoting = 'json',
 ): string[] {
     const { nick, nickLen, auth } = players;
+    const [nickBuffer, nickBase] = [nick.buffer, nick.byteOffset];
     const { slot, score, streak, submittedAt, metadata } = b;
     // Only boards with the option show tiebreaks (the official clients never meet the field).
     const byTiebreak = b.tiebreak === undefined ? undefined : b.byScore;
@@ -137,9 +142,10 @@ export function entryTexts(
         const id = ids[i];
         const s = slot[id];
         const at = s * NICK;
+        // nicknameOf inlined (calls cost here).
         const name = (names[i] = String.fromCharCode.apply(
             null,
-            nick.subarray(at, at + nickLen[s]) as unknown as number[],
+            new Uint8Array(nickBuffer, nickBase + at, nickLen[s]) as unknown as number[],
         ));
         const rank = rankAt === undefined ? start + i : rankAt(id, i);
         // Submit times are positive µs: written as ns here the way nsJson writes them. Written
