@@ -84,11 +84,12 @@ export function stringify(value: unknown): string {
  * `JSON.stringify(stringify(value))`, with a payload rendered with `candid` quoting put in as is.
  */
 export function candidLiteral(value: unknown): string {
-    const literal = JSON.stringify(timesWritten(JSON.stringify(value)));
     const raw = takeRaw();
-    if (raw === undefined) return literal;
+    if (raw === undefined) return JSON.stringify(timesWritten(JSON.stringify(value)));
     const text = raw.quoting === 'candid' ? raw.text : quoted(raw.text, 'candid');
-    return literal.replace(RAW_QUOTED, () => text);
+    // A reply whose whole payload is rawJson (`{ok: rawJson(...)}`): its text alone, no walk.
+    if ((value as { ok?: unknown }).ok === RAW) return `"{\\"ok\\":${text}}"`;
+    return JSON.stringify(timesWritten(JSON.stringify(value))).replace(RAW_QUOTED, () => text);
 }
 
 function timesWritten(json: string): string {

@@ -26,6 +26,8 @@ test('a rendered payload reads the same in either quoting, as a reply and as its
     expect(stringify(reply('candid'))).toBe(json);
     expect(candidLiteral(reply('json'))).toBe(JSON.stringify(json));
     expect(candidLiteral(reply('candid'))).toBe(JSON.stringify(json));
+    const nested = { ok: [rawJson(quoted(payload, 'candid'), 'candid')] };
+    expect(candidLiteral(nested)).toBe(JSON.stringify(`{"ok":[${payload}]}`));
     expect(candidLiteral({ err: { status: 400, message: 'a "b"' } })).toBe(
         JSON.stringify(stringify({ err: { status: 400, message: 'a "b"' } })),
     );
