@@ -61,9 +61,11 @@ export function setPlayer(t: PlayerTable, slot: number, nickname: string, authTy
 
 /**
  * A player's nickname: its bytes' view made with the constructor (~2 K instructions less than
- * `subarray`, which looks up the species constructor) and read as character codes.
+ * `subarray`, which looks up the species constructor) and read as character codes; '' for a
+ * slot the table does not hold (as `subarray` read it).
  */
 export function nicknameOf(t: PlayerTable, slot: number): string {
+    if (!(slot >= 0 && slot < t.nickLen.length)) return '';
     const bytes = new Uint8Array(t.nick.buffer, t.nick.byteOffset + slot * NICK, t.nickLen[slot]);
     return String.fromCharCode.apply(null, bytes as unknown as number[]);
 }
