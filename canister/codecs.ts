@@ -7,6 +7,7 @@
 import { candidDecode, candidEncode } from 'azle';
 
 import { asciiCandidText, markJson, markedJson } from './candid-text';
+import { candidLiteral } from './domain/json';
 import { parseRustString } from './rust-string';
 
 /** A string as the bytes of a Candid `text` value. */
@@ -14,6 +15,14 @@ export function textToBytes(text: string): Uint8Array {
     // JSON string literals are valid Candid text literals for the characters JSON.stringify
     // leaves raw; callers pass JSON (control characters already escaped) or plain identifiers.
     return candidEncode(`(${JSON.stringify(text)})`);
+}
+
+/**
+ * A reply's JSON text (domain/json.ts `stringify`) as the bytes of a Candid `text` value:
+ * textToBytes(stringify(value)), without quoting again a payload rendered quoted (`rawJson`).
+ */
+export function replyBytes(value: unknown): Uint8Array {
+    return candidEncode(`(${candidLiteral(value)})`);
 }
 
 /**

@@ -29,35 +29,68 @@ export function nsJson(us: number): string {
 
 const RAW = '\u0002';
 const RAW_MARKED = '"\\u0002"';
-/** The text of the latest rawJson, until the next `stringify` writes it. */
+/** RAW_MARKED as it stands inside a Candid text literal (escaped as JSON.stringify escapes it). */
+const RAW_QUOTED = '\\"\\\\u0002\\"';
+/**
+ * How a payload's text is written: as JSON, or as JSON inside a Candid text literal (`candid`:
+ * every `"` and `\` escaped with a backslash, as JSON.stringify of the text writes it between
+ * its quotes), which a reply's bytes need: a read rendered that way skips the pass that quotes
+ * the whole reply (~90 instructions a character).
+ */
+export type Quoting = 'json' | 'candid';
+
+/** A text as `quoting` writes it (a short one: the escaping is a pass over it). */
+export function quoted(text: string, quoting: Quoting): string {
+    return quoting === 'json' ? text : JSON.stringify(text).slice(1, -1);
+}
+
+/** The text of the latest rawJson, until the next `stringify` or `candidLiteral` writes it, and its quoting. */
 let rawText: string | undefined;
+let rawQuoting: Quoting = 'json';
 
 /**
  * A payload given as its final JSON text (times already written: made with `stringify` or
- * `nsJson`), which the next `stringify` writes as is where this value stands: a read that
- * renders its entries itself skips an object per entry and the walk of JSON.stringify over
- * them (most of a top-100 read's cost). It must be the whole payload of the reply (nothing
- * else in it may be text the caller chose) and the use case's last step.
+ * `nsJson`), written as `quoting` says, which the next `stringify` or `candidLiteral` writes
+ * as is where this value stands: a read that renders its entries itself skips an object per
+ * entry and the walk of JSON.stringify over them (most of a top-100 read's cost). It must be
+ * the whole payload of the reply (nothing else in it may be text the caller chose) and the use
+ * case's last step.
  */
-export function rawJson<T>(text: string): T {
+export function rawJson<T>(text: string, quoting: Quoting = 'json'): T {
     rawText = text;
+    rawQuoting = quoting;
     return RAW as unknown as T;
+}
+
+/** The latest rawJson's text and quoting, taken (the next reply has none until it sets one). */
+function takeRaw(): { text: string; quoting: Quoting } | undefined {
+    const text = rawText;
+    rawText = undefined;
+    return text === undefined ? undefined : { text, quoting: rawQuoting };
 }
 
 /** JSON text of a reply, with every `ns(...)` written as an integer of nanoseconds. */
 export function stringify(value: unknown): string {
-    // A reply whose whole payload is rawJson (`{ok: rawJson(...)}`): its text alone, no walk.
-    if (rawText !== undefined && (value as { ok?: unknown }).ok === RAW) {
-        const text = rawText;
-        rawText = undefined;
-        return `{"ok":${text}}`;
-    }
-    const json = timesWritten(JSON.stringify(value));
-    if (rawText === undefined) return json;
+    const raw = takeRaw();
+    if (raw === undefined) return timesWritten(JSON.stringify(value));
     // The payload's text is final (rawJson): not scanned again, which costs ~30 instructions a character.
-    const text = rawText;
-    rawText = undefined;
-    return json.replace(RAW_MARKED, () => text);
+    const text = raw.quoting === 'json' ? raw.text : (JSON.parse(`"${raw.text}"`) as string);
+    // A reply whose whole payload is rawJson (`{ok: rawJson(...)}`): its text alone, no walk.
+    if ((value as { ok?: unknown }).ok === RAW) return `{"ok":${text}}`;
+    return timesWritten(JSON.stringify(value)).replace(RAW_MARKED, () => text);
+}
+
+/**
+ * A reply's JSON text (as `stringify` writes it) as a Candid text literal, quotes included:
+ * `JSON.stringify(stringify(value))`, with a payload rendered with `candid` quoting put in as is.
+ */
+export function candidLiteral(value: unknown): string {
+    const raw = takeRaw();
+    if (raw === undefined) return JSON.stringify(timesWritten(JSON.stringify(value)));
+    const text = raw.quoting === 'candid' ? raw.text : quoted(raw.text, 'candid');
+    // A reply whose whole payload is rawJson (`{ok: rawJson(...)}`): its text alone, no walk.
+    if ((value as { ok?: unknown }).ok === RAW) return `"{\\"ok\\":${text}}"`;
+    return JSON.stringify(timesWritten(JSON.stringify(value))).replace(RAW_QUOTED, () => text);
 }
 
 function timesWritten(json: string): string {

@@ -7,16 +7,16 @@ import * as reads from '../service/reads';
 import * as leagueReads from '../service/league-reads';
 
 export const readMethods = {
-    leaderboard: reads.leaderboardJson,
+    leaderboard: (ctx, req) => reads.leaderboardJson(ctx, req, 'candid'),
     list_boards: reads.listBoards,
-    read_board: reads.readBoardJson,
+    read_board: (ctx, req) => reads.readBoardJson(ctx, req, 'candid'),
     board_rank: reads.boardRankJson,
     player_rank: reads.playerRankJson,
-    around: reads.aroundJson,
+    around: (ctx, req) => reads.aroundJson(ctx, req, false, 'candid'),
     division: leagueReads.division,
     own_board_rank: (ctx, req) => reads.boardRankJson(ctx, req, true),
     own_player_rank: (ctx, req) => reads.playerRankJson(ctx, req, true),
-    own_around: (ctx, req) => reads.aroundJson(ctx, req, true),
+    own_around: (ctx, req) => reads.aroundJson(ctx, req, true, 'candid'),
     board_players: playerSets.boardPlayers,
     list_archives: reads.listArchives,
     archive_stats: reads.archiveStats,

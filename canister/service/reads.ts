@@ -21,7 +21,7 @@ import type {
     SortBy,
 } from '../../contract/schemas';
 import { addCapped, tiebreakBefore } from '../domain/bests';
-import { ns, rawJson, stringify } from '../domain/json';
+import { ns, quoted, rawJson, stringify, type Quoting } from '../domain/json';
 import { archiveId, parseArchiveId } from '../domain/periods';
 import { findSlot } from './players';
 import { requirePlayerRef } from './credentials';
@@ -110,12 +110,18 @@ type Page = [game: GameState, table: BoardTable | undefined, sortBy: SortBy, sta
 
 /**
  * A page's entries as the JSON texts `stringify` writes for entriesOf's objects (`withTime`:
- * with submittedAt and metadata, as boards show them; without: the global leaderboard's fields).
+ * with submittedAt and metadata, as boards show them; without: the global leaderboard's
+ * fields), written as `quoting` says.
  */
-function entriesText(withTime: boolean, ...[game, table, sortBy, start, count, ties]: Page): string[] {
+function entriesText(
+    withTime: boolean,
+    quoting: Quoting,
+    ...[game, table, sortBy, start, count, ties]: Page
+): string[] {
     if (table === undefined) return [];
     const shared = sharedRanker(table, sortBy, start, ties);
-    return entryTexts(game.players, table, rankIndex(table, sortBy).range(start, count), start, shared, withTime);
+    const ids = rankIndex(table, sortBy).range(start, count);
+    return entryTexts(game.players, table, ids, start, shared, withTime, quoting);
 }
 
 function entriesOf(...[game, table, sortBy, start, count, ties]: Page): BoardEntry[] {
@@ -191,14 +197,19 @@ export function leaderboard(ctx: Ctx, req: Untrusted<RequestOf<'leaderboard'>>):
     };
 }
 
-/** The leaderboard method: the same reply, rendered as text (entryTexts). */
-export function leaderboardJson(ctx: Ctx, req: Untrusted<RequestOf<'leaderboard'>>): Leaderboard {
+/** The leaderboard method: the same reply, rendered as text (entryTexts) written as `quoting` says. */
+export function leaderboardJson(
+    ctx: Ctx,
+    req: Untrusted<RequestOf<'leaderboard'>>,
+    quoting: Quoting = 'json',
+): Leaderboard {
     const game = requireGame(ctx, req.gameId);
     const sort = sortOf(req.sort);
     const table = globalTable(ctx, game, req.filter);
-    const entries = entriesText(false, game, table, sort, 1, clampLimit(req.limit), globalTies(game));
+    const entries = entriesText(false, quoting, game, table, sort, 1, clampLimit(req.limit), globalTies(game));
     const total = table === undefined ? 0 : rankIndex(table, sort).size();
-    return rawJson(`{"leaderboard":[${entries.join(',')}],"total":${total}}`);
+    const [open, close] = [quoted('{"leaderboard":[', quoting), quoted('],"total":', quoting)];
+    return rawJson(`${open}${entries.join(',')}${close}${total}}`, quoting);
 }
 
 function sortOf(sort: unknown): SortBy {
@@ -236,10 +247,17 @@ export function readBoard(ctx: Ctx, req: Untrusted<RequestOf<'read_board'>>): Bo
     return { ...head, entries, totalEntries };
 }
 
-/** The read_board method (and its direct read): the same reply, rendered as text (entryTexts). */
-export function readBoardJson(ctx: Ctx, req: Untrusted<RequestOf<'read_board'>>): Board {
-    const { head, entries, totalEntries } = readBoardTexts(ctx, req);
-    return rawJson(`${stringify(head).slice(0, -1)},"entries":[${entries.join(',')}],"totalEntries":${totalEntries}}`);
+/**
+ * The read_board method (and its direct read): the same reply, rendered as text (entryTexts)
+ * written as `quoting` says.
+ */
+export function readBoardJson(ctx: Ctx, req: Untrusted<RequestOf<'read_board'>>, quoting: Quoting = 'json'): Board {
+    const { head, entries, totalEntries } = boardRead(ctx, req, (...page) => entriesText(true, quoting, ...page));
+    const [open, close] = [
+        quoted(`${stringify(head).slice(0, -1)},"entries":[`, quoting),
+        quoted('],"totalEntries":', quoting),
+    ];
+    return rawJson(`${open}${entries.join(',')}${close}${totalEntries}}`, quoting);
 }
 
 /** A board read with each entry as its JSON text (the direct reads' renderer hashes them one by one). */
@@ -247,7 +265,7 @@ export function readBoardTexts(
     ctx: Ctx,
     req: Untrusted<RequestOf<'read_board'>>,
 ): { head: Pick<Board, 'scoreboardId' | 'config'>; entries: string[]; totalEntries: number } {
-    return boardRead(ctx, req, (...page) => entriesText(true, ...page));
+    return boardRead(ctx, req, (...page) => entriesText(true, 'json', ...page));
 }
 
 /** A board read's head (id, config), size, and its entries as `render` gives them. */
@@ -366,14 +384,23 @@ export function around(ctx: Ctx, req: Untrusted<RequestOf<'around'>>): ReplyOf<'
     return withPercentile({ rank, entries }, asked, rank, total);
 }
 
-/** The around method (and its direct read): the same reply, rendered as text (entryTexts). */
-export function aroundJson(ctx: Ctx, req: Untrusted<RequestOf<'around'>>, own = false): ReplyOf<'around'> {
+/**
+ * The around method (and its direct read): the same reply, rendered as text (entryTexts) written
+ * as `quoting` says.
+ */
+export function aroundJson(
+    ctx: Ctx,
+    req: Untrusted<RequestOf<'around'>>,
+    own = false,
+    quoting: Quoting = 'json',
+): ReplyOf<'around'> {
     const read = aroundRead(ctx, req, own);
     if ('held' in read) return read.held;
     const { window, asked, total, rank } = read;
-    const entries = `[${entriesText(true, ...window).join(',')}]`;
+    const entries = entriesText(true, quoting, ...window).join(',');
     const tail = asked ? `,"percentile":${percentile(rank, total)}` : '';
-    return rawJson(`{"rank":${rank},"entries":${entries}${tail}}`);
+    const [open, close] = [quoted(`{"rank":${rank},"entries":[`, quoting), quoted(`]${tail}}`, quoting)];
+    return rawJson(`${open}${entries}${close}`, quoting);
 }
 
 /**

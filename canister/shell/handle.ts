@@ -3,9 +3,8 @@
 import { msgReply, performanceCounter } from 'azle';
 
 import { METHODS, type Method, type ReplyOf, type RequestOf, type Result } from '../../contract/canister';
-import { textToBytes } from '../codecs';
+import { replyBytes } from '../codecs';
 import { Fail } from '../domain/fail';
-import { stringify } from '../domain/json';
 import * as capacity from '../service/capacity';
 import { flushCallWrites } from '../service/flush';
 import type { Ctx, Untrusted } from '../state/context';
@@ -64,5 +63,5 @@ function finish(method: Method, reply: Result<unknown>): void {
         flushCallWrites(ctx);
         capacity.noteInstructions(ctx, Number(performanceCounter(0)));
     }
-    msgReply(textToBytes(stringify(reply)));
+    msgReply(replyBytes(reply));
 }

@@ -4,7 +4,7 @@
 // ended periods, identity-provider auth types, names from earlier releases that need escaping,
 // and the same errors.
 import { signIn } from '../../../canister/service/accounts';
-import { stringify } from '../../../canister/domain/json';
+import { candidLiteral, stringify, type Quoting } from '../../../canister/domain/json';
 import { createBoard, updateBoard } from '../../../canister/service/games';
 import {
     around,
@@ -27,6 +27,16 @@ const DAY = 86_400;
 
 /** A reply as the canister writes it. */
 const written = (value: unknown): string => stringify({ ok: value });
+
+/**
+ * A reply rendered as text, as the canister writes it; its rendering for the method's reply
+ * (quoted for a Candid text literal) checked to be that text's literal.
+ */
+function rendered(render: (quoting: Quoting) => unknown): string {
+    const text = written(render('json'));
+    expect(candidLiteral({ ok: render('candid') })).toBe(JSON.stringify(text));
+    return text;
+}
 
 function submit(h: Harness, s: Record<string, unknown>): void {
     const [r] = submitBatch(h, { submits: [{ apiKey: key(h, G), gameId: G, ...s }] });
@@ -74,19 +84,21 @@ const READS: Array<[string, Record<string, unknown>]> = [
 describe('read_board rendered as text reads as its objects did', () => {
     test.each(READS)('%s', (_what, req) => {
         const h = game();
-        expect(written(readBoardJson(h, { gameId: G, ...req }))).toBe(written(readBoard(h, { gameId: G, ...req })));
+        expect(rendered((q) => readBoardJson(h, { gameId: G, ...req }, q))).toBe(
+            written(readBoard(h, { gameId: G, ...req })),
+        );
     });
 
     test('an empty board, and a period that has ended before its rollover was written', () => {
         const h = game();
         createBoard(h, { gameId: G, scoreboardId: 'none', type: 'targeted' });
         for (const boardId of ['none', 'daily']) {
-            expect(written(readBoardJson(h, { gameId: G, boardId }))).toBe(
+            expect(rendered((q) => readBoardJson(h, { gameId: G, boardId }, q))).toBe(
                 written(readBoard(h, { gameId: G, boardId })),
             );
             h.advance(2 * DAY);
         }
-        expect(written(readBoardJson(h, { gameId: G, boardId: 'daily' }))).toContain('"entries":[]');
+        expect(rendered((q) => readBoardJson(h, { gameId: G, boardId: 'daily' }, q))).toContain('"entries":[]');
     });
 
     test('a name written by an earlier release that JSON must escape', () => {
@@ -94,7 +106,7 @@ describe('read_board rendered as text reads as its objects did', () => {
         const players = h.games.get(G)!.players;
         setPlayer(players, 0, 'a"b\\c\u0007', 'external');
         const req = { gameId: G, boardId: 'all-time' };
-        const text = written(readBoardJson(h, req));
+        const text = rendered((q) => readBoardJson(h, req, q));
         expect(text).toBe(written(readBoard(h, req)));
         expect(text).toContain('"nickname":"a\\"b\\\\c\\u0007"');
         expect(JSON.parse(text).ok.entries.length).toBe(13);
@@ -121,7 +133,7 @@ describe('the global leaderboard rendered as text reads as its objects did', () 
         const h = game();
         if (options.shared) updateBoard(h, { gameId: G, scoreboardId: 'all-time', ties: 'shared' });
         const req = { gameId: G, sort: options.sort, limit: options.limit };
-        expect(written(leaderboardJson(h, req))).toBe(written(leaderboard(h, req)));
+        expect(rendered((q) => leaderboardJson(h, req, q))).toBe(written(leaderboard(h, req)));
     });
 
     test('the same errors', () => {
@@ -142,7 +154,9 @@ describe('around-me rendered as text reads as its objects did', () => {
         ["ties 'shared', with its percentile", { boardId: 'shared', playerId: p(6), percentile: true }],
     ])('%s', (_what, req: Record<string, unknown>) => {
         const h = game();
-        expect(written(aroundJson(h, { gameId: G, ...req }))).toBe(written(around(h, { gameId: G, ...req })));
+        expect(rendered((q) => aroundJson(h, { gameId: G, ...req }, false, q))).toBe(
+            written(around(h, { gameId: G, ...req })),
+        );
     });
 
     test('the same errors', () => {
