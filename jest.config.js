@@ -42,7 +42,7 @@ module.exports = {
             globalSetup: '<rootDir>/test/global-setup.cjs',
         },
     ],
-    testTimeout: 120000,
+    testTimeout: 600000,
     maxWorkers: 2,
     testSequencer: '<rootDir>/test/support/sequencer.cjs',
 };

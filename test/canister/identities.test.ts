@@ -54,7 +54,7 @@ beforeAll(async () => {
         if (!games.some((g) => g.canister === canister)) games.push({ gameId, canister });
     }
     games.sort((a, b) => s.shards.indexOf(a.canister) - s.shards.indexOf(b.canister));
-}, 300_000);
+}, 600_000);
 afterAll(() => s?.stop());
 
 test('only the directory’s shards ask the registry; only a shard’s directory has it forget', async () => {
@@ -93,7 +93,7 @@ test('only the directory’s shards ask the registry; only a shard’s directory
         err: { status: 400, message: 'Invalid accountId: must be 32 lowercase hex digits' },
     });
     expect(await as(dir, one, 'account_forget', { accountId })).toEqual({ ok: { message: 'No such account here.' } });
-}, 60_000);
+}, 600_000);
 
 test('a first sign-in asks the directory once; a known identity never does; concurrent ones agree', async () => {
     const [A, B] = games;
@@ -122,7 +122,7 @@ test('a first sign-in asks the directory once; a known identity never does; conc
     console.log(
         `sign_in on a shard: first of an identity ${firstShard} + directory ${firstDirectory} instructions; known identity ${known}`,
     );
-}, 120_000);
+}, 600_000);
 
 test('deletion: directory stopped, nothing removed (503); a stopped shard forgets once it is back', async () => {
     const [A, B] = games;
@@ -163,7 +163,7 @@ test('deletion: directory stopped, nothing removed (503); a stopped shard forget
     const quietFrom = s.replica.executions().length;
     await s.replica.advanceTime(31_000);
     expect(executionsSince(quietFrom).filter((e) => e.method === 'canister_update account_forget')).toEqual([]);
-}, 120_000);
+}, 600_000);
 
 test('a game moved out of the directory leaves the registry: the same id on every shard after', async () => {
     const [A, B] = games;
@@ -194,7 +194,7 @@ test('a game moved out of the directory leaves the registry: the same id on ever
     const elsewhere = await signIn(late!, 'dirborn');
     expect(elsewhere.isNewUser).toBe(false);
     expect((await playerOf(late!, elsewhere.sessionId)).ok.playerId).toBe(id);
-}, 120_000);
+}, 600_000);
 
 test('a deletion started on the directory (its own game) fans out to the shards', async () => {
     const B = games[1];
@@ -216,4 +216,4 @@ test('a deletion started on the directory (its own game) fans out to the shards'
     expect(await playerOf(home, here.sessionId)).toMatchObject({ err: { status: 401 } });
     expect(await playerOf(B, there.sessionId)).toMatchObject({ err: { status: 401 } });
     expect((await signIn(B, 'homer')).isNewUser).toBe(true);
-}, 120_000);
+}, 600_000);

@@ -114,7 +114,7 @@ beforeAll(async () => {
     // A day passes: the season board's period closes (an archive, a period_closed event).
     await a.advance(86_400_000);
     await b.advance(0);
-}, 120_000);
+}, 600_000);
 afterAll(() => a.replica.stop());
 
 test('a game moved with the admin driver reads on the target exactly as on the source', async () => {
@@ -156,7 +156,7 @@ test('a game moved with the admin driver reads on the target exactly as on the s
     expect((await b.ok('game_info', { gameId: 'other-game' })).name).toBe('Other here');
     // The source's move was left paused: an abort lets its writes go on.
     await a.ok('move_abort', { gameId: 'other-game' });
-}, 300_000);
+}, 600_000);
 
 test('gateways cannot move games; forged chunks and a wrong checksum change nothing', async () => {
     const gateway = a.gateway;
@@ -209,7 +209,7 @@ test('gateways cannot move games; forged chunks and a wrong checksum change noth
         ],
     });
     expect(ok).toMatchObject({ ok: {} });
-}, 300_000);
+}, 600_000);
 
 test('a move that stopped half-way (the target even upgraded meanwhile) goes on when run again', async () => {
     const R = 'resumed-game';
@@ -240,7 +240,7 @@ test('a move that stopped half-way (the target even upgraded meanwhile) goes on 
         await b.ok('leaderboard', { gameId: R, limit: 100 }),
         await b.ok('read_board', { gameId: R, boardId: 'weekly', limit: 100 }),
     ]).toEqual(before);
-}, 300_000);
+}, 600_000);
 
 test("a directory's own game moves to its shard: the directory then locates it there", async () => {
     const d = await startLeaderboard();
@@ -277,4 +277,4 @@ test("a directory's own game moves to its shard: the directory then locates it t
     } finally {
         await d.replica.stop();
     }
-}, 300_000);
+}, 600_000);

@@ -26,7 +26,7 @@ beforeAll(async () => {
                 };
             }),
         });
-}, 120_000);
+}, 600_000);
 
 afterAll(() => c?.replica.stop());
 

@@ -83,7 +83,7 @@ beforeAll(async () => {
             streak: 1,
         })),
     });
-}, 300_000);
+}, 600_000);
 afterAll(() => c.replica.stop());
 
 test('the ?canisterId= form: a certified 302 to the shard, whose answer verifies there and equals read_board', async () => {

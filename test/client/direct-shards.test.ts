@@ -14,7 +14,7 @@ const GAME = 'sharded-client';
 beforeAll(async () => {
     s = await startService({ shards: 1, canisterUrl: true });
     key = await s.game(GAME);
-}, 300_000);
+}, 600_000);
 afterAll(() => s?.stop());
 
 const client = (o: Partial<ClientOptions> = {}) => localClient(s, key, GAME, o);

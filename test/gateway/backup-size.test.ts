@@ -122,4 +122,4 @@ test(`the operator's backup of the whole single canister restores into another s
         ok: true,
         data: { games: [expect.objectContaining({ gameId: G, apiKey })] },
     });
-}, 300_000);
+}, 600_000);

@@ -110,7 +110,7 @@ beforeAll(async () => {
     // The second service's clock where the first's is: both read the same periods.
     await b.replica.setTime(a.replica.time());
     Object.assign(process.env, adminEnv(b));
-}, 300_000);
+}, 600_000);
 afterAll(async () => {
     process.env = saved;
     await Promise.all([a?.stop(), b?.stop()]);

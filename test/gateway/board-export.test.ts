@@ -54,7 +54,7 @@ beforeAll(async () => {
         const replies = await s.canister.ok('submit_scores', { submits });
         expect(replies.every((r) => 'ok' in r)).toBe(true);
     }
-}, 120_000);
+}, 600_000);
 afterAll(() => s.stop());
 
 const download = (path: string, c = cookie) =>

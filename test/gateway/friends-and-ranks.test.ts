@@ -28,7 +28,7 @@ beforeAll(async () => {
         });
         expect(r.status).toBe(200);
     }
-}, 120_000);
+}, 600_000);
 afterAll(() => s.stop());
 
 async function signIn(subject: string): Promise<Record<string, string>> {

@@ -33,7 +33,7 @@ beforeAll(async () => {
         if (!games.some((g) => g.canister === canister)) games.push({ gameId, apiKey, canister });
     }
     games.sort((a, b) => s.shards.indexOf(a.canister) - s.shards.indexOf(b.canister));
-}, 300_000);
+}, 600_000);
 afterAll(() => s?.stop());
 
 test('one person on two shards: one id, merges and names per game, deletion everywhere', async () => {
@@ -109,4 +109,4 @@ test('one person on two shards: one id, merges and names per game, deletion ever
     expect(newId).toMatch(/^@[0-9a-f]{32}$/);
     expect(newId).not.toBe(idA);
     expect(await playerIdOf(A, againA.token)).toBe(newId);
-}, 120_000);
+}, 600_000);

@@ -22,7 +22,7 @@ let service: TestService;
 
 beforeAll(async () => {
     service = await startService();
-}, 60_000);
+}, 600_000);
 afterAll(() => service.stop());
 
 test(`a game of ${PLAYERS.toLocaleString('en-US')} players moves under write load with no acknowledged write lost`, async () => {

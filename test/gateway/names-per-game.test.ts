@@ -15,7 +15,7 @@ beforeAll(async () => {
     s = await startService();
     keys[ONE] = await s.game(ONE);
     keys[TWO] = await s.game(TWO);
-}, 120_000);
+}, 600_000);
 afterAll(() => s.stop());
 
 async function submit(gameId: string, playerId: string, nickname?: string): Promise<string> {

@@ -117,7 +117,7 @@ test('npm start: fresh data directory, demo game, submit, read, Ctrl-C, restart 
     } finally {
         await stop(second);
     }
-}, 180_000);
+}, 600_000);
 
 /** Device codes started for the demo game as a proxy on loopback names the client `address`. */
 async function deviceCodes(url: string, address: string, count: number): Promise<number[]> {
@@ -183,4 +183,4 @@ test('npm start with SHARDS=2: a directory and two shards, kept across a restart
     } finally {
         await stop(second);
     }
-}, 240_000);
+}, 600_000);

@@ -28,7 +28,7 @@ beforeAll(async () => {
     });
     readKey = await s.game(READ);
     otherKey = await s.game(OTHER);
-}, 300_000);
+}, 600_000);
 afterAll(() => s?.stop());
 
 const submit = (key: string, gameId: string, playerId: string, score: number) =>
@@ -141,4 +141,4 @@ test('a UTC midnight while a board is read and written: the period tick rolls th
     expect(archived).toBe(1);
     const latest = await s.request('GET', `/games/${READ}/scoreboards/daily/archives/latest`, { headers });
     expect(latest.body.data.entries.map((e: { score: number }) => e.score)).toContain(50);
-}, 300_000);
+}, 600_000);

@@ -26,7 +26,7 @@ beforeAll(async () => {
                 })
             ).status,
         ).toBe(200);
-}, 300_000);
+}, 600_000);
 afterAll(() => s?.stop());
 
 test("GET /game tells a shard's game its canister URL, in the gateway's {canister_url} form", async () => {

@@ -267,4 +267,4 @@ test('a sharded npm start backed up, its data gone, restored into a fresh one: e
     } finally {
         await b.stop();
     }
-}, 300_000);
+}, 600_000);

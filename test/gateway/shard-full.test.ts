@@ -41,7 +41,7 @@ function expectFull(res: Awaited<ReturnType<typeof submit>>): void {
 beforeAll(async () => {
     s = await startService();
     key = await s.game(GAME);
-}, 120_000);
+}, 600_000);
 
 afterAll(async () => {
     await s?.stop();

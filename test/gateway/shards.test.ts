@@ -38,7 +38,7 @@ beforeAll(async () => {
         const canister = (await s.canisterOf(gameId)).toText();
         if (!games.some((g) => g.canister === canister)) games.push({ gameId, apiKey, canister });
     }
-}, 300_000);
+}, 600_000);
 afterAll(() => s?.stop());
 
 test('new games live on the shards, one on each, never on the directory', () => {

@@ -388,4 +388,4 @@ test('a ban reaches an endpoint that failed while one client flooded rising scor
     expect(delivered).toEqual(['player_banned:cheater', 'player_banned:second']);
     expect(view).toMatchObject({ state: 'active' });
     expect(view.lost).toBeUndefined();
-}, 300_000);
+}, 600_000);

@@ -45,7 +45,7 @@ beforeAll(async () => {
         callbacks: ['/link/callback'],
     });
     browser = await launchBrowser();
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
     await browser?.close();
@@ -220,7 +220,7 @@ test("long codes tripped on the directory make every shard's new codes long; a l
         expect(page.status).toBe(200);
         expect(page.text).toContain(long);
     }
-}, 300_000);
+}, 600_000);
 
 test('pending and approved codes move with their game: the poll and the link page find them on the new shard', async () => {
     const game = games[0];
@@ -250,4 +250,4 @@ test('pending and approved codes move with their game: the poll and the link pag
     expect(page.text).toContain(pending.user_code);
     expect(await approve(pending.user_code, 'mover-b')).toMatchObject({ ok: { gameId: game } });
     expect((await poll(game, pending.device_code)).body.data.email).toBe('mover-b@example.com');
-}, 120_000);
+}, 600_000);

@@ -96,4 +96,4 @@ test('kill -9 during a write load: the restart at once has every acknowledged wr
     } finally {
         second.child.kill('SIGKILL');
     }
-}, 180_000);
+}, 600_000);

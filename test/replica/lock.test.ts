@@ -90,7 +90,7 @@ test('a second live replica in another process is refused, either way round, and
     } finally {
         await after.stop();
     }
-}, 120_000);
+}, 600_000);
 
 test('after stop() the same process opens the directory again, with its state', async () => {
     const dataDir = tempDir('reopen');

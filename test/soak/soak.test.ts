@@ -11,7 +11,7 @@ let result: SoakResult;
 beforeAll(async () => {
     result = await runSoak({ minutes: MINUTES });
     console.log(result.table);
-}, 300_000);
+}, 600_000);
 
 test.each(Object.keys(CHECKS) as Check[])('soak: no %s failures', (check) => {
     const f = result.failures[check];

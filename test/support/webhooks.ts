@@ -72,8 +72,8 @@ export async function webhookGateway(
     return anotherGateway(s, { webhooks });
 }
 
-/** Retries `check` (every 25 ms of real time, up to `ms`) until it passes: for what a gateway does in the background. */
-export async function eventually<T>(check: () => Promise<T> | T, ms = 60_000): Promise<T> {
+/** Retries `check` (every 25 ms of real time, up to `ms`: long, a hang detector, never a speed bar) until it passes: for what a gateway does in the background. */
+export async function eventually<T>(check: () => Promise<T> | T, ms = 300_000): Promise<T> {
     const until = Date.now() + ms;
     for (;;) {
         try {
