@@ -325,7 +325,9 @@ export class Subnet implements ChunkBytes {
             }
         }
         instance.commit();
-        stable.commit();
+        // What pre_upgrade and post_upgrade wrote to stable memory: logged below (a second
+        // commit would find nothing, and the writes would be lost at the next restart).
+        const stableSpans = stable.commit();
         canister.module = mod;
         canister.instance = instance;
         canister.system.moduleHash = mod.hash;
@@ -333,7 +335,7 @@ export class Subnet implements ChunkBytes {
         charge(canister, CHARGE.message);
         this.changes.freshHeap.add(canister.text);
         if (stable !== oldStable) this.changes.freshStable.add(canister.text);
-        else this.noteStable(canister, stable.commit());
+        else this.noteStable(canister, stableSpans);
         this.changes.system.add(canister.text);
         return LIMITS.install - budget;
     }
