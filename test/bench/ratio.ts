@@ -1,13 +1,10 @@
 // The two rows issue 39's local-service goal names, quickly: submits and ranks at 64 connections
-// against npm start (no round latency) and against Express + Redis, alternating SERVICE and Redis
+// against npm start (no round latency) and against Express + Redis, alternating the service and Redis
 // per row so both see the same machine, ROUNDS times (default 1). Prints per-row rates and the
 // ratio; asserts nothing. `node --import tsx test/bench/ratio.ts`
-import { readConfig } from '../../gateway/ops/config';
-import { startLocal } from '../../local/start';
-import { tempDir } from '../support/replica';
 import { runLoad } from './load';
 import { startRedisReference } from './redis-reference';
-import { seedRanked } from './service.bench';
+import { seedRanked, startBenchService } from './service.bench';
 
 const ROWS = [
     ['submit', 64],
@@ -17,17 +14,7 @@ const ROWS = [
 async function main(): Promise<void> {
     const seconds = Number(process.env.SECONDS ?? 8);
     const rounds = Number(process.env.ROUNDS ?? 1);
-    const service = await startLocal(
-        readConfig({
-            PORT: '0',
-            REPLICA_PORT: '0',
-            IDP_PORT: '0',
-            DATA_DIR: tempDir('bench-ratio'),
-            READ_CACHE_TTL_SECONDS: '30',
-            ROUND_MS: '0',
-            SUBMIT_LINGER_MS: '0',
-        }),
-    );
+    const service = await startBenchService(0);
     const redis = await startRedisReference();
     if (redis === undefined) throw new Error('redis-server is not installed');
     try {
