@@ -1,12 +1,8 @@
 // Authenticates a decoded request envelope as the IC's HTTPS interface does: parses the content,
 // derives the request id, and checks canister id, ingress expiry, sender, signature and delegations.
-import {
-    hashOfMap,
-    IC_REQUEST_AUTH_DELEGATION_DOMAIN_SEPARATOR,
-    IC_REQUEST_DOMAIN_SEPARATOR,
-    requestIdOf,
-} from '@dfinity/agent';
+import { IC_REQUEST_AUTH_DELEGATION_DOMAIN_SEPARATOR, IC_REQUEST_DOMAIN_SEPARATOR } from '@dfinity/agent';
 import { Principal } from '@dfinity/principal';
+import { hashOfMap, requestIdOf } from './request-id';
 import { parseUserPublicKey, verifyUserSignature } from './user-keys';
 import { concatBytes, toHex } from '../bytes';
 

@@ -1,10 +1,11 @@
 // Ed25519 node keys and the node signatures on query responses that agents verify against the
 // node keys published under /subnet/<subnet id>/node.
 import { ed25519 } from '@noble/curves/ed25519';
-import { Ed25519PublicKey, hashOfMap, IC_RESPONSE_DOMAIN_SEPARATOR } from '@dfinity/agent';
+import { Ed25519PublicKey, IC_RESPONSE_DOMAIN_SEPARATOR } from '@dfinity/agent';
 import { Principal } from '@dfinity/principal';
 import { createPrivateKey, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { concatBytes, toHex } from '../bytes';
+import { hashOfMap } from './request-id';
 
 export interface NodeKeyPair {
     /** 32-byte Ed25519 seed. */

@@ -35,8 +35,10 @@ export function createHeap(memory: WebAssembly.Memory, initialPages: number): He
     let bytes = new Uint8Array(memory.buffer);
     // The canister's part of `bytes`: the system API asks for it on every call.
     let canisterView = bytes.subarray(RESERVED_BYTES);
+    // A grown memory detaches its old buffer, whose views then read as empty (the physical memory
+    // never is: it holds the bytemap): cheaper than asking the memory for its buffer on every call.
     const live = (): Uint8Array => {
-        if (bytes.buffer !== memory.buffer) {
+        if (bytes.length === 0) {
             bytes = new Uint8Array(memory.buffer);
             canisterView = bytes.subarray(RESERVED_BYTES);
         }

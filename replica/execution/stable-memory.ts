@@ -84,6 +84,14 @@ export function createStableMemory(maxPages: bigint): StableMemory {
         },
         read(offset, length, into, start = 0) {
             let pos = check(offset, length);
+            // Most reads are small and inside one page: no loop, no second lookup.
+            const at0 = pos % STABLE_PAGE;
+            if (length <= 16 && at0 + length <= STABLE_PAGE) {
+                const page = store.get((pos - at0) / STABLE_PAGE);
+                if (page === undefined) into.fill(0, start, start + length);
+                else for (let i = 0; i < length; i++) into[start + i] = page[at0 + i];
+                return;
+            }
             let done = 0;
             while (done < length) {
                 const pageNo = Math.floor(pos / STABLE_PAGE);

@@ -148,15 +148,25 @@ const OVERHEAD: Record<string, number> = {
     trap: 500,
 };
 
+// The hot calls' overheads, looked up once.
+const STABLE64_READ = OVERHEAD.stable64_read;
+const STABLE64_WRITE = OVERHEAD.stable64_write;
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export function createSystemApi(h: SystemApiHooks): Record<string, (...args: never[]) => unknown> {
-    function enter(name: string, allowed: readonly ContextKind[], bytes = 0): ExecutionContext {
+    function enter(
+        name: string,
+        allowed: readonly ContextKind[],
+        bytes = 0,
+        overhead = OVERHEAD[name] ?? 500,
+    ): ExecutionContext {
         const ctx = h.context();
-        if (!allowed.includes(ctx.kind)) {
+        // Every context may call the stable-memory API (the hot calls): no list to search.
+        if (allowed !== ANY_AND_START && !allowed.includes(ctx.kind)) {
             throw new ContractViolation(`"ic0_${name}" cannot be executed in ${describe(ctx.kind)} mode`);
         }
-        h.charge(BigInt((OVERHEAD[name] ?? 500) + bytes));
+        h.charge(BigInt(overhead + bytes));
         return ctx;
     }
 
@@ -384,13 +394,13 @@ export function createSystemApi(h: SystemApiHooks): Record<string, (...args: nev
         ),
         stable64_write: (offset: bigint, src: bigint, size: bigint): void => {
             const n = toIndex(size);
-            enter('stable64_write', ANY_AND_START, n);
-            writeStable(BigInt.asUintN(64, offset), toIndex(src), n);
+            enter('stable64_write', ANY_AND_START, n, STABLE64_WRITE);
+            writeStable(offset >= 0n ? offset : BigInt.asUintN(64, offset), toIndex(src), n);
         },
         stable64_read: (dst: bigint, offset: bigint, size: bigint): void => {
             const n = toIndex(size);
-            enter('stable64_read', ANY_AND_START, n);
-            readStable(toIndex(dst), BigInt.asUintN(64, offset), n);
+            enter('stable64_read', ANY_AND_START, n, STABLE64_READ);
+            readStable(toIndex(dst), offset >= 0n ? offset : BigInt.asUintN(64, offset), n);
         },
         certified_data_set: (src: number, size: number): void => {
             const ctx = enter('certified_data_set', ['I', 'G', 'U', 'Ry', 'Rt', 'T'], size >>> 0);
@@ -487,10 +497,10 @@ function stableTrap(e: unknown): never {
     throw e instanceof StableMemoryError ? new CanisterTrap(`Stable memory out of bounds`) : e;
 }
 
+/** An i64 argument as a heap index or size (a negative one reads as 2^64 + it: out of bounds). */
 function toIndex(value: bigint): number {
-    const n = BigInt.asUintN(64, value);
-    if (n > 0xffffffffn) throw new CanisterTrap('Heap out of bounds');
-    return Number(n);
+    if (value < 0n || value > 0xffffffffn) throw new CanisterTrap('Heap out of bounds');
+    return Number(value);
 }
 
 function describe(kind: ContextKind): string {

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { decode as cborDecode, encode as cborEncode } from '@dfinity/cbor';
 import { Principal } from '@dfinity/principal';
 
-import { toHex } from '../bytes';
+import { bytesEqual, toHex } from '../bytes';
 import type { Certifier } from '../certification';
 import {
     authenticateEnvelope,
@@ -17,7 +17,7 @@ import {
 } from '../crypto/envelope';
 import { effectiveCanisterId } from '../management';
 import type { Reject } from '../canister-state';
-import { MANAGEMENT, type IngressStatus, type Reply, type Subnet } from '../subnet';
+import type { IngressStatus, Reply, Subnet } from '../subnet';
 import { serveHttpGateway } from './canister-http';
 
 export interface HttpServerOptions {
@@ -49,6 +49,9 @@ export interface HttpServer {
 /** The IC accepts ingress messages up to 2 MiB; the envelope adds a little. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024 + 64 * 1024;
 const SYNC_CALL_WAIT_MS = 10_000;
+
+/** The management canister's id is empty: no text needed to recognise it. */
+const isManagement = (canisterId: Principal): boolean => canisterId.toUint8Array().length === 0;
 
 class HttpError extends Error {
     constructor(
@@ -112,12 +115,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
                 if (endpoint !== 'read_state' || version !== 'v2') throw new HttpError(404, 'Not found');
                 return readState(res, envelope, undefined);
             }
-            let effective: Principal;
-            try {
-                effective = Principal.fromText(id);
-            } catch {
-                throw new HttpError(400, `Invalid effective canister id: ${id}`);
-            }
+            const effective = effectiveOf(id);
             if (endpoint === 'call') return call(res, envelope, effective, version === 'v3');
             if (endpoint === 'query' && version === 'v2') return query(res, envelope, effective);
             if (endpoint === 'read_state' && version === 'v2') return readState(res, envelope, effective);
@@ -182,9 +180,25 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
         };
     }
 
+    /** The principal a URL names (parsed once per id: every request names its canister). */
+    const effectiveIds = new Map<string, Principal>();
+    function effectiveOf(id: string): Principal {
+        let effective = effectiveIds.get(id);
+        if (effective === undefined) {
+            try {
+                effective = Principal.fromText(id);
+            } catch {
+                throw new HttpError(400, `Invalid effective canister id: ${id}`);
+            }
+            if (effectiveIds.size >= 1024) effectiveIds.clear();
+            effectiveIds.set(id, effective);
+        }
+        return effective;
+    }
+
     function checkTarget(canisterId: Principal, method: string, arg: Uint8Array, effective: Principal): void {
-        const target = canisterId.toText() === MANAGEMENT.toText() ? effectiveCanisterId(method, arg) : canisterId;
-        if (target !== undefined && target.toText() !== effective.toText()) {
+        const target = isManagement(canisterId) ? effectiveCanisterId(method, arg) : canisterId;
+        if (target !== undefined && !bytesEqual(target.toUint8Array(), effective.toUint8Array())) {
             throw new HttpError(
                 400,
                 `Specified CanisterId ${canisterId.toText()} does not match effective canister id in URL ${effective.toText()}`,
@@ -204,7 +218,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
         const arg = content.arg;
         checkTarget(canisterId, method, arg, effective);
         const id = toHex(requestId);
-        if (canisterId.toText() !== MANAGEMENT.toText() && !o.subnet.ingress.has(id)) {
+        if (!isManagement(canisterId) && !o.subnet.ingress.has(id)) {
             const rejected = o.inspect(canisterId.toText(), method, arg, sender.toUint8Array());
             if (rejected !== undefined) {
                 if (sync) {

@@ -222,22 +222,27 @@ export async function benchServiceShards(seconds = 8): Promise<ShardServiceRow[]
     return rows;
 }
 
+/** The service as the bench loads it, with `roundMs` of round latency. */
+export function startBenchService(roundMs: number): ReturnType<typeof startLocal> {
+    return startLocal(
+        readConfig({
+            PORT: '0',
+            REPLICA_PORT: '0',
+            IDP_PORT: '0',
+            DATA_DIR: tempDir('bench-service'),
+            READ_CACHE_TTL_SECONDS: '30',
+            ROUND_MS: String(roundMs),
+            // Without latency a closed loop of few clients would measure the linger (each
+            // client's lone submit waits for companions), not the service: the IC-like rows keep it.
+            SUBMIT_LINGER_MS: roundMs === 0 ? '0' : undefined,
+        }),
+    );
+}
+
 export async function benchService(seconds = 8): Promise<ServiceRow[]> {
     const rows: ServiceRow[] = [];
     for (const roundMs of [0, 1000]) {
-        const service = await startLocal(
-            readConfig({
-                PORT: '0',
-                REPLICA_PORT: '0',
-                IDP_PORT: '0',
-                DATA_DIR: tempDir('bench-service'),
-                READ_CACHE_TTL_SECONDS: '30',
-                ROUND_MS: String(roundMs),
-                // Without latency a closed loop of few clients would measure the linger (each
-                // client's lone submit waits for companions), not the service: the IC-like rows keep it.
-                SUBMIT_LINGER_MS: roundMs === 0 ? '0' : undefined,
-            }),
-        );
+        const service = await startBenchService(roundMs);
         try {
             const { gameId, apiKey } = service.demo!;
             await load(
