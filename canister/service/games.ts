@@ -170,7 +170,10 @@ export function registerGame(
     ctx.store.games.set(gameId, record);
     ctx.store.apiKeys.set(apiKey, gameId);
     ctx.store.developers.set(developerId, { ...developer, gameIds: [...developer.gameIds, gameId] });
-    updateStats(ctx, gameId, (s) => s);
+    // No player of the game has chosen a name of the default shape (allocateDefault): unless a
+    // game of this id is still being deleted, its names not all gone yet.
+    const purging = (ctx.store.meta.get('purging') ?? []).some((p) => p.gameId === gameId);
+    updateStats(ctx, gameId, (s) => (purging ? s : { ...s, chosenDefaultMax: 0 }));
     flushStats(ctx);
     ctx.games.set(gameId, emptyGameState(record));
     recount(ctx);

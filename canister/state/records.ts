@@ -344,6 +344,13 @@ export interface Stats {
      * nextDefaultNumber). The platform's ('*'): where older releases counted for every game.
      */
     nextDefaultName?: number;
+    /**
+     * A game's: the highest <n> of a `Player_<n>`-shaped name (look-alikes included) its players
+     * chose (rule N1 lets them take one not handed out yet), kept since a game's registration by
+     * a release that keeps it (0 then); never lowered. Defaults above it need no look-up in the
+     * nickname map. Absent (games of older releases, restored ones): every default asks the map.
+     */
+    chosenDefaultMax?: number;
     /** Events recorded in the game's log so far: the last event's seq (service/events.ts). */
     events?: number;
     /**

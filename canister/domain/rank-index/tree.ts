@@ -16,6 +16,10 @@
 //   merge), so no path stack and no parent pointers are needed; a treap does O(1) expected
 //   restructuring per update, with priorities from a fixed hash of the id (the IC has no
 //   Math.random, and the tree must come out the same on every replica).
+// - Moving an id (a new best) is one descent: the paths to its old and new places share a
+//   prefix where nothing changes, and only past the node where they part is it unlinked on one
+//   side and inserted on the other. The hash is a bijection, so priorities are distinct and the
+//   tree's shape is a function of its keys alone: the same tree as unlinking and inserting.
 // - A doubly linked list in rank order (prev/next) makes range() and around() one descent and
 //   then one array read per id, and lets set() keep an id in place when its rank does not change.
 // - Node 0's slots hold the roots of both structures: left[0] is the tree's root, next[0] the
@@ -25,8 +29,11 @@
 //   a dozen array reads in QuickJS.
 // Measured in an Azle 0.33 canister at 1,000,000 entries (mean metered instructions): rank 86 K,
 // set of a new id 174 K, set moving an id 250 K, remove 113 K, range(1, 100) 300 K; a snapshot is
-// 48 bytes per id and restores in 99 M. (A treap is ~25 levels deep there against ~20 for AVL;
-// the saving would be eaten by the path stack and bottom-up rebalancing AVL inserts need.)
+// 48 bytes per id and restores in 99 M. Since the one-descent move, at 1,000 / 100,000 entries:
+// a move of a few ranks 124 K / 164 K (170 K / 244 K before), across the board 154 K / 210 K
+// (177 K / 232 K), a new id 103 K / 134 K (113 K / 146 K). (A treap is ~25 levels deep at
+// 1,000,000 against ~20 for AVL; the saving would be eaten by the path stack and bottom-up
+// rebalancing AVL inserts need.)
 import {
     DEFAULT_CAPACITY,
     MAX_NODES,
@@ -100,20 +107,28 @@ function build(
         adopt(bigger);
     }
 
-    /** Links node n (absent, key already stored) into the tree and the list. */
-    function insert(n: number): void {
-        const v = val[n],
-            a = at[n],
-            t = tie[n],
-            s = (withSub ? sub[n] : undefined) as number; // (undefined compares false: no out-of-bounds read)
+    /**
+     * Links node n (absent; its key (v, a, t, s) need not be stored yet) into the subtree held in
+     * slot (slotArray, slotIndex), whose ancestors' sizes already count it, and into the list;
+     * `pred` is the last node above the slot that n's key passed on its right (0 if none).
+     */
+    function insertBelow(
+        n: number,
+        v: number,
+        a: number,
+        t: number,
+        s: number,
+        slotArray: Int32Array,
+        slotIndex: number,
+        pred: number,
+    ): void {
         // The priority is a function of the node, kept from its first insertion (0 = not yet).
         let p = prio[n];
         if (p === 0) p = prio[n] = priority(n);
         // Descend while x outranks n in the heap order; n will be in x's subtree. Only the
         // parent and the predecessor are tracked: each assignment per level costs.
-        let parent = 0;
-        let x = left[0];
-        let pred = 0;
+        let parent = -1;
+        let x = slotArray[slotIndex];
         while (x !== 0 && prio[x] >= p) {
             size[x]++;
             parent = x;
@@ -130,9 +145,13 @@ function build(
                 x = right[x];
             }
         }
-        if (parent === 0) left[0] = n;
-        else if (sortsBefore(v, a, t, s, n, parent)) left[parent] = n;
-        else right[parent] = n;
+        // The slot n takes: the start's, or the parent's child on the side the search took (a
+        // node's pred is its parent exactly when it went right of it).
+        if (parent !== -1) {
+            slotArray = pred === parent ? right : left;
+            slotIndex = parent;
+        }
+        slotArray[slotIndex] = n;
         size[n] = size[x] + 1;
         // Split x's subtree by n's key: smaller nodes chain down n's left side along their right
         // links, larger ones down n's right side along their left links. A node that moves to
@@ -170,8 +189,8 @@ function build(
         }
         lArray[lIndex] = 0;
         rArray[rIndex] = 0;
-        for (let y = left[n]; y !== 0; y = right[y]) size[y] -= rMoved;
-        for (let y = right[n]; y !== 0; y = left[y]) size[y] -= lMoved;
+        if (rMoved !== 0) for (let y = left[n]; y !== 0; y = right[y]) size[y] -= rMoved;
+        if (lMoved !== 0) for (let y = right[n]; y !== 0; y = left[y]) size[y] -= lMoved;
         // pred, the last node the search passed on its right, is n's predecessor; node 0 stands
         // for "none", and next[0] is the first node, so next[pred] is n's successor either way.
         const succ = next[pred];
@@ -179,17 +198,23 @@ function build(
         next[n] = succ;
         next[pred] = n;
         prev[succ] = n;
-        count++;
     }
 
-    /** Unlinks node n (present) from the tree and the list. */
-    function unlink(n: number): void {
-        const v = val[n],
-            a = at[n],
-            t = tie[n],
-            s = (withSub ? sub[n] : undefined) as number; // (undefined compares false: no out-of-bounds read)
-        let parent = 0;
-        let x = left[0];
+    /**
+     * Unlinks node n (present, with key (v, a, t, s) as stored) from the subtree held in slot
+     * (slotArray, slotIndex), whose ancestors' sizes the caller keeps, and from the list.
+     */
+    function unlinkBelow(
+        n: number,
+        v: number,
+        a: number,
+        t: number,
+        s: number,
+        slotArray: Int32Array,
+        slotIndex: number,
+    ): void {
+        let parent = -1;
+        let x = slotArray[slotIndex];
         while (x !== n) {
             if (x === 0) throw new Error('rank index: corrupt tree');
             size[x]--;
@@ -207,8 +232,10 @@ function build(
             }
         }
         // The slot that points at n, as (array, index): left[0] holds the root.
-        let slotArray = parent === 0 || left[parent] === n ? left : right;
-        let slotIndex = parent;
+        if (parent !== -1) {
+            slotArray = left[parent] === n ? left : right;
+            slotIndex = parent;
+        }
         // Merge n's subtrees into its slot, top-down: the root with the higher priority wins and
         // gains the other's size, then the merge goes on down its inner spine.
         let l = left[n],
@@ -234,7 +261,74 @@ function build(
         next[p] = q;
         prev[q] = p;
         left[n] = right[n] = size[n] = prev[n] = next[n] = 0;
-        count--;
+    }
+
+    /**
+     * Moves node n (present) from its stored key to (v, a, t, s), which sorts before it when
+     * `up`, in one descent: the paths to the old and the new place share a prefix whose sizes do
+     * not change. Past the node where they part (or n itself, whose subtree is all that changes)
+     * n leaves the old side and enters the new one. Distinct priorities (a bijective hash) make
+     * the treap's shape a function of its keys: the same tree as unlinking and inserting.
+     */
+    function move(n: number, v: number, a: number, t: number, s: number, up: boolean): void {
+        const ov = val[n],
+            oa = at[n],
+            ot = tie[n],
+            os = (withSub ? sub[n] : undefined) as number;
+        // Only the parent is tracked (node 0 holds the root in left[0], so it is the root's parent).
+        let parent = 0,
+            pred = 0;
+        let x = left[0];
+        for (;;) {
+            if (x === n) {
+                // n is the root of its slot's subtree: merge its children there, then insert.
+                const slotArray = left[parent] === n ? left : right;
+                unlinkBelow(n, ov, oa, ot, os, slotArray, parent);
+                insertBelow(n, v, a, t, s, slotArray, parent, pred);
+                return;
+            }
+            if (x === 0) throw new Error('rank index: corrupt tree');
+            const xv = val[x];
+            if (
+                v < xv ||
+                (v === xv &&
+                    (a < at[x] ||
+                        (a === at[x] && (t < tie[x] || (t === tie[x] && (s < sub[x] || (s === sub[x] && n < x)))))))
+            ) {
+                // The new key goes left of x; the old one too when moving down (it sorts after).
+                if (
+                    up &&
+                    !(
+                        ov < xv ||
+                        (ov === xv &&
+                            (oa < at[x] ||
+                                (oa === at[x] &&
+                                    (ot < tie[x] || (ot === tie[x] && (os < sub[x] || (os === sub[x] && n < x)))))))
+                    )
+                ) {
+                    unlinkBelow(n, ov, oa, ot, os, right, x);
+                    insertBelow(n, v, a, t, s, left, x, pred);
+                    return;
+                }
+                parent = x;
+                x = left[x];
+            } else {
+                if (
+                    !up &&
+                    (ov < xv ||
+                        (ov === xv &&
+                            (oa < at[x] ||
+                                (oa === at[x] &&
+                                    (ot < tie[x] || (ot === tie[x] && (os < sub[x] || (os === sub[x] && n < x))))))))
+                ) {
+                    unlinkBelow(n, ov, oa, ot, os, left, x);
+                    insertBelow(n, v, a, t, s, right, x, x);
+                    return;
+                }
+                pred = parent = x;
+                x = right[x];
+            }
+        }
     }
 
     /** Whether key (v, a, t, s) of node n sorts before node m's stored key (outside hot loops). */
@@ -272,46 +366,59 @@ function build(
         withSub,
 
         set(id, value, atValue, tieValue, subValue) {
-            checkId(id);
+            // (id | 0) === id: an integer in int32 range, without a call to Number.isInteger.
+            if ((id | 0) !== id || id < 0 || id > MAX_NODES - 2) checkId(id);
             if (value !== value || atValue !== atValue || tieValue !== tieValue) {
                 throw new RangeError(`rank index: NaN in the key of id ${id}`);
             }
             if (withSub && (typeof subValue !== 'number' || subValue !== subValue))
                 throw new RangeError(`rank index: no sub in the key of id ${id}`);
-            const s = withSub ? subValue : undefined;
+            const s = (withSub ? subValue : undefined) as number; // (undefined compares false)
             const n = id + 1;
             if (n >= capacity) grow(n);
             if (n >= bound) bound = n + 1;
             const v = sign * value;
             if (size[n] !== 0) {
-                // The same key again (a submit that left this field as it was): nothing to do.
-                if (val[n] === v && at[n] === atValue && tie[n] === tieValue && (!withSub || sub[n] === s)) return;
-                // Still between its neighbours: the order is unchanged, so the new key is all it takes.
-                const p = prev[n],
-                    q = next[n];
-                if (
-                    (p === 0 || !sortsBefore(v, atValue, tieValue, s, n, p)) &&
-                    (q === 0 || sortsBefore(v, atValue, tieValue, s, n, q))
-                ) {
-                    val[n] = v;
-                    at[n] = atValue;
-                    tie[n] = tieValue;
-                    if (withSub) sub[n] = s!;
-                    return;
+                // Which way the key moves; the same key again (a submit that left this field as
+                // it was) is nothing to do.
+                const ov = val[n];
+                let up: boolean;
+                if (v !== ov) up = v < ov;
+                else if (atValue !== at[n]) up = atValue < at[n];
+                else if (tieValue !== tie[n]) up = tieValue < tie[n];
+                else if (withSub && s !== sub[n]) up = s < sub[n];
+                else return;
+                // Still after its predecessor (moving up) or before its successor (down): the
+                // order is unchanged, so the new key is all it takes.
+                const q = up ? prev[n] : next[n];
+                if (q !== 0) {
+                    const qv = val[q];
+                    if (
+                        up ===
+                        (v < qv ||
+                            (v === qv &&
+                                (atValue < at[q] ||
+                                    (atValue === at[q] &&
+                                        (tieValue < tie[q] ||
+                                            (tieValue === tie[q] && (s < sub[q] || (s === sub[q] && n < q))))))))
+                    )
+                        move(n, v, atValue, tieValue, s, up);
                 }
-                unlink(n); // finds n in the tree by its old key
+            } else {
+                insertBelow(n, v, atValue, tieValue, s, left, 0, 0);
+                count++;
             }
             val[n] = v;
             at[n] = atValue;
             tie[n] = tieValue;
-            if (withSub) sub[n] = s!;
-            insert(n);
+            if (withSub) sub[n] = s;
         },
 
         remove(id) {
             const n = node(id);
             if (n === 0 || size[n] === 0) return false;
-            unlink(n);
+            unlinkBelow(n, val[n], at[n], tie[n], (withSub ? sub[n] : undefined) as number, left, 0);
+            count--;
             return true;
         },
 

@@ -349,6 +349,36 @@ describe('rank index', () => {
     );
 });
 
+describe('set moving an id in one descent', () => {
+    test.each([
+        ['desc', false],
+        ['asc', false],
+        ['desc', true],
+    ] as const)('the same tree, byte for byte, as removing and inserting it (%s, sub: %s)', (order, withSub) => {
+        const random = rng(order === 'desc' ? (withSub ? 11 : 12) : 13);
+        const moved = createRankIndex(order, 8, withSub);
+        const reinserted = createRankIndex(order, 8, withSub);
+        for (let i = 0; i < 20_000; i++) {
+            const id = Math.floor(random() * (i < 10_000 ? 200 : 2000));
+            // Few distinct values: ties on value, then on at, then on tie (and sub) decide much of the order.
+            const small = random() < 0.5;
+            const value = Math.floor(random() * (small ? 5 : 1000)),
+                at = Math.floor(random() * 3),
+                tie = Math.floor(random() * 2),
+                sub = Math.floor(random() * 2);
+            if (random() < 0.05) {
+                expect(moved.remove(id)).toBe(reinserted.remove(id));
+                continue;
+            }
+            moved.set(id, value, at, tie, sub);
+            reinserted.remove(id);
+            reinserted.set(id, value, at, tie, sub);
+        }
+        expect(moved.size()).toBe(reinserted.size());
+        expect(Buffer.concat(moved.toChunks()).equals(Buffer.concat(reinserted.toChunks()))).toBe(true);
+    });
+});
+
 describe('load: an empty index filled from ids in rank order', () => {
     test.each(['desc', 'asc'] as const)(
         'the same tree as inserting one by one, and it goes on working (%s)',

@@ -7,6 +7,7 @@
 import { nameKey } from '../../../canister/domain/nicknames';
 import { gameNameKey, rekeySome } from '../../../canister/state/names';
 import { profile, setNickname } from '../../../canister/service/players';
+import { changeStats } from '../../../canister/state/stats';
 import { harnessWith, key, type Harness } from './harness';
 import { submitBatch } from './submit';
 
@@ -67,6 +68,28 @@ test('Player_<n> defaults handed out cannot be claimed through a look-alike', ()
     for (let i = 0; given !== 'Player_9' && i < 20; i++) given = first(h, `r${i}`, 'DragonSlayer');
     expect(given).toBe('Player_9');
     expect(first(h, 'next', 'DragonSlayer')).toBe('Player_11');
+});
+
+test('a default-shaped name chosen on a rename is skipped too; a game of an older release asks the map for each', () => {
+    const h = setup();
+    expect(changeStats(h, G).chosenDefaultMax).toBe(0); // registered by this release
+    first(h, 'p0', 'DragonSlayer');
+    first(h, 'p1', 'Alice');
+    expect(rename(h, 'p1', 'PLAYER_3')).toBe('PLAYER_3');
+    expect(changeStats(h, G).chosenDefaultMax).toBe(3);
+    expect(first(h, 'p2', 'DragonSlayer')).toBe('Player_1');
+    expect(first(h, 'p3', 'DragonSlayer')).toBe('Player_2');
+    expect(first(h, 'p4', 'DragonSlayer')).toBe('Player_4');
+    // A game without the mark (older releases kept none): a name held above the counter is still skipped.
+    delete changeStats(h, G).chosenDefaultMax;
+    h.store.nicknames.set(gameNameKey(G, 'Player_5'), `${G}/old`);
+    expect(first(h, 'p5', 'DragonSlayer')).toBe('Player_6');
+    expect(rename(h, 'p0', 'Player_9')).toBe('Player_9');
+    first(h, 'p9', 'DragonSlayer');
+    expect(changeStats(h, G).chosenDefaultMax).toBeUndefined();
+    expect(first(h, 'p6', 'DragonSlayer')).toBe('Player_7');
+    expect(first(h, 'p7', 'DragonSlayer')).toBe('Player_8');
+    expect(first(h, 'p8', 'DragonSlayer')).toBe('Player_10');
 });
 
 test('names under the lower-cased keys of older releases stay unique while they move to per-game keys', () => {
