@@ -6,7 +6,7 @@
 import type { Store } from './store';
 
 /** Bump with a migration whenever a stored record's shape or a key's meaning changes. */
-export const STABLE_SCHEMA_VERSION = 7;
+export const STABLE_SCHEMA_VERSION = 8;
 
 /**
  * MIGRATIONS[v] turns a version-v store into version v + 1, in place. Each runs once, in
@@ -42,6 +42,12 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {
     // would not see them: it would close league boards as plain ones (tiers frozen, no
     // division_closed) and pay no prizes, hence the bump (installing it is refused).
     6: () => undefined,
+    // 8: a game's counters keep `chosenDefaultMax`, the highest <n> of a `Player_<n>`-shaped name
+    // its players chose; a default name above it skips the nickname map's read. Nothing to
+    // rewrite (games without it read the map as before); an older wasm would let players choose
+    // such names without raising it, and a later return to this one could hand out a default
+    // name already taken, hence the bump (installing an older wasm is refused).
+    7: () => undefined,
 };
 
 const KEY = 'schemaVersion';
