@@ -355,7 +355,8 @@ export function boardRankJson(ctx: Ctx, req: Untrusted<RequestOf<'board_rank'>>,
 
 /**
  * A rank reply as the text JSON.stringify writes for it (~35 K instructions less than its walk
- * of the object); a reply with a number JSON writes as null is left to JSON.stringify.
+ * of the object), a found one already quoted for the reply's Candid text (no quote to escape
+ * after: ~20 K less); a reply with a number JSON writes as null is left to JSON.stringify.
  */
 function rankJson<R extends PlayerRank | BoardRank>(r: R): R {
     if (!Number.isFinite(r.totalPlayers)) return r;
@@ -363,10 +364,11 @@ function rankJson<R extends PlayerRank | BoardRank>(r: R): R {
         return rawJson(`{"found":false,"message":${JSON.stringify(r.message)},"totalPlayers":${r.totalPlayers}}`);
     const p = r as PlayerRank;
     if (!Number.isFinite(p.rank + p.score + p.streak)) return r;
-    const head = 'found' in r ? '{"found":true,' : '{';
-    const tail = p.percentile === undefined ? '}' : `,"percentile":${p.percentile}}`;
+    const head = 'found' in r ? '{\\"found\\":true,' : '{';
+    const tail = p.percentile === undefined ? '}' : `,\\"percentile\\":${p.percentile}}`;
     return rawJson(
-        `${head}"rank":${p.rank},"score":${p.score},"streak":${p.streak},"totalPlayers":${p.totalPlayers}${tail}`,
+        `${head}\\"rank\\":${p.rank},\\"score\\":${p.score},\\"streak\\":${p.streak},\\"totalPlayers\\":${p.totalPlayers}${tail}`,
+        'candid',
     );
 }
 
