@@ -23,8 +23,7 @@ import type {
 import { addCapped, tiebreakBefore } from '../domain/bests';
 import { ns, quoted, rawJson, stringify, type Quoting } from '../domain/json';
 import { archiveId, parseArchiveId } from '../domain/periods';
-import { findSlot } from './players';
-import { requirePlayerRef } from './credentials';
+import { namedSlot } from './players';
 import type { ArchiveRecord, BoardRecord } from '../state/records';
 import { ARCHIVE_ENTRIES, archiveKey } from './rollover';
 import type { Ctx, GameState, Untrusted } from '../state/context';
@@ -304,7 +303,8 @@ const offsetOf = (v: unknown): number =>
 export function boardRank(ctx: Ctx, req: Untrusted<RequestOf<'board_rank'>>, own = false): BoardRank {
     const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
-    const playerId = requirePlayerRef(req.playerId);
+    const slot = namedSlot(ctx, game.record.gameId, req.playerId);
+    const playerId = req.playerId as string;
     const asked = wantsPercentile(req.percentile);
     if (own && board.review?.mode === 'hold') {
         const held = heldBoardRank(ctx, game, board, playerId, req.filter, asked);
@@ -312,7 +312,6 @@ export function boardRank(ctx: Ctx, req: Untrusted<RequestOf<'board_rank'>>, own
     }
     const table = readTable(ctx, game, board, req.filter);
     const totalPlayers = table === undefined ? 0 : entryCount(table);
-    const slot = findSlot(ctx, game.record.gameId, playerId);
     const id = slot === undefined || table === undefined ? undefined : entryOf(table, slot);
     const rank = id === undefined ? undefined : rankOf(table!, board.sortBy, id, tiesOf(board));
     if (rank === undefined || id === undefined) {
@@ -325,14 +324,13 @@ export function boardRank(ctx: Ctx, req: Untrusted<RequestOf<'board_rank'>>, own
 /** GET /players/{id}/rank: rank on the global board by best score or streak (`own`: with a held all-time score). */
 export function playerRank(ctx: Ctx, req: Untrusted<RequestOf<'player_rank'>>, own = false): PlayerRank {
     const game = requireGame(ctx, req.gameId);
-    const playerId = requirePlayerRef(req.playerId);
+    const slot = namedSlot(ctx, game.record.gameId, req.playerId);
     const sort = sortOf(req.sort);
     const asked = wantsPercentile(req.percentile);
     if (own) {
-        const held = heldPlayerRank(ctx, game, playerId, sort, asked);
+        const held = heldPlayerRank(ctx, game, req.playerId as string, sort, asked);
         if (held !== undefined) return held;
     }
-    const slot = findSlot(ctx, game.record.gameId, playerId);
     const id = slot === undefined ? undefined : entryOf(game.global, slot);
     const rank = id === undefined ? undefined : rankOf(game.global, sort, id, globalTies(game));
     if (slot === undefined) throw new Fail(404, MESSAGES.playerNotFound);
@@ -425,14 +423,13 @@ function aroundRead(
     | { held: ReplyOf<'around'> } {
     const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
-    const playerId = requirePlayerRef(req.playerId);
+    const slot = namedSlot(ctx, game.record.gameId, req.playerId);
     const asked = wantsPercentile(req.percentile);
     if (own && board.review?.mode === 'hold') {
-        const held = heldAround(ctx, game, board, playerId, req, asked);
+        const held = heldAround(ctx, game, board, req.playerId as string, req, asked);
         if (held !== undefined) return { held };
     }
     const table = readTable(ctx, game, board, req.filter);
-    const slot = findSlot(ctx, game.record.gameId, playerId);
     const id = slot === undefined || table === undefined ? undefined : entryOf(table, slot);
     // The window is by place on the board; the rank shown may be shared (ties: 'shared').
     const place = id === undefined ? undefined : rankIndex(table!, board.sortBy).rank(id);
