@@ -2,7 +2,8 @@
 // replica meters the real wasm) on a game of 1,000 players: read_board and the global leaderboard
 // render their entries as text, not as objects walked by JSON.stringify (12.2 M and 11.9 M before),
 // already quoted for the reply's Candid text (6.9 M and 5.6 M before: 5.35 M and 4.42 M; called
-// without Azle's async wrapper, 5.23 M and 4.31 M).
+// without Azle's async wrapper, 5.23 M and 4.31 M). Ids the rank reads no longer test when a
+// player or board holds them are still refused when none does.
 import { IDL } from '@dfinity/candid';
 
 import { startLeaderboard, type TestCanister } from '../support/canister';
@@ -69,4 +70,25 @@ test("a player's rank and their rank on a board cost at most 0.36 M and 0.40 M i
     const onBoard = query('board_rank', { gameId: G, boardId: 'daily', playerId });
     expect(onBoard.reply).toMatchObject({ found: true, rank: rank.reply.rank, totalPlayers: PLAYERS });
     expect(onBoard.instructions).toBeLessThanOrEqual(400_000n);
+});
+
+// Ids are tested only when no player or board holds them: an id that is not one, whatever Candid
+// would make of it as a key (an escape naming a player's id, a quote, a lone surrogate), is refused.
+test('a rank read of an id no player or board holds is refused as before', () => {
+    const errorOf = (method: string, request: unknown): { status: number; message: string } => {
+        const answer = c.replica.query(
+            c.canisterId,
+            method,
+            new Uint8Array(IDL.encode([IDL.Text], [JSON.stringify(request)])),
+        );
+        if (!('reply' in answer)) throw new Error(answer.reject.message);
+        return JSON.parse(IDL.decode([IDL.Text], answer.reply)[0] as string).err;
+    };
+    const held = `dev_1700000000_${(500).toString(16).padStart(8, '0')}`;
+    for (const playerId of [`${held.slice(0, -1)}\\u{34}`, `${held}"`, `${held}\\`, '\ud800', 7])
+        for (const method of ['player_rank', 'board_rank', 'around'])
+            expect(errorOf(method, { gameId: G, boardId: 'daily', playerId })).toMatchObject({ status: 400 });
+    expect(errorOf('board_rank', { gameId: G, boardId: 'no such board!', playerId: held })).toMatchObject({
+        status: 400,
+    });
 });
