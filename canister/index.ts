@@ -1,6 +1,7 @@
 // The leaderboard canister: its lifecycle hooks, its direct reads over http_request, and an entry
 // point for every method of the contract's METHODS table (shell/entry-points.ts) running the
-// method's use case (methods/) behind the guards (shell/guards.ts).
+// method's use case (methods/) behind the guards (shell/guards.ts); every manual method is
+// called directly (shell/direct-callbacks.ts).
 import { init, performanceCounter, postUpgrade, preUpgrade, query, update } from 'azle';
 
 import { INIT_ARG } from '../contract/init-arg';
@@ -11,7 +12,15 @@ import { entryPoints } from './shell/entry-points';
 import { afterUpgrade, beforeUpgrade, onInit } from './shell/lifecycle';
 import { certify, ctx, direct } from './shell/state';
 
-const addMethods = entryPoints(USE_CASES);
+const addMethods = entryPoints(USE_CASES, {
+    http_request: () => serveHttp(ctx, direct),
+    http_request_update: () => httpRequestUpdate(),
+});
+
+function httpRequestUpdate(): void {
+    serveHttpUpdate(ctx, direct, certify);
+    capacity.noteInstructions(ctx, Number(performanceCounter(0)));
+}
 
 export default class {
     constructor() {
@@ -40,7 +49,6 @@ export default class {
 
     @update([HttpUpdateRequest], HttpResponse, { manual: true })
     http_request_update(): void {
-        serveHttpUpdate(ctx, direct, certify);
-        capacity.noteInstructions(ctx, Number(performanceCounter(0)));
+        httpRequestUpdate();
     }
 }

@@ -1,7 +1,7 @@
 // The service's Store on stable B-tree maps: everything here survives upgrades.
 import { StableBTreeMap } from 'azle';
 
-import { bytesCodec, bytesToText, jsonCodec, storedJson, textCodec, textJsonCodec, textToBytes } from './codecs';
+import { bytesCodec, bytesToText, jsonCodec, keyToBytes, storedJson, textCodec, textJsonCodec } from './codecs';
 import { decodePlayer, encodePlayer, slotOfPlayer, storedSlot } from './state/player-codec';
 import type { PlayerRecord } from './state/records';
 import { metaKV, type KV, type PlayerKV, type Store } from './state/store';
@@ -22,7 +22,7 @@ function keyCodec(): Codec<string> {
     return {
         toBytes(key) {
             if (key !== lastKey) {
-                lastBytes = textToBytes(key);
+                lastBytes = keyToBytes(key);
                 lastKey = key;
             }
             return lastBytes;

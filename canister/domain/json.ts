@@ -85,9 +85,11 @@ export function stringify(value: unknown): string {
  * `JSON.stringify(stringify(value))`, with a payload rendered with `candid` quoting put in as is.
  */
 export function candidLiteral(value: unknown): string {
-    const raw = takeRaw();
+    // The latest rawJson taken here without takeRaw's object (every reply passes here).
+    const raw = rawText;
+    rawText = undefined;
     if (raw === undefined) return JSON.stringify(timesWritten(JSON.stringify(value)));
-    const text = raw.quoting === 'candid' ? raw.text : quoted(raw.text, 'candid');
+    const text = rawQuoting === 'candid' ? raw : quoted(raw, 'candid');
     // A reply whose whole payload is rawJson (`{ok: rawJson(...)}`): its text alone, no walk.
     if ((value as { ok?: unknown }).ok === RAW) return `"{\\"ok\\":${text}}"`;
     return JSON.stringify(timesWritten(JSON.stringify(value))).replace(RAW_QUOTED, () => text);

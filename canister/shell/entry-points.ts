@@ -1,21 +1,26 @@
 // The canister's Candid entry points: one per row of the contract's METHODS table (`query` or
 // `update`, `(text) -> (text)`), each running its use case through `handle`. Azle's decorators
-// are applied here to the table's rows, so the `.did` follows the table.
+// are applied here to the table's rows, so the `.did` follows the table; each is then called
+// directly, without Azle's per-call wrapper (direct-callbacks.ts).
 import { IDL, query, update } from 'azle';
 
 import { METHODS, type Method } from '../../contract/canister';
+import { callDirectly, type ManualMethod } from './direct-callbacks';
 import { handle, type UseCases } from './handle';
 
 type Initializer = (this: object) => void;
 
 /**
- * Registers an entry point for every method of the table with its use case; the returned
- * function runs in the canister class's constructor (where Azle collects its methods).
+ * Registers an entry point for every method of the table with its use case, and `others` (the
+ * class's own manual methods) beside them; the returned function runs in the canister class's
+ * constructor (where Azle collects its methods).
  */
-export function entryPoints(useCases: UseCases): (instance: object) => void {
+export function entryPoints(useCases: UseCases, others: Record<string, ManualMethod> = {}): (instance: object) => void {
     const initializers: Initializer[] = [];
+    const entries = new Map<string, ManualMethod>(Object.entries(others));
     for (const method of Object.keys(METHODS) as Method[]) {
         const entry = (): void | Promise<void> => handle(method, useCases[method] as UseCases[Method]);
+        entries.set(method, entry);
         const decorate = METHODS[method].kind === 'query' ? query : update;
         const context = {
             kind: 'method',
@@ -30,5 +35,6 @@ export function entryPoints(useCases: UseCases): (instance: object) => void {
     }
     return (instance) => {
         for (const initializer of initializers) initializer.call(instance);
+        callDirectly(instance, entries);
     };
 }

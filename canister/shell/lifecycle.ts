@@ -14,7 +14,7 @@ import * as identities from '../service/identities';
 import * as move from '../service/move';
 import * as moveGate from '../service/move-gate';
 import * as sessions from '../service/play-sessions';
-import { rolloverAll } from '../service/rollover';
+import { notePeriodEnds, rolloverAll } from '../service/rollover';
 import * as leagues from '../service/leagues';
 import { installPusher } from '../service/view-push';
 import * as webhooks from '../service/webhooks';
@@ -45,6 +45,7 @@ export function onInit(arg: [] | [string]): void {
     migrateStore(ctx.store);
     configure(arg);
     loadGames(ctx);
+    notePeriodEnds(ctx);
     moveGate.loadMoves(ctx);
     webhooks.loadWebhooks(ctx);
     rekeySome(ctx, REKEY_IN_UPGRADE); // nothing to move: marks the names done
@@ -67,6 +68,7 @@ export function afterUpgrade(arg: [] | [string]): void {
     }
     configure(arg);
     loadGames(ctx, REBUILD_IN_UPGRADE);
+    notePeriodEnds(ctx);
     moveGate.loadMoves(ctx);
     webhooks.loadWebhooks(ctx);
     continueRebuild();

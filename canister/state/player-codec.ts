@@ -4,7 +4,6 @@
 // every player is one such record, so this is most of the canister's memory per player), and
 // the shorter text is cheaper to parse and to write through the B-tree. Records written before
 // (JSON objects) are still read; they take this form when next written.
-import { candidTextSpan } from '../candid-text';
 import type { Best } from '../domain/bests';
 import { submitMessage } from '../domain/throttle';
 import type { LastSubmit } from '../domain/throttle';
@@ -181,20 +180,25 @@ export function slotOfPlayer(text: string): number {
  * ~300 instructions a byte). Undefined for any other form, which the caller reads as text.
  */
 export function storedSlot(bytes: Uint8Array): number | undefined {
-    const span = candidTextSpan(bytes);
-    if (span === undefined) return undefined;
-    const first = span.at + 4;
-    // ` [1,`: the mark, then the compact layout's first element.
-    if (
-        bytes[span.at] !== 0x20 ||
-        bytes[span.at + 1] !== 0x5b ||
-        bytes[span.at + 2] !== 0x31 ||
-        bytes[first - 1] !== 0x2c
-    )
+    // A one-text Candid message (candidTextSpan, inline: its object costs ~5 K a read) whose
+    // length takes one or two LEB128 bytes (a longer record is read as text), then ` [1,`: the
+    // mark, then the compact layout's first element.
+    const size = bytes.length;
+    if (size < 13 || bytes[0] !== 0x44 || bytes[1] !== 0x49 || bytes[2] !== 0x44 || bytes[3] !== 0x4c) return undefined;
+    if (bytes[4] !== 0x00 || bytes[5] !== 0x01 || bytes[6] !== 0x71) return undefined;
+    let length = bytes[7];
+    let at = 8;
+    if (length >= 0x80) {
+        if (bytes[8] >= 0x80) return undefined;
+        length = (length & 0x7f) + bytes[8] * 128;
+        at = 9;
+    }
+    if (at + length !== size) return undefined;
+    if (bytes[at] !== 0x20 || bytes[at + 1] !== 0x5b || bytes[at + 2] !== 0x31 || bytes[at + 3] !== 0x2c)
         return undefined;
-    const end = span.at + span.length;
+    const first = at + 4;
     let slot = 0;
-    for (let at = first; at < end; at++) {
+    for (at = first; at < size; at++) {
         const c = bytes[at];
         // At most 16 digits, exact while safe (a larger value rounds to at least 2^53).
         if (c === 0x2c) return at > first && at - first <= 16 && slot <= Number.MAX_SAFE_INTEGER ? slot : undefined;
