@@ -9,7 +9,8 @@ import { flushChangedStats, flushStats } from '../state/stats';
 
 /**
  * The end of every mutating call: what must hold even through an upgrade that skips
- * pre_upgrade (a game's counters, a new player's slot and its holder).
+ * pre_upgrade (a game's counters when a player was created or they changed otherwise, a new
+ * player's slot and its holder; counts of submits alone wait for the tick).
  */
 export function flushCallWrites(ctx: Ctx): void {
     flushChangedStats(ctx);
