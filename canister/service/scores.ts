@@ -9,17 +9,40 @@ import type { SubmitReply } from '../../contract/schemas';
 import { checkSubmit } from '../domain/anti-cheat';
 import { ns } from '../domain/json';
 import { applySubmit, type Best } from '../domain/bests';
-import { RATE_WINDOW_US, countsAsPlay, pace, stillPacing, submitMessage } from '../domain/throttle';
+import { PLAY_DEDUPE_US, RATE_WINDOW_US, countsAsPlay, pace, submitMessage } from '../domain/throttle';
 import { MAX_SUBMITS_PER_CALL, checkCount, checkNickname, invalid, isFanout } from '../../contract/rules';
-import { createPlayer, findPlayer, renameIfFree } from './players';
+import { createPlayer, renameIfFree } from './players';
 import { refuseClientWrite, refuseRetired, requirePlayerRef, resolveWriter } from './credentials';
+import type { BoardRecord, PlayerRecord, SuspicionRecord } from '../state/records';
+import { rowOfPlayer } from '../state/player-codec';
 import {
-    isCurrentEntry,
-    type BoardRecord,
-    type EntryRecord,
-    type PlayerRecord,
-    type SuspicionRecord,
-} from '../state/records';
+    ACTIVE_DAY,
+    AUTH_TYPE,
+    BANNED,
+    BOARDS,
+    DEFAULT_NAME,
+    NICKNAME,
+    PLAY_COUNT,
+    RETIRED,
+    SLOT,
+    bestMetadataOf,
+    bestOf,
+    dropPaces,
+    entryBest,
+    entryIndex,
+    entryMetadata,
+    entrySerial,
+    isCurrentRowEntry,
+    lastSubmitOf,
+    paceIndex,
+    rebase,
+    renameRow,
+    setBest,
+    setBestMetadata,
+    setEntry,
+    setPace,
+    type PlayerRow,
+} from '../state/player-row';
 import { rollover } from './rollover';
 import { consumeSession, sessionOf } from './play-sessions';
 import { playerKey } from '../state/store';
@@ -112,11 +135,24 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     // Pacing comes first: an exact retry gets its answer again (its token was used by the
     // original), and anything else inside the window is refused before any other check.
     const now = ctx.env.now();
-    const existing = findPlayer(ctx, gameId, playerId);
-    refuseRetired(existing);
-    refuseBanned(ctx, game, playerId, existing, account, account !== undefined && !writer.server);
+    // The record as its stored arrays (player-row.ts): read and changed without objects between.
+    const existing = ctx.store.players.row(playerKey(gameId, playerId));
+    if (existing !== undefined) {
+        const retired = existing[RETIRED];
+        const banned = existing[BANNED];
+        if (retired !== 0) refuseRetired({ retired });
+        refuseBanned(
+            ctx,
+            game,
+            playerId,
+            banned === 0 ? undefined : { banned },
+            account,
+            account !== undefined && !writer.server,
+        );
+    } else refuseBanned(ctx, game, playerId, undefined, account, account !== undefined && !writer.server);
     const paceKey = target?.scoreboardId ?? '*';
-    const last = existing?.pace[paceKey];
+    const paceAt = existing === undefined ? -1 : paceIndex(existing, paceKey);
+    const last = paceAt < 0 ? undefined : lastSubmitOf(existing!, paceAt);
     const submitted = { score, streak, nickname };
     const step = pace(last, submitted, now);
     if (step.kind === 'retry') return { message: step.message };
@@ -165,8 +201,11 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
 
     // Accepted: from here on nothing fails on user input.
     const created = existing === undefined;
-    const player = existing ?? createPlayer(ctx, game, playerId, nickname, authType);
-    if (!created && nickname !== undefined) renameIfFree(ctx, game, playerId, player, nickname);
+    const player = existing ?? rowOfPlayer(createPlayer(ctx, game, playerId, nickname, authType));
+    // Every time in the record from now on is a distance back from this submit.
+    rebase(player, now);
+    if (!created && nickname !== undefined && nickname !== player[NICKNAME])
+        rename(ctx, game, playerId, player, nickname);
     const boards = target !== undefined ? [target] : fanoutBoards(game);
     let improved = false;
     // An exact repeat within the play window is the same play: it counts once and adds once (S5).
@@ -192,15 +231,15 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
             writeEntry(ctx, game, playerId, player, board, score, streak, tiebreak, metadata, now, !counted, cause) ||
             improved;
     }
-    if (counted) player.playCount += 1;
-    player.lastPlayed = now;
-    const message = submitMessage({ created, improved, nickname: player.nickname });
-    for (const k in player.pace) if (!stillPacing(player.pace[k]!, now)) delete player.pace[k];
-    player.pace[paceKey] = { at: now, score, streak, nickname, message };
+    if (counted) player[PLAY_COUNT] += 1;
+    const message = submitMessage({ created, improved, nickname: player[NICKNAME] });
+    // The paces that still matter (throttle.ts stillPacing), then this submit's.
+    dropPaces(player, PLAY_DEDUPE_US);
+    setPace(player, paceKey, { score, streak, nickname, message });
     dropDeadEntries(game, player);
-    countSubmit(ctx, game, player, created, counted, boards, now);
+    player[ACTIVE_DAY] = countSubmit(ctx, game, player[ACTIVE_DAY], player[AUTH_TYPE], created, counted, boards, now);
     if (session !== undefined && game.record.timeValidation.enabled && !skips) consumeSession(ctx, session);
-    ctx.store.players.set(playerKey(gameId, playerId), player);
+    ctx.store.players.setRow(playerKey(gameId, playerId), player);
     countSubmitStats(ctx, gameId, counted, now);
     return { message };
 }
@@ -228,18 +267,34 @@ function fanoutBoards(game: GameState): BoardRecord[] {
     return out;
 }
 
+/** Rule N1 on an existing profile (players.ts renameIfFree), on the record's arrays. */
+function rename(ctx: Ctx, game: GameState, playerId: string, player: PlayerRow, nickname: string): void {
+    const named = {
+        slot: player[SLOT],
+        nickname: player[NICKNAME],
+        defaultName: player[DEFAULT_NAME] === 1,
+        authType: player[AUTH_TYPE],
+    };
+    if (renameIfFree(ctx, game, playerId, named, nickname)) renameRow(player, nickname);
+}
+
 /** Forgets entries on boards that were deleted (or deleted and created again since). */
-function dropDeadEntries(game: GameState, player: PlayerRecord): void {
+function dropDeadEntries(game: GameState, player: PlayerRow): void {
     const boards = game.record.boards;
-    for (const id in player.boards) {
+    const entries = player[BOARDS];
+    let kept = 0;
+    for (let e = 0; e < entries.length; e++) {
+        const entry = entries[e];
+        const id = entry[0];
         let board: BoardRecord | undefined;
         for (let i = 0; i < boards.length; i++)
             if (boards[i]!.scoreboardId === id) {
                 board = boards[i];
                 break;
             }
-        if (board === undefined || (board.serial ?? 0) !== (player.boards[id]!.serial ?? 0)) delete player.boards[id];
+        if (board !== undefined && (board.serial ?? 0) === entrySerial(entry)) entries[kept++] = entry;
     }
+    entries.length = kept;
 }
 
 /**
@@ -254,7 +309,7 @@ function writeEntry(
     ctx: Ctx,
     game: GameState,
     playerId: string,
-    player: PlayerRecord,
+    player: PlayerRow,
     board: BoardRecord,
     score: number,
     streak: number,
@@ -265,8 +320,9 @@ function writeEntry(
     cause: EventCause,
     judged = true,
 ): boolean {
+    const slot = player[SLOT];
     if (board.scoreboardId === 'all-time') {
-        const previous = player.best;
+        const previous = bestOf(player);
         const { best, changed, improved } = applySubmit(previous, score, streak, now, board, repeat, tiebreak);
         if (!changed) return false;
         const first = judged ? judge(game.global, board, previous, best) : undefined;
@@ -275,25 +331,24 @@ function writeEntry(
             holdScore(ctx, game, board, playerId, { score, streak, tiebreak, metadata }, first, cause);
             return improved;
         }
-        player.best = best;
-        player.bestAt = now;
-        putEntry(game.global, player.slot, best, now);
-        boardEvents(ctx, game, board, game.global, player.slot, playerId, previous, best, cause);
+        setBest(player, best, now);
+        putEntry(game.global, slot, best, now);
+        boardEvents(ctx, game, board, game.global, slot, playerId, previous, best, cause);
         if (first !== undefined) flagEntry(ctx, game, board, playerId, best, first, cause);
         // (Without metadata on either side there is nothing to decide: no cost for players without.)
         if (
-            (metadata !== undefined || player.bestMetadata !== undefined) &&
+            (metadata !== undefined || bestMetadataOf(player) !== undefined) &&
             keepsMetadata(optionsOf(board).operator, rankedChanged(board, previous, best))
         ) {
-            if (metadata === undefined) delete player.bestMetadata;
-            else player.bestMetadata = metadata;
-            setEntryMetadata(game.global, player.slot, metadata);
+            setBestMetadata(player, metadata);
+            setEntryMetadata(game.global, slot, metadata);
         }
         return improved;
     }
     const table = game.boards.get(board.scoreboardId);
-    const old = player.boards[board.scoreboardId];
-    const current = isCurrentEntry(old, board) ? old : undefined;
+    const at = entryIndex(player, board.scoreboardId);
+    const old = at < 0 ? undefined : player[BOARDS][at];
+    const current = old !== undefined && isCurrentRowEntry(player, old, board) ? entryBest(player, old) : undefined;
     const { best, changed, improved } = applySubmit(current, score, streak, now, board, repeat, tiebreak);
     if (!changed) return false;
     const first = judged && table !== undefined ? judge(table, board, current, best) : undefined;
@@ -301,31 +356,19 @@ function writeEntry(
         holdScore(ctx, game, board, playerId, { score, streak, tiebreak, metadata }, first, cause);
         return current !== undefined && improved;
     }
-    const kept = current?.metadata;
+    const kept = current === undefined ? undefined : entryMetadata(old!);
     const note =
         metadata === kept || keepsMetadata(optionsOf(board).operator, rankedChanged(board, current, best))
             ? metadata
             : kept;
-    // Spelled out: a spread costs a generic copy per field here.
-    const entry: EntryRecord = {
-        score: best.score,
-        scoreAt: best.scoreAt,
-        streak: best.streak,
-        streakAt: best.streakAt,
-        period: board.periodStart,
-        submittedAt: now,
-        serial: board.serial,
-    };
-    if (note !== undefined) entry.metadata = note;
-    if (best.tiebreak !== undefined) entry.tiebreak = best.tiebreak;
-    player.boards[board.scoreboardId] = entry;
+    setEntry(player, at, board.scoreboardId, best, board.periodStart, now, board.serial, note);
     if (table !== undefined) {
-        putEntry(table, player.slot, best, now);
-        if (note !== undefined || table.metadata !== undefined) setEntryMetadata(table, player.slot, note);
-        boardEvents(ctx, game, board, table, player.slot, playerId, current, best, cause);
+        putEntry(table, slot, best, now);
+        if (note !== undefined || table.metadata !== undefined) setEntryMetadata(table, slot, note);
+        boardEvents(ctx, game, board, table, slot, playerId, current, best, cause);
         if (first !== undefined) flagEntry(ctx, game, board, playerId, best, first, cause);
         // On a league board a player not yet in a division this period joins one (others: one check).
-        if (board.league !== undefined) joinDivision(ctx, game, board, player.slot);
+        if (board.league !== undefined) joinDivision(ctx, game, board, slot);
     }
     return current !== undefined && improved;
 }
@@ -343,11 +386,12 @@ export function writeHeld(
     player: PlayerRecord,
     held: { score: number; streak: number; tiebreak?: number; metadata?: string; at: number },
 ): void {
+    const row = rowOfPlayer(player);
     writeEntry(
         ctx,
         game,
         playerId,
-        player,
+        row,
         board,
         held.score,
         held.streak,
@@ -358,7 +402,7 @@ export function writeHeld(
         'server',
         false,
     );
-    ctx.store.players.set(playerKey(game.record.gameId, playerId), player);
+    ctx.store.players.setRow(playerKey(game.record.gameId, playerId), row);
 }
 
 /**
