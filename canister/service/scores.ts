@@ -27,12 +27,11 @@ import {
     SLOT,
     bestMetadataOf,
     bestOf,
+    dropDeadEntries,
     dropPaces,
-    entryBest,
+    currentEntry,
     entryIndex,
     entryMetadata,
-    entrySerial,
-    isCurrentRowEntry,
     lastSubmitOf,
     paceIndex,
     rebase,
@@ -94,10 +93,11 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     refuseClientWrite(writer);
     const { game, playerId, authType, account } = writer;
     const gameId = game.record.gameId;
-    for (const field of ['score', 'streak'] as const) {
-        const error = checkCount(field, req[field]);
-        if (error) throw new Fail(400, error);
-    }
+    // Spelled out: a loop over the two names costs an array and its iterator per submit.
+    const scoreError = checkCount('score', req.score);
+    if (scoreError) throw new Fail(400, scoreError);
+    const streakError = checkCount('streak', req.streak);
+    if (streakError) throw new Fail(400, streakError);
     if (req.nickname !== undefined) {
         const error = checkNickname(req.nickname);
         if (error) throw new Fail(400, error);
@@ -236,7 +236,7 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     // The paces that still matter (throttle.ts stillPacing), then this submit's.
     dropPaces(player, PLAY_DEDUPE_US);
     setPace(player, paceKey, { score, streak, nickname, message });
-    dropDeadEntries(game, player);
+    dropDeadEntries(player, game.record.boards);
     player[ACTIVE_DAY] = countSubmit(ctx, game, player[ACTIVE_DAY], player[AUTH_TYPE], created, counted, boards, now);
     if (session !== undefined && game.record.timeValidation.enabled && !skips) consumeSession(ctx, session);
     ctx.store.players.setRow(playerKey(gameId, playerId), player);
@@ -278,25 +278,6 @@ function rename(ctx: Ctx, game: GameState, playerId: string, player: PlayerRow, 
     if (renameIfFree(ctx, game, playerId, named, nickname)) renameRow(player, nickname);
 }
 
-/** Forgets entries on boards that were deleted (or deleted and created again since). */
-function dropDeadEntries(game: GameState, player: PlayerRow): void {
-    const boards = game.record.boards;
-    const entries = player[BOARDS];
-    let kept = 0;
-    for (let e = 0; e < entries.length; e++) {
-        const entry = entries[e];
-        const id = entry[0];
-        let board: BoardRecord | undefined;
-        for (let i = 0; i < boards.length; i++)
-            if (boards[i]!.scoreboardId === id) {
-                board = boards[i];
-                break;
-            }
-        if (board !== undefined && (board.serial ?? 0) === entrySerial(entry)) entries[kept++] = entry;
-    }
-    entries.length = kept;
-}
-
 /**
  * Applies a submit to one board of the player by the board's order and operator (bests.ts);
  * returns whether a best improved (`best` boards only). `tiebreak`: the submit's, kept only on a
@@ -325,7 +306,7 @@ function writeEntry(
         const previous = bestOf(player);
         const { best, changed, improved } = applySubmit(previous, score, streak, now, board, repeat, tiebreak);
         if (!changed) return false;
-        const first = judged ? judge(game.global, board, previous, best) : undefined;
+        const first = judged && board.review !== undefined ? judge(game.global, board, previous, best) : undefined;
         // Held (review 'hold'): off the board and the player's record; the answer is the same.
         if (first !== undefined && board.review!.mode === 'hold') {
             holdScore(ctx, game, board, playerId, { score, streak, tiebreak, metadata }, first, cause);
@@ -347,16 +328,16 @@ function writeEntry(
     }
     const table = game.boards.get(board.scoreboardId);
     const at = entryIndex(player, board.scoreboardId);
-    const old = at < 0 ? undefined : player[BOARDS][at];
-    const current = old !== undefined && isCurrentRowEntry(player, old, board) ? entryBest(player, old) : undefined;
+    const current = at < 0 ? undefined : currentEntry(player, at, board);
     const { best, changed, improved } = applySubmit(current, score, streak, now, board, repeat, tiebreak);
     if (!changed) return false;
-    const first = judged && table !== undefined ? judge(table, board, current, best) : undefined;
+    const first =
+        judged && table !== undefined && board.review !== undefined ? judge(table, board, current, best) : undefined;
     if (first !== undefined && board.review!.mode === 'hold') {
         holdScore(ctx, game, board, playerId, { score, streak, tiebreak, metadata }, first, cause);
         return current !== undefined && improved;
     }
-    const kept = current === undefined ? undefined : entryMetadata(old!);
+    const kept = current === undefined ? undefined : entryMetadata(player[BOARDS][at]);
     const note =
         metadata === kept || keepsMetadata(optionsOf(board).operator, rankedChanged(board, current, best))
             ? metadata

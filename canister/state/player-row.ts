@@ -170,16 +170,32 @@ export function entryIndex(row: PlayerRow, boardId: string): number {
     return -1;
 }
 
-/** The serial of the board an entry was written to (absent = 0). */
-export const entrySerial = (e: RowEntry): number => e[E_SERIAL] ?? 0;
+/** Forgets entries of boards that were deleted (or deleted and created again since: another serial). */
+export function dropDeadEntries(row: PlayerRow, boards: readonly BoardRecord[]): void {
+    const entries = row[BOARDS];
+    let kept = 0;
+    for (let e = 0; e < entries.length; e++) {
+        const entry = entries[e];
+        const id = entry[0];
+        for (let i = 0; i < boards.length; i++) {
+            const board = boards[i];
+            if (board.scoreboardId === id) {
+                if ((board.serial ?? 0) === (entry[E_SERIAL] ?? 0)) entries[kept++] = entry;
+                break;
+            }
+        }
+    }
+    entries.length = kept;
+}
 
-/** Whether an entry belongs to the board's current period and incarnation (records.ts isCurrentEntry). */
-export const isCurrentRowEntry = (row: PlayerRow, e: RowEntry, board: BoardRecord): boolean =>
-    row[LAST_PLAYED] - e[E_PERIOD_AGO] === board.periodStart && entrySerial(e) === (board.serial ?? 0);
-
-/** An entry's values as the bests' rules take them. */
-export function entryBest(row: PlayerRow, e: RowEntry): Best {
+/**
+ * The entry at `at` as the bests' rules take it, when it belongs to the board's current period
+ * and incarnation (records.ts isCurrentEntry); undefined for an entry of a past one.
+ */
+export function currentEntry(row: PlayerRow, at: number, board: BoardRecord): Best | undefined {
+    const e = row[BOARDS][at];
     const last = row[LAST_PLAYED];
+    if (last - e[E_PERIOD_AGO] !== board.periodStart || (e[E_SERIAL] ?? 0) !== (board.serial ?? 0)) return undefined;
     const best: Best = {
         score: e[E_SCORE],
         scoreAt: last - e[E_SCORE_AGO],
