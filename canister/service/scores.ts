@@ -137,19 +137,11 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     const now = ctx.env.now();
     // The record as its stored arrays (player-row.ts): read and changed without objects between.
     const existing = ctx.store.players.row(playerKey(gameId, playerId));
-    if (existing !== undefined) {
-        const retired = existing[RETIRED];
-        const banned = existing[BANNED];
-        if (retired !== 0) refuseRetired({ retired });
-        refuseBanned(
-            ctx,
-            game,
-            playerId,
-            banned === 0 ? undefined : { banned },
-            account,
-            account !== undefined && !writer.server,
-        );
-    } else refuseBanned(ctx, game, playerId, undefined, account, account !== undefined && !writer.server);
+    const retired = existing === undefined ? 0 : existing[RETIRED];
+    if (retired !== 0) refuseRetired({ retired });
+    const banned = existing === undefined ? 0 : existing[BANNED];
+    const bannedAs = banned === 0 ? undefined : { banned };
+    refuseBanned(ctx, game, playerId, bannedAs, account, account !== undefined && !writer.server);
     const paceKey = target?.scoreboardId ?? '*';
     const paceAt = existing === undefined ? -1 : paceIndex(existing, paceKey);
     const last = paceAt < 0 ? undefined : lastSubmitOf(existing!, paceAt);
