@@ -14,7 +14,8 @@ import { flushChangedStats, flushStats } from '../state/stats';
  */
 export function flushCallWrites(ctx: Ctx): void {
     flushChangedStats(ctx);
-    flushSlots(ctx);
+    // Most calls hand out no slot: no loop over an empty map (its iterator costs in the canister).
+    if (ctx.slotChunks.size > 0) flushSlots(ctx);
 }
 
 /** The tick and pre_upgrade: everything, the platform's counts and today's activity included. */

@@ -33,7 +33,6 @@ import {
     entryIndex,
     entryMetadata,
     lastSubmitOf,
-    paceIndex,
     rebase,
     renameRow,
     setBest,
@@ -143,8 +142,7 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     const bannedAs = banned === 0 ? undefined : { banned };
     refuseBanned(ctx, game, playerId, bannedAs, account, account !== undefined && !writer.server);
     const paceKey = target?.scoreboardId ?? '*';
-    const paceAt = existing === undefined ? -1 : paceIndex(existing, paceKey);
-    const last = paceAt < 0 ? undefined : lastSubmitOf(existing!, paceAt);
+    const last = existing === undefined ? undefined : lastSubmitOf(existing, paceKey, now);
     const submitted = { score, streak, nickname };
     const step = pace(last, submitted, now);
     if (step.kind === 'retry') return { message: step.message };
@@ -218,7 +216,8 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
         );
     }
     for (const board of boards) {
-        rollover(ctx, game, board, now);
+        // (The all-time board has no periods: no call for it.)
+        if (board.scoreboardId !== 'all-time') rollover(ctx, game, board, now);
         improved =
             writeEntry(ctx, game, playerId, player, board, score, streak, tiebreak, metadata, now, !counted, cause) ||
             improved;
@@ -241,8 +240,9 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
  * webhooks that is not paused subscribes to it.
  */
 function wantsEverySubmit(game: GameState): boolean {
-    const { everySubmitEvents, webhooks } = game.record;
-    if (everySubmitEvents === true) return true;
+    const record = game.record;
+    if (record.everySubmitEvents === true) return true;
+    const webhooks = record.webhooks;
     if (webhooks === undefined) return false;
     for (const w of webhooks) if (!w.paused && w.kinds.includes('score_submitted')) return true;
     return false;

@@ -3,7 +3,8 @@
 // paces, deleted boards and records of the older object form; and a rebase keeps every time.
 import { createBoard, deleteBoard } from '../../../canister/service/games';
 import { decodePlayer, encodePlayer, parseRow, playerOfRow, rowOfPlayer } from '../../../canister/state/player-codec';
-import { rebase, type PlayerRow } from '../../../canister/state/player-row';
+import { lastSubmitOf, rebase, type PlayerRow } from '../../../canister/state/player-row';
+import { PLAY_DEDUPE_US, RATE_WINDOW_US } from '../../../canister/domain/throttle';
 import { playerKey } from '../../../canister/state/store';
 import { harness, key, withGame, type Harness } from './harness';
 import { submitBatch } from './submit';
@@ -88,4 +89,17 @@ test('a rebase moves lastPlayed and keeps every time', () => {
     expect(playerOfRow(row)).toEqual({ ...before, lastPlayed: before.lastPlayed + 123_456_789 });
     rebase(row, before.lastPlayed);
     expect(JSON.stringify(row)).toBe(text);
+});
+
+test('a pace past the de-duplication window is left out: it decides nothing any more', () => {
+    // pace() and countsAsPlay() answer for such a pace as for none only while this holds.
+    expect(PLAY_DEDUPE_US).toBeGreaterThanOrEqual(RATE_WINDOW_US);
+    const h = harness();
+    withGame(h);
+    send(h, { playerId: 'p', score: 10 });
+    const row = parseRow(stored(h, 'p'));
+    const at = playerOfRow(row).lastPlayed;
+    expect(lastSubmitOf(row, '*', at + PLAY_DEDUPE_US - 1)).toMatchObject({ at, score: 10, streak: 0 });
+    expect(lastSubmitOf(row, '*', at + PLAY_DEDUPE_US)).toBeUndefined();
+    expect(lastSubmitOf(row, 'other', at)).toBeUndefined();
 });
