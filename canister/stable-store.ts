@@ -1,8 +1,19 @@
 // The service's Store on stable B-tree maps: everything here survives upgrades.
 import { StableBTreeMap } from 'azle';
 
-import { bytesCodec, bytesToText, jsonCodec, keyToBytes, storedJson, textCodec, textJsonCodec } from './codecs';
-import { decodePlayer, encodePlayer, slotOfPlayer, storedSlot } from './state/player-codec';
+import { markJson } from './candid-text';
+import {
+    bytesCodec,
+    bytesToText,
+    jsonCodec,
+    keyToBytes,
+    storedJson,
+    textCodec,
+    textJsonCodec,
+    textToBytes,
+} from './codecs';
+import { decodePlayer, encodePlayer, parseRow, slotOfPlayer, storedSlot } from './state/player-codec';
+import type { PlayerRow } from './state/player-row';
 import type { PlayerRecord } from './state/records';
 import { metaKV, type KV, type PlayerKV, type Store } from './state/store';
 
@@ -60,7 +71,12 @@ function playerKv(memoryId: number): PlayerKV {
         const bytes = map.get(key);
         return bytes === undefined ? undefined : (storedSlot(bytes) ?? slotOfPlayer(storedJson(bytes)));
     };
-    return { ...stableKv(memoryId, playerCodec, map), slot };
+    const row = (key: string) => {
+        const bytes = map.get(key);
+        return bytes === undefined ? undefined : parseRow(storedJson(bytes));
+    };
+    const setRow = (key: string, r: PlayerRow) => void map.insert(key, markJson(JSON.stringify(r), textToBytes));
+    return { ...stableKv(memoryId, playerCodec, map), slot, row, setRow };
 }
 
 /** Memory ids are part of the stable layout: never renumber them. */

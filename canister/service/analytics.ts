@@ -4,7 +4,7 @@
 // tick and before an upgrade, like the counts of submits (service/flush.ts); reads prefer the heap.
 import type { Analytics, RequestOf } from '../../contract/canister';
 import type { Ctx, GameState, Untrusted } from '../state/context';
-import { dict, type BoardRecord, type DailyRecord, type PlayerRecord } from '../state/records';
+import { dict, type BoardRecord, type DailyRecord } from '../state/records';
 
 export const KEEP_DAYS = 90;
 const DAY_US = 86_400_000_000;
@@ -53,28 +53,30 @@ function bump(counts: DailyRecord['boards'], name: string): void {
 }
 
 /**
- * Counts one accepted submit to `boards` at `now` (the player record is written by the caller
- * afterwards). Arguments, not an object: this runs for every submit.
+ * Counts one accepted submit to `boards` at `now` by a player last active on `activeDay`;
+ * returns the player's active day now (the caller writes it to their record). Arguments, not
+ * an object: this runs for every submit.
  */
 export function countSubmit(
     ctx: Ctx,
     game: GameState,
-    player: PlayerRecord,
+    activeDay: number | null,
+    authType: string,
     created: boolean,
     play: boolean,
     boards: readonly BoardRecord[],
     now: number,
-): void {
+): number {
     const day = today(ctx, game.record.gameId, now);
     day.submissions += 1;
     if (play) day.plays += 1;
     if (created) day.newPlayers += 1;
-    if (player.activeDay !== day.day) {
-        player.activeDay = day.day;
+    if (activeDay !== day.day) {
         day.activePlayers += 1;
-        bump(day.providers, player.authType);
+        bump(day.providers, authType);
     }
     for (let i = 0; i < boards.length; i++) bump(day.boards, boards[i]!.scoreboardId);
+    return day.day;
 }
 
 /** Writes the days counted since the last flush (the tick and pre_upgrade: service/flush.ts). */

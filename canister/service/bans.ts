@@ -46,7 +46,7 @@ export function isBanned(
     ctx: Ctx,
     game: GameState,
     playerId: string,
-    player: PlayerRecord | undefined,
+    player: Pick<PlayerRecord, 'banned'> | undefined,
     account?: AccountRecord,
 ): boolean {
     if (player?.banned !== undefined) return true;
@@ -77,7 +77,7 @@ export function refuseBanned(
     ctx: Ctx,
     game: GameState,
     playerId: string,
-    player: PlayerRecord | undefined,
+    player: Pick<PlayerRecord, 'banned'> | undefined,
     account?: AccountRecord,
     session = account !== undefined,
 ): void {

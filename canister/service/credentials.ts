@@ -107,7 +107,7 @@ export function resolveWriter(ctx: Ctx, req: Untrusted<{ gameId: string } & Play
 }
 
 /** A retired player (merged into an account, or removed) writes nothing more: 400, with the way on. */
-export function refuseRetired(player: PlayerRecord | undefined): void {
+export function refuseRetired(player: Pick<PlayerRecord, 'retired'> | undefined): void {
     if (player?.retired !== undefined) {
         throw new Fail(
             400,

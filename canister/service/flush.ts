@@ -9,11 +9,13 @@ import { flushChangedStats, flushStats } from '../state/stats';
 
 /**
  * The end of every mutating call: what must hold even through an upgrade that skips
- * pre_upgrade (a game's counters, a new player's slot and its holder).
+ * pre_upgrade (a game's counters when a player was created or they changed otherwise, a new
+ * player's slot and its holder; counts of submits alone wait for the tick).
  */
 export function flushCallWrites(ctx: Ctx): void {
     flushChangedStats(ctx);
-    flushSlots(ctx);
+    // Most calls hand out no slot: no loop over an empty map (its iterator costs in the canister).
+    if (ctx.slotChunks.size > 0) flushSlots(ctx);
 }
 
 /** The tick and pre_upgrade: everything, the platform's counts and today's activity included. */

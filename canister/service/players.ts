@@ -204,7 +204,7 @@ export function renameIfFree(
     ctx: Ctx,
     game: GameState,
     playerId: string,
-    player: PlayerRecord,
+    player: Pick<PlayerRecord, 'slot' | 'nickname' | 'defaultName' | 'authType'>,
     nickname: string,
 ): boolean {
     const owner = playerKey(game.record.gameId, playerId);

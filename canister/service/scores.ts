@@ -9,17 +9,38 @@ import type { SubmitReply } from '../../contract/schemas';
 import { checkSubmit } from '../domain/anti-cheat';
 import { ns } from '../domain/json';
 import { applySubmit, type Best } from '../domain/bests';
-import { RATE_WINDOW_US, countsAsPlay, pace, stillPacing, submitMessage } from '../domain/throttle';
+import { PLAY_DEDUPE_US, RATE_WINDOW_US, countsAsPlay, pace, submitMessage } from '../domain/throttle';
 import { MAX_SUBMITS_PER_CALL, checkCount, checkNickname, invalid, isFanout } from '../../contract/rules';
-import { createPlayer, findPlayer, renameIfFree } from './players';
+import { createPlayer, renameIfFree } from './players';
 import { refuseClientWrite, refuseRetired, requirePlayerRef, resolveWriter } from './credentials';
+import type { BoardRecord, PlayerRecord, SuspicionRecord } from '../state/records';
+import { rowOfPlayer } from '../state/player-codec';
 import {
-    isCurrentEntry,
-    type BoardRecord,
-    type EntryRecord,
-    type PlayerRecord,
-    type SuspicionRecord,
-} from '../state/records';
+    ACTIVE_DAY,
+    AUTH_TYPE,
+    BANNED,
+    BOARDS,
+    DEFAULT_NAME,
+    NICKNAME,
+    PLAY_COUNT,
+    RETIRED,
+    SLOT,
+    bestMetadataOf,
+    bestOf,
+    dropDeadEntries,
+    dropPaces,
+    currentEntry,
+    entryIndex,
+    entryMetadata,
+    lastSubmitOf,
+    rebase,
+    renameRow,
+    setBest,
+    setBestMetadata,
+    setEntry,
+    setPace,
+    type PlayerRow,
+} from '../state/player-row';
 import { rollover } from './rollover';
 import { consumeSession, sessionOf } from './play-sessions';
 import { playerKey } from '../state/store';
@@ -71,10 +92,11 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     refuseClientWrite(writer);
     const { game, playerId, authType, account } = writer;
     const gameId = game.record.gameId;
-    for (const field of ['score', 'streak'] as const) {
-        const error = checkCount(field, req[field]);
-        if (error) throw new Fail(400, error);
-    }
+    // Spelled out: a loop over the two names costs an array and its iterator per submit.
+    const scoreError = checkCount('score', req.score);
+    if (scoreError) throw new Fail(400, scoreError);
+    const streakError = checkCount('streak', req.streak);
+    if (streakError) throw new Fail(400, streakError);
     if (req.nickname !== undefined) {
         const error = checkNickname(req.nickname);
         if (error) throw new Fail(400, error);
@@ -112,11 +134,15 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     // Pacing comes first: an exact retry gets its answer again (its token was used by the
     // original), and anything else inside the window is refused before any other check.
     const now = ctx.env.now();
-    const existing = findPlayer(ctx, gameId, playerId);
-    refuseRetired(existing);
-    refuseBanned(ctx, game, playerId, existing, account, account !== undefined && !writer.server);
+    // The record as its stored arrays (player-row.ts): read and changed without objects between.
+    const existing = ctx.store.players.row(playerKey(gameId, playerId));
+    const retired = existing === undefined ? 0 : existing[RETIRED];
+    if (retired !== 0) refuseRetired({ retired });
+    const banned = existing === undefined ? 0 : existing[BANNED];
+    const bannedAs = banned === 0 ? undefined : { banned };
+    refuseBanned(ctx, game, playerId, bannedAs, account, account !== undefined && !writer.server);
     const paceKey = target?.scoreboardId ?? '*';
-    const last = existing?.pace[paceKey];
+    const last = existing === undefined ? undefined : lastSubmitOf(existing, paceKey, now);
     const submitted = { score, streak, nickname };
     const step = pace(last, submitted, now);
     if (step.kind === 'retry') return { message: step.message };
@@ -165,8 +191,11 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
 
     // Accepted: from here on nothing fails on user input.
     const created = existing === undefined;
-    const player = existing ?? createPlayer(ctx, game, playerId, nickname, authType);
-    if (!created && nickname !== undefined) renameIfFree(ctx, game, playerId, player, nickname);
+    const player = existing ?? rowOfPlayer(createPlayer(ctx, game, playerId, nickname, authType));
+    // Every time in the record from now on is a distance back from this submit.
+    rebase(player, now);
+    if (!created && nickname !== undefined && nickname !== player[NICKNAME])
+        rename(ctx, game, playerId, player, nickname);
     const boards = target !== undefined ? [target] : fanoutBoards(game);
     let improved = false;
     // An exact repeat within the play window is the same play: it counts once and adds once (S5).
@@ -187,20 +216,21 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
         );
     }
     for (const board of boards) {
-        rollover(ctx, game, board, now);
+        // (The all-time board has no periods: no call for it.)
+        if (board.scoreboardId !== 'all-time') rollover(ctx, game, board, now);
         improved =
             writeEntry(ctx, game, playerId, player, board, score, streak, tiebreak, metadata, now, !counted, cause) ||
             improved;
     }
-    if (counted) player.playCount += 1;
-    player.lastPlayed = now;
-    const message = submitMessage({ created, improved, nickname: player.nickname });
-    for (const k in player.pace) if (!stillPacing(player.pace[k]!, now)) delete player.pace[k];
-    player.pace[paceKey] = { at: now, score, streak, nickname, message };
-    dropDeadEntries(game, player);
-    countSubmit(ctx, game, player, created, counted, boards, now);
+    if (counted) player[PLAY_COUNT] += 1;
+    const message = submitMessage({ created, improved, nickname: player[NICKNAME] });
+    // The paces that still matter (throttle.ts stillPacing), then this submit's.
+    dropPaces(player, PLAY_DEDUPE_US);
+    setPace(player, paceKey, { score, streak, nickname, message });
+    dropDeadEntries(player, game.record.boards);
+    player[ACTIVE_DAY] = countSubmit(ctx, game, player[ACTIVE_DAY], player[AUTH_TYPE], created, counted, boards, now);
     if (session !== undefined && game.record.timeValidation.enabled && !skips) consumeSession(ctx, session);
-    ctx.store.players.set(playerKey(gameId, playerId), player);
+    ctx.store.players.setRow(playerKey(gameId, playerId), player);
     countSubmitStats(ctx, gameId, counted, now);
     return { message };
 }
@@ -210,8 +240,9 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
  * webhooks that is not paused subscribes to it.
  */
 function wantsEverySubmit(game: GameState): boolean {
-    const { everySubmitEvents, webhooks } = game.record;
-    if (everySubmitEvents === true) return true;
+    const record = game.record;
+    if (record.everySubmitEvents === true) return true;
+    const webhooks = record.webhooks;
     if (webhooks === undefined) return false;
     for (const w of webhooks) if (!w.paused && w.kinds.includes('score_submitted')) return true;
     return false;
@@ -228,18 +259,15 @@ function fanoutBoards(game: GameState): BoardRecord[] {
     return out;
 }
 
-/** Forgets entries on boards that were deleted (or deleted and created again since). */
-function dropDeadEntries(game: GameState, player: PlayerRecord): void {
-    const boards = game.record.boards;
-    for (const id in player.boards) {
-        let board: BoardRecord | undefined;
-        for (let i = 0; i < boards.length; i++)
-            if (boards[i]!.scoreboardId === id) {
-                board = boards[i];
-                break;
-            }
-        if (board === undefined || (board.serial ?? 0) !== (player.boards[id]!.serial ?? 0)) delete player.boards[id];
-    }
+/** Rule N1 on an existing profile (players.ts renameIfFree), on the record's arrays. */
+function rename(ctx: Ctx, game: GameState, playerId: string, player: PlayerRow, nickname: string): void {
+    const named = {
+        slot: player[SLOT],
+        nickname: player[NICKNAME],
+        defaultName: player[DEFAULT_NAME] === 1,
+        authType: player[AUTH_TYPE],
+    };
+    if (renameIfFree(ctx, game, playerId, named, nickname)) renameRow(player, nickname);
 }
 
 /**
@@ -254,7 +282,7 @@ function writeEntry(
     ctx: Ctx,
     game: GameState,
     playerId: string,
-    player: PlayerRecord,
+    player: PlayerRow,
     board: BoardRecord,
     score: number,
     streak: number,
@@ -265,67 +293,55 @@ function writeEntry(
     cause: EventCause,
     judged = true,
 ): boolean {
+    const slot = player[SLOT];
     if (board.scoreboardId === 'all-time') {
-        const previous = player.best;
+        const previous = bestOf(player);
         const { best, changed, improved } = applySubmit(previous, score, streak, now, board, repeat, tiebreak);
         if (!changed) return false;
-        const first = judged ? judge(game.global, board, previous, best) : undefined;
+        const first = judged && board.review !== undefined ? judge(game.global, board, previous, best) : undefined;
         // Held (review 'hold'): off the board and the player's record; the answer is the same.
         if (first !== undefined && board.review!.mode === 'hold') {
             holdScore(ctx, game, board, playerId, { score, streak, tiebreak, metadata }, first, cause);
             return improved;
         }
-        player.best = best;
-        player.bestAt = now;
-        putEntry(game.global, player.slot, best, now);
-        boardEvents(ctx, game, board, game.global, player.slot, playerId, previous, best, cause);
+        setBest(player, best, now);
+        putEntry(game.global, slot, best, now);
+        boardEvents(ctx, game, board, game.global, slot, playerId, previous, best, cause);
         if (first !== undefined) flagEntry(ctx, game, board, playerId, best, first, cause);
         // (Without metadata on either side there is nothing to decide: no cost for players without.)
         if (
-            (metadata !== undefined || player.bestMetadata !== undefined) &&
+            (metadata !== undefined || bestMetadataOf(player) !== undefined) &&
             keepsMetadata(optionsOf(board).operator, rankedChanged(board, previous, best))
         ) {
-            if (metadata === undefined) delete player.bestMetadata;
-            else player.bestMetadata = metadata;
-            setEntryMetadata(game.global, player.slot, metadata);
+            setBestMetadata(player, metadata);
+            setEntryMetadata(game.global, slot, metadata);
         }
         return improved;
     }
     const table = game.boards.get(board.scoreboardId);
-    const old = player.boards[board.scoreboardId];
-    const current = isCurrentEntry(old, board) ? old : undefined;
+    const at = entryIndex(player, board.scoreboardId);
+    const current = at < 0 ? undefined : currentEntry(player, at, board);
     const { best, changed, improved } = applySubmit(current, score, streak, now, board, repeat, tiebreak);
     if (!changed) return false;
-    const first = judged && table !== undefined ? judge(table, board, current, best) : undefined;
+    const first =
+        judged && table !== undefined && board.review !== undefined ? judge(table, board, current, best) : undefined;
     if (first !== undefined && board.review!.mode === 'hold') {
         holdScore(ctx, game, board, playerId, { score, streak, tiebreak, metadata }, first, cause);
         return current !== undefined && improved;
     }
-    const kept = current?.metadata;
+    const kept = current === undefined ? undefined : entryMetadata(player[BOARDS][at]);
     const note =
         metadata === kept || keepsMetadata(optionsOf(board).operator, rankedChanged(board, current, best))
             ? metadata
             : kept;
-    // Spelled out: a spread costs a generic copy per field here.
-    const entry: EntryRecord = {
-        score: best.score,
-        scoreAt: best.scoreAt,
-        streak: best.streak,
-        streakAt: best.streakAt,
-        period: board.periodStart,
-        submittedAt: now,
-        serial: board.serial,
-    };
-    if (note !== undefined) entry.metadata = note;
-    if (best.tiebreak !== undefined) entry.tiebreak = best.tiebreak;
-    player.boards[board.scoreboardId] = entry;
+    setEntry(player, at, board.scoreboardId, best, board.periodStart, now, board.serial, note);
     if (table !== undefined) {
-        putEntry(table, player.slot, best, now);
-        if (note !== undefined || table.metadata !== undefined) setEntryMetadata(table, player.slot, note);
-        boardEvents(ctx, game, board, table, player.slot, playerId, current, best, cause);
+        putEntry(table, slot, best, now);
+        if (note !== undefined || table.metadata !== undefined) setEntryMetadata(table, slot, note);
+        boardEvents(ctx, game, board, table, slot, playerId, current, best, cause);
         if (first !== undefined) flagEntry(ctx, game, board, playerId, best, first, cause);
         // On a league board a player not yet in a division this period joins one (others: one check).
-        if (board.league !== undefined) joinDivision(ctx, game, board, player.slot);
+        if (board.league !== undefined) joinDivision(ctx, game, board, slot);
     }
     return current !== undefined && improved;
 }
@@ -343,11 +359,12 @@ export function writeHeld(
     player: PlayerRecord,
     held: { score: number; streak: number; tiebreak?: number; metadata?: string; at: number },
 ): void {
+    const row = rowOfPlayer(player);
     writeEntry(
         ctx,
         game,
         playerId,
-        player,
+        row,
         board,
         held.score,
         held.streak,
@@ -358,7 +375,7 @@ export function writeHeld(
         'server',
         false,
     );
-    ctx.store.players.set(playerKey(game.record.gameId, playerId), player);
+    ctx.store.players.setRow(playerKey(game.record.gameId, playerId), row);
 }
 
 /**

@@ -4,59 +4,18 @@
 // every player is one such record, so this is most of the canister's memory per player), and
 // the shorter text is cheaper to parse and to write through the B-tree. Records written before
 // (JSON objects) are still read; they take this form when next written.
+import {
+    LAYOUT,
+    messageCode,
+    messageOf,
+    type PlayerRow,
+    type RowBest,
+    type RowEntry,
+    type RowPace,
+} from './player-row';
 import type { Best } from '../domain/bests';
-import { submitMessage } from '../domain/throttle';
 import type { LastSubmit } from '../domain/throttle';
 import { dict, revivePlayer, type EntryRecord, type PlayerRecord } from './records';
-
-/** The first element of a compact record: its layout. */
-const LAYOUT = 1;
-
-/** tiebreak: only when the best has one (a board with the option): records without stay as they were. */
-type CompactBest = [score: number, scoreAgo: number, streak: number, streakAgo: number, tiebreak?: number];
-type CompactEntry = [
-    board: string,
-    score: number,
-    scoreAgo: number,
-    streak: number,
-    streakAgo: number,
-    periodAgo: number,
-    submittedAgo: number,
-    /** null when absent and metadata follows. */
-    serial?: number | null,
-    /** null when absent and a tiebreak follows. */
-    metadata?: string | null,
-    /** Only entries that have one (boards with the option). */
-    tiebreak?: number,
-];
-/** message: a code for the service's own messages (see MESSAGE_CODES), else the text. */
-type CompactPace = [
-    key: string,
-    ago: number,
-    score: number,
-    streak: number,
-    message: number | string,
-    nickname?: string,
-];
-type Compact = [
-    layout: typeof LAYOUT,
-    slot: number,
-    nickname: string,
-    defaultName: 0 | 1,
-    authType: string,
-    lastPlayed: number,
-    createdAgo: number,
-    playCount: number,
-    best: CompactBest | 0,
-    bestAgo: number | null,
-    boards: CompactEntry[],
-    pace: CompactPace[],
-    activeDay: number | null,
-    banned: PlayerRecord['banned'] | 0,
-    retired: PlayerRecord['retired'] | 0,
-    /** Only when the all-time entry has metadata: records without any stay as short as they can. */
-    bestMetadata?: string,
-];
 
 /** The fields encodePlayer writes: a field added to PlayerRecord fails to compile until it is listed here and kept. */
 type Kept =
@@ -78,37 +37,21 @@ type Kept =
 const EVERY_FIELD_KEPT: [Exclude<keyof PlayerRecord, Kept>] extends [never] ? true : never = true;
 void EVERY_FIELD_KEPT;
 
-const SUBMITTED = submitMessage({ created: false, improved: false });
-const IMPROVED = submitMessage({ created: false, improved: true });
-
-/** The pace messages kept as codes: 0 and 1 as they read, 2 the welcome with the player's current name. */
-function messageCode(message: string, nickname: string): number | string {
-    if (message === SUBMITTED) return 0;
-    if (message === IMPROVED) return 1;
-    if (message === submitMessage({ created: true, improved: false, nickname })) return 2;
-    return message;
-}
-
-function messageOf(code: number | string, nickname: string): string {
-    if (typeof code === 'string') return code;
-    if (code === 2) return submitMessage({ created: true, improved: false, nickname });
-    return code === 1 ? IMPROVED : SUBMITTED;
-}
-
 // Both directions index arrays and write fields one by one, in loops over indexes: this runs
 // for every submit and every rank read, and in the canister's interpreter array destructuring,
 // for...of, object rest and closures each cost several times a plain indexed read.
 
-export function encodePlayer(p: PlayerRecord): string {
+/** A record's compact arrays (player-row.ts), as encodePlayer writes them. */
+export function rowOfPlayer(p: PlayerRecord): PlayerRow {
     const lastPlayed = p.lastPlayed;
     const nickname = p.nickname;
     const boards = p.boards;
     const boardIds = Object.keys(boards);
-    const entries: CompactEntry[] = [];
+    const entries: RowEntry[] = [];
     for (let i = 0; i < boardIds.length; i++) {
         const id = boardIds[i];
         const e = boards[id]!;
-        const row: CompactEntry = [
+        const row: RowEntry = [
             id,
             e.score,
             lastPlayed - e.scoreAt,
@@ -125,21 +68,21 @@ export function encodePlayer(p: PlayerRecord): string {
     }
     const pace = p.pace;
     const paceKeys = Object.keys(pace);
-    const paces: CompactPace[] = [];
+    const paces: RowPace[] = [];
     for (let i = 0; i < paceKeys.length; i++) {
         const key = paceKeys[i];
         const l = pace[key]!;
-        const row: CompactPace = [key, lastPlayed - l.at, l.score, l.streak, messageCode(l.message, nickname)];
+        const row: RowPace = [key, lastPlayed - l.at, l.score, l.streak, messageCode(l.message, nickname)];
         if (l.nickname !== undefined) row.push(l.nickname);
         paces.push(row);
     }
     const best = p.best;
-    let compactBest: CompactBest | 0 = 0;
+    let compactBest: RowBest | 0 = 0;
     if (best !== undefined) {
         compactBest = [best.score, lastPlayed - best.scoreAt, best.streak, lastPlayed - best.streakAt];
         if (best.tiebreak !== undefined) compactBest.push(best.tiebreak);
     }
-    const compact: Compact = [
+    const compact: PlayerRow = [
         LAYOUT,
         p.slot,
         nickname,
@@ -157,7 +100,15 @@ export function encodePlayer(p: PlayerRecord): string {
         p.retired ?? 0,
     ];
     if (p.bestMetadata !== undefined) compact.push(p.bestMetadata);
-    return JSON.stringify(compact);
+    return compact;
+}
+
+export const encodePlayer = (p: PlayerRecord): string => JSON.stringify(rowOfPlayer(p));
+
+/** A stored record's arrays; a record of the older object form is brought to them. */
+export function parseRow(text: string): PlayerRow {
+    const parsed = JSON.parse(text) as PlayerRow | PlayerRecord;
+    return Array.isArray(parsed) ? parsed : rowOfPlayer(revivePlayer(parsed));
 }
 
 /**
@@ -209,9 +160,12 @@ export function storedSlot(bytes: Uint8Array): number | undefined {
 }
 
 export function decodePlayer(text: string): PlayerRecord {
-    const parsed = JSON.parse(text) as Compact | PlayerRecord;
-    if (!Array.isArray(parsed)) return revivePlayer(parsed);
-    const c: Compact = parsed;
+    const parsed = JSON.parse(text) as PlayerRow | PlayerRecord;
+    return Array.isArray(parsed) ? playerOfRow(parsed) : revivePlayer(parsed);
+}
+
+/** The record of a row's arrays (player-row.ts). */
+export function playerOfRow(c: PlayerRow): PlayerRecord {
     const nickname = c[2];
     const lastPlayed = c[5];
     const entries = c[10];

@@ -1,6 +1,7 @@
 // The storage the service needs, as key-value maps with string keys; the canister backs them
 // with stable B-tree maps (canister/stable-store.ts), tests with plain Maps.
-import { decodePlayer, encodePlayer, slotOfPlayer } from './player-codec';
+import { decodePlayer, encodePlayer, parseRow, slotOfPlayer } from './player-codec';
+import type { PlayerRow } from './player-row';
 import type {
     AccountRecord,
     ActiveSessions,
@@ -51,9 +52,15 @@ export interface KV<V> {
     size(): number;
 }
 
-/** Player records, and a record's slot read without decoding the rest of it (player-codec.ts slotOfPlayer). */
+/**
+ * Player records, a record's slot read without decoding the rest of it (player-codec.ts
+ * slotOfPlayer), and a record as its stored arrays (player-row.ts), read and written without
+ * objects between (the submit path).
+ */
 export interface PlayerKV extends KV<PlayerRecord> {
     slot(key: string): number | undefined;
+    row(key: string): PlayerRow | undefined;
+    setRow(key: string, row: PlayerRow): void;
 }
 
 /** What `meta` holds, by key: small settings and bookkeeping, one value each. */
@@ -264,7 +271,12 @@ export function memoryStore(): Store {
             const t = text.get(k);
             return t === undefined ? undefined : slotOfPlayer(t);
         };
-        return { ...encoded(encodePlayer, decodePlayer, text), slot };
+        const row = (k: string) => {
+            const t = text.get(k);
+            return t === undefined ? undefined : parseRow(t);
+        };
+        const setRow = (k: string, r: PlayerRow) => text.set(k, JSON.stringify(r));
+        return { ...encoded(encodePlayer, decodePlayer, text), slot, row, setRow };
     };
     const plain = <V>(): KV<V> => {
         const map = new Map<string, V>();
