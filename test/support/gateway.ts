@@ -26,6 +26,7 @@ import { asTheGateway } from './routed';
 import type { Replica, ReplicaOptions } from '../../replica/replica';
 import { connectAs, leaderboardWasm } from './canister';
 import { startTestReplica, tempDir } from './replica';
+import './agent-bls';
 
 export interface TestService {
     replica: Replica;
