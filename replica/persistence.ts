@@ -107,7 +107,11 @@ interface CheckpointFile {
 
 const FRAME_HEADER = 8;
 
-export function openStore(dir: string, options: { fsync: boolean }): Store {
+/**
+ * `fsync`: the log is synced after every round. `scratch`: nothing is synced at all, for a
+ * directory that does not outlive its replica (tests); by default every file but the log is.
+ */
+export function openStore(dir: string, options: { fsync: boolean; scratch?: boolean }): Store {
     for (const sub of ['canisters', 'modules', 'chunks', 'cache', 'snapshots']) privateDir(path.join(dir, sub));
     const releaseLock = lockDataDir(dir);
     tightenTree(dir); // what an older version wrote world-readable
@@ -125,7 +129,10 @@ export function openStore(dir: string, options: { fsync: boolean }): Store {
     let wal = fs.openSync(walPath(generation), 'a', FILE_MODE);
     let walSize = fs.fstatSync(wal).size;
 
+    const sync = options.scratch === true ? () => undefined : (fd: number) => fs.fsyncSync(fd);
+
     function syncDir(): void {
+        if (options.scratch === true) return;
         const fd = fs.openSync(dir, 'r');
         fs.fsyncSync(fd);
         fs.closeSync(fd);
@@ -136,7 +143,7 @@ export function openStore(dir: string, options: { fsync: boolean }): Store {
         if (fs.existsSync(file)) return;
         const fd = fs.openSync(`${file}.tmp`, 'w', FILE_MODE);
         writeAll(fd, bytes);
-        fs.fsyncSync(fd);
+        sync(fd);
         fs.closeSync(fd);
         fs.renameSync(`${file}.tmp`, file);
         syncDir();
@@ -197,8 +204,8 @@ export function openStore(dir: string, options: { fsync: boolean }): Store {
             for (const image of images) {
                 const cdir = canisterDir(image.meta.id);
                 privateDir(cdir);
-                writeImage(path.join(cdir, 'heap.img'), image.heap);
-                writeStableImage(path.join(cdir, 'stable.img'), image.stable, image.stableChanged);
+                writeImage(path.join(cdir, 'heap.img'), image.heap, sync);
+                writeStableImage(path.join(cdir, 'stable.img'), image.stable, image.stableChanged, sync);
             }
             const next: CheckpointFile = {
                 version: 1,
@@ -209,7 +216,7 @@ export function openStore(dir: string, options: { fsync: boolean }): Store {
             const tmp = `${checkpointPath}.tmp`;
             const fd = fs.openSync(tmp, 'w', FILE_MODE);
             writeAll(fd, v8.serialize(next));
-            fs.fsyncSync(fd);
+            sync(fd);
             fs.closeSync(fd);
             fs.renameSync(tmp, checkpointPath);
             syncDir();
@@ -242,7 +249,7 @@ export function openStore(dir: string, options: { fsync: boolean }): Store {
             const fd = fs.openSync(`${file}.tmp`, 'w', FILE_MODE);
             try {
                 for (const part of [length, header, heap, ...pages.map(([, page]) => page)]) writeAll(fd, part);
-                fs.fsyncSync(fd);
+                sync(fd);
             } finally {
                 fs.closeSync(fd);
             }
@@ -277,6 +284,7 @@ export function openStore(dir: string, options: { fsync: boolean }): Store {
         },
         getModule: (hash) => new Uint8Array(fs.readFileSync(path.join(dir, 'modules', `${hash}.wasm`))),
         moduleCache: {
+            has: (key) => fs.existsSync(path.join(dir, 'cache', `${key}.wasm`)),
             get(key) {
                 const file = path.join(dir, 'cache', `${key}.wasm`);
                 return fs.existsSync(file) ? new Uint8Array(fs.readFileSync(file)) : undefined;
@@ -361,11 +369,11 @@ function readImage(file: string, size: number): Uint8Array {
     return out;
 }
 
-function writeImage(file: string, data: Uint8Array): void {
+function writeImage(file: string, data: Uint8Array, sync: (fd: number) => void): void {
     const fd = fs.openSync(file, 'w', FILE_MODE);
     try {
         writeAll(fd, data);
-        fs.fsyncSync(fd);
+        sync(fd);
     } finally {
         fs.closeSync(fd);
     }
@@ -392,7 +400,12 @@ function readStableImage(file: string, stable: StableMemory, sizePages: bigint):
     }
 }
 
-function writeStableImage(file: string, stable: StableMemory, changed: Span[] | 'all'): void {
+function writeStableImage(
+    file: string,
+    stable: StableMemory,
+    changed: Span[] | 'all',
+    sync: (fd: number) => void,
+): void {
     const fd = fs.openSync(file, fs.existsSync(file) && changed !== 'all' ? 'r+' : 'w', FILE_MODE);
     try {
         const size = Number(stable.size()) * STABLE_PAGE;
@@ -412,7 +425,7 @@ function writeStableImage(file: string, stable: StableMemory, changed: Span[] | 
             }
         }
         fs.ftruncateSync(fd, size);
-        fs.fsyncSync(fd);
+        sync(fd);
     } finally {
         fs.closeSync(fd);
     }

@@ -53,6 +53,11 @@ export interface ReplicaOptions {
     startTime?: bigint;
     /** fsync the log after every round (survives power loss, not only process kills). */
     fsync?: boolean;
+    /**
+     * A directory that does not outlive this replica (a test's, removed when it stops): no file
+     * is fsynced and stop() writes no checkpoint (a restart on it would replay the log).
+     */
+    scratch?: boolean;
     /** Canister debug output (console.log inside canisters). */
     log?: (canister: string, message: string) => void;
     /** Checkpoint once the log is this large (bytes). */
@@ -120,7 +125,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     await initBls();
     privateDir(options.dataDir);
     // The store takes the directory's lock: nothing else in it is touched before.
-    const store = openStore(options.dataDir, { fsync: options.fsync ?? false });
+    const store = openStore(options.dataDir, { fsync: options.fsync ?? false, scratch: options.scratch });
     try {
         return await startOn(store, options);
     } catch (e) {
@@ -536,7 +541,7 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
         if (timer !== undefined) clearTimeout(timer);
         await http?.close();
         try {
-            checkpoint();
+            if (options.scratch !== true) checkpoint();
         } finally {
             store.close();
         }

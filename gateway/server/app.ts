@@ -81,6 +81,9 @@ export const routerOf = (app: express.Express): ShardRouter => app.locals.router
 /** The app's metrics (serve.ts serves them on METRICS_PORT and counts webhook deliveries). */
 export const metricsOf = (app: express.Express): GatewayMetrics => app.locals.metrics as GatewayMetrics;
 
+/** GET /openapi.json: the same for every app of a process (ROUTES are fixed), made by the first. */
+let apiReference: ReturnType<typeof openApiDocument> | undefined;
+
 /** The app's cycles watch: `latest()` is the directory's last cycles_status (a page's banner reads it). */
 export const cyclesWatchOf = (app: express.Express): CyclesWatch => app.locals.cycles as CyclesWatch;
 
@@ -158,7 +161,7 @@ export function createApp(options: GatewayOptions): express.Express {
         }),
     );
     app.use(demoPages(o.demo));
-    const reference = openApiDocument(ROUTES);
+    const reference = (apiReference ??= openApiDocument(ROUTES));
     app.get('/openapi.json', (_req, res) => void res.json(reference));
     app.use(referencePages());
     app.use((req: Request, res: Response) => {

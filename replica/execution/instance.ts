@@ -28,6 +28,7 @@ export interface CanisterModule {
 }
 
 export interface ModuleCache {
+    has(key: string): boolean;
     get(key: string): Uint8Array | undefined;
     set(key: string, value: Uint8Array): void;
 }
@@ -50,17 +51,40 @@ function decompressed(installed: Uint8Array): Uint8Array {
     }
 }
 
+/**
+ * Instrumented and compiled modules of this process by the sha256 of their wasm, newest last: a
+ * directory and its shards, a canister reinstalled, replicas started one after another (tests)
+ * share one instead of instrumenting and compiling the same wasm again (a module holds no state
+ * of its instances). Each data directory still gets its cached copy.
+ */
+const compiled = new Map<string, { instrumented: Uint8Array; module: WebAssembly.Module }>();
+const COMPILED_LIMIT = 4;
+
+function instrumentedModule(wasm: Uint8Array, key: string, cache?: ModuleCache): WebAssembly.Module {
+    let entry = compiled.get(key);
+    if (entry === undefined) {
+        let instrumented: Uint8Array | undefined = cache?.get(key);
+        if (instrumented === undefined) {
+            instrumented = instrument(wasm);
+            cache?.set(key, instrumented);
+        }
+        entry = { instrumented, module: new WebAssembly.Module(instrumented as Uint8Array<ArrayBuffer>) };
+        if (compiled.size >= COMPILED_LIMIT) compiled.delete(compiled.keys().next().value!);
+    } else {
+        if (cache !== undefined && !cache.has(key)) cache.set(key, entry.instrumented);
+        compiled.delete(key);
+    }
+    compiled.set(key, entry);
+    return entry.module;
+}
+
 export function compileModule(installed: Uint8Array, cache?: ModuleCache): CanisterModule {
     const hash = createHash('sha256').update(installed).digest();
     const wasm = decompressed(installed);
-    if (!WebAssembly.validate(wasm as Uint8Array<ArrayBuffer>)) throw new Error('Wasm module is invalid');
     const key = createHash('sha256').update(wasm).digest('hex');
-    let instrumented: Uint8Array | undefined = cache?.get(key);
-    if (instrumented === undefined) {
-        instrumented = instrument(wasm);
-        cache?.set(key, instrumented);
-    }
-    const module = new WebAssembly.Module(instrumented as Uint8Array<ArrayBuffer>);
+    if (!compiled.has(key) && !WebAssembly.validate(wasm as Uint8Array<ArrayBuffer>))
+        throw new Error('Wasm module is invalid');
+    const module = instrumentedModule(wasm, key, cache);
     const methods = new Set(
         WebAssembly.Module.exports(module)
             .filter((e) => e.kind === 'function')

@@ -15,7 +15,7 @@ import { Principal } from '@dfinity/principal';
 import { connectCanister } from '../../gateway/ic/canister';
 import { ensureIdentity } from '../../gateway/ic/identity';
 import type { Replica } from '../../replica/replica';
-import { builtModuleHash } from '../../scripts/deploy';
+import { builtModuleHash as moduleHashOfBuild } from '../../scripts/deploy';
 import { startTestReplica, tempDir } from '../support/replica';
 import { wat } from '../replica/wasm/util';
 
@@ -43,6 +43,10 @@ async function deployCli(args: string[], env: NodeJS.ProcessEnv = process.env): 
 
 let replica: Replica;
 let dir: string;
+
+/** The build's module hash, computed once (each call gzips the 4 MB wasm at level 9). */
+let built: string | undefined;
+const builtModuleHash = (): string => (built ??= moduleHashOfBuild());
 
 beforeAll(async () => {
     replica = await startTestReplica();

@@ -14,6 +14,7 @@ import { connectCanister, type CanisterClient } from '../../gateway/ic/canister'
 import { blsVerify } from '../../gateway/ic/bls';
 import type { Replica, ReplicaOptions } from '../../replica/replica';
 import { advance, agentFor, startTestReplica } from './replica';
+import './agent-bls';
 
 export function leaderboardWasm(): Uint8Array {
     return new Uint8Array(fs.readFileSync(leaderboardWasmPath()));

@@ -2,6 +2,7 @@
 // ports, with games registered through the canister's operator methods.
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 
 import { Principal } from '@dfinity/principal';
 
@@ -25,6 +26,7 @@ import { asTheGateway } from './routed';
 import type { Replica, ReplicaOptions } from '../../replica/replica';
 import { connectAs, leaderboardWasm } from './canister';
 import { startTestReplica, tempDir } from './replica';
+import './agent-bls';
 
 export interface TestService {
     replica: Replica;
@@ -161,7 +163,8 @@ export interface StackTemplate {
  */
 export async function stackTemplate(options: Parameters<typeof startService>[0] = {}): Promise<StackTemplate> {
     const dataDir = tempDir('stack-template');
-    const s = await startService({ ...options, replica: { ...options.replica, dataDir } });
+    // Scratch (the run removes it), checkpointed: its copies load memory images, not the log.
+    const s = await startService({ ...options, replica: { ...options.replica, dataDir, scratch: true } });
     const template = {
         dataDir,
         gatewayIdentityFile: s.gatewayIdentityFile,
@@ -169,15 +172,41 @@ export async function stackTemplate(options: Parameters<typeof startService>[0] 
         canisterId: s.canisterId.toText(),
         shards: s.shards,
     };
+    s.replica.checkpoint();
     await s.stop();
     return template;
 }
 
-/** A replica on a copy of the template's data directory (removed when it stops). */
+/** Folders of a data directory whose files are named by their contents' hash, written once, never changed. */
+const WRITTEN_ONCE = new Set(['modules', 'chunks', 'cache']);
+
+function linkOrCopy(source: string, target: string): void {
+    try {
+        fs.linkSync(source, target);
+    } catch {
+        fs.copyFileSync(source, target); // a file system without hard links
+    }
+}
+
+/** A copy of a stopped replica's data directory: its written-once files linked, not copied (megabytes of wasm). */
+function copyDataDir(from: string, to: string): void {
+    fs.mkdirSync(to, { recursive: true, mode: 0o700 });
+    for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+        const [source, target] = [path.join(from, entry.name), path.join(to, entry.name)];
+        if (!entry.isDirectory()) fs.copyFileSync(source, target);
+        else if (!WRITTEN_ONCE.has(entry.name)) fs.cpSync(source, target, { recursive: true });
+        else {
+            fs.mkdirSync(target, { mode: 0o700 });
+            for (const file of fs.readdirSync(source)) linkOrCopy(path.join(source, file), path.join(target, file));
+        }
+    }
+}
+
+/** A scratch replica on a copy of the template's data directory (removed when it stops). */
 async function copyOf(template: StackTemplate): Promise<Replica & { dataDir: string }> {
     const dataDir = tempDir('replica');
-    fs.cpSync(template.dataDir, dataDir, { recursive: true });
-    const replica = await startTestReplica({ dataDir });
+    copyDataDir(template.dataDir, dataDir);
+    const replica = await startTestReplica({ dataDir, scratch: true });
     const stop = replica.stop.bind(replica);
     replica.stop = async () => {
         await stop();

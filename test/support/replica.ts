@@ -18,12 +18,20 @@ export function tempDir(prefix: string): string {
 
 /**
  * A replica on `options.dataDir`, or on a fresh directory of its own that its stop() removes (a
- * test that reopens a directory names it). Disks are shared: a run keeps only what is running.
+ * test that reopens a directory names it): a scratch one, never synced to disk nor checkpointed
+ * at the end. Disks are shared: a run keeps only what is running.
  */
 export async function startTestReplica(options: Partial<ReplicaOptions> = {}): Promise<Replica & { dataDir: string }> {
     const own = options.dataDir === undefined;
     const dataDir = options.dataDir ?? tempDir('replica');
-    const replica = await startReplica({ port: 0, testMode: true, log: () => undefined, ...options, dataDir });
+    const replica = await startReplica({
+        port: 0,
+        testMode: true,
+        log: () => undefined,
+        scratch: own,
+        ...options,
+        dataDir,
+    });
     if (own) {
         const stop = replica.stop.bind(replica);
         replica.stop = async () => {
