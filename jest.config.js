@@ -27,6 +27,8 @@ const shared = {
         ],
     },
     transformIgnorePatterns: ['/node_modules/(?!(jose|openid-client|oauth4webapi)/)'],
+    // Libraries whose hot loops name globals, loaded by Node itself (test/support/native).
+    moduleNameMapper: { '^qrcode$': '<rootDir>/test/support/native/qrcode.cjs' },
 };
 
 /** @type {import('jest').Config} */
