@@ -205,7 +205,9 @@ export function openStore(dir: string, options: { fsync: boolean; scratch?: bool
                 const cdir = canisterDir(image.meta.id);
                 privateDir(cdir);
                 writeImage(path.join(cdir, 'heap.img'), image.heap, sync);
-                writeStableImage(path.join(cdir, 'stable.img'), image.stable, image.stableChanged, sync);
+                const stableFile = path.join(cdir, 'stable.img');
+                unshare(stableFile);
+                writeStableImage(stableFile, image.stable, image.stableChanged, sync);
             }
             const next: CheckpointFile = {
                 version: 1,
@@ -369,7 +371,19 @@ function readImage(file: string, size: number): Uint8Array {
     return out;
 }
 
+/**
+ * A file written in place gets an inode of its own first when it shares one (a copy of a data
+ * directory may hard-link its images: test templates), so the write never reaches the other copy.
+ */
+function unshare(file: string): void {
+    if (!fs.existsSync(file) || fs.statSync(file).nlink < 2) return;
+    fs.copyFileSync(file, `${file}.tmp`);
+    fs.renameSync(`${file}.tmp`, file);
+}
+
 function writeImage(file: string, data: Uint8Array, sync: (fd: number) => void): void {
+    // Written whole: a shared file is only unlinked, the other copy keeps its inode.
+    if (fs.existsSync(file) && fs.statSync(file).nlink > 1) fs.rmSync(file);
     const fd = fs.openSync(file, 'w', FILE_MODE);
     try {
         writeAll(fd, data);

@@ -112,6 +112,36 @@ test('a checkpoint replaces the log; images plus a newer log give the latest sta
     again.close();
 });
 
+test('a checkpoint never writes through a hard link: images shared with a copy stay as they were', () => {
+    const dir = tempDir('store');
+    const store = openStore(dir, { fsync: false });
+    const stable = createStableMemory(100n);
+    stable.grow(1n);
+    stable.write(0n, new Uint8Array([7]));
+    const heap = new Uint8Array(65536);
+    heap[0] = 1;
+    const meta = { id: ID, system: system(), pages: 1, globals: [1], stableSize: 1n };
+    const at = (time: bigint) => ({ time, nextCanisterIndex: 5n, queue: [], canisters: [], extra: {} });
+    store.checkpoint(at(1n), new Map(), [{ meta, heap, stable, stableChanged: 'all' }]);
+    // A second directory's images are links to the first's (as test templates copy them).
+    const images = path.join(dir, 'canisters', ID);
+    const copy = path.join(tempDir('linked'), 'heap-and-stable');
+    fs.mkdirSync(copy);
+    for (const name of ['heap.img', 'stable.img']) fs.linkSync(path.join(images, name), path.join(copy, name));
+    const before = ['heap.img', 'stable.img'].map((name) => fs.readFileSync(path.join(copy, name)));
+    heap[0] = 2;
+    stable.write(0n, new Uint8Array([8]));
+    store.checkpoint(at(2n), new Map(), [{ meta, heap, stable, stableChanged: [[0, 1]] }]);
+    store.close();
+    expect(['heap.img', 'stable.img'].map((name) => fs.readFileSync(path.join(copy, name)))).toEqual(before);
+    const again = openStore(dir, { fsync: false });
+    const state = again.load(100n)!;
+    const b = new Uint8Array(1);
+    state.canisters.get(ID)!.stable.read(0n, 1, b);
+    expect([state.canisters.get(ID)!.heap[0], b[0]]).toEqual([2, 8]);
+    again.close();
+});
+
 test('a second replica on the same data directory is refused', () => {
     const dir = tempDir('store');
     const store = openStore(dir, { fsync: false });

@@ -188,12 +188,17 @@ function linkOrCopy(source: string, target: string): void {
     }
 }
 
-/** A copy of a stopped replica's data directory: its written-once files linked, not copied (megabytes of wasm). */
+/**
+ * A copy of a stopped replica's data directory: its written-once files linked, not copied
+ * (megabytes of wasm), and its canisters' memory images too (hundreds of sparse megabytes): the
+ * replica gives an image an inode of its own before it writes one in place (persistence.ts).
+ */
 function copyDataDir(from: string, to: string): void {
     fs.mkdirSync(to, { recursive: true, mode: 0o700 });
     for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
         const [source, target] = [path.join(from, entry.name), path.join(to, entry.name)];
-        if (!entry.isDirectory()) fs.copyFileSync(source, target);
+        if (!entry.isDirectory()) (entry.name.endsWith('.img') ? linkOrCopy : fs.copyFileSync)(source, target);
+        else if (entry.name === 'canisters' || path.basename(from) === 'canisters') copyDataDir(source, target);
         else if (!WRITTEN_ONCE.has(entry.name)) fs.cpSync(source, target, { recursive: true });
         else {
             fs.mkdirSync(target, { mode: 0o700 });
