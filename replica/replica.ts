@@ -55,7 +55,8 @@ export interface ReplicaOptions {
     fsync?: boolean;
     /**
      * A directory that does not outlive this replica (a test's, removed when it stops): no file
-     * is fsynced and stop() writes no checkpoint (a restart on it would replay the log).
+     * is fsynced, rounds are not logged and stop() writes no checkpoint (state lives in memory;
+     * only an explicit checkpoint() writes it, whole: test templates).
      */
     scratch?: boolean;
     /** Canister debug output (console.log inside canisters). */
@@ -346,7 +347,29 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
         return pruned;
     }
 
+    /**
+     * Logs a round (a scratch replica logs nothing: its directory goes with it, and copying every
+     * round's dirty memory into the log was a tenth of a test's CPU) and notes what the next
+     * checkpoint must write.
+     */
     function persist(changes: RoundChanges, pruned: string[]): void {
+        noteStableChanges(changes);
+        if (options.scratch !== true) store.append(roundRecord(changes, pruned));
+        if (changes.droppedSnapshots.size > 0) store.pruneSnapshots(liveSnapshotKeys(subnet));
+    }
+
+    /** The stable spans changed since the last checkpoint ('all': the whole memory), per canister. */
+    function noteStableChanges(changes: RoundChanges): void {
+        for (const id of changes.freshStable) stableSinceCheckpoint.set(id, 'all');
+        for (const [id, spans] of changes.stable) {
+            const known = stableSinceCheckpoint.get(id);
+            if (known !== 'all' && spans.length > 0) stableSinceCheckpoint.set(id, [...(known ?? []), ...spans]);
+        }
+        for (const id of changes.created) if (!stableSinceCheckpoint.has(id)) stableSinceCheckpoint.set(id, 'all');
+    }
+
+    /** What the log keeps of a round: each touched canister's changed memory and meta, the statuses. */
+    function roundRecord(changes: RoundChanges, pruned: string[]): RoundRecord {
         const touched = new Set([
             ...changes.heap.keys(),
             ...changes.stable.keys(),
@@ -365,17 +388,9 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
             const heap: Array<[number, Uint8Array]> = heapReset
                 ? [[0, committed]]
                 : (changes.heap.get(id) ?? []).map(([s, e]) => [s, committed.slice(s, e)]);
-            let stable: Array<[number, Uint8Array]>;
-            if (stableReset) {
-                stable = [...canister.stable.pages()].map(([n, page]) => [n * STABLE_PAGE, page]);
-                stableSinceCheckpoint.set(id, 'all');
-            } else {
-                const spans = changes.stable.get(id) ?? [];
-                stable = spans.map((span) => [span[0], readSpan(canister.stable, span)]);
-                const known = stableSinceCheckpoint.get(id);
-                if (known !== 'all' && spans.length > 0) stableSinceCheckpoint.set(id, [...(known ?? []), ...spans]);
-            }
-            if (changes.created.has(id) && !stableSinceCheckpoint.has(id)) stableSinceCheckpoint.set(id, 'all');
+            const stable: Array<[number, Uint8Array]> = stableReset
+                ? [...canister.stable.pages()].map(([n, page]) => [n * STABLE_PAGE, page])
+                : (changes.stable.get(id) ?? []).map((span) => [span[0], readSpan(canister.stable, span)]);
             canisters.push({ ...metaOf(canister), heapReset, heap, stableReset, stable });
         }
         const statuses: Array<[string, IngressStatus | null]> = [
@@ -384,7 +399,7 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
                 .map((id): [string, IngressStatus] => [id, subnet.ingress.get(id)!]),
             ...pruned.map((id): [string, null] => [id, null]),
         ];
-        const record: RoundRecord = {
+        return {
             time: subnet.time,
             nextCanisterIndex: subnet.nextCanisterIndex,
             queue: subnet.queue,
@@ -393,8 +408,6 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
             deleted: [...changes.deleted],
             extra,
         };
-        store.append(record);
-        if (changes.droppedSnapshots.size > 0) store.pruneSnapshots(liveSnapshotKeys(subnet));
     }
 
     function checkpoint(): void {
