@@ -8,13 +8,13 @@ import { ns } from '../domain/json';
 import { defaultNickname, defaultNumber, nameKey, suffixed } from '../domain/nicknames';
 import { holdName, nameHolder, releaseName } from '../state/names';
 import { MAX_ACHIEVEMENTS_PER_CALL, checkAchievementId, checkNickname, invalid } from '../../contract/rules';
-import { dict, type PlayerRecord } from '../state/records';
+import { dict, type PlayerRecord, type Stats } from '../state/records';
 import { playerKey } from '../state/store';
 import type { Ctx, GameState, Untrusted } from '../state/context';
 import { Fail } from '../domain/fail';
 import { requireGame } from '../state/game-state';
 import { setSlot } from '../state/slots';
-import { changeStats, liveStats } from '../state/stats';
+import { changeStats, liveStats, tickStats } from '../state/stats';
 import { authTypeNames, registerAuthType, setPlayer } from '../state/tables';
 import { refuseBanned } from './bans';
 import { refuseClientWrite, refuseRetired, requirePlayerId, requirePlayerRef, resolveWriter } from './credentials';
@@ -101,9 +101,8 @@ export function nextDefaultNumber(ctx: Ctx, gameId: string): number {
  * out yet): above the game's mark of such names no one does, and no B-tree read (~100 K
  * instructions) is needed to know it.
  */
-function allocateDefault(ctx: Ctx, gameId: string): string {
-    let n = nextDefaultNumber(ctx, gameId);
-    const stats = changeStats(ctx, gameId);
+function allocateDefault(ctx: Ctx, gameId: string, stats: Stats): string {
+    let n = stats.nextDefaultName ?? nextDefaultNumber(ctx, gameId);
     const chosen = stats.chosenDefaultMax;
     while ((chosen === undefined || n <= chosen) && nameHolder(ctx, gameId, defaultNickname(n)) !== undefined) n++;
     stats.nextDefaultName = n + 1;
@@ -175,9 +174,10 @@ export function createPlayer(
                 ? nickname
                 : undefined;
     const chosen = free !== undefined;
-    const name = free ?? allocateDefault(ctx, gameId);
+    // Written on the tick: the slot chunk this call writes holds them till then (state/slots.ts).
+    const stats = tickStats(ctx, gameId);
+    const name = free ?? allocateDefault(ctx, gameId, stats);
     if (chosen) claim(ctx, name, owner);
-    const stats = changeStats(ctx, gameId);
     const slot = stats.players;
     stats.players = slot + 1;
     setSlot(ctx, gameId, slot, playerId);
