@@ -78,7 +78,7 @@ export function setHeapLimit(ctx: Ctx, value: unknown): { heapLimitBytes: number
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
         throw new Fail(400, 'Invalid heapLimitBytes: must be a non-negative integer of bytes');
     ctx.store.meta.set('heapLimitBytes', value);
-    ctx.room.limit = value; // (read again with each full estimate)
+    ctx.room.limit = value;
     return { heapLimitBytes: value };
 }
 
@@ -125,7 +125,6 @@ export function heapBytes(ctx: Ctx): number {
     const now = ctx.env.now();
     if (room.heapBytes < 0 || now - room.at >= RECOUNT_US || room.added >= RECOUNT_PLAYERS) {
         room.heapBytes = countHeap(ctx);
-        room.limit = heapLimit(ctx);
         room.at = now;
         room.added = 0;
     }
@@ -142,10 +141,11 @@ export function recount(ctx: Ctx): void {
     ctx.room.heapBytes = -1;
 }
 
-/** Past the line: the estimate (recounted when old) against the line read with its last recount. */
+/** Past the line: the estimate (recounted when old) against the line (a stored value, read once). */
 function full(ctx: Ctx, extra: number): boolean {
-    const bytes = heapBytes(ctx);
-    return bytes + extra > ctx.room.limit;
+    const room = ctx.room;
+    if (room.limit < 0) room.limit = heapLimit(ctx);
+    return heapBytes(ctx) + extra > room.limit;
 }
 
 const refused = (): Fail => new Fail(503, MESSAGES.shardFull, { retryAfter: SHARD_FULL_RETRY_AFTER_SECONDS });

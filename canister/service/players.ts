@@ -9,6 +9,7 @@ import { defaultNickname, defaultNumber, nameKey, suffixed } from '../domain/nic
 import { holdName, nameHolder, releaseName } from '../state/names';
 import { MAX_ACHIEVEMENTS_PER_CALL, checkAchievementId, checkNickname, invalid } from '../../contract/rules';
 import { dict, type PlayerRecord, type Stats } from '../state/records';
+import { LAYOUT, type PlayerRow } from '../state/player-row';
 import { playerKey } from '../state/store';
 import type { Ctx, GameState, Untrusted } from '../state/context';
 import { Fail } from '../domain/fail';
@@ -163,6 +164,44 @@ export function createPlayer(
     authType: string,
     suffixTaken = false,
 ): PlayerRecord {
+    const { slot, name, chosen, now } = addPlayer(ctx, game, playerId, nickname, authType, suffixTaken);
+    return {
+        slot,
+        nickname: name,
+        defaultName: !chosen,
+        authType,
+        created: now,
+        playCount: 0,
+        lastPlayed: now,
+        boards: dict(),
+        pace: dict(),
+    };
+}
+
+/**
+ * createPlayer's record as its stored arrays (state/player-row.ts; what rowOfPlayer makes of it),
+ * for a first submit (rule N1): without the object between (~45 K instructions).
+ */
+export function createPlayerRow(
+    ctx: Ctx,
+    game: GameState,
+    playerId: string,
+    nickname: string | undefined,
+    authType: string,
+): PlayerRow {
+    const { slot, name, chosen, now } = addPlayer(ctx, game, playerId, nickname, authType, false);
+    return [LAYOUT, slot, name, chosen ? 0 : 1, authType, now, 0, 0, 0, null, [], [], null, 0, 0];
+}
+
+/** A new player counted, named and given a slot (createPlayer's rules); its record is the caller's to make. */
+function addPlayer(
+    ctx: Ctx,
+    game: GameState,
+    playerId: string,
+    nickname: string | undefined,
+    authType: string,
+    suffixTaken: boolean,
+): { slot: number; name: string; chosen: boolean; now: number } {
     const gameId = game.record.gameId;
     const owner = playerKey(gameId, playerId);
     const free =
@@ -183,20 +222,9 @@ export function createPlayer(
     setSlot(ctx, gameId, slot, playerId);
     const now = ctx.env.now();
     if (registerAuthType(authType)) ctx.store.meta.set('authTypes', [...authTypeNames()]);
-    const player: PlayerRecord = {
-        slot,
-        nickname: name,
-        defaultName: !chosen,
-        authType,
-        created: now,
-        playCount: 0,
-        lastPlayed: now,
-        boards: dict(),
-        pace: dict(),
-    };
     setPlayer(game.players, slot, name, authType);
     playerAdded(ctx);
-    return player;
+    return { slot, name, chosen, now };
 }
 
 /** Rule N1 on an existing profile: a free name renames; a taken one is silently ignored. */

@@ -11,7 +11,7 @@ import { ns } from '../domain/json';
 import { applySubmit, type Best } from '../domain/bests';
 import { PLAY_DEDUPE_US, RATE_WINDOW_US, countsAsPlay, pace, submitMessage } from '../domain/throttle';
 import { MAX_SUBMITS_PER_CALL, checkCount, checkNickname, invalid, isFanout } from '../../contract/rules';
-import { createPlayer, renameIfFree } from './players';
+import { createPlayerRow, renameIfFree } from './players';
 import { refuseClientWrite, refuseRetired, requirePlayerRef, resolveWriter } from './credentials';
 import type { BoardRecord, PlayerRecord, SuspicionRecord } from '../state/records';
 import { rowOfPlayer } from '../state/player-codec';
@@ -191,7 +191,7 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
 
     // Accepted: from here on nothing fails on user input.
     const created = existing === undefined;
-    const player = existing ?? rowOfPlayer(createPlayer(ctx, game, playerId, nickname, authType));
+    const player = existing ?? createPlayerRow(ctx, game, playerId, nickname, authType);
     // Every time in the record from now on is a distance back from this submit.
     rebase(player, now);
     if (!created && nickname !== undefined && nickname !== player[NICKNAME])

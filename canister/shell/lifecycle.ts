@@ -104,7 +104,7 @@ function configure(arg: [] | [string]): void {
     if (config.directory !== undefined) ctx.store.meta.set('directory', config.directory);
     if (config.heapLimitBytes !== undefined) {
         ctx.store.meta.set('heapLimitBytes', config.heapLimitBytes);
-        capacity.recount(ctx); // (the line is read with the next estimate)
+        ctx.room.limit = -1; // (read again when next needed)
     }
     setAccessLists(config);
     // A shard's sign-ins of identities new to it ask the directory's registry.

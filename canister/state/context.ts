@@ -84,7 +84,7 @@ export interface Room {
     /** The last full heap estimate (bytes; -1: none yet) and when it was made (µs). */
     heapBytes: number;
     at: number;
-    /** The heap line as read with that estimate (a stored value: not read again per new player). */
+    /** The heap line (bytes; -1: not read yet): a stored value, not read again per new player. */
     limit: number;
     /** Players created since that estimate (each counted at a guess until the next one). */
     added: number;
@@ -110,7 +110,7 @@ export function newCtx(store: Store, env: Env): Ctx {
         room: {
             heapBytes: -1,
             at: 0,
-            limit: 0,
+            limit: -1,
             added: 0,
             minutes: new Float64Array(5),
             instructions: new Float64Array(5),
