@@ -224,10 +224,11 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     }
     if (counted) player[PLAY_COUNT] += 1;
     const message = submitMessage({ created, improved, nickname: player[NICKNAME] });
-    // The paces that still matter (throttle.ts stillPacing), then this submit's.
-    dropPaces(player, PLAY_DEDUPE_US);
+    // The paces that still matter (throttle.ts stillPacing), then this submit's. (A new player's
+    // paces and entries are all this submit's: nothing to drop.)
+    if (!created) dropPaces(player, PLAY_DEDUPE_US);
     setPace(player, paceKey, { score, streak, nickname, message });
-    dropDeadEntries(player, game.record.boards);
+    if (!created) dropDeadEntries(player, game.record.boards);
     player[ACTIVE_DAY] = countSubmit(ctx, game, player[ACTIVE_DAY], player[AUTH_TYPE], created, counted, boards, now);
     if (session !== undefined && game.record.timeValidation.enabled && !skips) consumeSession(ctx, session);
     ctx.store.players.setRow(playerKey(gameId, playerId), player);
