@@ -78,6 +78,7 @@ export function setHeapLimit(ctx: Ctx, value: unknown): { heapLimitBytes: number
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
         throw new Fail(400, 'Invalid heapLimitBytes: must be a non-negative integer of bytes');
     ctx.store.meta.set('heapLimitBytes', value);
+    ctx.room.limit = value;
     return { heapLimitBytes: value };
 }
 
@@ -140,8 +141,11 @@ export function recount(ctx: Ctx): void {
     ctx.room.heapBytes = -1;
 }
 
+/** Past the line: the estimate (recounted when old) against the line (a stored value, read once). */
 function full(ctx: Ctx, extra: number): boolean {
-    return heapBytes(ctx) + extra > heapLimit(ctx);
+    const room = ctx.room;
+    if (room.limit < 0) room.limit = heapLimit(ctx);
+    return heapBytes(ctx) + extra > room.limit;
 }
 
 const refused = (): Fail => new Fail(503, MESSAGES.shardFull, { retryAfter: SHARD_FULL_RETRY_AFTER_SECONDS });

@@ -8,13 +8,14 @@ import { ns } from '../domain/json';
 import { defaultNickname, defaultNumber, nameKey, suffixed } from '../domain/nicknames';
 import { holdName, nameHolder, releaseName } from '../state/names';
 import { MAX_ACHIEVEMENTS_PER_CALL, checkAchievementId, checkNickname, invalid } from '../../contract/rules';
-import { dict, type PlayerRecord } from '../state/records';
+import { dict, type PlayerRecord, type Stats } from '../state/records';
+import { LAYOUT, type PlayerRow } from '../state/player-row';
 import { playerKey } from '../state/store';
 import type { Ctx, GameState, Untrusted } from '../state/context';
 import { Fail } from '../domain/fail';
 import { requireGame } from '../state/game-state';
 import { setSlot } from '../state/slots';
-import { changeStats, liveStats } from '../state/stats';
+import { changeStats, liveStats, tickStats } from '../state/stats';
 import { authTypeNames, registerAuthType, setPlayer } from '../state/tables';
 import { refuseBanned } from './bans';
 import { refuseClientWrite, refuseRetired, requirePlayerId, requirePlayerRef, resolveWriter } from './credentials';
@@ -101,9 +102,8 @@ export function nextDefaultNumber(ctx: Ctx, gameId: string): number {
  * out yet): above the game's mark of such names no one does, and no B-tree read (~100 K
  * instructions) is needed to know it.
  */
-function allocateDefault(ctx: Ctx, gameId: string): string {
-    let n = nextDefaultNumber(ctx, gameId);
-    const stats = changeStats(ctx, gameId);
+function allocateDefault(ctx: Ctx, gameId: string, stats: Stats): string {
+    let n = stats.nextDefaultName ?? nextDefaultNumber(ctx, gameId);
     const chosen = stats.chosenDefaultMax;
     while ((chosen === undefined || n <= chosen) && nameHolder(ctx, gameId, defaultNickname(n)) !== undefined) n++;
     stats.nextDefaultName = n + 1;
@@ -164,6 +164,44 @@ export function createPlayer(
     authType: string,
     suffixTaken = false,
 ): PlayerRecord {
+    const { slot, name, chosen, now } = addPlayer(ctx, game, playerId, nickname, authType, suffixTaken);
+    return {
+        slot,
+        nickname: name,
+        defaultName: !chosen,
+        authType,
+        created: now,
+        playCount: 0,
+        lastPlayed: now,
+        boards: dict(),
+        pace: dict(),
+    };
+}
+
+/**
+ * createPlayer's record as its stored arrays (state/player-row.ts; what rowOfPlayer makes of it),
+ * for a first submit (rule N1): without the object between (~45 K instructions).
+ */
+export function createPlayerRow(
+    ctx: Ctx,
+    game: GameState,
+    playerId: string,
+    nickname: string | undefined,
+    authType: string,
+): PlayerRow {
+    const { slot, name, chosen, now } = addPlayer(ctx, game, playerId, nickname, authType, false);
+    return [LAYOUT, slot, name, chosen ? 0 : 1, authType, now, 0, 0, 0, null, [], [], null, 0, 0];
+}
+
+/** A new player counted, named and given a slot (createPlayer's rules); its record is the caller's to make. */
+function addPlayer(
+    ctx: Ctx,
+    game: GameState,
+    playerId: string,
+    nickname: string | undefined,
+    authType: string,
+    suffixTaken: boolean,
+): { slot: number; name: string; chosen: boolean; now: number } {
     const gameId = game.record.gameId;
     const owner = playerKey(gameId, playerId);
     const free =
@@ -175,28 +213,18 @@ export function createPlayer(
                 ? nickname
                 : undefined;
     const chosen = free !== undefined;
-    const name = free ?? allocateDefault(ctx, gameId);
+    // Written on the tick: the slot chunk this call writes holds them till then (state/slots.ts).
+    const stats = tickStats(ctx, gameId);
+    const name = free ?? allocateDefault(ctx, gameId, stats);
     if (chosen) claim(ctx, name, owner);
-    const stats = changeStats(ctx, gameId);
     const slot = stats.players;
     stats.players = slot + 1;
     setSlot(ctx, gameId, slot, playerId);
     const now = ctx.env.now();
     if (registerAuthType(authType)) ctx.store.meta.set('authTypes', [...authTypeNames()]);
-    const player: PlayerRecord = {
-        slot,
-        nickname: name,
-        defaultName: !chosen,
-        authType,
-        created: now,
-        playCount: 0,
-        lastPlayed: now,
-        boards: dict(),
-        pace: dict(),
-    };
     setPlayer(game.players, slot, name, authType);
     playerAdded(ctx);
-    return player;
+    return { slot, name, chosen, now };
 }
 
 /** Rule N1 on an existing profile: a free name renames; a taken one is silently ignored. */

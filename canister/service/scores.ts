@@ -11,7 +11,7 @@ import { ns } from '../domain/json';
 import { applySubmit, type Best } from '../domain/bests';
 import { PLAY_DEDUPE_US, RATE_WINDOW_US, countsAsPlay, pace, submitMessage } from '../domain/throttle';
 import { MAX_SUBMITS_PER_CALL, checkCount, checkNickname, invalid, isFanout } from '../../contract/rules';
-import { createPlayer, renameIfFree } from './players';
+import { createPlayerRow, renameIfFree } from './players';
 import { refuseClientWrite, refuseRetired, requirePlayerRef, resolveWriter } from './credentials';
 import type { BoardRecord, PlayerRecord, SuspicionRecord } from '../state/records';
 import { rowOfPlayer } from '../state/player-codec';
@@ -191,7 +191,7 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
 
     // Accepted: from here on nothing fails on user input.
     const created = existing === undefined;
-    const player = existing ?? rowOfPlayer(createPlayer(ctx, game, playerId, nickname, authType));
+    const player = existing ?? createPlayerRow(ctx, game, playerId, nickname, authType);
     // Every time in the record from now on is a distance back from this submit.
     rebase(player, now);
     if (!created && nickname !== undefined && nickname !== player[NICKNAME])
@@ -224,10 +224,11 @@ function submitOne(ctx: Ctx, req: Untrusted<SubmitRequest>): SubmitReply {
     }
     if (counted) player[PLAY_COUNT] += 1;
     const message = submitMessage({ created, improved, nickname: player[NICKNAME] });
-    // The paces that still matter (throttle.ts stillPacing), then this submit's.
-    dropPaces(player, PLAY_DEDUPE_US);
+    // The paces that still matter (throttle.ts stillPacing), then this submit's. (A new player's
+    // paces and entries are all this submit's: nothing to drop.)
+    if (!created) dropPaces(player, PLAY_DEDUPE_US);
     setPace(player, paceKey, { score, streak, nickname, message });
-    dropDeadEntries(player, game.record.boards);
+    if (!created) dropDeadEntries(player, game.record.boards);
     player[ACTIVE_DAY] = countSubmit(ctx, game, player[ACTIVE_DAY], player[AUTH_TYPE], created, counted, boards, now);
     if (session !== undefined && game.record.timeValidation.enabled && !skips) consumeSession(ctx, session);
     ctx.store.players.setRow(playerKey(gameId, playerId), player);

@@ -102,7 +102,10 @@ function configure(arg: [] | [string]): void {
     // The role is kept across upgrades unless a new argument gives one.
     if (config.role !== undefined) ctx.store.meta.set('role', config.role);
     if (config.directory !== undefined) ctx.store.meta.set('directory', config.directory);
-    if (config.heapLimitBytes !== undefined) ctx.store.meta.set('heapLimitBytes', config.heapLimitBytes);
+    if (config.heapLimitBytes !== undefined) {
+        ctx.store.meta.set('heapLimitBytes', config.heapLimitBytes);
+        ctx.room.limit = -1; // (read again when next needed)
+    }
     setAccessLists(config);
     // A shard's sign-ins of identities new to it ask the directory's registry.
     ctx.isShard = ctx.store.meta.get('role') === 'shard';

@@ -3,7 +3,7 @@
 import type { RegisteredAccount } from '../../contract/canister';
 import type { DailyRecord, Stats } from './records';
 import type { GameRecord } from './records';
-import type { Store } from './store';
+import type { SlotChunk, Store } from './store';
 import type { BoardTable, PlayerTable } from './tables';
 import type { LeagueState } from './leagues';
 
@@ -44,7 +44,12 @@ export interface Ctx {
     daily: Map<string, DailyRecord>;
     dirtyDaily: Set<string>;
     /** Slot chunks changed in this call, written back by flushSlots (slots.ts). */
-    slotChunks: Map<string, Array<string | null>>;
+    slotChunks: Map<string, SlotChunk>;
+    /**
+     * Each game's last chunk written (key and ids), kept after the call: the next new player's
+     * slot is most often in it, and needs no read of the stored chunk (~190 K instructions).
+     */
+    slotTails: Map<string, { key: string; ids: SlotChunk }>;
     /** Games whose heap tables are still being rebuilt from records: the next slot to read. */
     rebuilding: Map<string, number>;
     // ---- move part ----
@@ -79,6 +84,8 @@ export interface Room {
     /** The last full heap estimate (bytes; -1: none yet) and when it was made (µs). */
     heapBytes: number;
     at: number;
+    /** The heap line (bytes; -1: not read yet): a stored value, not read again per new player. */
+    limit: number;
     /** Players created since that estimate (each counted at a guess until the next one). */
     added: number;
     /** Instructions of updates and timers, a ring cell per minute (the last 5): the minute (since the epoch) of each cell. */
@@ -98,8 +105,16 @@ export function newCtx(store: Store, env: Env): Ctx {
         daily: new Map(),
         dirtyDaily: new Set(),
         slotChunks: new Map(),
+        slotTails: new Map(),
         rebuilding: new Map(),
-        room: { heapBytes: -1, at: 0, added: 0, minutes: new Float64Array(5), instructions: new Float64Array(5) },
+        room: {
+            heapBytes: -1,
+            at: 0,
+            limit: -1,
+            added: 0,
+            minutes: new Float64Array(5),
+            instructions: new Float64Array(5),
+        },
         namesRekeyed: false,
         moving: new Set(),
         movedTo: new Map(),

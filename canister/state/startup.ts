@@ -1,10 +1,11 @@
 // Loading the heap tables at start and after an upgrade: from the pre-upgrade snapshot when
-// there is a valid one, else rebuilt from the player records, in steps.
+// there is a valid one, else rebuilt from the player records, in steps (a game's count of
+// players and next default name first brought up to what its slot chunks say was handed out).
 import type { Ctx } from './context';
 import { emptyGameState, indexPlayer } from './game-state';
 import { clearSnapshot, restoreSnapshot } from './snapshot';
-import { slotPlayers } from './slots';
-import { statsOf } from './stats';
+import { handedOut, slotPlayers } from './slots';
+import { changeStats, flushChangedStats, liveStats, statsOf } from './stats';
 import { playerKey } from './store';
 import { registerAuthType } from './tables';
 import { loadLeagues } from './leagues';
@@ -31,13 +32,31 @@ export function loadGames(ctx: Ctx, rebuildNow = Infinity): 'snapshot' | 'record
         return 'snapshot';
     }
     for (const record of records) {
+        catchUpCounters(ctx, record.gameId);
         const game = emptyGameState(record);
         ctx.games.set(record.gameId, game);
         ctx.rebuilding.set(record.gameId, 0);
         loadLeagues(ctx, game);
     }
+    flushChangedStats(ctx);
     rebuildSome(ctx, rebuildNow);
     return 'records';
+}
+
+/**
+ * A game's count of players and next default name as its slot chunks say (slots.ts handedOut):
+ * both are written on the tick, so after an upgrade that skipped pre_upgrade the stored ones may
+ * be behind what the last calls handed out (written back by the caller's flushChangedStats).
+ */
+function catchUpCounters(ctx: Ctx, gameId: string): void {
+    const stored = liveStats(ctx, gameId);
+    const done = handedOut(ctx, gameId, stored.players);
+    const next = done.nextDefaultName;
+    const nextBehind = next !== undefined && (stored.nextDefaultName === undefined || next > stored.nextDefaultName);
+    if (done.players === stored.players && !nextBehind) return;
+    const stats = changeStats(ctx, gameId);
+    stats.players = done.players;
+    if (nextBehind) stats.nextDefaultName = next;
 }
 
 /** Reads up to `maxPlayers` more player records into the heap tables; true when all are in. */

@@ -1,10 +1,12 @@
 // Game and platform counters (players, plays, submissions, today's submissions), kept in the
-// heap between calls. A game's counters are written at the end of every call that created a
-// player or changed them otherwise (flushChangedStats): the slot of its next player comes from
-// them, and must hold even through an upgrade that skips pre_upgrade. Counts of submits alone,
+// heap between calls. A game's counters are written at the end of every call that changed them
+// otherwise than by counting submits or creating players (flushChangedStats). Counts of submits,
 // the game's and the platform's ('*'), are written on the tick and before an upgrade
 // (flushStats): one write fewer per call (~150 K instructions); an upgrade that skips
-// pre_upgrade loses up to 30 s of them.
+// pre_upgrade loses up to 30 s of them. So are a game's players and next default name, but those
+// must hold even through such an upgrade (a slot or a default name handed out twice): the slot
+// chunk a call creating players writes carries them (slots.ts), and the tables' rebuild after
+// such an upgrade takes them back from there (startup.ts).
 import type { Ctx } from './context';
 import type { Stats } from './records';
 
@@ -45,6 +47,16 @@ export function liveStats(ctx: Ctx, key: string): Readonly<Stats> {
 export function changeStats(ctx: Ctx, key: string): Stats {
     ctx.dirtyStats.add(key);
     ctx.changedStats.add(key);
+    return live(ctx, key, dayOf(ctx.env.now()));
+}
+
+/**
+ * The counters to change in place, written on the tick: a new player's slot and default name,
+ * whose durable copy is the slot chunk the same call writes (slots.ts flushSlots). One write
+ * fewer per call that creates players (~175 K instructions).
+ */
+export function tickStats(ctx: Ctx, key: string): Stats {
+    ctx.dirtyStats.add(key);
     return live(ctx, key, dayOf(ctx.env.now()));
 }
 

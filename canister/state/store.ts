@@ -124,6 +124,12 @@ export function metaKV(kv: KV<unknown>): MetaKV {
     return kv as MetaKV;
 }
 
+/**
+ * The holders of a game's SLOTS_PER_CHUNK slots (state/slots.ts; null: not handed out), then,
+ * written by this release, the game's next default-name number as of the call that wrote it.
+ */
+export type SlotChunk = Array<string | null | number>;
+
 export interface Store {
     /** Small settings and bookkeeping (Meta). */
     meta: MetaKV;
@@ -136,7 +142,7 @@ export interface Store {
     /** `<gameId>/<slot>` -> player id, as slots were written before chunks (read, never written). */
     slots: KV<string>;
     /** `<gameId>/<slot / 16>` -> the player ids of 16 slots (slots.ts): players in slot order, to rebuild heap tables. */
-    slotChunks: KV<Array<string | null>>;
+    slotChunks: KV<SlotChunk>;
     /** `<gameId>/<skeleton>` of a chosen nickname (nameKey: case and look-alikes folded) -> `<gameId>/<playerId>` of its owner. */
     nicknames: KV<string>;
     /** A nickname's skeleton -> its owner, service-wide, as schema version 4 kept them; emptied by names.ts rekeySome. */

@@ -165,6 +165,32 @@ test('a player created by sign-in keeps its slot and its name through an upgrade
     ]);
 });
 
+test('new players of submits right before an upgrade that skips pre_upgrade keep their slots and names, never handed out again', async () => {
+    // No tick between: the game's count of players and next default name are in the heap and in
+    // the slot chunks the calls wrote (state/slots.ts), not yet in its stored counters.
+    const submit = (playerId: string, score: number) => ({ apiKey, gameId: 'up-game', playerId, score, streak: 0 });
+    await c.ok('submit_scores', { submits: Array.from({ length: 19 }, (_, i) => submit(`np-${i}`, 10 + i)) });
+    await c.ok('submit_scores', { submits: [submit('np-19', 29)] });
+    const names = async (): Promise<string[]> =>
+        (await c.ok('leaderboard', { gameId: 'up-game', limit: 1000 })).leaderboard.map(
+            (e: { nickname: string }) => e.nickname,
+        );
+    const before = { players: (await c.ok('game_stats', { gameId: 'up-game' })).totalPlayers, names: await names() };
+    await c.replica.installCode(c.canisterId, leaderboardWasm(), {
+        mode: 'upgrade',
+        arg: initArg({ gateways: [c.gateway.getPrincipal()], operators: [c.operator.getPrincipal()] }),
+        skipPreUpgrade: true,
+    });
+    expect((await c.ok('game_stats', { gameId: 'up-game' })).totalPlayers).toBe(before.players);
+    expect(await names()).toEqual(before.names);
+    // New players after it: slots and default names of their own.
+    await c.ok('submit_scores', { submits: Array.from({ length: 5 }, (_, i) => submit(`np-after-${i}`, 30 + i)) });
+    const after = await names();
+    expect((await c.ok('game_stats', { gameId: 'up-game' })).totalPlayers).toBe(before.players + 5);
+    expect(after).toHaveLength(before.names.length + 5);
+    expect(new Set(after).size).toBe(after.length);
+});
+
 test('entry metadata survives both kinds of upgrade, on every board that shows it', async () => {
     const submits = [];
     for (let i = 0; i < 10; i++) {

@@ -17,6 +17,7 @@ import { harness, hashOf, key, moveGame, person, present, withGame, withReader, 
 import { submitBatch } from './submit';
 import { Fail } from '../../../canister/domain/fail';
 import { setHeapLimit } from '../../../canister/service/capacity';
+import { flushStats } from '../../../canister/state/stats';
 
 const G = 'moving-game';
 const TARGET = 'rrkah-fqaaa-aaaaa-aaaaq-cai';
@@ -232,7 +233,9 @@ test("default names go on where the source's left off, even for a game of an old
         expect(r).toMatchObject({ ok: {} });
     };
     for (let i = 0; i < 5; i++) anon(src, `a${i}`);
-    // An older release counted defaults service-wide: the game has no counter of its own.
+    // An older release counted defaults service-wide: the game has no counter of its own (its
+    // counters as the tick writes them, then without it).
+    flushStats(src);
     const { nextDefaultName: _own, ...stats } = src.store.stats.get(G)!;
     src.store.stats.set(G, stats);
     src.store.stats.set('*', { ...(src.store.stats.get('*') ?? stats), nextDefaultName: 6 });
