@@ -22,7 +22,12 @@ const unavailable = (e: unknown): ApiAnswer => ({
 /** The replica's side: answers every request arriving on `port` with `serveApi`. */
 export function serveApiPort(port: MessagePort, serveApi: (request: ApiRequest) => Promise<ApiAnswer>): void {
     port.on('message', (asked: Asked) => {
-        void serveApi({ method: asked.method, path: asked.path, body: asked.body })
+        void serveApi({
+            method: asked.method,
+            path: asked.path,
+            body: asked.body,
+            unsignedQueries: asked.unsignedQueries,
+        })
             .then(undefined, unavailable)
             .then((answer) => {
                 const body = own(answer.body);
@@ -62,9 +67,7 @@ export function apiPortClient(port: MessagePort): {
                 const id = next++;
                 pending.set(id, { resolve, reject });
                 const body = own(request.body);
-                port.postMessage({ id, method: request.method, path: request.path, body } satisfies Asked, [
-                    body.buffer as ArrayBuffer,
-                ]);
+                port.postMessage({ ...request, id, body } satisfies Asked, [body.buffer as ArrayBuffer]);
             });
         },
         close() {

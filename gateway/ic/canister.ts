@@ -116,7 +116,7 @@ function newAgent(o: CanisterOptions): HttpAgent {
         shouldSyncTime: false,
         verifyQuerySignatures: o.verifyReplies ?? true,
         ...(o.inProcess !== undefined
-            ? { fetch: inProcessFetch(o.inProcess) }
+            ? { fetch: inProcessFetch(o.inProcess, o.verifyReplies === false) }
             : isLoopbackHost(o.host)
               ? { fetch: loopbackFetch() }
               : {}),

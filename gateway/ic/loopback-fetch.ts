@@ -31,7 +31,13 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /** A replica's IC HTTP interface in this process (the replica thread's `request`). */
-export type InProcessReplica = (request: { method: string; path: string; body: Uint8Array }) => Promise<{
+export type InProcessReplica = (request: {
+    method: string;
+    path: string;
+    body: Uint8Array;
+    /** The agent does not check the node's signatures on query replies: the replica may leave them out. */
+    unsignedQueries?: boolean;
+}) => Promise<{
     status: number;
     headers: Record<string, string>;
     body: Uint8Array;
@@ -62,14 +68,22 @@ function requestOf(input: string | URL | Request, init: RequestInit): { url: str
     return { url, body: body === undefined || body === null ? undefined : new Uint8Array(body) };
 }
 
-/** A fetch handing the agent's requests to a replica in this process (only its `/api/` paths). */
-export function inProcessFetch(replica: InProcessReplica): typeof fetch {
+/**
+ * A fetch handing the agent's requests to a replica in this process (only its `/api/` paths);
+ * `unsignedQueries` for an agent that does not verify query signatures (verifyQuerySignatures: false).
+ */
+export function inProcessFetch(replica: InProcessReplica, unsignedQueries = false): typeof fetch {
     const inProcess = async (input: string | URL | Request, init: RequestInit = {}): Promise<LoopbackResponse> => {
         const { url, body } = requestOf(input, init);
         init.signal?.throwIfAborted();
         const path = new URL(url).pathname;
         if (!path.startsWith('/api/')) throw new TypeError(`inProcessFetch: ${path} is not the replica's API`);
-        const answer = await replica({ method: init.method ?? 'GET', path, body: body ?? new Uint8Array() });
+        const answer = await replica({
+            method: init.method ?? 'GET',
+            path,
+            body: body ?? new Uint8Array(),
+            unsignedQueries,
+        });
         init.signal?.throwIfAborted();
         const bytes = Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.length);
         return responseOf(

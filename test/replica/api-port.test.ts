@@ -23,12 +23,16 @@ beforeAll(async () => {
 });
 afterAll(() => thread?.stop());
 
-async function probeOver(fetchFn: typeof fetch | undefined, identity = Ed25519KeyIdentity.generate()): Promise<Probe> {
+async function probeOver(
+    fetchFn: typeof fetch | undefined,
+    identity = Ed25519KeyIdentity.generate(),
+    verifyQuerySignatures = true,
+): Promise<Probe> {
     const agent = await HttpAgent.create({
         host: thread.url,
         identity,
         shouldFetchRootKey: true,
-        verifyQuerySignatures: true,
+        verifyQuerySignatures,
         ...(fetchFn === undefined ? {} : { fetch: fetchFn }),
     });
     return actorFor<Probe>(agent, probeIdl, id);
@@ -44,6 +48,34 @@ test('queries and updates answer the same in process as over HTTP, verified sign
     expect(await overHttp.increment()).toBe(before + 2n);
     expect(await inProcess.count()).toBe(before + 2n);
     expect((await inProcess.whoami()).toText()).toBe(identity.getPrincipal().toText());
+});
+
+test('an agent that does not verify query signatures may have them left out; nothing else changes', async () => {
+    const identity = Ed25519KeyIdentity.generate();
+    const unsigned = await probeOver(inProcessFetch(thread.request, true), identity, false);
+    const signed = await probeOver(inProcessFetch(thread.request), identity);
+    const before = await signed.count();
+    expect(await unsigned.increment()).toBe(before + 1n);
+    expect(await unsigned.count()).toBe(await signed.count());
+    expect((await unsigned.whoami()).toText()).toBe(identity.getPrincipal().toText());
+
+    const query = async (unsignedQueries: boolean) => {
+        const agent = HttpAgent.createSync({
+            host: thread.url,
+            identity,
+            verifyQuerySignatures: false,
+            fetch: inProcessFetch(async (r) => {
+                const answer = await thread.request({ ...r, unsignedQueries });
+                answers.push(Cbor.decode<{ signatures?: unknown[] }>(answer.body));
+                return answer;
+            }),
+        });
+        await agent.query(id, { methodName: 'count', arg: new Uint8Array(IDL.encode([], [])) });
+    };
+    const answers: Array<{ signatures?: unknown[] }> = [];
+    await query(true);
+    await query(false);
+    expect(answers.map((a) => a.signatures?.length)).toEqual([0, 1]);
 });
 
 describe('rejected requests get what the HTTP port answers', () => {
