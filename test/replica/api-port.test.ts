@@ -1,7 +1,7 @@
 // The replica thread's in-process IC HTTP interface (npm start's gateway uses it): the agent gets
 // the same answers as over the HTTP port for queries and updates, and a forged, expired, oversized
 // or misdirected request gets the very status and text the port gives, changing nothing.
-import { AnonymousIdentity, Cbor, HttpAgent, requestIdOf } from '@dfinity/agent';
+import { Cbor, HttpAgent, requestIdOf } from '@dfinity/agent';
 import { IDL } from '@dfinity/candid';
 import { Ed25519KeyIdentity } from '@dfinity/identity';
 import { Principal } from '@dfinity/principal';
@@ -9,7 +9,7 @@ import { Principal } from '@dfinity/principal';
 import { inProcessFetch } from '../../gateway/ic/loopback-fetch';
 import { startReplicaThread, type ReplicaThread } from '../../replica/threaded';
 import { actorFor, tempDir } from '../support/replica';
-import { PROBE_WASM, probeIdl, probeInit, type Probe } from './probe';
+import { expiryIn, incrementContent, PROBE_WASM, probeIdl, probeInit, type Probe } from './probe';
 
 let thread: ReplicaThread;
 let id: Principal;
@@ -79,17 +79,7 @@ test('an agent that does not verify query signatures may have them left out; not
 });
 
 describe('rejected requests get what the HTTP port answers', () => {
-    const expiryIn = (ms: number): bigint => BigInt(Date.now() + ms) * 1_000_000n;
-    const callContent = (overrides: Record<string, unknown> = {}) => ({
-        request_type: 'call',
-        canister_id: id,
-        method_name: 'increment',
-        arg: new Uint8Array(IDL.encode([], [])),
-        sender: new AnonymousIdentity().getPrincipal(),
-        ingress_expiry: expiryIn(60_000),
-        nonce: crypto.getRandomValues(new Uint8Array(16)),
-        ...overrides,
-    });
+    const callContent = (overrides: Record<string, unknown> = {}) => incrementContent(id, overrides);
 
     /** Both answers to the same bytes: [HTTP, in process], each as status and text (times masked: both read the clock). */
     async function both(path: string, body: Uint8Array, method = 'POST'): Promise<Array<[number, string]>> {
