@@ -176,6 +176,7 @@ export async function startLocal(config: Config, log: (line: string) => void = (
             identity,
             fetchRootKey: true,
             verifyReplies: false,
+            inProcess: replica.request,
         });
         const admin = await connectCanister({
             host: replica.url,
@@ -183,6 +184,7 @@ export async function startLocal(config: Config, log: (line: string) => void = (
             identity: operator,
             fetchRootKey: true,
             verifyReplies: false,
+            inProcess: replica.request,
         });
         // The directory's shards (SHARDS, default 1), created by the directory itself; a restart
         // keeps them, and upgrades them when the wasm changed since the last upload.

@@ -13,7 +13,7 @@ import { initBls } from './crypto/bls';
 import { STABLE_PAGE, readSpan } from './execution/stable-memory';
 import type { Span } from './execution/heap';
 import { instantiate } from './execution/instance';
-import { startHttpServer, type HttpServer } from './http/server';
+import { startHttpServer, type ApiAnswer, type ApiRequest, type HttpServer } from './http/server';
 import { callManagement } from './management';
 import {
     openStore,
@@ -78,6 +78,8 @@ export interface Replica {
     readonly rootKey: Uint8Array; // DER
     readonly subnet: Subnet;
     readonly certifier: Certifier;
+    /** Answers an IC HTTP interface request made in this process exactly as its HTTP port would (needs the port). */
+    serveApi(request: ApiRequest): Promise<ApiAnswer>;
     /** The execution time of the last round: what canisters saw. */
     time(): bigint;
     /** The time of the IC HTTP interface (certificates, ingress expiry); in test mode it may be ahead of `time()`. */
@@ -566,6 +568,10 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
         rootKey: certifier.rootKeyDer,
         subnet,
         certifier,
+        serveApi: (request) =>
+            http === undefined
+                ? Promise.reject(new Error('This replica runs without its HTTP interface'))
+                : http.serveApi(request),
         time: () => subnet.time,
         protocolTime: () => clock.protocol(),
         async advanceTime(ms) {

@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 
+import { serveApiPort } from './api-port';
 import { deploy } from './cli';
 import { startReplica } from './replica';
 import type { ThreadRequest, ThreadMessage, ThreadCommand } from './threaded';
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
     );
     port.on('message', (command: ThreadCommand) => {
         if (command.type === 'setExtra') replica.setExtra(command.key, command.value);
+        if (command.type === 'api') serveApiPort(command.port, replica.serveApi);
         if (command.type === 'stop') void replica.stop().then(() => post({ type: 'stopped' }));
     });
     post({

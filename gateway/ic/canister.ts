@@ -22,7 +22,7 @@ import {
     type Result,
 } from '../../contract/canister';
 import { blsVerify } from './bls';
-import { isLoopbackHost, loopbackFetch } from './loopback-fetch';
+import { inProcessFetch, isLoopbackHost, loopbackFetch, type InProcessReplica } from './loopback-fetch';
 import { ApiFailure, canisterFailure, unavailable, type CanisterReject } from '../http/errors';
 
 export interface CanisterClient {
@@ -54,6 +54,11 @@ export interface CanisterOptions {
      * ~9 ms (certificate) and ~4 ms (query) of the API's CPU per call on these machines.
      */
     verifyReplies?: boolean;
+    /**
+     * The replica at `host` when it runs in this process (npm start): the agent's requests are
+     * handed to it without sockets; it checks them as over HTTP. `host` still names it.
+     */
+    inProcess?: InProcessReplica;
     /** Where failures to reach the canister are reported (default: stderr). */
     log?: (message: string) => void;
 }
@@ -110,7 +115,11 @@ function newAgent(o: CanisterOptions): HttpAgent {
         retryTimes: 1,
         shouldSyncTime: false,
         verifyQuerySignatures: o.verifyReplies ?? true,
-        ...(isLoopbackHost(o.host) ? { fetch: loopbackFetch() } : {}),
+        ...(o.inProcess !== undefined
+            ? { fetch: inProcessFetch(o.inProcess, o.verifyReplies === false) }
+            : isLoopbackHost(o.host)
+              ? { fetch: loopbackFetch() }
+              : {}),
     });
 }
 

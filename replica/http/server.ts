@@ -43,7 +43,30 @@ export interface HttpServerOptions {
 export interface HttpServer {
     url: string;
     port: number;
+    /** Answers an IC HTTP interface request (`/api/...`) made in this process, as the server would. */
+    serveApi(request: ApiRequest): Promise<ApiAnswer>;
     close(): Promise<void>;
+}
+
+/** A request to the IC HTTP interface handed over in this process (not over a socket). */
+export interface ApiRequest {
+    method: string;
+    /** The URL's path, e.g. `/api/v2/canister/<id>/query`. */
+    path: string;
+    body: Uint8Array;
+    /**
+     * The caller does not check the node's signatures on query replies (npm start's gateway, for
+     * its own replica): they are left out (`signatures: []`) instead of costing an Ed25519
+     * signature and a hash per query. Everything the replica checks is checked as always.
+     */
+    unsignedQueries?: boolean;
+}
+
+/** An answer of the IC HTTP interface: what the server writes, or hands back in this process. */
+export interface ApiAnswer {
+    status: number;
+    headers: Record<string, string>;
+    body: Uint8Array;
 }
 
 /** The IC accepts ingress messages up to 2 MiB; the envelope adds a little. */
@@ -65,22 +88,15 @@ class HttpError extends Error {
 export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer> {
     const server = http.createServer((req, res) => {
         handle(req, res).catch((e: unknown) => {
-            const status = e instanceof HttpError ? e.status : 500;
-            if (!(e instanceof HttpError)) console.error('replica http:', e);
-            if (!res.headersSent) {
-                res.writeHead(status, {
-                    'content-type': 'text/plain; charset=utf-8',
-                    'access-control-allow-origin': '*',
-                });
-            }
-            res.end(e instanceof Error ? e.message : String(e));
+            const answer = errorAnswer(e);
+            if (!res.headersSent) res.writeHead(answer.status, answer.headers);
+            res.end(answer.body);
         });
     });
     server.keepAliveTimeout = 60_000;
 
     async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
         const url = new URL(req.url ?? '/', 'http://localhost');
-        const api = /^\/api\/(v2|v3)\/(canister|subnet)\/([^/]+)\/(call|query|read_state)$/.exec(url.pathname);
         if (req.method === 'OPTIONS') {
             res.writeHead(204, {
                 'access-control-allow-origin': '*',
@@ -91,36 +107,8 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
             res.end();
             return;
         }
-        if (url.pathname === '/api/v2/status' && req.method === 'GET') {
-            return cbor(res, 200, {
-                ic_api_version: '0.18.0',
-                impl_source: 'game-leaderboard/replica',
-                impl_version: '1.0.0',
-                replica_health_status: 'healthy',
-                root_key: o.certifier.rootKeyDer,
-                certified_height: 0,
-            });
-        }
-        if (api !== null) {
-            if (req.method !== 'POST') throw new HttpError(405, 'Method not allowed');
-            const [, version, kind, id, endpoint] = api;
-            const body = await readBody(req, MAX_BODY_BYTES);
-            let envelope: unknown;
-            try {
-                envelope = cborDecode(body);
-            } catch (e) {
-                throw new HttpError(400, `Could not parse body as CBOR: ${(e as Error).message}`);
-            }
-            if (kind === 'subnet') {
-                if (endpoint !== 'read_state' || version !== 'v2') throw new HttpError(404, 'Not found');
-                return readState(res, envelope, undefined);
-            }
-            const effective = effectiveOf(id);
-            if (endpoint === 'call') return call(res, envelope, effective, version === 'v3');
-            if (endpoint === 'query' && version === 'v2') return query(res, envelope, effective);
-            if (endpoint === 'read_state' && version === 'v2') return readState(res, envelope, effective);
-            throw new HttpError(404, 'Not found');
-        }
+        const answer = await answerApi(req.method ?? 'GET', url.pathname, (limit) => readBody(req, limit));
+        if (answer !== undefined) return write(res, answer);
         if (url.pathname === '/_/time' && o.testMode && isLoopback(req)) {
             if (req.method === 'POST') {
                 const body = JSON.parse(new TextDecoder().decode(await readBody(req, 4096)) || '{}') as {
@@ -166,6 +154,45 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
         });
     }
 
+    /** The IC HTTP interface's answer to a request (undefined: not one of its paths). */
+    async function answerApi(
+        method: string,
+        pathname: string,
+        body: (limit: number) => Promise<Uint8Array>,
+        unsignedQueries = false,
+    ): Promise<ApiAnswer | undefined> {
+        if (pathname === '/api/v2/status' && method === 'GET') {
+            return cbor(200, {
+                ic_api_version: '0.18.0',
+                impl_source: 'game-leaderboard/replica',
+                impl_version: '1.0.0',
+                replica_health_status: 'healthy',
+                root_key: o.certifier.rootKeyDer,
+                certified_height: 0,
+            });
+        }
+        const api = /^\/api\/(v2|v3)\/(canister|subnet)\/([^/]+)\/(call|query|read_state)$/.exec(pathname);
+        if (api === null) return undefined;
+        if (method !== 'POST') throw new HttpError(405, 'Method not allowed');
+        const [, version, kind, id, endpoint] = api;
+        let envelope: unknown;
+        const bytes = await body(MAX_BODY_BYTES);
+        try {
+            envelope = cborDecode(bytes);
+        } catch (e) {
+            throw new HttpError(400, `Could not parse body as CBOR: ${(e as Error).message}`);
+        }
+        if (kind === 'subnet') {
+            if (endpoint !== 'read_state' || version !== 'v2') throw new HttpError(404, 'Not found');
+            return readState(envelope, undefined);
+        }
+        const effective = effectiveOf(id);
+        if (endpoint === 'call') return call(envelope, effective, version === 'v3');
+        if (endpoint === 'query' && version === 'v2') return query(envelope, effective, unsignedQueries);
+        if (endpoint === 'read_state' && version === 'v2') return readState(envelope, effective);
+        throw new HttpError(404, 'Not found');
+    }
+
     function authenticated<T extends RequestType>(envelope: unknown, effective: Principal | undefined, requestType: T) {
         const result = authenticateEnvelope(envelope, {
             nowNs: o.time(),
@@ -206,12 +233,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
         }
     }
 
-    async function call(
-        res: http.ServerResponse,
-        envelope: unknown,
-        effective: Principal,
-        sync: boolean,
-    ): Promise<void> {
+    async function call(envelope: unknown, effective: Principal, sync: boolean): Promise<ApiAnswer> {
         const { requestId, sender, content } = authenticated(envelope, effective, 'call');
         const canisterId = content.canister_id;
         const method = content.method_name;
@@ -222,7 +244,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
             const rejected = o.inspect(canisterId.toText(), method, arg, sender.toUint8Array());
             if (rejected !== undefined) {
                 if (sync) {
-                    return cbor(res, 200, {
+                    return cbor(200, {
                         status: 'non_replicated_rejection',
                         reject_code: rejected.code,
                         reject_message: rejected.message,
@@ -233,22 +255,12 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
             }
         }
         o.submit(id, sender.toUint8Array(), canisterId.toText(), method, arg, content.ingress_expiry);
-        if (!sync) {
-            res.writeHead(202, { 'access-control-allow-origin': '*' });
-            res.end();
-            return;
-        }
-        const status = await o.waitFor(id, SYNC_CALL_WAIT_MS);
-        if (status === undefined) {
-            res.writeHead(202, { 'access-control-allow-origin': '*' });
-            res.end();
-            return;
-        }
+        if (!sync || (await o.waitFor(id, SYNC_CALL_WAIT_MS)) === undefined) return ACCEPTED;
         const certificate = o.certifier.certificate([['time'], ['request_status', requestId]]);
-        return cbor(res, 200, { status: 'replied', certificate });
+        return cbor(200, { status: 'replied', certificate });
     }
 
-    async function query(res: http.ServerResponse, envelope: unknown, effective: Principal): Promise<void> {
+    function query(envelope: unknown, effective: Principal, unsigned: boolean): ApiAnswer {
         const { requestId, sender, content } = authenticated(envelope, effective, 'query');
         const canisterId = content.canister_id;
         checkTarget(canisterId, content.method_name, content.arg, effective);
@@ -262,7 +274,6 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
             sender.toUint8Array(),
             dataCertificate,
         );
-        const timestamp = o.time();
         const response =
             'reply' in reply
                 ? { status: 'replied' as const, reply: { arg: reply.reply } }
@@ -272,15 +283,11 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
                       reject_message: reply.reject.message,
                       error_code: reply.reject.errorCode ?? 'IC0503',
                   };
-        const signature = o.certifier.signQuery(response, requestId, timestamp);
-        return cbor(res, 200, { ...response, signatures: [signature] });
+        const signatures = unsigned ? [] : [o.certifier.signQuery(response, requestId, o.time())];
+        return cbor(200, { ...response, signatures });
     }
 
-    async function readState(
-        res: http.ServerResponse,
-        envelope: unknown,
-        effective: Principal | undefined,
-    ): Promise<void> {
+    function readState(envelope: unknown, effective: Principal | undefined): ApiAnswer {
         const { sender, content } = authenticated(envelope, effective, 'read_state');
         const paths = content.paths;
         for (const p of paths) {
@@ -309,7 +316,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
             throw new HttpError(404, `Invalid path requested: ${first}`);
         }
         o.freshen();
-        return cbor(res, 200, { certificate: o.certifier.certificate(paths) });
+        return cbor(200, { certificate: o.certifier.certificate(paths) });
     }
 
     await new Promise<void>((resolve, reject) => {
@@ -317,25 +324,60 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
         server.listen(o.port, o.host, () => resolve());
     });
     const port = (server.address() as AddressInfo).port;
+    let closed = false;
     return {
         url: `http://${o.host}:${port}`,
         port,
+        async serveApi(request) {
+            try {
+                if (closed) throw new HttpError(503, 'The replica is stopping');
+                const body = (limit: number): Promise<Uint8Array> => {
+                    if (request.body.length > limit)
+                        throw new HttpError(
+                            413,
+                            `Request body of ${request.body.length} bytes exceeds the limit of ${limit} bytes`,
+                        );
+                    return Promise.resolve(request.body);
+                };
+                return (
+                    (await answerApi(request.method, request.path, body, request.unsignedQueries === true)) ??
+                    errorAnswer(NOT_FOUND)
+                );
+            } catch (e) {
+                return errorAnswer(e);
+            }
+        },
         close: () =>
             new Promise((resolve) => {
+                closed = true;
                 server.close(() => resolve());
                 server.closeAllConnections();
             }),
     };
 }
 
-function cbor(res: http.ServerResponse, status: number, value: unknown): void {
+const CORS = { 'access-control-allow-origin': '*' };
+const ACCEPTED: ApiAnswer = { status: 202, headers: CORS, body: new Uint8Array() };
+const NOT_FOUND = new HttpError(404, 'Not found');
+
+function cbor(status: number, value: unknown): ApiAnswer {
     const body = cborEncode(value as Parameters<typeof cborEncode>[0]);
-    res.writeHead(status, {
-        'content-type': 'application/cbor',
-        'access-control-allow-origin': '*',
-        'content-length': body.length,
-    });
-    res.end(body);
+    return { status, headers: { 'content-type': 'application/cbor', ...CORS }, body };
+}
+
+/** A failure as the client sees it: an HttpError's status and text, else a 500 (logged). */
+function errorAnswer(e: unknown): ApiAnswer {
+    if (!(e instanceof HttpError)) console.error('replica http:', e);
+    return {
+        status: e instanceof HttpError ? e.status : 500,
+        headers: { 'content-type': 'text/plain; charset=utf-8', ...CORS },
+        body: new TextEncoder().encode(e instanceof Error ? e.message : String(e)),
+    };
+}
+
+function write(res: http.ServerResponse, answer: ApiAnswer): void {
+    res.writeHead(answer.status, { ...answer.headers, 'content-length': answer.body.length });
+    res.end(answer.body);
 }
 
 export function readBody(req: http.IncomingMessage, limit: number): Promise<Uint8Array> {

@@ -4,14 +4,14 @@
 import * as http from 'node:http';
 import * as net from 'node:net';
 
-import { AnonymousIdentity, Certificate, Cbor, HttpAgent, lookupResultToBuffer, requestIdOf } from '@dfinity/agent';
+import { Certificate, Cbor, HttpAgent, lookupResultToBuffer, requestIdOf } from '@dfinity/agent';
 import { IDL } from '@dfinity/candid';
 import { Ed25519KeyIdentity } from '@dfinity/identity';
 import { Principal } from '@dfinity/principal';
 
 import type { Replica } from '../../replica/replica';
 import { actorFor, agentFor, startTestReplica } from '../support/replica';
-import { installProbe, type Probe } from './probe';
+import { expiryIn, incrementContent, installProbe, type Probe } from './probe';
 
 let replica: Replica;
 let id: Principal;
@@ -155,20 +155,7 @@ describe('bad input', () => {
         return Cbor.encode({ content });
     }
 
-    const expiryIn = (ms: number): bigint => BigInt(Date.now() + ms) * 1_000_000n;
-
-    function callContent(overrides: Record<string, unknown> = {}) {
-        return {
-            request_type: 'call',
-            canister_id: id,
-            method_name: 'increment',
-            arg: new Uint8Array(IDL.encode([], [])),
-            sender: new AnonymousIdentity().getPrincipal(),
-            ingress_expiry: expiryIn(60_000),
-            nonce: crypto.getRandomValues(new Uint8Array(16)),
-            ...overrides,
-        };
-    }
+    const callContent = (overrides: Record<string, unknown> = {}) => incrementContent(id, overrides);
 
     test('malformed CBOR, wrong methods and unknown paths get 4xx and never crash the replica', async () => {
         expect((await post(`/api/v3/canister/${id.toText()}/call`, 'not cbor at all')).status).toBe(400);

@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 
-import type { HttpAgent } from '@dfinity/agent';
+import { AnonymousIdentity, type HttpAgent } from '@dfinity/agent';
 import { IDL } from '@dfinity/candid';
 import type { Principal } from '@dfinity/principal';
 
@@ -90,4 +90,21 @@ export interface Probe {
     certify(data: Uint8Array): Promise<null>;
     certificate(): Promise<[] | [Uint8Array | number[]]>;
     whoami(): Promise<Principal>;
+}
+
+/** An ingress expiry `ms` from now (negative: already past). */
+export const expiryIn = (ms: number): bigint => BigInt(Date.now() + ms) * 1_000_000n;
+
+/** The unsigned content of an anonymous `increment` call to the probe `id`, with `overrides`. */
+export function incrementContent(id: Principal, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+    return {
+        request_type: 'call',
+        canister_id: id,
+        method_name: 'increment',
+        arg: new Uint8Array(IDL.encode([], [])),
+        sender: new AnonymousIdentity().getPrincipal(),
+        ingress_expiry: expiryIn(60_000),
+        nonce: crypto.getRandomValues(new Uint8Array(16)),
+        ...overrides,
+    };
 }
