@@ -48,7 +48,7 @@ export function candidTextSpan(bytes: Uint8Array): { at: number; length: number 
  * Each byte as the character of its value, one native call per CHUNK bytes (in the canister a
  * loop costs ~2 K instructions a byte, the call a few hundred).
  */
-function latin1(bytes: Uint8Array): string {
+export function latin1(bytes: Uint8Array): string {
     if (bytes.length <= CHUNK) return String.fromCharCode.apply(null, bytes as unknown as number[]);
     let text = '';
     for (let from = 0; from < bytes.length; from += CHUNK)
