@@ -28,8 +28,8 @@ export function findPlayer(ctx: Ctx, gameId: string, playerId: string): PlayerRe
 }
 
 /** A player's slot, without decoding the rest of their record (reads that only rank need no more). */
-export function findSlot(ctx: Ctx, gameId: string, playerId: string, keyBytes?: Uint8Array): number | undefined {
-    return ctx.store.players.slot(keyBytes ?? playerKey(gameId, playerId));
+export function findSlot(ctx: Ctx, gameId: string, playerId: string): number | undefined {
+    return ctx.store.players.slot(playerKey(gameId, playerId));
 }
 
 /**
@@ -43,7 +43,7 @@ export function namedSlot(ctx: Ctx, gameId: string, playerId: unknown, keyBytes?
     let slot: number | undefined;
     if (typeof playerId === 'string')
         try {
-            slot = findSlot(ctx, gameId, playerId, keyBytes);
+            slot = ctx.store.players.slot(keyBytes ?? playerKey(gameId, playerId));
         } catch {
             slot = undefined;
         }

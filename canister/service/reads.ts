@@ -307,8 +307,8 @@ const offsetOf = (v: unknown): number =>
  * A packed read's key bytes (`<gameId>/<playerId>` as the request named them), only when the
  * game found is the game the request named: a key never reads another game's players.
  */
-const keyOfGame = (game: GameState, gameId: unknown, keyBytes: Uint8Array | undefined): Uint8Array | undefined =>
-    keyBytes !== undefined && game.record.gameId === gameId ? keyBytes : undefined;
+const keyOfGame = (game: GameState, gameId: unknown, keyBytes: Uint8Array): Uint8Array | undefined =>
+    game.record.gameId === gameId ? keyBytes : undefined;
 
 /**
  * A player's rank on a board: `found: false` (with the board size) when they have no entry this
@@ -323,7 +323,8 @@ export function boardRank(
 ): BoardRank {
     const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
-    const slot = namedSlot(ctx, game.record.gameId, req.playerId, keyOfGame(game, req.gameId, keyBytes));
+    const key = keyBytes === undefined ? undefined : keyOfGame(game, req.gameId, keyBytes);
+    const slot = namedSlot(ctx, game.record.gameId, req.playerId, key);
     const playerId = req.playerId as string;
     const asked = wantsPercentile(req.percentile);
     if (own && board.review?.mode === 'hold') {
@@ -349,7 +350,8 @@ export function playerRank(
     keyBytes?: Uint8Array,
 ): PlayerRank {
     const game = requireGame(ctx, req.gameId);
-    const slot = namedSlot(ctx, game.record.gameId, req.playerId, keyOfGame(game, req.gameId, keyBytes));
+    const key = keyBytes === undefined ? undefined : keyOfGame(game, req.gameId, keyBytes);
+    const slot = namedSlot(ctx, game.record.gameId, req.playerId, key);
     const sort = sortOf(req.sort);
     const asked = wantsPercentile(req.percentile);
     if (own) {

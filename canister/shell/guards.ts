@@ -89,10 +89,10 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  * says), and a moving or moved game's calls turned away (gate): what every method does before
  * its own work.
  */
-export function admitted(method: Method, read: (arg: Uint8Array) => object): object {
+export function admitted(method: Method, read?: (arg: Uint8Array) => object): object {
     const access = METHODS[method].access;
     if (!authorized(access)) throw new Fail(403, REFUSED[access]);
-    const req = read(msgArgData());
+    const req = read === undefined ? jsonRequest(msgArgData()) : read(msgArgData());
     // (Tested here: a call costs more than the tests, and most requests pass both.)
     if (ctx.moving.size !== 0 || ctx.movedTo.size !== 0) gate(method, req as { gameId?: unknown });
     if ('actingDeveloper' in req) actAs(req);
@@ -100,7 +100,7 @@ export function admitted(method: Method, read: (arg: Uint8Array) => object): obj
 }
 
 /** A request of one Candid text holding a JSON object (every method's but the packed ones'). */
-export function jsonRequest(arg: Uint8Array): object {
+function jsonRequest(arg: Uint8Array): object {
     let req: unknown;
     try {
         req = JSON.parse(bytesToText(arg));

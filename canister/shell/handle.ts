@@ -8,16 +8,15 @@ import { Fail } from '../domain/fail';
 import * as capacity from '../service/capacity';
 import { flushCallWrites } from '../service/flush';
 import type { Ctx, Untrusted } from '../state/context';
-import { admitted, jsonRequest } from './guards';
+import { admitted } from './guards';
 import { touched } from './renders';
 import { ctx } from './state';
 
-/** How a method's request is read and its reply written: JSON text, or packed (packed-ranks.ts). */
+/** How a packed method's request is read and its reply written (packed-ranks.ts); absent: JSON text. */
 export interface Wire {
     request: (arg: Uint8Array) => object;
     reply: (reply: Result<unknown>) => Uint8Array;
 }
-const JSON_WIRE: Wire = { request: jsonRequest, reply: replyBytes };
 
 /** A method's use case: what it does with the canister's state and its (unchecked) request. */
 export type UseCase<M extends Method> = (ctx: Ctx, req: Untrusted<RequestOf<M>>) => ReplyOf<M> | Promise<ReplyOf<M>>;
@@ -33,10 +32,10 @@ export type UseCases = { [M in Method]: UseCase<M> };
  * call is a Fail (503). Anything thrown but a Fail is a bug: it traps, and the IC rolls the whole
  * message back.
  */
-export function handle<M extends Method>(method: M, useCase: UseCase<M>, wire: Wire = JSON_WIRE): void | Promise<void> {
+export function handle<M extends Method>(method: M, useCase: UseCase<M>, wire?: Wire): void | Promise<void> {
     let reply: Result<ReplyOf<M>>;
     try {
-        const req = admitted(method, wire.request);
+        const req = admitted(method, wire?.request);
         const out = useCase(ctx, req as Untrusted<RequestOf<M>>);
         if (out instanceof Promise) return settleLater(method, req, out, wire);
         reply = { ok: out };
@@ -54,7 +53,7 @@ async function settleLater<M extends Method>(
     method: M,
     req: object,
     out: Promise<ReplyOf<M>>,
-    wire: Wire,
+    wire: Wire | undefined,
 ): Promise<void> {
     let reply: Result<ReplyOf<M>>;
     try {
@@ -68,12 +67,12 @@ async function settleLater<M extends Method>(
 }
 
 /** Replies; after an update first writes the call's buffered writes and counts its instructions. */
-function finish(method: Method, reply: Result<unknown>, wire: Wire): void {
+function finish(method: Method, reply: Result<unknown>, wire: Wire | undefined): void {
     // After every update, so nothing is lost to an upgrade (a player counted but not written
     // would have their slot handed out again; one whose slot is not written would not be rebuilt).
     if (METHODS[method].kind === 'update') {
         flushCallWrites(ctx);
         capacity.noteInstructions(ctx, Number(performanceCounter(0)));
     }
-    msgReply(wire.reply(reply));
+    msgReply(wire === undefined ? replyBytes(reply) : wire.reply(reply));
 }
