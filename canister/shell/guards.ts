@@ -55,7 +55,12 @@ function authorized(access: Access): boolean {
     if (access === 'directory') return ctx.isShard === true && ctx.store.meta.get('directory') === caller.toText();
     const bytes = caller.toUint8Array();
     // A registered gateway first: one native call, where sameBytes walks a gateway's 29 bytes (~45 K).
-    if ((access === 'gateway' || access === 'gatewayOrOperator') && gatewayBytes.has(latin1(bytes))) return true;
+    if (
+        (access === 'gateway' || access === 'gatewayOrOperator') &&
+        gatewayBytes.size !== 0 &&
+        gatewayBytes.has(latin1(bytes))
+    )
+        return true;
     if (access === 'gateway' && lastCaller !== undefined && sameBytes(bytes, lastCaller)) return lastAllowed;
     const text = caller.toText();
     const allowed =
