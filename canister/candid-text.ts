@@ -9,7 +9,7 @@
 // found no byte above 0x7f. No azle import: unit-tested natively.
 
 /** "DIDL", no type table, one value, of type text (0x71). */
-const HEADER = [0x44, 0x49, 0x44, 0x4c, 0x00, 0x01, 0x71];
+export const HEADER = [0x44, 0x49, 0x44, 0x4c, 0x00, 0x01, 0x71];
 const MARK = 0x20;
 /** Arguments per String.fromCharCode or Math.max call (well under any engine's limit). */
 const CHUNK = 8192;

@@ -4,13 +4,11 @@
 import { PACKED_PERCENTILE, PACKED_STREAK, packedRankNumbers } from '../../contract/packed-ranks';
 import type { Result } from '../../contract/canister';
 import type { BoardRank, PlayerRank } from '../../contract/schemas';
-import { candidTextSpan, latin1 } from '../candid-text';
+import { HEADER as TEXT_HEADER, candidTextSpan, latin1 } from '../candid-text';
 import { replyBytes } from '../codecs';
 import { Fail } from '../domain/fail';
 
 const NOT_PACKED = 'The argument must be one Candid text: a packed rank request (options, board, game/player)';
-/** "DIDL", no type table, one value of type text: a stable map's key is this, its length, its bytes. */
-const TEXT_HEADER = [0x44, 0x49, 0x44, 0x4c, 0x00, 0x01, 0x71];
 /** "DIDL", one type (vec nat8), one value of it: a blob's message is this, its length, its bytes. */
 const BLOB_HEADER = [0x44, 0x49, 0x44, 0x4c, 0x01, 0x6d, 0x7b, 0x01, 0x00];
 
