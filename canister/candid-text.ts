@@ -9,7 +9,7 @@
 // found no byte above 0x7f. No azle import: unit-tested natively.
 
 /** "DIDL", no type table, one value, of type text (0x71). */
-const HEADER = [0x44, 0x49, 0x44, 0x4c, 0x00, 0x01, 0x71];
+export const HEADER = [0x44, 0x49, 0x44, 0x4c, 0x00, 0x01, 0x71];
 const MARK = 0x20;
 /** Arguments per String.fromCharCode or Math.max call (well under any engine's limit). */
 const CHUNK = 8192;
@@ -48,7 +48,7 @@ export function candidTextSpan(bytes: Uint8Array): { at: number; length: number 
  * Each byte as the character of its value, one native call per CHUNK bytes (in the canister a
  * loop costs ~2 K instructions a byte, the call a few hundred).
  */
-function latin1(bytes: Uint8Array): string {
+export function latin1(bytes: Uint8Array): string {
     if (bytes.length <= CHUNK) return String.fromCharCode.apply(null, bytes as unknown as number[]);
     let text = '';
     for (let from = 0; from < bytes.length; from += CHUNK)

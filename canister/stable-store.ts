@@ -27,11 +27,12 @@ interface Codec<V> {
  * the same key, and the encoding is native but not free (~30 K instructions). The bytes are only
  * read (the map copies them).
  */
-function keyCodec(): Codec<string> {
+function keyCodec(): Codec<string | Uint8Array> {
     let lastKey: string | undefined;
     let lastBytes: Uint8Array = new Uint8Array(0);
     return {
         toBytes(key) {
+            if (typeof key !== 'string') return key; // already the bytes (a packed rank read's key)
             if (key !== lastKey) {
                 lastBytes = keyToBytes(key);
                 lastKey = key;
@@ -43,7 +44,8 @@ function keyCodec(): Codec<string> {
 }
 
 /** A stable map of raw bytes: insert and remove hand back the old value, which a value codec in the map would decode for nothing (~0.4 M per record). */
-const bytesMap = (memoryId: number) => new StableBTreeMap<string, Uint8Array>(memoryId, keyCodec(), bytesCodec);
+const bytesMap = (memoryId: number) =>
+    new StableBTreeMap<string | Uint8Array, Uint8Array>(memoryId, keyCodec(), bytesCodec);
 
 function stableKv<V>(memoryId: number, codec: Codec<V>, map = bytesMap(memoryId)): KV<V> {
     return {
@@ -57,7 +59,8 @@ function stableKv<V>(memoryId: number, codec: Codec<V>, map = bytesMap(memoryId)
             const bytes = map.remove(key);
             return bytes === undefined ? undefined : codec.fromBytes(bytes);
         },
-        first: (count, skip = 0) => map.items(skip, count).map(([key, bytes]) => [key, codec.fromBytes(bytes)]),
+        first: (count, skip = 0) =>
+            map.items(skip, count).map(([key, bytes]) => [key as string, codec.fromBytes(bytes)]),
         size: () => Number(map.len()),
     };
 }
@@ -67,7 +70,7 @@ const playerCodec: Codec<PlayerRecord> = textJsonCodec(encodePlayer, decodePlaye
 
 function playerKv(memoryId: number): PlayerKV {
     const map = bytesMap(memoryId);
-    const slot = (key: string) => {
+    const slot = (key: string | Uint8Array) => {
         const bytes = map.get(key);
         return bytes === undefined ? undefined : (storedSlot(bytes) ?? slotOfPlayer(storedJson(bytes)));
     };

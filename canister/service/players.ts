@@ -37,13 +37,14 @@ export function findSlot(ctx: Ctx, gameId: string, playerId: string): number | u
  * The slot of the player a read names (undefined: no such player), the id checked (400) only
  * when no player holds it: every stored id passed that check when its player was made, and a
  * found one needs no pattern test (~20 K instructions a read). A text no key can be made of
- * (a lone surrogate) is not found, and refused by the check.
+ * (a lone surrogate) is not found, and refused by the check. `keyBytes`: the key
+ * `<gameId>/<playerId>` as the stable map holds it, when the caller has it (a packed rank read).
  */
-export function namedSlot(ctx: Ctx, gameId: string, playerId: unknown): number | undefined {
+export function namedSlot(ctx: Ctx, gameId: string, playerId: unknown, keyBytes?: Uint8Array): number | undefined {
     let slot: number | undefined;
     if (typeof playerId === 'string')
         try {
-            slot = findSlot(ctx, gameId, playerId);
+            slot = ctx.store.players.slot(keyBytes ?? playerKey(gameId, playerId));
         } catch {
             slot = undefined;
         }

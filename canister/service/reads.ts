@@ -4,6 +4,7 @@
 // rollover has been written.
 import type { ReplyOf, RequestOf } from '../../contract/canister';
 import { MESSAGES, boardNotFound } from '../../contract/messages';
+import { NO_BOARD_ENTRY } from '../../contract/packed-ranks';
 import { AROUND, MAX_OFFSET, OLD_BOARD_IDS, checkBoardId, clampLimit, invalid } from '../../contract/rules';
 import type {
     Archive,
@@ -303,13 +304,27 @@ const offsetOf = (v: unknown): number =>
     typeof v === 'number' && Number.isInteger(v) && v > 0 ? Math.min(v, MAX_OFFSET) : 0;
 
 /**
+ * A packed read's key bytes (`<gameId>/<playerId>` as the request named them), only when the
+ * game found is the game the request named: a key never reads another game's players.
+ */
+const keyOfGame = (game: GameState, gameId: unknown, keyBytes: Uint8Array): Uint8Array | undefined =>
+    game.record.gameId === gameId ? keyBytes : undefined;
+
+/**
  * A player's rank on a board: `found: false` (with the board size) when they have no entry this
  * period. `own` (the gateway's own-player read): with their held score if they have one.
+ * `keyBytes`: a packed read's key (keyOfGame).
  */
-export function boardRank(ctx: Ctx, req: Untrusted<RequestOf<'board_rank'>>, own = false): BoardRank {
+export function boardRank(
+    ctx: Ctx,
+    req: Untrusted<RequestOf<'board_rank'>>,
+    own = false,
+    keyBytes?: Uint8Array,
+): BoardRank {
     const game = requireGame(ctx, req.gameId);
     const board = boardOf(game, req.boardId);
-    const slot = namedSlot(ctx, game.record.gameId, req.playerId);
+    const key = keyBytes === undefined ? undefined : keyOfGame(game, req.gameId, keyBytes);
+    const slot = namedSlot(ctx, game.record.gameId, req.playerId, key);
     const playerId = req.playerId as string;
     const asked = wantsPercentile(req.percentile);
     if (own && board.review?.mode === 'hold') {
@@ -321,16 +336,22 @@ export function boardRank(ctx: Ctx, req: Untrusted<RequestOf<'board_rank'>>, own
     const id = slot === undefined || table === undefined ? undefined : entryOf(table, slot);
     const rank = id === undefined ? undefined : rankOf(table!, board.sortBy, id, tiesOf(board));
     if (rank === undefined || id === undefined) {
-        return { found: false as const, message: 'No entry on this scoreboard for this period yet.', totalPlayers };
+        return { found: false as const, message: NO_BOARD_ENTRY, totalPlayers };
     }
     const reply = { found: true as const, rank, score: table!.score[id], streak: table!.streak[id], totalPlayers };
     return withPercentile(reply, asked, rank, totalPlayers);
 }
 
 /** GET /players/{id}/rank: rank on the global board by best score or streak (`own`: with a held all-time score). */
-export function playerRank(ctx: Ctx, req: Untrusted<RequestOf<'player_rank'>>, own = false): PlayerRank {
+export function playerRank(
+    ctx: Ctx,
+    req: Untrusted<RequestOf<'player_rank'>>,
+    own = false,
+    keyBytes?: Uint8Array,
+): PlayerRank {
     const game = requireGame(ctx, req.gameId);
-    const slot = namedSlot(ctx, game.record.gameId, req.playerId);
+    const key = keyBytes === undefined ? undefined : keyOfGame(game, req.gameId, keyBytes);
+    const slot = namedSlot(ctx, game.record.gameId, req.playerId, key);
     const sort = sortOf(req.sort);
     const asked = wantsPercentile(req.percentile);
     if (own) {

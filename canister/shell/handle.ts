@@ -12,6 +12,12 @@ import { admitted } from './guards';
 import { touched } from './renders';
 import { ctx } from './state';
 
+/** How a packed method's request is read and its reply written (packed-ranks.ts); absent: JSON text. */
+export interface Wire {
+    request: (arg: Uint8Array) => object;
+    reply: (reply: Result<unknown>) => Uint8Array;
+}
+
 /** A method's use case: what it does with the canister's state and its (unchecked) request. */
 export type UseCase<M extends Method> = (ctx: Ctx, req: Untrusted<RequestOf<M>>) => ReplyOf<M> | Promise<ReplyOf<M>>;
 /** The use case of every method of the contract's table. */
@@ -19,19 +25,19 @@ export type UseCases = { [M in Method]: UseCase<M> };
 
 /**
  * Runs one method: checks the caller against the method's declared access, reads the JSON
- * request, replies `{"ok": ...}` or `{"err": {status, message}}`. An answer at hand is sent in
+ * request (a packed one: packed-ranks.ts), replies `{"ok": ...}` or `{"err": {status, message}}`. An answer at hand is sent in
  * the same message (no await: a method that never awaits costs what it did); a promise (a method
  * awaiting other canisters) is answered once it settles: the caller and the argument are read
  * before its first await, and `actingDeveloper` holds only until then. A rejected inter-canister
  * call is a Fail (503). Anything thrown but a Fail is a bug: it traps, and the IC rolls the whole
  * message back.
  */
-export function handle<M extends Method>(method: M, useCase: UseCase<M>): void | Promise<void> {
+export function handle<M extends Method>(method: M, useCase: UseCase<M>, wire?: Wire): void | Promise<void> {
     let reply: Result<ReplyOf<M>>;
     try {
-        const req = admitted(method);
+        const req = admitted(method, wire?.request);
         const out = useCase(ctx, req as Untrusted<RequestOf<M>>);
-        if (out instanceof Promise) return settleLater(method, req, out);
+        if (out instanceof Promise) return settleLater(method, req, out, wire);
         reply = { ok: out };
         if (METHODS[method].kind === 'update') touched(method, req as Record<string, unknown>, reply.ok);
     } catch (e) {
@@ -40,10 +46,15 @@ export function handle<M extends Method>(method: M, useCase: UseCase<M>): void |
     } finally {
         ctx.actingDeveloper = undefined;
     }
-    finish(method, reply);
+    finish(method, reply, wire);
 }
 
-async function settleLater<M extends Method>(method: M, req: object, out: Promise<ReplyOf<M>>): Promise<void> {
+async function settleLater<M extends Method>(
+    method: M,
+    req: object,
+    out: Promise<ReplyOf<M>>,
+    wire: Wire | undefined,
+): Promise<void> {
     let reply: Result<ReplyOf<M>>;
     try {
         reply = { ok: await out };
@@ -52,16 +63,16 @@ async function settleLater<M extends Method>(method: M, req: object, out: Promis
         if (!(e instanceof Fail)) throw e;
         reply = { err: e.toApiError() };
     }
-    finish(method, reply);
+    finish(method, reply, wire);
 }
 
 /** Replies; after an update first writes the call's buffered writes and counts its instructions. */
-function finish(method: Method, reply: Result<unknown>): void {
+function finish(method: Method, reply: Result<unknown>, wire: Wire | undefined): void {
     // After every update, so nothing is lost to an upgrade (a player counted but not written
     // would have their slot handed out again; one whose slot is not written would not be rebuilt).
     if (METHODS[method].kind === 'update') {
         flushCallWrites(ctx);
         capacity.noteInstructions(ctx, Number(performanceCounter(0)));
     }
-    msgReply(replyBytes(reply));
+    msgReply(wire === undefined ? replyBytes(reply) : wire.reply(reply));
 }

@@ -58,7 +58,8 @@ export interface KV<V> {
  * objects between (the submit path).
  */
 export interface PlayerKV extends KV<PlayerRecord> {
-    slot(key: string): number | undefined;
+    /** `key` as a string or as the stable map's bytes for it (a text's Candid bytes). */
+    slot(key: string | Uint8Array): number | undefined;
     row(key: string): PlayerRow | undefined;
     setRow(key: string, row: PlayerRow): void;
 }
@@ -273,8 +274,8 @@ export function memoryStore(): Store {
     const json = <V>(): KV<V> => encoded<V>(JSON.stringify, (t) => JSON.parse(t) as V);
     const players = (): PlayerKV => {
         const text = plain<string>();
-        const slot = (k: string) => {
-            const t = text.get(k);
+        const slot = (k: string | Uint8Array) => {
+            const t = text.get(typeof k === 'string' ? k : keyText(k));
             return t === undefined ? undefined : slotOfPlayer(t);
         };
         const row = (k: string) => {
@@ -350,4 +351,11 @@ export function memoryStore(): Store {
         leagueDivisions: json(),
         leagueArchives: json(),
     };
+}
+
+/** A key's string from its Candid text bytes (the in-memory store's: the stable map reads bytes as they are). */
+function keyText(bytes: Uint8Array): string {
+    let at = 7;
+    while (bytes[at] & 0x80) at++;
+    return new TextDecoder().decode(bytes.subarray(at + 1));
 }

@@ -1,6 +1,7 @@
 // Talks to the leaderboard canister through @dfinity/agent with the gateway's own identity:
-// JSON in and out, queries for reads and update calls for writes. The agent follows the
-// replica's clock when it moves, and a canister that cannot be reached becomes a 503.
+// JSON in and out (the packed rank reads packed and unpacked: contract/packed-ranks.ts), queries
+// for reads and update calls for writes. The agent follows the replica's clock when it moves,
+// and a canister that cannot be reached becomes a 503.
 import {
     Actor,
     CertifiedRejectErrorCode,
@@ -12,8 +13,10 @@ import {
 import type { Principal } from '@dfinity/principal';
 
 import {
+    METHODS,
     idlFactory,
     isQuery,
+    type MethodRow,
     type LeaderboardActor,
     type Method,
     type Relayed,
@@ -21,6 +24,7 @@ import {
     type RequestOf,
     type Result,
 } from '../../contract/canister';
+import { replyResult, requestText } from '../../contract/packed-ranks';
 import { blsVerify } from './bls';
 import { inProcessFetch, isLoopbackHost, loopbackFetch, type InProcessReplica } from './loopback-fetch';
 import { ApiFailure, canisterFailure, unavailable, type CanisterReject } from '../http/errors';
@@ -142,22 +146,24 @@ function clientFor(o: CanisterOptions, agent: HttpAgent): CanisterClient {
         blsVerify: o.verifyReplies === false ? trustCertificate : blsVerify,
     });
 
-    async function invoke(method: Method, request: unknown): Promise<string> {
-        const json = JSON.stringify(request);
+    async function invoke(method: Method, request: unknown): Promise<Result<unknown>> {
+        const text = requestText(method, request);
         try {
             await prepare();
-            return await actor[method](json);
+            return replyResult(method, await actor[method](text));
         } catch (error) {
+            // A canister of the previous release has no packed rank reads: the JSON one it packs.
+            const packs = (METHODS[method] as MethodRow).packs;
+            if (packs !== undefined && rejectOf(error)?.errorCode === 'IC0536') return invoke(packs, request);
             if (!isClockError(error)) throw error;
             await agent.syncTime(o.canisterId);
-            return actor[method](json);
+            return replyResult(method, await actor[method](text));
         }
     }
 
     async function call<M extends Method>(method: M, request: Relayed<M>): Promise<Result<ReplyOf<M>>> {
-        let text: string;
         try {
-            text = await invoke(method, request);
+            return (await invoke(method, request)) as Result<ReplyOf<M>>;
         } catch (error) {
             const reject = rejectOf(error);
             (o.log ?? console.error)(
@@ -165,7 +171,6 @@ function clientFor(o: CanisterOptions, agent: HttpAgent): CanisterClient {
             );
             throw unavailable(reject);
         }
-        return JSON.parse(text) as Result<ReplyOf<M>>;
     }
 
     return {

@@ -27,12 +27,14 @@ export default route({
         if ('error' in percentile) throw new ApiFailure(400, percentile.error);
         const filter = parseFilterParam(query);
         if ('error' in filter) throw new ApiFailure(400, filter.error);
-        return ctx.canister.ok('own_board_rank', {
+        const request = {
             gameId: params.gameId,
             boardId: params.boardId,
             playerId: caller.playerId,
             ...(percentile.ok ? { percentile: true } : {}),
-            ...(filter.ok === undefined ? {} : { filter: filter.ok }),
-        });
+        };
+        // The packed read carries no filter (a filtered rank is rarer, and its value any text).
+        if (filter.ok === undefined) return ctx.canister.ok('own_board_rank_packed', request);
+        return ctx.canister.ok('own_board_rank', { ...request, filter: filter.ok });
     },
 });

@@ -27,7 +27,7 @@ export default route({
         if ('error' in sort) throw new ApiFailure(400, sort.error);
         const percentile = parseFlag(query, 'percentile');
         if ('error' in percentile) throw new ApiFailure(400, percentile.error);
-        return ctx.canister.ok('own_player_rank', {
+        return ctx.canister.ok('own_player_rank_packed', {
             gameId: caller.gameId,
             playerId,
             sort: sort.ok,

@@ -15,6 +15,8 @@ import type { WebhookResults } from './webhooks.bench';
 import { table } from './stats';
 import { DIRECT_READ_WINDOW_SECONDS } from '../../contract/http';
 import { EVENTS_KEEP, EVENT_TOP } from '../../contract/event-log';
+import type { Method } from '../../contract/canister';
+import { replyResult, requestText } from '../../contract/packed-ranks';
 
 const json = (req: unknown): Uint8Array => new Uint8Array(IDL.encode([IDL.Text], [JSON.stringify(req)]));
 
@@ -43,6 +45,22 @@ export async function call(
         for (const r of parsed.ok as Array<{ err?: { message: string } }>)
             if (r.err !== undefined) throw new Error(`submit_scores: a submit failed: ${r.err.message}`);
     return { instructions: runs[runs.length - 1].instructions, reply: parsed.ok };
+}
+
+/** A gateway's principal (29 bytes, as the IC's self-authenticating ones): the bench's calls as gateways make them. */
+const GATEWAY = Principal.fromUint8Array(new Uint8Array(29).map((_, i) => (i * 37 + 11) & 0xff));
+
+/** A packed rank read (contract/packed-ranks.ts) from the gateway, as this release's gateways ask it: its cost. */
+function packedRank(r: Replica, id: Principal, method: Method, request: unknown): bigint {
+    const reply = r.query(id, method, new Uint8Array(IDL.encode([IDL.Text], [requestText(method, request)])), GATEWAY);
+    if (!('reply' in reply)) throw new Error(`${method}: ${reply.reject.message}`);
+    const bytes = IDL.decode([IDL.Vec(IDL.Nat8)], reply.reply)[0] as unknown as Uint8Array;
+    const result = replyResult(method, bytes);
+    if ('err' in result) throw new Error(`${method}: ${result.err.message}`);
+    return r
+        .executions()
+        .filter((e) => e.method.endsWith(` ${method}`))
+        .at(-1)!.instructions;
 }
 
 /** An http_request query as the IC's gateways send it (it may read a data certificate); its cost. */
@@ -130,7 +148,7 @@ export async function freshCanister(): Promise<{ r: Replica; id: Principal }> {
         testMode: true,
     });
     const id = r.createCanister();
-    await r.installCode(id, leaderboardWasm(), { arg: initArg({ gateways: [], operators: [] }) });
+    await r.installCode(id, leaderboardWasm(), { arg: initArg({ gateways: [GATEWAY], operators: [] }) });
     return { r, id };
 }
 
@@ -856,6 +874,19 @@ export async function benchCanister(): Promise<CanisterResults> {
             "a player's rank on a board (board_rank)",
             (await call(r, id, 'board_rank', { gameId: g, boardId: 'daily', playerId: p(players >> 1) }, true))
                 .instructions,
+        );
+        const asked = { gameId: g, playerId: p(players >> 1) };
+        m.set(
+            "a player's rank as gateways ask it (own_player_rank_packed)",
+            packedRank(r, id, 'own_player_rank_packed', { ...asked, sort: 'score' }),
+        );
+        m.set(
+            "a player's rank on a board as gateways ask it (own_board_rank_packed)",
+            packedRank(r, id, 'own_board_rank_packed', { ...asked, boardId: 'daily' }),
+        );
+        m.set(
+            "  the same as JSON, as the previous release's gateways ask it (own_board_rank)",
+            (await call(r, id, 'own_board_rank', { ...asked, boardId: 'daily' }, true, GATEWAY)).instructions,
         );
         const friends = Array.from({ length: 100 }, (_, i) => p((i * 7919 + 13) % players));
         m.set(

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { METHODS, type Method } from '../../contract/canister';
+import { METHODS, isPacked, type Method } from '../../contract/canister';
 
 const root = path.join(__dirname, '..', '..');
 const built = fs.readFileSync(path.join(root, '.azle', 'leaderboard', 'leaderboard.did'), 'utf8');
@@ -13,11 +13,14 @@ test('the committed leaderboard.did is what azle build generates (copy .azle/lea
     expect(committed).toBe(built);
 });
 
-test('the method table lists every JSON method of the .did with the right kind', () => {
-    const methods = [...built.matchAll(/^\s+([a-z_]+): \(text\) -> \(text\)( query)?;$/gm)].map(
-        (m): [string, string] => [m[1], m[2] ? 'query' : 'update'],
+test('the method table lists every JSON and packed method of the .did with the right kind', () => {
+    const methods = [...built.matchAll(/^\s+([a-z_]+): \(text\) -> \((text|vec nat8)\)( query)?;$/gm)].map(
+        (m): [string, string] => [m[1], `${m[3] ? 'query' : 'update'} ${m[2] === 'text' ? 'json' : 'packed'}`],
     );
-    const listed = (Object.keys(METHODS) as Method[]).map((m): [string, string] => [m, METHODS[m].kind]);
+    const listed = (Object.keys(METHODS) as Method[]).map((m): [string, string] => [
+        m,
+        `${METHODS[m].kind} ${isPacked(m) ? 'packed' : 'json'}`,
+    ]);
     expect(new Map(listed)).toEqual(new Map(methods));
     expect(built).toMatch(/http_request: \(record .*\) query;/);
 });

@@ -5,6 +5,8 @@
 // and the same errors.
 import { signIn } from '../../../canister/service/accounts';
 import { candidLiteral, stringify, type Quoting } from '../../../canister/domain/json';
+import { packedRankNumbers, unpackRank } from '../../../contract/packed-ranks';
+import type { BoardRank, PlayerRank } from '../../../contract/schemas';
 import { createBoard, updateBoard } from '../../../canister/service/games';
 import {
     around,
@@ -27,6 +29,16 @@ const DAY = 86_400;
 
 /** A reply as the canister writes it. */
 const written = (value: unknown): string => stringify({ ok: value });
+
+/** A rank reply through the packed reads' wire (its float64s) and back, as the gateway reads it. */
+const unpacked = (reply: PlayerRank | BoardRank, board: boolean): unknown =>
+    unpackRank(new Uint8Array(new Float64Array(packedRankNumbers(reply)).buffer), board);
+
+/** The Candid text bytes of a request's key `<gameId>/<playerId>`, as a packed read cuts them. */
+function keyBytes(req: { gameId?: unknown; playerId?: unknown }): Uint8Array {
+    const text = new TextEncoder().encode(`${String(req.gameId)}/${String(req.playerId)}`);
+    return new Uint8Array([0x44, 0x49, 0x44, 0x4c, 0x00, 0x01, 0x71, text.length, ...text]);
+}
 
 /**
  * A reply rendered as text, as the canister writes it; its rendering for the method's reply
@@ -184,6 +196,10 @@ describe("a player's rank and their rank on a board rendered as text read as the
         const req = { gameId: G, playerId: options.playerId, sort: options.sort, percentile: options.percentile };
         expect(written(playerRankJson(h, req))).toBe(written(playerRank(h, req)));
         expect(written(playerRankJson(h, req, true))).toBe(written(playerRank(h, req, true)));
+        expect(written(unpacked(playerRank(h, req, true), false))).toBe(written(playerRankJson(h, req, true)));
+        expect(written(unpacked(playerRank(h, req, true, keyBytes(req)), false))).toBe(
+            written(playerRankJson(h, req, true)),
+        );
     });
 
     test.each([
@@ -199,6 +215,10 @@ describe("a player's rank and their rank on a board rendered as text read as the
         expect(written(boardRankJson(h, { gameId: G, ...req }, true))).toBe(
             written(boardRank(h, { gameId: G, ...req }, true)),
         );
+        const own = written(boardRankJson(h, { gameId: G, ...req }, true));
+        expect(written(unpacked(boardRank(h, { gameId: G, ...req }, true), true))).toBe(own);
+        const keyed = boardRank(h, { gameId: G, ...req }, true, keyBytes({ gameId: G, ...req }));
+        expect(written(unpacked(keyed, true))).toBe(own);
     });
 
     test('an ended period, and the same errors', () => {

@@ -1,0 +1,78 @@
+// The packed rank reads' wire form (own_player_rank_packed, own_board_rank_packed): a request of
+// one ASCII Candid text whose tail is the player's stable-map key, and a reply of the rank's
+// numbers as float64s (an error as its JSON text), which the gateway turns back into the JSON
+// methods' reply.
+import { METHODS, isPacked, type Method, type MethodRow, type Result } from './canister';
+import type { BoardRank, PlayerRank } from './schemas';
+
+/** The rank read that has no entry this period (board_rank's `found: false`). */
+export const NO_BOARD_ENTRY = 'No entry on this scoreboard for this period yet.';
+
+/** Bits of the request's first character, after '0' (so '0' to '3'). */
+export const PACKED_PERCENTILE = 1;
+export const PACKED_STREAK = 2;
+
+/** What the request text holds: options, board (empty for the global one), and the player's key. */
+export interface PackedRankRequest {
+    gameId: string;
+    playerId: string;
+    boardId?: string;
+    sort?: 'score' | 'streak';
+    percentile?: boolean;
+}
+
+/**
+ * The request's text: `<options><boardId>\n<gameId>/<playerId>`. Ids hold neither `\n` nor `/`
+ * (their patterns), and a game's player records are keyed `<gameId>/<playerId>`: the canister
+ * reads the key's bytes where they lie in the argument.
+ */
+export function packedRankText(req: PackedRankRequest): string {
+    const options = (req.percentile === true ? PACKED_PERCENTILE : 0) + (req.sort === 'streak' ? PACKED_STREAK : 0);
+    return `${options}${req.boardId ?? ''}\n${req.gameId}/${req.playerId}`;
+}
+
+/**
+ * A packed reply's numbers: [1, rank, score, streak, totalPlayers] (then the percentile, when
+ * asked), or [0, totalPlayers] for a board rank without an entry. Little-endian float64s.
+ */
+export function packedRankNumbers(reply: PlayerRank | BoardRank): number[] {
+    if ('found' in reply && !reply.found) return [0, reply.totalPlayers];
+    const r = reply as PlayerRank;
+    const numbers = [1, r.rank, r.score, r.streak, r.totalPlayers];
+    if (r.percentile !== undefined) numbers.push(r.percentile);
+    return numbers;
+}
+
+/**
+ * The reply a packed reply stands for: `board` says whose (a board rank carries `found`).
+ * Undefined for bytes of no packed reply (the caller treats them as a failure).
+ */
+export function unpackRank(bytes: Uint8Array, board: boolean): PlayerRank | BoardRank | undefined {
+    if (bytes.length % 8 !== 0 || bytes.length < 16) return undefined;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+    const n = (i: number): number => view.getFloat64(8 * i, true);
+    const count = bytes.length / 8;
+    if (n(0) === 0 && count === 2 && board) return { found: false, message: NO_BOARD_ENTRY, totalPlayers: n(1) };
+    if (n(0) !== 1 || (count !== 5 && count !== 6)) return undefined;
+    const reply = { rank: n(1), score: n(2), streak: n(3), totalPlayers: n(4) };
+    if (count === 6) (reply as PlayerRank).percentile = n(5);
+    return board ? { found: true, ...reply } : reply;
+}
+
+/** The text a call of `method` sends: a packed method's packed request, any other's JSON. */
+export function requestText(method: Method, request: unknown): string {
+    return isPacked(method) ? packedRankText(request as PackedRankRequest) : JSON.stringify(request);
+}
+
+/**
+ * The `{ok}` or `{err}` a reply of `method` stands for: a packed method's numbers unpacked, or
+ * the error's JSON text it sent instead; any other method's JSON text parsed. Throws on bytes
+ * that are neither (a reply of no packed method).
+ */
+export function replyResult(method: Method, reply: string | Uint8Array): Result<unknown> {
+    if (typeof reply === 'string') return JSON.parse(reply) as Result<unknown>;
+    if (reply[0] === 0x7b) return JSON.parse(new TextDecoder().decode(reply)) as Result<unknown>;
+    const ok = unpackRank(reply, (METHODS[method] as MethodRow).packs === 'own_board_rank');
+    if (ok === undefined) throw new Error(`${method}: a reply of ${reply.length} bytes is no packed rank`);
+    return { ok };
+}

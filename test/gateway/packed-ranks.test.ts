@@ -1,0 +1,52 @@
+// A gateway of this release asks for ranks packed (contract/packed-ranks.ts) and answers the
+// same as the JSON methods. A canister without the packed reads (a rolling upgrade, gateways
+// first) is asked the JSON method the packed one carries; one without that either (the release
+// fixture predates the own-player reads) fails clearly: a 503, and a log line naming the method.
+import { connectCanister } from '../../gateway/ic/canister';
+import { ApiFailure } from '../../gateway/http/errors';
+import { connectAs, startLeaderboard, type TestCanister } from '../support/canister';
+import { releaseWasm } from '../support/release';
+
+const G = 'packed-game';
+let current: TestCanister;
+let previous: TestCanister;
+
+beforeAll(async () => {
+    [current, previous] = await Promise.all([startLeaderboard(), startLeaderboard({ wasm: releaseWasm() })]);
+    const { apiKey } = await current.ok('admin_register_game', { developerId: 'dev-packed', gameId: G, name: 'P' });
+    await current.ok('submit_scores', {
+        submits: ['p1', 'p2', 'p3'].map((playerId, i) => ({ apiKey, gameId: G, playerId, score: 100 * i, streak: i })),
+    });
+}, 120_000);
+
+afterAll(async () => {
+    await current?.replica.stop();
+    await previous?.replica.stop();
+});
+
+test.each([
+    ['a rank', 'own_player_rank_packed', { gameId: G, playerId: 'p2', sort: 'streak', percentile: true }],
+    ['a board rank', 'own_board_rank_packed', { gameId: G, boardId: 'weekly', playerId: 'p1' }],
+    ['no board entry', 'own_board_rank_packed', { gameId: G, boardId: 'weekly', playerId: 'nobody' }],
+    ['an unknown board', 'own_board_rank_packed', { gameId: G, boardId: 'nope', playerId: 'p1' }],
+    ['an unknown game', 'own_player_rank_packed', { gameId: 'no-game', playerId: 'p1' }],
+] as const)('%s reads the same packed as JSON', async (_what, method, req) => {
+    const json = method === 'own_player_rank_packed' ? 'own_player_rank' : 'own_board_rank';
+    const client = await connectAs(current, current.gateway);
+    expect(JSON.stringify(await client.call(method, req))).toBe(JSON.stringify(await client.call(json, req)));
+});
+
+test('a canister without the packed reads is asked the JSON one, and fails clearly without it', async () => {
+    const log: string[] = [];
+    const client = await connectCanister({
+        host: previous.replica.url,
+        canisterId: previous.canisterId,
+        identity: previous.gateway,
+        fetchRootKey: true,
+        log: (line) => log.push(line),
+    });
+    const failure = await client.call('own_player_rank_packed', { gameId: G, playerId: 'p1' }).catch((e) => e);
+    expect(failure).toBeInstanceOf(ApiFailure);
+    expect(failure).toMatchObject({ status: 503 });
+    expect(log.join('\n')).toContain("has no query method 'own_player_rank'");
+});
