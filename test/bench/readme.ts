@@ -176,6 +176,16 @@ const GOALS: Goal[] = [
     { what: 'single submit, new player', row: 'submit, new player (fan-out to 3 boards)', max: 2.4e6 },
     { what: "a player's rank", row: "a player's rank (player_rank)", max: 0.4e6 },
     { what: "a player's rank on a board", row: "a player's rank on a board (board_rank)", max: 0.4e6 },
+    {
+        what: "a player's rank as gateways ask it (packed)",
+        row: "a player's rank as gateways ask it (own_player_rank_packed)",
+        max: 0.4e6,
+    },
+    {
+        what: "a player's rank on a board as gateways ask it (packed)",
+        row: "a player's rank on a board as gateways ask it (own_board_rank_packed)",
+        max: 0.4e6,
+    },
     { what: 'top-100 read', row: 'top-100 board read (read_board)', max: 6e6 },
     { what: 'top-100 global leaderboard', row: 'top-100 global leaderboard', max: 6e6 },
     { what: '`npm start`: submits per second against Express + Redis', request: 'submit', connections: 64, min: 0.4 },
