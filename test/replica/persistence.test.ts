@@ -48,6 +48,16 @@ function record(time: bigint, canister: CanisterDelta): RoundRecord {
     };
 }
 
+/** A canister's memories for a checkpoint: one stable page holding 7 at 0, a heap page holding 1 at 0. */
+function oneCanister() {
+    const stable = createStableMemory(100n);
+    stable.grow(1n);
+    stable.write(0n, new Uint8Array([7]));
+    const heap = new Uint8Array(65536);
+    heap[0] = 1;
+    return { stable, heap, meta: { id: ID, system: system(), pages: 1, globals: [1], stableSize: 1n } };
+}
+
 test('rounds replayed from the log rebuild heap, stable memory and meta', () => {
     const dir = tempDir('store');
     const store = openStore(dir, { fsync: false });
@@ -90,12 +100,7 @@ test('a checkpoint replaces the log; images plus a newer log give the latest sta
     const dir = tempDir('store');
     const store = openStore(dir, { fsync: false });
     store.append(record(1n, delta([[0, [1]]], [[0, [7]]], true)));
-    const stable = createStableMemory(100n);
-    stable.grow(1n);
-    stable.write(0n, new Uint8Array([7]));
-    const heap = new Uint8Array(65536);
-    heap[0] = 1;
-    const meta = { id: ID, system: system(), pages: 1, globals: [1], stableSize: 1n };
+    const { stable, heap, meta } = oneCanister();
     store.checkpoint({ time: 1n, nextCanisterIndex: 5n, queue: [], canisters: [], extra: { a: 1 } }, new Map(), [
         { meta, heap, stable, stableChanged: 'all' },
     ]);
@@ -115,12 +120,7 @@ test('a checkpoint replaces the log; images plus a newer log give the latest sta
 test('a checkpoint never writes through a hard link: images shared with a copy stay as they were', () => {
     const dir = tempDir('store');
     const store = openStore(dir, { fsync: false });
-    const stable = createStableMemory(100n);
-    stable.grow(1n);
-    stable.write(0n, new Uint8Array([7]));
-    const heap = new Uint8Array(65536);
-    heap[0] = 1;
-    const meta = { id: ID, system: system(), pages: 1, globals: [1], stableSize: 1n };
+    const { stable, heap, meta } = oneCanister();
     const at = (time: bigint) => ({ time, nextCanisterIndex: 5n, queue: [], canisters: [], extra: {} });
     store.checkpoint(at(1n), new Map(), [{ meta, heap, stable, stableChanged: 'all' }]);
     // A second directory's images are links to the first's (as test templates copy them).
