@@ -1,6 +1,7 @@
 // The service's Store on stable B-tree maps: everything here survives upgrades.
 import { StableBTreeMap } from 'azle';
 
+import { mapGetBytes } from './azle-ic';
 import { markJson } from './candid-text';
 import {
     bytesCodec,
@@ -44,8 +45,8 @@ function keyCodec(): Codec<string | Uint8Array> {
 }
 
 /** A stable map of raw bytes: insert and remove hand back the old value, which a value codec in the map would decode for nothing (~0.4 M per record). */
-const bytesMap = (memoryId: number) =>
-    new StableBTreeMap<string | Uint8Array, Uint8Array>(memoryId, keyCodec(), bytesCodec);
+const bytesMap = (memoryId: number, keys = keyCodec()) =>
+    new StableBTreeMap<string | Uint8Array, Uint8Array>(memoryId, keys, bytesCodec);
 
 function stableKv<V>(memoryId: number, codec: Codec<V>, map = bytesMap(memoryId)): KV<V> {
     return {
@@ -69,9 +70,11 @@ function stableKv<V>(memoryId: number, codec: Codec<V>, map = bytesMap(memoryId)
 const playerCodec: Codec<PlayerRecord> = textJsonCodec(encodePlayer, decodePlayer);
 
 function playerKv(memoryId: number): PlayerKV {
-    const map = bytesMap(memoryId);
+    const keys = keyCodec();
+    const map = bytesMap(memoryId, keys);
     const slot = (key: string | Uint8Array) => {
-        const bytes = map.get(key);
+        // A rank read's one map read, without the map's own steps (azle-ic.ts).
+        const bytes = mapGetBytes(map, memoryId, keys.toBytes(key));
         return bytes === undefined ? undefined : (storedSlot(bytes) ?? slotOfPlayer(storedJson(bytes)));
     };
     const row = (key: string) => {

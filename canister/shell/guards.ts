@@ -3,6 +3,7 @@
 // and moved games (the row's `moves`).
 import { Principal, isController, msgArgData, msgCaller } from 'azle';
 
+import { callerBytes } from '../azle-ic';
 import { METHODS, type Access, type Method, type MethodRow } from '../../contract/canister';
 import { latin1 } from '../candid-text';
 import { bytesToText } from '../codecs';
@@ -39,15 +40,15 @@ const REFUSED: Record<Access, string> = {
 
 function authorized(access: Access): boolean {
     if (access === 'public') return true;
-    const caller = msgCaller();
+    const bytes = callerBytes();
+    if ((access === 'gateway' || access === 'gatewayOrOperator') && gatewayBytes.has(latin1(bytes))) return true;
+    const caller = Principal.fromUint8Array(bytes);
     // Between a directory and its own shards only (no controller, no operator).
     if (access === 'shard')
         return (
             ctx.isShard !== true && (ctx.store.meta.get('shards') ?? []).some((s) => s.canisterId === caller.toText())
         );
     if (access === 'directory') return ctx.isShard === true && ctx.store.meta.get('directory') === caller.toText();
-    if ((access === 'gateway' || access === 'gatewayOrOperator') && gatewayBytes.has(latin1(caller.toUint8Array())))
-        return true;
     if (isController(caller)) return true;
     return (access === 'operator' || access === 'gatewayOrOperator') && operators.has(caller.toText());
 }

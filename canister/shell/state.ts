@@ -1,6 +1,7 @@
 // The canister's one state: the context every rule runs on, its direct reads, and their certification.
-import { certifiedDataSet, performanceCounter, time } from 'azle';
+import { certifiedDataSet, performanceCounter } from 'azle';
 
+import { nowMicros } from '../azle-ic';
 import { utf8Bytes } from '../codecs';
 import { createDirectReads } from '../service/direct-reads';
 import * as directory from '../service/directory';
@@ -8,8 +9,7 @@ import { newCtx, type Ctx } from '../state/context';
 import { stableStore } from '../stable-store';
 
 export const ctx: Ctx = newCtx(stableStore(), {
-    // µs: exact in a double (ns is not), and cheap to print; replies convert to ns.
-    now: () => Number(time() / 1000n),
+    now: nowMicros,
     // Azle seeds this CSPRNG from the management canister's raw_rand after init/upgrade.
     random: (n) => crypto.getRandomValues(new Uint8Array(n)),
 });
