@@ -16,6 +16,12 @@ const CHUNK = 8192;
 
 /** Where the text of a one-text Candid message starts and how many bytes it has, if it is one. */
 export function candidTextSpan(bytes: Uint8Array): { at: number; length: number } | undefined {
+    const at = candidTextStart(bytes);
+    return at < 0 ? undefined : { at, length: bytes.length - at };
+}
+
+/** Where the text of a one-text Candid message starts (it runs to the end), or -1 if it is none: candidTextSpan without its object. */
+export function candidTextStart(bytes: Uint8Array): number {
     const size = bytes.length;
     // Unrolled, against literals: in the canister a loop's own steps cost more than the comparisons.
     if (
@@ -28,20 +34,20 @@ export function candidTextSpan(bytes: Uint8Array): { at: number; length: number 
         bytes[5] !== 0x01 ||
         bytes[6] !== 0x71
     )
-        return undefined;
+        return -1;
     // The length as LEB128: one byte below 128 bytes of text.
     let length = bytes[7];
     let at = 8;
     if (length >= 0x80) {
         length &= 0x7f;
         for (let scale = 128; ; scale *= 128) {
-            if (at >= size || scale > 0x10000000) return undefined;
+            if (at >= size || scale > 0x10000000) return -1;
             const b = bytes[at++];
             length += (b & 0x7f) * scale;
             if (b < 0x80) break;
         }
     }
-    return at + length === size ? { at, length } : undefined;
+    return at + length === size ? at : -1;
 }
 
 /**

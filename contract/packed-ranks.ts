@@ -32,16 +32,29 @@ export function packedRankText(req: PackedRankRequest): string {
 }
 
 /**
- * A packed reply's numbers: [1, rank, score, streak, totalPlayers] (then the percentile, when
- * asked), or [0, totalPlayers] for a board rank without an entry. Little-endian float64s.
+ * Writes a packed reply's numbers into `into` from `at` and answers how many: [1, rank, score,
+ * streak, totalPlayers] (then the percentile, when asked), or [0, totalPlayers] for a board rank
+ * without an entry. Sent as little-endian float64s.
  */
-export function packedRankNumbers(reply: PlayerRank | BoardRank): number[] {
-    if ('found' in reply && !reply.found) return [0, reply.totalPlayers];
+export function packRank(reply: PlayerRank | BoardRank, into: Float64Array, at: number): number {
+    if ('found' in reply && !reply.found) {
+        into[at] = 0;
+        into[at + 1] = reply.totalPlayers;
+        return 2;
+    }
     const r = reply as PlayerRank;
-    const numbers = [1, r.rank, r.score, r.streak, r.totalPlayers];
-    if (r.percentile !== undefined) numbers.push(r.percentile);
-    return numbers;
+    into[at] = 1;
+    into[at + 1] = r.rank;
+    into[at + 2] = r.score;
+    into[at + 3] = r.streak;
+    into[at + 4] = r.totalPlayers;
+    if (r.percentile === undefined) return 5;
+    into[at + 5] = r.percentile;
+    return 6;
 }
+
+/** The most numbers a packed reply has. */
+export const PACKED_MAX = 6;
 
 /**
  * The reply a packed reply stands for: `board` says whose (a board rank carries `found`).

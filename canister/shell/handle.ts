@@ -34,19 +34,20 @@ export type UseCases = { [M in Method]: UseCase<M> };
  */
 export function handle<M extends Method>(method: M, useCase: UseCase<M>, wire?: Wire): void | Promise<void> {
     let reply: Result<ReplyOf<M>>;
+    const update = METHODS[method].kind === 'update';
     try {
         const req = admitted(method, wire?.request);
         const out = useCase(ctx, req as Untrusted<RequestOf<M>>);
         if (out instanceof Promise) return settleLater(method, req, out, wire);
         reply = { ok: out };
-        if (METHODS[method].kind === 'update') touched(method, req as Record<string, unknown>, reply.ok);
+        if (update) touched(method, req as Record<string, unknown>, reply.ok);
     } catch (e) {
         if (!(e instanceof Fail)) throw e;
         reply = { err: e.toApiError() };
     } finally {
         ctx.actingDeveloper = undefined;
     }
-    finish(method, reply, wire);
+    finish(update, reply, wire);
 }
 
 async function settleLater<M extends Method>(
@@ -63,14 +64,14 @@ async function settleLater<M extends Method>(
         if (!(e instanceof Fail)) throw e;
         reply = { err: e.toApiError() };
     }
-    finish(method, reply, wire);
+    finish(METHODS[method].kind === 'update', reply, wire);
 }
 
 /** Replies; after an update first writes the call's buffered writes and counts its instructions. */
-function finish(method: Method, reply: Result<unknown>, wire: Wire | undefined): void {
+function finish(update: boolean, reply: Result<unknown>, wire: Wire | undefined): void {
     // After every update, so nothing is lost to an upgrade (a player counted but not written
     // would have their slot handed out again; one whose slot is not written would not be rebuilt).
-    if (METHODS[method].kind === 'update') {
+    if (update) {
         flushCallWrites(ctx);
         capacity.noteInstructions(ctx, Number(performanceCounter(0)));
     }

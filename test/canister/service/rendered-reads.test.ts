@@ -5,7 +5,7 @@
 // and the same errors.
 import { signIn } from '../../../canister/service/accounts';
 import { candidLiteral, stringify, type Quoting } from '../../../canister/domain/json';
-import { packedRankNumbers, unpackRank } from '../../../contract/packed-ranks';
+import { PACKED_MAX, packRank, unpackRank } from '../../../contract/packed-ranks';
 import type { BoardRank, PlayerRank } from '../../../contract/schemas';
 import { createBoard, updateBoard } from '../../../canister/service/games';
 import {
@@ -31,8 +31,10 @@ const DAY = 86_400;
 const written = (value: unknown): string => stringify({ ok: value });
 
 /** A rank reply through the packed reads' wire (its float64s) and back, as the gateway reads it. */
-const unpacked = (reply: PlayerRank | BoardRank, board: boolean): unknown =>
-    unpackRank(new Uint8Array(new Float64Array(packedRankNumbers(reply)).buffer), board);
+function unpacked(reply: PlayerRank | BoardRank, board: boolean): unknown {
+    const numbers = new Float64Array(PACKED_MAX);
+    return unpackRank(new Uint8Array(numbers.buffer, 0, 8 * packRank(reply, numbers, 0)), board);
+}
 
 /** The Candid text bytes of a request's key `<gameId>/<playerId>`, as a packed read cuts them. */
 function keyBytes(req: { gameId?: unknown; playerId?: unknown }): Uint8Array {
