@@ -131,20 +131,17 @@ export function slotOfPlayer(text: string): number {
  * ~300 instructions a byte). Undefined for any other form, which the caller reads as text.
  */
 export function storedSlot(bytes: Uint8Array): number | undefined {
-    // A one-text Candid message (candidTextSpan, inline: its object costs ~5 K a read) whose
-    // length takes one or two LEB128 bytes (a longer record is read as text), then ` [1,`: the
-    // mark, then the compact layout's first element.
+    // Every value of the players' map is one Candid text (written by codecs.ts: `DIDL 00 01 71`,
+    // its length, its bytes), so the header is not read again (~7 K a read): only the length's
+    // size, one or two LEB128 bytes (a longer record is read as text), then ` [1,`: the mark,
+    // then the compact layout's first element.
     const size = bytes.length;
-    if (size < 13 || bytes[0] !== 0x44 || bytes[1] !== 0x49 || bytes[2] !== 0x44 || bytes[3] !== 0x4c) return undefined;
-    if (bytes[4] !== 0x00 || bytes[5] !== 0x01 || bytes[6] !== 0x71) return undefined;
-    let length = bytes[7];
+    if (size < 13) return undefined;
     let at = 8;
-    if (length >= 0x80) {
+    if (bytes[7] >= 0x80) {
         if (bytes[8] >= 0x80) return undefined;
-        length = (length & 0x7f) + bytes[8] * 128;
         at = 9;
     }
-    if (at + length !== size) return undefined;
     if (bytes[at] !== 0x20 || bytes[at + 1] !== 0x5b || bytes[at + 2] !== 0x31 || bytes[at + 3] !== 0x2c)
         return undefined;
     const first = at + 4;
