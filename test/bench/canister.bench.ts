@@ -63,6 +63,16 @@ function packedRank(r: Replica, id: Principal, method: Method, request: unknown)
         .at(-1)!.instructions;
 }
 
+/** Players a rank row is the mean over. */
+const RANKED = 64;
+
+/** The mean cost of `measure` over RANKED of the bench's players spread over the board (`populate`'s ids). */
+async function meanOver(players: number, measure: (playerId: string) => Promise<bigint>): Promise<bigint> {
+    let sum = 0n;
+    for (let k = 0; k < RANKED; k++) sum += await measure(benchPlayerId((k * 7919 + 13) % players));
+    return sum / BigInt(RANKED);
+}
+
 /** An http_request query as the IC's gateways send it (it may read a data certificate); its cost. */
 function httpRequest(
     r: Replica,
@@ -156,6 +166,9 @@ export async function freshCanister(): Promise<{ r: Replica; id: Principal }> {
  * Fills a game with `players` players, 200 submits per call (deterministic pseudo-random scores);
  * with `scoreboardIds`, each player submits to each of those targeted boards instead.
  */
+/** The id of the bench's player number `i` (`populate`'s). */
+export const benchPlayerId = (i: number): string => `dev_1700000000_${i.toString(16).padStart(8, '0')}`;
+
 export async function populate(
     r: Replica,
     id: Principal,
@@ -176,7 +189,7 @@ export async function populate(
                 submits.push({
                     apiKey: keys.get(gameId),
                     gameId,
-                    playerId: `dev_1700000000_${i.toString(16).padStart(8, '0')}`,
+                    playerId: benchPlayerId(i),
                     score: (i * 2654435761) % 1_000_003,
                     streak: i % 50,
                     scoreboardId,
@@ -216,7 +229,7 @@ async function benchBoardKinds(players: number): Promise<Map<string, bigint>> {
         kinds.map((k) => k.board),
     );
     await r.advanceTime(6_000);
-    const p = (i: number): string => `dev_1700000000_${i.toString(16).padStart(8, '0')}`;
+    const p = benchPlayerId;
     const m = new Map<string, bigint>();
     for (const { board, label, moves } of kinds) {
         const submit = {
@@ -283,7 +296,7 @@ export function benchFilters(): Promise<Map<string, bigint>> {
             'top-100 read filtered by country, 10,000 entries (500 in the filter)',
             await read('country', 'country:C7'),
         );
-        const p = (i: number): string => `dev_1700000000_${i.toString(16).padStart(8, '0')}`;
+        const p = benchPlayerId;
         const submit = async (scoreboardId: string, i: number, value: string): Promise<bigint> =>
             (
                 await call(r, id, 'submit_scores', {
@@ -333,7 +346,7 @@ async function benchNicknames(players: number): Promise<Map<string, bigint>> {
         const registered = await call(r, id, 'admin_register_game', { developerId: 'dev-names', gameId: g, name: g });
         keys.set(g, registered.reply.apiKey);
     }
-    const p = (i: number): string => `dev_1700000000_${i.toString(16).padStart(8, '0')}`;
+    const p = benchPlayerId;
     const name = (i: number, g = games[0]): string => `${g === games[0] ? 'Name' : 'Also'}_${i}`;
     for (const g of games)
         for (let from = 0; from < players; from += 200) {
@@ -411,7 +424,7 @@ async function benchEvents(
     used: Set<number>,
 ): Promise<Map<string, bigint | number>> {
     const m = new Map<string, bigint | number>();
-    const p = (i: number): string => `dev_1700000000_${i.toString(16).padStart(8, '0')}`;
+    const p = benchPlayerId;
     const scoreOf = (i: number): number => (i * 2654435761) % 1_000_003;
     let next = 20;
     /** An existing player not used by the rows before, with a new best that enters no top 10. */
@@ -657,7 +670,7 @@ export async function benchLeague(players: number): Promise<Map<string, bigint>>
     out.set('league: submit, returning player, closes their own division first', 0n);
     if (left > 0) {
         seen = r.executions().at(-1)!;
-        const back = await submit(`dev_1700000000_${(players - 1).toString(16).padStart(8, '0')}`);
+        const back = await submit(benchPlayerId(players - 1));
         if ((await closing()) === left - 1)
             out.set('league: submit, returning player, closes their own division first', back.instructions);
         seen = r.executions().at(-1)!;
@@ -716,7 +729,7 @@ export async function benchCanister(): Promise<CanisterResults> {
         memory.push({ players, filled, per: perPlayer(empty, filled, 2 * players) });
         await r.advanceTime(3_000);
         const g = 'g-three';
-        const p = (i: number): string => `dev_1700000000_${i.toString(16).padStart(8, '0')}`;
+        const p = benchPlayerId;
         m.set(
             'submit, new player (fan-out to 3 boards)',
             (
@@ -866,23 +879,35 @@ export async function benchCanister(): Promise<CanisterResults> {
             submits: [{ apiKey: keys.get(g), gameId: g, playerId: p(11), score: 9_000_000, streak: 0 }],
         });
         m.set('render timer run: a submit that takes rank 1 (the top 100 re-hashed)', await renderRun(r, beforeLeader));
+        // A rank's cost follows its player's depth in the board's tree (one player may be ±10 %
+        // off): the mean over RANKED players spread over the board.
         m.set(
             "a player's rank (player_rank)",
-            (await call(r, id, 'player_rank', { gameId: g, playerId: p(players >> 1) }, true)).instructions,
+            await meanOver(
+                players,
+                async (playerId) => (await call(r, id, 'player_rank', { gameId: g, playerId }, true)).instructions,
+            ),
         );
         m.set(
             "a player's rank on a board (board_rank)",
-            (await call(r, id, 'board_rank', { gameId: g, boardId: 'daily', playerId: p(players >> 1) }, true))
-                .instructions,
+            await meanOver(
+                players,
+                async (playerId) =>
+                    (await call(r, id, 'board_rank', { gameId: g, boardId: 'daily', playerId }, true)).instructions,
+            ),
         );
         const asked = { gameId: g, playerId: p(players >> 1) };
         m.set(
             "a player's rank as gateways ask it (own_player_rank_packed)",
-            packedRank(r, id, 'own_player_rank_packed', { ...asked, sort: 'score' }),
+            await meanOver(players, async (playerId) =>
+                packedRank(r, id, 'own_player_rank_packed', { gameId: g, playerId, sort: 'score' }),
+            ),
         );
         m.set(
             "a player's rank on a board as gateways ask it (own_board_rank_packed)",
-            packedRank(r, id, 'own_board_rank_packed', { ...asked, boardId: 'daily' }),
+            await meanOver(players, async (playerId) =>
+                packedRank(r, id, 'own_board_rank_packed', { gameId: g, playerId, boardId: 'daily' }),
+            ),
         );
         m.set(
             "  the same as JSON, as the previous release's gateways ask it (own_board_rank)",
