@@ -12,12 +12,17 @@ export const callerBytes = (): Uint8Array => globalThis._azleIc?.msgCaller() ?? 
  */
 export const nowMicros = (): number => Math.round(Number(globalThis._azleIc?.time() ?? time()) / 1000);
 
+type BytesMap = StableBTreeMap<Uint8Array | string, Uint8Array>;
+
 /** The bytes `map` (of stable memory `memoryId`) holds under the key's bytes (its get's checks and codecs: ~4 K). */
-export function mapGetBytes(
-    map: StableBTreeMap<Uint8Array | string, Uint8Array>,
-    memoryId: number,
-    key: Uint8Array,
-): Uint8Array | undefined {
+export function mapGetBytes(map: BytesMap, memoryId: number, key: Uint8Array): Uint8Array | undefined {
     const ic = globalThis._azleIc;
     return ic === undefined ? map.get(key) : ic.stableBTreeMapGet(memoryId, key);
+}
+
+/** Puts `value` under the key's bytes, its old value dropped (insert's checks and codecs: ~5 K). */
+export function mapInsertBytes(map: BytesMap, memoryId: number, key: Uint8Array, value: Uint8Array): void {
+    const ic = globalThis._azleIc;
+    if (ic === undefined) map.insert(key, value);
+    else ic.stableBTreeMapInsert(memoryId, key, value);
 }

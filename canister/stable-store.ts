@@ -1,7 +1,7 @@
 // The service's Store on stable B-tree maps: everything here survives upgrades.
 import { StableBTreeMap } from 'azle';
 
-import { mapGetBytes } from './azle-ic';
+import { mapGetBytes, mapInsertBytes } from './azle-ic';
 import { markJson } from './candid-text';
 import {
     bytesCodec,
@@ -45,16 +45,31 @@ function keyCodec(): Codec<string | Uint8Array> {
 }
 
 /** A stable map of raw bytes: insert and remove hand back the old value, which a value codec in the map would decode for nothing (~0.4 M per record). */
-const bytesMap = (memoryId: number, keys = keyCodec()) =>
-    new StableBTreeMap<string | Uint8Array, Uint8Array>(memoryId, keys, bytesCodec);
+interface BytesMap {
+    map: StableBTreeMap<string | Uint8Array, Uint8Array>;
+    memoryId: number;
+    keys: Codec<string | Uint8Array>;
+}
 
-function stableKv<V>(memoryId: number, codec: Codec<V>, map = bytesMap(memoryId)): KV<V> {
+function bytesMap(memoryId: number): BytesMap {
+    const keys = keyCodec();
+    return { map: new StableBTreeMap<string | Uint8Array, Uint8Array>(memoryId, keys, bytesCodec), memoryId, keys };
+}
+
+/** Reads and writes go to Azle's native calls without the map's own steps (azle-ic.ts: ~4 K each). */
+const getBytes = (m: BytesMap, key: string | Uint8Array): Uint8Array | undefined =>
+    mapGetBytes(m.map, m.memoryId, m.keys.toBytes(key));
+const setBytes = (m: BytesMap, key: string, value: Uint8Array): void =>
+    mapInsertBytes(m.map, m.memoryId, m.keys.toBytes(key), value);
+
+function stableKv<V>(memoryId: number, codec: Codec<V>, m = bytesMap(memoryId)): KV<V> {
+    const map = m.map;
     return {
         get(key) {
-            const bytes = map.get(key);
+            const bytes = getBytes(m, key);
             return bytes === undefined ? undefined : codec.fromBytes(bytes);
         },
-        set: (key, value) => void map.insert(key, codec.toBytes(value)),
+        set: (key, value) => setBytes(m, key, codec.toBytes(value)),
         delete: (key) => void map.remove(key),
         take(key) {
             const bytes = map.remove(key);
@@ -70,19 +85,17 @@ function stableKv<V>(memoryId: number, codec: Codec<V>, map = bytesMap(memoryId)
 const playerCodec: Codec<PlayerRecord> = textJsonCodec(encodePlayer, decodePlayer);
 
 function playerKv(memoryId: number): PlayerKV {
-    const keys = keyCodec();
-    const map = bytesMap(memoryId, keys);
+    const m = bytesMap(memoryId);
     const slot = (key: string | Uint8Array) => {
-        // A rank read's one map read, without the map's own steps (azle-ic.ts).
-        const bytes = mapGetBytes(map, memoryId, keys.toBytes(key));
+        const bytes = getBytes(m, key);
         return bytes === undefined ? undefined : (storedSlot(bytes) ?? slotOfPlayer(storedJson(bytes)));
     };
     const row = (key: string) => {
-        const bytes = map.get(key);
+        const bytes = getBytes(m, key);
         return bytes === undefined ? undefined : parseRow(storedJson(bytes));
     };
-    const setRow = (key: string, r: PlayerRow) => void map.insert(key, markJson(JSON.stringify(r), textToBytes));
-    return { ...stableKv(memoryId, playerCodec, map), slot, row, setRow };
+    const setRow = (key: string, r: PlayerRow) => setBytes(m, key, markJson(JSON.stringify(r), textToBytes));
+    return { ...stableKv(memoryId, playerCodec, m), slot, row, setRow };
 }
 
 /** Memory ids are part of the stable layout: never renumber them. */
