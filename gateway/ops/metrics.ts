@@ -5,6 +5,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { Principal } from '@dfinity/principal';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 import type { Method, Result } from '../../contract/canister';
@@ -232,9 +233,17 @@ export const batchObserver = (m: GatewayMetrics): BatchObserver => ({
  * the clients it makes for other canisters (shards) are measured too.
  */
 export function measuredCanister(client: CanisterClient, m: GatewayMetrics, role: Role): CanisterClient {
+    // The id's text, remembered (toText is base32 and a CRC in JavaScript): read at the call, as
+    // tests' stand-in clients may have no id or change it.
+    let id: Principal | undefined;
+    let idText = '';
+    const canisterText = (): string => {
+        const now = client.canisterId;
+        if (now !== id) [id, idText] = [now, now?.toText() ?? ''];
+        return idText;
+    };
     const measure = async <T>(method: Method, run: () => Promise<Result<T>>): Promise<Result<T>> => {
-        // Read at the call: tests' stand-in clients may have no id.
-        const canister = client.canisterId?.toText() ?? '';
+        const canister = canisterText();
         const done = m.canisterDuration.startTimer({ method, role });
         try {
             const reply = await run();

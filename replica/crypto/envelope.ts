@@ -160,11 +160,14 @@ function checkExpiry(expiry: bigint, nowNs: bigint): void {
     }
 }
 
+/** The management canister's id (made once: `managementCanister()` parses its text each time). */
+const MANAGEMENT = Principal.managementCanister();
+
 function checkCanisterId(content: RequestContent, effectiveCanisterId: Principal | undefined): void {
     if (content.request_type === 'read_state' || !effectiveCanisterId) return;
     // Calls to the management canister are routed by the canister named in their argument, which
     // the execution layer checks; any effective canister id is let through here.
-    if (content.canister_id.compareTo(Principal.managementCanister()) === 'eq') return;
+    if (content.canister_id.compareTo(MANAGEMENT) === 'eq') return;
     if (content.canister_id.compareTo(effectiveCanisterId) !== 'eq') {
         throw badRequest(
             `Specified CanisterId ${content.canister_id.toText()} does not match effective canister id in URL ${effectiveCanisterId.toText()}`,

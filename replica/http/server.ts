@@ -16,6 +16,7 @@ import {
     type RequestType,
 } from '../crypto/envelope';
 import { effectiveCanisterId } from '../management';
+import { principalText } from '../principal-text';
 import type { Reject } from '../canister-state';
 import type { IngressStatus, Reply, Subnet } from '../subnet';
 import { serveHttpGateway } from './canister-http';
@@ -241,7 +242,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
         checkTarget(canisterId, method, arg, effective);
         const id = toHex(requestId);
         if (!isManagement(canisterId) && !o.subnet.ingress.has(id)) {
-            const rejected = o.inspect(canisterId.toText(), method, arg, sender.toUint8Array());
+            const rejected = o.inspect(principalText(canisterId), method, arg, sender.toUint8Array());
             if (rejected !== undefined) {
                 if (sync) {
                     return cbor(200, {
@@ -254,7 +255,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
                 throw new HttpError(400, rejected.message);
             }
         }
-        o.submit(id, sender.toUint8Array(), canisterId.toText(), method, arg, content.ingress_expiry);
+        o.submit(id, sender.toUint8Array(), principalText(canisterId), method, arg, content.ingress_expiry);
         if (!sync || (await o.waitFor(id, SYNC_CALL_WAIT_MS)) === undefined) return ACCEPTED;
         const certificate = o.certifier.certificate([['time'], ['request_status', requestId]]);
         return cbor(200, { status: 'replied', certificate });
@@ -268,7 +269,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
         const dataCertificate = (): Uint8Array =>
             o.certifier.certificate([['canister', canisterId.toUint8Array(), 'certified_data']]);
         const reply = o.subnet.query(
-            canisterId.toText(),
+            principalText(canisterId),
             content.method_name,
             content.arg,
             sender.toUint8Array(),
