@@ -97,6 +97,9 @@ function whyFailed(error: unknown, reject: CanisterReject | undefined): string {
     return error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
 }
 
+/** How long a canister without packed rank reads is asked the JSON ones before it is tried packed again. */
+const UNPACKED_MINUTES = 5;
+
 /** The certificate check for a replica in this process (its structure and time are still checked). */
 const trustCertificate = (): boolean => true;
 
@@ -146,15 +149,27 @@ function clientFor(o: CanisterOptions, agent: HttpAgent): CanisterClient {
         blsVerify: o.verifyReplies === false ? trustCertificate : blsVerify,
     });
 
+    /** Until when (ms) this canister is asked its JSON rank reads: it had no packed ones (an earlier release). */
+    let unpackedUntil = 0;
+
     async function invoke(method: Method, request: unknown): Promise<Result<unknown>> {
+        const packs = (METHODS[method] as MethodRow).packs;
+        if (packs !== undefined && Date.now() < unpackedUntil) return invoke(packs, request);
         const text = requestText(method, request);
         try {
             await prepare();
             return replyResult(method, await actor[method](text));
         } catch (error) {
-            // A canister of the previous release has no packed rank reads: the JSON one it packs.
-            const packs = (METHODS[method] as MethodRow).packs;
-            if (packs !== undefined && rejectOf(error)?.errorCode === 'IC0536') return invoke(packs, request);
+            // A canister of the previous release has no packed rank reads: the JSON one it packs,
+            // remembered for a while (an upgraded canister is asked packed again after it).
+            if (packs !== undefined && rejectOf(error)?.errorCode === 'IC0536') {
+                if (Date.now() >= unpackedUntil)
+                    (o.log ?? console.error)(
+                        `gateway: canister ${o.canisterId.toText()} has no ${method} (an earlier release): asking ${packs} for ${UNPACKED_MINUTES} minutes`,
+                    );
+                unpackedUntil = Date.now() + UNPACKED_MINUTES * 60_000;
+                return invoke(packs, request);
+            }
             if (!isClockError(error)) throw error;
             await agent.syncTime(o.canisterId);
             return replyResult(method, await actor[method](text));

@@ -2,6 +2,7 @@
 // same as the JSON methods. A canister without the packed reads (a rolling upgrade, gateways
 // first) is asked the JSON method the packed one carries; one without that either (the release
 // fixture predates the own-player reads) fails clearly: a 503, and a log line naming the method.
+// A canister found without them is asked the JSON ones for 5 minutes, said once in the log.
 import { connectCanister } from '../../gateway/ic/canister';
 import { ApiFailure } from '../../gateway/http/errors';
 import { connectAs, startLeaderboard, type TestCanister } from '../support/canister';
@@ -49,4 +50,13 @@ test('a canister without the packed reads is asked the JSON one, and fails clear
     expect(failure).toBeInstanceOf(ApiFailure);
     expect(failure).toMatchObject({ status: 503 });
     expect(log.join('\n')).toContain("has no query method 'own_player_rank'");
+    // Remembered: the next read asks the JSON method at once, and says so once.
+    await client.call('own_board_rank_packed', { gameId: G, boardId: 'weekly', playerId: 'p1' }).catch(() => undefined);
+    expect(log.filter((line) => line.includes('(an earlier release): asking'))).toEqual([
+        expect.stringContaining(
+            'has no own_player_rank_packed (an earlier release): asking own_player_rank for 5 minutes',
+        ),
+    ]);
+    expect(log.filter((line) => line.includes('has no own_board_rank_packed'))).toEqual([]);
+    expect(log.at(-1)).toContain("has no query method 'own_board_rank'");
 });
