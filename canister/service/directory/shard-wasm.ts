@@ -22,9 +22,22 @@ export interface ChunkedWasm {
     sha256: string;
 }
 
-/** A chunk in flight to upload_chunk (its answer is awaited), and installs of the uploaded wasm in flight. */
-let uploading = false;
-let installing = 0;
+/**
+ * How long a chunk's upload or an install may stay unanswered before it counts as lost: a
+ * callback that trapped never ran its `finally`, and would otherwise hold uploads off until
+ * the next upgrade.
+ */
+export const LOST_AFTER_US = 10 * 60 * 1_000_000;
+
+/** The chunk in flight to upload_chunk (its answer is awaited) since when (µs), and installs of the uploaded wasm in flight. */
+let uploading: { since: number } | undefined;
+const installing = new Set<{ since: number }>();
+/** Counts uploads started (offset 0): a chunk answered after a newer upload began is not kept. */
+let uploads = 0;
+
+/** Whether `call` is still awaited (not lost: see LOST_AFTER_US). */
+const awaited = (call: { since: number } | undefined, now: number): boolean =>
+    call !== undefined && now - call.since < LOST_AFTER_US;
 
 /**
  * One chunk of the gzipped shard wasm (operators). Offset 0 starts a new upload (the old one and
@@ -58,21 +71,27 @@ export async function uploadShardWasm(
     else if (offset !== upload.received)
         throw new Fail(409, `Invalid offset: the upload continues at ${upload.received}`);
     if (offset + bytes.length > total) throw new Fail(400, invalid('chunk', 'goes past total'));
-    if (uploading) throw new Fail(409, 'A chunk is being uploaded: send the next one once it is answered');
-    if (installing > 0) throw new Fail(409, 'The shard wasm is being installed: upload again once that is done');
-    uploading = true;
+    const started = ctx.env.now();
+    if (awaited(uploading, started))
+        throw new Fail(409, 'A chunk is being uploaded: send the next one once it is answered');
+    if ([...installing].some((install) => awaited(install, started)))
+        throw new Fail(409, 'The shard wasm is being installed: upload again once that is done');
+    const mine = { since: started };
+    uploading = mine;
+    if (offset === 0) uploads++;
+    const thisUpload = uploads;
     try {
         if (offset === 0) {
             dropShardWasm(ctx);
             await remote.clearChunkStore();
         }
         const chunkHash = await remote.uploadChunk(bytes);
-        // Read again after the awaits (only this upload could change it, but an interrupted one starts over).
+        // Read again after the awaits (an interrupted upload, or one a newer upload replaced, starts over).
         const now =
             offset === 0
                 ? { total, sha256: hash, received: 0, complete: false, chunks: [] }
                 : ctx.store.meta.get('shardWasm');
-        if (now?.chunks === undefined || now.received !== offset)
+        if (thisUpload !== uploads || now?.chunks === undefined || now.received !== offset)
             throw new Fail(409, 'The upload was interrupted: start again at offset 0');
         const received = offset + bytes.length;
         ctx.store.meta.set('shardWasm', {
@@ -83,7 +102,7 @@ export async function uploadShardWasm(
         });
         return { received, total, complete: received === total };
     } finally {
-        uploading = false;
+        if (uploading === mine) uploading = undefined;
     }
 }
 
@@ -114,7 +133,8 @@ export async function installShardWasm(
     arg: Uint8Array,
 ): Promise<void> {
     const wasm = shardWasm(ctx);
-    installing += 1;
+    const mine = { since: ctx.env.now() };
+    installing.add(mine);
     try {
         if ((await remote.installChunkedCode(canisterId, mode, wasm, arg)) === 'installed') return;
         if (ctx.store.meta.get('shardWasm')?.sha256 === wasm.sha256) dropShardWasm(ctx);
@@ -128,6 +148,6 @@ export async function installShardWasm(
             ),
         );
     } finally {
-        installing -= 1;
+        installing.delete(mine);
     }
 }

@@ -16,8 +16,9 @@ import {
     uploadShardWasm,
     type Remote,
 } from '../../../canister/service/directory';
+import { LOST_AFTER_US } from '../../../canister/service/directory/shard-wasm';
 import { SHARD_CYCLES } from '../../../canister/service/directory/shards';
-import { failure, harness, withGame } from './harness';
+import { S, failure, harness, withGame } from './harness';
 
 const SELF = 'aaaaa-aa';
 const SHARD = 'ryjl3-tyaaa-aaaaa-aaaba-cai';
@@ -229,6 +230,37 @@ test('a wasm that does not hash to its sha256 is refused at its first install: t
     await up();
     expect(await refusal(upgradeShards(h, remote))).toEqual({ status: 400, message });
     expect(h.store.meta.get('shardWasm')).toBeUndefined();
+});
+
+// On the IC a callback that traps never runs its `finally`: the chunk it awaited would hold every
+// upload off until the next upgrade. An answer that has not come in 10 minutes counts as lost.
+test('a chunk whose answer never comes holds uploads off for 10 minutes, not for good', async () => {
+    const h = harness();
+    const { remote, pause } = chunkStoreRemote();
+    const wasm = new Uint8Array([0x1f, 0x8b, 1, 2, 3, 4]);
+    const sha = createHash('sha256').update(wasm).digest('hex');
+    const up = (offset: number, bytes: Uint8Array) =>
+        uploadShardWasm(h, remote, {
+            offset,
+            total: wasm.length,
+            sha256: sha,
+            chunk: Buffer.from(bytes).toString('base64'),
+        });
+    const release = pause();
+    const lost = up(0, wasm.subarray(0, 3));
+    h.advance(LOST_AFTER_US / S - 1);
+    expect((await refusal(up(0, wasm.subarray(0, 3)))).status).toBe(409);
+    h.advance(1);
+    const again = up(0, wasm.subarray(0, 3));
+    release();
+    expect(await again).toEqual({ received: 3, total: 6, complete: false });
+    // The lost one, answered after all, does not count: a newer upload began.
+    expect(await refusal(lost)).toEqual({
+        status: 409,
+        message: 'The upload was interrupted: start again at offset 0',
+    });
+    expect(await up(3, wasm.subarray(3))).toEqual({ received: 6, total: 6, complete: true });
+    expect(shardWasm(h).sha256).toBe(sha);
 });
 
 test('base64 decodes with and without padding and refuses anything else', () => {
