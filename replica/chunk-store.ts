@@ -46,6 +46,17 @@ export function uploadChunk(
     return hash;
 }
 
+/** The chunks some store or snapshot still names (their files are kept; the others' are pruned). */
+export function liveChunkHashes(canisters: Iterable<Canister>): Set<string> {
+    const live = new Set<string>();
+    for (const canister of canisters) {
+        for (const c of storedChunks(canister)) live.add(c.hash);
+        for (const snapshot of canister.system.snapshots ?? [])
+            for (const c of snapshot.chunkStore ?? []) live.add(c.hash);
+    }
+    return live;
+}
+
 /** clear_chunk_store (and uninstall_code): the store is empty. */
 export function clearChunkStore(canister: Canister): void {
     if (canister.system.chunkStore !== undefined) canister.system.chunkStore = [];

@@ -93,6 +93,8 @@ export interface Store {
     readSnapshot(key: string, maxStablePages: bigint): { heap: Uint8Array; stable: StableMemory };
     /** Removes the snapshot files not in `live` (deleted or replaced, or left by a crash before their round). */
     pruneSnapshots(live: Set<string>): void;
+    /** Removes the chunk files whose hash is not in `live` (cleared from every store, or left by a crash before their round). */
+    pruneChunks(live: Set<string>): void;
     getModule(hash: string): Uint8Array;
     readonly moduleCache: ModuleCache;
     close(): void;
@@ -282,6 +284,13 @@ export function openStore(dir: string, options: { fsync: boolean; scratch?: bool
                 const key = entry.replace(/\.snap(\.tmp)?$/, '');
                 if (!live.has(key) || entry.endsWith('.tmp'))
                     fs.rmSync(path.join(dir, 'snapshots', entry), { force: true });
+            }
+        },
+        pruneChunks(live) {
+            for (const entry of fs.readdirSync(path.join(dir, 'chunks'))) {
+                const hash = entry.replace(/\.bin(\.tmp)?$/, '');
+                if (!live.has(hash) || entry.endsWith('.tmp'))
+                    fs.rmSync(path.join(dir, 'chunks', entry), { force: true });
             }
         },
         getModule: (hash) => new Uint8Array(fs.readFileSync(path.join(dir, 'modules', `${hash}.wasm`))),

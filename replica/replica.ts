@@ -25,6 +25,7 @@ import {
 } from './persistence';
 import { SubnetError, type Canister } from './canister-state';
 import { privateDir } from './private-files';
+import { liveChunkHashes } from './chunk-store';
 import { liveSnapshotKeys } from './snapshots';
 import {
     MANAGEMENT,
@@ -189,6 +190,7 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
     }
     subnet.changes = newChanges();
     store.pruneSnapshots(liveSnapshotKeys(subnet));
+    store.pruneChunks(liveChunkHashes(subnet.canisters.values()));
 
     const clock: Clock = createClock({
         start: loaded === undefined && options.testMode ? options.startTime : undefined,
@@ -432,6 +434,7 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
         );
         stableSinceCheckpoint.clear();
         store.pruneSnapshots(liveSnapshotKeys(subnet));
+        store.pruneChunks(liveChunkHashes(subnet.canisters.values()));
     }
 
     /** Runs `fn` (which changes state outside a message) as its own persisted, certified round. */

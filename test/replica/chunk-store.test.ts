@@ -1,7 +1,8 @@
 // The wasm chunk store on the replica, with the IC's rules: upload_chunk, stored_chunks,
 // clear_chunk_store and install_chunked_code by controllers only; chunks of at most 1 MiB; a
 // missing chunk or a module hash that does not match installs nothing; the store is counted as
-// memory, kept across upgrades, emptied by uninstall_code, in snapshots, and survives a restart.
+// memory, kept across upgrades, emptied by uninstall_code, in snapshots, and survives a restart;
+// the file of a chunk no store or snapshot names is removed at the next checkpoint or start.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -179,5 +180,35 @@ test('a snapshot holds the chunk store; chunks survive a restart', async () => {
     await installChunked(third, id, hashes, sha(zipped), { mode: { reinstall: null }, label: 'third' });
     expect(await (await probeOf(third, id)).label_()).toBe('third:0');
     await third.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('a chunk no store or snapshot names has its file removed at the next checkpoint and start', async () => {
+    const dataDir = tempDir('chunks-pruned');
+    const r = await startTestReplica({ dataDir });
+    const files = (): string[] => fs.readdirSync(`${dataDir}/chunks`).sort();
+    const id = r.createCanister();
+    await r.installCode(id, probeWasm(), { arg: probeInit('plain') });
+    const { parts } = zippedInTwo();
+    const kept = hex(await upload(r, id, parts[0]));
+    await call(r, 'take_canister_snapshot', {
+        canister_id: id,
+        replace_snapshot: [],
+        uninstall_code: [],
+        sender_canister_version: [],
+    });
+    await clear(r, id);
+    const dropped = hex(await upload(r, id, parts[1]));
+    expect(files()).toEqual([`${kept}.bin`, `${dropped}.bin`].sort());
+    await clear(r, id);
+    r.checkpoint();
+    // The snapshot still names the first chunk: only the second is gone.
+    expect(files()).toEqual([`${kept}.bin`]);
+    await r.stop();
+    // A file left by a round that never made it to the log goes at the next start.
+    fs.writeFileSync(`${dataDir}/chunks/${'0'.repeat(64)}.bin`, 'orphan');
+    const again = await startTestReplica({ dataDir });
+    expect(files()).toEqual([`${kept}.bin`]);
+    await again.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
 });
