@@ -124,7 +124,8 @@ export function takeSnapshot(
             'IC0406',
         );
     const live = liveMemoryBytes(canister);
-    const size = live + BigInt(module.size) + BigInt(canister.system.certifiedData.length);
+    // As the IC counts a snapshot: its memories and module, its certified data and the chunk store it holds.
+    const size = live + BigInt(module.size) + BigInt(canister.system.certifiedData.length) + chunkStoreBytes(canister);
     const after =
         memoryBytes(canister) + size - (replaced?.size ?? 0n) - (uninstall ? live + chunkStoreBytes(canister) : 0n);
     pay(canister, after, executionFee(SNAPSHOT_BASELINE_INSTRUCTIONS + size));
