@@ -12,6 +12,7 @@ import { FEES } from '../../replica/fees';
 import type { ExecutionRecord } from '../../replica/subnet';
 import { OPERATOR, type Replica } from '../../replica/replica';
 import { httpReply, httpRequestArg, httpUpdateArg } from '../support/http-gateway';
+import { benchPlayerId } from './canister.bench';
 import { table } from './stats';
 
 const PLAYERS = Number(process.env.BENCH_DAILY_PLAYERS ?? 100_000);
@@ -140,7 +141,7 @@ async function simulate(
         const submit = {
             apiKey: o.apiKey,
             gameId: o.gameId,
-            playerId: `dev_1700000000_${player.toString(16).padStart(8, '0')}`,
+            playerId: benchPlayerId(player),
             score: Math.floor(random() * 1_000_003),
             streak: Math.floor(random() * 50),
         };

@@ -6,7 +6,7 @@ import type { Principal } from '@dfinity/principal';
 
 import { initBls } from '../../replica/crypto/bls';
 import type { Replica } from '../../replica/replica';
-import { call, freshCanister, memoryOf, type Memory } from './canister.bench';
+import { benchPlayerId, call, freshCanister, memoryOf, type Memory } from './canister.bench';
 import { table } from './stats';
 
 /** 64 bytes of JSON, different for every player (a car, a ghost replay id, a lap). */
@@ -16,7 +16,7 @@ function metadataOf(i: number): Record<string, unknown> {
     return m;
 }
 
-const playerId = (i: number): string => `dev_1700000000_${i.toString(16).padStart(8, '0')}`;
+const playerId = benchPlayerId;
 
 async function game(r: Replica, id: Principal, gameId: string): Promise<string> {
     const registered = await call(r, id, 'admin_register_game', { developerId: `dev-${gameId}`, gameId, name: gameId });

@@ -11,7 +11,7 @@ import { ensureShards } from '../../local/shards';
 import type { CanisterClient } from '../../gateway/ic/canister';
 import { initArg, leaderboardWasm } from '../support/canister';
 import { tempDir } from '../support/replica';
-import { call, memoryOf } from './canister.bench';
+import { benchPlayerId, call, memoryOf } from './canister.bench';
 import { table } from './stats';
 
 /** The gateway and operator the directory is installed with (and gives its shards): calls name them as caller. */
@@ -33,7 +33,7 @@ export interface ShardResults {
     memory?: { from: number; to: number; heap: number; stable: number; estimate: number };
 }
 
-const player = (i: number): string => `dev_1700000000_${i.toString(16).padStart(8, '0')}`;
+const player = benchPlayerId;
 
 /** Players first .. first + count - 1 of a game, 200 submits a call, as the gateway would send them. */
 async function fill(r: Replica, id: Principal, gameId: string, apiKey: string, first: number, count: number) {

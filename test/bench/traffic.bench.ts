@@ -9,7 +9,7 @@
 import { batcher, type BatchClock, type BatcherOptions } from '../../gateway/ic/batcher';
 import { SUBMIT_BATCHING } from '../../gateway/ic/submits';
 import { FEES } from '../../replica/fees';
-import { call, freshCanister, populate } from './canister.bench';
+import { benchPlayerId, call, freshCanister, populate } from './canister.bench';
 import { summarize, table } from './stats';
 
 /** Submits per second over every game, simulated. */
@@ -63,7 +63,7 @@ function random(seed: number): () => number {
 }
 
 const gameOf = (g: number): string => `game-${String(g).padStart(2, '0')}`;
-const playerOf = (i: number): string => `dev_1700000000_${i.toString(16).padStart(8, '0')}`;
+const playerOf = benchPlayerId;
 
 /** Instructions of a submit_scores call of each of METERED_SIZES (existing players, new bests, 3 boards). */
 async function meterCalls(): Promise<Map<number, number>> {
