@@ -41,10 +41,11 @@ export function liveStats(ctx: Ctx, key: string): Readonly<Stats> {
 
 /**
  * The counters to change in place (written at the end of this call, as updateStats writes):
- * without updateStats' two copies (~40 K instructions), for the hot paths: creating a player,
- * recording an event.
+ * without updateStats' two copies (~40 K instructions), for the hot paths: recording an event,
+ * catching up after an upgrade.
  */
 export function changeStats(ctx: Ctx, key: string): Stats {
+    // tickStats' two lines inline, with this one: a call costs ~1 K on these paths.
     ctx.dirtyStats.add(key);
     ctx.changedStats.add(key);
     return live(ctx, key, dayOf(ctx.env.now()));
