@@ -15,9 +15,10 @@ import * as reports from '../service/reports';
 import * as rewards from '../service/rewards';
 import * as scores from '../service/scores';
 import * as serverKeys from '../service/server-keys';
+import { submitReplies } from '../service/submit-replies';
 
 export const playerMethods = {
-    submit_scores: scores.submitBatch,
+    submit_scores: (ctx, req) => submitReplies(scores.submitBatch(ctx, req)),
     unlock_achievements: players.unlockAchievements,
     set_nickname: players.setNickname,
     start_play_session: sessions.startSession,
