@@ -54,6 +54,7 @@ import type { BackupPage } from './backup';
 import type { ReportAction, ReportDetail, ReportQueuePage, ReportReason } from './reports';
 import type { DirectoryTable, RestoredTable } from './service-backup';
 import type { EventPage } from './events';
+import type { CompactSubmits } from './compact-submits';
 import type { CyclesStatus } from './cycles';
 import type { GameLocation, ShardEntry, ShardStatus } from './shards';
 
@@ -511,6 +512,12 @@ export interface MethodRow {
      * `(text) -> (blob)` on the wire; the gateway's client packs and unpacks them.
      */
     packs?: 'own_player_rank' | 'own_board_rank';
+    /**
+     * The method a gateway's client sends this one as, the same request written smaller
+     * (./compact-submits.ts), when the canister has it (one of an earlier release does not: then
+     * this one, as for `packs`).
+     */
+    sentAs?: 'submit_scores_compact';
     /** The JSON it takes and answers (`{ok: reply}` on success): types only, for the callers' types. */
     shape: Shape<unknown, unknown>;
 }
@@ -543,7 +550,20 @@ export const METHODS = {
         access: 'gateway',
         marks: 'submits',
         routes: 'submitPath',
+        sentAs: 'submit_scores_compact',
         shape: shape<{ submits: SubmitRequest[] }, Array<Result<SubmitReply>>>(),
+    },
+    /**
+     * submit_scores with the API key and game most of its submits share given once
+     * (./compact-submits.ts): what this release's gateways send. Each submit is then checked and
+     * answered as by submit_scores.
+     */
+    submit_scores_compact: {
+        kind: 'update',
+        access: 'gateway',
+        marks: 'submits',
+        routes: 'submitPath',
+        shape: shape<CompactSubmits, Array<Result<SubmitReply>>>(),
     },
     unlock_achievements: {
         kind: 'update',

@@ -2,7 +2,8 @@
 // one ASCII Candid text whose tail is the player's stable-map key, and a reply of the rank's
 // numbers as float64s (an error as its JSON text), which the gateway turns back into the JSON
 // methods' reply.
-import { METHODS, isPacked, type Method, type MethodRow, type Result } from './canister';
+import { METHODS, isPacked, type Method, type MethodRow, type Result, type SubmitRequest } from './canister';
+import { compactSubmits } from './compact-submits';
 import type { BoardRank, PlayerRank } from './schemas';
 
 /** The rank read that has no entry this period (board_rank's `found: false`). */
@@ -72,9 +73,15 @@ export function unpackRank(bytes: Uint8Array, board: boolean): PlayerRank | Boar
     return board ? { found: true, ...reply } : reply;
 }
 
-/** The text a call of `method` sends: a packed method's packed request, any other's JSON. */
+/**
+ * The text a call of `method` sends: a packed method's packed request, submit_scores_compact's
+ * compact form of submit_scores' request (./compact-submits.ts), any other's JSON.
+ */
 export function requestText(method: Method, request: unknown): string {
-    return isPacked(method) ? packedRankText(request as PackedRankRequest) : JSON.stringify(request);
+    if (isPacked(method)) return packedRankText(request as PackedRankRequest);
+    if (method === 'submit_scores_compact')
+        return JSON.stringify(compactSubmits((request as { submits: SubmitRequest[] }).submits));
+    return JSON.stringify(request);
 }
 
 /**

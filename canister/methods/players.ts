@@ -1,6 +1,8 @@
 // The use cases of the player-facing methods gateways call: scores, achievements, nicknames, play
 // sessions, the event feed, and sign-in (device codes, identity providers, sessions, accounts).
+import { expandSubmits } from '../../contract/compact-submits';
 import type { UseCases } from '../shell/handle';
+import { Fail } from '../domain/fail';
 import { remote } from '../remote';
 import * as accounts from '../service/accounts';
 import * as deviceCodes from '../service/device-codes';
@@ -19,6 +21,12 @@ import { submitReplies } from '../service/submit-replies';
 
 export const playerMethods = {
     submit_scores: (ctx, req) => submitReplies(scores.submitBatch(ctx, req)),
+    // The shared game and key put back into the submits first (the shell's marks read them after).
+    submit_scores_compact: (ctx, req) => {
+        const error = expandSubmits(req);
+        if (error !== undefined) throw new Fail(400, error);
+        return submitReplies(scores.submitBatch(ctx, req as Parameters<typeof scores.submitBatch>[1]));
+    },
     unlock_achievements: players.unlockAchievements,
     set_nickname: players.setNickname,
     start_play_session: sessions.startSession,

@@ -97,7 +97,7 @@ function whyFailed(error: unknown, reject: CanisterReject | undefined): string {
     return error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
 }
 
-/** How long a canister without packed rank reads is asked the JSON ones before it is tried packed again. */
+/** How long a canister without a method's newer form (packed rank reads, compact submits) is asked the older one. */
 const UNPACKED_MINUTES = 5;
 
 /** The certificate check for a replica in this process (its structure and time are still checked). */
@@ -149,30 +149,38 @@ function clientFor(o: CanisterOptions, agent: HttpAgent): CanisterClient {
         blsVerify: o.verifyReplies === false ? trustCertificate : blsVerify,
     });
 
-    /** Until when (ms) this canister is asked its JSON rank reads: it had no packed ones (an earlier release). */
-    let unpackedUntil = 0;
+    /**
+     * Until when (ms) this canister is asked the older form of a method that has a newer one (its
+     * JSON rank reads, submit_scores itself): it lacked one (an earlier release).
+     */
+    let olderUntil = 0;
+
+    async function send(method: Method, request: unknown): Promise<Result<unknown>> {
+        await prepare();
+        return replyResult(method, await actor[method](requestText(method, request)));
+    }
 
     async function invoke(method: Method, request: unknown): Promise<Result<unknown>> {
-        const packs = (METHODS[method] as MethodRow).packs;
-        if (packs !== undefined && Date.now() < unpackedUntil) return invoke(packs, request);
-        const text = requestText(method, request);
+        const row = METHODS[method] as MethodRow;
+        // What goes on the wire, and the older form a canister of an earlier release has instead:
+        // a packed rank read and the JSON one it packs; submit_scores as submit_scores_compact.
+        const wire = row.sentAs ?? method;
+        const older = row.packs ?? (row.sentAs === undefined ? undefined : method);
+        if (older !== undefined && Date.now() < olderUntil) return send(older, request);
         try {
-            await prepare();
-            return replyResult(method, await actor[method](text));
+            return await send(wire, request);
         } catch (error) {
-            // A canister of the previous release has no packed rank reads: the JSON one it packs,
-            // remembered for a while (an upgraded canister is asked packed again after it).
-            if (packs !== undefined && rejectOf(error)?.errorCode === 'IC0536') {
-                if (Date.now() >= unpackedUntil)
+            if (older !== undefined && rejectOf(error)?.errorCode === 'IC0536') {
+                if (Date.now() >= olderUntil)
                     (o.log ?? console.error)(
-                        `gateway: canister ${o.canisterId.toText()} has no ${method} (an earlier release): asking ${packs} for ${UNPACKED_MINUTES} minutes`,
+                        `gateway: canister ${o.canisterId.toText()} has no ${wire} (an earlier release): asking ${older} for ${UNPACKED_MINUTES} minutes`,
                     );
-                unpackedUntil = Date.now() + UNPACKED_MINUTES * 60_000;
-                return invoke(packs, request);
+                olderUntil = Date.now() + UNPACKED_MINUTES * 60_000;
+                return send(older, request);
             }
             if (!isClockError(error)) throw error;
             await agent.syncTime(o.canisterId);
-            return replyResult(method, await actor[method](text));
+            return send(wire, request);
         }
     }
 

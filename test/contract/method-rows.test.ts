@@ -15,7 +15,7 @@ test("updates of webhooks, players' reports and reward claims mark nothing on th
             )
             .map(([m]) => m),
     );
-    expect(named((r) => r.marks === 'submits')).toEqual(['submit_scores']);
+    expect(named((r) => r.marks === 'submits')).toEqual(['submit_scores', 'submit_scores_compact']);
     expect(named((r) => r.marks === 'everyGame').sort()).toEqual(
         ['account_deleted', 'account_forget', 'delete_account', 'device_code_redeem'].sort(),
     );
@@ -45,8 +45,17 @@ test('gateways send what spans games to the directory, a developer call on one g
     expect(named((r) => r.routes === 'testEvent')).toEqual(['dev_test_webhook']);
     expect(named((r) => r.routes === 'leaseHolder')).toEqual(['webhook_work']);
     expect(named((r) => r.routes === 'everyCanister').sort()).toEqual(['admin_list_games', 'platform_stats']);
-    expect(named((r) => r.routes === 'submitPath')).toEqual(['submit_scores']);
+    expect(named((r) => r.routes === 'submitPath')).toEqual(['submit_scores', 'submit_scores_compact']);
     expect(rows.filter(([, r]) => typeof r.routes === 'object').map(([m, r]) => [m, r.routes])).toEqual([
         ['events_latest', { eachGameOf: 'games' }],
     ]);
+});
+
+test('a method sent in a smaller form is sent as one that the shell and the gateways treat alike', () => {
+    const sent = rows.filter(([, r]) => r.sentAs !== undefined);
+    expect(sent.map(([m, r]) => [m, r.sentAs])).toEqual([['submit_scores', 'submit_scores_compact']]);
+    for (const [, { sentAs, shape: _shape, ...row }] of sent) {
+        const { shape: _other, ...as } = METHODS[sentAs!] as MethodRow;
+        expect(as).toEqual(row);
+    }
 });

@@ -3,9 +3,8 @@
 // first) is asked the JSON method the packed one carries; one without that either (the release
 // fixture predates the own-player reads) fails clearly: a 503, and a log line naming the method.
 // A canister found without them is asked the JSON ones for 5 minutes, said once in the log.
-import { connectCanister } from '../../gateway/ic/canister';
 import { ApiFailure } from '../../gateway/http/errors';
-import { connectAs, startLeaderboard, type TestCanister } from '../support/canister';
+import { connectAs, connectLogged, startLeaderboard, type TestCanister } from '../support/canister';
 import { releaseWasm } from '../support/release';
 
 const G = 'packed-game';
@@ -38,14 +37,7 @@ test.each([
 });
 
 test('a canister without the packed reads is asked the JSON one, and fails clearly without it', async () => {
-    const log: string[] = [];
-    const client = await connectCanister({
-        host: previous.replica.url,
-        canisterId: previous.canisterId,
-        identity: previous.gateway,
-        fetchRootKey: true,
-        log: (line) => log.push(line),
-    });
+    const { client, log } = await connectLogged(previous, previous.gateway);
     const failure = await client.call('own_player_rank_packed', { gameId: G, playerId: 'p1' }).catch((e) => e);
     expect(failure).toBeInstanceOf(ApiFailure);
     expect(failure).toMatchObject({ status: 503 });

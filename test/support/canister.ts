@@ -24,17 +24,27 @@ export function leaderboardWasm(): Uint8Array {
 export { initArgFor as initArg };
 
 /** A canister on a test replica as `identity` calls it through the gateway's client, directly. */
-export function connectAs(
+export async function connectAs(
     at: { replica: { url: string }; canisterId: Principal },
     identity: Identity,
 ): Promise<CanisterClient> {
-    return connectCanister({
+    return (await connectLogged(at, identity)).client;
+}
+
+/** connectAs, with the lines the client logs kept in `log`. */
+export async function connectLogged(
+    at: { replica: { url: string }; canisterId: Principal },
+    identity: Identity,
+): Promise<{ client: CanisterClient; log: string[] }> {
+    const log: string[] = [];
+    const client = await connectCanister({
         host: at.replica.url,
         canisterId: at.canisterId,
         identity,
         fetchRootKey: true,
-        log: () => undefined,
+        log: (line) => log.push(line),
     });
+    return { client, log };
 }
 
 export interface TestCanister {
