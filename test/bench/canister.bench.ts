@@ -15,7 +15,8 @@ import type { WebhookResults } from './webhooks.bench';
 import { table } from './stats';
 import { DIRECT_READ_WINDOW_SECONDS } from '../../contract/http';
 import { EVENTS_KEEP, EVENT_TOP } from '../../contract/event-log';
-import type { Method } from '../../contract/canister';
+import type { Method, SubmitRequest } from '../../contract/canister';
+import { compactSubmits } from '../../contract/compact-submits';
 import { replyResult, requestText } from '../../contract/packed-ranks';
 
 const json = (req: unknown): Uint8Array => new Uint8Array(IDL.encode([IDL.Text], [JSON.stringify(req)]));
@@ -41,11 +42,18 @@ export async function call(
     if ('err' in parsed) throw new Error(`${method}: ${parsed.err.message}`);
     // A batch answers per submit: a measured submit that failed (a wrong key, the rate limit)
     // would measure the wrong path.
-    if (method === 'submit_scores')
+    if (method === 'submit_scores' || method === 'submit_scores_compact')
         for (const r of parsed.ok as Array<{ err?: { message: string } }>)
-            if (r.err !== undefined) throw new Error(`submit_scores: a submit failed: ${r.err.message}`);
+            if (r.err !== undefined) throw new Error(`${method}: a submit failed: ${r.err.message}`);
     return { instructions: runs[runs.length - 1].instructions, reply: parsed.ok };
 }
+
+/**
+ * Submits as this release's gateways send them: submit_scores_compact, what they share given once
+ * (contract/compact-submits.ts). Gateways of earlier releases wrote each submit out in full.
+ */
+export const submitCall = (r: Replica, id: Principal, submits: SubmitRequest[]): Promise<Measured> =>
+    call(r, id, 'submit_scores_compact', compactSubmits(submits));
 
 /** A gateway's principal (29 bytes, as the IC's self-authenticating ones): the bench's calls as gateways make them. */
 const GATEWAY = Principal.fromUint8Array(new Uint8Array(29).map((_, i) => (i * 37 + 11) & 0xff));
@@ -254,7 +262,7 @@ async function benchBoardKinds(players: number): Promise<Map<string, bigint>> {
             streak: 1,
             scoreboardId: board,
         }));
-        const cost = (await call(r, id, 'submit_scores', { submits: batch })).instructions;
+        const cost = (await submitCall(r, id, batch as SubmitRequest[])).instructions;
         m.set(`  per submit in a batch of 100 to a targeted board: ${label}`, cost / 100n);
     }
     await r.stop();
@@ -436,9 +444,11 @@ async function benchEvents(
     const submit = async (label: string, submits: Array<{ playerId: string; score: number }>, per = false) => {
         await r.advanceTime(3_000);
         const cost = (
-            await call(r, id, 'submit_scores', {
-                submits: submits.map((s) => ({ apiKey: keys.get(g), gameId: g, streak: 0, ...s })),
-            })
+            await submitCall(
+                r,
+                id,
+                submits.map((s) => ({ apiKey: keys.get(g)!, gameId: g, streak: 0, ...s })),
+            )
         ).instructions;
         m.set(label, per ? cost / BigInt(submits.length) : cost);
     };
@@ -799,9 +809,12 @@ export async function benchCanister(): Promise<CanisterResults> {
             await httpUpdate(r, id, `/games/${g}/scoreboards`),
         );
         const beforeBatch = r.executions().at(-1)!;
-        const batchCost = (await call(r, id, 'submit_scores', { submits: batch })).instructions;
+        const batchCost = (await submitCall(r, id, batch as SubmitRequest[])).instructions;
         m.set('batch of 100 submits (one call)', batchCost);
         m.set('  per submit in the batch', batchCost / 100n);
+        // Measured last, with the new players' batch (another batch would move the rows between).
+        const FULL_BATCH = '  per submit in the batch, written out in full (submit_scores: earlier gateways)';
+        m.set(FULL_BATCH, 0n);
         // Measured last (its 100 new players would move the rows between); listed here, beside its kin.
         const NEW_BATCH = '  per submit in a batch of 100 new players (one call)';
         m.set(NEW_BATCH, 0n);
@@ -953,6 +966,14 @@ export async function benchCanister(): Promise<CanisterResults> {
             (await call(r, id, 'profile', { gameId: g, playerId: p(players >> 1) }, true)).instructions,
         );
         await r.advanceTime(3_000);
+        const written = Array.from({ length: 100 }, (_, i) => ({
+            apiKey: keys.get(g),
+            gameId: g,
+            playerId: p((i * 7919 + 3) % players),
+            score: 1_600_000 + i,
+            streak: 1,
+        }));
+        m.set(FULL_BATCH, (await call(r, id, 'submit_scores', { submits: written })).instructions / 100n);
         const newcomers = Array.from({ length: 100 }, (_, i) => ({
             apiKey: keys.get(g),
             gameId: g,
@@ -960,14 +981,14 @@ export async function benchCanister(): Promise<CanisterResults> {
             score: 1_000 + i,
             streak: 1,
         }));
-        m.set(NEW_BATCH, (await call(r, id, 'submit_scores', { submits: newcomers })).instructions / 100n);
+        m.set(NEW_BATCH, (await submitCall(r, id, newcomers as SubmitRequest[])).instructions / 100n);
         const used = new Set([
             7,
             8,
             11,
             12,
             players >> 1,
-            ...batch.map((b) => Number.parseInt(b.playerId.slice(-8), 16)),
+            ...[...batch, ...written].map((b) => Number.parseInt(b.playerId.slice(-8), 16)),
         ]);
         for (const i of friends) used.add(Number.parseInt(i.slice(-8), 16));
         for (const [name, value] of await benchEvents(r, id, g, players, used)) m.set(name, value);

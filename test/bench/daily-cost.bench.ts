@@ -13,6 +13,7 @@ import type { ExecutionRecord } from '../../replica/subnet';
 import { OPERATOR, type Replica } from '../../replica/replica';
 import { httpReply, httpRequestArg, httpUpdateArg } from '../support/http-gateway';
 import { benchPlayerId } from './canister.bench';
+import { ENVELOPE_BYTES } from './traffic.bench';
 import { table } from './stats';
 
 const PLAYERS = Number(process.env.BENCH_DAILY_PLAYERS ?? 100_000);
@@ -148,11 +149,11 @@ async function simulate(
         const arg = json({ submits: [submit] });
         const reply = await r.update(id, 'submit_scores', arg, OPERATOR);
         if (!('reply' in reply)) throw new Error(`submit_scores: ${reply.reject.message}`);
-        // An ingress message of one submit: the envelope (~350 bytes) around its argument.
-        count(350 + arg.length);
+        // An ingress message of one submit: the envelope around its argument (one submit shares nothing).
+        count(ENVELOPE_BYTES + arg.length);
         if (o.host !== undefined && second % READ_EVERY_SECONDS === 0) {
             await directRead(r, id, url, o.host);
-            count(350 + url.length + o.host.length);
+            count(ENVELOPE_BYTES + url.length + o.host.length);
         }
         await r.advanceTime(1000);
         count(0);

@@ -2,14 +2,19 @@
 // gateway's batching without lingering (before SUBMIT_LINGER_MS) and with its default linger, side
 // by side. The real batcher (gateway/ic/batcher.ts, SUBMIT_BATCHING) runs on a simulated clock:
 // Poisson arrivals, each call answered 1-2 s after it is sent (the IC's latency). A call's
-// instructions come from submit_scores calls of 1 to 100 submits metered on the real canister (a
-// replica in test mode; interpolated between sizes), its fees from replica/fees.ts. Modelled, not
+// instructions come from calls of 1 to 100 submits metered on the real canister as gateways send
+// them (submit_scores_compact; a replica in test mode; interpolated between sizes), its fees from
+// replica/fees.ts and the bytes of its own submits written as gateways write them. Modelled, not
 // run live: 1,000 submits/s for a minute would be ~150 B instructions on this machine's replica.
 // Prints a table; asserts nothing.
+import { IDL } from '@dfinity/candid';
+
+import type { SubmitRequest } from '../../contract/canister';
+import { compactSubmits } from '../../contract/compact-submits';
 import { batcher, type BatchClock, type BatcherOptions } from '../../gateway/ic/batcher';
 import { SUBMIT_BATCHING } from '../../gateway/ic/submits';
 import { FEES } from '../../replica/fees';
-import { benchPlayerId, call, freshCanister, populate } from './canister.bench';
+import { benchPlayerId, call, freshCanister, populate, submitCall } from './canister.bench';
 import { summarize, table } from './stats';
 
 /** Submits per second over every game, simulated. */
@@ -23,10 +28,28 @@ const LATENCY_MS = [1000, 2000] as const;
 /** Simulated seconds per rate: at least a minute and 3,000 submits. */
 const secondsAt = (rate: number): number => Math.max(60, 3000 / rate);
 
-/** Bytes of an ingress message: one submit, and a batch of 100 (measured by hand, see docs/costs.md). */
-export const SUBMIT_BYTES = 500;
-export const BATCH_BYTES = 15_000;
-const bytesOf = (n: number): number => SUBMIT_BYTES + ((n - 1) * (BATCH_BYTES - SUBMIT_BYTES)) / 99;
+/** An ingress message's envelope around its argument (sender, signature, expiry...; measured by hand). */
+export const ENVELOPE_BYTES = 350;
+
+/** A submit of the bench's shape: an API key as games get them (`key_<game>_<32 digits>`), a 7-digit score. */
+const benchSubmit = (gameId: string, playerId: string): SubmitRequest => ({
+    apiKey: `key_${gameId}_${'4'.repeat(32)}`,
+    gameId,
+    playerId,
+    score: 1_500_000,
+    streak: 1,
+});
+
+/** Bytes of an ingress message of `submits` as gateways send them (submit_scores_compact: what they share given once). */
+export function ingressBytes(submits: SubmitRequest[]): number {
+    return ENVELOPE_BYTES + IDL.encode([IDL.Text], [JSON.stringify(compactSubmits(submits))]).byteLength;
+}
+
+/** One submit alone, and a batch of 100 of one game. */
+export const SUBMIT_BYTES = ingressBytes([benchSubmit('g-three', benchPlayerId(7))]);
+export const BATCH_BYTES = ingressBytes(
+    Array.from({ length: 100 }, (_, i) => benchSubmit('g-three', benchPlayerId(i))),
+);
 
 /** One policy at one rate. */
 export interface TrafficFigures {
@@ -94,7 +117,7 @@ async function meterCalls(): Promise<Map<number, number>> {
                     streak: 1,
                 };
             });
-            measured.set(n, Number((await call(r, id, 'submit_scores', { submits })).instructions));
+            measured.set(n, Number((await submitCall(r, id, submits)).instructions));
         }
         return measured;
     } finally {
@@ -152,11 +175,13 @@ async function simulate(rate: number, options: BatcherOptions, measured: Map<num
     const arrivals = random(rate);
     const latencies = random(rate + 1);
     const sizes: number[] = [];
+    const bytes: number[] = [];
     const waits: number[] = [];
     const answers: number[] = [];
     const submit = batcher<Submit, null>(
         (batch) => {
             sizes.push(batch.length);
+            bytes.push(ingressBytes(batch.map((s) => benchSubmit(s.gameId, s.playerId))));
             const sent = clock.now();
             for (const s of batch) waits.push(sent - s.at);
             const latency = LATENCY_MS[0] + latencies() * (LATENCY_MS[1] - LATENCY_MS[0]);
@@ -187,8 +212,8 @@ async function simulate(rate: number, options: BatcherOptions, measured: Map<num
     await clock.runUntil(seconds * 1000 + 60_000);
     const submits = sizes.reduce((a, b) => a + b, 0);
     const instructions = sizes.reduce((a, n) => a + interpolate(measured, n), 0);
-    const fees = sizes.reduce(
-        (a, n) => a + FEES.perUpdateMessage + FEES.perIngressMessage + bytesOf(n) * FEES.perIngressByte,
+    const fees = bytes.reduce(
+        (a, n) => a + FEES.perUpdateMessage + FEES.perIngressMessage + n * FEES.perIngressByte,
         0,
     );
     return {
