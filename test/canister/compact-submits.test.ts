@@ -91,6 +91,21 @@ test("a shared key opens no other game, and never replaces a submit's own creden
     expect(reply.ok.map((r: { err?: { status: number } }) => r.err?.status)).toEqual([401, 401, 401, 401]);
     expect(await top(compact, 'game-b')).toBe(before);
     expect(await top(compact, 'game-a')).not.toContain('999');
+    // Game ids an object already answers to take nothing from the table but their own entry.
+    const odd = JSON.parse(
+        await raw(
+            compact,
+            'submit_scores_compact',
+            '{"shared":{"keys":{"__proto__":"' +
+                a +
+                '","game-a":"' +
+                a +
+                '"}},"submits":[{"gameId":"__proto__","playerId":"x4","score":1,"streak":0},' +
+                '{"gameId":"constructor","playerId":"x5","score":1,"streak":0},' +
+                '{"gameId":"toString","playerId":"x6","score":1,"streak":0}]}',
+        ),
+    );
+    expect(odd.ok.map((r: { err?: { status: number } }) => r.err?.status)).toEqual([401, 401, 401]);
 });
 
 test('a malformed batch is a clear 400 and changes nothing; strangers are refused', async () => {
