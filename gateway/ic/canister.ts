@@ -160,27 +160,34 @@ function clientFor(o: CanisterOptions, agent: HttpAgent): CanisterClient {
         return replyResult(method, await actor[method](requestText(method, request)));
     }
 
+    /** `send`, once more after the agent took the replica's time when the clocks disagreed. */
+    async function attempt(method: Method, request: unknown): Promise<Result<unknown>> {
+        try {
+            return await send(method, request);
+        } catch (error) {
+            if (!isClockError(error)) throw error;
+            await agent.syncTime(o.canisterId);
+            return send(method, request);
+        }
+    }
+
     async function invoke(method: Method, request: unknown): Promise<Result<unknown>> {
         const row = METHODS[method] as MethodRow;
         // What goes on the wire, and the older form a canister of an earlier release has instead:
         // a packed rank read and the JSON one it packs; submit_scores as submit_scores_compact.
         const wire = row.sentAs ?? method;
         const older = row.packs ?? (row.sentAs === undefined ? undefined : method);
-        if (older !== undefined && Date.now() < olderUntil) return send(older, request);
+        if (older !== undefined && Date.now() < olderUntil) return attempt(older, request);
         try {
-            return await send(wire, request);
+            return await attempt(wire, request);
         } catch (error) {
-            if (older !== undefined && rejectOf(error)?.errorCode === 'IC0536') {
-                if (Date.now() >= olderUntil)
-                    (o.log ?? console.error)(
-                        `gateway: canister ${o.canisterId.toText()} has no ${wire} (an earlier release): asking ${older} for ${UNPACKED_MINUTES} minutes`,
-                    );
-                olderUntil = Date.now() + UNPACKED_MINUTES * 60_000;
-                return send(older, request);
-            }
-            if (!isClockError(error)) throw error;
-            await agent.syncTime(o.canisterId);
-            return send(wire, request);
+            if (older === undefined || rejectOf(error)?.errorCode !== 'IC0536') throw error;
+            if (Date.now() >= olderUntil)
+                (o.log ?? console.error)(
+                    `gateway: canister ${o.canisterId.toText()} has no ${wire} (an earlier release): asking ${older} for ${UNPACKED_MINUTES} minutes`,
+                );
+            olderUntil = Date.now() + UNPACKED_MINUTES * 60_000;
+            return attempt(older, request);
         }
     }
 
