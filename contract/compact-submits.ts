@@ -26,7 +26,7 @@ type Credentials = { apiKey?: unknown; sessionHash?: unknown; serverKeyHash?: un
 const hasCredential = (s: Credentials): boolean =>
     s.apiKey !== undefined || s.sessionHash !== undefined || s.serverKeyHash !== undefined;
 
-/** The value counted most often, if at least twice (once given once, it saves nothing). */
+/** The value counted most often, if at least twice (a value used once saves nothing given once). */
 function commonest(counts: Map<string, number>): string | undefined {
     let best: string | undefined;
     let most = 1;
@@ -50,10 +50,9 @@ export function compactSubmits(submits: readonly SubmitRequest[]): CompactSubmit
     const games = new Map<string, number>();
     const keysOf = new Map<string, Map<string, number>>();
     for (const s of submits) {
-        // A submit without any credential would take its game's shared key: then nothing is shared.
-        if (!hasCredential(s)) return { submits: [...submits] };
-        // (A gateway's submits name their game; one that does not is sent as it is.)
-        if (typeof s.gameId !== 'string') continue;
+        // A submit without a credential would take its game's shared key, one without a game the
+        // shared game: then nothing is shared (a gateway's submits have both).
+        if (!hasCredential(s) || typeof s.gameId !== 'string') return { submits: [...submits] };
         count(games, s.gameId);
         const key = (s as Credentials).apiKey;
         if (typeof key !== 'string') continue;

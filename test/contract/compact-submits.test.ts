@@ -59,11 +59,13 @@ test('mixed games, sessions, server keys, optional fields and odd ids read back 
     }
 });
 
-test('nothing is shared when nothing repeats, or when a submit has no credential to keep', () => {
+test('nothing is shared when nothing repeats, or when a submit has no credential or no game to keep', () => {
     expect(compactSubmits([byKey('a', 'p1'), byKey('b', 'p2')]).shared).toBeUndefined();
     const bare = { gameId: 'a', playerId: 'p3', score: 1, streak: 0 } as unknown as SubmitRequest;
     const compact = compactSubmits([byKey('a', 'p1'), byKey('a', 'p2'), bare]);
     expect(compact).toEqual({ submits: [byKey('a', 'p1'), byKey('a', 'p2'), bare] });
+    const gameless = { apiKey: 'key_a', playerId: 'p4', score: 1, streak: 0 } as unknown as SubmitRequest;
+    expect(compactSubmits([byKey('a', 'p1'), byKey('a', 'p2'), gameless]).shared).toBeUndefined();
 });
 
 test("a submit keeps its own credential: a game's key goes only where there is none", () => {
