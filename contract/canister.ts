@@ -554,7 +554,7 @@ export const METHODS = {
         shape: shape<{ submits: SubmitRequest[] }, Array<Result<SubmitReply>>>(),
     },
     /**
-     * submit_scores with the API key and game most of its submits share given once
+     * submit_scores with the game most of its submits are of and each game's API key given once
      * (./compact-submits.ts): what this release's gateways send. Each submit is then checked and
      * answered as by submit_scores.
      */
