@@ -2,13 +2,13 @@
 // submit_scores does for the same batch, and a shared key is worth nothing on another game or
 // where a submit brings its own credential; a malformed batch is a clear 400 that changes
 // nothing, and only gateways may call it.
-import { IDL } from '@dfinity/candid';
 import { Ed25519KeyIdentity } from '@dfinity/identity';
 import type { Principal } from '@dfinity/principal';
 
 import type { SubmitRequest } from '../../contract/canister';
 import { compactSubmits } from '../../contract/compact-submits';
 import { addLeaderboard, startLeaderboard, type TestCanister } from '../support/canister';
+import { callTextAs } from '../support/replica';
 
 let plain: TestCanister;
 let compact: TestCanister;
@@ -26,11 +26,8 @@ beforeAll(async () => {
 afterAll(() => plain?.replica.stop());
 
 /** The raw JSON text of a method's reply, sent as `caller` (the gateway by default) with `text` as its request. */
-async function raw(c: TestCanister, method: string, text: string, caller: Principal = c.gateway.getPrincipal()) {
-    const reply = await c.replica.update(c.canisterId, method, new Uint8Array(IDL.encode([IDL.Text], [text])), caller);
-    if (!('reply' in reply)) throw new Error(reply.reject.message);
-    return IDL.decode([IDL.Text], reply.reply)[0] as string;
-}
+const raw = (c: TestCanister, method: string, text: string, caller: Principal = c.gateway.getPrincipal()) =>
+    callTextAs(c.replica, caller, c.canisterId, method, text);
 
 const top = async (c: TestCanister, gameId: string) =>
     JSON.stringify(await c.ok('read_board', { gameId, boardId: 'all-time', limit: 100 }));

@@ -73,11 +73,21 @@ export async function callAs(
     method: string,
     request: unknown,
 ): Promise<any> {
+    return JSON.parse(await callTextAs(replica, caller, canister, method, JSON.stringify(request)));
+}
+
+/** callAs with the request's text as it is (not JSON, or JSON no object writes), answering the reply's text. */
+export async function callTextAs(
+    replica: Replica,
+    caller: Principal,
+    canister: string | Principal,
+    method: string,
+    text: string,
+): Promise<string> {
     const id = typeof canister === 'string' ? Principal.fromText(canister) : canister;
-    const arg = new Uint8Array(IDL.encode([IDL.Text], [JSON.stringify(request)]));
-    const reply = await replica.update(id, method, arg, caller);
+    const reply = await replica.update(id, method, new Uint8Array(IDL.encode([IDL.Text], [text])), caller);
     if (!('reply' in reply)) throw new Error(`${method} rejected: ${JSON.stringify(reply)}`);
-    return JSON.parse(IDL.decode([IDL.Text], reply.reply)[0] as string);
+    return IDL.decode([IDL.Text], reply.reply)[0] as string;
 }
 
 /** The management canister's stop_canister / start_canister, as the canister's controller. */
