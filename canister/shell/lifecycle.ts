@@ -1,6 +1,6 @@
 // The canister's life: install and upgrade (the init argument, the stable tables' migration, the
-// heap state rebuilt from them), and its timers (the 30 s tick, rebuilds and rekeys spread over
-// messages, the funding check).
+// heap state rebuilt from them), and its timers (the 30 s tick, rebuilds, rekeys and purges spread
+// over messages, the funding check).
 import { performanceCounter, setTimer, setTimerInterval, trap } from 'azle';
 
 import { parseInitArg, type InitConfig } from '../../contract/init-arg';
@@ -32,8 +32,10 @@ const TICK_SECONDS = 30;
 // inside the 300 B install limit); timers read the rest, this many per message.
 const REBUILD_IN_UPGRADE = 150_000;
 const REBUILD_PER_TIMER = 25_000;
-// A deleted game's players are removed this many per tick (~5 stable deletes each).
+// A deleted game's players are removed this many per message (~5 stable deletes each).
 const PURGE_PER_TICK = 5_000;
+/** Whether a purge step waits on a timer of its own (one chain at most, however many deletes). */
+let purgeQueued = false;
 // Nicknames kept service-wide by an older release move to their per-game keys (names.ts): this
 // many in post_upgrade, the rest on timers, this many per message. Measured: ~14 K instructions
 // per name (3,000 names: 41 M), so these stay far inside the limits even if a large map cost 10x.
@@ -85,6 +87,28 @@ export function continueRebuild(): void {
         rebuildSome(ctx, REBUILD_PER_TIMER);
         continueRebuild();
     });
+}
+
+/**
+ * The records of a game deleted or moved away go in steps on timers from now on, not from the
+ * next tick: its id is free again moments later (a restore with --replace, a developer's new
+ * game of that id). The tick still takes a step, so a chain cut short by an upgrade goes on.
+ */
+export function continuePurge(): void {
+    if (purgeQueued) return;
+    purgeQueued = true;
+    setTimer(0, () => {
+        purgeQueued = false;
+        const games = developers.purgeSome(ctx, PURGE_PER_TICK);
+        const ofLeagues = leagues.purgeSomeLeagues(ctx, PURGE_PER_TICK);
+        if (games || ofLeagues) continuePurge();
+    });
+}
+
+/** Returns `reply` once a purge its use case queued is on its way (see continuePurge). */
+export function purgingSoon<T>(reply: T): T {
+    continuePurge();
+    return reply;
 }
 
 function continueRekey(): void {

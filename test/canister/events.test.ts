@@ -1,5 +1,6 @@
 // The event log in the real canister: what submits, bans, wipes and a period's end record, read
-// with the server key, and kept through upgrades (with the snapshot and without it), numbered on.
+// with the server key, kept through upgrades (with the snapshot and without it), numbered on, and
+// gone with its game.
 import { createHash } from 'node:crypto';
 
 import type { EventPage, GameEvent } from '../../contract/events';
@@ -98,4 +99,12 @@ test('the log survives upgrades, with and without the snapshot, and numbers on',
         [before.latest + 2, 'overtaken race eve@1 > cy@2'],
         [before.latest + 3, 'overtaken race eve@1 > bob@3'], // banned: its entry stays until wiped
     ]);
+});
+
+test("a deleted game's records go at once, on timers of their own: its id is free again, and none of its log", async () => {
+    await c.ok('dev_delete_game', { sessionHash, gameId: G, confirm: G });
+    // The clock stands still (no 30 s tick): the purge ran on its own timers.
+    ({ apiKey } = await c.ok('dev_register_game', { sessionHash, gameId: G, name: 'Events again' }));
+    serverKeyHash = hash((await c.ok('dev_rotate_server_key', { sessionHash, gameId: G })).serverKey);
+    expect(await read()).toMatchObject({ events: [], latest: 0 });
 });
