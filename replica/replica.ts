@@ -111,6 +111,8 @@ export interface Replica {
     /** Named values kept with the state (e.g. canister ids by name). */
     getExtra(key: string): unknown;
     setExtra(key: string, value: unknown): void;
+    /** Every named value (what an embedder on another thread reads at start). */
+    extras(): Readonly<Record<string, unknown>>;
     /** The most recent executions with their metered instructions. */
     executions(): readonly ExecutionRecord[];
     checkpoint(): void;
@@ -641,6 +643,7 @@ async function startOn(store: Store, options: ReplicaOptions): Promise<Replica> 
             extra = { ...extra, [key]: value };
             transaction(() => undefined);
         },
+        extras: () => extra,
         executions: () => subnet.executions,
         checkpoint,
         stop: shutdown,

@@ -28,13 +28,8 @@ async function main(): Promise<void> {
         url: replica.url,
         rootKey: replica.rootKey,
         canisters: installed,
-        extra: Object.fromEntries(startupValues(replica)),
+        extra: replica.extras(),
     });
-}
-
-/** The named values the embedder may read at start. */
-function startupValues(replica: { getExtra(key: string): unknown }): Array<[string, unknown]> {
-    return ['demoGameCreated', 'canisterIds'].map((key) => [key, replica.getExtra(key)]);
 }
 
 main().catch((e: unknown) => {

@@ -151,8 +151,10 @@ test('npm start with SHARDS=2: a directory and two shards, kept across a restart
     const dataDir = tempDir('npm-start-shards');
     // Behind a proxy on this machine, with the secret every gateway of a deployment shares.
     const secret = 'npm-start-test-secret-0123456789-abcdefgh';
-    const first = await npmStart(dataDir, { SHARDS: '2', TRUST_PROXY: 'loopback', GATEWAY_SECRET: secret });
+    const logs = { CANISTER_LOGS: '1' };
+    const first = await npmStart(dataDir, { SHARDS: '2', TRUST_PROXY: 'loopback', GATEWAY_SECRET: secret, ...logs });
     const shards = first.shards;
+    expect(first.output()).toMatch(/\[shards\] uploading the shard wasm/);
     const headers = { 'X-API-Key': first.apiKey, 'Content-Type': 'application/json' };
     try {
         const directory = first.directory;
@@ -174,9 +176,11 @@ test('npm start with SHARDS=2: a directory and two shards, kept across a restart
     } finally {
         await stop(first);
     }
-    const second = await npmStart(dataDir, { SHARDS: '2' });
+    const second = await npmStart(dataDir, { SHARDS: '2', ...logs });
     try {
         expect(second.shards).toEqual(shards);
+        // The shards run the wasm they were given: nothing uploaded again, nothing upgraded.
+        expect(second.output()).not.toMatch(/\[shards\]/);
         expect(second.apiKey).toBe(first.apiKey);
         const board = await (await fetch(`${second.url}/leaderboard?limit=10`, { headers })).json();
         expect(board.data.leaderboard[0]).toMatchObject({ rank: 1, score: 177 });
