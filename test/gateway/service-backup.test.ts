@@ -152,8 +152,11 @@ async function fill(s: NpmStart): Promise<{ keys: Keys; dev: Developer }> {
             streak: 1 + (i % 4),
             metadata: { level: `L${i % 3}`, round },
         }));
-    for (const entry of scores(0)) await post(`${s.url}/scores`, api, { gameId: GAME, ...(entry as object) });
-    await post(`${s.url}/scores`, api, { gameId: GAME, playerId: 'cheater', score: 99999, streak: 1 });
+    // Each round's players submit at the same time, as players do (the gateway sends them in a
+    // call or two rather than each after its wait for companions).
+    const round = (entries: unknown[]): Promise<unknown[]> =>
+        Promise.all(entries.map((entry) => post(`${s.url}/scores`, api, { gameId: GAME, ...(entry as object) })));
+    await round([...scores(0), { playerId: 'cheater', score: 99999, streak: 1 }]);
     const ban = await fetch(`${dash}/bans/cheater`, {
         method: 'PUT',
         headers: { ...dev.headers, 'Content-Type': 'application/json' },
@@ -164,8 +167,7 @@ async function fill(s: NpmStart): Promise<{ keys: Keys; dev: Developer }> {
     const page = await dev.browser.go('board page', `${s.url}/dashboard/games/${GAME}/boards/season`);
     const reset = await submit(dev.browser, 'reset board', page, 'Reset board');
     expect(reset.status).toBe(200);
-    for (const entry of scores(1).slice(0, 12))
-        await post(`${s.url}/scores`, api, { gameId: GAME, ...(entry as object) });
+    await round(scores(1).slice(0, 12));
     for (const i of [0, 7])
         await post(`${s.url}/achievements`, api, {
             gameId: GAME,
@@ -173,8 +175,10 @@ async function fill(s: NpmStart): Promise<{ keys: Keys; dev: Developer }> {
             achievementIds: ['first-win', 'combo'],
         });
     const player = await signInPlayer(rec, s.url, GAME, 'player-one@example.com', 'PlayerOne');
-    await post(`${s.url}/scores`, player.headers, { score: 2024, streak: 3 });
-    await post(`${s.url}/scores`, { 'X-API-Key': s.apiKey }, { playerId: 'demo-1', score: 4321, streak: 1 });
+    await Promise.all([
+        post(`${s.url}/scores`, player.headers, { score: 2024, streak: 3 }),
+        post(`${s.url}/scores`, { 'X-API-Key': s.apiKey }, { playerId: 'demo-1', score: 4321, streak: 1 }),
+    ]);
     return { keys: { apiKey, serverKey, demoKey: s.apiKey, session: player.token }, dev };
 }
 
