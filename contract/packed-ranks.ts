@@ -1,9 +1,7 @@
 // The packed rank reads' wire form (own_player_rank_packed, own_board_rank_packed): a request of
 // one ASCII Candid text whose tail is the player's stable-map key, and a reply of the rank's
 // numbers as float64s (an error as its JSON text), which the gateway turns back into the JSON
-// methods' reply.
-import { METHODS, isPacked, type Method, type MethodRow, type Result, type SubmitRequest } from './canister';
-import { compactSubmits } from './compact-submits';
+// methods' reply (./wire.ts sends and reads them).
 import type { BoardRank, PlayerRank } from './schemas';
 
 /** The rank read that has no entry this period (board_rank's `found: false`). */
@@ -71,28 +69,4 @@ export function unpackRank(bytes: Uint8Array, board: boolean): PlayerRank | Boar
     const reply = { rank: n(1), score: n(2), streak: n(3), totalPlayers: n(4) };
     if (count === 6) (reply as PlayerRank).percentile = n(5);
     return board ? { found: true, ...reply } : reply;
-}
-
-/**
- * The text a call of `method` sends: a packed method's packed request, submit_scores_compact's
- * compact form of submit_scores' request (./compact-submits.ts), any other's JSON.
- */
-export function requestText(method: Method, request: unknown): string {
-    if (isPacked(method)) return packedRankText(request as PackedRankRequest);
-    if (method === 'submit_scores_compact')
-        return JSON.stringify(compactSubmits((request as { submits: SubmitRequest[] }).submits));
-    return JSON.stringify(request);
-}
-
-/**
- * The `{ok}` or `{err}` a reply of `method` stands for: a packed method's numbers unpacked, or
- * the error's JSON text it sent instead; any other method's JSON text parsed. Throws on bytes
- * that are neither (a reply of no packed method).
- */
-export function replyResult(method: Method, reply: string | Uint8Array): Result<unknown> {
-    if (typeof reply === 'string') return JSON.parse(reply) as Result<unknown>;
-    if (reply[0] === 0x7b) return JSON.parse(new TextDecoder().decode(reply)) as Result<unknown>;
-    const ok = unpackRank(reply, (METHODS[method] as MethodRow).packs === 'own_board_rank');
-    if (ok === undefined) throw new Error(`${method}: a reply of ${reply.length} bytes is no packed rank`);
-    return { ok };
 }

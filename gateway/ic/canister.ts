@@ -24,7 +24,7 @@ import {
     type RequestOf,
     type Result,
 } from '../../contract/canister';
-import { replyResult, requestText } from '../../contract/packed-ranks';
+import { replyResult, requestText } from '../../contract/wire';
 import { blsVerify } from './bls';
 import { inProcessFetch, isLoopbackHost, loopbackFetch, type InProcessReplica } from './loopback-fetch';
 import { ApiFailure, canisterFailure, unavailable, type CanisterReject } from '../http/errors';

@@ -17,7 +17,7 @@ import { DIRECT_READ_WINDOW_SECONDS } from '../../contract/http';
 import { EVENTS_KEEP, EVENT_TOP } from '../../contract/event-log';
 import type { Method, SubmitRequest } from '../../contract/canister';
 import { compactSubmits } from '../../contract/compact-submits';
-import { replyResult, requestText } from '../../contract/packed-ranks';
+import { replyResult, requestText } from '../../contract/wire';
 
 const json = (req: unknown): Uint8Array => new Uint8Array(IDL.encode([IDL.Text], [JSON.stringify(req)]));
 

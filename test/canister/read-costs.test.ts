@@ -7,7 +7,8 @@
 import { IDL } from '@dfinity/candid';
 import { Principal } from '@dfinity/principal';
 
-import { packedRankText, replyResult } from '../../contract/packed-ranks';
+import { packedRankText } from '../../contract/packed-ranks';
+import { replyResult } from '../../contract/wire';
 
 import { startLeaderboard, type TestCanister } from '../support/canister';
 

@@ -12,7 +12,7 @@ import { initArgFor, leaderboardWasmPath } from '../../local/install';
 import { ensureShards } from '../../local/shards';
 import { connectCanister, type CanisterClient } from '../../gateway/ic/canister';
 import { blsVerify } from '../../gateway/ic/bls';
-import { replyResult, requestText } from '../../contract/packed-ranks';
+import { replyResult, requestText } from '../../contract/wire';
 import type { Replica, ReplicaOptions } from '../../replica/replica';
 import { advance, agentFor, startTestReplica } from './replica';
 import './agent-bls';
