@@ -1,9 +1,19 @@
 // What a call of a method sends and what its reply stands for, in each form the canister takes:
-// JSON text, a packed rank read (./packed-ranks.ts) and compact submits (./compact-submits.ts).
-// The gateway's client, the tests and the bench all call through here.
-import { METHODS, isPacked, type Method, type MethodRow, type Result, type SubmitRequest } from './canister';
+// JSON text, a packed rank read (./packed-ranks.ts), compact submits (./compact-submits.ts) and
+// a shard wasm chunk as bytes (./shard-chunks.ts). The gateway's client, the tests and the bench
+// all call through here.
+import {
+    METHODS,
+    isPacked,
+    takesBytes,
+    type Method,
+    type MethodRow,
+    type Result,
+    type SubmitRequest,
+} from './canister';
 import { compactSubmits } from './compact-submits';
 import { packedRankText, unpackRank, type PackedRankRequest } from './packed-ranks';
+import { shardChunkArg, type ShardChunkRequest } from './shard-chunks';
 
 /**
  * The text a call of `method` sends: a packed method's packed request, submit_scores_compact's
@@ -14,6 +24,12 @@ export function requestText(method: Method, request: unknown): string {
     if (method === 'submit_scores_compact')
         return JSON.stringify(compactSubmits((request as { submits: SubmitRequest[] }).submits));
     return JSON.stringify(request);
+}
+
+/** The argument a call of `method` sends: a blob for a method that takes bytes, else its text. */
+export function requestArg(method: Method, request: unknown): string | Uint8Array {
+    if (takesBytes(method)) return shardChunkArg(request as ShardChunkRequest);
+    return requestText(method, request);
 }
 
 /**

@@ -1,5 +1,5 @@
 // Shards for the local stack and the test stack, made by the directory itself: the shard wasm
-// gzipped and uploaded to the directory in chunks (admin_upload_shard_wasm), then
+// gzipped and uploaded to the directory in chunks (admin_upload_shard_wasm, sent as bytes), then
 // admin_create_shard until there are as many shards as asked; a changed wasm is uploaded again
 // and every shard upgraded to it (admin_upgrade_shards). Shards are never removed here.
 import { createHash } from 'node:crypto';

@@ -46,6 +46,7 @@ export const shardMethods = {
     locate_game: (ctx, req) => directory.locateGame(ctx, self(), req),
     list_shards: (ctx) => directory.listShards(ctx, self()),
     admin_upload_shard_wasm: (ctx, req) => directory.uploadShardWasm(ctx, remote, req),
+    admin_upload_shard_wasm_bytes: (ctx, req) => directory.uploadShardWasm(ctx, remote, req),
     admin_create_shard: (ctx) => checkingNewShards(() => directory.createShard(ctx, remote)),
     admin_upgrade_shards: (ctx) => directory.upgradeShards(ctx, remote),
     admin_snapshot_shards: (ctx) => directory.snapshotShards(ctx, remote),

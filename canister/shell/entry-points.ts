@@ -1,15 +1,19 @@
 // The canister's Candid entry points: one per row of the contract's METHODS table (`query` or
-// `update`, `(text) -> (text)`, a packed rank read's `(text) -> (blob)`), each running its use case through `handle`. Azle's decorators
+// `update`, `(text) -> (text)`, a packed rank read's `(text) -> (blob)`, a shard wasm chunk's
+// `(blob) -> (text)`), each running its use case through `handle`. Azle's decorators
 // are applied here to the table's rows, so the `.did` follows the table; each is then called
 // directly, without Azle's per-call wrapper (direct-callbacks.ts).
 import { IDL, query, update } from 'azle';
 
-import { METHODS, isPacked, type Method } from '../../contract/canister';
+import { METHODS, isPacked, takesBytes, type Method } from '../../contract/canister';
+import { replyBytes } from '../codecs';
 import { callDirectly, type ManualMethod } from './direct-callbacks';
 import { handle, type UseCases, type Wire } from './handle';
 import { packedRankReply, packedRankRequest } from './packed-ranks';
+import { shardChunkRequest } from './shard-chunks';
 
 const PACKED_WIRE: Wire = { request: packedRankRequest, reply: packedRankReply };
+const BYTES_WIRE: Wire = { request: shardChunkRequest, reply: replyBytes };
 
 type Initializer = (this: object) => void;
 
@@ -22,7 +26,7 @@ export function entryPoints(useCases: UseCases, others: Record<string, ManualMet
     const initializers: Initializer[] = [];
     const entries = new Map<string, ManualMethod>(Object.entries(others));
     for (const method of Object.keys(METHODS) as Method[]) {
-        const wire = isPacked(method) ? PACKED_WIRE : undefined;
+        const wire = isPacked(method) ? PACKED_WIRE : takesBytes(method) ? BYTES_WIRE : undefined;
         const entry = (): void | Promise<void> => handle(method, useCases[method] as UseCases[Method], wire);
         entries.set(method, entry);
         const decorate = METHODS[method].kind === 'query' ? query : update;
@@ -36,7 +40,7 @@ export function entryPoints(useCases: UseCases, others: Record<string, ManualMet
             addInitializer: (initializer: Initializer) => initializers.push(initializer),
         } as unknown as ClassMethodDecoratorContext<object, () => void | Promise<void>>;
         const reply = isPacked(method) ? IDL.Vec(IDL.Nat8) : IDL.Text;
-        decorate([IDL.Text], reply, { manual: true })(entry, context);
+        decorate([takesBytes(method) ? IDL.Vec(IDL.Nat8) : IDL.Text], reply, { manual: true })(entry, context);
     }
     return (instance) => {
         for (const initializer of initializers) initializer.call(instance);

@@ -12,7 +12,10 @@ import { admitted } from './guards';
 import { touched } from './renders';
 import { ctx } from './state';
 
-/** How a packed method's request is read and its reply written (packed-ranks.ts); absent: JSON text. */
+/**
+ * How a packed method's request is read and its reply written (packed-ranks.ts), or the request
+ * of one taking bytes (shard-chunks.ts); absent: JSON text.
+ */
 export interface Wire {
     request: (arg: Uint8Array) => object;
     reply: (reply: Result<unknown>) => Uint8Array;

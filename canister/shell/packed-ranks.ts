@@ -10,7 +10,7 @@ import { Fail } from '../domain/fail';
 
 const NOT_PACKED = 'The argument must be one Candid text: a packed rank request (options, board, game/player)';
 /** "DIDL", one type (vec nat8), one value of it: a blob's message is this, its length, its bytes. */
-const BLOB_HEADER = [0x44, 0x49, 0x44, 0x4c, 0x01, 0x6d, 0x7b, 0x01, 0x00];
+export const BLOB_HEADER = [0x44, 0x49, 0x44, 0x4c, 0x01, 0x6d, 0x7b, 0x01, 0x00];
 
 /**
  * A packed request as the JSON methods' fields. Its bytes are read as characters (Latin-1) with

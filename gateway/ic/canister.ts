@@ -24,7 +24,7 @@ import {
     type RequestOf,
     type Result,
 } from '../../contract/canister';
-import { replyResult, requestText } from '../../contract/wire';
+import { replyResult, requestArg } from '../../contract/wire';
 import { blsVerify } from './bls';
 import { inProcessFetch, isLoopbackHost, loopbackFetch, type InProcessReplica } from './loopback-fetch';
 import { ApiFailure, canisterFailure, unavailable, type CanisterReject } from '../http/errors';
@@ -157,7 +157,7 @@ function clientFor(o: CanisterOptions, agent: HttpAgent): CanisterClient {
 
     async function send(method: Method, request: unknown): Promise<Result<unknown>> {
         await prepare();
-        return replyResult(method, await actor[method](requestText(method, request)));
+        return replyResult(method, await actor[method](requestArg(method, request)));
     }
 
     /** `send`, once more after the agent took the replica's time when the clocks disagreed. */
@@ -174,7 +174,8 @@ function clientFor(o: CanisterOptions, agent: HttpAgent): CanisterClient {
     async function invoke(method: Method, request: unknown): Promise<Result<unknown>> {
         const row = METHODS[method] as MethodRow;
         // What goes on the wire, and the older form a canister of an earlier release has instead:
-        // a packed rank read and the JSON one it packs; submit_scores as submit_scores_compact.
+        // a packed rank read and the JSON one it packs; submit_scores as submit_scores_compact,
+        // admin_upload_shard_wasm as admin_upload_shard_wasm_bytes.
         const wire = row.sentAs ?? method;
         const older = row.packs ?? (row.sentAs === undefined ? undefined : method);
         if (older !== undefined && Date.now() < olderUntil) return attempt(older, request);

@@ -1,5 +1,5 @@
 // A directory with shards through the real wasm: the shard wasm uploaded in chunks to the IC's
-// chunk store, shards created by the directory (create_canister + install_chunked_code), games
+// chunk store (as base64 in JSON, or as bytes), shards created by the directory (create_canister + install_chunked_code), games
 // placed on them and played there, developers' calls forwarded, and what a stranger or a forged
 // upload cannot do.
 import { createHash } from 'node:crypto';
@@ -11,7 +11,7 @@ import { Principal } from '@dfinity/principal';
 
 import type { Method } from '../../contract/canister';
 import { OPERATOR } from '../../replica/replica';
-import { leaderboardWasm, startLeaderboard, type TestCanister } from '../support/canister';
+import { connectAs, leaderboardWasm, startLeaderboard, type TestCanister } from '../support/canister';
 
 let c: TestCanister;
 let dir: Principal;
@@ -101,6 +101,81 @@ test('only operators upload, create, upgrade and set locations; a forged upload 
     expect(await c.ok('list_shards', {})).toEqual({
         shards: [{ canisterId: dir.toText(), role: 'directory', placing: true }],
     });
+});
+
+/** admin_upload_shard_wasm_bytes with `blob` as its argument, as `caller`: the reply's JSON. */
+async function bytesCall(caller: Principal, blob: Uint8Array): Promise<any> {
+    const arg = new Uint8Array(IDL.encode([IDL.Vec(IDL.Nat8)], [blob]));
+    const reply = await c.replica.update(dir, 'admin_upload_shard_wasm_bytes', arg, caller);
+    if (!('reply' in reply)) throw new Error(`rejected: ${JSON.stringify(reply)}`);
+    return JSON.parse(IDL.decode([IDL.Text], reply.reply)[0] as string);
+}
+
+test("a gateway's client uploads the chunks as bytes: the same answers as base64, a fraction of the instructions", async () => {
+    const operator = await connectAs(c, c.operator);
+    const upload = async (bytes: Uint8Array, hash = sha(bytes)): Promise<any[]> => {
+        const replies: any[] = [];
+        for (let offset = 0; offset < bytes.length; offset += CHUNK) {
+            const chunk = Buffer.from(bytes.subarray(offset, offset + CHUNK)).toString('base64');
+            replies.push(
+                await operator.call('admin_upload_shard_wasm', { offset, total: bytes.length, sha256: hash, chunk }),
+            );
+        }
+        return replies;
+    };
+    // The update message itself (its awaited upload_chunk's callback is the same for both).
+    const instructions = (method: string): bigint =>
+        c.replica
+            .executions()
+            .filter((e) => e.method === `canister_update ${method}`)
+            .at(-1)!.instructions;
+    const asBytes = await upload(zipped);
+    const bytesCost = instructions('admin_upload_shard_wasm_bytes');
+    const asBase64 = [];
+    for (let offset = 0; offset < zipped.length; offset += CHUNK) {
+        const chunk = Buffer.from(zipped.subarray(offset, offset + CHUNK)).toString('base64');
+        asBase64.push(
+            await call('admin_upload_shard_wasm', { offset, total: zipped.length, sha256: sha(zipped), chunk }),
+        );
+    }
+    expect(asBytes).toEqual(asBase64);
+    expect(asBytes.at(-1)).toEqual({ ok: { received: zipped.length, total: zipped.length, complete: true } });
+    // (The last chunk of each: the same bytes.)
+    const base64Cost = instructions('admin_upload_shard_wasm');
+    console.log(`the last shard wasm chunk: ${bytesCost} instructions as bytes, ${base64Cost} as base64`);
+    expect(bytesCost * 20n).toBeLessThan(base64Cost);
+
+    // What a client refuses to send as bytes, the canister refuses as it refuses the base64.
+    for (const chunk of ['not base64!', 'AB=', 'A', '']) {
+        const req = { offset: 0, total: 16, sha256: sha('x'), chunk };
+        expect(await operator.call('admin_upload_shard_wasm', req)).toEqual(await call('admin_upload_shard_wasm', req));
+    }
+    // A blob of no request, as the operator: a 400, nothing changed; a stranger's: a 403.
+    const header = (head: unknown): Uint8Array => new TextEncoder().encode(`${JSON.stringify(head)}\n`);
+    const NOT_A_CHUNK = {
+        err: {
+            status: 400,
+            message: 'The argument must be one Candid blob: a JSON line of offset, total and sha256, then the chunk',
+        },
+    };
+    const op = c.operator.getPrincipal();
+    for (const blob of [zipped.subarray(0, 64), header([0, 16]), new TextEncoder().encode('{"offset":0\n{')])
+        expect(await bytesCall(op, blob)).toEqual(NOT_A_CHUNK);
+    const text = await c.replica.update(
+        dir,
+        'admin_upload_shard_wasm_bytes',
+        new Uint8Array(IDL.encode([IDL.Text], ['x'])),
+        op,
+    );
+    expect(JSON.parse(IDL.decode([IDL.Text], (text as { reply: Uint8Array }).reply)[0] as string)).toEqual(NOT_A_CHUNK);
+    expect((await bytesCall(op, header({ offset: 0, total: 16, sha256: 'x' }))).err.message).toBe(
+        'Invalid sha256: must be 64 lowercase hex digits',
+    );
+    expect(await bytesCall(Ed25519KeyIdentity.generate().getPrincipal(), header({}))).toEqual({
+        err: { status: 403, message: 'This method is only for operators and controllers' },
+    });
+    // The upload above stands whole.
+    expect(c.replica.subnet.canisters.get(dir.toText())!.system.chunkStore).toHaveLength(asBytes.length);
 });
 
 test('the directory creates two shards from the uploaded wasm; it is their controller and stops placing games itself', async () => {

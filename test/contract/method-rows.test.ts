@@ -53,9 +53,14 @@ test('gateways send what spans games to the directory, a developer call on one g
 
 test('a method sent in a smaller form is sent as one that the shell and the gateways treat alike', () => {
     const sent = rows.filter(([, r]) => r.sentAs !== undefined);
-    expect(sent.map(([m, r]) => [m, r.sentAs])).toEqual([['submit_scores', 'submit_scores_compact']]);
-    for (const [, { sentAs, shape: _shape, ...row }] of sent) {
-        const { shape: _other, ...as } = METHODS[sentAs!] as MethodRow;
+    expect(sent.map(([m, r]) => [m, r.sentAs])).toEqual([
+        ['submit_scores', 'submit_scores_compact'],
+        ['admin_upload_shard_wasm', 'admin_upload_shard_wasm_bytes'],
+    ]);
+    for (const [method, { sentAs, shape: _shape, ...row }] of sent) {
+        const { shape: _other, takesBytes, ...as } = METHODS[sentAs!] as MethodRow;
         expect(as).toEqual(row);
+        // A method taking bytes says whose request it carries: the one sent as it.
+        if (takesBytes !== undefined) expect(takesBytes).toBe(method);
     }
 });

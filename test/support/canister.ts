@@ -12,7 +12,7 @@ import { initArgFor, leaderboardWasmPath } from '../../local/install';
 import { ensureShards } from '../../local/shards';
 import { connectCanister, type CanisterClient } from '../../gateway/ic/canister';
 import { blsVerify } from '../../gateway/ic/bls';
-import { replyResult, requestText } from '../../contract/wire';
+import { replyResult, requestArg } from '../../contract/wire';
 import type { Replica, ReplicaOptions } from '../../replica/replica';
 import { advance, agentFor, startTestReplica } from './replica';
 import './agent-bls';
@@ -106,7 +106,7 @@ async function installLeaderboard(
     };
     const defaultFor = (method: Method): Identity => (METHODS[method].access === 'operator' ? operator : gateway);
     const call = async <T>(method: Method, request: unknown, as: Identity = defaultFor(method)): Promise<Reply<T>> =>
-        replyResult(method, await (await actorOf(as))[method](requestText(method, request))) as Reply<T>;
+        replyResult(method, await (await actorOf(as))[method](requestArg(method, request))) as Reply<T>;
     return {
         replica,
         canisterId,

@@ -49,7 +49,7 @@ const awaited = (call: { since: number } | undefined, now: number): boolean =>
 export async function uploadShardWasm(
     ctx: Ctx,
     remote: Remote,
-    req: Untrusted<{ offset: number; total: number; sha256: string; chunk: string }>,
+    req: Untrusted<{ offset: number; total: number; sha256: string; chunk: string | Uint8Array }>,
 ): Promise<{ received: number; total: number; complete: boolean }> {
     requireDirectory(ctx);
     const { offset, total, sha256: hash, chunk } = req;
@@ -59,7 +59,8 @@ export async function uploadShardWasm(
         throw new Fail(400, invalid('sha256', 'must be 64 lowercase hex digits'));
     if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0)
         throw new Fail(400, invalid('offset', 'must be a non-negative whole number'));
-    const bytes = typeof chunk === 'string' ? fromBase64(chunk) : undefined;
+    // Base64 (admin_upload_shard_wasm) or the bytes themselves (admin_upload_shard_wasm_bytes).
+    const bytes = typeof chunk === 'string' ? fromBase64(chunk) : chunk instanceof Uint8Array ? chunk : undefined;
     if (bytes === undefined || bytes.length === 0 || bytes.length > SHARD_WASM_CHUNK_BYTES)
         throw new Fail(400, invalid('chunk', `must be base64 of 1 to ${SHARD_WASM_CHUNK_BYTES} bytes`));
     const upload = ctx.store.meta.get('shardWasm');
