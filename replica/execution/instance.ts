@@ -1,6 +1,9 @@
 // One instantiated canister module: runs an entry point under the instruction limit and
 // reports how it ended; the caller then commits or rolls back heap and globals.
 import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
 
 import {
@@ -52,23 +55,100 @@ function decompressed(installed: Uint8Array): Uint8Array {
 }
 
 /**
- * Instrumented and compiled modules of this process by the sha256 of their wasm, newest last: a
+ * Instrumented and compiled modules of this process by their key (moduleKey), newest last: a
  * directory and its shards, a canister reinstalled, replicas started one after another (tests)
  * share one instead of instrumenting and compiling the same wasm again (a module holds no state
  * of its instances). Each data directory still gets its cached copy.
  */
-const compiled = new Map<string, { instrumented: Uint8Array; module: WebAssembly.Module }>();
+const compiled = new Map<string, Instrumented>();
 const COMPILED_LIMIT = 4;
+
+interface Instrumented {
+    instrumented: Uint8Array;
+    module: WebAssembly.Module;
+}
+
+/**
+ * What an instrumented module depends on besides its wasm: the instrumenter's own source
+ * (../wasm/), so that no cache hands a module instrumented by another version of it (an older
+ * checkout's data directory) to this one.
+ */
+const INSTRUMENTER = ((): string => {
+    const dir = path.join(__dirname, '..', 'wasm');
+    const hash = createHash('sha256');
+    for (const name of fs.readdirSync(dir).sort()) hash.update(name).update(fs.readFileSync(path.join(dir, name)));
+    return hash.digest('hex');
+})();
+
+/** A module's key in the caches: its wasm and the instrumenter. */
+export const moduleKey = (wasm: Uint8Array): string =>
+    createHash('sha256').update(INSTRUMENTER).update(wasm).digest('hex');
+
+/**
+ * Instrumented modules kept for every process of this checkout (node_modules/.cache): each test
+ * file's first replica and a fresh `npm start` take the one an earlier process made, instead of
+ * instrumenting the wasm again (~0.5 s for the 4 MB canister). Only large modules (a small one
+ * is instrumented in moments); the last few used are kept; any error there is a miss.
+ */
+const SHARED_DIR = path.join(__dirname, '..', '..', 'node_modules', '.cache', 'leaderboard-replica');
+const SHARED_LIMIT = 8;
+const SHARED_MIN_BYTES = 1024 * 1024;
+const sharedFile = (key: string): string => path.join(SHARED_DIR, `${key}.wasm`);
+const shared: ModuleCache = {
+    has: (key) => fs.existsSync(sharedFile(key)),
+    get(key) {
+        try {
+            const bytes = new Uint8Array(fs.readFileSync(sharedFile(key)));
+            const now = new Date();
+            fs.utimesSync(sharedFile(key), now, now); // (used: kept the longer)
+            return bytes;
+        } catch {
+            return undefined;
+        }
+    },
+    set(key, value) {
+        if (value.length < SHARED_MIN_BYTES) return;
+        try {
+            fs.mkdirSync(SHARED_DIR, { recursive: true, mode: 0o700 });
+            const partial = `${sharedFile(key)}.${process.pid}-${threadId}.partial`;
+            fs.writeFileSync(partial, value, { mode: 0o600 });
+            fs.renameSync(partial, sharedFile(key));
+            const kept = fs
+                .readdirSync(SHARED_DIR)
+                .filter((name) => name.endsWith('.wasm'))
+                .map((name) => ({ name, at: fs.statSync(path.join(SHARED_DIR, name)).mtimeMs }))
+                .sort((a, b) => b.at - a.at);
+            for (const old of kept.slice(SHARED_LIMIT)) fs.rmSync(path.join(SHARED_DIR, old.name), { force: true });
+        } catch {
+            // (a cache only)
+        }
+    },
+};
+
+/** A cached instrumented module compiled, or undefined when there is none (or it does not compile). */
+function compiledFrom(instrumented: Uint8Array | undefined): Instrumented | undefined {
+    if (instrumented === undefined) return undefined;
+    try {
+        return { instrumented, module: new WebAssembly.Module(instrumented as Uint8Array<ArrayBuffer>) };
+    } catch {
+        return undefined;
+    }
+}
+
+function instrumentedNow(wasm: Uint8Array): Instrumented {
+    const instrumented = instrument(wasm);
+    return { instrumented, module: new WebAssembly.Module(instrumented as Uint8Array<ArrayBuffer>) };
+}
 
 function instrumentedModule(wasm: Uint8Array, key: string, cache?: ModuleCache): WebAssembly.Module {
     let entry = compiled.get(key);
     if (entry === undefined) {
-        let instrumented: Uint8Array | undefined = cache?.get(key);
-        if (instrumented === undefined) {
-            instrumented = instrument(wasm);
-            cache?.set(key, instrumented);
-        }
-        entry = { instrumented, module: new WebAssembly.Module(instrumented as Uint8Array<ArrayBuffer>) };
+        const own = compiledFrom(cache?.get(key));
+        const kept = own ?? compiledFrom(shared.get(key));
+        entry = kept ?? instrumentedNow(wasm);
+        if (own === undefined) cache?.set(key, entry.instrumented);
+        // Missing there, or a copy that does not compile: (re)written.
+        if (kept === undefined) shared.set(key, entry.instrumented);
         if (compiled.size >= COMPILED_LIMIT) compiled.delete(compiled.keys().next().value!);
     } else {
         if (cache !== undefined && !cache.has(key)) cache.set(key, entry.instrumented);
@@ -81,7 +161,7 @@ function instrumentedModule(wasm: Uint8Array, key: string, cache?: ModuleCache):
 export function compileModule(installed: Uint8Array, cache?: ModuleCache): CanisterModule {
     const hash = createHash('sha256').update(installed).digest();
     const wasm = decompressed(installed);
-    const key = createHash('sha256').update(wasm).digest('hex');
+    const key = moduleKey(wasm);
     if (!compiled.has(key) && !WebAssembly.validate(wasm as Uint8Array<ArrayBuffer>))
         throw new Error('Wasm module is invalid');
     const module = instrumentedModule(wasm, key, cache);
