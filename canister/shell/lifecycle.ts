@@ -33,7 +33,7 @@ const TICK_SECONDS = 30;
 const REBUILD_IN_UPGRADE = 150_000;
 const REBUILD_PER_TIMER = 25_000;
 // A deleted game's players are removed this many per message (~5 stable deletes each).
-const PURGE_PER_TICK = 5_000;
+const PURGE_PER_STEP = 5_000;
 /** Whether a purge step waits on a timer of its own (one chain at most, however many deletes). */
 let purgeQueued = false;
 // Nicknames kept service-wide by an older release move to their per-game keys (names.ts): this
@@ -99,8 +99,8 @@ export function continuePurge(): void {
     purgeQueued = true;
     setTimer(0, () => {
         purgeQueued = false;
-        const games = developers.purgeSome(ctx, PURGE_PER_TICK);
-        const ofLeagues = leagues.purgeSomeLeagues(ctx, PURGE_PER_TICK);
+        const games = developers.purgeSome(ctx, PURGE_PER_STEP);
+        const ofLeagues = leagues.purgeSomeLeagues(ctx, PURGE_PER_STEP);
         if (games || ofLeagues) continuePurge();
     });
 }
@@ -146,10 +146,10 @@ function tick(): void {
     if (rolloverAll(ctx) > 0) renderAll();
     sessions.sweepSessions(ctx);
     deviceCodes.sweepDeviceCodes(ctx);
-    developers.purgeSome(ctx, PURGE_PER_TICK);
+    developers.purgeSome(ctx, PURGE_PER_STEP);
     // Leagues' closes of their last period, a batch per tick, and records of removed leagues.
     leagues.closeSome(ctx);
-    leagues.purgeSomeLeagues(ctx, PURGE_PER_TICK);
+    leagues.purgeSomeLeagues(ctx, PURGE_PER_STEP);
     move.dropStaleBackups(ctx);
     // The counts since the last tick (the platform's, today's activity) and a rollover's events.
     flushAll(ctx);
