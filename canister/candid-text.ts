@@ -36,18 +36,24 @@ export function candidTextStart(bytes: Uint8Array): number {
     )
         return -1;
     // The length as LEB128: one byte below 128 bytes of text.
-    let length = bytes[7];
-    let at = 8;
-    if (length >= 0x80) {
-        length &= 0x7f;
-        for (let scale = 128; ; scale *= 128) {
-            if (at >= size || scale > 0x10000000) return -1;
-            const b = bytes[at++];
-            length += (b & 0x7f) * scale;
-            if (b < 0x80) break;
-        }
+    const length = bytes[7];
+    if (length >= 0x80) return valueStart(bytes, 7);
+    return 8 + length === size ? 8 : -1;
+}
+
+/**
+ * Where the bytes of a message's one value start, when the LEB128 length at `at` says they run
+ * to its end (a text's or a blob's), or -1.
+ */
+export function valueStart(bytes: Uint8Array, at: number): number {
+    let length = 0;
+    for (let scale = 1; ; scale *= 128) {
+        if (at >= bytes.length || scale > 0x10000000) return -1;
+        const b = bytes[at++];
+        length += (b & 0x7f) * scale;
+        if (b < 0x80) break;
     }
-    return at + length === size ? at : -1;
+    return at + length === bytes.length ? at : -1;
 }
 
 /**

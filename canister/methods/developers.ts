@@ -18,7 +18,7 @@ import * as scores from '../service/scores';
 import * as serverKeys from '../service/server-keys';
 import * as webhooks from '../service/webhooks';
 import type { UseCases } from '../shell/handle';
-import { checkingNewShards, purgingSoon } from '../shell/lifecycle';
+import { checkingNewShards } from '../shell/lifecycle';
 
 /**
  * Runs a developer method on one of the session's developer's games (404 for any other game):
@@ -53,7 +53,7 @@ export const developerMethods = {
     dev_delete_game: (ctx, req) =>
         directory.isRemote(ctx, req.gameId)
             ? directory.deleteRemoteGame(ctx, remote, req)
-            : purgingSoon(developers.deleteOwnGame(ctx, req)),
+            : developers.deleteOwnGame(ctx, req),
     dev_rotate_key: (ctx, req) => owned(ctx, req, () => ({ apiKey: games.rotateKey(ctx, req) })),
     dev_rotate_server_key: (ctx, req) => owned(ctx, req, () => serverKeys.rotateServerKey(ctx, req)),
     dev_revoke_server_key: (ctx, req) => owned(ctx, req, (game) => serverKeys.revokeServerKey(ctx, game)),

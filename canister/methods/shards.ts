@@ -15,7 +15,7 @@ import * as identities from '../service/identities';
 import * as move from '../service/move';
 import * as webhooks from '../service/webhooks';
 import type { UseCases } from '../shell/handle';
-import { checkingNewShards, continueRebuild, memoryEstimate, purgingSoon } from '../shell/lifecycle';
+import { checkingNewShards, continueRebuild, memoryEstimate } from '../shell/lifecycle';
 
 const self = (): string => canisterSelf().toText();
 
@@ -26,9 +26,9 @@ export const shardMethods = {
     move_out_end: (ctx, req) => {
         const reply = move.moveOutEnd(ctx, req);
         webhooks.loadWebhooks(ctx);
-        return purgingSoon(reply);
+        return reply;
     },
-    move_abort: (ctx, req) => purgingSoon(move.moveAbort(ctx, req)),
+    move_abort: move.moveAbort,
     move_in_chunk: move.moveInChunk,
     move_in_end: (ctx, req) => {
         const reply = move.moveInEnd(ctx, req);
@@ -57,7 +57,7 @@ export const shardMethods = {
     admin_delete_game: (ctx, req) =>
         directory.isRemote(ctx, req.gameId)
             ? directory.deleteRemoteGameAsOperator(ctx, remote, req)
-            : purgingSoon(developers.deleteAnyGame(ctx, req)),
+            : developers.deleteAnyGame(ctx, req),
     dev_forward: (ctx, req) => directory.forward(ctx, remote, req),
     game_views_changed: (ctx, req) => directory.viewsChanged(ctx, msgCaller().toText(), req),
     // The canister's room.

@@ -186,6 +186,16 @@ export function registerOwnGame(
 
 const purging = (ctx: Ctx): PurgeRecord[] => ctx.store.meta.get('purging') ?? [];
 
+/** What starts a queued purge's steps at once (the shell's timers); none: the 30 s tick takes them. */
+let purgeStarter: (() => void) | undefined;
+export const installPurgeStarter = (start: () => void): void => void (purgeStarter = start);
+
+/** Queues a game's records for removal in bounded steps (purgeSome), started at once where it can be. */
+export function queuePurge(ctx: Ctx, purge: PurgeRecord): void {
+    ctx.store.meta.set('purging', [...purging(ctx), purge]);
+    purgeStarter?.();
+}
+
 /**
  * Deletes a game: it is gone at once (key, reads, writes, the developer's slot), and its
  * records are removed by `purgeSome` over the next timer ticks; its id is free after that.
@@ -234,7 +244,7 @@ function deleteGame(ctx: Ctx, game: GameState, developer: DeveloperRecord | unde
         purge.webhooks = game.record.webhooks!.map((w) => `${gameId}/${w.webhookId}`);
     const grantBoards = boardsWithGrants(ctx, game.record);
     if (grantBoards.length > 0) purge.grantBoards = grantBoards;
-    ctx.store.meta.set('purging', [...purging(ctx), purge]);
+    queuePurge(ctx, purge);
     return { message: `Game '${gameId}' and all of its data were deleted.` };
 }
 

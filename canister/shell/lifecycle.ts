@@ -92,9 +92,10 @@ export function continueRebuild(): void {
 /**
  * The records of a game deleted or moved away go in steps on timers from now on, not from the
  * next tick: its id is free again moments later (a restore with --replace, a developer's new
- * game of that id). The tick still takes a step, so a chain cut short by an upgrade goes on.
+ * game of that id). Started by every queued purge (developers.queuePurge); the tick still takes
+ * a step, so a chain cut short by an upgrade goes on.
  */
-export function continuePurge(): void {
+function continuePurge(): void {
     if (purgeQueued) return;
     purgeQueued = true;
     setTimer(0, () => {
@@ -103,12 +104,6 @@ export function continuePurge(): void {
         const ofLeagues = leagues.purgeSomeLeagues(ctx, PURGE_PER_STEP);
         if (games || ofLeagues) continuePurge();
     });
-}
-
-/** Returns `reply` once a purge its use case queued is on its way (see continuePurge). */
-export function purgingSoon<T>(reply: T): T {
-    continuePurge();
-    return reply;
 }
 
 function continueRekey(): void {
@@ -131,6 +126,7 @@ function configure(arg: [] | [string]): void {
         ctx.room.limit = -1; // (read again when next needed)
     }
     setAccessLists(config);
+    developers.installPurgeStarter(continuePurge);
     // A shard's sign-ins of identities new to it ask the directory's registry.
     ctx.isShard = ctx.store.meta.get('role') === 'shard';
     identities.loadPending(ctx);

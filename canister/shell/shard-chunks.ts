@@ -1,7 +1,7 @@
 // admin_upload_shard_wasm_bytes' request read (contract/shard-chunks.ts): the blob found in the
 // argument without a copy, its header line parsed, the chunk the bytes after it.
 import { readShardChunk } from '../../contract/shard-chunks';
-import { latin1 } from '../candid-text';
+import { latin1, valueStart } from '../candid-text';
 import { Fail } from '../domain/fail';
 import { BLOB_HEADER } from './packed-ranks';
 
@@ -19,13 +19,6 @@ export function shardChunkRequest(arg: Uint8Array): object {
 function blobOf(arg: Uint8Array): Uint8Array | undefined {
     if (arg.length <= BLOB_HEADER.length) return undefined;
     for (let i = 0; i < BLOB_HEADER.length; i++) if (arg[i] !== BLOB_HEADER[i]) return undefined;
-    let at = BLOB_HEADER.length;
-    let length = 0;
-    for (let shift = 0; ; shift += 7) {
-        if (at >= arg.length || shift > 28) return undefined;
-        const byte = arg[at++];
-        length += (byte & 0x7f) * 2 ** shift;
-        if (byte < 0x80) break;
-    }
-    return at + length === arg.length ? arg.subarray(at) : undefined;
+    const at = valueStart(arg, BLOB_HEADER.length);
+    return at < 0 ? undefined : arg.subarray(at);
 }

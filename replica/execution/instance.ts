@@ -15,6 +15,7 @@ import {
     globalExportName,
     instrument,
 } from '../wasm/instrument';
+import { FILE_MODE, privateDir } from '../private-files';
 import { createHeap, type Heap, type Span } from './heap';
 import type { StableMemory } from './stable-memory';
 import { CanisterTrap, ContractViolation, createSystemApi, type ExecutionContext } from './system-api';
@@ -94,8 +95,7 @@ const SHARED_DIR = path.join(__dirname, '..', '..', 'node_modules', '.cache', 'l
 const SHARED_LIMIT = 8;
 const SHARED_MIN_BYTES = 1024 * 1024;
 const sharedFile = (key: string): string => path.join(SHARED_DIR, `${key}.wasm`);
-const shared: ModuleCache = {
-    has: (key) => fs.existsSync(sharedFile(key)),
+const shared: Pick<ModuleCache, 'get' | 'set'> = {
     get(key) {
         try {
             const bytes = new Uint8Array(fs.readFileSync(sharedFile(key)));
@@ -109,9 +109,9 @@ const shared: ModuleCache = {
     set(key, value) {
         if (value.length < SHARED_MIN_BYTES) return;
         try {
-            fs.mkdirSync(SHARED_DIR, { recursive: true, mode: 0o700 });
+            privateDir(SHARED_DIR);
             const partial = `${sharedFile(key)}.${process.pid}-${threadId}.partial`;
-            fs.writeFileSync(partial, value, { mode: 0o600 });
+            fs.writeFileSync(partial, value, { mode: FILE_MODE });
             fs.renameSync(partial, sharedFile(key));
             const kept = fs
                 .readdirSync(SHARED_DIR)

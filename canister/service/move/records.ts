@@ -1,6 +1,7 @@
 // What a move keeps while it runs: the moves under way, its chunks' keys and digests, purges.
 import { Fail } from '../../domain/fail';
 import { tokenHash } from '../../domain/sha256';
+import { queuePurge } from '../developers';
 import { boardsWithGrants } from '../rewards';
 import type { Ctx } from '../../state/context';
 import type { GameRecord, MoveInRecord, MoveOutRecord, PurgeRecord } from '../../state/records';
@@ -77,5 +78,5 @@ export function purgeLater(
     if ((record?.webhooks ?? []).length > 0) purge.webhooks = record!.webhooks!.map((w) => `${gameId}/${w.webhookId}`);
     const grantBoards = record === undefined ? [] : boardsWithGrants(ctx, record);
     if (grantBoards.length > 0) purge.grantBoards = grantBoards;
-    ctx.store.meta.set('purging', [...(ctx.store.meta.get('purging') ?? []), purge]);
+    queuePurge(ctx, purge);
 }
