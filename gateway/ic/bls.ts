@@ -5,7 +5,6 @@
 // signs with mcl too (replica/crypto/bls.ts): one mcl module per thread serves both, and that
 // file repeats this one's mcl set-up and hash_to_curve (neither part may import the other).
 import { expand_message_xmd } from '@noble/curves/abstract/hash-to-curve';
-import { bls12_381 } from '@noble/curves/bls12-381';
 import { sha256 } from '@noble/hashes/sha256';
 import * as mcl from 'mcl-wasm';
 
@@ -20,6 +19,15 @@ interface Engine {
 }
 
 const DST_BYTES = new TextEncoder().encode(BLS_DST);
+
+/**
+ * The G2 generator in the compressed encoding of the BLS12-381 standard (the IETF pairing-friendly
+ * curves draft, Zcash serialisation): a constant, where noble's BASE.toRawBytes() would first check
+ * the point's order, ~0.4 s of JavaScript in every process (held to noble in test/replica/crypto).
+ */
+export const G2_GENERATOR_COMPRESSED =
+    '93e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e' +
+    '024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8';
 /** A gateway verifies against very few keys (the IC's root key), so a tiny cache suffices. */
 const PUBLIC_KEY_CACHE_LIMIT = 8;
 
@@ -55,7 +63,7 @@ export function initBls(): Promise<void> {
         initializing = (async () => {
             await mclOnce();
             const g2Generator = new mcl.G2();
-            g2Generator.deserialize(bls12_381.G2.ProjectivePoint.BASE.toRawBytes(true));
+            g2Generator.deserialize(Buffer.from(G2_GENERATOR_COMPRESSED, 'hex'));
             engine = { g2Generator, negG2Lines: new mcl.PrecomputedG2(mcl.neg(g2Generator)) };
         })().catch((error: unknown) => {
             initializing = undefined;

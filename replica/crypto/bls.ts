@@ -18,6 +18,15 @@ export const BLS_SIGNATURE_LENGTH = 48;
 const DST_BYTES = new TextEncoder().encode(BLS_DST);
 
 /**
+ * The G2 generator in the compressed encoding of the BLS12-381 standard (the IETF pairing-friendly
+ * curves draft, Zcash serialisation): a constant, where noble's BASE.toRawBytes() would first check
+ * the point's order, ~0.4 s of JavaScript in every process (held to noble in test/replica/crypto).
+ */
+export const G2_GENERATOR_COMPRESSED =
+    '93e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e' +
+    '024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8';
+
+/**
  * mcl-wasm keeps one module per thread and a second init replaces it, breaking every point made
  * before: whoever in the thread needs it first (the replica, or a gateway in the same process)
  * initialises it once, under a key of the global symbol registry both use (neither imports the
@@ -46,7 +55,7 @@ export async function initBls(): Promise<void> {
     await mclOnce();
     if (g2Generator === undefined) {
         const g = new mcl.G2();
-        g.deserialize(bls12_381.G2.ProjectivePoint.BASE.toRawBytes(true));
+        g.deserialize(Buffer.from(G2_GENERATOR_COMPRESSED, 'hex'));
         g2Generator = g;
     }
 }

@@ -1,9 +1,8 @@
 // Ed25519 node keys and the node signatures on query responses that agents verify against the
 // node keys published under /subnet/<subnet id>/node.
-import { ed25519 } from '@noble/curves/ed25519';
-import { Ed25519PublicKey, IC_RESPONSE_DOMAIN_SEPARATOR } from '@dfinity/agent';
+import { IC_RESPONSE_DOMAIN_SEPARATOR } from '@dfinity/agent';
 import { Principal } from '@dfinity/principal';
-import { createPrivateKey, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { concatBytes, toHex } from '../bytes';
 import { hashOfMap } from './request-id';
 
@@ -31,8 +30,18 @@ export interface NodeSignature {
 export function generateNodeKey(seed?: Uint8Array): NodeKeyPair {
     const secretKey = seed ?? new Uint8Array(randomBytes(32));
     if (secretKey.length !== 32) throw new Error('Ed25519 node key seed must be 32 bytes');
-    const publicKeyDer = new Uint8Array(Ed25519PublicKey.fromRaw(ed25519.getPublicKey(secretKey)).toDer());
+    // Node's SPKI export of an Ed25519 key is the RFC 8410 DER the state tree publishes.
+    const publicKeyDer = new Uint8Array(
+        createPublicKey(nativeKey(secretKey)).export({ format: 'der', type: 'spki' }) as Buffer,
+    );
     return { secretKey, publicKeyDer, nodeId: Principal.selfAuthenticating(publicKeyDer) };
+}
+
+// PKCS#8 wrapping of a raw Ed25519 seed, so Node's native code (~20x faster than JS) can use it.
+const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+function nativeKey(seed: Uint8Array): KeyObject {
+    return createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]), format: 'der', type: 'pkcs8' });
 }
 
 /** The representation-independent hash the node signs: the response's fields plus timestamp and request id. */
@@ -64,9 +73,6 @@ export function signQueryResponse(
     return { timestamp: timestampNs, signature: new Uint8Array(sign(null, message, node.key)), identity: node.id };
 }
 
-// PKCS#8 wrapping of a raw Ed25519 seed, so Node's native signer (~20x faster than JS) can use it.
-const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
-
 /** A replica has one node key; remembering its id and native key saves work on every query. */
 const nodes = new Map<string, { id: Uint8Array; key: KeyObject }>();
 
@@ -76,11 +82,7 @@ function nodeOf(nodeSecretKey: Uint8Array): { id: Uint8Array; key: KeyObject } {
     if (!node) {
         node = {
             id: generateNodeKey(nodeSecretKey).nodeId.toUint8Array(),
-            key: createPrivateKey({
-                key: Buffer.concat([PKCS8_ED25519_PREFIX, nodeSecretKey]),
-                format: 'der',
-                type: 'pkcs8',
-            }),
+            key: nativeKey(nodeSecretKey),
         };
         if (nodes.size >= 4) nodes.clear();
         nodes.set(cacheKey, node);

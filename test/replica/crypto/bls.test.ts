@@ -2,12 +2,17 @@
 // sharing its thread's one mcl module.
 import { blsVerify as agentBlsVerify } from '@dfinity/agent';
 import { bls12_381 } from '@noble/curves/bls12-381';
-import { blsVerify, initBls as initGatewayBls } from '../../../gateway/ic/bls';
+import {
+    blsVerify,
+    G2_GENERATOR_COMPRESSED as GATEWAY_G2_GENERATOR,
+    initBls as initGatewayBls,
+} from '../../../gateway/ic/bls';
 import {
     blsPublicKeyFromDer,
     blsPublicKeyFromSecretKey,
     blsPublicKeyToDer,
     blsSign,
+    G2_GENERATOR_COMPRESSED,
     generateBlsKey,
     initBls,
 } from '../../../replica/crypto/bls';
@@ -26,6 +31,12 @@ beforeAll(async () => {
 
 describe('BLS12-381 (IC flavour)', () => {
     const seed = new Uint8Array(32).fill(7);
+
+    test("the replica's and a gateway's G2 generator are noble's", () => {
+        const noble = Buffer.from(bls12_381.G2.ProjectivePoint.BASE.toRawBytes(true)).toString('hex');
+        expect(G2_GENERATOR_COMPRESSED).toBe(noble);
+        expect(GATEWAY_G2_GENERATOR).toBe(noble);
+    });
 
     test('keys are deterministic per seed and match noble', () => {
         const a = generateBlsKey(seed);
