@@ -1,12 +1,25 @@
 // An ASCII fast path in front of the runtime's TextDecoder (Azle's is written in JavaScript, a
 // few thousand instructions per character): Candid text decoded by IDL (http_request's URL and
-// headers) is ASCII nearly always, and ASCII bytes are their own UTF-8 decoding.
+// headers) is ASCII nearly always, and ASCII bytes are their own UTF-8 decoding. It also gives
+// that decoder every label of UTF-8: the canister's is text-encoding-utf-8 (package.json's
+// `overrides`; without the legacy encodings' 600 KB of tables, which took half of every install
+// and upgrade), and it knows UTF-8 by its name "utf-8" alone, where IDL asks for "utf8".
 
 /** Characters per String.fromCharCode call (well under any engine's argument limit). */
 const CHUNK = 8192;
 
 type Decoder = { decode(input?: ArrayBufferView | ArrayBuffer, options?: { stream?: boolean }): string };
 type DecoderClass = new (label?: string, options?: { fatal?: boolean; ignoreBOM?: boolean }) => Decoder;
+
+/** The Encoding Standard's labels of UTF-8 (trimmed, any case). */
+const UTF8_LABELS = new Set([
+    'unicode-1-1-utf-8',
+    'unicode11utf8',
+    'unicode20utf8',
+    'utf-8',
+    'utf8',
+    'x-unicode20utf8',
+]);
 
 /** The bytes as a string when every byte is ASCII; undefined otherwise. */
 export function asciiText(bytes: Uint8Array): string | undefined {
@@ -20,14 +33,14 @@ export function asciiText(bytes: Uint8Array): string | undefined {
     return text;
 }
 
-/** Wraps `Base` (UTF-8 only: other labels, streaming and non-ASCII input go to `Base` unchanged). */
+/** Wraps `Base`, which is asked for UTF-8 as "utf-8" (other labels, streaming and non-ASCII input go to it unchanged). */
 export function withAsciiFastPath(Base: DecoderClass): DecoderClass {
     return class AsciiFirst {
         private readonly inner: Decoder;
         private readonly utf8: boolean;
         constructor(label = 'utf-8', options?: { fatal?: boolean; ignoreBOM?: boolean }) {
-            this.inner = new Base(label, options);
-            this.utf8 = /^(?:utf-?8|unicode-1-1-utf-8)$/i.test(label.trim());
+            this.utf8 = UTF8_LABELS.has(String(label).trim().toLowerCase());
+            this.inner = new Base(this.utf8 ? 'utf-8' : label, options);
         }
         decode(input?: ArrayBufferView | ArrayBuffer, options?: { stream?: boolean }): string {
             if (this.utf8 && input !== undefined && options?.stream !== true) {

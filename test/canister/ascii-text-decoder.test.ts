@@ -54,3 +54,20 @@ test('asciiText: undefined for any byte past 0x7f', () => {
     expect(asciiText(bytes(0x41, 0x80))).toBeUndefined();
     expect(asciiText(utf8('plain'))).toBe('plain');
 });
+
+test('every label of UTF-8 reaches a decoder that knows UTF-8 only as "utf-8" (the canister\'s)', () => {
+    const labels: string[] = [];
+    class Utf8Only extends TextDecoder {
+        constructor(label?: string, options?: TextDecoderOptions) {
+            labels.push(String(label));
+            if (label !== undefined && label !== 'utf-8') throw new Error('Encoding not supported');
+            super(label, options);
+        }
+    }
+    const OnUtf8Only = withAsciiFastPath(Utf8Only);
+    for (const label of ['utf8', ' UTF-8 ', 'unicode-1-1-utf-8', 'unicode11utf8', 'unicode20utf8', 'x-unicode20utf8'])
+        expect(new OnUtf8Only(label, { fatal: true }).decode(utf8('Zoë'))).toBe('Zoë');
+    expect(new OnUtf8Only().decode(utf8('Zoë'))).toBe('Zoë');
+    expect(new Set(labels)).toEqual(new Set(['utf-8']));
+    expect(() => new OnUtf8Only('latin1')).toThrow('Encoding not supported');
+});
