@@ -7,24 +7,23 @@ require('./test/support/temp-root.cjs').useRunTempRoot();
 
 const UNIT = ['test/canister/domain', 'test/canister/service', 'test/contract'];
 
+/** swc's options for one syntax: the tsconfig's target, CommonJS for jest's module registry. */
+const swc = (syntax) => ({
+    swcrc: false,
+    jsc: { parser: { syntax }, target: 'es2022' },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+});
+
 const shared = {
     rootDir: __dirname,
     testEnvironment: 'node',
+    // swc compiles (no type check here: that is `npm run typecheck`), the tests like the sources;
+    // .js too: the ESM-only packages the tests use as relying party (openid-client, jose,
+    // oauth4webapi) are compiled to CommonJS like the tests themselves.
     transform: {
-        // .js too: the ESM-only packages the tests use as relying party (openid-client, jose,
-        // oauth4webapi) are compiled to CommonJS like the tests themselves.
-        '^.+\\.[tj]s$': [
-            'ts-jest',
-            {
-                tsconfig: {
-                    ...require('./tsconfig.json').compilerOptions,
-                    module: 'commonjs',
-                    moduleResolution: 'node10',
-                    isolatedModules: true,
-                    allowJs: true,
-                },
-            },
-        ],
+        '^.+\\.ts$': ['@swc/jest', swc('typescript')],
+        '^.+\\.js$': ['@swc/jest', swc('ecmascript')],
     },
     transformIgnorePatterns: ['/node_modules/(?!(jose|openid-client|oauth4webapi)/)'],
     // Libraries whose hot loops name globals, loaded by Node itself (test/support/native).
