@@ -19,6 +19,16 @@ import {
     update,
 } from 'azle';
 
+// Azle's TextDecoder is text-encoding-utf-8 here (the root package.json's `overrides`), which
+// knows UTF-8 by the name "utf-8" alone, where Candid asks for "utf8" (the leaderboard canister's
+// canister/ascii-text-decoder.ts maps every label of UTF-8).
+const Utf8Only = globalThis.TextDecoder;
+globalThis.TextDecoder = class extends Utf8Only {
+    constructor(label?: string, options?: TextDecoderOptions) {
+        super(label === 'utf8' ? 'utf-8' : label, options);
+    }
+};
+
 const Header = IDL.Tuple(IDL.Text, IDL.Text);
 const HttpRequest = IDL.Record({
     method: IDL.Text,
