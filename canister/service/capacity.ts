@@ -29,14 +29,15 @@ import type { BoardTable } from '../state/tables';
  */
 /**
  * Measured in the local replica (test/bench/heap-estimate.ts; wasm heap as canister_status reports
- * it, estimate with these figures): an empty canister 12.7 MiB; 200 empty games of 3 boards
- * +53.1 MiB (272 KiB a game: its 4 rank indexes start with room for 1,395 entries, 67 KiB each);
- * one game from 10,000 to 100,000 players +40.4 MiB (470 B a player; bench/README.md: 514 B at
- * 1,000,000). The estimate then: 13.0 MiB, +60.8 MiB (1.15x), +41.6 MiB (485 B a player, 1.03x):
- * a little high, on the safe side.
+ * it, estimate with these figures): an empty canister 7.0 MiB (12.7 MiB before the UTF-8-only
+ * text polyfill: docs/costs.md "Installing and upgrading"); 200 empty games of 3 boards +57.6 MiB
+ * (295 KiB a game: its 4 rank indexes start with room for 1,395 entries, 67 KiB each); one game
+ * from 10,000 to 100,000 players +39.5 MiB (460 B a player; bench/README.md: 514 B at 1,000,000).
+ * The estimate then: 7.0 MiB, +60.8 MiB (1.06x), +41.6 MiB (485 B a player, 1.05x): a little
+ * high, on the safe side.
  */
 /** The runtime's heap before any game: Azle, QuickJS and the bundled service. */
-export const BASE_HEAP_BYTES = 13 * 1024 ** 2;
+export const BASE_HEAP_BYTES = 7 * 1024 ** 2;
 /** A game beyond its tables' arrays: its record, maps and the objects around them. */
 export const GAME_HEAP_BYTES = 8 * 1024;
 /** Heap per byte of table arrays: the allocator's headers and the old copies of grown arrays. */
