@@ -33,7 +33,10 @@ export function asciiText(bytes: Uint8Array): string | undefined {
     return text;
 }
 
-/** Wraps `Base`, which is asked for UTF-8 as "utf-8" (other labels, streaming and non-ASCII input go to it unchanged). */
+/**
+ * Wraps `Base`, asking it for UTF-8 as "utf-8" (other labels, streaming and non-ASCII input go to
+ * it unchanged).
+ */
 export function withAsciiFastPath(Base: DecoderClass): DecoderClass {
     return class AsciiFirst {
         private readonly inner: Decoder;
