@@ -541,6 +541,8 @@ export interface CanisterResults {
     bytesPerPlayer: Record<string, PerPlayer>;
     /** The same from benchMemory (one game of 3 boards), by players; absent when not run. */
     memoryOnly?: Record<string, PerPlayer>;
+    /** A freshly installed canister's memory (benchEmptyCanister); absent when not run. */
+    emptyCanister?: Memory;
     /**
      * The event log's stable memory: the JSON size of the bench game's events by kind (mean),
      * each kind's largest, the B-tree's share per event (estimated) and the events a game keeps.
@@ -550,6 +552,16 @@ export interface CanisterResults {
     dailyCost?: DailyCostRow[];
     /** Webhook delivery's calls (webhooks.bench.ts); absent when not run. */
     webhooks?: WebhookResults;
+}
+
+/** A freshly installed canister's memory: what every canister pays for before its first game. */
+export async function benchEmptyCanister(): Promise<Memory> {
+    const { r, id } = await freshCanister();
+    const empty = await memoryOf(r, id);
+    await r.stop();
+    const mib = (n: number): string => `${(n / 2 ** 20).toFixed(1)} MiB`;
+    table('An empty canister', ['wasm heap', 'stable memory'], [[mib(empty.heap), mib(empty.stable)]]);
+    return empty;
 }
 
 /**

@@ -5,7 +5,14 @@ import * as os from 'node:os';
 import { initBls } from '../../replica/crypto/bls';
 import { benchBackup } from './backup.bench';
 import { benchClientSize } from './client-size.bench';
-import { benchCanister, benchMemory, freshCanister, populate, type CanisterResults } from './canister.bench';
+import {
+    benchCanister,
+    benchEmptyCanister,
+    benchMemory,
+    freshCanister,
+    populate,
+    type CanisterResults,
+} from './canister.bench';
 import { benchDailyCost } from './daily-cost.bench';
 import { benchDelivery } from './delivery.bench';
 import { benchReplica } from './replica.bench';
@@ -23,8 +30,8 @@ async function main(): Promise<void> {
     useRunTempRoot(); // the replicas' data directories go with the run
     await initBls();
     console.log(`Benchmarks on ${os.cpus().length} cores, Node ${process.version}`);
-    // BENCH_ONLY=canister,daily (any of client, replica, service, delivery, canister, webhooks, daily,
-    // shards, shard-service, backup, traffic): only those parts; the saved results keep the figures of the parts not run.
+    // BENCH_ONLY=canister,daily (any of client, replica, service, delivery, canister, webhooks, empty,
+    // daily, shards, shard-service, backup, traffic): only those parts; the saved results keep the figures of the parts not run.
     const only = new Set(
         (
             process.env.BENCH_ONLY ??
@@ -37,6 +44,7 @@ async function main(): Promise<void> {
     const delivery = only.has('delivery') ? await benchDelivery() : undefined;
     const canister: Partial<CanisterResults> = only.has('canister') ? await benchCanister() : {};
     if (only.has('canister') || only.has('webhooks')) canister.webhooks = await benchWebhooks();
+    if (only.has('canister') || only.has('empty')) canister.emptyCanister = await benchEmptyCanister();
     if (only.has('daily')) canister.dailyCost = await benchDailyCost(freshCanister, populate);
     // BENCH_MEMORY=100000,1000000: memory per player at sizes too slow for the full table (1,000,000 takes ~half an hour).
     const memorySizes = (process.env.BENCH_MEMORY ?? '').split(',').filter(Boolean).map(Number);

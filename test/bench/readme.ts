@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import { PAUSE_MODEL, type BackupRow } from './backup.bench';
-import type { CanisterResults } from './canister.bench';
+import type { CanisterResults, Memory } from './canister.bench';
 import { FEES } from '../../replica/fees';
 import type { DailyCostRow, ReadMode } from './daily-cost.bench';
 import type { DeliveryRow } from './delivery.bench';
@@ -364,8 +364,6 @@ function daily(r: SavedResults): string {
     );
 }
 
-/** The empty canister's memory: Azle's runtime and its reserved heap. */
-const EMPTY_CANISTER_BYTES = 300 * 2 ** 20;
 const MONTH_SECONDS = 30 * 86_400;
 
 function costs(r: SavedResults): string {
@@ -444,14 +442,21 @@ function costs(r: SavedResults): string {
             cycles(storage),
             usd(storage),
         ],
-        [
-            "the empty canister's memory for a month (Azle's runtime and reserved heap, 300 MiB)",
-            cycles(month(EMPTY_CANISTER_BYTES)),
-            usd(month(EMPTY_CANISTER_BYTES)),
-        ],
+        emptyCanisterRow(r.canister.emptyCanister, month),
         ['creating the canister (once)', cycles(FEES.createCanister), usd(FEES.createCanister)],
     );
     return table(['what', 'cycles', 'US$'], rows);
+}
+
+/**
+ * What a canister's memory costs before its first game (measured: Azle's runtime in the wasm heap,
+ * the first 8 MiB bucket of each stable map and Azle's own file system in stable memory).
+ */
+function emptyCanisterRow(empty: Memory | undefined, month: (bytes: number) => number): string[] {
+    const what = "the empty canister's memory for a month (Azle's runtime, and the first bucket of each stable map";
+    if (empty === undefined) return [`${what}: not measured yet, \`BENCH_ONLY=empty npm run bench\`)`, '-', '-'];
+    const bytes = empty.heap + empty.stable;
+    return [`${what}: ${grouped(bytes / 2 ** 20)} MiB)`, cycles(month(bytes)), usd(month(bytes))];
 }
 
 /** Cycles per submit at low to high traffic: before the linger and with it, side by side. */

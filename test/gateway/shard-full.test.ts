@@ -63,10 +63,12 @@ test('shard_status: counts and a heap estimate that grows with players', async (
     expect(after.heapBytes).toBeGreaterThanOrEqual(before.heapBytes);
     expect(after.heapBytes).toBeLessThan(after.heapLimitBytes);
     expect(after.stableBytes).toBeGreaterThan(before.stableBytes);
-    // Close to the wasm heap the replica reports (as the IC's canister_status does).
-    const { heap } = await memoryOf(s.replica, s.canisterId);
+    // Close to the wasm heap and stable memory the replica reports (as the IC's canister_status does).
+    const { heap, stable } = await memoryOf(s.replica, s.canisterId);
     expect(after.heapBytes / heap).toBeGreaterThan(0.9);
     expect(after.heapBytes / heap).toBeLessThan(1.3);
+    expect(after.stableBytes / stable).toBeGreaterThan(0.95);
+    expect(after.stableBytes / stable).toBeLessThan(1.05);
     // The submits' instructions are on the books.
     expect(after.instructionsPerMinute).toBeGreaterThan(1_000_000);
 });
