@@ -87,8 +87,7 @@ export function setHeapLimit(ctx: Ctx, value: unknown): { heapLimitBytes: number
 
 function boardBytes(t: BoardTable): number {
     return (
-        t.bySlot.keys.byteLength +
-        t.bySlot.values.byteLength +
+        t.bySlot.cells.byteLength +
         t.slot.byteLength +
         t.score.byteLength +
         t.streak.byteLength +

@@ -15,8 +15,12 @@ import {
     type TableImage,
 } from './tables';
 
-/** The layout of the table snapshot; a snapshot of another version is ignored (tables are rebuilt). */
-const TABLES_SNAPSHOT_VERSION = 2;
+/**
+ * The layout of the table snapshot this release writes, and the ones it reads (2: a board's slot
+ * map as keys and values); a snapshot of another version is ignored (tables are rebuilt).
+ */
+const TABLES_SNAPSHOT_VERSION = 3;
+const READABLE_VERSIONS: readonly number[] = [2, TABLES_SNAPSHOT_VERSION];
 
 type Manifest = SnapshotManifest;
 
@@ -53,7 +57,8 @@ export function writeSnapshot(ctx: Ctx): number {
 
 export function restoreSnapshot(ctx: Ctx, records: GameRecord[]): boolean {
     const manifest = ctx.store.meta.get('snapshot');
-    if (manifest === undefined || manifest.version !== TABLES_SNAPSHOT_VERSION) return false;
+    if (manifest === undefined || !READABLE_VERSIONS.includes(manifest.version)) return false;
+    const version = manifest.version;
     const byId = new Map(records.map((r) => [r.gameId, r]));
     if (manifest.games.length !== byId.size || manifest.games.some((g) => !byId.has(g.gameId))) return false;
     try {
@@ -73,7 +78,7 @@ export function restoreSnapshot(ctx: Ctx, records: GameRecord[]): boolean {
                 if (part.name === 'players') game.players = restorePlayerTable(image);
                 else if (part.name === 'global')
                     game.global = withFilters(
-                        ordered(restoreBoardTable(image), scoreOrderOf(record.standardBoards ?? {})),
+                        ordered(restoreBoardTable(image, version), scoreOrderOf(record.standardBoards ?? {})),
                         allTimeBoard(record),
                     );
                 else {
@@ -82,7 +87,7 @@ export function restoreSnapshot(ctx: Ctx, records: GameRecord[]): boolean {
                         game.boards.set(
                             board.scoreboardId,
                             withFilters(
-                                withTiebreak(ordered(restoreBoardTable(image), scoreOrderOf(board)), board),
+                                withTiebreak(ordered(restoreBoardTable(image, version), scoreOrderOf(board)), board),
                                 board,
                             ),
                         );

@@ -180,91 +180,110 @@ export function entryTexts(
     return texts;
 }
 
-// ---- an int -> int hash map in typed arrays (slot -> entry id) ------------------------------------
+// ---- a board's slot -> entry id map: one typed array of entry ids ---------------------------------
 
-export interface IntMap {
-    keys: Int32Array; // key + 1; 0 = empty, -1 = deleted
-    values: Int32Array;
+/**
+ * Open addressing over the entries' own slots: a cell holds an entry id + 1 (0 = empty, -1 =
+ * deleted) and its key is that entry's slot (BoardTable.slot), so a cell costs 4 bytes, not the
+ * 8 of a key and a value (at most half the cells are in use: ~10 bytes less per entry).
+ */
+export interface SlotMap {
+    cells: Int32Array;
     size: number;
     used: number; // occupied or deleted cells
 }
 
-function createIntMap(capacity = 16): IntMap {
+function createSlotMap(capacity = 16): SlotMap {
     let cells = 16;
     while (cells < capacity * 2) cells *= 2;
-    return { keys: new Int32Array(cells), values: new Int32Array(cells), size: 0, used: 0 };
+    return { cells: new Int32Array(cells), size: 0, used: 0 };
 }
 
-/** IntMap's hash multiplier: a probe for `key` starts at `Math.imul(key + 1, HASH) & mask`. */
+/** The slot map's hash multiplier: a probe for `slot` starts at `Math.imul(slot + 1, HASH) & mask`. */
 const HASH = 0x9e3779b1;
 
-function cellOf(m: IntMap, key: number): number {
-    const mask = m.keys.length - 1;
-    let i = Math.imul(key + 1, HASH) & mask;
+/** The cell of `slot`'s entry, or the empty cell where it would go. */
+function cellOf(cells: Int32Array, slots: Int32Array, slot: number): number {
+    const mask = cells.length - 1;
+    let i = Math.imul(slot + 1, HASH) & mask;
     for (;;) {
-        const k = m.keys[i];
-        if (k === 0 || k === key + 1) return i;
+        const c = cells[i];
+        if (c === 0 || (c > 0 && slots[c - 1] === slot)) return i;
         i = (i + 1) & mask;
     }
 }
 
-function intMapGet(m: IntMap, key: number): number | undefined {
+/** The entry id of `slot` on board `b`, if it has one. */
+function slotEntry(b: BoardTable, slot: number): number | undefined {
     // cellOf inlined: this runs for every board of every submit and read.
-    const keys = m.keys;
-    const mask = keys.length - 1;
-    let i = Math.imul(key + 1, HASH) & mask;
+    const cells = b.bySlot.cells;
+    const slots = b.slot;
+    const mask = cells.length - 1;
+    let i = Math.imul(slot + 1, HASH) & mask;
     for (;;) {
-        const k = keys[i];
-        if (k === key + 1) return m.values[i];
-        if (k === 0) return undefined;
+        const c = cells[i];
+        if (c === 0) return undefined;
+        if (c > 0 && slots[c - 1] === slot) return c - 1;
         i = (i + 1) & mask;
     }
 }
 
-function intMapSet(m: IntMap, key: number, value: number): void {
-    if ((m.used + 1) * 2 > m.keys.length) rehash(m, m.size * 2 > m.keys.length / 2 ? m.keys.length * 2 : m.keys.length);
-    const i = cellOf(m, key);
-    if (m.keys[i] !== key + 1) {
-        m.keys[i] = key + 1;
+/** Files entry `id` (whose slot is already in b.slot) under its slot. */
+function fileEntry(b: BoardTable, id: number): void {
+    const m = b.bySlot;
+    if ((m.used + 1) * 2 > m.cells.length)
+        rehash(m, b.slot, m.size * 2 > m.cells.length / 2 ? m.cells.length * 2 : m.cells.length);
+    const i = cellOf(m.cells, b.slot, b.slot[id]);
+    if (m.cells[i] <= 0) {
         m.size++;
         m.used++;
     }
-    m.values[i] = value;
+    m.cells[i] = id + 1;
 }
 
-function intMapDelete(m: IntMap, key: number): void {
-    const i = cellOf(m, key);
-    if (m.keys[i] !== key + 1) return;
-    m.keys[i] = -1;
+function unfileSlot(b: BoardTable, slot: number): void {
+    const m = b.bySlot;
+    const i = cellOf(m.cells, b.slot, slot);
+    if (m.cells[i] <= 0) return;
+    m.cells[i] = -1;
     m.size--;
 }
 
 /**
- * Moves the map's keys to `cells` cells, the same cells as inserting them again one by one (keys
- * are distinct: a probe stops at the first empty cell), without a call per key (~16 K
+ * Moves the map's entries to `count` cells, the same cells as filing them again one by one
+ * (slots are distinct: a probe stops at the first empty cell), without a call per entry (~16 K
  * instructions each in the canister: a board's map of 1,024 entries cost ~16 M to grow).
  */
-function rehash(m: IntMap, cells: number): void {
-    const keys = m.keys;
-    const values = m.values;
-    const toKeys = new Int32Array(cells);
-    const toValues = new Int32Array(cells);
-    const mask = cells - 1;
+function rehash(m: SlotMap, slots: Int32Array, count: number): void {
+    const cells = m.cells;
+    const to = new Int32Array(count);
+    const mask = count - 1;
     let size = 0;
-    for (let i = 0; i < keys.length; i++) {
-        const k = keys[i];
-        if (k > 0) {
-            let j = Math.imul(k, HASH) & mask;
-            while (toKeys[j] !== 0) j = (j + 1) & mask;
-            toKeys[j] = k;
-            toValues[j] = values[i];
+    for (let i = 0; i < cells.length; i++) {
+        const c = cells[i];
+        if (c > 0) {
+            let j = Math.imul(slots[c - 1] + 1, HASH) & mask;
+            while (to[j] !== 0) j = (j + 1) & mask;
+            to[j] = c;
             size++;
         }
     }
-    m.keys = toKeys;
-    m.values = toValues;
+    m.cells = to;
     m.size = size;
     m.used = size;
+}
+
+/**
+ * A slot map of the snapshot layout before this one (version 2: a cell's slot + 1 and its entry
+ * id, side by side): the same cells, the same positions, the entry ids alone.
+ */
+function slotMapOfKeysAndValues(keys: Int32Array, values: Int32Array, size: number, used: number): SlotMap {
+    const cells = new Int32Array(keys.length);
+    for (let i = 0; i < keys.length; i++) {
+        const k = keys[i];
+        if (k !== 0) cells[i] = k > 0 ? values[i] + 1 : -1;
+    }
+    return { cells, size, used };
 }
 
 // ---- boards --------------------------------------------------------------------------------------
@@ -273,7 +292,7 @@ function rehash(m: IntMap, cells: number): void {
 export interface BoardTable {
     period: number;
     count: number;
-    bySlot: IntMap;
+    bySlot: SlotMap;
     slot: Int32Array;
     score: Float64Array;
     streak: Float64Array;
@@ -333,7 +352,7 @@ export function createBoardTable(
     const table: BoardTable = {
         period,
         count: 0,
-        bySlot: createIntMap(capacity),
+        bySlot: createSlotMap(capacity),
         slot: new Int32Array(capacity),
         score: new Float64Array(capacity),
         streak: new Float64Array(capacity),
@@ -361,12 +380,12 @@ export function tiebreakOf(b: BoardTable, id: number): number | undefined {
 }
 
 export function entryOf(b: BoardTable, slot: number): number | undefined {
-    return intMapGet(b.bySlot, slot);
+    return slotEntry(b, slot);
 }
 
 /** Stores a player's bests on the board and re-ranks them. */
 export function putEntry(b: BoardTable, slot: number, best: Best, submittedAt: number): void {
-    let id = intMapGet(b.bySlot, slot);
+    let id = slotEntry(b, slot);
     if (id === undefined) {
         id = b.count++;
         if (id >= b.slot.length) {
@@ -377,7 +396,7 @@ export function putEntry(b: BoardTable, slot: number, best: Best, submittedAt: n
             b.submittedAt = grow(b.submittedAt, capacity);
         }
         b.slot[id] = slot;
-        intMapSet(b.bySlot, slot, id);
+        fileEntry(b, id);
     } else if (b.eventCut !== undefined) {
         const cut = b.eventCut;
         const streak = cut.sortBy === 'streak';
@@ -401,7 +420,7 @@ export function putEntry(b: BoardTable, slot: number, best: Best, submittedAt: n
 /** Sets (or with undefined clears) the metadata of the player's entry on the board (after putEntry). */
 export function setEntryMetadata(b: BoardTable, slot: number, text: string | undefined): void {
     if (text === undefined && b.metadata === undefined) return;
-    const id = intMapGet(b.bySlot, slot);
+    const id = slotEntry(b, slot);
     if (id === undefined) return;
     // Only a board with filters looks the old text up: others cost what they did.
     const before = b.filters === undefined ? undefined : b.metadata?.get(id);
@@ -417,14 +436,14 @@ export function metadataOf(b: BoardTable, id: number): string | undefined {
 
 /** Takes a player off the board (account merges retire the anonymous player). */
 export function removeEntry(b: BoardTable, slot: number): void {
-    const id = intMapGet(b.bySlot, slot);
+    const id = slotEntry(b, slot);
     if (id === undefined) return;
     b.eventCut = undefined;
     if (b.filters !== undefined) unindexEntry(b, id);
     b.metadata?.delete(id);
     b.byScore?.remove(id);
     b.byStreak?.remove(id);
-    intMapDelete(b.bySlot, slot);
+    unfileSlot(b, slot);
 }
 
 export function rankIndex(b: BoardTable, sortBy: SortBy): RankIndex {
@@ -520,7 +539,7 @@ function metadataMap(ids: Int32Array, ends: Int32Array, units: Uint16Array): Map
 }
 
 export function boardTableImage(b: BoardTable): TableImage {
-    const arrays: ArrayBufferView[] = [b.bySlot.keys, b.bySlot.values, b.slot, b.score, b.streak, b.submittedAt];
+    const arrays: ArrayBufferView[] = [b.bySlot.cells, b.slot, b.score, b.streak, b.submittedAt];
     // Only boards with metadata carry these (a snapshot without them restores with none).
     if (b.metadata !== undefined && b.metadata.size > 0) arrays.push(...metadataArrays(b.metadata));
     const score = b.byScore?.toChunks() ?? [];
@@ -539,7 +558,11 @@ export function boardTableImage(b: BoardTable): TableImage {
     };
 }
 
-export function restoreBoardTable(image: TableImage): BoardTable {
+/**
+ * A board table from its image; `version` the snapshot's layout (2: the slot map as keys and
+ * values, read into this release's cells).
+ */
+export function restoreBoardTable(image: TableImage, version: number): BoardTable {
     const meta = image.meta as {
         period: number;
         count: number;
@@ -550,18 +573,20 @@ export function restoreBoardTable(image: TableImage): BoardTable {
         streakChunks: number;
     };
     const ownChunks = image.chunks.length - Math.max(0, meta.scoreChunks) - Math.max(0, meta.streakChunks);
-    const [keys, values, slot, score, streak, submittedAt, metaIds, metaEnds, metaUnits] = chunksToBytes(
-        image.chunks.slice(0, ownChunks),
-        meta.lengths,
-    );
+    const arrays = chunksToBytes(image.chunks.slice(0, ownChunks), meta.lengths);
     const i32 = (b: Uint8Array): Int32Array => new Int32Array(b.buffer, b.byteOffset, b.byteLength / 4);
     const f64 = (b: Uint8Array): Float64Array => new Float64Array(b.buffer, b.byteOffset, b.byteLength / 8);
     const u16 = (b: Uint8Array): Uint16Array => new Uint16Array(b.buffer, b.byteOffset, b.byteLength / 2);
+    const bySlot =
+        version === 2
+            ? slotMapOfKeysAndValues(i32(arrays.shift()!), i32(arrays.shift()!), meta.size, meta.used)
+            : { cells: i32(arrays.shift()!), size: meta.size, used: meta.used };
+    const [slot, score, streak, submittedAt, metaIds, metaEnds, metaUnits] = arrays;
     const rest = image.chunks.slice(ownChunks);
     const table: BoardTable = {
         period: meta.period,
         count: meta.count,
-        bySlot: { keys: i32(keys), values: i32(values), size: meta.size, used: meta.used },
+        bySlot,
         slot: i32(slot),
         score: f64(score),
         streak: f64(streak),
